@@ -1,0 +1,18 @@
+//! The litmus engine: front end, program IR, memory-model semantics, exploration and reports.
+//!
+//! Architecture invariant: this crate knows nothing of LSP and does no I/O. It takes source
+//! text and options, and returns values: `(T, Vec<Diagnostic>)` from analyses, a
+//! [`report::ModelReport`] from a check. A violation is a result, never an error; no input
+//! makes it panic.
+
+pub mod ast;
+pub mod diag;
+pub mod report;
+pub mod span;
+
+pub use diag::{Diagnostic, Severity};
+pub use report::{Model, ModelReport};
+pub use span::{LineIndex, Span};
+pub mod options;
+
+pub use options::{CheckOptions, Control, EngineKind, Progress};

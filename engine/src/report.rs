@@ -1,0 +1,176 @@
+//! What a check reports (spec §3): per model, the final states, the condition's verdict with
+//! herd's counts, violations with replayable schedules, a witness, stats and completeness.
+//!
+//! These types are the engine's public result; the CLI renders them as herd7-style text and
+//! JSON, the language server as diagnostics, hovers, lenses and inlay hints.
+
+use crate::ast::Quantifier;
+use crate::span::Span;
+use serde::Serialize;
+
+/// A memory model (spec §2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Model {
+    Sc,
+    Tso,
+    Pso,
+}
+
+impl Model {
+    pub const ALL: [Model; 3] = [Model::Sc, Model::Tso, Model::Pso];
+    /// `sc`, `tso`, `pso` (JSON keys, CLI values).
+    pub fn key(self) -> &'static str {
+        match self {
+            Model::Sc => "sc",
+            Model::Tso => "tso",
+            Model::Pso => "pso",
+        }
+    }
+    /// `SC`, `TSO`, `PSO` (for people).
+    pub fn label(self) -> &'static str {
+        match self {
+            Model::Sc => "SC",
+            Model::Tso => "TSO",
+            Model::Pso => "PSO",
+        }
+    }
+    pub fn parse(s: &str) -> Option<Model> {
+        match s.to_ascii_lowercase().as_str() {
+            "sc" => Some(Model::Sc),
+            "tso" | "x86" | "x86-tso" => Some(Model::Tso),
+            "pso" | "sparc-pso" => Some(Model::Pso),
+            _ => None,
+        }
+    }
+}
+
+/// One reachable final state: every register of every thread (`P0:r0`) and every shared
+/// location cell (`x`, `a[1]`), in a canonical order (registers by thread, then memory in
+/// declaration order). Two states are equal iff their vectors are equal.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub struct FinalState(pub Vec<(String, i64)>);
+
+impl FinalState {
+    pub fn get(&self, key: &str) -> Option<i64> {
+        self.0.iter().find(|(k, _)| k == key).map(|&(_, v)| v)
+    }
+}
+
+/// The verdict of the final condition over the reachable final states.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ConditionResult {
+    pub kind: Quantifier,
+    /// `exists`: some state satisfies it; `forall`: all do; `~exists`: none does.
+    pub holds: bool,
+    /// States satisfying the condition's expression.
+    pub positive: u64,
+    /// States not satisfying it.
+    pub negative: u64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ViolationKind {
+    /// A failed `assert`.
+    Assert,
+    /// A `forall` or `~exists` that does not hold.
+    Condition,
+    /// Division by zero, index out of bounds, bad unlock, re-lock.
+    Error,
+    /// Unfinished threads that can never move again.
+    Deadlock,
+}
+
+/// What one step of a schedule did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Action {
+    Load,
+    Store,
+    /// A buffered store reaching memory.
+    Flush,
+    Fence,
+    Lock,
+    Unlock,
+    Rmw,
+    Assert,
+    Assume,
+    Await,
+    /// A branch or loop condition evaluated (no memory access of its own).
+    Branch,
+    /// A register assignment with no memory access.
+    Local,
+}
+
+/// One step of a schedule (spec §3).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Step {
+    /// Index of the thread in [`crate::ast::Test::threads`].
+    pub thread: usize,
+    /// Source of the instruction (for a flush: of the store being flushed).
+    pub span: Span,
+    pub action: Action,
+    /// The location accessed (`x`, `a[1]`), or the mutex for lock/unlock.
+    pub loc: Option<String>,
+    /// The value loaded, stored, flushed, or returned by an RMW.
+    pub value: Option<i64>,
+    /// For a store: whether it went into a store buffer (false under SC and for atomics).
+    /// For a load: whether it was forwarded from the thread's own buffer.
+    pub buffered: bool,
+}
+
+/// The steps of one execution, in order; replaying it reaches the same state.
+pub type Schedule = Vec<Step>;
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Violation {
+    pub kind: ViolationKind,
+    pub message: String,
+    /// The failing assertion, the faulting instruction, the final condition, or (deadlock) the
+    /// instruction a blocked thread waits at.
+    pub span: Span,
+    pub schedule: Schedule,
+}
+
+/// Something the user should know that is not a violation (loop bound reached, timeout).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Warning {
+    pub message: String,
+    pub span: Option<Span>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Stats {
+    /// Executions explored (complete runs of the program, including blocked ones).
+    pub executions: u64,
+    /// Executions that ended blocked (an `assume` that failed, an `await` that never held,
+    /// a loop bound reached) and so contributed no final state.
+    pub blocked: u64,
+    /// Distinct final states.
+    pub states: u64,
+    /// SMT constraints built (MCR only).
+    pub constraints: u64,
+    /// Time spent in the SMT solver.
+    pub solver_ms: f64,
+    /// Wall time of the whole check for this model.
+    pub time_ms: f64,
+}
+
+/// The result of checking one test under one model.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ModelReport {
+    pub model: Model,
+    /// False when exploration stopped early (timeout, cancellation, limits).
+    pub complete: bool,
+    /// Reachable final states, sorted.
+    pub states: Vec<FinalState>,
+    /// `None` when the test has no final condition.
+    pub condition: Option<ConditionResult>,
+    /// Violations, at most one per (kind, span), each with a schedule.
+    pub violations: Vec<Violation>,
+    /// For an `exists` that holds: a schedule reaching a satisfying state.
+    pub witness: Option<Schedule>,
+    pub warnings: Vec<Warning>,
+    pub stats: Stats,
+}

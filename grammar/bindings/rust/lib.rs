@@ -1,0 +1,1 @@
+//! tree-sitter grammar for litmus tests. Placeholder until the grammar lands.
