@@ -73,6 +73,7 @@ fn unexpected(text: &str, node: Node) -> Diagnostic {
     } else {
         format!("unexpected `{token}`")
     };
-    let span = if full.is_empty() { Span::new(full.start as usize, full.start as usize) } else { full };
-    Diagnostic::error(span, message)
+    // The ERROR node may end with whitespace it swallowed: end at its last visible character.
+    let visible = text.get(full.range()).map_or(0, |s| s.trim_end().len());
+    Diagnostic::error(Span::new(full.start as usize, full.start as usize + visible), message)
 }

@@ -248,7 +248,8 @@ impl ExprLowerer<'_, '_> {
             return placeholder(sp);
         };
         let Mode::Condition(threads) = &self.mode else {
-            self.error(sp, "`P0:r` names a register in the final state; it can only appear in the final condition");
+            let written = self.src.text(node);
+            self.error(sp, format!("`{written}` names a register in the final state; it can only appear in the final condition"));
             return placeholder(sp);
         };
         let threads: &[ThreadInfo] = threads;
