@@ -175,7 +175,9 @@ impl ExprLowerer<'_, '_> {
             }
             None => match &mut self.mode {
                 Mode::Thread(regs) => {
-                    regs.insert(text.to_string());
+                    if !regs.contains(text) {
+                        regs.insert(text.to_string());
+                    }
                     Expr { kind: ExprKind::Reg(self.src.name(node)), span: sp }
                 }
                 Mode::Condition(_) => {
