@@ -451,3 +451,29 @@ fn deep_nesting_is_reported_not_overflowed() {
     let parsed = litmus_engine::syntax::parse(&ifs);
     assert!(parsed.diagnostics.iter().any(|d| d.message.contains("nested too deeply")));
 }
+
+#[test]
+fn missing_operand_and_parenthesis() {
+    check("litmus E\nthread P0 {\n  r0 = 1 +;\n  if (r0 == 1 { r1 = 1; }\n}\n", expect![[r#"
+        error 3:11-3:11: expected an expression
+          |   r0 = 1 +;
+          |           ^
+        error 4:14-4:14: expected `)`
+          |   if (r0 == 1 { r1 = 1; }
+          |              ^
+    "#]]);
+}
+
+#[test]
+fn comments_are_ignored() {
+    check(
+        "// c1\nlitmus C /* c2 */ \"d\" // c3\nshared /* c4 */ x;\nthread P0 { x = /* c5 */ 1; // c6\n}\n/* c7 */ exists (x == 1) // c8\n",
+        expect![[r#"
+            test C (Native) "d"
+            shared x = 0
+            thread P0
+              x <- 1
+            exists (*x == 1)
+        "#]],
+    );
+}

@@ -158,9 +158,9 @@ fn x86_syntax_errors() {
           |  ^^^^^^
     "#]]);
     check("X86 E\n{ x=0;\n P0 ;\n MOV [x],$1 ;\n", expect![[r#"
-        error 1:1-1:4: expected a test: `litmus NAME` (native dialect) or `X86 NAME` (herd x86 dialect)
-          | X86 E
-          | ^^^
+        error 3:2-4:11: unexpected `P0`
+          |  P0 ;
+          |  ^
     "#]]);
 }
 

@@ -82,14 +82,18 @@ pub fn lower(text: &str, tree: &Tree) -> (Option<ast::Test>, Vec<Diagnostic>) {
         Some(node) if node.kind() == "native_test" => native::lower(text, node, &mut diags),
         Some(node) => x86::lower(text, node, &mut diags),
         None => {
-            // Not a test at all: one diagnostic at the first word says what a test looks like.
             let start = text.len() - text.trim_start().len();
             let end = text[start..].find(char::is_whitespace).map_or(text.len(), |i| start + i);
-            diags.clear();
-            diags.push(Diagnostic::error(
-                Span::new(start, end),
-                "expected a test: `litmus NAME` (native dialect) or `X86 NAME` (herd x86 dialect)",
-            ));
+            let first_word = &text[start..end];
+            // A test whose header is right but that failed to parse as a whole keeps its
+            // syntax errors; anything else gets one diagnostic saying what a test looks like.
+            if !matches!(first_word, "litmus" | "X86" | "x86") || diags.is_empty() {
+                diags.clear();
+                diags.push(Diagnostic::error(
+                    Span::new(start, end),
+                    "expected a test: `litmus NAME` (native dialect) or `X86 NAME` (herd x86 dialect)",
+                ));
+            }
             None
         }
     };
