@@ -25,6 +25,7 @@ use crate::span::Span;
 use tree_sitter::{Node, Parser, Tree};
 
 /// The result of parsing one source text.
+#[derive(Clone, Debug)]
 pub struct Parsed {
     /// The concrete syntax tree (always present, even for garbage input).
     pub tree: Tree,
