@@ -124,13 +124,29 @@ pub(crate) fn span(node: Node) -> Span {
     Span::new(node.start_byte(), node.end_byte())
 }
 
-/// Named children with field `field`, in order.
+/// Field ids by name, looked up once: tree-sitter's own lookup compares the name with every
+/// field name on each call, which was the largest single cost of lowering.
+fn field_id(name: &str) -> Option<std::num::NonZeroU16> {
+    use std::collections::HashMap;
+    use std::sync::OnceLock;
+    static IDS: OnceLock<HashMap<String, std::num::NonZeroU16>> = OnceLock::new();
+    let ids = IDS.get_or_init(|| {
+        let language: tree_sitter::Language = tree_sitter_litmus::LANGUAGE.into();
+        (1..=language.field_count() as u16)
+            .filter_map(|id| Some((language.field_name_for_id(id)?.to_string(), std::num::NonZeroU16::new(id)?)))
+            .collect()
+    });
+    ids.get(name).copied()
+}
+
+/// Children with field `field`, in order, without MISSING ones.
 pub(crate) fn children_by_field<'t>(node: Node<'t>, field: &str) -> Vec<Node<'t>> {
+    let Some(id) = field_id(field) else { return Vec::new() };
     let mut cursor = node.walk();
-    node.children_by_field_name(field, &mut cursor).filter(|n| !n.is_missing()).collect()
+    node.children_by_field_id(id, &mut cursor).filter(|n| !n.is_missing()).collect()
 }
 
 /// The child with field `field`, unless it is missing.
 pub(crate) fn field<'t>(node: Node<'t>, field: &str) -> Option<Node<'t>> {
-    node.child_by_field_name(field).filter(|n| !n.is_missing())
+    node.child_by_field_id(field_id(field)?.get()).filter(|n| !n.is_missing())
 }

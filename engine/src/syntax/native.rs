@@ -45,7 +45,7 @@ pub(super) fn lower(text: &str, node: Node, diags: &mut Vec<Diagnostic>) -> Opti
                             .with_related(span(t), "first thread is here"),
                     );
                 }
-                if item.child_by_field_name("terminator").is_none() && !item.has_error() {
+                if field(item, "terminator").is_none() && !item.has_error() {
                     let end = item.end_byte();
                     l.diags.push(Diagnostic::error(Span::new(end, end), "expected `;`"));
                 }
