@@ -159,37 +159,49 @@ fn missing_brace_is_one_diagnostic() {
 
 #[test]
 fn unexpected_token() {
-    check("litmus E\nthread P0 {\n  foo bar;\n  r0 = 1;\n}\n", expect![[r#"
+    check(
+        "litmus E\nthread P0 {\n  foo bar;\n  r0 = 1;\n}\n",
+        expect![[r#"
         error 3:3-3:11: unexpected `foo`
           |   foo bar;
           |   ^^^^^^^^
-    "#]]);
+    "#]],
+    );
 }
 
 #[test]
 fn declaration_without_semicolon() {
-    check("litmus E\nshared x, y\nmutex m\nthread P0 { x = 1; }\n", expect![[r#"
+    check(
+        "litmus E\nshared x, y\nmutex m\nthread P0 { x = 1; }\n",
+        expect![[r#"
         error 2:12-2:12: expected `;`
           | shared x, y
           |            ^
         error 3:8-3:8: expected `;`
           | mutex m
           |        ^
-    "#]]);
+    "#]],
+    );
 }
 
 #[test]
 fn not_a_test() {
-    check("hello world\n", expect![[r#"
+    check(
+        "hello world\n",
+        expect![[r#"
         error 1:1-1:6: expected a test: `litmus NAME` (native dialect) or `X86 NAME` (herd x86 dialect)
           | hello world
           | ^^^^^
-    "#]]);
-    check("", expect![[r#"
+    "#]],
+    );
+    check(
+        "",
+        expect![[r#"
         error 1:1-1:1: expected a test: `litmus NAME` (native dialect) or `X86 NAME` (herd x86 dialect)
           | 
           | ^
-    "#]]);
+    "#]],
+    );
 }
 
 #[test]
@@ -206,7 +218,9 @@ fn unknown_thread_in_condition() {
 
 #[test]
 fn register_unused_by_its_thread_is_a_warning() {
-    check("litmus W\nthread P0 { r0 = 1; }\nexists (P0:r9 == 0)\n", expect![[r#"
+    check(
+        "litmus W\nthread P0 { r0 = 1; }\nexists (P0:r9 == 0)\n",
+        expect![[r#"
         warning 3:12-3:14: thread `P0` never uses register `r9`; its final value is always 0
           | exists (P0:r9 == 0)
           |            ^^
@@ -214,7 +228,8 @@ fn register_unused_by_its_thread_is_a_warning() {
         thread P0
           r0 := 1
         exists (P0:r9 == 0)
-    "#]]);
+    "#]],
+    );
 }
 
 #[test]
@@ -363,17 +378,23 @@ fn array_sizes_and_initialiser_counts() {
 
 #[test]
 fn declarations_after_threads_and_no_threads() {
-    check("litmus D\nthread P0 { }\nshared x;\n", expect![[r#"
+    check(
+        "litmus D\nthread P0 { }\nshared x;\n",
+        expect![[r#"
         error 3:1-3:10: declarations must come before the threads
           | shared x;
           | ^^^^^^^^^
           = 2:1: first thread is here
-    "#]]);
-    check("litmus D\nshared x;\nexists (x == 0)\n", expect![[r#"
+    "#]],
+    );
+    check(
+        "litmus D\nshared x;\nexists (x == 0)\n",
+        expect![[r#"
         error 1:1-1:9: a test needs at least one thread: `thread P0 { ... }`
           | litmus D
           | ^^^^^^^^
-    "#]]);
+    "#]],
+    );
 }
 
 #[test]
@@ -425,43 +446,72 @@ fn x86_syntax_in_the_native_dialect() {
               |                                       ^^
         "#]],
     );
-    check("litmus X\nthread P0 { }\nfinal (P0:r0 == 0)\n", expect![[r#"
+    check(
+        "litmus X\nthread P0 { }\nfinal (P0:r0 == 0)\n",
+        expect![[r#"
         error 3:1-3:6: `final` is x86 syntax; use `exists`
           | final (P0:r0 == 0)
           | ^^^^^
         warning 3:11-3:13: thread `P0` never uses register `r0`; its final value is always 0
           | final (P0:r0 == 0)
           |           ^^
-    "#]]);
+    "#]],
+    );
 }
 
 #[test]
 fn deep_nesting_is_reported_not_overflowed() {
     let depth = 5000;
-    let src = format!("litmus D\nthread P0 {{ r0 = {}1{}; }}\n", "(".repeat(depth), ")".repeat(depth));
+    let src = format!(
+        "litmus D\nthread P0 {{ r0 = {}1{}; }}\n",
+        "(".repeat(depth),
+        ")".repeat(depth)
+    );
     let parsed = litmus_engine::syntax::parse(&src);
     assert!(parsed.test.is_none());
-    assert!(parsed.diagnostics.iter().any(|d| d.message.contains("nested too deeply")), "{:?}", parsed.diagnostics);
+    assert!(
+        parsed
+            .diagnostics
+            .iter()
+            .any(|d| d.message.contains("nested too deeply")),
+        "{:?}",
+        parsed.diagnostics
+    );
 
-    let chain = format!("litmus D\nthread P0 {{ r0 = 1{}; }}\n", " + 1".repeat(depth));
+    let chain = format!(
+        "litmus D\nthread P0 {{ r0 = 1{}; }}\n",
+        " + 1".repeat(depth)
+    );
     let parsed = litmus_engine::syntax::parse(&chain);
-    assert!(parsed.diagnostics.iter().any(|d| d.message.contains("nested too deeply")));
+    assert!(parsed
+        .diagnostics
+        .iter()
+        .any(|d| d.message.contains("nested too deeply")));
 
-    let ifs = format!("litmus D\nthread P0 {{ {} }}\n", "if (1) { ".repeat(depth) + &"}".repeat(depth));
+    let ifs = format!(
+        "litmus D\nthread P0 {{ {} }}\n",
+        "if (1) { ".repeat(depth) + &"}".repeat(depth)
+    );
     let parsed = litmus_engine::syntax::parse(&ifs);
-    assert!(parsed.diagnostics.iter().any(|d| d.message.contains("nested too deeply")));
+    assert!(parsed
+        .diagnostics
+        .iter()
+        .any(|d| d.message.contains("nested too deeply")));
 }
 
 #[test]
 fn missing_operand_and_parenthesis() {
-    check("litmus E\nthread P0 {\n  r0 = 1 +;\n  if (r0 == 1 { r1 = 1; }\n}\n", expect![[r#"
+    check(
+        "litmus E\nthread P0 {\n  r0 = 1 +;\n  if (r0 == 1 { r1 = 1; }\n}\n",
+        expect![[r#"
         error 3:11-3:11: expected an expression
           |   r0 = 1 +;
           |           ^
         error 4:14-4:14: expected `)`
           |   if (r0 == 1 { r1 = 1; }
           |              ^
-    "#]]);
+    "#]],
+    );
 }
 
 #[test]

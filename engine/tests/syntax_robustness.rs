@@ -37,21 +37,107 @@ with tso: ~exists;
 "#;
 
 const TOKENS: &[&str] = &[
-    "litmus", "X86", "shared", "mutex", "thread", "P0", "P1", "x", "a", "r0", "EAX", "{", "}", "(", ")", "[",
-    "]", ";", ",", "=", "==", "!=", "<>", "&&", "||", "/\\", "\\/", "=>", "~", "!", "-", "+", "*", "/", "%",
-    "<", "<=", ">", ">=", "if", "else", "while", "fence", "lock", "unlock", "xchg", "cas", "fetch_add",
-    "assert", "assume", "await", "exists", "forall", "~exists", "final", "true", "false", "0", "1",
-    "99999999999999999999", "$1", "MOV", "MFENCE", "XCHG", "|", ":", "\"s\"", "//c\n", "/*", "*/", "(*", "*)",
-    "<<", ">>", "locations", "with", "not", "\n", " ", "é", "\u{0}",
+    "litmus",
+    "X86",
+    "shared",
+    "mutex",
+    "thread",
+    "P0",
+    "P1",
+    "x",
+    "a",
+    "r0",
+    "EAX",
+    "{",
+    "}",
+    "(",
+    ")",
+    "[",
+    "]",
+    ";",
+    ",",
+    "=",
+    "==",
+    "!=",
+    "<>",
+    "&&",
+    "||",
+    "/\\",
+    "\\/",
+    "=>",
+    "~",
+    "!",
+    "-",
+    "+",
+    "*",
+    "/",
+    "%",
+    "<",
+    "<=",
+    ">",
+    ">=",
+    "if",
+    "else",
+    "while",
+    "fence",
+    "lock",
+    "unlock",
+    "xchg",
+    "cas",
+    "fetch_add",
+    "assert",
+    "assume",
+    "await",
+    "exists",
+    "forall",
+    "~exists",
+    "final",
+    "true",
+    "false",
+    "0",
+    "1",
+    "99999999999999999999",
+    "$1",
+    "MOV",
+    "MFENCE",
+    "XCHG",
+    "|",
+    ":",
+    "\"s\"",
+    "//c\n",
+    "/*",
+    "*/",
+    "(*",
+    "*)",
+    "<<",
+    ">>",
+    "locations",
+    "with",
+    "not",
+    "\n",
+    " ",
+    "é",
+    "\u{0}",
 ];
 
 fn check_contract(text: &str) {
     let parsed = syntax::parse(text);
     let has_error = parsed.diagnostics.iter().any(|d| d.is_error());
-    assert_eq!(parsed.test.is_none(), has_error, "test None iff error, for {text:?}");
+    assert_eq!(
+        parsed.test.is_none(),
+        has_error,
+        "test None iff error, for {text:?}"
+    );
     for d in &parsed.diagnostics {
-        assert!(d.span.start <= d.span.end && d.span.end as usize <= text.len(), "span {:?} outside {text:?}", d.span);
-        assert!(text.is_char_boundary(d.span.start as usize) && text.is_char_boundary(d.span.end as usize));
+        assert!(
+            d.span.start <= d.span.end && d.span.end as usize <= text.len(),
+            "span {:?} outside {text:?}",
+            d.span
+        );
+        assert!(
+            text.is_char_boundary(d.span.start as usize)
+                && text.is_char_boundary(d.span.end as usize)
+        );
     }
 }
 

@@ -93,13 +93,16 @@ fn empty_init_and_forall_without_parentheses() {
             forall ((P1:EAX == 0) || (P1:EAX == 2))
         "#]],
     );
-    check("X86 T\n{x=1}\n P0 ;\n MFENCE ;\n~exists (x=0)\n", expect![[r#"
+    check(
+        "X86 T\n{x=1}\n P0 ;\n MFENCE ;\n~exists (x=0)\n",
+        expect![[r#"
         test T (X86)
         shared x = 1
         thread P0
           fence
         ~exists (*x == 0)
-    "#]]);
+    "#]],
+    );
 }
 
 #[test]
@@ -152,16 +155,22 @@ fn thread_columns_and_condition_threads() {
 
 #[test]
 fn x86_syntax_errors() {
-    check("X86 E\n{ x=0; }\n P0 | P1 ;\n MOV [x],$1 | MOV EAX,[x]\n MFENCE | ;\nexists (1:EAX=1)\n", expect![[r#"
+    check(
+        "X86 E\n{ x=0; }\n P0 | P1 ;\n MOV [x],$1 | MOV EAX,[x]\n MFENCE | ;\nexists (1:EAX=1)\n",
+        expect![[r#"
         error 5:2-5:8: unexpected `MFENCE`
           |  MFENCE | ;
           |  ^^^^^^
-    "#]]);
-    check("X86 E\n{ x=0;\n P0 ;\n MOV [x],$1 ;\n", expect![[r#"
+    "#]],
+    );
+    check(
+        "X86 E\n{ x=0;\n P0 ;\n MOV [x],$1 ;\n",
+        expect![[r#"
         error 3:2-4:11: unexpected `P0`
           |  P0 ;
           |  ^
-    "#]]);
+    "#]],
+    );
 }
 
 #[test]
@@ -174,7 +183,13 @@ fn statement_spans_are_instruction_cells() {
         .iter()
         .map(|t| t.body.iter().map(|s| &text[s.span.range()]).collect())
         .collect();
-    assert_eq!(cells, vec![vec!["MOV [x],$1", "MFENCE"], vec!["MOV EAX,[x]", "XCHG [y],EBX"]]);
+    assert_eq!(
+        cells,
+        vec![
+            vec!["MOV [x],$1", "MFENCE"],
+            vec!["MOV EAX,[x]", "XCHG [y],EBX"]
+        ]
+    );
     assert_eq!(&text[test.threads[1].span.range()], "P1");
     assert!(matches!(test.threads[1].body[1].kind, StmtKind::Rmw { .. }));
 }
@@ -197,7 +212,9 @@ fn conformance_suite_parses_without_diagnostics() {
         let text = std::fs::read_to_string(path).unwrap();
         let parsed = syntax::parse(&text);
         let ok = parsed.test.as_ref().is_some_and(|t| {
-            !t.threads.is_empty() && t.condition.is_some() && t.threads.iter().all(|th| !th.body.is_empty())
+            !t.threads.is_empty()
+                && t.condition.is_some()
+                && t.threads.iter().all(|th| !th.body.is_empty())
         });
         if !parsed.diagnostics.is_empty() || !ok {
             let first = parsed.diagnostics.first().map(|d| {
@@ -207,6 +224,16 @@ fn conformance_suite_parses_without_diagnostics() {
             failures.push(format!("{}: {:?}", path.display(), first));
         }
     }
-    assert!(files.len() >= 480, "expected the 487 tests, found {}", files.len());
-    assert!(failures.is_empty(), "{} of {} failed:\n{}", failures.len(), files.len(), failures.join("\n"));
+    assert!(
+        files.len() >= 480,
+        "expected the 487 tests, found {}",
+        files.len()
+    );
+    assert!(
+        failures.is_empty(),
+        "{} of {} failed:\n{}",
+        failures.len(),
+        files.len(),
+        failures.join("\n")
+    );
 }

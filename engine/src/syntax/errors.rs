@@ -44,14 +44,18 @@ pub(super) fn syntax_errors(text: &str, root: Node) -> Vec<Diagnostic> {
 /// where parsing went wrong than the outer node (used for a root that is all ERROR).
 fn contains_error(node: Node) -> bool {
     let mut cursor = node.walk();
-    let found = node.children(&mut cursor).any(|c| c.is_error() || c.is_missing() || c.has_error());
+    let found = node
+        .children(&mut cursor)
+        .any(|c| c.is_error() || c.is_missing() || c.has_error());
     found
 }
 
 fn missing(node: Node) -> Diagnostic {
     let kind = node.kind();
     let in_expression = node.parent().is_some_and(|p| {
-        p.kind().ends_with("_expression") || p.kind().ends_with("_statement") || p.kind() == "final_condition"
+        p.kind().ends_with("_expression")
+            || p.kind().ends_with("_statement")
+            || p.kind() == "final_condition"
     });
     let what = match kind {
         "identifier" | "integer" if in_expression => "an expression".to_string(),
@@ -87,6 +91,8 @@ fn unexpected(text: &str, node: Node) -> Diagnostic {
     };
     // The ERROR node may end with whitespace it swallowed: end at its last visible character.
     let visible = text.get(full.range()).map_or(0, |s| s.trim_end().len());
-    Diagnostic::error(Span::new(full.start as usize, full.start as usize + visible), message)
+    Diagnostic::error(
+        Span::new(full.start as usize, full.start as usize + visible),
+        message,
+    )
 }
-

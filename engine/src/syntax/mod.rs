@@ -47,7 +47,11 @@ pub fn parse(text: &str) -> Parsed {
 pub fn parse_incremental(text: &str, old: Option<&Tree>) -> Parsed {
     let tree = parse_tree(text, old);
     let (test, diagnostics) = lower(text, &tree);
-    Parsed { tree, test, diagnostics }
+    Parsed {
+        tree,
+        test,
+        diagnostics,
+    }
 }
 
 /// A parser for the litmus language.
@@ -84,7 +88,9 @@ pub fn lower(text: &str, tree: &Tree) -> (Option<ast::Test>, Vec<Diagnostic>) {
         Some(node) => x86::lower(text, node, &mut diags),
         None => {
             let start = text.len() - text.trim_start().len();
-            let end = text[start..].find(char::is_whitespace).map_or(text.len(), |i| start + i);
+            let end = text[start..]
+                .find(char::is_whitespace)
+                .map_or(text.len(), |i| start + i);
             let first_word = &text[start..end];
             // A test whose header is right but that failed to parse as a whole keeps its
             // syntax errors; anything else gets one diagnostic saying what a test looks like.
@@ -116,7 +122,10 @@ impl<'a> Src<'a> {
         self.text.get(node.byte_range()).unwrap_or("")
     }
     pub fn name(&self, node: Node) -> ast::Name {
-        ast::Name { text: self.text(node).to_string(), span: span(node) }
+        ast::Name {
+            text: self.text(node).to_string(),
+            span: span(node),
+        }
     }
 }
 
@@ -133,7 +142,12 @@ fn field_id(name: &str) -> Option<std::num::NonZeroU16> {
     let ids = IDS.get_or_init(|| {
         let language: tree_sitter::Language = tree_sitter_litmus::LANGUAGE.into();
         (1..=language.field_count() as u16)
-            .filter_map(|id| Some((language.field_name_for_id(id)?.to_string(), std::num::NonZeroU16::new(id)?)))
+            .filter_map(|id| {
+                Some((
+                    language.field_name_for_id(id)?.to_string(),
+                    std::num::NonZeroU16::new(id)?,
+                ))
+            })
             .collect()
     });
     ids.get(name).copied()
@@ -141,12 +155,17 @@ fn field_id(name: &str) -> Option<std::num::NonZeroU16> {
 
 /// Children with field `field`, in order, without MISSING ones.
 pub(crate) fn children_by_field<'t>(node: Node<'t>, field: &str) -> Vec<Node<'t>> {
-    let Some(id) = field_id(field) else { return Vec::new() };
+    let Some(id) = field_id(field) else {
+        return Vec::new();
+    };
     let mut cursor = node.walk();
-    node.children_by_field_id(id, &mut cursor).filter(|n| !n.is_missing()).collect()
+    node.children_by_field_id(id, &mut cursor)
+        .filter(|n| !n.is_missing())
+        .collect()
 }
 
 /// The child with field `field`, unless it is missing.
 pub(crate) fn field<'t>(node: Node<'t>, field: &str) -> Option<Node<'t>> {
-    node.child_by_field_id(field_id(field)?.get()).filter(|n| !n.is_missing())
+    node.child_by_field_id(field_id(field)?.get())
+        .filter(|n| !n.is_missing())
 }
