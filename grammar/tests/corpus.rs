@@ -73,8 +73,18 @@ fn pretty(sexp: &str) -> String {
     let mut out = String::new();
     let mut depth = 0usize;
     let mut chars = sexp.chars().peekable();
+    let mut in_string = false;
     while let Some(c) = chars.next() {
+        if in_string {
+            in_string = c != '"';
+            out.push(c);
+            continue;
+        }
         match c {
+            '"' => {
+                in_string = true;
+                out.push(c);
+            }
             '(' => {
                 if !out.is_empty() {
                     out.push('\n');
