@@ -139,7 +139,7 @@ fn corpus() {
                 let bar_dash = "-".repeat(80);
                 let _ = write!(
                     rewritten,
-                    "{bar_eq}\n{}\n{bar_eq}\n\n{}\n{bar_dash}\n\n{}\n\n",
+                    "{bar_eq}\n{}\n{bar_eq}\n\n{}\n\n{bar_dash}\n\n{}\n\n",
                     case.title,
                     case.input.trim_end(),
                     pretty(&actual)
