@@ -527,3 +527,63 @@ fn comments_are_ignored() {
         "#]],
     );
 }
+
+#[test]
+fn unterminated_delimiters() {
+    check(
+        "litmus E\nthread P0 { } /* never closed\n",
+        expect![[r#"
+        error 2:15-2:30: unterminated comment: `/*` needs a closing `*/`
+          | thread P0 { } /* never closed
+          |               ^^^^^^^^^^^^^^^
+    "#]],
+    );
+    check(
+        "litmus E \"never closed\nthread P0 { }\n",
+        expect![[r#"
+        error 1:10-1:23: unterminated string: `"` needs a closing `"` on the same line
+          | litmus E "never closed
+          |          ^^^^^^^^^^^^^
+    "#]],
+    );
+}
+
+#[test]
+fn broken_thread_header_is_one_diagnostic() {
+    check(
+        "litmus E\nthread { r0 = 1; }\n",
+        expect![[r#"
+        error 2:8-2:9: expected a thread name: `thread P0 { ... }`
+          | thread { r0 = 1; }
+          |        ^
+    "#]],
+    );
+    check(
+        "litmus E\nthread P0 { r0 = 1; }}\n",
+        expect![[r#"
+        error 2:22-2:23: unexpected `}`
+          | thread P0 { r0 = 1; }}
+          |                      ^
+    "#]],
+    );
+    check(
+        "litmus E\nthread P0 { r0 = 1; }\nexists (P0:r0 == 1) junk\n",
+        expect![[r#"
+        error 3:21-3:25: unexpected `junk`
+          | exists (P0:r0 == 1) junk
+          |                     ^^^^
+    "#]],
+    );
+}
+
+#[test]
+fn thread_without_brace() {
+    check(
+        "litmus E\nthread P0 ( )\n",
+        expect![[r#"
+        error 2:11-2:12: expected `{` after the thread name: `thread P0 { ... }`
+          | thread P0 ( )
+          |           ^
+    "#]],
+    );
+}

@@ -108,7 +108,9 @@ pub(super) fn lower(text: &str, node: Node, diags: &mut Vec<Diagnostic>) -> Opti
             span: span(item),
         });
     }
-    if threads.is_empty() {
+    // Without threads after a syntax error, the error already says what is wrong.
+    let syntax_error = node.parent().unwrap_or(node).has_error();
+    if threads.is_empty() && !syntax_error {
         let at = header.map(span).unwrap_or(span(node));
         l.diags.push(Diagnostic::error(
             at,
