@@ -352,26 +352,32 @@ fn integer_literals_out_of_range() {
 #[test]
 fn array_sizes_and_initialiser_counts() {
     check(
-        "litmus S\nshared a[0], b[2] = {1, 2, 3}, c[1 + 1] = {5}, d = {1}, e[2] = 3, f[r], g[100000];\nthread P0 { }\n",
+        "litmus S\nshared a[0], b[2] = {1, 2, 3}, c[1 + 1] = {5}, d = {1}, e[2] = 3, f[r], g[100000], h = 1 / 0, i = x;\nthread P0 { }\n",
         expect![[r#"
             error 2:10-2:11: array size must be at least 1, not 0
-              | shared a[0], b[2] = {1, 2, 3}, c[1 + 1] = {5}, d = {1}, e[2] = 3, f[r], g[100000];
+              | shared a[0], b[2] = {1, 2, 3}, c[1 + 1] = {5}, d = {1}, e[2] = 3, f[r], g[100000], h = 1 / 0, i = x;
               |          ^
             error 2:28-2:29: too many initialisers: `b` has 2 cells
-              | shared a[0], b[2] = {1, 2, 3}, c[1 + 1] = {5}, d = {1}, e[2] = 3, f[r], g[100000];
+              | shared a[0], b[2] = {1, 2, 3}, c[1 + 1] = {5}, d = {1}, e[2] = 3, f[r], g[100000], h = 1 / 0, i = x;
               |                            ^
             error 2:52-2:55: `d` is a scalar; a list initialiser needs an array: `d[N] = {...}`
-              | shared a[0], b[2] = {1, 2, 3}, c[1 + 1] = {5}, d = {1}, e[2] = 3, f[r], g[100000];
+              | shared a[0], b[2] = {1, 2, 3}, c[1 + 1] = {5}, d = {1}, e[2] = 3, f[r], g[100000], h = 1 / 0, i = x;
               |                                                    ^^^
             error 2:64-2:65: an array is initialised with a list: `e[N] = {...}`
-              | shared a[0], b[2] = {1, 2, 3}, c[1 + 1] = {5}, d = {1}, e[2] = 3, f[r], g[100000];
+              | shared a[0], b[2] = {1, 2, 3}, c[1 + 1] = {5}, d = {1}, e[2] = 3, f[r], g[100000], h = 1 / 0, i = x;
               |                                                                ^
-            error 2:69-2:70: an array size must be a constant
-              | shared a[0], b[2] = {1, 2, 3}, c[1 + 1] = {5}, d = {1}, e[2] = 3, f[r], g[100000];
+            error 2:69-2:70: an array size must be a constant (literals and operators, no names)
+              | shared a[0], b[2] = {1, 2, 3}, c[1 + 1] = {5}, d = {1}, e[2] = 3, f[r], g[100000], h = 1 / 0, i = x;
               |                                                                     ^
             error 2:75-2:81: array size 100000 is too large (at most 65536)
-              | shared a[0], b[2] = {1, 2, 3}, c[1 + 1] = {5}, d = {1}, e[2] = 3, f[r], g[100000];
+              | shared a[0], b[2] = {1, 2, 3}, c[1 + 1] = {5}, d = {1}, e[2] = 3, f[r], g[100000], h = 1 / 0, i = x;
               |                                                                           ^^^^^^
+            error 2:88-2:93: an initial value divides by zero
+              | shared a[0], b[2] = {1, 2, 3}, c[1 + 1] = {5}, d = {1}, e[2] = 3, f[r], g[100000], h = 1 / 0, i = x;
+              |                                                                                        ^^^^^
+            error 2:99-2:100: an initial value must be a constant (literals and operators, no names)
+              | shared a[0], b[2] = {1, 2, 3}, c[1 + 1] = {5}, d = {1}, e[2] = 3, f[r], g[100000], h = 1 / 0, i = x;
+              |                                                                                                   ^
         "#]],
     );
 }

@@ -241,8 +241,15 @@ impl Native<'_, '_> {
         }
         match const_eval(&e) {
             Some(v) if regs.is_empty() => Some(v),
+            None if regs.is_empty() => {
+                self.error(span(node), format!("{what} divides by zero"));
+                None
+            }
             _ => {
-                self.error(span(node), format!("{what} must be a constant"));
+                self.error(
+                    span(node),
+                    format!("{what} must be a constant (literals and operators, no names)"),
+                );
                 None
             }
         }
