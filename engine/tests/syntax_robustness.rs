@@ -220,3 +220,44 @@ fn the_seed_programs_are_valid() {
         assert!(parsed.test.is_some());
     }
 }
+
+/// Pathological shapes: deep nesting in every position the lowering recurses into, in both
+/// dialects, and long runs of garbage. They must give diagnostics, not a stack overflow.
+#[test]
+fn pathological_inputs_do_not_overflow() {
+    let n = 20_000;
+    let open = "(".repeat(n);
+    let close = ")".repeat(n);
+    let inputs = [
+        format!("litmus D\nthread P0 {{ }}\nexists {open}1{close}\n"),
+        format!(
+            "litmus D\nshared a[2];\nthread P0 {{ r0 = a[{}0{}]; }}\n",
+            "a[".repeat(n),
+            "]".repeat(n)
+        ),
+        format!("litmus D\nthread P0 {{ r0 = {}1; }}\n", "-".repeat(n)),
+        format!(
+            "litmus D\nthread P0 {{ {}r0 = 1;{} }}\n",
+            "while (1) { ".repeat(n),
+            " }".repeat(n)
+        ),
+        format!(
+            "litmus D\nthread P0 {{ {}r0 = 1;{} }}\n",
+            "if (1) { } else ".repeat(n),
+            ""
+        ),
+        format!("X86 D\n{{ }}\n P0 ;\n MFENCE ;\nexists {open}x=1{close}\n"),
+        format!(
+            "X86 D\n{{ }}\n P0 ;\n MFENCE ;\nexists {}x=1\n",
+            "~".repeat(n)
+        ),
+        format!("litmus D\nthread P0 {{ {} }}\n", "@ ".repeat(n)),
+        format!("litmus D\n{}", "thread P0 { ".repeat(n)),
+        "{".repeat(n),
+    ];
+    for text in &inputs {
+        let parsed = syntax::parse(text);
+        assert!(parsed.test.is_none(), "{}", &text[..40]);
+        assert!(!parsed.diagnostics.is_empty());
+    }
+}

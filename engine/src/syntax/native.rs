@@ -381,6 +381,14 @@ impl Native<'_, '_> {
 
     fn stmt(&mut self, node: Node, regs: &mut BTreeSet<String>, depth: usize) -> Option<Stmt> {
         let sp = span(node);
+        if depth > MAX_DEPTH {
+            // `else if` chains nest here without a block in between.
+            self.error(
+                sp,
+                format!("statements nested too deeply (more than {MAX_DEPTH} levels)"),
+            );
+            return None;
+        }
         let kind = match node.kind() {
             "assignment_statement" => return self.assignment(node, regs, depth),
             "atomic_statement" => {
