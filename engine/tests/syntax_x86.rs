@@ -158,10 +158,10 @@ fn x86_syntax_errors() {
     check(
         "X86 E\n{ x=0; }\n P0 | P1 ;\n MOV [x],$1 | MOV EAX,[x]\n MFENCE | ;\nexists (1:EAX=1)\n",
         expect![[r#"
-        error 5:2-5:8: unexpected `MFENCE`
-          |  MFENCE | ;
-          |  ^^^^^^
-    "#]],
+            error 4:26-4:26: expected `;`: every row of the code table ends with `;`
+              |  MOV [x],$1 | MOV EAX,[x]
+              |                          ^
+        "#]],
     );
     check(
         "X86 E\n{ x=0;\n P0 ;\n MOV [x],$1 ;\n",
