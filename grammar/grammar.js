@@ -366,7 +366,7 @@ export default grammar({
     // `$1`, `1`, `$-1`
     immediate: $ => seq(optional('$'), optional('-'), field('value', $.integer)),
 
-    // herd's `locations [x; 0:EAX;]`: accepted and ignored.
+    // herd's `locations [x; 0:EAX;]`: what to show; the front end declares its locations.
     locations_clause: $ => seq(
       'locations',
       '[',

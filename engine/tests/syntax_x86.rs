@@ -49,7 +49,7 @@ Relax=
   MOV EBX,$7    |  XCHG [x],EBX  ;
   MOV ECX,EBX   |               ;
                 |               ;
-locations [x; 0:EAX;]
+locations [x; 0:EAX; w]
 final (P0:EAX = 0 /\ P1:EBX <> 0 /\ not x != 1 \/ ~[y]==2 => true \/ false);
 with
 tso: ~exists;
@@ -64,6 +64,7 @@ show 3
             shared x = 0
             shared y = 3
             shared z = 0
+            shared w = 0
             thread P0 EAX=1
               x <- 1
               fence
