@@ -256,12 +256,52 @@ fn pathological_inputs_do_not_overflow() {
         "{".repeat(n),
     ];
     // Half the 2 MiB a tokio worker or test thread gets: room to spare for the callers.
-    let worker = std::thread::Builder::new().stack_size(1 << 20).spawn(move || {
-        for text in &inputs {
-            let parsed = syntax::parse(text);
-            assert!(parsed.test.is_none(), "{}", &text[..40]);
-            assert!(!parsed.diagnostics.is_empty());
-        }
-    });
+    let worker = std::thread::Builder::new()
+        .stack_size(1 << 20)
+        .spawn(move || {
+            for text in &inputs {
+                let parsed = syntax::parse(text);
+                assert!(parsed.test.is_none(), "{}", &text[..40]);
+                assert!(!parsed.diagnostics.is_empty());
+            }
+        });
     worker.unwrap().join().unwrap();
+}
+
+/// What an editor does: type a program one character at a time, reparsing incrementally
+/// from the previous tree after each keystroke. Every step agrees with a fresh parse.
+#[test]
+fn typing_character_by_character_matches_fresh_parses() {
+    for src in [NATIVE, X86] {
+        let mut text = String::new();
+        let mut tree = syntax::parse("").tree;
+        for ch in src.chars() {
+            let at = text.len();
+            let row = text.matches('\n').count();
+            let col = at - text.rfind('\n').map_or(0, |i| i + 1);
+            text.push(ch);
+            let (new_row, new_col) = if ch == '\n' {
+                (row + 1, 0)
+            } else {
+                (row, col + ch.len_utf8())
+            };
+            tree.edit(&InputEdit {
+                start_byte: at,
+                old_end_byte: at,
+                new_end_byte: text.len(),
+                start_position: Point::new(row, col),
+                old_end_position: Point::new(row, col),
+                new_end_position: Point::new(new_row, new_col),
+            });
+            let incremental = syntax::parse_incremental(&text, Some(&tree));
+            let fresh = syntax::parse(&text);
+            assert_eq!(
+                incremental.diagnostics, fresh.diagnostics,
+                "after typing {text:?}"
+            );
+            assert_eq!(incremental.test, fresh.test);
+            tree = incremental.tree;
+        }
+        assert!(syntax::parse(&text).diagnostics.is_empty());
+    }
 }
