@@ -194,19 +194,23 @@ export default grammar({
 
     fence_statement: $ => seq('fence', ';'),
 
-    lock_statement: $ => seq('lock', '(', field('mutex', $._expression), ')', ';'),
+    // The parentheses of `lock(m)`, `assert(c)`, `if (c)`, `while (c)` are required by the
+    // front end, not the grammar: `if r0 == 1 {` then gets "expected `(`" at the right place
+    // instead of an ERROR that swallows the block. A parenthesised operand is a
+    // `parenthesized_expression` node.
+    lock_statement: $ => seq('lock', field('mutex', $._expression), ';'),
 
-    unlock_statement: $ => seq('unlock', '(', field('mutex', $._expression), ')', ';'),
+    unlock_statement: $ => seq('unlock', field('mutex', $._expression), ';'),
 
-    assert_statement: $ => seq('assert', field('condition', $.parenthesized_expression), ';'),
+    assert_statement: $ => seq('assert', field('condition', $._expression), ';'),
 
-    assume_statement: $ => seq('assume', field('condition', $.parenthesized_expression), ';'),
+    assume_statement: $ => seq('assume', field('condition', $._expression), ';'),
 
-    await_statement: $ => seq('await', field('condition', $.parenthesized_expression), ';'),
+    await_statement: $ => seq('await', field('condition', $._expression), ';'),
 
     if_statement: $ => seq(
       'if',
-      field('condition', $.parenthesized_expression),
+      field('condition', $._expression),
       field('consequence', $.block),
       optional(field('alternative', $.else_clause)),
     ),
@@ -215,7 +219,7 @@ export default grammar({
 
     while_statement: $ => seq(
       'while',
-      field('condition', $.parenthesized_expression),
+      field('condition', $._expression),
       field('body', $.block),
     ),
 

@@ -376,7 +376,26 @@ impl Native<'_, '_> {
         depth: usize,
     ) -> Option<Expr> {
         let c = field(node, "condition")?;
+        self.require_parens(node, c);
         Some(self.expr(c, regs, depth))
+    }
+
+    /// `if (c)`, `assert(c)`, `lock(m)`: the grammar accepts the operand without parentheses
+    /// so that this can say so precisely.
+    fn require_parens(&mut self, stmt: Node, operand: Node) {
+        if operand.kind() == "parenthesized_expression" {
+            return;
+        }
+        let keyword = stmt.child(0).map(|k| self.src.text(k)).unwrap_or("if");
+        let operand_text = self.src.text(operand);
+        let example = match keyword {
+            "if" | "while" => format!("`{keyword} ({operand_text}) {{ ... }}`"),
+            _ => format!("`{keyword}({operand_text});`"),
+        };
+        self.error(
+            span(operand),
+            format!("`{keyword}` needs parentheses: {example}"),
+        );
     }
 
     fn stmt(&mut self, node: Node, regs: &mut BTreeSet<String>, depth: usize) -> Option<Stmt> {
@@ -404,6 +423,12 @@ impl Native<'_, '_> {
             "fence_statement" => StmtKind::Fence,
             "lock_statement" | "unlock_statement" => {
                 let m = field(node, "mutex")?;
+                self.require_parens(node, m);
+                let m = if m.kind() == "parenthesized_expression" {
+                    field(m, "expression")?
+                } else {
+                    m
+                };
                 let text = self.src.text(m);
                 let found = match (m.kind(), self.by_name.get(text)) {
                     ("identifier", Some(Sym::Mutex(i))) => Some(*i),
