@@ -614,3 +614,15 @@ fn missing_parentheses_are_named() {
         "#]],
     );
 }
+
+#[test]
+fn fence_with_arguments() {
+    check(
+        "litmus E\nthread P0 { fence(); }\n",
+        expect![[r#"
+        error 2:18-2:20: `fence` takes no arguments: write `fence;`
+          | thread P0 { fence(); }
+          |                  ^^
+    "#]],
+    );
+}

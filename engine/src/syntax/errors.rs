@@ -84,6 +84,9 @@ fn unexpected(text: &str, node: Node) -> Diagnostic {
     if let Some(d) = unterminated_row(text, node) {
         return d;
     }
+    if node.parent().is_some_and(|p| p.kind() == "fence_statement") {
+        return Diagnostic::error(full, "`fence` takes no arguments: write `fence;`");
+    }
     let message = if let Some(what) = unterminated(rest) {
         what.to_string()
     } else if token.is_empty() {
