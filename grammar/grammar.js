@@ -389,7 +389,8 @@ export default grammar({
     // Test names may contain `+ - . ,` (`SB+mfences`) and, in herd's catalogues, `/`.
     test_name: _ => /[A-Za-z0-9_][A-Za-z0-9_+\-.,\/']*/,
 
-    string: _ => /"[^"\n]*"/,
+    // A one-line string; `\"` and `\\` escape a quote and a backslash.
+    string: _ => /"([^"\\\n]|\\.)*"/,
 
     identifier: _ => /[A-Za-z_][A-Za-z0-9_]*/,
 

@@ -626,3 +626,14 @@ fn fence_with_arguments() {
     "#]],
     );
 }
+
+#[test]
+fn description_escapes() {
+    check(
+        "litmus D \"say \\\"hi\\\" via C:\\\\tmp and \\n\"\nthread P0 { }\n",
+        expect![[r#"
+            test D (Native) "say \"hi\" via C:\\tmp and \\n"
+            thread P0
+        "#]],
+    );
+}

@@ -1794,58 +1794,59 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
   eof = lexer->eof(lexer);
   switch (state) {
     case 0:
-      if (eof) ADVANCE(20);
+      if (eof) ADVANCE(21);
       ADVANCE_MAP(
-        '!', 34,
+        '!', 35,
         '"', 2,
-        '$', 53,
-        '%', 49,
+        '$', 54,
+        '%', 50,
         '&', 3,
-        '(', 29,
-        ')', 30,
-        '*', 47,
-        '+', 46,
-        ',', 21,
-        '-', 32,
-        '/', 48,
-        ':', 31,
-        ';', 22,
-        '<', 42,
-        '=', 25,
-        '>', 44,
-        '[', 23,
+        '(', 30,
+        ')', 31,
+        '*', 48,
+        '+', 47,
+        ',', 22,
+        '-', 33,
+        '/', 49,
+        ':', 32,
+        ';', 23,
+        '<', 43,
+        '=', 26,
+        '>', 45,
+        '[', 24,
         '\\', 11,
-        ']', 24,
-        '_', 56,
-        '{', 26,
-        '|', 52,
-        '}', 27,
-        '~', 28,
+        ']', 25,
+        '_', 57,
+        '{', 27,
+        '|', 53,
+        '}', 28,
+        '~', 29,
       );
       if (('\t' <= lookahead && lookahead <= '\r') ||
           lookahead == ' ') SKIP(0);
-      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(57);
+      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(58);
       if (('A' <= lookahead && lookahead <= 'Z') ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(56);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(57);
       END_STATE();
     case 1:
       if (lookahead == '"') ADVANCE(2);
-      if (lookahead == '(') ADVANCE(29);
+      if (lookahead == '(') ADVANCE(30);
       if (lookahead == '/') ADVANCE(10);
       if (lookahead == '<') ADVANCE(12);
-      if (lookahead == '{') ADVANCE(26);
+      if (lookahead == '{') ADVANCE(27);
       if (('\t' <= lookahead && lookahead <= '\r') ||
           lookahead == ' ') SKIP(1);
       if (('A' <= lookahead && lookahead <= 'Z') ||
           ('a' <= lookahead && lookahead <= 'z')) ADVANCE(14);
       END_STATE();
     case 2:
-      if (lookahead == '"') ADVANCE(55);
+      if (lookahead == '"') ADVANCE(56);
+      if (lookahead == '\\') ADVANCE(18);
       if (lookahead != 0 &&
           lookahead != '\n') ADVANCE(2);
       END_STATE();
     case 3:
-      if (lookahead == '&') ADVANCE(37);
+      if (lookahead == '&') ADVANCE(38);
       END_STATE();
     case 4:
       if (lookahead == '(') ADVANCE(6);
@@ -1856,10 +1857,10 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(54);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(55);
       END_STATE();
     case 5:
-      if (lookahead == ')') ADVANCE(58);
+      if (lookahead == ')') ADVANCE(59);
       if (lookahead == '*') ADVANCE(5);
       if (lookahead != 0) ADVANCE(7);
       END_STATE();
@@ -1872,7 +1873,7 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
       END_STATE();
     case 8:
       if (lookahead == '*') ADVANCE(8);
-      if (lookahead == '/') ADVANCE(58);
+      if (lookahead == '/') ADVANCE(59);
       if (lookahead != 0) ADVANCE(9);
       END_STATE();
     case 9:
@@ -1881,26 +1882,26 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
       END_STATE();
     case 10:
       if (lookahead == '*') ADVANCE(9);
-      if (lookahead == '/') ADVANCE(59);
+      if (lookahead == '/') ADVANCE(60);
       END_STATE();
     case 11:
-      if (lookahead == '/') ADVANCE(36);
+      if (lookahead == '/') ADVANCE(37);
       END_STATE();
     case 12:
       if (lookahead == '<') ADVANCE(16);
       END_STATE();
     case 13:
-      if (lookahead == '=') ADVANCE(40);
+      if (lookahead == '=') ADVANCE(41);
       END_STATE();
     case 14:
-      if (lookahead == '=') ADVANCE(51);
+      if (lookahead == '=') ADVANCE(52);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
           ('a' <= lookahead && lookahead <= 'z')) ADVANCE(14);
       END_STATE();
     case 15:
-      if (lookahead == '>') ADVANCE(60);
+      if (lookahead == '>') ADVANCE(61);
       if (lookahead != 0) ADVANCE(16);
       END_STATE();
     case 16:
@@ -1908,215 +1909,219 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
       if (lookahead != 0) ADVANCE(16);
       END_STATE();
     case 17:
-      if (lookahead == '|') ADVANCE(35);
+      if (lookahead == '|') ADVANCE(36);
       END_STATE();
     case 18:
-      if (eof) ADVANCE(20);
+      if (lookahead != 0 &&
+          lookahead != '\n') ADVANCE(2);
+      END_STATE();
+    case 19:
+      if (eof) ADVANCE(21);
       ADVANCE_MAP(
         '!', 13,
         '"', 2,
-        '$', 53,
-        '%', 49,
+        '$', 54,
+        '%', 50,
         '&', 3,
         '(', 6,
-        ')', 30,
-        '*', 47,
-        '+', 46,
-        ',', 21,
-        '-', 32,
-        '/', 48,
-        ':', 31,
-        ';', 22,
-        '<', 42,
-        '=', 25,
-        '>', 44,
-        '[', 23,
+        ')', 31,
+        '*', 48,
+        '+', 47,
+        ',', 22,
+        '-', 33,
+        '/', 49,
+        ':', 32,
+        ';', 23,
+        '<', 43,
+        '=', 26,
+        '>', 45,
+        '[', 24,
         '\\', 11,
-        ']', 24,
-        '{', 26,
+        ']', 25,
+        '{', 27,
         '|', 17,
-        '}', 27,
-        '~', 28,
-      );
-      if (('\t' <= lookahead && lookahead <= '\r') ||
-          lookahead == ' ') SKIP(18);
-      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(57);
-      if (('A' <= lookahead && lookahead <= 'Z') ||
-          lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(56);
-      END_STATE();
-    case 19:
-      if (eof) ADVANCE(20);
-      ADVANCE_MAP(
-        '!', 33,
-        '$', 53,
-        '(', 29,
-        ')', 30,
-        ',', 21,
-        '-', 32,
-        '/', 10,
-        ';', 22,
-        '<', 12,
-        '[', 23,
-        ']', 24,
-        '{', 26,
-        '|', 52,
-        '}', 27,
-        '~', 28,
+        '}', 28,
+        '~', 29,
       );
       if (('\t' <= lookahead && lookahead <= '\r') ||
           lookahead == ' ') SKIP(19);
-      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(57);
+      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(58);
       if (('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(56);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(57);
       END_STATE();
     case 20:
-      ACCEPT_TOKEN(ts_builtin_sym_end);
+      if (eof) ADVANCE(21);
+      ADVANCE_MAP(
+        '!', 34,
+        '$', 54,
+        '(', 30,
+        ')', 31,
+        ',', 22,
+        '-', 33,
+        '/', 10,
+        ';', 23,
+        '<', 12,
+        '[', 24,
+        ']', 25,
+        '{', 27,
+        '|', 53,
+        '}', 28,
+        '~', 29,
+      );
+      if (('\t' <= lookahead && lookahead <= '\r') ||
+          lookahead == ' ') SKIP(20);
+      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(58);
+      if (('A' <= lookahead && lookahead <= 'Z') ||
+          lookahead == '_' ||
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(57);
       END_STATE();
     case 21:
-      ACCEPT_TOKEN(anon_sym_COMMA);
+      ACCEPT_TOKEN(ts_builtin_sym_end);
       END_STATE();
     case 22:
-      ACCEPT_TOKEN(anon_sym_SEMI);
+      ACCEPT_TOKEN(anon_sym_COMMA);
       END_STATE();
     case 23:
-      ACCEPT_TOKEN(anon_sym_LBRACK);
+      ACCEPT_TOKEN(anon_sym_SEMI);
       END_STATE();
     case 24:
-      ACCEPT_TOKEN(anon_sym_RBRACK);
+      ACCEPT_TOKEN(anon_sym_LBRACK);
       END_STATE();
     case 25:
-      ACCEPT_TOKEN(anon_sym_EQ);
-      if (lookahead == '=') ADVANCE(39);
-      if (lookahead == '>') ADVANCE(50);
+      ACCEPT_TOKEN(anon_sym_RBRACK);
       END_STATE();
     case 26:
-      ACCEPT_TOKEN(anon_sym_LBRACE);
+      ACCEPT_TOKEN(anon_sym_EQ);
+      if (lookahead == '=') ADVANCE(40);
+      if (lookahead == '>') ADVANCE(51);
       END_STATE();
     case 27:
-      ACCEPT_TOKEN(anon_sym_RBRACE);
+      ACCEPT_TOKEN(anon_sym_LBRACE);
       END_STATE();
     case 28:
-      ACCEPT_TOKEN(anon_sym_TILDE);
+      ACCEPT_TOKEN(anon_sym_RBRACE);
       END_STATE();
     case 29:
+      ACCEPT_TOKEN(anon_sym_TILDE);
+      END_STATE();
+    case 30:
       ACCEPT_TOKEN(anon_sym_LPAREN);
       if (lookahead == '*') ADVANCE(7);
       END_STATE();
-    case 30:
+    case 31:
       ACCEPT_TOKEN(anon_sym_RPAREN);
       END_STATE();
-    case 31:
+    case 32:
       ACCEPT_TOKEN(anon_sym_COLON);
       END_STATE();
-    case 32:
-      ACCEPT_TOKEN(anon_sym_DASH);
-      END_STATE();
     case 33:
-      ACCEPT_TOKEN(anon_sym_BANG);
+      ACCEPT_TOKEN(anon_sym_DASH);
       END_STATE();
     case 34:
       ACCEPT_TOKEN(anon_sym_BANG);
-      if (lookahead == '=') ADVANCE(40);
       END_STATE();
     case 35:
-      ACCEPT_TOKEN(anon_sym_PIPE_PIPE);
+      ACCEPT_TOKEN(anon_sym_BANG);
+      if (lookahead == '=') ADVANCE(41);
       END_STATE();
     case 36:
-      ACCEPT_TOKEN(anon_sym_BSLASH_SLASH);
+      ACCEPT_TOKEN(anon_sym_PIPE_PIPE);
       END_STATE();
     case 37:
-      ACCEPT_TOKEN(anon_sym_AMP_AMP);
+      ACCEPT_TOKEN(anon_sym_BSLASH_SLASH);
       END_STATE();
     case 38:
-      ACCEPT_TOKEN(anon_sym_SLASH_BSLASH);
+      ACCEPT_TOKEN(anon_sym_AMP_AMP);
       END_STATE();
     case 39:
-      ACCEPT_TOKEN(anon_sym_EQ_EQ);
+      ACCEPT_TOKEN(anon_sym_SLASH_BSLASH);
       END_STATE();
     case 40:
-      ACCEPT_TOKEN(anon_sym_BANG_EQ);
+      ACCEPT_TOKEN(anon_sym_EQ_EQ);
       END_STATE();
     case 41:
-      ACCEPT_TOKEN(anon_sym_LT_GT);
+      ACCEPT_TOKEN(anon_sym_BANG_EQ);
       END_STATE();
     case 42:
-      ACCEPT_TOKEN(anon_sym_LT);
-      if (lookahead == '<') ADVANCE(16);
-      if (lookahead == '=') ADVANCE(43);
-      if (lookahead == '>') ADVANCE(41);
+      ACCEPT_TOKEN(anon_sym_LT_GT);
       END_STATE();
     case 43:
-      ACCEPT_TOKEN(anon_sym_LT_EQ);
+      ACCEPT_TOKEN(anon_sym_LT);
+      if (lookahead == '<') ADVANCE(16);
+      if (lookahead == '=') ADVANCE(44);
+      if (lookahead == '>') ADVANCE(42);
       END_STATE();
     case 44:
-      ACCEPT_TOKEN(anon_sym_GT);
-      if (lookahead == '=') ADVANCE(45);
+      ACCEPT_TOKEN(anon_sym_LT_EQ);
       END_STATE();
     case 45:
-      ACCEPT_TOKEN(anon_sym_GT_EQ);
+      ACCEPT_TOKEN(anon_sym_GT);
+      if (lookahead == '=') ADVANCE(46);
       END_STATE();
     case 46:
-      ACCEPT_TOKEN(anon_sym_PLUS);
+      ACCEPT_TOKEN(anon_sym_GT_EQ);
       END_STATE();
     case 47:
-      ACCEPT_TOKEN(anon_sym_STAR);
+      ACCEPT_TOKEN(anon_sym_PLUS);
       END_STATE();
     case 48:
-      ACCEPT_TOKEN(anon_sym_SLASH);
-      if (lookahead == '*') ADVANCE(9);
-      if (lookahead == '/') ADVANCE(59);
-      if (lookahead == '\\') ADVANCE(38);
+      ACCEPT_TOKEN(anon_sym_STAR);
       END_STATE();
     case 49:
-      ACCEPT_TOKEN(anon_sym_PERCENT);
+      ACCEPT_TOKEN(anon_sym_SLASH);
+      if (lookahead == '*') ADVANCE(9);
+      if (lookahead == '/') ADVANCE(60);
+      if (lookahead == '\\') ADVANCE(39);
       END_STATE();
     case 50:
-      ACCEPT_TOKEN(anon_sym_EQ_GT);
+      ACCEPT_TOKEN(anon_sym_PERCENT);
       END_STATE();
     case 51:
-      ACCEPT_TOKEN(sym_metadata);
-      if (lookahead != 0 &&
-          lookahead != '\n') ADVANCE(51);
+      ACCEPT_TOKEN(anon_sym_EQ_GT);
       END_STATE();
     case 52:
-      ACCEPT_TOKEN(anon_sym_PIPE);
+      ACCEPT_TOKEN(sym_metadata);
+      if (lookahead != 0 &&
+          lookahead != '\n') ADVANCE(52);
       END_STATE();
     case 53:
-      ACCEPT_TOKEN(anon_sym_DOLLAR);
+      ACCEPT_TOKEN(anon_sym_PIPE);
       END_STATE();
     case 54:
+      ACCEPT_TOKEN(anon_sym_DOLLAR);
+      END_STATE();
+    case 55:
       ACCEPT_TOKEN(sym_test_name);
       if (lookahead == '\'' ||
           ('+' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(54);
-      END_STATE();
-    case 55:
-      ACCEPT_TOKEN(sym_string);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(55);
       END_STATE();
     case 56:
+      ACCEPT_TOKEN(sym_string);
+      END_STATE();
+    case 57:
       ACCEPT_TOKEN(sym_identifier);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(56);
-      END_STATE();
-    case 57:
-      ACCEPT_TOKEN(sym_integer);
-      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(57);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(57);
       END_STATE();
     case 58:
-      ACCEPT_TOKEN(sym_comment);
+      ACCEPT_TOKEN(sym_integer);
+      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(58);
       END_STATE();
     case 59:
       ACCEPT_TOKEN(sym_comment);
-      if (lookahead != 0 &&
-          lookahead != '\n') ADVANCE(59);
       END_STATE();
     case 60:
+      ACCEPT_TOKEN(sym_comment);
+      if (lookahead != 0 &&
+          lookahead != '\n') ADVANCE(60);
+      END_STATE();
+    case 61:
       ACCEPT_TOKEN(sym_herd_block);
       END_STATE();
     default:
@@ -2506,208 +2511,208 @@ static bool ts_lex_keywords(TSLexer *lexer, TSStateId state) {
 
 static const TSLexerMode ts_lex_modes[STATE_COUNT] = {
   [0] = {.lex_state = 0},
-  [1] = {.lex_state = 18},
-  [2] = {.lex_state = 18},
-  [3] = {.lex_state = 18},
-  [4] = {.lex_state = 18},
-  [5] = {.lex_state = 18},
-  [6] = {.lex_state = 18},
-  [7] = {.lex_state = 18},
-  [8] = {.lex_state = 18},
-  [9] = {.lex_state = 18},
-  [10] = {.lex_state = 18},
-  [11] = {.lex_state = 18},
-  [12] = {.lex_state = 18},
-  [13] = {.lex_state = 18},
-  [14] = {.lex_state = 18},
-  [15] = {.lex_state = 18},
-  [16] = {.lex_state = 18},
-  [17] = {.lex_state = 18},
-  [18] = {.lex_state = 18},
-  [19] = {.lex_state = 18},
-  [20] = {.lex_state = 18},
-  [21] = {.lex_state = 18, .reserved_word_set_id = 1},
-  [22] = {.lex_state = 18, .reserved_word_set_id = 1},
-  [23] = {.lex_state = 18},
-  [24] = {.lex_state = 18, .reserved_word_set_id = 2},
-  [25] = {.lex_state = 18, .reserved_word_set_id = 2},
-  [26] = {.lex_state = 18, .reserved_word_set_id = 2},
-  [27] = {.lex_state = 18},
-  [28] = {.lex_state = 19, .reserved_word_set_id = 2},
-  [29] = {.lex_state = 19, .reserved_word_set_id = 2},
-  [30] = {.lex_state = 19, .reserved_word_set_id = 3},
-  [31] = {.lex_state = 19, .reserved_word_set_id = 3},
-  [32] = {.lex_state = 19, .reserved_word_set_id = 3},
-  [33] = {.lex_state = 19, .reserved_word_set_id = 3},
-  [34] = {.lex_state = 19, .reserved_word_set_id = 3},
-  [35] = {.lex_state = 19, .reserved_word_set_id = 3},
-  [36] = {.lex_state = 19, .reserved_word_set_id = 2},
-  [37] = {.lex_state = 19, .reserved_word_set_id = 3},
-  [38] = {.lex_state = 19, .reserved_word_set_id = 3},
-  [39] = {.lex_state = 19, .reserved_word_set_id = 3},
-  [40] = {.lex_state = 19, .reserved_word_set_id = 2},
-  [41] = {.lex_state = 19, .reserved_word_set_id = 3},
-  [42] = {.lex_state = 19, .reserved_word_set_id = 3},
-  [43] = {.lex_state = 19, .reserved_word_set_id = 3},
-  [44] = {.lex_state = 19, .reserved_word_set_id = 3},
-  [45] = {.lex_state = 19, .reserved_word_set_id = 2},
-  [46] = {.lex_state = 19, .reserved_word_set_id = 3},
-  [47] = {.lex_state = 19, .reserved_word_set_id = 2},
-  [48] = {.lex_state = 19, .reserved_word_set_id = 2},
-  [49] = {.lex_state = 19, .reserved_word_set_id = 3},
-  [50] = {.lex_state = 19, .reserved_word_set_id = 3},
-  [51] = {.lex_state = 19, .reserved_word_set_id = 3},
-  [52] = {.lex_state = 19, .reserved_word_set_id = 3},
-  [53] = {.lex_state = 19, .reserved_word_set_id = 3},
-  [54] = {.lex_state = 19, .reserved_word_set_id = 3},
-  [55] = {.lex_state = 19, .reserved_word_set_id = 3},
-  [56] = {.lex_state = 19, .reserved_word_set_id = 2},
-  [57] = {.lex_state = 19, .reserved_word_set_id = 3},
-  [58] = {.lex_state = 19, .reserved_word_set_id = 3},
-  [59] = {.lex_state = 19, .reserved_word_set_id = 2},
-  [60] = {.lex_state = 19, .reserved_word_set_id = 2},
-  [61] = {.lex_state = 18},
-  [62] = {.lex_state = 19, .reserved_word_set_id = 2},
-  [63] = {.lex_state = 18},
-  [64] = {.lex_state = 19, .reserved_word_set_id = 3},
-  [65] = {.lex_state = 18},
-  [66] = {.lex_state = 19, .reserved_word_set_id = 3},
-  [67] = {.lex_state = 18},
-  [68] = {.lex_state = 19, .reserved_word_set_id = 2},
-  [69] = {.lex_state = 18},
-  [70] = {.lex_state = 18},
-  [71] = {.lex_state = 18},
-  [72] = {.lex_state = 18},
-  [73] = {.lex_state = 19, .reserved_word_set_id = 2},
-  [74] = {.lex_state = 18},
-  [75] = {.lex_state = 18},
-  [76] = {.lex_state = 18},
-  [77] = {.lex_state = 19, .reserved_word_set_id = 2},
-  [78] = {.lex_state = 19, .reserved_word_set_id = 2},
-  [79] = {.lex_state = 19, .reserved_word_set_id = 2},
-  [80] = {.lex_state = 19, .reserved_word_set_id = 3},
-  [81] = {.lex_state = 18},
-  [82] = {.lex_state = 18},
-  [83] = {.lex_state = 18},
-  [84] = {.lex_state = 18},
-  [85] = {.lex_state = 18},
-  [86] = {.lex_state = 18},
-  [87] = {.lex_state = 18},
-  [88] = {.lex_state = 18},
-  [89] = {.lex_state = 18},
-  [90] = {.lex_state = 18},
-  [91] = {.lex_state = 18},
-  [92] = {.lex_state = 18},
-  [93] = {.lex_state = 18},
-  [94] = {.lex_state = 18},
-  [95] = {.lex_state = 18},
-  [96] = {.lex_state = 18},
-  [97] = {.lex_state = 18},
-  [98] = {.lex_state = 19, .reserved_word_set_id = 2},
-  [99] = {.lex_state = 19, .reserved_word_set_id = 2},
-  [100] = {.lex_state = 19, .reserved_word_set_id = 2},
-  [101] = {.lex_state = 19, .reserved_word_set_id = 2},
-  [102] = {.lex_state = 18, .reserved_word_set_id = 2},
-  [103] = {.lex_state = 18},
-  [104] = {.lex_state = 18},
-  [105] = {.lex_state = 18, .reserved_word_set_id = 4},
-  [106] = {.lex_state = 18, .reserved_word_set_id = 4},
-  [107] = {.lex_state = 18, .reserved_word_set_id = 2},
-  [108] = {.lex_state = 19, .reserved_word_set_id = 2},
-  [109] = {.lex_state = 18, .reserved_word_set_id = 2},
-  [110] = {.lex_state = 18, .reserved_word_set_id = 2},
-  [111] = {.lex_state = 19, .reserved_word_set_id = 2},
-  [112] = {.lex_state = 18, .reserved_word_set_id = 2},
-  [113] = {.lex_state = 18, .reserved_word_set_id = 2},
-  [114] = {.lex_state = 18, .reserved_word_set_id = 2},
-  [115] = {.lex_state = 18, .reserved_word_set_id = 2},
-  [116] = {.lex_state = 18, .reserved_word_set_id = 2},
-  [117] = {.lex_state = 18, .reserved_word_set_id = 2},
-  [118] = {.lex_state = 19, .reserved_word_set_id = 2},
-  [119] = {.lex_state = 18, .reserved_word_set_id = 2},
-  [120] = {.lex_state = 18, .reserved_word_set_id = 2},
-  [121] = {.lex_state = 18, .reserved_word_set_id = 2},
-  [122] = {.lex_state = 18},
-  [123] = {.lex_state = 18},
-  [124] = {.lex_state = 18},
-  [125] = {.lex_state = 18},
-  [126] = {.lex_state = 18},
-  [127] = {.lex_state = 18},
-  [128] = {.lex_state = 18},
-  [129] = {.lex_state = 18},
-  [130] = {.lex_state = 18},
-  [131] = {.lex_state = 18},
-  [132] = {.lex_state = 18},
-  [133] = {.lex_state = 18},
-  [134] = {.lex_state = 18},
-  [135] = {.lex_state = 18},
-  [136] = {.lex_state = 18},
-  [137] = {.lex_state = 18},
-  [138] = {.lex_state = 18},
-  [139] = {.lex_state = 18},
-  [140] = {.lex_state = 18},
-  [141] = {.lex_state = 18},
-  [142] = {.lex_state = 18},
-  [143] = {.lex_state = 18},
-  [144] = {.lex_state = 19, .reserved_word_set_id = 2},
-  [145] = {.lex_state = 19, .reserved_word_set_id = 2},
-  [146] = {.lex_state = 19, .reserved_word_set_id = 2},
-  [147] = {.lex_state = 18},
-  [148] = {.lex_state = 19, .reserved_word_set_id = 2},
-  [149] = {.lex_state = 19, .reserved_word_set_id = 2},
-  [150] = {.lex_state = 19, .reserved_word_set_id = 2},
-  [151] = {.lex_state = 19, .reserved_word_set_id = 2},
-  [152] = {.lex_state = 19, .reserved_word_set_id = 2},
-  [153] = {.lex_state = 18},
-  [154] = {.lex_state = 18},
-  [155] = {.lex_state = 18},
-  [156] = {.lex_state = 18},
-  [157] = {.lex_state = 18},
-  [158] = {.lex_state = 18},
-  [159] = {.lex_state = 18},
-  [160] = {.lex_state = 18},
-  [161] = {.lex_state = 18},
-  [162] = {.lex_state = 18},
-  [163] = {.lex_state = 18, .reserved_word_set_id = 2},
-  [164] = {.lex_state = 18, .reserved_word_set_id = 2},
-  [165] = {.lex_state = 18, .reserved_word_set_id = 2},
-  [166] = {.lex_state = 18, .reserved_word_set_id = 2},
-  [167] = {.lex_state = 18},
-  [168] = {.lex_state = 18},
-  [169] = {.lex_state = 18, .reserved_word_set_id = 2},
-  [170] = {.lex_state = 18, .reserved_word_set_id = 2},
-  [171] = {.lex_state = 18, .reserved_word_set_id = 2},
-  [172] = {.lex_state = 19, .reserved_word_set_id = 2},
-  [173] = {.lex_state = 18},
-  [174] = {.lex_state = 18, .reserved_word_set_id = 2},
-  [175] = {.lex_state = 18},
-  [176] = {.lex_state = 18, .reserved_word_set_id = 2},
-  [177] = {.lex_state = 18},
-  [178] = {.lex_state = 18},
-  [179] = {.lex_state = 18, .reserved_word_set_id = 2},
-  [180] = {.lex_state = 18, .reserved_word_set_id = 2},
-  [181] = {.lex_state = 18, .reserved_word_set_id = 2},
-  [182] = {.lex_state = 18, .reserved_word_set_id = 2},
-  [183] = {.lex_state = 18, .reserved_word_set_id = 2},
+  [1] = {.lex_state = 19},
+  [2] = {.lex_state = 19},
+  [3] = {.lex_state = 19},
+  [4] = {.lex_state = 19},
+  [5] = {.lex_state = 19},
+  [6] = {.lex_state = 19},
+  [7] = {.lex_state = 19},
+  [8] = {.lex_state = 19},
+  [9] = {.lex_state = 19},
+  [10] = {.lex_state = 19},
+  [11] = {.lex_state = 19},
+  [12] = {.lex_state = 19},
+  [13] = {.lex_state = 19},
+  [14] = {.lex_state = 19},
+  [15] = {.lex_state = 19},
+  [16] = {.lex_state = 19},
+  [17] = {.lex_state = 19},
+  [18] = {.lex_state = 19},
+  [19] = {.lex_state = 19},
+  [20] = {.lex_state = 19},
+  [21] = {.lex_state = 19, .reserved_word_set_id = 1},
+  [22] = {.lex_state = 19, .reserved_word_set_id = 1},
+  [23] = {.lex_state = 19},
+  [24] = {.lex_state = 19, .reserved_word_set_id = 2},
+  [25] = {.lex_state = 19, .reserved_word_set_id = 2},
+  [26] = {.lex_state = 19, .reserved_word_set_id = 2},
+  [27] = {.lex_state = 19},
+  [28] = {.lex_state = 20, .reserved_word_set_id = 2},
+  [29] = {.lex_state = 20, .reserved_word_set_id = 2},
+  [30] = {.lex_state = 20, .reserved_word_set_id = 3},
+  [31] = {.lex_state = 20, .reserved_word_set_id = 3},
+  [32] = {.lex_state = 20, .reserved_word_set_id = 3},
+  [33] = {.lex_state = 20, .reserved_word_set_id = 3},
+  [34] = {.lex_state = 20, .reserved_word_set_id = 3},
+  [35] = {.lex_state = 20, .reserved_word_set_id = 3},
+  [36] = {.lex_state = 20, .reserved_word_set_id = 2},
+  [37] = {.lex_state = 20, .reserved_word_set_id = 3},
+  [38] = {.lex_state = 20, .reserved_word_set_id = 3},
+  [39] = {.lex_state = 20, .reserved_word_set_id = 3},
+  [40] = {.lex_state = 20, .reserved_word_set_id = 2},
+  [41] = {.lex_state = 20, .reserved_word_set_id = 3},
+  [42] = {.lex_state = 20, .reserved_word_set_id = 3},
+  [43] = {.lex_state = 20, .reserved_word_set_id = 3},
+  [44] = {.lex_state = 20, .reserved_word_set_id = 3},
+  [45] = {.lex_state = 20, .reserved_word_set_id = 2},
+  [46] = {.lex_state = 20, .reserved_word_set_id = 3},
+  [47] = {.lex_state = 20, .reserved_word_set_id = 2},
+  [48] = {.lex_state = 20, .reserved_word_set_id = 2},
+  [49] = {.lex_state = 20, .reserved_word_set_id = 3},
+  [50] = {.lex_state = 20, .reserved_word_set_id = 3},
+  [51] = {.lex_state = 20, .reserved_word_set_id = 3},
+  [52] = {.lex_state = 20, .reserved_word_set_id = 3},
+  [53] = {.lex_state = 20, .reserved_word_set_id = 3},
+  [54] = {.lex_state = 20, .reserved_word_set_id = 3},
+  [55] = {.lex_state = 20, .reserved_word_set_id = 3},
+  [56] = {.lex_state = 20, .reserved_word_set_id = 2},
+  [57] = {.lex_state = 20, .reserved_word_set_id = 3},
+  [58] = {.lex_state = 20, .reserved_word_set_id = 3},
+  [59] = {.lex_state = 20, .reserved_word_set_id = 2},
+  [60] = {.lex_state = 20, .reserved_word_set_id = 2},
+  [61] = {.lex_state = 19},
+  [62] = {.lex_state = 20, .reserved_word_set_id = 2},
+  [63] = {.lex_state = 19},
+  [64] = {.lex_state = 20, .reserved_word_set_id = 3},
+  [65] = {.lex_state = 19},
+  [66] = {.lex_state = 20, .reserved_word_set_id = 3},
+  [67] = {.lex_state = 19},
+  [68] = {.lex_state = 20, .reserved_word_set_id = 2},
+  [69] = {.lex_state = 19},
+  [70] = {.lex_state = 19},
+  [71] = {.lex_state = 19},
+  [72] = {.lex_state = 19},
+  [73] = {.lex_state = 20, .reserved_word_set_id = 2},
+  [74] = {.lex_state = 19},
+  [75] = {.lex_state = 19},
+  [76] = {.lex_state = 19},
+  [77] = {.lex_state = 20, .reserved_word_set_id = 2},
+  [78] = {.lex_state = 20, .reserved_word_set_id = 2},
+  [79] = {.lex_state = 20, .reserved_word_set_id = 2},
+  [80] = {.lex_state = 20, .reserved_word_set_id = 3},
+  [81] = {.lex_state = 19},
+  [82] = {.lex_state = 19},
+  [83] = {.lex_state = 19},
+  [84] = {.lex_state = 19},
+  [85] = {.lex_state = 19},
+  [86] = {.lex_state = 19},
+  [87] = {.lex_state = 19},
+  [88] = {.lex_state = 19},
+  [89] = {.lex_state = 19},
+  [90] = {.lex_state = 19},
+  [91] = {.lex_state = 19},
+  [92] = {.lex_state = 19},
+  [93] = {.lex_state = 19},
+  [94] = {.lex_state = 19},
+  [95] = {.lex_state = 19},
+  [96] = {.lex_state = 19},
+  [97] = {.lex_state = 19},
+  [98] = {.lex_state = 20, .reserved_word_set_id = 2},
+  [99] = {.lex_state = 20, .reserved_word_set_id = 2},
+  [100] = {.lex_state = 20, .reserved_word_set_id = 2},
+  [101] = {.lex_state = 20, .reserved_word_set_id = 2},
+  [102] = {.lex_state = 19, .reserved_word_set_id = 2},
+  [103] = {.lex_state = 19},
+  [104] = {.lex_state = 19},
+  [105] = {.lex_state = 19, .reserved_word_set_id = 4},
+  [106] = {.lex_state = 19, .reserved_word_set_id = 4},
+  [107] = {.lex_state = 19, .reserved_word_set_id = 2},
+  [108] = {.lex_state = 20, .reserved_word_set_id = 2},
+  [109] = {.lex_state = 19, .reserved_word_set_id = 2},
+  [110] = {.lex_state = 19, .reserved_word_set_id = 2},
+  [111] = {.lex_state = 20, .reserved_word_set_id = 2},
+  [112] = {.lex_state = 19, .reserved_word_set_id = 2},
+  [113] = {.lex_state = 19, .reserved_word_set_id = 2},
+  [114] = {.lex_state = 19, .reserved_word_set_id = 2},
+  [115] = {.lex_state = 19, .reserved_word_set_id = 2},
+  [116] = {.lex_state = 19, .reserved_word_set_id = 2},
+  [117] = {.lex_state = 19, .reserved_word_set_id = 2},
+  [118] = {.lex_state = 20, .reserved_word_set_id = 2},
+  [119] = {.lex_state = 19, .reserved_word_set_id = 2},
+  [120] = {.lex_state = 19, .reserved_word_set_id = 2},
+  [121] = {.lex_state = 19, .reserved_word_set_id = 2},
+  [122] = {.lex_state = 19},
+  [123] = {.lex_state = 19},
+  [124] = {.lex_state = 19},
+  [125] = {.lex_state = 19},
+  [126] = {.lex_state = 19},
+  [127] = {.lex_state = 19},
+  [128] = {.lex_state = 19},
+  [129] = {.lex_state = 19},
+  [130] = {.lex_state = 19},
+  [131] = {.lex_state = 19},
+  [132] = {.lex_state = 19},
+  [133] = {.lex_state = 19},
+  [134] = {.lex_state = 19},
+  [135] = {.lex_state = 19},
+  [136] = {.lex_state = 19},
+  [137] = {.lex_state = 19},
+  [138] = {.lex_state = 19},
+  [139] = {.lex_state = 19},
+  [140] = {.lex_state = 19},
+  [141] = {.lex_state = 19},
+  [142] = {.lex_state = 19},
+  [143] = {.lex_state = 19},
+  [144] = {.lex_state = 20, .reserved_word_set_id = 2},
+  [145] = {.lex_state = 20, .reserved_word_set_id = 2},
+  [146] = {.lex_state = 20, .reserved_word_set_id = 2},
+  [147] = {.lex_state = 19},
+  [148] = {.lex_state = 20, .reserved_word_set_id = 2},
+  [149] = {.lex_state = 20, .reserved_word_set_id = 2},
+  [150] = {.lex_state = 20, .reserved_word_set_id = 2},
+  [151] = {.lex_state = 20, .reserved_word_set_id = 2},
+  [152] = {.lex_state = 20, .reserved_word_set_id = 2},
+  [153] = {.lex_state = 19},
+  [154] = {.lex_state = 19},
+  [155] = {.lex_state = 19},
+  [156] = {.lex_state = 19},
+  [157] = {.lex_state = 19},
+  [158] = {.lex_state = 19},
+  [159] = {.lex_state = 19},
+  [160] = {.lex_state = 19},
+  [161] = {.lex_state = 19},
+  [162] = {.lex_state = 19},
+  [163] = {.lex_state = 19, .reserved_word_set_id = 2},
+  [164] = {.lex_state = 19, .reserved_word_set_id = 2},
+  [165] = {.lex_state = 19, .reserved_word_set_id = 2},
+  [166] = {.lex_state = 19, .reserved_word_set_id = 2},
+  [167] = {.lex_state = 19},
+  [168] = {.lex_state = 19},
+  [169] = {.lex_state = 19, .reserved_word_set_id = 2},
+  [170] = {.lex_state = 19, .reserved_word_set_id = 2},
+  [171] = {.lex_state = 19, .reserved_word_set_id = 2},
+  [172] = {.lex_state = 20, .reserved_word_set_id = 2},
+  [173] = {.lex_state = 19},
+  [174] = {.lex_state = 19, .reserved_word_set_id = 2},
+  [175] = {.lex_state = 19},
+  [176] = {.lex_state = 19, .reserved_word_set_id = 2},
+  [177] = {.lex_state = 19},
+  [178] = {.lex_state = 19},
+  [179] = {.lex_state = 19, .reserved_word_set_id = 2},
+  [180] = {.lex_state = 19, .reserved_word_set_id = 2},
+  [181] = {.lex_state = 19, .reserved_word_set_id = 2},
+  [182] = {.lex_state = 19, .reserved_word_set_id = 2},
+  [183] = {.lex_state = 19, .reserved_word_set_id = 2},
   [184] = {.lex_state = 0},
-  [185] = {.lex_state = 18, .reserved_word_set_id = 2},
+  [185] = {.lex_state = 19, .reserved_word_set_id = 2},
   [186] = {.lex_state = 0},
   [187] = {.lex_state = 0},
   [188] = {.lex_state = 1},
   [189] = {.lex_state = 0},
   [190] = {.lex_state = 1},
   [191] = {.lex_state = 1},
-  [192] = {.lex_state = 18},
-  [193] = {.lex_state = 19, .reserved_word_set_id = 2},
+  [192] = {.lex_state = 19},
+  [193] = {.lex_state = 20, .reserved_word_set_id = 2},
   [194] = {.lex_state = 0},
   [195] = {.lex_state = 0},
-  [196] = {.lex_state = 18},
-  [197] = {.lex_state = 18},
-  [198] = {.lex_state = 18},
+  [196] = {.lex_state = 19},
+  [197] = {.lex_state = 19},
+  [198] = {.lex_state = 19},
   [199] = {.lex_state = 0},
-  [200] = {.lex_state = 18},
-  [201] = {.lex_state = 18},
-  [202] = {.lex_state = 18},
+  [200] = {.lex_state = 19},
+  [201] = {.lex_state = 19},
+  [202] = {.lex_state = 19},
   [203] = {.lex_state = 0},
   [204] = {.lex_state = 0},
   [205] = {.lex_state = 1},
@@ -2717,83 +2722,83 @@ static const TSLexerMode ts_lex_modes[STATE_COUNT] = {
   [209] = {.lex_state = 0},
   [210] = {.lex_state = 0},
   [211] = {.lex_state = 0},
-  [212] = {.lex_state = 18},
+  [212] = {.lex_state = 19},
   [213] = {.lex_state = 0},
-  [214] = {.lex_state = 18, .reserved_word_set_id = 2},
+  [214] = {.lex_state = 19, .reserved_word_set_id = 2},
   [215] = {.lex_state = 0},
   [216] = {.lex_state = 0},
   [217] = {.lex_state = 0},
-  [218] = {.lex_state = 18, .reserved_word_set_id = 2},
+  [218] = {.lex_state = 19, .reserved_word_set_id = 2},
   [219] = {.lex_state = 0},
-  [220] = {.lex_state = 18, .reserved_word_set_id = 2},
-  [221] = {.lex_state = 18, .reserved_word_set_id = 2},
+  [220] = {.lex_state = 19, .reserved_word_set_id = 2},
+  [221] = {.lex_state = 19, .reserved_word_set_id = 2},
   [222] = {.lex_state = 0},
-  [223] = {.lex_state = 18},
+  [223] = {.lex_state = 19},
   [224] = {.lex_state = 1},
   [225] = {.lex_state = 0},
   [226] = {.lex_state = 0},
-  [227] = {.lex_state = 18, .reserved_word_set_id = 2},
-  [228] = {.lex_state = 18},
+  [227] = {.lex_state = 19, .reserved_word_set_id = 2},
+  [228] = {.lex_state = 19},
   [229] = {.lex_state = 1},
-  [230] = {.lex_state = 18, .reserved_word_set_id = 2},
+  [230] = {.lex_state = 19, .reserved_word_set_id = 2},
   [231] = {.lex_state = 0},
   [232] = {.lex_state = 0},
-  [233] = {.lex_state = 18, .reserved_word_set_id = 2},
-  [234] = {.lex_state = 18, .reserved_word_set_id = 2},
-  [235] = {.lex_state = 18, .reserved_word_set_id = 2},
+  [233] = {.lex_state = 19, .reserved_word_set_id = 2},
+  [234] = {.lex_state = 19, .reserved_word_set_id = 2},
+  [235] = {.lex_state = 19, .reserved_word_set_id = 2},
   [236] = {.lex_state = 0},
   [237] = {.lex_state = 1},
-  [238] = {.lex_state = 18, .reserved_word_set_id = 2},
+  [238] = {.lex_state = 19, .reserved_word_set_id = 2},
   [239] = {.lex_state = 0},
-  [240] = {.lex_state = 18, .reserved_word_set_id = 2},
+  [240] = {.lex_state = 19, .reserved_word_set_id = 2},
   [241] = {.lex_state = 1},
   [242] = {.lex_state = 0},
-  [243] = {.lex_state = 18, .reserved_word_set_id = 2},
+  [243] = {.lex_state = 19, .reserved_word_set_id = 2},
   [244] = {.lex_state = 0},
-  [245] = {.lex_state = 18, .reserved_word_set_id = 2},
-  [246] = {.lex_state = 18, .reserved_word_set_id = 2},
+  [245] = {.lex_state = 19, .reserved_word_set_id = 2},
+  [246] = {.lex_state = 19, .reserved_word_set_id = 2},
   [247] = {.lex_state = 0},
   [248] = {.lex_state = 0},
-  [249] = {.lex_state = 18, .reserved_word_set_id = 2},
-  [250] = {.lex_state = 18, .reserved_word_set_id = 2},
+  [249] = {.lex_state = 19, .reserved_word_set_id = 2},
+  [250] = {.lex_state = 19, .reserved_word_set_id = 2},
   [251] = {.lex_state = 4},
-  [252] = {.lex_state = 18, .reserved_word_set_id = 2},
-  [253] = {.lex_state = 18, .reserved_word_set_id = 2},
+  [252] = {.lex_state = 19, .reserved_word_set_id = 2},
+  [253] = {.lex_state = 19, .reserved_word_set_id = 2},
   [254] = {.lex_state = 0},
   [255] = {.lex_state = 0},
   [256] = {.lex_state = 0},
   [257] = {.lex_state = 0},
-  [258] = {.lex_state = 18, .reserved_word_set_id = 2},
+  [258] = {.lex_state = 19, .reserved_word_set_id = 2},
   [259] = {.lex_state = 0},
   [260] = {.lex_state = 0},
-  [261] = {.lex_state = 18, .reserved_word_set_id = 2},
+  [261] = {.lex_state = 19, .reserved_word_set_id = 2},
   [262] = {.lex_state = 4},
   [263] = {.lex_state = 0},
   [264] = {.lex_state = 0},
   [265] = {.lex_state = 0},
   [266] = {.lex_state = 0},
   [267] = {.lex_state = 0},
-  [268] = {.lex_state = 18},
+  [268] = {.lex_state = 19},
   [269] = {.lex_state = 0},
   [270] = {.lex_state = 0},
   [271] = {.lex_state = 0},
   [272] = {.lex_state = 0},
-  [273] = {.lex_state = 18, .reserved_word_set_id = 2},
+  [273] = {.lex_state = 19, .reserved_word_set_id = 2},
   [274] = {.lex_state = 0},
-  [275] = {.lex_state = 18, .reserved_word_set_id = 2},
+  [275] = {.lex_state = 19, .reserved_word_set_id = 2},
   [276] = {.lex_state = 0},
   [277] = {.lex_state = 0},
   [278] = {.lex_state = 4},
-  [279] = {.lex_state = 18, .reserved_word_set_id = 2},
-  [280] = {.lex_state = 18, .reserved_word_set_id = 2},
-  [281] = {.lex_state = 18, .reserved_word_set_id = 2},
+  [279] = {.lex_state = 19, .reserved_word_set_id = 2},
+  [280] = {.lex_state = 19, .reserved_word_set_id = 2},
+  [281] = {.lex_state = 19, .reserved_word_set_id = 2},
   [282] = {.lex_state = 0},
-  [283] = {.lex_state = 18},
+  [283] = {.lex_state = 19},
   [284] = {.lex_state = 0},
   [285] = {.lex_state = 0},
-  [286] = {.lex_state = 18, .reserved_word_set_id = 2},
+  [286] = {.lex_state = 19, .reserved_word_set_id = 2},
   [287] = {.lex_state = 0},
-  [288] = {.lex_state = 18, .reserved_word_set_id = 2},
+  [288] = {.lex_state = 19, .reserved_word_set_id = 2},
   [289] = {.lex_state = 0},
   [290] = {.lex_state = 0},
 };

@@ -132,11 +132,25 @@ pub(super) fn lower(text: &str, node: Node, diags: &mut Vec<Diagnostic>) -> Opti
     })
 }
 
+/// The contents of a string literal: quotes removed, `\"` and `\\` unescaped (any other
+/// backslash is kept as written).
 pub(crate) fn unquote(s: &str) -> String {
-    s.strip_prefix('"')
+    let inner = s
+        .strip_prefix('"')
         .and_then(|s| s.strip_suffix('"'))
-        .unwrap_or(s)
-        .to_string()
+        .unwrap_or(s);
+    let mut out = String::with_capacity(inner.len());
+    let mut chars = inner.chars().peekable();
+    while let Some(c) = chars.next() {
+        match (c, chars.peek()) {
+            ('\\', Some(&next)) if next == '"' || next == '\\' => {
+                out.push(next);
+                chars.next();
+            }
+            _ => out.push(c),
+        }
+    }
+    out
 }
 
 /// Lowers a final condition (both dialects).
