@@ -10,7 +10,7 @@
 //! - array sizes are constant expressions from 1 to [`MAX_ARRAY`];
 //! - `0:r0` (herd style) is accepted in the final condition and means the first thread.
 
-use super::expr::{const_eval, placeholder, ExprLowerer, Mode, Scope, Sym, ThreadInfo, MAX_DEPTH};
+use super::expr::{const_eval, ExprLowerer, Mode, Scope, Sym, ThreadInfo, MAX_DEPTH};
 use super::{children_by_field, field, span, Src};
 use crate::ast::{
     Condition, Dialect, Expr, LocRef, Name, Quantifier, RmwOp, SharedDecl, Stmt, StmtKind, Test,
@@ -673,14 +673,7 @@ impl Native<'_, '_> {
             shared: &self.shared,
             by_name: &self.by_name,
         };
-        let c = lower_condition(self.src, &scope, self.diags, Dialect::Native, node, threads);
-        c.or_else(|| {
-            Some(Condition {
-                quantifier: Quantifier::Exists,
-                expr: placeholder(span(node)),
-                span: span(node),
-            })
-        })
-        .filter(|_| field(node, "expression").is_some())
+        // `None` only when the quantifier or expression is missing: a syntax error already.
+        lower_condition(self.src, &scope, self.diags, Dialect::Native, node, threads)
     }
 }
