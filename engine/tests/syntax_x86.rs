@@ -40,7 +40,7 @@ fn odd_layouts_metadata_blocks_and_trailers() {
         r#"X86 iwp2.3.a/amd4 (iwpTwoThreea) "Loads may be reordered"
 Cycle=Rfi PodRW Wse
 Relax=
-{x = 0; y = 3; P0:EAX = 1; 1:ebx = -2};
+{x = 0; y = 3; P0:EAX = 1; 1:ebx = -2; 1:ECX = 0};
 
         P0      |       P1      ;
   mov [x], 1  	|  mov [y], 1  	;

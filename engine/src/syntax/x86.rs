@@ -76,7 +76,7 @@ pub(super) fn lower(text: &str, node: Node, diags: &mut Vec<Diagnostic>) -> Opti
     }
 
     // Init block: locations first (they come first in mention order), registers.
-    let mut reg_inits: Vec<(usize, Name, i64, Span)> = Vec::new();
+    let mut reg_inits: Vec<(usize, Name, i64)> = Vec::new();
     if let Some(init) = field(node, "init") {
         for entry in children_by_field(init, "entry") {
             let (Some(loc), Some(value)) = (field(entry, "location"), field(entry, "value")) else {
@@ -108,7 +108,7 @@ pub(super) fn lower(text: &str, node: Node, diags: &mut Vec<Diagnostic>) -> Opti
                         continue;
                     };
                     if let Some(v) = v {
-                        reg_inits.push((ti, reg_name(&src, r), v, span(entry)));
+                        reg_inits.push((ti, reg_name(&src, r), v));
                     }
                 }
                 _ => {
@@ -156,11 +156,15 @@ pub(super) fn lower(text: &str, node: Node, diags: &mut Vec<Diagnostic>) -> Opti
             }
         }
     }
-    for (ti, name, v, _) in reg_inits {
+    // `reg_init` holds the non-zero values (ast::Thread's contract); a register initialised
+    // to 0 still counts as used by its thread.
+    for (ti, name, v) in reg_inits {
         regs[ti].insert(name.text.clone());
         let t = &mut threads[ti];
         t.reg_init.retain(|(n, _)| n.text != name.text);
-        t.reg_init.push((name, v));
+        if v != 0 {
+            t.reg_init.push((name, v));
+        }
     }
 
     // Locations named only in `locations [..]` or the condition are still locations (herd
