@@ -175,6 +175,18 @@ fn x86_syntax_errors() {
 }
 
 #[test]
+fn a_syntax_error_in_a_cell_is_not_also_a_semantic_error() {
+    check(
+        "X86 E\n{ x=0; }\n P0 | P1 ;\n MOV [x] $1 | MOV EAX,[x] ;\nexists (1:EAX=1)\n",
+        expect![[r#"
+            error 4:6-4:9: unexpected `[`
+              |  MOV [x] $1 | MOV EAX,[x] ;
+              |      ^^^
+        "#]],
+    );
+}
+
+#[test]
 fn statement_spans_are_instruction_cells() {
     let text = "X86 S\n{ }\n P0          | P1          ;\n MOV [x],$1  | MOV EAX,[x] ;\n MFENCE      | XCHG [y],EBX ;\nexists (x=1)\n";
     let parsed = syntax::parse(text);

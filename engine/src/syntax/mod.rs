@@ -104,6 +104,19 @@ pub fn lower(text: &str, tree: &Tree) -> (Option<ast::Test>, Vec<Diagnostic>) {
             None
         }
     };
+    // No cascades: a semantic diagnostic whose range touches a syntax error is a consequence
+    // of it (`MOV [x] $1` is not also "unsupported MOV operands").
+    if syntax_count > 0 && diags.len() > syntax_count {
+        let (syntax, semantic) = diags.split_at(syntax_count);
+        let touches = |d: &Diagnostic| {
+            syntax
+                .iter()
+                .any(|e| e.span.start <= d.span.end && d.span.start <= e.span.end)
+        };
+        let keep: Vec<Diagnostic> = semantic.iter().filter(|d| !touches(d)).cloned().collect();
+        diags.truncate(syntax_count);
+        diags.extend(keep);
+    }
     // Semantic diagnostics in source order (stable: related ones keep their order).
     if diags.len() > syntax_count {
         diags[syntax_count..].sort_by_key(|d| d.span.start);
