@@ -27,3 +27,5 @@ pub mod replay;
 pub use check::check;
 pub use condition::evaluate_condition;
 pub use replay::{replay, ReplayEnd};
+#[doc(hidden)]
+pub mod testgen;
