@@ -90,7 +90,7 @@ pub fn model_block(ctx: &Ctx, r: &ModelReport) -> String {
     let test = ctx.test;
     let name = &test.name.text;
     let _ = writeln!(out, "{}", model_header(ctx, r));
-    let keys = cond::observed_keys(test);
+    let keys = cond::observed_keys(test, &r.states);
     let states = cond::project(&r.states, &keys);
 
     match (&test.condition, &r.condition) {
