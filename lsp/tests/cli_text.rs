@@ -44,7 +44,65 @@ fn sb_under_every_model() {
     check_text(
         &["--engine", "exhaustive", "examples/sb.litmus"],
         0,
-        expect![[r#""#]],
+        expect![[r#"
+            --- SC ---
+            Test SB Allowed
+            States 3
+            P0:r0=0; P1:r1=1;
+            P0:r0=1; P1:r1=0;
+            P0:r0=1; P1:r1=1;
+            No
+            Witnesses
+            Positive: 0 Negative: 3
+            Condition exists (P0:r0 == 0 && P1:r1 == 0)
+            Observation SB Never 0 3
+            Stats: 3 executions, 0 blocked, 3 states, 0 constraints, solver _ ms, time _ ms, complete
+
+            --- TSO ---
+            Test SB Allowed
+            States 4
+            P0:r0=0; P1:r1=0;
+            P0:r0=0; P1:r1=1;
+            P0:r0=1; P1:r1=0;
+            P0:r0=1; P1:r1=1;
+            Ok
+            Witnesses
+            Positive: 1 Negative: 3
+            Condition exists (P0:r0 == 0 && P1:r1 == 0)
+            Observation SB Sometimes 1 3
+
+            Witness (6 steps) reaching a state where the condition holds:
+              1. examples/sb.litmus:18:3  P0  store  x = 1  (buffered)          // x = 1;
+              2. examples/sb.litmus:19:8  P0  load   y -> 0                     // r0 = y;
+              3. examples/sb.litmus:23:3  P1  store  y = 1  (buffered)          // y = 1;
+              4. examples/sb.litmus:24:8  P1  load   x -> 0                     // r1 = x;
+              5. examples/sb.litmus:18:3  P0  flush  x = 1  (buffer -> memory)  // x = 1;
+              6. examples/sb.litmus:23:3  P1  flush  y = 1  (buffer -> memory)  // y = 1;
+            Stats: 4 executions, 0 blocked, 4 states, 0 constraints, solver _ ms, time _ ms, complete
+
+            --- PSO ---
+            Test SB Allowed
+            States 4
+            P0:r0=0; P1:r1=0;
+            P0:r0=0; P1:r1=1;
+            P0:r0=1; P1:r1=0;
+            P0:r0=1; P1:r1=1;
+            Ok
+            Witnesses
+            Positive: 1 Negative: 3
+            Condition exists (P0:r0 == 0 && P1:r1 == 0)
+            Observation SB Sometimes 1 3
+
+            Witness (6 steps) reaching a state where the condition holds:
+              1. examples/sb.litmus:18:3  P0  store  x = 1  (buffered)          // x = 1;
+              2. examples/sb.litmus:19:8  P0  load   y -> 0                     // r0 = y;
+              3. examples/sb.litmus:23:3  P1  store  y = 1  (buffered)          // y = 1;
+              4. examples/sb.litmus:24:8  P1  load   x -> 0                     // r1 = x;
+              5. examples/sb.litmus:18:3  P0  flush  x = 1  (buffer -> memory)  // x = 1;
+              6. examples/sb.litmus:23:3  P1  flush  y = 1  (buffer -> memory)  // y = 1;
+            Stats: 4 executions, 0 blocked, 4 states, 0 constraints, solver _ ms, time _ ms, complete
+
+        "#]],
     );
 }
 
@@ -53,7 +111,39 @@ fn dekker_violation_schedule_under_tso() {
     check_text(
         &["--engine", "exhaustive", "--model", "tso", "examples/dekker.litmus"],
         1,
-        expect![[r#""#]],
+        expect![[r#"
+            --- TSO ---
+            Test Dekker
+            States 2
+            P0:r0=0; P1:r1=0; flag0=0; flag1=0; turn=0; inside=0;
+            P0:r0=0; P1:r1=0; flag0=0; flag1=0; turn=1; inside=0;
+
+            Violation 1/2 (assert): assertion failed at examples/dekker.litmus:37:3
+            Schedule (9 steps):
+              1. examples/dekker.litmus:25:3   P0  store   flag0 = 1  (buffered)          // flag0 = 1;
+              2. examples/dekker.litmus:26:10  P0  load    flag1 -> 0                     // while (flag1 == 1) {
+              3. examples/dekker.litmus:44:3   P1  store   flag1 = 1  (buffered)          // flag1 = 1;
+              4. examples/dekker.litmus:45:10  P1  load    flag0 -> 0                     // while (flag0 == 1) {
+              5. examples/dekker.litmus:25:3   P0  flush   flag0 = 1  (buffer -> memory)  // flag0 = 1;
+              6. examples/dekker.litmus:44:3   P1  flush   flag1 = 1  (buffer -> memory)  // flag1 = 1;
+              7. examples/dekker.litmus:55:3   P1  rmw     inside (old value 0)           // r1 = fetch_add(inside, 1);
+              8. examples/dekker.litmus:36:3   P0  rmw     inside (old value 1)           // r0 = fetch_add(inside, 1);
+              9. examples/dekker.litmus:37:3   P0  assert                                 // assert(r0 == 0);
+
+            Violation 2/2 (assert): assertion failed at examples/dekker.litmus:56:3
+            Schedule (9 steps):
+              1. examples/dekker.litmus:25:3   P0  store   flag0 = 1  (buffered)          // flag0 = 1;
+              2. examples/dekker.litmus:26:10  P0  load    flag1 -> 0                     // while (flag1 == 1) {
+              3. examples/dekker.litmus:44:3   P1  store   flag1 = 1  (buffered)          // flag1 = 1;
+              4. examples/dekker.litmus:45:10  P1  load    flag0 -> 0                     // while (flag0 == 1) {
+              5. examples/dekker.litmus:25:3   P0  flush   flag0 = 1  (buffer -> memory)  // flag0 = 1;
+              6. examples/dekker.litmus:36:3   P0  rmw     inside (old value 0)           // r0 = fetch_add(inside, 1);
+              7. examples/dekker.litmus:44:3   P1  flush   flag1 = 1  (buffer -> memory)  // flag1 = 1;
+              8. examples/dekker.litmus:55:3   P1  rmw     inside (old value 1)           // r1 = fetch_add(inside, 1);
+              9. examples/dekker.litmus:56:3   P1  assert                                 // assert(r1 == 0);
+            Stats: 16 executions, 0 blocked, 2 states, 0 constraints, solver _ ms, time _ ms, complete
+
+        "#]],
     );
 }
 
