@@ -149,7 +149,9 @@ pub fn model_block(ctx: &Ctx, r: &ModelReport) -> String {
         let at = w.span.map(|s| format!(" at {}", ctx.pos(s))).unwrap_or_default();
         let _ = writeln!(out, "{} {}{at}", st.yellow("warning:"), w.message);
     }
-    if !r.complete {
+    // The engine usually says so itself; say it once.
+    let engine_said = r.warnings.iter().any(|w| w.message.contains("incomplete"));
+    if !r.complete && !engine_said {
         let _ = writeln!(
             out,
             "{} exploration incomplete (timeout or cancellation): states may be missing and \
