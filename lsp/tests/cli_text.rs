@@ -78,6 +78,7 @@ fn sb_under_every_model() {
               4. examples/sb.litmus:24:8  P1  load   x -> 0                     // r1 = x;
               5. examples/sb.litmus:18:3  P0  flush  x = 1  (buffer -> memory)  // x = 1;
               6. examples/sb.litmus:23:3  P1  flush  y = 1  (buffer -> memory)  // y = 1;
+            Final state: P0:r0=0; P1:r1=0;
             Stats: 4 executions, 0 blocked, 4 states, 0 constraints, solver _ ms, time _ ms, complete
 
             --- PSO ---
@@ -100,6 +101,7 @@ fn sb_under_every_model() {
               4. examples/sb.litmus:24:8  P1  load   x -> 0                     // r1 = x;
               5. examples/sb.litmus:18:3  P0  flush  x = 1  (buffer -> memory)  // x = 1;
               6. examples/sb.litmus:23:3  P1  flush  y = 1  (buffer -> memory)  // y = 1;
+            Final state: P0:r0=0; P1:r1=0;
             Stats: 4 executions, 0 blocked, 4 states, 0 constraints, solver _ ms, time _ ms, complete
 
         "#]],

@@ -157,7 +157,7 @@ pub fn check(args: CheckArgs) -> i32 {
     let mut cancelled = false;
     'files: for (fi, f) in files.iter_mut().enumerate() {
         let (Some(test), Some(index)) = (&f.test, &f.index) else { continue };
-        let ctx = text::Ctx { path: &f.path, test, index, style };
+        let ctx = text::Ctx { path: &f.path, test, index, opts: &opts, style };
         if many && !args.json && !args.quiet {
             if fi > 0 {
                 out("\n");

@@ -20,8 +20,8 @@
 use std::fmt::Write as _;
 
 use litmus_engine::ast::{Quantifier, Test};
-use litmus_engine::report::{Action, ModelReport, Step};
-use litmus_engine::{LineIndex, Span};
+use litmus_engine::report::{Action, ModelReport, Step, ViolationKind};
+use litmus_engine::{CheckOptions, LineIndex, ReplayEnd, Span};
 
 use super::cond;
 
@@ -62,6 +62,8 @@ pub struct Ctx<'a> {
     pub path: &'a str,
     pub test: &'a Test,
     pub index: &'a LineIndex,
+    /// The options the reports were made with (replaying a schedule needs them).
+    pub opts: &'a CheckOptions,
     pub style: Style,
 }
 
@@ -76,6 +78,19 @@ impl Ctx<'_> {
 /// The name of thread `i` (`P0`), robust to an index the test does not have.
 pub fn thread_name(test: &Test, i: usize) -> String {
     test.threads.get(i).map(|t| t.name.text.clone()).unwrap_or_else(|| format!("T{i}"))
+}
+
+/// `Final state: P0:r0=0; P1:r1=0;`, the (projected) state a schedule ends in, found by
+/// replaying it through the engine; a schedule that does not replay is reported, not hidden.
+fn reached(ctx: &Ctx, r: &ModelReport, steps: &[Step], keys: &[String]) -> String {
+    match litmus_engine::replay(ctx.test, r.model, ctx.opts, steps) {
+        Ok(ReplayEnd::Final(state)) => {
+            let shown = if keys.is_empty() { state } else { state.project(keys) };
+            format!("Final state: {}\n", cond::state_line(&shown))
+        }
+        Ok(_) => String::new(),
+        Err(e) => format!("{} this schedule does not replay: {e}\n", ctx.style.yellow("warning:")),
+    }
 }
 
 /// The header line printed before each model's block.
@@ -130,6 +145,9 @@ pub fn model_block(ctx: &Ctx, r: &ModelReport) -> String {
         let _ = writeln!(out, "{} {} at {}", st.red(&head), v.message, ctx.pos(v.span));
         let _ = writeln!(out, "Schedule ({} steps):", v.schedule.len());
         out.push_str(&schedule(ctx, &v.schedule));
+        if v.kind == ViolationKind::Condition {
+            out.push_str(&reached(ctx, r, &v.schedule, &keys));
+        }
     }
     if let (Some(w), Some(res)) = (&r.witness, &r.condition) {
         if res.holds && res.kind == Quantifier::Exists {
@@ -140,6 +158,7 @@ pub fn model_block(ctx: &Ctx, r: &ModelReport) -> String {
                 w.len()
             );
             out.push_str(&schedule(ctx, w));
+            out.push_str(&reached(ctx, r, w, &keys));
         }
     }
     if !r.warnings.is_empty() || !r.complete {
@@ -170,13 +189,12 @@ fn write_states(out: &mut String, states: &[litmus_engine::report::FinalState]) 
     }
 }
 
-fn kind_name(k: litmus_engine::report::ViolationKind) -> &'static str {
-    use litmus_engine::report::ViolationKind::*;
+fn kind_name(k: ViolationKind) -> &'static str {
     match k {
-        Assert => "assert",
-        Condition => "condition",
-        Error => "error",
-        Deadlock => "deadlock",
+        ViolationKind::Assert => "assert",
+        ViolationKind::Condition => "condition",
+        ViolationKind::Error => "error",
+        ViolationKind::Deadlock => "deadlock",
     }
 }
 
