@@ -16,13 +16,18 @@ fn conformance_dir() -> Option<PathBuf> {
         std::env::var_os("LITMUS_CONFORMANCE").map(PathBuf::from),
         Some(root().join("../shared/conformance/x86")),
     ];
-    candidates.into_iter().flatten().find(|d| d.join("expected.csv").is_file())
+    candidates
+        .into_iter()
+        .flatten()
+        .find(|d| d.join("expected.csv").is_file())
 }
 
 #[test]
 fn sampled_x86_conformance_verdicts_match_herd() {
     let Some(dir) = conformance_dir() else {
-        eprintln!("skipping: no x86 conformance tests (../shared/conformance/x86 or LITMUS_CONFORMANCE)");
+        eprintln!(
+            "skipping: no x86 conformance tests (../shared/conformance/x86 or LITMUS_CONFORMANCE)"
+        );
         return;
     };
     let csv = std::fs::read_to_string(dir.join("expected.csv")).unwrap();
@@ -37,14 +42,33 @@ fn sampled_x86_conformance_verdicts_match_herd() {
         .collect();
     let mut names: Vec<&String> = expected.keys().collect();
     names.sort();
-    let sample: Vec<String> =
-        names.iter().step_by(8).map(|n| dir.join(n.as_str()).display().to_string()).collect();
-    assert!(sample.len() >= 20, "too few conformance tests: {}", sample.len());
+    let sample: Vec<String> = names
+        .iter()
+        .step_by(8)
+        .map(|n| dir.join(n.as_str()).display().to_string())
+        .collect();
+    assert!(
+        sample.len() >= 20,
+        "too few conformance tests: {}",
+        sample.len()
+    );
 
-    let mut args = vec!["check", "--json", "--model", "sc,tso", "--engine", "exhaustive"];
+    let mut args = vec![
+        "check",
+        "--json",
+        "--model",
+        "sc,tso",
+        "--engine",
+        "exhaustive",
+    ];
     args.extend(sample.iter().map(|s| s.as_str()));
     let r = run(&args);
-    assert!(r.status == 0 || r.status == 1, "status {}: {}", r.status, r.stderr);
+    assert!(
+        r.status == 0 || r.status == 1,
+        "status {}: {}",
+        r.status,
+        r.stderr
+    );
     let doc = r.json();
     let files = doc["files"].as_array().unwrap();
     assert_eq!(files.len(), sample.len());
@@ -61,5 +85,10 @@ fn sampled_x86_conformance_verdicts_match_herd() {
             }
         }
     }
-    assert!(disagreements.is_empty(), "{} disagreements:\n{}", disagreements.len(), disagreements.join("\n"));
+    assert!(
+        disagreements.is_empty(),
+        "{} disagreements:\n{}",
+        disagreements.len(),
+        disagreements.join("\n")
+    );
 }

@@ -77,7 +77,10 @@ impl Ctx<'_> {
 
 /// The name of thread `i` (`P0`), robust to an index the test does not have.
 pub fn thread_name(test: &Test, i: usize) -> String {
-    test.threads.get(i).map(|t| t.name.text.clone()).unwrap_or_else(|| format!("T{i}"))
+    test.threads
+        .get(i)
+        .map(|t| t.name.text.clone())
+        .unwrap_or_else(|| format!("T{i}"))
 }
 
 /// `Final state: P0:r0=0; P1:r1=0;`, the (projected) state a schedule ends in, found by
@@ -85,11 +88,18 @@ pub fn thread_name(test: &Test, i: usize) -> String {
 fn reached(ctx: &Ctx, r: &ModelReport, steps: &[Step], keys: &[String]) -> String {
     match litmus_engine::replay(ctx.test, r.model, ctx.opts, steps) {
         Ok(ReplayEnd::Final(state)) => {
-            let shown = if keys.is_empty() { state } else { state.project(keys) };
+            let shown = if keys.is_empty() {
+                state
+            } else {
+                state.project(keys)
+            };
             format!("Final state: {}\n", cond::state_line(&shown))
         }
         Ok(_) => String::new(),
-        Err(e) => format!("{} this schedule does not replay: {e}\n", ctx.style.yellow("warning:")),
+        Err(e) => format!(
+            "{} this schedule does not replay: {e}\n",
+            ctx.style.yellow("warning:")
+        ),
     }
 }
 
@@ -117,7 +127,11 @@ pub fn model_block(ctx: &Ctx, r: &ModelReport) -> String {
             };
             let _ = writeln!(out, "Test {name} {kind}");
             write_states(&mut out, &states);
-            let verdict = if res.holds { st.green("Ok") } else { st.red("No") };
+            let verdict = if res.holds {
+                st.green("Ok")
+            } else {
+                st.red("No")
+            };
             let _ = writeln!(out, "{verdict}");
             let _ = writeln!(out, "Witnesses");
             let _ = writeln!(out, "Positive: {} Negative: {}", res.positive, res.negative);
@@ -130,8 +144,11 @@ pub fn model_block(ctx: &Ctx, r: &ModelReport) -> String {
             } else {
                 "Sometimes"
             };
-            let _ =
-                writeln!(out, "Observation {name} {obs} {} {}", res.positive, res.negative);
+            let _ = writeln!(
+                out,
+                "Observation {name} {obs} {} {}",
+                res.positive, res.negative
+            );
         }
         _ => {
             let _ = writeln!(out, "Test {name}");
@@ -141,8 +158,19 @@ pub fn model_block(ctx: &Ctx, r: &ModelReport) -> String {
 
     for (i, v) in r.violations.iter().enumerate() {
         let _ = writeln!(out);
-        let head = format!("Violation {}/{} ({}):", i + 1, r.violations.len(), kind_name(v.kind));
-        let _ = writeln!(out, "{} {} at {}", st.red(&head), v.message, ctx.pos(v.span));
+        let head = format!(
+            "Violation {}/{} ({}):",
+            i + 1,
+            r.violations.len(),
+            kind_name(v.kind)
+        );
+        let _ = writeln!(
+            out,
+            "{} {} at {}",
+            st.red(&head),
+            v.message,
+            ctx.pos(v.span)
+        );
         let _ = writeln!(out, "Schedule ({} steps):", v.schedule.len());
         out.push_str(&schedule(ctx, &v.schedule));
         if v.kind == ViolationKind::Condition {
@@ -165,7 +193,10 @@ pub fn model_block(ctx: &Ctx, r: &ModelReport) -> String {
         let _ = writeln!(out);
     }
     for w in &r.warnings {
-        let at = w.span.map(|s| format!(" at {}", ctx.pos(s))).unwrap_or_default();
+        let at = w
+            .span
+            .map(|s| format!(" at {}", ctx.pos(s)))
+            .unwrap_or_default();
         let _ = writeln!(out, "{} {}{at}", st.yellow("warning:"), w.message);
     }
     // The engine usually says so itself; say it once.
@@ -237,11 +268,21 @@ fn step_effect(s: &Step) -> String {
     let val = s.value.map(|v| v.to_string());
     match (s.action, val) {
         (Action::Store, Some(v)) => {
-            format!("{loc} = {v}{}", if s.buffered { "  (buffered)" } else { "" })
+            format!(
+                "{loc} = {v}{}",
+                if s.buffered { "  (buffered)" } else { "" }
+            )
         }
         (Action::Flush, Some(v)) => format!("{loc} = {v}  (buffer -> memory)"),
         (Action::Load, Some(v)) => {
-            format!("{loc} -> {v}{}", if s.buffered { "  (from own buffer)" } else { "" })
+            format!(
+                "{loc} -> {v}{}",
+                if s.buffered {
+                    "  (from own buffer)"
+                } else {
+                    ""
+                }
+            )
         }
         (Action::Rmw, Some(v)) => format!("{loc} (old value {v})"),
         (_, Some(v)) if !loc.is_empty() => format!("{loc} {v}"),
@@ -316,5 +357,11 @@ pub fn summary_line(ctx: &Ctx, r: &ModelReport) -> String {
     if !r.complete {
         parts.push(st.yellow("incomplete"));
     }
-    format!("{} {} {}: {}", ctx.path, ctx.test.name.text, r.model.label(), parts.join(", "))
+    format!(
+        "{} {} {}: {}",
+        ctx.path,
+        ctx.test.name.text,
+        r.model.label(),
+        parts.join(", ")
+    )
 }
