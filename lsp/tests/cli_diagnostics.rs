@@ -109,3 +109,17 @@ fn a_test_can_come_from_standard_input() {
     assert_eq!(r.status, 2);
     assert!(r.stderr.contains("<stdin>:3:"), "{}", r.stderr);
 }
+
+#[test]
+fn warnings_are_shown_and_the_test_is_still_checked() {
+    let text = "litmus W\nshared x;\nthread P0 { x = 1; }\nexists (P0:r9 == 0)\n";
+    let path = scratch("warning", "warn.litmus", text.as_bytes());
+    let r = run(&["check", "--color", "never", "--model", "sc", &path]);
+    assert_eq!(r.status, 0, "{}", r.stderr);
+    assert!(r.stderr.contains("warning:"), "{}", r.stderr);
+    assert!(r.stderr.contains(&format!("{path}:4:")), "{}", r.stderr);
+    assert!(r.stdout.contains("Test W Allowed"), "{}", r.stdout);
+    let doc = run(&["check", "--json", "--model", "sc", &path]).json();
+    assert_eq!(doc["files"][0]["diagnostics"][0]["severity"], "warning");
+    assert_eq!(doc["files"][0]["results"]["sc"]["condition"]["holds"], true);
+}

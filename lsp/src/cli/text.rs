@@ -171,7 +171,7 @@ pub fn model_block(ctx: &Ctx, r: &ModelReport) -> String {
             v.message,
             ctx.pos(v.span)
         );
-        let _ = writeln!(out, "Schedule ({} steps):", v.schedule.len());
+        let _ = writeln!(out, "Schedule ({}):", steps_word(v.schedule.len()));
         out.push_str(&schedule(ctx, &v.schedule));
         if v.kind == ViolationKind::Condition {
             out.push_str(&reached(ctx, r, &v.schedule, &keys));
@@ -182,8 +182,8 @@ pub fn model_block(ctx: &Ctx, r: &ModelReport) -> String {
             let _ = writeln!(out);
             let _ = writeln!(
                 out,
-                "Witness ({} steps) reaching a state where the condition holds:",
-                w.len()
+                "Witness ({}) reaching a state where the condition holds:",
+                steps_word(w.len())
             );
             out.push_str(&schedule(ctx, w));
             out.push_str(&reached(ctx, r, w, &keys));
@@ -211,6 +211,14 @@ pub fn model_block(ctx: &Ctx, r: &ModelReport) -> String {
     }
     let _ = writeln!(out, "{}", st.dim(&stats_line(r)));
     out
+}
+
+fn steps_word(n: usize) -> String {
+    if n == 1 {
+        "1 step".to_owned()
+    } else {
+        format!("{n} steps")
+    }
 }
 
 fn write_states(out: &mut String, states: &[litmus_engine::report::FinalState]) {
