@@ -243,4 +243,44 @@ mod tests {
             vec![st(&[("P0:r9", 0)])]
         );
     }
+
+    fn printed(src: &str) -> String {
+        let parsed = litmus_engine::syntax::parse(src);
+        let test = parsed
+            .test
+            .unwrap_or_else(|| panic!("{:?}", parsed.diagnostics));
+        print_condition(&test).unwrap()
+    }
+
+    #[test]
+    fn native_conditions_print_with_minimal_parentheses() {
+        let head = "litmus T\nshared x, a[2];\nthread P0 { r0 = x; }\nthread P1 { r1 = x; }\n";
+        let cases = [
+            "P0:r0 == 0 && P1:r1 == 0",
+            "P0:r0 == 0 && (P1:r1 == 1 || x == 2)",
+            "P0:r0 == 0 && P1:r1 == 1 || x == 2",
+            "!(a[1] == 2) && P0:r0 - (P1:r1 - 1) == -3",
+            "P0:r0 * (P1:r1 + 1) != a[0]",
+        ];
+        for c in cases {
+            assert_eq!(printed(&format!("{head}exists ({c})\n")), c);
+        }
+    }
+
+    #[test]
+    fn x86_conditions_print_in_herd_syntax() {
+        let head = "X86 T\n{ x=0; y=0; }\n P0 | P1 ;\n MOV EAX,[x] | MOV EAX,[y] ;\n";
+        let cases = [
+            ("exists (0:EAX=0 /\\ 1:EAX=0)", "0:EAX=0 /\\ 1:EAX=0"),
+            (
+                "exists (0:EAX=0 /\\ (1:EAX=1 \\/ x=2))",
+                "0:EAX=0 /\\ (1:EAX=1 \\/ x=2)",
+            ),
+            ("~exists (P0:EAX=1 /\\ [y]=0)", "0:EAX=1 /\\ y=0"),
+            ("forall (0:EAX=1 => ~(x=2))", "0:EAX=1 => ~(x=2)"),
+        ];
+        for (src, want) in cases {
+            assert_eq!(printed(&format!("{head}{src}\n")), want, "{src}");
+        }
+    }
 }
