@@ -9,6 +9,7 @@ pub mod ast;
 pub mod diag;
 pub mod report;
 pub mod span;
+pub mod syntax;
 
 pub use diag::{Diagnostic, Severity};
 pub use report::{Model, ModelReport};
