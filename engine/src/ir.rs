@@ -11,8 +11,9 @@
 //! - `while` becomes `LoopEnter; head: cond; JumpIf(!cond → exit); LoopIter; body; Jump head;
 //!   exit: LoopEnter` where `LoopIter` counts iterations and cuts the execution once the body
 //!   would run more than the loop bound.
-//! - `await(e)` becomes `start: loads of e; AwaitCheck(e, retry: start)`; the semantics parks a
-//!   thread whose check fails until memory changes (see [`crate::semantics`]).
+//! - `await(e)` becomes `start: AwaitBegin; loads of e; AwaitCheck(e, retry: start)`; the
+//!   semantics parks a thread whose check fails until memory changes (see
+//!   [`crate::semantics`]).
 //!
 //! Registers `0..named` are the thread's registers as the user named them (reported in final
 //! states); the rest are statement-local temporaries, zeroed when their statement completes so
@@ -127,7 +128,11 @@ pub enum InstrKind {
     JumpIf { cond: PExpr, target: u32, when: bool },
     Assert(PExpr),
     Assume(PExpr),
-    /// Continue if `cond` holds, else park the thread and restart at `retry` once memory changes.
+    /// Starts one evaluation round of an `await`: from here on the semantics notes whether
+    /// memory changes before the round's check.
+    AwaitBegin,
+    /// Continue if `cond` holds; else restart at `retry` (the `AwaitBegin`): at once if memory
+    /// changed during the round, otherwise once memory changes (the thread is parked).
     AwaitCheck { cond: PExpr, retry: u32 },
     /// Reset the iteration counter of loop `n`.
     LoopEnter(u32),
@@ -491,6 +496,7 @@ impl Lowerer<'_> {
             }
             StmtKind::Await(e) => {
                 let retry = self.pc();
+                self.emit(InstrKind::AwaitBegin, s.span, false);
                 let cond = self.expr(e)?;
                 self.emit(InstrKind::AwaitCheck { cond, retry }, s.span, true);
             }
