@@ -194,6 +194,9 @@ pub struct ThreadCode {
     pub span: Span,
 }
 
+/// The most shared cells a program may have (arrays included).
+pub const MAX_CELLS: u64 = 1 << 16;
+
 /// A lowered test.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Program {
@@ -212,6 +215,10 @@ impl Program {
     /// Lowers a test. Fails only on an AST that breaks the front end's guarantees (an index
     /// out of range, a `P0:r` reference inside a thread).
     pub fn lower(test: &ast::Test, loop_bound: u32) -> Result<Program, String> {
+        let total: u64 = test.shared.iter().map(|d| d.cells() as u64).sum();
+        if total > MAX_CELLS {
+            return Err(format!("{total} shared cells is more than the checker handles ({MAX_CELLS})"));
+        }
         let mut vars = Vec::new();
         let mut cells = Vec::new();
         let mut init = Vec::new();
