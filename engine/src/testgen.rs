@@ -449,3 +449,43 @@ fn print_stmt(test: &Test, s: &Stmt, depth: usize, out: &mut String) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{check, syntax, CheckOptions, Control, EngineKind, Model};
+
+    #[test]
+    fn printed_random_tests_parse_back_to_the_same_behaviour() {
+        let opts = CheckOptions { engine: EngineKind::Exhaustive, ..CheckOptions::default() };
+        let ctl = Control::new();
+        for seed in 0..150 {
+            let test = random_test(seed);
+            let src = print(&test);
+            let parsed = syntax::parse(&src);
+            let back = parsed
+                .test
+                .unwrap_or_else(|| panic!("seed {seed}: {:?}\n{src}", parsed.diagnostics));
+            assert_eq!(back.threads.len(), test.threads.len());
+            for m in [Model::Tso, Model::Pso] {
+                let a = check(&test, m, &opts, &ctl);
+                let b = check(&back, m, &opts, &ctl);
+                assert_eq!(a.states, b.states, "seed {seed} {m:?}\n{src}");
+                assert_eq!(a.condition, b.condition, "seed {seed} {m:?}");
+                let kinds = |r: &crate::ModelReport| {
+                    let mut k: Vec<_> = r.violations.iter().map(|v| v.kind).collect();
+                    k.sort();
+                    k
+                };
+                assert_eq!(kinds(&a), kinds(&b), "seed {seed} {m:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn generation_is_deterministic_and_varied() {
+        assert_eq!(random_test(7), random_test(7));
+        let srcs: std::collections::BTreeSet<String> = (0..50).map(|s| print(&random_test(s))).collect();
+        assert!(srcs.len() > 45);
+    }
+}
