@@ -52,6 +52,24 @@ fn main() {
         })
         .collect();
 
+    let tree_only: Vec<Duration> = (0..runs)
+        .map(|_| {
+            let mut parser = syntax::parser();
+            let t = Instant::now();
+            let tree = parser.parse(&text, None);
+            std::hint::black_box(&tree);
+            t.elapsed()
+        })
+        .collect();
+    let lower_only: Vec<Duration> = (0..runs)
+        .map(|_| {
+            let t = Instant::now();
+            let lowered = syntax::lower(&text, &first.tree);
+            std::hint::black_box(&lowered);
+            t.elapsed()
+        })
+        .collect();
+
     // Incremental: change `x = 1;` on line 5 into `x = 2;`.
     let at = text.find("x = 1;").unwrap() + 4;
     let mut edited = text.clone();
@@ -79,5 +97,7 @@ fn main() {
 
     println!("{:<40} {:>10} {:>10}", "benchmark", "median", "min");
     println!("{:<40} {:>10.2?} {:>10.2?}", format!("parse+lower {lines} lines"), median(full.clone()), full.iter().min().unwrap());
+    println!("{:<40} {:>10.2?} {:>10.2?}", "  of which tree-sitter parse", median(tree_only.clone()), tree_only.iter().min().unwrap());
+    println!("{:<40} {:>10.2?} {:>10.2?}", "  of which lowering", median(lower_only.clone()), lower_only.iter().min().unwrap());
     println!("{:<40} {:>10.2?} {:>10.2?}", format!("incremental edit, {lines} lines"), median(incr.clone()), incr.iter().min().unwrap());
 }

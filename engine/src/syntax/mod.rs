@@ -74,6 +74,7 @@ fn parse_tree(text: &str, old: Option<&Tree>) -> Tree {
 pub fn lower(text: &str, tree: &Tree) -> (Option<ast::Test>, Vec<Diagnostic>) {
     let root = tree.root_node();
     let mut diags = errors::syntax_errors(text, root);
+    let syntax_count = diags.len();
     let test_node = (0..root.named_child_count())
         .filter_map(|i| root.named_child(i as u32))
         .find(|n| matches!(n.kind(), "native_test" | "x86_test"));
@@ -81,22 +82,27 @@ pub fn lower(text: &str, tree: &Tree) -> (Option<ast::Test>, Vec<Diagnostic>) {
         Some(node) if node.kind() == "native_test" => native::lower(text, node, &mut diags),
         Some(node) => x86::lower(text, node, &mut diags),
         None => {
-            if diags.iter().all(|d| !d.is_error()) {
-                let span = Span::new(0, text.len().min(first_line_len(text)));
+            let start = text.len() - text.trim_start().len();
+            let end = text[start..].find(char::is_whitespace).map_or(text.len(), |i| start + i);
+            let first_word = &text[start..end];
+            // A test whose header is right but that failed to parse as a whole keeps its
+            // syntax errors; anything else gets one diagnostic saying what a test looks like.
+            if !matches!(first_word, "litmus" | "X86" | "x86") || diags.is_empty() {
+                diags.clear();
                 diags.push(Diagnostic::error(
-                    span,
+                    Span::new(start, end),
                     "expected a test: `litmus NAME` (native dialect) or `X86 NAME` (herd x86 dialect)",
                 ));
             }
             None
         }
     };
+    // Semantic diagnostics in source order (stable: related ones keep their order).
+    if diags.len() > syntax_count {
+        diags[syntax_count..].sort_by_key(|d| d.span.start);
+    }
     let has_error = diags.iter().any(Diagnostic::is_error);
     (if has_error { None } else { lowered }, diags)
-}
-
-fn first_line_len(text: &str) -> usize {
-    text.find('\n').unwrap_or(text.len())
 }
 
 /// Shared helpers over tree-sitter nodes.
