@@ -55,8 +55,7 @@ impl Target {
 /// What a query answered.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Answer {
-    /// The new interleaving's prefix: indices into [`Trace::events`] in the order to run them
-    /// (only events with a shared effect; the caller runs the local steps in between).
+    /// The new interleaving's prefix: indices into [`Trace::events`] in the order to run them.
     Sat(Vec<usize>),
     Unsat,
     /// The solver gave up (timeout or interrupt).
@@ -90,11 +89,8 @@ impl<'t> Encoder<'t> {
         let n = trace.events.len();
         let solver = Solver::new();
         let mut ord: Vec<Option<Int>> = Vec::with_capacity(n);
-        for (i, e) in trace.events.iter().enumerate() {
-            ord.push(match e.kind {
-                EvKind::Local => None,
-                _ => Some(Int::new_const(format!("o{i}"))),
-            });
+        for i in 0..trace.events.len() {
+            ord.push(Some(Int::new_const(format!("o{i}"))));
         }
         let bound = Int::new_const("bound");
         let flush_of = if trace.model == Model::Sc { vec![None; n] } else { trace.flush_of() };
@@ -168,7 +164,6 @@ impl<'t> Encoder<'t> {
         let mut stores: Vec<Vec<usize>> = vec![Vec::new(); tr.threads];
         for (i, e) in tr.events.iter().enumerate() {
             match e.kind {
-                EvKind::Local => continue,
                 EvKind::Flush { cell, store, .. } => {
                     if store < i && self.ord[store].is_some() {
                         hb.push((store, i));
@@ -232,6 +227,47 @@ impl<'t> Encoder<'t> {
                 }
                 let c = Bool::or(&alts);
                 self.assert(&c);
+            }
+        }
+        self.assert_unpark();
+    }
+
+    /// A thread parked at a failed `await` runs its next step only after some write changed a
+    /// cell's value (the semantics wakes parked threads then; re-reading unchanged memory would
+    /// be a stutter). So that step, if in the prefix, needs such a write between park and step.
+    fn assert_unpark(&mut self) {
+        let tr = self.trace;
+        let mut since: Vec<Option<Option<usize>>> = (0..tr.threads)
+            .map(|t| tr.parked_at_start.get(t).copied().unwrap_or(false).then_some(None))
+            .collect();
+        let pubs: Vec<(usize, u32, i64)> = self
+            .publishes
+            .iter()
+            .enumerate()
+            .flat_map(|(c, ps)| ps.iter().map(move |&(p, v)| (p, c as u32, v)))
+            .collect();
+        for (i, e) in tr.events.iter().enumerate() {
+            if matches!(e.kind, EvKind::Flush { .. }) || e.thread >= tr.threads {
+                continue;
+            }
+            if let Some(from) = since[e.thread].take() {
+                let mut alts = Vec::new();
+                for &(p, cell, v) in &pubs {
+                    if p == i {
+                        continue;
+                    }
+                    let mut conj = vec![lt(self.o(p), self.o(i))];
+                    if let Some(s) = from {
+                        conj.push(lt(self.o(s), self.o(p)));
+                    }
+                    conj.push(self.mem_is(self.o(p), cell, v, Some(p)).not());
+                    alts.push(Bool::and(&conj));
+                }
+                let c = self.o(i).le(&self.bound).implies(&Bool::or(&alts));
+                self.assert(&c);
+            }
+            if e.parks {
+                since[e.thread] = Some(Some(i));
             }
         }
     }

@@ -16,7 +16,7 @@ use crate::report::Model;
 /// What one step did, as far as the maximal causal model is concerned.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum EvKind {
-    /// A step with no shared effect (register assignment, branch, an assertion that held, ...).
+    /// A thread step with no shared effect (an `await` re-check that parked again, ...).
     Local,
     /// A store executed by its thread (enters the buffer under TSO/PSO, memory under SC).
     Store { cell: u32, value: i64 },
@@ -56,6 +56,9 @@ impl EvKind {
 pub struct Ev {
     pub thread: usize,
     pub kind: EvKind,
+    /// After this step its thread was parked at a failed `await`: its next step can only run
+    /// once some write has changed a memory cell's value.
+    pub parks: bool,
 }
 
 /// How an execution ended.
@@ -76,6 +79,8 @@ pub struct Trace {
     pub threads: usize,
     /// Initial value of every shared cell.
     pub init: Vec<i64>,
+    /// Threads parked at a failed `await` in the initial state.
+    pub parked_at_start: Vec<bool>,
     /// The steps in execution order. Each thread's non-flush events are in program order.
     pub events: Vec<Ev>,
     pub end: End,
