@@ -17,3 +17,6 @@ pub use span::{LineIndex, Span};
 pub mod options;
 
 pub use options::{CheckOptions, Control, EngineKind, Progress};
+
+pub mod ir;
+pub mod semantics;
