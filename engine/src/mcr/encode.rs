@@ -38,7 +38,8 @@ pub enum Target {
     /// Make the lock at `event` acquire the mutex right after the unlock at `after` (or as its
     /// first acquisition with `None`).
     Lock { event: usize, after: Option<usize> },
-    /// Reorder the whole trace so that `cell` ends with `value`.
+    /// Reorder the whole trace so that `cell` ends with `value` while the cells before it keep
+    /// their final values (an observer reading the cells in order after every thread).
     Final { cell: u32, value: i64 },
 }
 
@@ -427,6 +428,12 @@ impl<'t> Encoder<'t> {
             Target::Final { cell, value } => {
                 for o in self.ord.iter().flatten() {
                     goal.push(lt(o, &self.bound));
+                }
+                // The final values are read by an observer after every thread, one cell after
+                // the other: earlier cells keep the value this trace gave them.
+                for (c, pubs) in self.publishes.iter().enumerate().take(cell as usize) {
+                    let cur = pubs.last().map(|&(_, v)| v).unwrap_or(tr.init[c]);
+                    goal.push(self.mem_is(&self.bound, c as u32, cur, None));
                 }
                 goal.push(self.mem_is(&self.bound, cell, value, None));
             }

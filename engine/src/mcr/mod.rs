@@ -141,7 +141,8 @@ pub fn explore_with(
             events.push(ev);
             evs.push(e);
             if !st.is_running() {
-                ok = false;
+                // Only the seed's last step may end the execution.
+                ok &= k + 1 == seed.choices.len();
                 break;
             }
         }
@@ -150,6 +151,9 @@ pub fn explore_with(
         }
         if !ok {
             stats.diverged += 1;
+            if std::env::var("MCR_DEBUG").is_ok() {
+                eprintln!("DIVERGED target {:?}\n choices {:?}\n expect {:?}\n got {:?}\n status {:?}", seed.target, seed.choices, seed.expect, evs, st.status());
+            }
         }
         if tuning.prune_states && st.is_running() && !seen_states.insert(st.clone()) {
             stats.pruned += 1;
@@ -255,7 +259,6 @@ pub fn explore_with(
             // Depth-first, in target order.
             work.extend(fresh.into_iter().rev());
         }
-        ctl.report(&crate::options::Progress { executions: stats.executions, states: 0, violations: 0 });
     }
     if !work.is_empty() {
         stats.complete = false;
@@ -354,5 +357,26 @@ fn choice_of(tr: &Trace, i: usize) -> Choice {
             cell: (tr.model == Model::Pso).then_some(cell),
         },
         _ => Choice::Exec(e.thread),
+    }
+}
+
+/// The `EngineKind::Mcr` entry point: explores `program` under `model` and feeds every
+/// execution to `col`, adding MCR's counters (constraints, solver time) to its stats and
+/// marking it incomplete when stopped early.
+pub fn explore(
+    program: &Program,
+    model: Model,
+    opts: &CheckOptions,
+    ctl: &Control,
+    col: &mut crate::explore::Collector<'_>,
+) {
+    let stats = explore_with(program, model, opts, ctl, Tuning::default(), &mut |ex| {
+        col.end(ex.state, ex.events);
+        ctl.report(&col.progress());
+    });
+    col.stats.constraints += stats.constraints;
+    col.stats.solver_ms += stats.solver_ms;
+    if !stats.complete {
+        col.complete = false;
     }
 }
