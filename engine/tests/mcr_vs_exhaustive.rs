@@ -4,7 +4,6 @@
 
 mod mcr_support;
 
-use litmus_engine::mcr::Tuning;
 use litmus_engine::report::Model;
 use mcr_support::*;
 
@@ -21,7 +20,7 @@ fn mcr_agrees_with_exhaustive_on_random_programs() {
         let test = random_test(seed);
         for model in Model::ALL {
             let want = exhaustive(&test, model);
-            let (got, stats) = mcr_run(&test, model, Tuning::default());
+            let (got, stats) = mcr_run(&test, model, tuning_from_env());
             execs += stats.executions;
             diverged += stats.diverged;
             states += want.states.len() as u64;
@@ -52,6 +51,6 @@ fn debug_one() {
     let test = random_test(seed);
     eprintln!("{:#?}", test.threads.iter().map(|t| &t.body).collect::<Vec<_>>());
     let model = Model::parse(&std::env::var("MCR_MODEL").unwrap_or("sc".into())).unwrap();
-    let (got, stats) = mcr_run(&test, model, Tuning::default());
+    let (got, stats) = mcr_run(&test, model, tuning_from_env());
     eprintln!("{stats:?}\n{}", verdict(&got));
 }

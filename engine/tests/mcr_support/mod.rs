@@ -32,6 +32,14 @@ pub fn mcr_run(test: &Test, model: Model, tuning: Tuning) -> (ModelReport, McrSt
     (col.finish(start.elapsed()), stats)
 }
 
+/// The MCR tuning, with `MCR_NOPRUNE` / `MCR_ALLTARGETS` turning reductions off (to compare).
+pub fn tuning_from_env() -> Tuning {
+    Tuning {
+        prune_states: std::env::var("MCR_NOPRUNE").is_err(),
+        only_new_targets: std::env::var("MCR_ALLTARGETS").is_err(),
+    }
+}
+
 /// What must agree between the engines: states, (kind, span) of violations, the verdict.
 pub fn verdict(r: &ModelReport) -> String {
     let mut v: Vec<String> = r.violations.iter().map(|v| format!("{:?}@{:?}", v.kind, v.span)).collect();
