@@ -18,9 +18,23 @@ fn a_violation_exits_1() {
     let r = run(&["check", &example("racy-counter.litmus")]);
     assert_eq!(r.status, 1, "{}{}", r.stdout, r.stderr);
     // Dekker is correct under SC: checking SC alone finds nothing.
-    let r = run(&["check", "--model", "sc", &example("dekker.litmus")]);
+    let r = run(&[
+        "check",
+        "--model",
+        "sc",
+        "--engine",
+        "exhaustive",
+        &example("dekker.litmus"),
+    ]);
     assert_eq!(r.status, 0, "{}{}", r.stdout, r.stderr);
-    let r = run(&["check", "--model", "tso", &example("dekker.litmus")]);
+    let r = run(&[
+        "check",
+        "--model",
+        "tso",
+        "--engine",
+        "exhaustive",
+        &example("dekker.litmus"),
+    ]);
     assert_eq!(r.status, 1, "{}{}", r.stdout, r.stderr);
 }
 

@@ -119,6 +119,8 @@ fn violations_carry_kind_position_and_schedule() {
         "--json",
         "--model",
         "tso",
+        "--engine",
+        "exhaustive",
         &example("dekker.litmus"),
     ]);
     assert_eq!(r.status, 1, "{}", r.stderr);
