@@ -73,7 +73,8 @@ fn ctrl_c_cancels_and_exits_3() {
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    std::thread::sleep(Duration::from_millis(500));
+    // Long enough for the process to start and install its handler even on a loaded machine.
+    std::thread::sleep(Duration::from_millis(1000));
     let kill = std::process::Command::new("kill")
         .args(["-INT", &child.id().to_string()])
         .status()
