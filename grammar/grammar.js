@@ -108,6 +108,8 @@ export default grammar({
     ],
   },
 
+  // No `conflicts`: precedences resolve every ambiguity (the condition expressions are a
+  // separate copy so that they never compete with thread expressions).
   conflicts: $ => [],
 
   rules: {
