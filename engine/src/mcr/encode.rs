@@ -84,6 +84,8 @@ pub struct Encoder<'t> {
     /// For each step: the step of its thread that parked it before (`Some(None)`: parked from
     /// the start), if it is the first step after a park.
     woken: Vec<Option<Option<usize>>>,
+    /// The validity guard of each read.
+    guards: Vec<(usize, Bool)>,
 }
 
 fn lt(a: &Int, b: &Int) -> Bool {
@@ -142,6 +144,7 @@ impl<'t> Encoder<'t> {
             constraints: 0,
             preds: vec![Vec::new(); n],
             woken: vec![None; n],
+            guards: Vec::new(),
         };
         enc.assert_base();
         enc
@@ -210,11 +213,14 @@ impl<'t> Encoder<'t> {
             let c = lt(self.o(a), self.o(b));
             self.assert(&c);
         }
-        // Data validity: reads before the bound keep their values.
+        // Data validity: reads in the prefix keep their values — all but the target, whose
+        // guard the query leaves out of its assumptions.
         for i in 0..tr.events.len() {
             if let Some((cell, value)) = tr.events[i].kind.read() {
                 let v = self.value_is(i, cell, value);
-                let c = lt(self.o(i), &self.bound).implies(&v);
+                let g = Bool::new_const(format!("g{i}"));
+                let c = g.implies(&self.o(i).le(&self.bound).implies(&v));
+                self.guards.push((i, g));
                 self.assert(&c);
             }
         }
@@ -356,11 +362,12 @@ impl<'t> Encoder<'t> {
     /// (with the write before that one, which decides that it changed the value). Everything
     /// else can move after the target, so reads outside the prefix stay free for later seeds
     /// (the paper's "shortest seed interleaving", which MCR's completeness relies on).
-    fn cone(&self, target: usize, pos: &[i64]) -> Vec<usize> {
+    fn cone(&self, target: usize, keep: usize, pos: &[i64]) -> Vec<usize> {
         let tr = self.trace;
         let n = tr.events.len();
         let mut inc = vec![false; n];
-        let mut work = vec![target];
+        let mut work: Vec<usize> = (0..keep).collect();
+        work.push(target);
         let latest_before = |cell: u32, at: i64, skip: usize| -> Option<usize> {
             self.publishes
                 .get(cell as usize)?
@@ -494,21 +501,32 @@ impl<'t> Encoder<'t> {
     }
 
     /// Solve one query. `timeout_ms` bounds the solver call.
-    pub fn solve(&mut self, target: &Target, timeout_ms: Option<u32>) -> Answer {
+    ///
+    /// `keep` are the first events of the trace (the seed prefix it was replayed from): the
+    /// new prefix keeps them, so their reads keep their values (the paper's "the prefix of each
+    /// newly explored interleaving is always preserved").
+    pub fn solve(&mut self, target: &Target, keep: usize, timeout_ms: Option<u32>) -> Answer {
         let tr = self.trace;
+        let keep = keep.min(tr.events.len());
         let mut goal: Vec<Bool> = Vec::new();
+        if target.event().is_some() {
+            // The committed prefix stays in the prefix (in any order), with its values.
+            for k in 0..keep {
+                goal.push(self.o(k).le(&self.bound));
+            }
+        }
         match *target {
             Target::Read { event, value } => {
                 let Some((cell, _)) = tr.events.get(event).and_then(|e| e.kind.read()) else {
                     return Answer::Unsat;
                 };
-                goal.push(self.bound.eq(self.o(event)));
+                goal.push(self.o(event).le(&self.bound));
                 goal.push(self.value_is(event, cell, value));
             }
             Target::Lock { event, after } => {
                 let EvKind::Lock { mutex } = tr.events[event].kind else { return Answer::Unsat };
                 let l = self.o(event);
-                goal.push(self.bound.eq(l));
+                goal.push(l.le(&self.bound));
                 let unlocks = tr
                     .events
                     .iter()
@@ -547,7 +565,13 @@ impl<'t> Encoder<'t> {
             p.set_u32("timeout", ms.max(1));
             self.solver.set_params(&p);
         }
-        let answer = match self.solver.check() {
+        let skip = match *target {
+            Target::Read { event, .. } => Some(event),
+            _ => None,
+        };
+        let assumptions: Vec<Bool> =
+            self.guards.iter().filter(|(i, _)| Some(*i) != skip).map(|(_, g)| g.clone()).collect();
+        let answer = match self.solver.check_assumptions(&assumptions) {
             SatResult::Unsat => Answer::Unsat,
             SatResult::Unknown => Answer::Unknown,
             SatResult::Sat => match self.solver.get_model() {
@@ -560,7 +584,7 @@ impl<'t> Encoder<'t> {
                         .collect();
                     match (pos, m.eval(&self.bound, true).and_then(|v| v.as_i64())) {
                         (Some(pos), Some(t)) => Answer::Sat(match target.event() {
-                            Some(e) => self.cone(e, &pos),
+                            Some(e) => self.cone(e, keep, &pos),
                             None => {
                                 let mut all: Vec<usize> = (0..pos.len()).filter(|&i| pos[i] < t).collect();
                                 all.sort_by_key(|&i| pos[i]);
