@@ -49,7 +49,7 @@ fn mcr_agrees_with_exhaustive_on_random_programs() {
 fn debug_one() {
     let Some(seed) = std::env::var("MCR_ONE").ok().and_then(|s| s.parse().ok()) else { return };
     let test = random_test(seed);
-    eprintln!("{:#?}", test.threads.iter().map(|t| &t.body).collect::<Vec<_>>());
+    eprintln!("{}", show(&test));
     let model = Model::parse(&std::env::var("MCR_MODEL").unwrap_or("sc".into())).unwrap();
     let (got, stats) = mcr_run(&test, model, tuning_from_env());
     eprintln!("{stats:?}\n{}", verdict(&got));

@@ -82,6 +82,8 @@ struct Seed {
     /// cells at or after `min_cell`).
     min_event: usize,
     min_cell: u32,
+    /// Position of the target event in `choices`.
+    target_at: Option<usize>,
 }
 
 /// Knobs for tests and benchmarks (not user options).
@@ -128,6 +130,7 @@ pub fn explore_with(
         target: Target::Final { cell: u32::MAX, value: 0 },
         min_event: 0,
         min_cell: 0,
+        target_at: None,
     }];
     while let Some(seed) = work.pop() {
         if stop(&mut stats) {
@@ -208,6 +211,11 @@ pub fn explore_with(
         if !stats.complete {
             break;
         }
+        if std::env::var("MCR_DEBUG").is_ok() {
+            eprintln!("EXEC seed {:?} keep {} choices {:?}", seed.target, seed.min_event, seed.choices);
+            for e in &evs { eprintln!("   {:?}", e); }
+            eprintln!("   => {:?} {:?}", st.status(), st.mem);
+        }
         // 3. Report and collect the traces to analyse.
         let mut traces: Vec<Trace> = Vec::new();
         if endings.is_empty() {
@@ -258,7 +266,8 @@ pub fn explore_with(
                 }
                 let left = deadline.map(|d| d.saturating_duration_since(Instant::now()).as_millis().min(u32::MAX as u128) as u32);
                 let t0 = Instant::now();
-                let answer = enc.solve(&target, left);
+                let keep = if tuning.only_new_targets { seed.min_event } else { 0 };
+                let answer = enc.solve(&target, keep, left);
                 stats.solver_ms += t0.elapsed().as_secs_f64() * 1000.0;
                 stats.queries += 1;
                 match answer {
@@ -270,7 +279,8 @@ pub fn explore_with(
                                 Target::Final { cell, .. } => (order.len(), cell + 1),
                                 _ => (order.len(), 0),
                             };
-                            fresh.push(Seed { choices, expect, target: target.clone(), min_event, min_cell });
+                            let target_at = target.event().and_then(|e| order.iter().position(|&i| i == e));
+                            fresh.push(Seed { choices, expect, target: target.clone(), min_event, min_cell, target_at });
                         }
                     }
                     Answer::Unsat => {}
@@ -331,9 +341,8 @@ fn seed_reached(seed: &Seed, evs: &[Ev], st: &State) -> bool {
     if evs.len() != seed.expect.len() {
         return false;
     }
-    let last = evs.len().wrapping_sub(1);
     for (k, (got, want)) in evs.iter().zip(&seed.expect).enumerate() {
-        let is_target = k == last && seed.target.event().is_some();
+        let is_target = Some(k) == seed.target_at;
         match (got.kind.read(), want.kind.read()) {
             (Some((_, g)), Some((_, w))) => {
                 if is_target {

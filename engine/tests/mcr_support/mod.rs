@@ -300,3 +300,72 @@ fn random_stmt(g: &mut Rng, b: &mut B, nvars: usize, mutex: bool, depth: u32) ->
         }
     }
 }
+
+/// The test as native-dialect source (for failure messages).
+pub fn show(t: &Test) -> String {
+    fn e(t: &Test, x: &Expr) -> String {
+        match &x.kind {
+            ExprKind::Int(v) => v.to_string(),
+            ExprKind::Reg(n) => n.text.clone(),
+            ExprKind::Load(l) => t.shared[l.var].name.text.clone(),
+            ExprKind::ThreadReg { thread, reg } => format!("{}:{}", t.threads[*thread].name.text, reg.text),
+            ExprKind::Unary(op, a) => format!("{op:?}({})", e(t, a)),
+            ExprKind::Binary(op, a, b) => format!("({} {op:?} {})", e(t, a), e(t, b)),
+        }
+    }
+    fn st(t: &Test, s: &Stmt, ind: usize, out: &mut String) {
+        let pad = " ".repeat(ind);
+        let line = match &s.kind {
+            StmtKind::Store { loc, value } => format!("{} = {};", t.shared[loc.var].name.text, e(t, value)),
+            StmtKind::Assign { reg, value } => format!("{} = {};", reg.text, e(t, value)),
+            StmtKind::Fence => "fence;".into(),
+            StmtKind::Lock { .. } => "lock(m);".into(),
+            StmtKind::Unlock { .. } => "unlock(m);".into(),
+            StmtKind::Rmw { dest, op, loc, args } => format!(
+                "{} = {op:?}({}, {});",
+                dest.as_ref().map(|d| d.text.as_str()).unwrap_or("_"),
+                t.shared[loc.var].name.text,
+                args.iter().map(|a| e(t, a)).collect::<Vec<_>>().join(", ")
+            ),
+            StmtKind::Assert(c) => format!("assert({});", e(t, c)),
+            StmtKind::Assume(c) => format!("assume({});", e(t, c)),
+            StmtKind::Await(c) => format!("await({});", e(t, c)),
+            StmtKind::If { cond, then_body, else_body } => {
+                out.push_str(&format!("{pad}if ({}) {{\n", e(t, cond)));
+                for s in then_body {
+                    st(t, s, ind + 2, out);
+                }
+                out.push_str(&format!("{pad}}} else {{\n"));
+                for s in else_body {
+                    st(t, s, ind + 2, out);
+                }
+                out.push_str(&format!("{pad}}}\n"));
+                return;
+            }
+            StmtKind::While { cond, body } => {
+                out.push_str(&format!("{pad}while ({}) {{\n", e(t, cond)));
+                for s in body {
+                    st(t, s, ind + 2, out);
+                }
+                out.push_str(&format!("{pad}}}\n"));
+                return;
+            }
+        };
+        out.push_str(&format!("{pad}{line} @{}\n", s.span.start));
+    }
+    let mut out = String::new();
+    for d in &t.shared {
+        out.push_str(&format!("shared {} = {};\n", d.name.text, d.init[0]));
+    }
+    for th in &t.threads {
+        out.push_str(&format!("thread {} {{\n", th.name.text));
+        for s in &th.body {
+            st(t, s, 2, &mut out);
+        }
+        out.push_str("}\n");
+    }
+    if let Some(c) = &t.condition {
+        out.push_str(&format!("{} {}\n", c.quantifier.as_str(), e(t, &c.expr)));
+    }
+    out
+}
