@@ -92,3 +92,40 @@ fn no_arguments_prints_usage_and_exits_2() {
     assert_eq!(r.status, 2);
     assert!(r.stderr.contains("Usage: litmus <COMMAND>"), "{}", r.stderr);
 }
+
+const SPIN: &str = "litmus Spin\nshared x = 0;\nthread P0 {\n  while (x == 0) { r0 = r0 + 1; }\n}\nthread P1 { x = 1; }\nexists (P0:r0 == 2)\n";
+
+#[test]
+fn loop_bound_engine_and_sdg_options_reach_the_engine() {
+    let path = scratch("options", "spin.litmus", SPIN.as_bytes());
+    let states = |args: &[&str]| {
+        let mut all = vec!["check", "--json", "--model", "sc"];
+        all.extend_from_slice(args);
+        all.push(&path);
+        let r = run(&all);
+        assert_eq!(r.status, 0, "{args:?}: {}", r.stderr);
+        r.json()["files"][0]["results"]["sc"].clone()
+    };
+    // r0 counts loop iterations: the bound decides how many final values are reachable.
+    let b2 = states(&["--loop-bound", "2"]);
+    assert_eq!(b2["states"].as_array().unwrap().len(), 3, "{b2}");
+    let warning = b2["warnings"][0]["message"].as_str().unwrap();
+    assert!(warning.contains("loop bound 2"), "{warning}");
+    assert_eq!(b2["warnings"][0]["line"], 4);
+    let b4 = states(&["--loop-bound", "4"]);
+    assert_eq!(b4["states"].as_array().unwrap().len(), 5, "{b4}");
+    // Every engine and pruning choice finds the same states.
+    for args in [
+        &["--engine", "exhaustive"][..],
+        &["--engine", "mcr"],
+        &["--no-sdg"],
+    ] {
+        let mut a = args.to_vec();
+        a.extend(["--loop-bound", "2"]);
+        assert_eq!(states(&a)["states"], b2["states"], "{args:?}");
+    }
+    assert_eq!(
+        states(&["--engine", "exhaustive"])["stats"]["constraints"],
+        0
+    );
+}
