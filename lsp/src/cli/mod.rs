@@ -153,9 +153,9 @@ pub fn check(args: CheckArgs) -> i32 {
             out(&format!("{:#}\n", json::document(&files)));
         } else {
             let what = if bad == 1 {
-                "1 file has errors"
+                "1 file has errors".to_owned()
             } else {
-                "files have errors"
+                format!("{bad} files have errors")
             };
             eprintln!("litmus: {what}; nothing was checked");
         }
@@ -205,7 +205,7 @@ pub fn check(args: CheckArgs) -> i32 {
     }
     if ctl.is_cancelled() {
         cancelled = true;
-        eprintln!("litmus: interrupted; the results above are incomplete");
+        eprintln!("litmus: interrupted; the results are incomplete");
     }
     if args.json {
         out(&format!("{:#}\n", json::document(&files)));
