@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Headless Neovim tests of editors/nvim: filetype detection, ftplugin, regex syntax, the
+# plugin's helpers, the missing-binary message, the client against a scripted fake server
+# (python3), and against the real `litmus` binary when there is one (LITMUS_BIN, else
+# target/release/litmus or target/debug/litmus of this repository). Prints
+# `N passed, N failed, N skipped`; exits non-zero when a check fails.
+set -u
+here="$(cd "$(dirname "$0")" && pwd)"
+nvim_dir="$(dirname "$here")"
+repo="$(cd "$nvim_dir/../.." && pwd)"
+if ! command -v nvim > /dev/null; then
+  echo "nvim not found (apt-get install -y neovim)"
+  echo "0 passed, 1 failed"
+  exit 1
+fi
+if [ -z "${LITMUS_BIN:-}" ]; then
+  for b in "$repo/target/release/litmus" "$repo/target/debug/litmus"; do
+    if [ -x "$b" ]; then LITMUS_BIN="$b"; break; fi
+  done
+fi
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+echo "nvim: $(nvim --version | head -1); server: ${LITMUS_BIN:-none}"
+LITMUS_NVIM_DIR="$nvim_dir" LITMUS_TEST_TMP="$tmp" PYTHON="$(command -v python3 || true)" \
+  LITMUS_BIN="${LITMUS_BIN:-}" XDG_CONFIG_HOME="$tmp/config" XDG_DATA_HOME="$tmp/data" \
+  XDG_STATE_HOME="$tmp/state" XDG_CACHE_HOME="$tmp/cache" \
+  timeout 300 nvim --headless -u NONE -i NONE -c "luafile $here/test.lua" < /dev/null
