@@ -68,6 +68,7 @@ while True:
             "capabilities": {
                 "textDocumentSync": 1,
                 "codeLensProvider": {"resolveProvider": False},
+                "hoverProvider": True,
                 "executeCommandProvider": {"commands": ["litmus.verify", "litmus.showSchedule"]},
             },
             "serverInfo": {"name": "fake-litmus"},
@@ -85,6 +86,9 @@ while True:
         status(version, "done", {"sc": "holds", "tso": "fails", "pso": "fails"})
         status(version - 1, "done", {"sc": "fails"})  # stale: must be ignored
         publish()
+    elif method == "textDocument/hover":
+        send({"id": msg["id"], "result": {"contents": {"kind": "markdown",
+              "value": "**TSO ✗** assertion violation\n\n[Show schedule](command:litmus.showSchedule)"}}})
     elif method == "textDocument/codeLens":
         uri = msg["params"]["textDocument"]["uri"]
         send({"id": msg["id"], "result": [

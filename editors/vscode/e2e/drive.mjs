@@ -46,12 +46,20 @@ try {
   });
 
   await check('the TextMate grammar colours keywords', async () => {
-    const line = page.locator('.view-line', { hasText: 'shared flag0' }).first();
-    const spans = line.locator('span > span');
-    const first = spans.first();
-    const rest = spans.nth(1);
-    const [a, b] = await Promise.all([first.getAttribute('class'), rest.getAttribute('class')]);
-    if (a === b) throw new Error(`'shared' and the rest of the line have the same token class ${a}`);
+    // Tokenization is asynchronous: poll until `shared` and the name after it differ in colour.
+    let tokens = [];
+    for (let i = 0; i < 60; i++) {
+      tokens = await page.evaluate(() => {
+        const line = [...document.querySelectorAll('.view-line')].find((l) => l.textContent.replace(/\s/g, ' ').startsWith('shared flag0'));
+        if (!line) return [];
+        return [...line.querySelectorAll('span > span')].map((s) => [s.textContent, getComputedStyle(s).color]);
+      });
+      const shared = tokens.find(([t]) => t.trim() === 'shared');
+      const name = tokens.find(([t]) => t.includes('flag0'));
+      if (shared && name && shared[1] !== name[1]) return;
+      await page.waitForTimeout(500);
+    }
+    throw new Error(`'shared' is not coloured apart from the rest: ${JSON.stringify(tokens)}`);
   });
 
   await check('the server reports the violation as an error squiggle', async () => {

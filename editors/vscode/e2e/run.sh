@@ -82,14 +82,17 @@ cat > "$work/user/User/settings.json" << JSON
   "telemetry.telemetryLevel": "off",
   "extensions.ignoreRecommendations": true,
   "editor.hover.delay": 100,
-  "window.commandCenter": false
+  "window.commandCenter": false,
+  "workbench.secondarySideBar.defaultVisibility": "hidden",
+  "chat.disableAIFeatures": true,
+  "chat.commandCenter.enabled": false
 }
 JSON
 export PATH="$node24/bin:$PATH"
-"$cs" --user-data-dir "$work/user" --extensions-dir "$work/ext" --install-extension "$vsix" > "$work/install.log" 2>&1 \
+"$cs" --config "$work/config.yaml" --user-data-dir "$work/user" --extensions-dir "$work/ext" --install-extension "$vsix" > "$work/install.log" 2>&1 \
   || { cat "$work/install.log"; exit 1; }
 port="$(node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')"
-"$cs" --bind-addr "127.0.0.1:$port" --auth none --disable-telemetry --disable-update-check \
+"$cs" --config "$work/config.yaml" --bind-addr "127.0.0.1:$port" --auth none --disable-telemetry --disable-update-check \
   --disable-workspace-trust --user-data-dir "$work/user" --extensions-dir "$work/ext" "$work/ws" \
   > "$work/code-server.log" 2>&1 &
 server_pid=$!
