@@ -113,6 +113,16 @@ check('the regex syntax highlights both dialects', function()
   vim.cmd('bwipeout!')
 end)
 
+check('the tree-sitter queries are copies of grammar/queries', function()
+  local grammar_queries = root .. '/../../grammar/queries'
+  for _, name in ipairs({ 'highlights.scm', 'locals.scm' }) do
+    local ours = vim.fn.readfile(root .. '/queries/litmus/' .. name)
+    local theirs = vim.fn.readfile(grammar_queries .. '/' .. name)
+    eq(#theirs > 0, true, 'grammar/queries/' .. name .. ' exists')
+    eq(ours, theirs, 'editors/nvim/queries/litmus/' .. name .. ' (run: cp grammar/queries/*.scm editors/nvim/queries/litmus/)')
+  end
+end)
+
 -- Pure helpers ---------------------------------------------------------------------------------
 
 check('format_status uses the code lens wording and ignores unknown verdicts', function()
