@@ -16,3 +16,16 @@ pub use span::{LineIndex, Span};
 pub mod options;
 
 pub use options::{CheckOptions, Control, EngineKind, Progress};
+
+pub mod ir;
+pub mod semantics;
+pub mod check;
+pub mod condition;
+pub mod explore;
+pub mod replay;
+
+pub use check::check;
+pub use condition::evaluate_condition;
+pub use replay::{replay, ReplayEnd};
+#[doc(hidden)]
+pub mod testgen;
