@@ -2,7 +2,7 @@
 # Every check of the VS Code extension: type check, unit tests of the extension's own logic
 # (node --test), TextMate grammar tests for both dialects, the esbuild bundle and the offline
 # .vsix package. Run `npm ci` first. Exits non-zero when anything fails; the last line is
-# `vscode: N passed, N failed`.
+# `vscode: N passed, N failed, N skipped`.
 set -u
 cd "$(dirname "$0")/.."
 BIN=node_modules/.bin
@@ -13,6 +13,7 @@ if [ ! -x "$BIN/tsc" ]; then
 fi
 passed=0
 failed=0
+skipped=0
 ok() { passed=$((passed + $1)); }
 ko() { failed=$((failed + $1)); }
 step() { echo; echo "== $*"; }
@@ -29,7 +30,8 @@ if "$BIN/tsc" -p . --outDir out; then
   # the spec reporter closes with "ℹ pass N" / "ℹ fail N"
   p=$(sed -n 's/^ℹ pass \([0-9]*\)$/\1/p' "$log/unit.txt" | tail -1)
   f=$(sed -n 's/^ℹ fail \([0-9]*\)$/\1/p' "$log/unit.txt" | tail -1)
-  if [ -z "$p" ] || [ -z "$f" ] || [ "$p" -eq 0 ]; then ko 1; else ok "$p"; ko "$f"; fi
+  sk=$(sed -n 's/^ℹ skipped \([0-9]*\)$/\1/p' "$log/unit.txt" | tail -1)
+  if [ -z "$p" ] || [ -z "$f" ] || [ "$p" -eq 0 ]; then ko 1; else ok "$p"; ko "$f"; skipped=$((skipped + ${sk:-0})); fi
 else
   ko 1
 fi
@@ -66,5 +68,5 @@ else
 fi
 
 echo
-echo "vscode: $passed passed, $failed failed"
+echo "vscode: $passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]
