@@ -147,12 +147,24 @@ function M.schedule_text(schedule)
 end
 
 local function litmus_client(bufnr)
-  for _, c in pairs(vim.lsp.buf_get_clients(bufnr or 0)) do
+  bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
+  -- vim.lsp.get_clients is 0.10+; buf_get_clients is deprecated there.
+  local clients = vim.lsp.get_clients and vim.lsp.get_clients({ bufnr = bufnr, name = 'litmus' })
+    or vim.lsp.buf_get_clients(bufnr)
+  for _, c in pairs(clients) do
     if c.name == 'litmus' then
       return c
     end
   end
   return nil
+end
+
+--- client:request on 0.11+ (method call), client.request before.
+local function request(client, method, params, handler, bufnr)
+  if vim.fn.has('nvim-0.11') == 1 then
+    return client:request(method, params, handler, bufnr)
+  end
+  return client.request(method, params, handler, bufnr)
 end
 
 --- Asks the server for the schedule at (uri, line, character) and calls `cb(schedule|nil, err)`.
@@ -162,7 +174,7 @@ local function request_schedule(bufnr, args, cb)
     cb(nil, 'no litmus language server attached to this buffer')
     return
   end
-  client.request('workspace/executeCommand', { command = 'litmus.showSchedule', arguments = args }, function(err, result)
+  request(client, 'workspace/executeCommand', { command = 'litmus.showSchedule', arguments = args }, function(err, result)
     if err then
       cb(nil, err.message or vim.inspect(err))
     else
@@ -204,7 +216,7 @@ function M.verify(bufnr)
     notify('no litmus language server attached to this buffer', vim.log.levels.WARN)
     return
   end
-  client.request('workspace/executeCommand', { command = 'litmus.verify', arguments = { vim.uri_from_bufnr(bufnr) } }, function(err)
+  request(client, 'workspace/executeCommand', { command = 'litmus.verify', arguments = { vim.uri_from_bufnr(bufnr) } }, function(err)
     if err then
       notify(err.message or vim.inspect(err), vim.log.levels.ERROR)
     end
