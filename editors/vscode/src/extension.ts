@@ -109,7 +109,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.window.onDidChangeActiveTextEditor(() => renderStatus()),
     vscode.window.onDidChangeVisibleTextEditors(() => showAnnotations(shownSchedule)),
     vscode.workspace.onDidChangeTextDocument((e) => {
-      if (shownSchedule && shownSchedule.steps.some((s) => s.location.uri === e.document.uri.toString())) {
+      if (
+        e.contentChanges.length > 0 &&
+        shownSchedule &&
+        shownSchedule.steps.some((s) => s.location.uri === e.document.uri.toString())
+      ) {
         showAnnotations(undefined);
       }
     }),
