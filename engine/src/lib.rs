@@ -7,6 +7,7 @@
 
 pub mod ast;
 pub mod diag;
+pub mod mcr;
 pub mod report;
 pub mod span;
 
@@ -16,3 +17,14 @@ pub use span::{LineIndex, Span};
 pub mod options;
 
 pub use options::{CheckOptions, Control, EngineKind, Progress};
+
+pub mod ir;
+pub mod semantics;
+pub mod check;
+pub mod condition;
+pub mod explore;
+pub mod replay;
+
+pub use check::check;
+pub use condition::evaluate_condition;
+pub use replay::{replay, ReplayEnd};

@@ -1,0 +1,140 @@
+//! The final condition (spec §1 "Final condition", §3 "condition"): evaluation over final
+//! states, herd's projection and counts.
+//!
+//! Final-state keys: `P0:r0` (thread name, colon, register; x86 `P0:EAX`), `x` for a scalar,
+//! `a[1]` for an array cell. herd counts *projected* states: the distinct final states
+//! restricted to the keys the condition mentions, so `positive + negative` is the number of
+//! projected states, and `holds` is decided on the same set.
+
+use crate::ast::{self, BinOp, ExprKind, Quantifier, UnOp};
+use crate::ir::binop;
+use crate::report::{ConditionResult, FinalState};
+
+/// The final-state key of register `reg` of the thread named `thread`.
+pub fn reg_key(thread: &str, reg: &str) -> String {
+    format!("{thread}:{reg}")
+}
+
+/// The final-state key of a shared cell: `x`, or `a[i]` for an array.
+pub fn cell_key(var: &str, index: Option<i64>) -> String {
+    match index {
+        None => var.to_string(),
+        Some(i) => format!("{var}[{i}]"),
+    }
+}
+
+impl FinalState {
+    /// The state restricted to `keys`, in that order (a missing key reads as 0).
+    pub fn project(&self, keys: &[String]) -> FinalState {
+        FinalState(keys.iter().map(|k| (k.clone(), self.get(k).unwrap_or(0))).collect())
+    }
+}
+
+/// The key an atom of the condition names, if it is a register or a location.
+fn atom_key(test: &ast::Test, e: &ast::Expr, state: Option<&FinalState>) -> Option<String> {
+    match &e.kind {
+        ExprKind::ThreadReg { thread, reg } => {
+            let t = test.threads.get(*thread)?;
+            Some(reg_key(&t.name.text, &reg.text))
+        }
+        ExprKind::Load(loc) => {
+            let d = test.shared.get(loc.var)?;
+            let index = match &loc.index {
+                None => None,
+                Some(i) => Some(eval_in(test, i, state)),
+            };
+            Some(cell_key(&d.name.text, if d.is_array() { index.or(Some(0)) } else { None }))
+        }
+        _ => None,
+    }
+}
+
+/// Evaluates a condition expression in a final state (`None`: every atom reads 0). Division
+/// by zero yields 0.
+fn eval_in(test: &ast::Test, e: &ast::Expr, state: Option<&FinalState>) -> i64 {
+    match &e.kind {
+        ExprKind::Int(v) => *v,
+        ExprKind::Reg(_) => 0,
+        ExprKind::ThreadReg { .. } | ExprKind::Load(_) => atom_key(test, e, state)
+            .and_then(|k| state.and_then(|s| s.get(&k)))
+            .unwrap_or(0),
+        ExprKind::Unary(op, a) => {
+            let v = eval_in(test, a, state);
+            match op {
+                UnOp::Neg => v.wrapping_neg(),
+                UnOp::Not => (v == 0) as i64,
+            }
+        }
+        ExprKind::Binary(op, a, b) => {
+            let x = eval_in(test, a, state);
+            match op {
+                BinOp::And if x == 0 => return 0,
+                BinOp::Or if x != 0 => return 1,
+                BinOp::Implies if x == 0 => return 1,
+                _ => {}
+            }
+            binop(*op, x, eval_in(test, b, state)).unwrap_or(0)
+        }
+    }
+}
+
+/// Whether the condition's expression `c` holds in `state` (`None` without a condition).
+pub fn satisfies(test: &ast::Test, state: &FinalState) -> Option<bool> {
+    let c = test.condition.as_ref()?;
+    Some(eval_in(test, &c.expr, Some(state)) != 0)
+}
+
+/// Whether a final state where `c` has the value `sat` falsifies the condition as a whole
+/// (a `forall` state where `c` is false, a `~exists` state where it is true).
+pub fn falsifies(q: Quantifier, sat: bool) -> bool {
+    match q {
+        Quantifier::Exists => false,
+        Quantifier::Forall => !sat,
+        Quantifier::NotExists => sat,
+    }
+}
+
+/// The keys the condition mentions, in order of first mention (herd's projection).
+pub fn observed_keys(test: &ast::Test) -> Vec<String> {
+    fn walk(test: &ast::Test, e: &ast::Expr, out: &mut Vec<String>) {
+        match &e.kind {
+            ExprKind::ThreadReg { .. } | ExprKind::Load(_) => {
+                if let Some(k) = atom_key(test, e, None) {
+                    if !out.contains(&k) {
+                        out.push(k)
+                    }
+                }
+            }
+            ExprKind::Unary(_, a) => walk(test, a, out),
+            ExprKind::Binary(_, a, b) => {
+                walk(test, a, out);
+                walk(test, b, out);
+            }
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    if let Some(c) = &test.condition {
+        walk(test, &c.expr, &mut out);
+    }
+    out
+}
+
+/// The condition's verdict over the final states, with herd's counts over the states
+/// projected onto [`observed_keys`]. `None` without a condition.
+pub fn evaluate_condition(test: &ast::Test, states: &[FinalState]) -> Option<ConditionResult> {
+    let c = test.condition.as_ref()?;
+    let keys = observed_keys(test);
+    let mut projected: Vec<FinalState> = states.iter().map(|s| s.project(&keys)).collect();
+    projected.sort();
+    projected.dedup();
+    let positive =
+        projected.iter().filter(|s| eval_in(test, &c.expr, Some(s)) != 0).count() as u64;
+    let negative = projected.len() as u64 - positive;
+    let holds = match c.quantifier {
+        Quantifier::Exists => positive > 0,
+        Quantifier::Forall => negative == 0,
+        Quantifier::NotExists => positive == 0,
+    };
+    Some(ConditionResult { kind: c.quantifier, holds, positive, negative })
+}

@@ -1,0 +1,186 @@
+//! Exploration: the result [`Collector`] both explorers feed, and the engine dispatch.
+//!
+//! An explorer runs executions of the [`crate::semantics`] machine and calls
+//! [`Collector::end`] with every terminal state it reaches and the events that led there.
+//! The collector keeps final states as a sorted set, violations deduplicated by (kind, span)
+//! with the shortest schedule, the shortest witness of an `exists`, condition violations of
+//! `forall`/`~exists`, loop-bound warnings and stats.
+
+pub mod exhaustive;
+
+use crate::ast::{Quantifier, Test};
+use crate::condition::{evaluate_condition, falsifies, satisfies};
+use crate::ir::Program;
+use crate::options::{CheckOptions, Control, Progress};
+use crate::report::{
+    FinalState, Model, ModelReport, Schedule, Stats, Violation, ViolationKind, Warning,
+};
+use crate::semantics::{to_schedule, BlockReason, Event, State, Status};
+use crate::span::Span;
+use std::collections::{BTreeMap, BTreeSet};
+use std::time::{Duration, Instant};
+
+/// Accumulates what the executions of one check found.
+pub struct Collector<'a> {
+    pub test: &'a Test,
+    pub program: &'a Program,
+    pub model: Model,
+    states: BTreeSet<FinalState>,
+    violations: BTreeMap<(ViolationKind, Span), Violation>,
+    witness: Option<Schedule>,
+    loop_bound_spans: BTreeSet<Span>,
+    /// Explorers add their counters here (`constraints`, `solver_ms` for MCR).
+    pub stats: Stats,
+    /// Set to false by an explorer that stopped early.
+    pub complete: bool,
+    /// Extra warnings an explorer wants reported.
+    pub warnings: Vec<Warning>,
+}
+
+impl<'a> Collector<'a> {
+    pub fn new(test: &'a Test, program: &'a Program, model: Model) -> Collector<'a> {
+        Collector {
+            test,
+            program,
+            model,
+            states: BTreeSet::new(),
+            violations: BTreeMap::new(),
+            witness: None,
+            loop_bound_spans: BTreeSet::new(),
+            stats: Stats::default(),
+            complete: true,
+            warnings: Vec::new(),
+        }
+    }
+
+    /// Records one execution that ended in `state` (which must not be running) after `events`.
+    pub fn end(&mut self, state: &State, events: &[Event]) {
+        self.stats.executions += 1;
+        match state.status() {
+            Status::Running => {}
+            Status::Finished => self.final_state(state.final_state(self.program), events),
+            Status::Violation { kind, message, span } => {
+                self.violation(*kind, message.clone(), *span, events)
+            }
+            Status::Blocked { reason, span } => {
+                self.stats.blocked += 1;
+                if *reason == BlockReason::LoopBound {
+                    self.loop_bound_spans.insert(*span);
+                }
+            }
+        }
+    }
+
+    /// Records a final state reached by `events`.
+    pub fn final_state(&mut self, fs: FinalState, events: &[Event]) {
+        if let (Some(c), Some(sat)) = (&self.test.condition, satisfies(self.test, &fs)) {
+            if falsifies(c.quantifier, sat) {
+                let message = match c.quantifier {
+                    Quantifier::Forall => "forall condition does not hold: a final state falsifies it",
+                    _ => "~exists condition does not hold: a final state satisfies it",
+                };
+                self.violation(ViolationKind::Condition, message.to_string(), c.span, events);
+            }
+            if c.quantifier == Quantifier::Exists
+                && sat
+                && self.witness.as_ref().is_none_or(|w| events.len() < w.len())
+            {
+                self.witness = Some(to_schedule(self.program, events));
+            }
+        }
+        self.states.insert(fs);
+    }
+
+    /// Records a violation reached by `events`, keeping the shortest schedule per (kind, span).
+    pub fn violation(&mut self, kind: ViolationKind, message: String, span: Span, events: &[Event]) {
+        let better = self
+            .violations
+            .get(&(kind, span))
+            .is_none_or(|v| events.len() < v.schedule.len());
+        if better {
+            let schedule = to_schedule(self.program, events);
+            self.violations.insert((kind, span), Violation { kind, message, span, schedule });
+        }
+    }
+
+    pub fn progress(&self) -> Progress {
+        Progress {
+            executions: self.stats.executions,
+            states: self.states.len() as u64,
+            violations: self.violations.len() as u64,
+        }
+    }
+
+    /// The report, with `elapsed` as wall time.
+    pub fn finish(self, elapsed: Duration) -> ModelReport {
+        let states: Vec<FinalState> = self.states.into_iter().collect();
+        let condition = evaluate_condition(self.test, &states);
+        let witness = match &condition {
+            Some(c) if c.kind == Quantifier::Exists && c.holds => self.witness,
+            _ => None,
+        };
+        let mut violations: Vec<Violation> = self.violations.into_values().collect();
+        violations.sort_by_key(|v| (v.span, v.kind));
+        let mut warnings: Vec<Warning> = self
+            .loop_bound_spans
+            .iter()
+            .map(|&s| Warning {
+                message: format!(
+                    "loop bound {} reached: exploration was bounded",
+                    self.program.loop_bound
+                ),
+                span: Some(s),
+            })
+            .collect();
+        if !self.complete {
+            warnings.push(Warning {
+                message: "exploration stopped early (timeout or cancellation): results are incomplete"
+                    .to_string(),
+                span: None,
+            });
+        }
+        warnings.extend(self.warnings);
+        let mut stats = self.stats;
+        stats.states = states.len() as u64;
+        stats.time_ms = elapsed.as_secs_f64() * 1000.0;
+        ModelReport {
+            model: self.model,
+            complete: self.complete,
+            states,
+            condition,
+            violations,
+            witness,
+            warnings,
+            stats,
+        }
+    }
+}
+
+/// When an exploration must stop: cancellation or the per-model timeout.
+pub struct Limits<'c> {
+    ctl: &'c Control,
+    deadline: Option<Instant>,
+}
+
+impl<'c> Limits<'c> {
+    pub fn new(opts: &CheckOptions, ctl: &'c Control) -> Limits<'c> {
+        Limits { ctl, deadline: opts.timeout.map(|d| Instant::now() + d) }
+    }
+    /// Whether to stop now.
+    pub fn stop(&self) -> bool {
+        self.ctl.is_cancelled() || self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+}
+
+/// The hook for `EngineKind::Mcr`. Until the `mcr` branch lands this runs the exhaustive
+/// explorer; after the merge it becomes one line:
+/// `crate::mcr::explore(program, model, opts, ctl, col)`.
+pub fn explore_mcr(
+    program: &Program,
+    model: Model,
+    opts: &CheckOptions,
+    ctl: &Control,
+    col: &mut Collector<'_>,
+) {
+    exhaustive::explore(program, model, opts, ctl, col)
+}

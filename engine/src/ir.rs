@@ -1,0 +1,593 @@
+//! The program IR: each thread of an [`ast::Test`] lowered to a flat sequence of instructions
+//! over numbered registers, with shared locations numbered as cells.
+//!
+//! Lowering rules (spec §1):
+//! - Shared cells are numbered in declaration order: `x` → cell 0, `a[0..3]` → cells 1..4. An
+//!   array index is an expression evaluated when the access runs (out of bounds → runtime error).
+//! - Every occurrence of a shared location in an expression is one [`InstrKind::Load`] into a
+//!   temporary register, left to right; what remains is a pure expression ([`PExpr`]) over
+//!   registers. `&&` / `||` whose right side reads memory become conditional jumps, so those
+//!   reads happen only when needed; pure right sides short-circuit inside [`PExpr::eval`].
+//! - `while` becomes `LoopEnter; head: cond; JumpIf(!cond → exit); LoopIter; body; Jump head;
+//!   exit: LoopEnter` where `LoopIter` counts iterations and cuts the execution once the body
+//!   would run more than the loop bound.
+//! - `await(e)` becomes `start: loads of e; AwaitCheck(e, retry: start)`; the semantics parks a
+//!   thread whose check fails until memory changes (see [`crate::semantics`]).
+//!
+//! Registers `0..named` are the thread's registers as the user named them (reported in final
+//! states); the rest are statement-local temporaries, zeroed when their statement completes so
+//! that equal states compare equal.
+
+use crate::ast::{self, BinOp, ExprKind, RmwOp, StmtKind, UnOp};
+use crate::span::Span;
+
+/// A register number, local to its thread.
+pub type Reg = u32;
+
+/// A pure expression over registers (no memory access).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum PExpr {
+    Int(i64),
+    Reg(Reg),
+    Unary(UnOp, Box<PExpr>),
+    Binary(BinOp, Box<PExpr>, Box<PExpr>),
+}
+
+/// A runtime error raised by evaluating a pure expression.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EvalError {
+    DivByZero,
+}
+
+impl PExpr {
+    /// Evaluates with C semantics on wrapping 64-bit integers; `&&`/`||` short-circuit.
+    pub fn eval(&self, regs: &[i64]) -> Result<i64, EvalError> {
+        Ok(match self {
+            PExpr::Int(v) => *v,
+            PExpr::Reg(r) => regs.get(*r as usize).copied().unwrap_or(0),
+            PExpr::Unary(op, e) => {
+                let v = e.eval(regs)?;
+                match op {
+                    UnOp::Neg => v.wrapping_neg(),
+                    UnOp::Not => (v == 0) as i64,
+                }
+            }
+            PExpr::Binary(op, a, b) => {
+                let x = a.eval(regs)?;
+                match op {
+                    BinOp::And => return Ok((x != 0 && b.eval(regs)? != 0) as i64),
+                    BinOp::Or => return Ok((x != 0 || b.eval(regs)? != 0) as i64),
+                    BinOp::Implies => return Ok((x == 0 || b.eval(regs)? != 0) as i64),
+                    _ => {}
+                }
+                let y = b.eval(regs)?;
+                binop(*op, x, y)?
+            }
+        })
+    }
+}
+
+/// A strict binary operator on two values (`&&`, `||`, `=>` included, without short-circuit).
+pub fn binop(op: BinOp, x: i64, y: i64) -> Result<i64, EvalError> {
+    Ok(match op {
+        BinOp::Mul => x.wrapping_mul(y),
+        BinOp::Div => {
+            if y == 0 {
+                return Err(EvalError::DivByZero);
+            }
+            x.wrapping_div(y)
+        }
+        BinOp::Rem => {
+            if y == 0 {
+                return Err(EvalError::DivByZero);
+            }
+            x.wrapping_rem(y)
+        }
+        BinOp::Add => x.wrapping_add(y),
+        BinOp::Sub => x.wrapping_sub(y),
+        BinOp::Lt => (x < y) as i64,
+        BinOp::Le => (x <= y) as i64,
+        BinOp::Gt => (x > y) as i64,
+        BinOp::Ge => (x >= y) as i64,
+        BinOp::Eq => (x == y) as i64,
+        BinOp::Ne => (x != y) as i64,
+        BinOp::And => (x != 0 && y != 0) as i64,
+        BinOp::Or => (x != 0 || y != 0) as i64,
+        BinOp::Implies => (x == 0 || y != 0) as i64,
+    })
+}
+
+/// A shared location as accessed by an instruction: a variable and, for an array, the index.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Access {
+    /// Index into [`Program::vars`].
+    pub var: u32,
+    /// The index expression for an array, `None` for a scalar.
+    pub index: Option<PExpr>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum InstrKind {
+    // ---- visible instructions: each is one step of a schedule ----
+    /// `dst = loc` (one load event).
+    Load { dst: Reg, loc: Access },
+    /// `loc = value` (one store event; buffered under TSO/PSO).
+    Store { loc: Access, value: PExpr },
+    Fence,
+    /// Index into [`Program::mutexes`].
+    Lock(u32),
+    Unlock(u32),
+    /// `dst = op(loc, args...)`, atomic, drains the buffers first.
+    Rmw { dst: Option<Reg>, op: RmwOp, loc: Access, args: Vec<PExpr> },
+    // ---- local instructions: run silently unless they fault ----
+    /// `dst = value`.
+    Assign { dst: Reg, value: PExpr },
+    Jump(u32),
+    /// Jump to `target` when `(cond != 0) == when`.
+    JumpIf { cond: PExpr, target: u32, when: bool },
+    Assert(PExpr),
+    Assume(PExpr),
+    /// Continue if `cond` holds, else park the thread and restart at `retry` once memory changes.
+    AwaitCheck { cond: PExpr, retry: u32 },
+    /// Reset the iteration counter of loop `n`.
+    LoopEnter(u32),
+    /// Count one iteration of loop `n`; beyond the bound the execution is cut.
+    LoopIter(u32),
+}
+
+impl InstrKind {
+    /// Whether the instruction is a step of its own (accesses memory, a fence, or a mutex).
+    pub fn is_visible(&self) -> bool {
+        matches!(
+            self,
+            InstrKind::Load { .. }
+                | InstrKind::Store { .. }
+                | InstrKind::Fence
+                | InstrKind::Lock(_)
+                | InstrKind::Unlock(_)
+                | InstrKind::Rmw { .. }
+        )
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Instr {
+    pub kind: InstrKind,
+    pub span: Span,
+    /// Zero the temporaries after this instruction (it completes a statement).
+    pub clear_temps: bool,
+}
+
+/// A shared variable: a scalar (one cell) or an array (consecutive cells).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Var {
+    pub name: String,
+    /// First cell.
+    pub base: u32,
+    /// `None` for a scalar.
+    pub size: Option<u32>,
+}
+
+impl Var {
+    pub fn cells(&self) -> u32 {
+        self.size.unwrap_or(1)
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ThreadCode {
+    pub name: String,
+    /// Names of registers `0..regs.len()` (the user's registers, reported in final states).
+    pub regs: Vec<String>,
+    /// Total registers including temporaries.
+    pub n_regs: u32,
+    /// Initial register values (length `n_regs`).
+    pub reg_init: Vec<i64>,
+    pub code: Vec<Instr>,
+    /// Number of `while` loops (iteration counters).
+    pub n_loops: u32,
+    pub span: Span,
+}
+
+/// A lowered test.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Program {
+    pub name: String,
+    pub vars: Vec<Var>,
+    /// Name of each cell: `x`, `a[1]`.
+    pub cells: Vec<String>,
+    /// Initial value of each cell.
+    pub init: Vec<i64>,
+    pub mutexes: Vec<String>,
+    pub threads: Vec<ThreadCode>,
+    pub loop_bound: u32,
+}
+
+impl Program {
+    /// Lowers a test. Fails only on an AST that breaks the front end's guarantees (an index
+    /// out of range, a `P0:r` reference inside a thread).
+    pub fn lower(test: &ast::Test, loop_bound: u32) -> Result<Program, String> {
+        let mut vars = Vec::new();
+        let mut cells = Vec::new();
+        let mut init = Vec::new();
+        for d in &test.shared {
+            let base = cells.len() as u32;
+            match d.size {
+                None => cells.push(d.name.text.clone()),
+                Some(n) => {
+                    for i in 0..n {
+                        cells.push(format!("{}[{}]", d.name.text, i));
+                    }
+                }
+            }
+            for i in 0..d.cells() as usize {
+                init.push(d.init.get(i).copied().unwrap_or(0));
+            }
+            vars.push(Var { name: d.name.text.clone(), base, size: d.size });
+        }
+        let mut threads = Vec::new();
+        for (ti, th) in test.threads.iter().enumerate() {
+            threads.push(lower_thread(test, ti, th)?);
+        }
+        Ok(Program {
+            name: test.name.text.clone(),
+            vars,
+            cells,
+            init,
+            mutexes: test.mutexes.iter().map(|m| m.text.clone()).collect(),
+            threads,
+            loop_bound,
+        })
+    }
+
+    /// The cell an access denotes given the thread's registers, or a runtime error message.
+    pub fn resolve(&self, acc: &Access, regs: &[i64]) -> Result<u32, String> {
+        let var = self.vars.get(acc.var as usize).ok_or("unknown location")?;
+        match (&acc.index, var.size) {
+            (None, _) => Ok(var.base),
+            (Some(ix), Some(n)) => {
+                let i = ix.eval(regs).map_err(|_| "division by zero".to_string())?;
+                if i < 0 || i >= n as i64 {
+                    Err(format!("index {i} out of bounds for {}[{n}]", var.name))
+                } else {
+                    Ok(var.base + i as u32)
+                }
+            }
+            (Some(_), None) => Err(format!("{} is not an array", var.name)),
+        }
+    }
+
+    /// Final-state key of register `reg` of thread `t`: `P0:r0`.
+    pub fn reg_key(&self, t: usize, reg: usize) -> String {
+        format!("{}:{}", self.threads[t].name, self.threads[t].regs[reg])
+    }
+}
+
+struct Lowerer<'a> {
+    test: &'a ast::Test,
+    regs: Vec<String>,
+    named: u32,
+    next_temp: u32,
+    max_temp: u32,
+    code: Vec<Instr>,
+    n_loops: u32,
+}
+
+fn collect_regs_expr(e: &ast::Expr, out: &mut Vec<String>) {
+    match &e.kind {
+        ExprKind::Int(_) | ExprKind::ThreadReg { .. } => {}
+        ExprKind::Reg(n) => push_unique(out, &n.text),
+        ExprKind::Load(l) => {
+            if let Some(i) = &l.index {
+                collect_regs_expr(i, out)
+            }
+        }
+        ExprKind::Unary(_, a) => collect_regs_expr(a, out),
+        ExprKind::Binary(_, a, b) => {
+            collect_regs_expr(a, out);
+            collect_regs_expr(b, out);
+        }
+    }
+}
+
+fn push_unique(out: &mut Vec<String>, s: &str) {
+    if !out.iter().any(|x| x == s) {
+        out.push(s.to_string());
+    }
+}
+
+fn collect_regs(body: &[ast::Stmt], out: &mut Vec<String>) {
+    for s in body {
+        match &s.kind {
+            StmtKind::Store { loc, value } => {
+                if let Some(i) = &loc.index {
+                    collect_regs_expr(i, out)
+                }
+                collect_regs_expr(value, out);
+            }
+            StmtKind::Assign { reg, value } => {
+                collect_regs_expr(value, out);
+                push_unique(out, &reg.text);
+            }
+            StmtKind::Fence | StmtKind::Lock { .. } | StmtKind::Unlock { .. } => {}
+            StmtKind::Rmw { dest, loc, args, .. } => {
+                if let Some(i) = &loc.index {
+                    collect_regs_expr(i, out)
+                }
+                for a in args {
+                    collect_regs_expr(a, out)
+                }
+                if let Some(d) = dest {
+                    push_unique(out, &d.text)
+                }
+            }
+            StmtKind::Assert(e) | StmtKind::Assume(e) | StmtKind::Await(e) => {
+                collect_regs_expr(e, out)
+            }
+            StmtKind::If { cond, then_body, else_body } => {
+                collect_regs_expr(cond, out);
+                collect_regs(then_body, out);
+                collect_regs(else_body, out);
+            }
+            StmtKind::While { cond, body } => {
+                collect_regs_expr(cond, out);
+                collect_regs(body, out);
+            }
+        }
+    }
+}
+
+fn collect_cond_regs(e: &ast::Expr, thread: usize, out: &mut Vec<String>) {
+    match &e.kind {
+        ExprKind::ThreadReg { thread: t, reg } if *t == thread => push_unique(out, &reg.text),
+        ExprKind::Unary(_, a) => collect_cond_regs(a, thread, out),
+        ExprKind::Binary(_, a, b) => {
+            collect_cond_regs(a, thread, out);
+            collect_cond_regs(b, thread, out);
+        }
+        ExprKind::Load(l) => {
+            if let Some(i) = &l.index {
+                collect_cond_regs(i, thread, out)
+            }
+        }
+        _ => {}
+    }
+}
+
+fn lower_thread(test: &ast::Test, ti: usize, th: &ast::Thread) -> Result<ThreadCode, String> {
+    let mut regs = Vec::new();
+    for (n, _) in &th.reg_init {
+        push_unique(&mut regs, &n.text);
+    }
+    collect_regs(&th.body, &mut regs);
+    if let Some(c) = &test.condition {
+        collect_cond_regs(&c.expr, ti, &mut regs);
+    }
+    let named = regs.len() as u32;
+    let mut l = Lowerer {
+        test,
+        regs,
+        named,
+        next_temp: named,
+        max_temp: named,
+        code: Vec::new(),
+        n_loops: 0,
+    };
+    l.block(&th.body)?;
+    let n_regs = l.max_temp;
+    let mut reg_init = vec![0; n_regs as usize];
+    for (n, v) in &th.reg_init {
+        if let Some(i) = l.regs.iter().position(|r| r == &n.text) {
+            reg_init[i] = *v;
+        }
+    }
+    Ok(ThreadCode {
+        name: th.name.text.clone(),
+        regs: l.regs,
+        n_regs,
+        reg_init,
+        code: l.code,
+        n_loops: l.n_loops,
+        span: th.span,
+    })
+}
+
+impl Lowerer<'_> {
+    fn pc(&self) -> u32 {
+        self.code.len() as u32
+    }
+
+    fn emit(&mut self, kind: InstrKind, span: Span, clear_temps: bool) -> usize {
+        self.code.push(Instr { kind, span, clear_temps });
+        self.code.len() - 1
+    }
+
+    fn patch(&mut self, at: usize, to: u32) {
+        match &mut self.code[at].kind {
+            InstrKind::Jump(t) => *t = to,
+            InstrKind::JumpIf { target, .. } => *target = to,
+            _ => {}
+        }
+    }
+
+    fn temp(&mut self) -> Reg {
+        let t = self.next_temp;
+        self.next_temp += 1;
+        self.max_temp = self.max_temp.max(self.next_temp);
+        t
+    }
+
+    fn reg(&self, name: &ast::Name) -> Reg {
+        self.regs.iter().position(|r| r == &name.text).unwrap_or(0) as Reg
+    }
+
+    fn block(&mut self, body: &[ast::Stmt]) -> Result<(), String> {
+        for s in body {
+            self.stmt(s)?;
+        }
+        Ok(())
+    }
+
+    fn access(&mut self, loc: &ast::LocRef) -> Result<Access, String> {
+        if loc.var >= self.test.shared.len() {
+            return Err(format!("location #{} is not declared", loc.var));
+        }
+        let index = match &loc.index {
+            Some(i) => Some(self.expr(i)?),
+            None => None,
+        };
+        Ok(Access { var: loc.var as u32, index })
+    }
+
+    fn mutex(&self, m: usize) -> Result<u32, String> {
+        if m >= self.test.mutexes.len() {
+            return Err(format!("mutex #{m} is not declared"));
+        }
+        Ok(m as u32)
+    }
+
+    fn stmt(&mut self, s: &ast::Stmt) -> Result<(), String> {
+        self.next_temp = self.named;
+        match &s.kind {
+            StmtKind::Store { loc, value } => {
+                let loc = self.access(loc)?;
+                let value = self.expr(value)?;
+                self.emit(InstrKind::Store { loc, value }, s.span, true);
+            }
+            StmtKind::Assign { reg, value } => {
+                let value = self.expr(value)?;
+                let dst = self.reg(reg);
+                self.emit(InstrKind::Assign { dst, value }, s.span, true);
+            }
+            StmtKind::Fence => {
+                self.emit(InstrKind::Fence, s.span, true);
+            }
+            StmtKind::Lock { mutex, .. } => {
+                let m = self.mutex(*mutex)?;
+                self.emit(InstrKind::Lock(m), s.span, true);
+            }
+            StmtKind::Unlock { mutex, .. } => {
+                let m = self.mutex(*mutex)?;
+                self.emit(InstrKind::Unlock(m), s.span, true);
+            }
+            StmtKind::Rmw { dest, op, loc, args } => {
+                let loc = self.access(loc)?;
+                let mut pargs = Vec::new();
+                for a in args {
+                    pargs.push(self.expr(a)?);
+                }
+                let want = if *op == RmwOp::Cas { 2 } else { 1 };
+                pargs.resize(want, PExpr::Int(0));
+                let dst = dest.as_ref().map(|d| self.reg(d));
+                self.emit(InstrKind::Rmw { dst, op: *op, loc, args: pargs }, s.span, true);
+            }
+            StmtKind::Assert(e) => {
+                let c = self.expr(e)?;
+                self.emit(InstrKind::Assert(c), s.span, true);
+            }
+            StmtKind::Assume(e) => {
+                let c = self.expr(e)?;
+                self.emit(InstrKind::Assume(c), s.span, true);
+            }
+            StmtKind::Await(e) => {
+                let retry = self.pc();
+                let cond = self.expr(e)?;
+                self.emit(InstrKind::AwaitCheck { cond, retry }, s.span, true);
+            }
+            StmtKind::If { cond, then_body, else_body } => {
+                let c = self.expr(cond)?;
+                let j = self.emit(InstrKind::JumpIf { cond: c, target: 0, when: false }, cond.span, true);
+                self.block(then_body)?;
+                if else_body.is_empty() {
+                    let end = self.pc();
+                    self.patch(j, end);
+                } else {
+                    let k = self.emit(InstrKind::Jump(0), s.span, false);
+                    let els = self.pc();
+                    self.patch(j, els);
+                    self.block(else_body)?;
+                    let end = self.pc();
+                    self.patch(k, end);
+                }
+            }
+            StmtKind::While { cond, body } => {
+                let id = self.n_loops;
+                self.n_loops += 1;
+                self.emit(InstrKind::LoopEnter(id), s.span, false);
+                let head = self.pc();
+                self.next_temp = self.named;
+                let c = self.expr(cond)?;
+                let j = self.emit(InstrKind::JumpIf { cond: c, target: 0, when: false }, cond.span, true);
+                self.emit(InstrKind::LoopIter(id), s.span, false);
+                self.block(body)?;
+                self.emit(InstrKind::Jump(head), s.span, false);
+                let exit = self.pc();
+                self.patch(j, exit);
+                self.emit(InstrKind::LoopEnter(id), s.span, false);
+            }
+        }
+        Ok(())
+    }
+
+    /// Emits the loads of `e` (left to right) and returns the pure rest.
+    fn expr(&mut self, e: &ast::Expr) -> Result<PExpr, String> {
+        Ok(match &e.kind {
+            ExprKind::Int(v) => PExpr::Int(*v),
+            ExprKind::Reg(n) => PExpr::Reg(self.reg(n)),
+            ExprKind::ThreadReg { .. } => {
+                return Err("a thread:register reference inside a thread".into());
+            }
+            ExprKind::Load(loc) => {
+                let loc = self.access(loc)?;
+                let dst = self.temp();
+                self.emit(InstrKind::Load { dst, loc }, e.span, false);
+                PExpr::Reg(dst)
+            }
+            ExprKind::Unary(op, a) => PExpr::Unary(*op, Box::new(self.expr(a)?)),
+            ExprKind::Binary(op @ (BinOp::And | BinOp::Or | BinOp::Implies), a, b)
+                if reads_memory(b) =>
+            {
+                // Short-circuit with memory reads on the right: t = lhs as bool; skip rhs
+                // when it cannot change the result; t = rhs as bool.
+                let pa = self.expr(a)?;
+                let t = self.temp();
+                let lhs = match op {
+                    BinOp::Implies => PExpr::Unary(UnOp::Not, Box::new(pa)),
+                    _ => pa,
+                };
+                let as_bool = |p: PExpr| {
+                    PExpr::Binary(BinOp::Ne, Box::new(p), Box::new(PExpr::Int(0)))
+                };
+                self.emit(InstrKind::Assign { dst: t, value: as_bool(lhs) }, a.span, false);
+                let skip_when = !matches!(op, BinOp::And);
+                let j = self.emit(
+                    InstrKind::JumpIf { cond: PExpr::Reg(t), target: 0, when: skip_when },
+                    a.span,
+                    false,
+                );
+                let pb = self.expr(b)?;
+                self.emit(InstrKind::Assign { dst: t, value: as_bool(pb) }, b.span, false);
+                let end = self.pc();
+                self.patch(j, end);
+                PExpr::Reg(t)
+            }
+            ExprKind::Binary(op, a, b) => {
+                let pa = self.expr(a)?;
+                // Loads of the right side write fresh temporaries only, so the left operand's
+                // registers keep their values until the pure expression is evaluated.
+                let pb = self.expr(b)?;
+                PExpr::Binary(*op, Box::new(pa), Box::new(pb))
+            }
+        })
+    }
+}
+
+/// Whether evaluating `e` in a thread reads shared memory.
+pub fn reads_memory(e: &ast::Expr) -> bool {
+    match &e.kind {
+        ExprKind::Load(_) => true,
+        ExprKind::Int(_) | ExprKind::Reg(_) | ExprKind::ThreadReg { .. } => false,
+        ExprKind::Unary(_, a) => reads_memory(a),
+        ExprKind::Binary(_, a, b) => reads_memory(a) || reads_memory(b),
+    }
+}

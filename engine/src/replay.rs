@@ -1,0 +1,68 @@
+//! Replaying a reported schedule through the interpreter (spec §3: "Replaying a reported
+//! schedule must reach the same state").
+
+use crate::ast::Test;
+use crate::ir::Program;
+use crate::options::CheckOptions;
+use crate::report::{Action, FinalState, Model, Step, ViolationKind};
+use crate::semantics::{to_step, BlockReason, Choice, State, Status};
+use crate::span::Span;
+
+/// Where a replayed schedule ends.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ReplayEnd {
+    /// Every thread finished and every buffer drained.
+    Final(FinalState),
+    /// The execution ended at a violation.
+    Violation { kind: ViolationKind, message: String, span: Span },
+    /// The execution was discarded (a false `assume`, the loop bound).
+    Blocked { reason: BlockReason, span: Span },
+    /// The schedule ended while the execution could still go on.
+    Running,
+}
+
+/// Replays `schedule` under `model`: each step must be possible and produce exactly the
+/// recorded step (thread, span, action, location, value, buffered). An error names the first
+/// step that does not match.
+pub fn replay(
+    test: &Test,
+    model: Model,
+    opts: &CheckOptions,
+    schedule: &[Step],
+) -> Result<ReplayEnd, String> {
+    let program = Program::lower(test, opts.loop_bound)?;
+    let mut state = State::initial(&program, model);
+    for (i, step) in schedule.iter().enumerate() {
+        let choice = match step.action {
+            Action::Flush => {
+                let cell = match model {
+                    Model::Pso => Some(
+                        step.loc
+                            .as_ref()
+                            .and_then(|l| program.cells.iter().position(|c| c == l))
+                            .ok_or_else(|| format!("step {}: flush of an unknown location", i + 1))?
+                            as u32,
+                    ),
+                    _ => None,
+                };
+                Choice::Flush { thread: step.thread, cell }
+            }
+            _ => Choice::Exec(step.thread),
+        };
+        let ev = state
+            .try_step(&program, choice)
+            .ok_or_else(|| format!("step {}: {:?} is not possible here", i + 1, choice))?;
+        let got = to_step(&program, &ev);
+        if &got != step {
+            return Err(format!("step {}: expected {:?}, replay did {:?}", i + 1, step, got));
+        }
+    }
+    Ok(match state.status() {
+        Status::Running => ReplayEnd::Running,
+        Status::Finished => ReplayEnd::Final(state.final_state(&program)),
+        Status::Violation { kind, message, span } => {
+            ReplayEnd::Violation { kind: *kind, message: message.clone(), span: *span }
+        }
+        Status::Blocked { reason, span } => ReplayEnd::Blocked { reason: *reason, span: *span },
+    })
+}
