@@ -1,1 +1,18 @@
-fn main() {}
+//! The `litmus` command: `litmus check FILE...` checks litmus tests (see `cli`), `litmus lsp`
+//! runs the language server on stdin/stdout (see `server`).
+
+mod cli;
+mod server;
+
+use clap::Parser;
+use cli::args::{Cli, Command};
+
+fn main() {
+    // clap exits by itself: status 2 for bad options, 0 for --help and --version.
+    let cli = Cli::parse();
+    let status = match cli.command {
+        Command::Check(args) => cli::check(args),
+        Command::Lsp(_) => server::run_stdio(),
+    };
+    std::process::exit(status);
+}

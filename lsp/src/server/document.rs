@@ -34,7 +34,6 @@ pub enum Outcome {
 #[derive(Clone, Debug)]
 pub struct Job {
     pub id: u64,
-    pub version: i32,
     pub control: Control,
     /// The `$/progress` token, once the client created it.
     pub token: Option<String>,

@@ -32,16 +32,14 @@ pub struct RealEngine;
 
 impl Engine for RealEngine {
     fn parse(&self, text: &str, old: Option<&tree_sitter::Tree>) -> ParseOut {
-        let _ = (text, old);
-        ParseOut { tree: None, test: None, diagnostics: vec![Diagnostic::error(litmus_engine::Span::new(0, 0), "TEMP: front end not merged")] }
+        let p = litmus_engine::syntax::parse_incremental(text, old);
+        ParseOut { tree: Some(p.tree), test: p.test, diagnostics: p.diagnostics }
     }
     fn check(&self, test: &Test, model: Model, opts: &CheckOptions, ctl: &Control) -> ModelReport {
-        let _ = (test, opts, ctl);
-        ModelReport { model, complete: false, states: vec![], condition: None, violations: vec![], witness: None, warnings: vec![], stats: Default::default() }
+        litmus_engine::check(test, model, opts, ctl)
     }
     fn evaluate_condition(&self, test: &Test, states: &[FinalState]) -> Option<ConditionResult> {
-        let _ = (test, states);
-        None
+        litmus_engine::evaluate_condition(test, states)
     }
 }
 

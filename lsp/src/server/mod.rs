@@ -33,7 +33,7 @@ use tower_lsp_server::ls_types::*;
 use tower_lsp_server::{Client, ClientSocket, LanguageServer, LspService};
 
 use config::Settings;
-use document::{Document, Outcome};
+use document::Document;
 use engine::Engine;
 use position::Encoding;
 use to_proto::Conv;
@@ -582,9 +582,4 @@ impl LanguageServer for Backend {
             Some(SemanticTokensResult::Tokens(SemanticTokens { result_id: None, data }))
         })
     }
-}
-
-/// Whether a model's outcome is final (used by tests through the status notification).
-pub fn is_final(o: &Outcome) -> bool {
-    !matches!(o, Outcome::Running)
 }

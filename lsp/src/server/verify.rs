@@ -51,12 +51,6 @@ impl Cache {
         }
         self.map.insert((e.tokens.key.clone(), opts.to_string(), m), e);
     }
-    pub fn len(&self) -> usize {
-        self.map.len()
-    }
-    pub fn is_empty(&self) -> bool {
-        self.map.is_empty()
-    }
 }
 
 /// Moves every span of `r` from the coordinates of `from` to those of `to` (equal keys).
@@ -204,7 +198,6 @@ async fn start_with(ctx: &Ctx, uri: &Uri, use_cache: bool) {
                 } else {
                     let job = Job {
                         id: ctx.inner.next_job.fetch_add(1, Ordering::Relaxed),
-                        version: d.version,
                         control: Control::new(),
                         token: None,
                     };

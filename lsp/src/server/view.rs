@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use litmus_engine::ast::{Quantifier, Stmt, StmtKind, Test};
-use litmus_engine::report::{Schedule, Step, ViolationKind};
+use litmus_engine::report::{Schedule, ViolationKind};
 use litmus_engine::{Diagnostic, Model, Severity, Span};
 
 use super::document::Outcome;
@@ -362,9 +362,4 @@ pub fn hover(test: &Test, text: &str, models: &[Model], results: &BTreeMap<Model
         md += &schedule::markdown_table(test, text, f.schedule);
     }
     md
-}
-
-/// Steps are exposed for tests of the server.
-pub fn steps_of<'a>(f: &'a Finding<'a>) -> &'a [Step] {
-    f.schedule
 }

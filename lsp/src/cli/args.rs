@@ -1,0 +1,198 @@
+//! Command-line syntax (spec §5), declared with clap's derive API.
+//!
+//! clap reports a bad option or value itself and exits with status 2, which is the status the
+//! spec gives to bad options; `--help` and `--version` exit 0.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use litmus_engine::{CheckOptions, EngineKind, Model};
+
+const CHECK_EXAMPLES: &str = "\
+Examples:
+  litmus check examples/sb.litmus
+      SB under SC, TSO and PSO, herd7-style, with schedules for every violation
+  litmus check --model tso --json examples/*.litmus
+      one JSON document (version 1) for several files, TSO only
+  litmus check --engine exhaustive --loop-bound 4 --timeout 10 examples/dekker.litmus
+      the reference explorer, loops unrolled at most 4 times, at most 10 s per model
+
+Exit status:
+  0  every assertion and condition holds in every model checked
+  1  a violation (failed assert, forall/~exists that does not hold, runtime error, deadlock)
+  2  unreadable input, a syntax or name error, or bad options (nothing is checked)
+  3  exploration was incomplete (timeout, Ctrl-C) and found no violation";
+
+/// A checker for litmus tests under the SC, TSO and PSO memory models.
+#[derive(Debug, Parser)]
+#[command(name = "litmus", version, propagate_version = true, arg_required_else_help = true)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Check litmus tests under each memory model and report states, verdicts and violations.
+    #[command(after_help = CHECK_EXAMPLES)]
+    Check(CheckArgs),
+    /// Run the language server on standard input and output.
+    Lsp(LspArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// Litmus test files (`-` reads standard input).
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+
+    /// Memory models to check, comma separated.
+    #[arg(
+        long,
+        value_name = "MODELS",
+        value_delimiter = ',',
+        value_parser = parse_model,
+        default_value = "sc,tso,pso"
+    )]
+    pub model: Vec<Model>,
+
+    /// Print one JSON document (version 1) instead of text.
+    #[arg(long)]
+    pub json: bool,
+
+    /// Exploration engine: maximal causality reduction, or the plain reference explorer.
+    #[arg(long, value_enum, value_name = "ENGINE", default_value_t = Engine::Mcr)]
+    pub engine: Engine,
+
+    /// MCR without the static dependency graph pruning.
+    #[arg(long)]
+    pub no_sdg: bool,
+
+    /// How often a `while` loop may run its body in one execution.
+    #[arg(long, value_name = "N", default_value_t = 8)]
+    pub loop_bound: u32,
+
+    /// Time limit per test and model; exploration then ends incomplete (exit 3).
+    #[arg(long, value_name = "SECONDS", value_parser = parse_timeout)]
+    pub timeout: Option<Duration>,
+
+    /// When to use colours in text output and diagnostics.
+    #[arg(long, value_enum, value_name = "WHEN", default_value_t = ColorWhen::Auto)]
+    pub color: ColorWhen,
+
+    /// Print one summary line per test and model instead of herd's block and schedules.
+    #[arg(short, long, conflicts_with = "json")]
+    pub quiet: bool,
+}
+
+impl CheckArgs {
+    /// The models to check, each once, in the canonical order SC, TSO, PSO.
+    pub fn models(&self) -> Vec<Model> {
+        let mut models = self.model.clone();
+        models.sort();
+        models.dedup();
+        models
+    }
+
+    pub fn check_options(&self) -> CheckOptions {
+        CheckOptions {
+            engine: match self.engine {
+                Engine::Mcr => EngineKind::Mcr,
+                Engine::Exhaustive => EngineKind::Exhaustive,
+            },
+            sdg: !self.no_sdg,
+            loop_bound: self.loop_bound,
+            timeout: self.timeout,
+        }
+    }
+}
+
+#[derive(Debug, Args)]
+pub struct LspArgs {
+    /// Use standard input and output (the only transport; accepted because editors pass it).
+    #[arg(long)]
+    pub stdio: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Engine {
+    /// Maximal causality reduction with an SMT solver.
+    Mcr,
+    /// Exhaustive exploration of the operational semantics.
+    Exhaustive,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ColorWhen {
+    /// Colour when writing to a terminal and `NO_COLOR` is not set.
+    Auto,
+    Always,
+    Never,
+}
+
+fn parse_model(s: &str) -> Result<Model, String> {
+    Model::parse(s.trim())
+        .ok_or_else(|| format!("unknown memory model `{s}` (expected sc, tso or pso)"))
+}
+
+fn parse_timeout(s: &str) -> Result<Duration, String> {
+    let secs: f64 = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{s}` is not a number of seconds (e.g. 10 or 0.5)"))?;
+    if !secs.is_finite() || secs < 0.0 {
+        return Err(format!("`{s}` is not a non-negative number of seconds"));
+    }
+    Duration::try_from_secs_f64(secs).map_err(|_| format!("`{s}` seconds is too long"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn command_definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn models_are_deduplicated_in_canonical_order() {
+        let cli = Cli::try_parse_from(["litmus", "check", "--model", "pso,sc,tso,sc", "a.litmus"])
+            .unwrap();
+        let Command::Check(args) = cli.command else { panic!("not check") };
+        assert_eq!(args.models(), vec![Model::Sc, Model::Tso, Model::Pso]);
+    }
+
+    #[test]
+    fn timeout_accepts_fractions_and_rejects_garbage() {
+        assert_eq!(parse_timeout("0.5"), Ok(Duration::from_millis(500)));
+        assert!(parse_timeout("-1").is_err());
+        assert!(parse_timeout("soon").is_err());
+        assert!(parse_timeout("inf").is_err());
+    }
+
+    #[test]
+    fn options_map_to_check_options() {
+        let cli = Cli::try_parse_from([
+            "litmus",
+            "check",
+            "--engine",
+            "exhaustive",
+            "--no-sdg",
+            "--loop-bound",
+            "3",
+            "--timeout",
+            "2",
+            "a.litmus",
+        ])
+        .unwrap();
+        let Command::Check(args) = cli.command else { panic!("not check") };
+        let opts = args.check_options();
+        assert_eq!(opts.engine, EngineKind::Exhaustive);
+        assert!(!opts.sdg);
+        assert_eq!(opts.loop_bound, 3);
+        assert_eq!(opts.timeout, Some(Duration::from_secs(2)));
+    }
+}

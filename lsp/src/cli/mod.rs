@@ -1,0 +1,206 @@
+//! `litmus check` (spec §5): read and parse every file, render diagnostics, check each clean
+//! test under each selected model, and print herd7-style text or the version-1 JSON document.
+//!
+//! Code map:
+//! - `args.rs`: the command line (clap derive);
+//! - `mod.rs` (this file): the run itself, file by file and model by model, and the exit status;
+//! - `diagnostics.rs`: compiler-style diagnostics (codespan-reporting);
+//! - `text.rs`: herd's block, schedules, witness, warnings, stats, `--quiet` summaries;
+//! - `cond.rs`: the condition's observed variables, projected states, condition printing;
+//! - `json.rs`: the only place engine values become JSON;
+//! - `progress.rs`: Ctrl-C and the progress line.
+//!
+//! Invariants: stdout carries only results (text blocks or exactly one JSON document);
+//! diagnostics, warnings about the run and progress go to stderr. Nothing is checked when any
+//! file is unreadable or has an error diagnostic (exit 2). The exit status is 1 if any model of
+//! any file has a violation, else 3 if any exploration was incomplete, else 0.
+
+pub mod args;
+mod cond;
+mod diagnostics;
+mod json;
+mod progress;
+mod text;
+
+use std::io::{IsTerminal, Read, Write};
+use std::path::Path;
+
+use litmus_engine::ast::Test;
+use litmus_engine::{Diagnostic, LineIndex, ModelReport};
+
+use args::{CheckArgs, ColorWhen};
+use progress::ProgressLine;
+
+/// Exit statuses (spec §5).
+pub mod exit {
+    pub const OK: i32 = 0;
+    pub const VIOLATION: i32 = 1;
+    pub const BAD_INPUT: i32 = 2;
+    pub const INCOMPLETE: i32 = 3;
+}
+
+/// Everything known about one input file.
+pub struct FileRun {
+    /// The path as given on the command line (`<stdin>` for `-`).
+    pub path: String,
+    /// Why the file could not be read.
+    pub read_error: Option<String>,
+    /// Index of the file's text (None when unreadable).
+    pub index: Option<LineIndex>,
+    /// The test, when the file has no error diagnostic.
+    pub test: Option<Test>,
+    pub diagnostics: Vec<Diagnostic>,
+    /// One report per model checked, in the order SC, TSO, PSO.
+    pub reports: Vec<ModelReport>,
+}
+
+impl FileRun {
+    fn has_errors(&self) -> bool {
+        self.read_error.is_some() || self.diagnostics.iter().any(|d| d.is_error())
+    }
+}
+
+fn read_input(path: &Path) -> Result<String, String> {
+    let bytes = if path == Path::new("-") {
+        let mut buf = Vec::new();
+        std::io::stdin().read_to_end(&mut buf).map(|_| buf)
+    } else {
+        std::fs::read(path)
+    }
+    .map_err(|e| e.to_string())?;
+    String::from_utf8(bytes).map_err(|e| {
+        format!("not UTF-8 text (invalid byte at offset {})", e.utf8_error().valid_up_to())
+    })
+}
+
+/// Reads and parses one file.
+fn load(path: &Path) -> FileRun {
+    let shown = if path == Path::new("-") {
+        "<stdin>".to_owned()
+    } else {
+        path.display().to_string()
+    };
+    match read_input(path) {
+        Err(e) => FileRun {
+            path: shown,
+            read_error: Some(e),
+            index: None,
+            test: None,
+            diagnostics: vec![],
+            reports: vec![],
+        },
+        Ok(text) => {
+            let parsed = litmus_engine::syntax::parse(&text);
+            FileRun {
+                path: shown,
+                read_error: None,
+                index: Some(LineIndex::new(&text)),
+                test: parsed.test,
+                diagnostics: parsed.diagnostics,
+                reports: vec![],
+            }
+        }
+    }
+}
+
+fn use_color(when: ColorWhen, is_tty: bool) -> bool {
+    match when {
+        ColorWhen::Always => true,
+        ColorWhen::Never => false,
+        ColorWhen::Auto => is_tty && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
+    }
+}
+
+/// Writes to stdout; a closed pipe (`litmus check ... | head`) ends the process quietly.
+fn out(s: &str) {
+    let mut o = std::io::stdout().lock();
+    if o.write_all(s.as_bytes()).and_then(|_| o.flush()).is_err() {
+        std::process::exit(exit::OK);
+    }
+}
+
+/// Runs `litmus check`; returns the exit status.
+pub fn check(args: CheckArgs) -> i32 {
+    let color_out = use_color(args.color, std::io::stdout().is_terminal());
+    let color_err = use_color(args.color, std::io::stderr().is_terminal());
+    let style = text::Style { color: color_out };
+    let models = args.models();
+    let opts = args.check_options();
+
+    let mut files: Vec<FileRun> = args.files.iter().map(|p| load(p)).collect();
+
+    // Diagnostics (errors and warnings) on stderr; the JSON document carries them too.
+    if !args.json {
+        let mut err = std::io::stderr().lock();
+        for f in &files {
+            if let Some(e) = &f.read_error {
+                let _ = writeln!(err, "error: cannot read {}: {e}", f.path);
+            } else if let (Some(index), false) = (&f.index, f.diagnostics.is_empty()) {
+                let _ = write!(err, "{}", diagnostics::render(&f.path, index, &f.diagnostics, color_err));
+            }
+        }
+    }
+    let bad = files.iter().filter(|f| f.has_errors()).count();
+    if bad > 0 {
+        if args.json {
+            out(&format!("{:#}\n", json::document(&files)));
+        } else {
+            let what = if bad == 1 { "1 file has errors" } else { "files have errors" };
+            eprintln!("litmus: {what}; nothing was checked");
+        }
+        return exit::BAD_INPUT;
+    }
+
+    let ctl = progress::interruptible();
+    let progress_on = !args.json && std::io::stderr().is_terminal();
+    let many = files.len() > 1;
+    let mut cancelled = false;
+    'files: for (fi, f) in files.iter_mut().enumerate() {
+        let (Some(test), Some(index)) = (&f.test, &f.index) else { continue };
+        let ctx = text::Ctx { path: &f.path, test, index, style };
+        if many && !args.json && !args.quiet {
+            if fi > 0 {
+                out("\n");
+            }
+            out(&format!("{}\n", style.bold(&format!("# {}", f.path))));
+        }
+        for &model in &models {
+            if ctl.is_cancelled() {
+                cancelled = true;
+                break 'files;
+            }
+            let label = format!("{} {}", f.path, model.label());
+            let (c, line) = ProgressLine::start(&ctl, label, progress_on);
+            let report = litmus_engine::check(test, model, &opts, &c);
+            line.finish();
+            if !args.json {
+                if args.quiet {
+                    out(&format!("{}\n", text::summary_line(&ctx, &report)));
+                } else {
+                    out(&text::model_block(&ctx, &report));
+                    out("\n");
+                }
+            }
+            f.reports.push(report);
+        }
+    }
+    if ctl.is_cancelled() {
+        cancelled = true;
+        eprintln!("litmus: interrupted; the results above are incomplete");
+    }
+    if args.json {
+        out(&format!("{:#}\n", json::document(&files)));
+    }
+    exit_status(&files, cancelled)
+}
+
+fn exit_status(files: &[FileRun], cancelled: bool) -> i32 {
+    let reports = files.iter().flat_map(|f| &f.reports);
+    if reports.clone().any(|r| !r.violations.is_empty()) {
+        exit::VIOLATION
+    } else if cancelled || reports.clone().any(|r| !r.complete) {
+        exit::INCOMPLETE
+    } else {
+        exit::OK
+    }
+}

@@ -1,0 +1,300 @@
+//! Text output: per test and model, herd7's result block, then every violation with its
+//! schedule (one step a line, store-buffer flushes as their own steps, as Nidhugg prints
+//! `UPDATE` lines), the witness of an `exists` that holds, warnings and a stats line.
+//!
+//! ```text
+//! --- TSO ---
+//! Test SB Allowed
+//! States 4
+//! P0:r0=0; P1:r1=0;
+//! ...
+//! Ok
+//! Witnesses
+//! Positive: 1 Negative: 3
+//! Condition exists (P0:r0 == 0 && P1:r1 == 0)
+//! Observation SB Sometimes 1 3
+//! ```
+//!
+//! Every function here returns a `String`; the driver decides where it goes.
+
+use std::fmt::Write as _;
+
+use litmus_engine::ast::{Quantifier, Test};
+use litmus_engine::report::{Action, ModelReport, Step};
+use litmus_engine::{LineIndex, Span};
+
+use super::cond;
+
+/// ANSI styling, or none.
+#[derive(Clone, Copy, Debug)]
+pub struct Style {
+    pub color: bool,
+}
+
+impl Style {
+    fn paint(self, code: &str, s: &str) -> String {
+        if self.color {
+            format!("\x1b[{code}m{s}\x1b[0m")
+        } else {
+            s.to_owned()
+        }
+    }
+    pub fn bold(self, s: &str) -> String {
+        self.paint("1", s)
+    }
+    pub fn green(self, s: &str) -> String {
+        self.paint("1;32", s)
+    }
+    pub fn red(self, s: &str) -> String {
+        self.paint("1;31", s)
+    }
+    pub fn yellow(self, s: &str) -> String {
+        self.paint("1;33", s)
+    }
+    pub fn dim(self, s: &str) -> String {
+        self.paint("2", s)
+    }
+}
+
+/// Everything the renderer needs to know about one file.
+pub struct Ctx<'a> {
+    /// The path as the user gave it, used in every `file:line:col`.
+    pub path: &'a str,
+    pub test: &'a Test,
+    pub index: &'a LineIndex,
+    pub style: Style,
+}
+
+impl Ctx<'_> {
+    /// `path:line:col` of a span's start.
+    pub fn pos(&self, span: Span) -> String {
+        let lc = self.index.line_col(span.start);
+        format!("{}:{}:{}", self.path, lc.line, lc.col)
+    }
+}
+
+/// The name of thread `i` (`P0`), robust to an index the test does not have.
+pub fn thread_name(test: &Test, i: usize) -> String {
+    test.threads.get(i).map(|t| t.name.text.clone()).unwrap_or_else(|| format!("T{i}"))
+}
+
+/// The header line printed before each model's block.
+pub fn model_header(ctx: &Ctx, report: &ModelReport) -> String {
+    ctx.style.bold(&format!("--- {} ---", report.model.label()))
+}
+
+/// herd's block, violations, witness, warnings and stats for one model.
+pub fn model_block(ctx: &Ctx, r: &ModelReport) -> String {
+    let mut out = String::new();
+    let st = ctx.style;
+    let test = ctx.test;
+    let name = &test.name.text;
+    let _ = writeln!(out, "{}", model_header(ctx, r));
+    let keys = cond::observed_keys(test, &r.states);
+    let states = cond::project(&r.states, &keys);
+
+    match (&test.condition, &r.condition) {
+        (Some(c), Some(res)) => {
+            let kind = match c.quantifier {
+                Quantifier::Exists => "Allowed",
+                Quantifier::NotExists => "Forbidden",
+                Quantifier::Forall => "Required",
+            };
+            let _ = writeln!(out, "Test {name} {kind}");
+            write_states(&mut out, &states);
+            let verdict = if res.holds { st.green("Ok") } else { st.red("No") };
+            let _ = writeln!(out, "{verdict}");
+            let _ = writeln!(out, "Witnesses");
+            let _ = writeln!(out, "Positive: {} Negative: {}", res.positive, res.negative);
+            let printed = cond::print_condition(test).unwrap_or_default();
+            let _ = writeln!(out, "Condition {} ({printed})", c.quantifier.as_str());
+            let obs = if res.positive == 0 {
+                "Never"
+            } else if res.negative == 0 {
+                "Always"
+            } else {
+                "Sometimes"
+            };
+            let _ =
+                writeln!(out, "Observation {name} {obs} {} {}", res.positive, res.negative);
+        }
+        _ => {
+            let _ = writeln!(out, "Test {name}");
+            write_states(&mut out, &states);
+        }
+    }
+
+    for (i, v) in r.violations.iter().enumerate() {
+        let _ = writeln!(out);
+        let head = format!("Violation {}/{} ({}):", i + 1, r.violations.len(), kind_name(v.kind));
+        let _ = writeln!(out, "{} {} at {}", st.red(&head), v.message, ctx.pos(v.span));
+        let _ = writeln!(out, "Schedule ({} steps):", v.schedule.len());
+        out.push_str(&schedule(ctx, &v.schedule));
+    }
+    if let (Some(w), Some(res)) = (&r.witness, &r.condition) {
+        if res.holds && res.kind == Quantifier::Exists {
+            let _ = writeln!(out);
+            let _ = writeln!(
+                out,
+                "Witness ({} steps) reaching a state where the condition holds:",
+                w.len()
+            );
+            out.push_str(&schedule(ctx, w));
+        }
+    }
+    if !r.warnings.is_empty() || !r.complete {
+        let _ = writeln!(out);
+    }
+    for w in &r.warnings {
+        let at = w.span.map(|s| format!(" at {}", ctx.pos(s))).unwrap_or_default();
+        let _ = writeln!(out, "{} {}{at}", st.yellow("warning:"), w.message);
+    }
+    if !r.complete {
+        let _ = writeln!(
+            out,
+            "{} exploration incomplete (timeout or cancellation): states may be missing and \
+             the verdict above may change",
+            st.yellow("warning:")
+        );
+    }
+    let _ = writeln!(out, "{}", st.dim(&stats_line(r)));
+    out
+}
+
+fn write_states(out: &mut String, states: &[litmus_engine::report::FinalState]) {
+    let _ = writeln!(out, "States {}", states.len());
+    for s in states {
+        let _ = writeln!(out, "{}", cond::state_line(s));
+    }
+}
+
+fn kind_name(k: litmus_engine::report::ViolationKind) -> &'static str {
+    use litmus_engine::report::ViolationKind::*;
+    match k {
+        Assert => "assert",
+        Condition => "condition",
+        Error => "error",
+        Deadlock => "deadlock",
+    }
+}
+
+/// `Stats: 4 executions, 0 blocked, 4 states, 0 constraints, solver 0.0 ms, time 1.2 ms, complete`
+pub fn stats_line(r: &ModelReport) -> String {
+    let s = &r.stats;
+    format!(
+        "Stats: {} executions, {} blocked, {} states, {} constraints, solver {:.1} ms, \
+         time {:.1} ms, {}",
+        s.executions,
+        s.blocked,
+        s.states,
+        s.constraints,
+        s.solver_ms,
+        s.time_ms,
+        if r.complete { "complete" } else { "incomplete" }
+    )
+}
+
+fn action_name(a: Action) -> &'static str {
+    match a {
+        Action::Load => "load",
+        Action::Store => "store",
+        Action::Flush => "flush",
+        Action::Fence => "fence",
+        Action::Lock => "lock",
+        Action::Unlock => "unlock",
+        Action::Rmw => "rmw",
+        Action::Assert => "assert",
+        Action::Assume => "assume",
+        Action::Await => "await",
+        Action::Branch => "branch",
+        Action::Local => "local",
+    }
+}
+
+/// What a step did to its location: `x = 1 (buffered)`, `y -> 0`, `x = 1 (buffer -> memory)`.
+fn step_effect(s: &Step) -> String {
+    let loc = s.loc.as_deref().unwrap_or("");
+    let val = s.value.map(|v| v.to_string());
+    match (s.action, val) {
+        (Action::Store, Some(v)) => {
+            format!("{loc} = {v}{}", if s.buffered { "  (buffered)" } else { "" })
+        }
+        (Action::Flush, Some(v)) => format!("{loc} = {v}  (buffer -> memory)"),
+        (Action::Load, Some(v)) => {
+            format!("{loc} -> {v}{}", if s.buffered { "  (from own buffer)" } else { "" })
+        }
+        (Action::Rmw, Some(v)) => format!("{loc} (old value {v})"),
+        (_, Some(v)) if !loc.is_empty() => format!("{loc} {v}"),
+        (_, Some(v)) => v,
+        (_, None) => loc.to_owned(),
+    }
+}
+
+/// One step a line: number, `file:line:col`, thread, action, effect, and the source text.
+pub fn schedule(ctx: &Ctx, steps: &[Step]) -> String {
+    let rows: Vec<[String; 5]> = steps
+        .iter()
+        .map(|s| {
+            [
+                ctx.pos(s.span),
+                thread_name(ctx.test, s.thread),
+                action_name(s.action).to_owned(),
+                step_effect(s),
+                source_snippet(ctx, s.span),
+            ]
+        })
+        .collect();
+    let width = |i: usize| rows.iter().map(|r| r[i].chars().count()).max().unwrap_or(0);
+    let (w0, w1, w2, w3) = (width(0), width(1), width(2), width(3));
+    let num_w = steps.len().to_string().len();
+    let mut out = String::new();
+    for (n, r) in rows.iter().enumerate() {
+        let line = format!(
+            "  {:>num_w$}. {:<w0$}  {:<w1$}  {:<w2$}  {:<w3$}  {}",
+            n + 1,
+            r[0],
+            r[1],
+            r[2],
+            r[3],
+            ctx.style.dim(&format!("// {}", r[4])),
+        );
+        let _ = writeln!(out, "{}", line.trim_end());
+    }
+    out
+}
+
+/// The source line a span starts on, trimmed and shortened.
+fn source_snippet(ctx: &Ctx, span: Span) -> String {
+    let line = ctx.index.line_col(span.start).line;
+    let text = ctx.index.line_text(line).trim();
+    if text.chars().count() > 40 {
+        let cut: String = text.chars().take(37).collect();
+        format!("{cut}...")
+    } else {
+        text.to_owned()
+    }
+}
+
+/// `--quiet`: one line per test and model.
+pub fn summary_line(ctx: &Ctx, r: &ModelReport) -> String {
+    let st = ctx.style;
+    let mut parts = Vec::new();
+    if let Some(c) = &r.condition {
+        parts.push(format!(
+            "{} {} ({} of {} states)",
+            c.kind.as_str(),
+            if c.holds { "holds" } else { "does not hold" },
+            c.positive,
+            c.positive + c.negative
+        ));
+    }
+    parts.push(match r.violations.len() {
+        0 => "no violation".to_owned(),
+        1 => st.red("1 violation"),
+        n => st.red(&format!("{n} violations")),
+    });
+    if !r.complete {
+        parts.push(st.yellow("incomplete"));
+    }
+    format!("{} {} {}: {}", ctx.path, ctx.test.name.text, r.model.label(), parts.join(", "))
+}
