@@ -7,8 +7,10 @@
 
 pub mod ast;
 pub mod diag;
+pub mod mcr;
 pub mod report;
 pub mod span;
+pub mod syntax;
 
 pub use diag::{Diagnostic, Severity};
 pub use report::{Model, ModelReport};

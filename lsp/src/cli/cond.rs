@@ -7,36 +7,16 @@ use std::collections::BTreeSet;
 use litmus_engine::ast::{BinOp, Dialect, Expr, ExprKind, LocRef, Test, UnOp};
 use litmus_engine::report::FinalState;
 
-/// The state keys (`P0:r0`, `x`, `a[1]`) the condition mentions, in order of first mention.
-/// Empty without a condition.
-pub fn observed_keys(test: &Test) -> Vec<String> {
-    let mut keys = Vec::new();
-    if let Some(cond) = &test.condition {
-        collect_keys(test, &cond.expr, &mut keys);
+/// The state keys (`P0:r0`, `x`, `a[1]`) the condition mentions (the engine's projection,
+/// so that the states printed are the ones its counts are over), ordered as in a final state:
+/// registers by thread, then memory in declaration order. Empty without a condition.
+pub fn observed_keys(test: &Test, states: &[FinalState]) -> Vec<String> {
+    let mut keys = litmus_engine::condition::observed_keys(test);
+    if let Some(first) = states.first() {
+        let rank = |k: &String| first.0.iter().position(|(e, _)| e == k).unwrap_or(usize::MAX);
+        keys.sort_by_key(rank);
     }
     keys
-}
-
-fn collect_keys(test: &Test, e: &Expr, keys: &mut Vec<String>) {
-    let key = match &e.kind {
-        ExprKind::ThreadReg { thread, reg } => Some(reg_key(test, *thread, &reg.text)),
-        ExprKind::Load(loc) => Some(loc_key(test, loc)),
-        ExprKind::Unary(_, a) => {
-            collect_keys(test, a, keys);
-            None
-        }
-        ExprKind::Binary(_, a, b) => {
-            collect_keys(test, a, keys);
-            collect_keys(test, b, keys);
-            None
-        }
-        ExprKind::Int(_) | ExprKind::Reg(_) => None,
-    };
-    if let Some(k) = key {
-        if !keys.contains(&k) {
-            keys.push(k);
-        }
-    }
 }
 
 /// `P0:r0` (the engine's key naming for a register in a final state).
@@ -78,26 +58,14 @@ fn const_eval(e: &Expr) -> Option<i64> {
 }
 
 /// The distinct final states restricted to `keys`, sorted (herd's `States` list). A key a
-/// state lacks (a register the thread never writes) is shown with its initial value 0. With
-/// no keys (no condition), the states themselves.
+/// state lacks (a register the thread never writes) reads as its initial value 0. With no keys
+/// (no condition), the states themselves.
 pub fn project(states: &[FinalState], keys: &[String]) -> Vec<FinalState> {
-    if keys.is_empty() {
-        let set: BTreeSet<FinalState> = states.iter().cloned().collect();
-        return set.into_iter().collect();
-    }
-    let set: BTreeSet<FinalState> = states
-        .iter()
-        .map(|s| {
-            let mut entries: Vec<(String, i64)> =
-                s.0.iter().filter(|(k, _)| keys.contains(k)).cloned().collect();
-            for k in keys {
-                if !entries.iter().any(|(e, _)| e == k) {
-                    entries.push((k.clone(), 0));
-                }
-            }
-            FinalState(entries)
-        })
-        .collect();
+    let set: BTreeSet<FinalState> = if keys.is_empty() {
+        states.iter().cloned().collect()
+    } else {
+        states.iter().map(|s| s.project(keys)).collect()
+    };
     set.into_iter().collect()
 }
 
@@ -235,7 +203,7 @@ mod tests {
             st(&[("P0:r0", 0), ("P1:r1", 1), ("x", 2)]),
             st(&[("P0:r0", 1), ("P1:r1", 0), ("x", 1)]),
         ];
-        let keys = vec!["P1:r1".to_owned(), "P0:r0".to_owned()];
+        let keys = vec!["P0:r0".to_owned(), "P1:r1".to_owned()];
         let p = project(&states, &keys);
         assert_eq!(p, vec![st(&[("P0:r0", 0), ("P1:r1", 1)]), st(&[("P0:r0", 1), ("P1:r1", 0)])]);
         assert_eq!(state_line(&p[0]), "P0:r0=0; P1:r1=1;");

@@ -8,12 +8,15 @@ use codespan_reporting::files::SimpleFile;
 use codespan_reporting::term::{self, termcolor::Buffer, Config};
 use litmus_engine::{Diagnostic, LineIndex, Severity};
 
-/// Renders `diags` of the file `path` (whose text `index` holds) as one string.
+/// Renders `diags` (in source order) of the file `path` (whose text `index` holds) as one string.
 pub fn render(path: &str, index: &LineIndex, diags: &[Diagnostic], color: bool) -> String {
     let file = SimpleFile::new(path, index.text());
     let config = Config::default();
     let mut buf = if color { Buffer::ansi() } else { Buffer::no_color() };
-    for d in diags {
+    // In source order, as a reader goes through the file.
+    let mut sorted: Vec<&Diagnostic> = diags.iter().collect();
+    sorted.sort_by_key(|d| (d.span.start, d.span.end));
+    for d in sorted {
         let cs = convert(path, index, d);
         if term::emit_to_write_style(&mut buf, &config, &file, &cs).is_err() {
             // A span outside the text (which the front end never makes): fall back to a line.

@@ -90,7 +90,7 @@ pub fn model_block(ctx: &Ctx, r: &ModelReport) -> String {
     let test = ctx.test;
     let name = &test.name.text;
     let _ = writeln!(out, "{}", model_header(ctx, r));
-    let keys = cond::observed_keys(test);
+    let keys = cond::observed_keys(test, &r.states);
     let states = cond::project(&r.states, &keys);
 
     match (&test.condition, &r.condition) {
@@ -263,17 +263,15 @@ pub fn schedule(ctx: &Ctx, steps: &[Step]) -> String {
     out
 }
 
-/// The first line of a span's source text, trimmed and shortened.
+/// The source line a span starts on, trimmed and shortened.
 fn source_snippet(ctx: &Ctx, span: Span) -> String {
-    let text = ctx.index.text();
-    let range = span.range();
-    let raw = text.get(range).unwrap_or("");
-    let first = raw.lines().next().unwrap_or("").trim();
-    if first.chars().count() > 40 {
-        let cut: String = first.chars().take(37).collect();
+    let line = ctx.index.line_col(span.start).line;
+    let text = ctx.index.line_text(line).trim();
+    if text.chars().count() > 40 {
+        let cut: String = text.chars().take(37).collect();
         format!("{cut}...")
     } else {
-        first.to_owned()
+        text.to_owned()
     }
 }
 

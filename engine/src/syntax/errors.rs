@@ -1,0 +1,78 @@
+//! Syntax errors: one diagnostic per ERROR or MISSING node of the tree.
+//!
+//! An ERROR node is reported once, at its own range, naming its first token ("unexpected
+//! `foo`"); what it contains is not reported again (no cascade). A MISSING node is reported
+//! as "expected `;`" at the (empty) position where tree-sitter inserted it. The walk is
+//! iterative, so any nesting depth is fine.
+
+use super::span;
+use crate::diag::Diagnostic;
+use crate::span::Span;
+use tree_sitter::Node;
+
+pub(super) fn syntax_errors(text: &str, root: Node) -> Vec<Diagnostic> {
+    let mut diags: Vec<Diagnostic> = Vec::new();
+    if !root.has_error() {
+        return diags;
+    }
+    let mut cursor = root.walk();
+    'walk: loop {
+        let node = cursor.node();
+        let mut descend = node.has_error();
+        if node.is_missing() {
+            diags.push(missing(node));
+            descend = false;
+        } else if node.is_error() {
+            diags.push(unexpected(text, node));
+            descend = false;
+        }
+        if descend && cursor.goto_first_child() {
+            continue;
+        }
+        while !cursor.goto_next_sibling() {
+            if !cursor.goto_parent() {
+                break 'walk;
+            }
+        }
+    }
+    // Two errors that start at the same place are one mistake.
+    diags.dedup_by(|b, a| a.span.start == b.span.start);
+    diags
+}
+
+fn missing(node: Node) -> Diagnostic {
+    let kind = node.kind();
+    let what = match kind {
+        "identifier" => "a name".to_string(),
+        "integer" => "a number".to_string(),
+        "test_name" => "a test name".to_string(),
+        k if node.is_named() => format!("{}", k.replace('_', " ")),
+        k => format!("`{k}`"),
+    };
+    Diagnostic::error(span(node), format!("expected {what}"))
+}
+
+fn unexpected(text: &str, node: Node) -> Diagnostic {
+    let full = span(node);
+    // The first leaf inside the ERROR node is the token the parser could not use.
+    let mut leaf = node;
+    while let Some(child) = leaf.child(0) {
+        leaf = child;
+    }
+    let token = text.get(leaf.byte_range()).unwrap_or("").trim();
+    let token = token.lines().next().unwrap_or("");
+    let message = if token.is_empty() {
+        if node.start_byte() >= text.trim_end().len() {
+            "unexpected end of file".to_string()
+        } else {
+            "syntax error".to_string()
+        }
+    } else if token.chars().count() > 30 {
+        let short: String = token.chars().take(30).collect();
+        format!("unexpected `{short}…`")
+    } else {
+        format!("unexpected `{token}`")
+    };
+    let span = if full.is_empty() { Span::new(full.start as usize, full.start as usize) } else { full };
+    Diagnostic::error(span, message)
+}

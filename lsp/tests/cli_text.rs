@@ -1,0 +1,177 @@
+//! Text output: herd7's block per model, violations and witnesses as schedules, a stats line.
+//! Snapshots use `expect-test` (`UPDATE_EXPECT=1 cargo test` rewrites them after a deliberate
+//! change); only the measured times are masked.
+
+mod cli_support;
+use cli_support::*;
+use expect_test::{expect, Expect};
+
+/// Runs `litmus check --color never ARGS` from the workspace root and masks timings.
+fn check_text(args: &[&str], status: i32, expected: Expect) {
+    let mut all = vec!["check", "--color", "never"];
+    all.extend_from_slice(args);
+    let r = run(&all);
+    assert_eq!(r.status, status, "stderr:\n{}", r.stderr);
+    expected.assert_eq(&mask_times(&r.stdout));
+}
+
+/// `solver 0.3 ms, time 1.2 ms` → `solver _ ms, time _ ms`.
+fn mask_times(s: &str) -> String {
+    s.lines()
+        .map(|l| {
+            if !l.starts_with("Stats: ") {
+                return l.to_owned();
+            }
+            let mut out = String::new();
+            for (i, part) in l.split(", ").enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                match part.split_once(' ') {
+                    Some((w @ ("solver" | "time"), _)) => out.push_str(&format!("{w} _ ms")),
+                    _ => out.push_str(part),
+                }
+            }
+            out
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+        + "\n"
+}
+
+#[test]
+fn sb_under_every_model() {
+    check_text(
+        &["--engine", "exhaustive", "examples/sb.litmus"],
+        0,
+        expect![[r#"
+            --- SC ---
+            Test SB Allowed
+            States 3
+            P0:r0=0; P1:r1=1;
+            P0:r0=1; P1:r1=0;
+            P0:r0=1; P1:r1=1;
+            No
+            Witnesses
+            Positive: 0 Negative: 3
+            Condition exists (P0:r0 == 0 && P1:r1 == 0)
+            Observation SB Never 0 3
+            Stats: 3 executions, 0 blocked, 3 states, 0 constraints, solver _ ms, time _ ms, complete
+
+            --- TSO ---
+            Test SB Allowed
+            States 4
+            P0:r0=0; P1:r1=0;
+            P0:r0=0; P1:r1=1;
+            P0:r0=1; P1:r1=0;
+            P0:r0=1; P1:r1=1;
+            Ok
+            Witnesses
+            Positive: 1 Negative: 3
+            Condition exists (P0:r0 == 0 && P1:r1 == 0)
+            Observation SB Sometimes 1 3
+
+            Witness (6 steps) reaching a state where the condition holds:
+              1. examples/sb.litmus:18:3  P0  store  x = 1  (buffered)          // x = 1;
+              2. examples/sb.litmus:19:8  P0  load   y -> 0                     // r0 = y;
+              3. examples/sb.litmus:23:3  P1  store  y = 1  (buffered)          // y = 1;
+              4. examples/sb.litmus:24:8  P1  load   x -> 0                     // r1 = x;
+              5. examples/sb.litmus:18:3  P0  flush  x = 1  (buffer -> memory)  // x = 1;
+              6. examples/sb.litmus:23:3  P1  flush  y = 1  (buffer -> memory)  // y = 1;
+            Stats: 4 executions, 0 blocked, 4 states, 0 constraints, solver _ ms, time _ ms, complete
+
+            --- PSO ---
+            Test SB Allowed
+            States 4
+            P0:r0=0; P1:r1=0;
+            P0:r0=0; P1:r1=1;
+            P0:r0=1; P1:r1=0;
+            P0:r0=1; P1:r1=1;
+            Ok
+            Witnesses
+            Positive: 1 Negative: 3
+            Condition exists (P0:r0 == 0 && P1:r1 == 0)
+            Observation SB Sometimes 1 3
+
+            Witness (6 steps) reaching a state where the condition holds:
+              1. examples/sb.litmus:18:3  P0  store  x = 1  (buffered)          // x = 1;
+              2. examples/sb.litmus:19:8  P0  load   y -> 0                     // r0 = y;
+              3. examples/sb.litmus:23:3  P1  store  y = 1  (buffered)          // y = 1;
+              4. examples/sb.litmus:24:8  P1  load   x -> 0                     // r1 = x;
+              5. examples/sb.litmus:18:3  P0  flush  x = 1  (buffer -> memory)  // x = 1;
+              6. examples/sb.litmus:23:3  P1  flush  y = 1  (buffer -> memory)  // y = 1;
+            Stats: 4 executions, 0 blocked, 4 states, 0 constraints, solver _ ms, time _ ms, complete
+
+        "#]],
+    );
+}
+
+#[test]
+fn dekker_violation_schedule_under_tso() {
+    check_text(
+        &["--engine", "exhaustive", "--model", "tso", "examples/dekker.litmus"],
+        1,
+        expect![[r#"
+            --- TSO ---
+            Test Dekker
+            States 2
+            P0:r0=0; P1:r1=0; flag0=0; flag1=0; turn=0; inside=0;
+            P0:r0=0; P1:r1=0; flag0=0; flag1=0; turn=1; inside=0;
+
+            Violation 1/2 (assert): assertion failed at examples/dekker.litmus:37:3
+            Schedule (9 steps):
+              1. examples/dekker.litmus:25:3   P0  store   flag0 = 1  (buffered)          // flag0 = 1;
+              2. examples/dekker.litmus:26:10  P0  load    flag1 -> 0                     // while (flag1 == 1) {
+              3. examples/dekker.litmus:44:3   P1  store   flag1 = 1  (buffered)          // flag1 = 1;
+              4. examples/dekker.litmus:45:10  P1  load    flag0 -> 0                     // while (flag0 == 1) {
+              5. examples/dekker.litmus:25:3   P0  flush   flag0 = 1  (buffer -> memory)  // flag0 = 1;
+              6. examples/dekker.litmus:44:3   P1  flush   flag1 = 1  (buffer -> memory)  // flag1 = 1;
+              7. examples/dekker.litmus:55:3   P1  rmw     inside (old value 0)           // r1 = fetch_add(inside, 1);
+              8. examples/dekker.litmus:36:3   P0  rmw     inside (old value 1)           // r0 = fetch_add(inside, 1);
+              9. examples/dekker.litmus:37:3   P0  assert                                 // assert(r0 == 0);
+
+            Violation 2/2 (assert): assertion failed at examples/dekker.litmus:56:3
+            Schedule (9 steps):
+              1. examples/dekker.litmus:25:3   P0  store   flag0 = 1  (buffered)          // flag0 = 1;
+              2. examples/dekker.litmus:26:10  P0  load    flag1 -> 0                     // while (flag1 == 1) {
+              3. examples/dekker.litmus:44:3   P1  store   flag1 = 1  (buffered)          // flag1 = 1;
+              4. examples/dekker.litmus:45:10  P1  load    flag0 -> 0                     // while (flag0 == 1) {
+              5. examples/dekker.litmus:25:3   P0  flush   flag0 = 1  (buffer -> memory)  // flag0 = 1;
+              6. examples/dekker.litmus:36:3   P0  rmw     inside (old value 0)           // r0 = fetch_add(inside, 1);
+              7. examples/dekker.litmus:44:3   P1  flush   flag1 = 1  (buffer -> memory)  // flag1 = 1;
+              8. examples/dekker.litmus:55:3   P1  rmw     inside (old value 1)           // r1 = fetch_add(inside, 1);
+              9. examples/dekker.litmus:56:3   P1  assert                                 // assert(r1 == 0);
+            Stats: 16 executions, 0 blocked, 2 states, 0 constraints, solver _ ms, time _ ms, complete
+
+        "#]],
+    );
+}
+
+#[test]
+fn x86_condition_is_printed_in_herd_syntax() {
+    let r = run(&["check", "--color", "never", "--model", "tso", "examples/sb-x86.litmus"]);
+    assert_eq!(r.status, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("Condition exists (0:EAX=0 /\\ 1:EAX=0)"), "{}", r.stdout);
+    assert!(r.stdout.contains("P0:EAX=0; P1:EAX=0;"), "{}", r.stdout);
+    assert!(r.stdout.contains("Observation SB Sometimes 1 3"), "{}", r.stdout);
+}
+
+#[test]
+fn quiet_prints_one_line_per_model() {
+    let r = run(&["check", "--color", "never", "--quiet", "examples/sb.litmus", "examples/racy-counter.litmus"]);
+    assert_eq!(r.status, 1, "{}", r.stderr);
+    let lines: Vec<&str> = r.stdout.lines().collect();
+    assert_eq!(lines.len(), 6, "{}", r.stdout);
+    assert_eq!(lines[0], "examples/sb.litmus SB SC: exists does not hold (0 of 3 states), no violation");
+    assert_eq!(lines[1], "examples/sb.litmus SB TSO: exists holds (1 of 4 states), no violation");
+    assert!(lines[3].starts_with("examples/racy-counter.litmus RacyCounter SC: forall does not hold"), "{}", lines[3]);
+    assert!(lines[3].ends_with("1 violation"), "{}", lines[3]);
+}
+
+#[test]
+fn colour_is_off_in_pipes_and_on_when_asked() {
+    let plain = run(&["check", "--model", "sc", "examples/sb.litmus"]);
+    assert!(!plain.stdout.contains('\x1b'), "{}", plain.stdout);
+    let coloured = run(&["check", "--color", "always", "--model", "sc", "examples/sb.litmus"]);
+    assert!(coloured.stdout.contains("\x1b[1;31mNo\x1b[0m"), "{}", coloured.stdout);
+}
