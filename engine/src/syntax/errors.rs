@@ -22,7 +22,7 @@ pub(super) fn syntax_errors(text: &str, root: Node) -> Vec<Diagnostic> {
         if node.is_missing() {
             diags.push(missing(node));
             descend = false;
-        } else if node.is_error() {
+        } else if node.is_error() && !(node == root && contains_error(node)) {
             diags.push(unexpected(text, node));
             descend = false;
         }
@@ -40,13 +40,25 @@ pub(super) fn syntax_errors(text: &str, root: Node) -> Vec<Diagnostic> {
     diags
 }
 
+/// Whether an ERROR node has an ERROR or MISSING node inside it, which says more precisely
+/// where parsing went wrong than the outer node (used for a root that is all ERROR).
+fn contains_error(node: Node) -> bool {
+    let mut cursor = node.walk();
+    let found = node.children(&mut cursor).any(|c| c.is_error() || c.is_missing() || c.has_error());
+    found
+}
+
 fn missing(node: Node) -> Diagnostic {
     let kind = node.kind();
+    let in_expression = node.parent().is_some_and(|p| {
+        p.kind().ends_with("_expression") || p.kind().ends_with("_statement") || p.kind() == "final_condition"
+    });
     let what = match kind {
+        "identifier" | "integer" if in_expression => "an expression".to_string(),
         "identifier" => "a name".to_string(),
         "integer" => "a number".to_string(),
         "test_name" => "a test name".to_string(),
-        k if node.is_named() => format!("{}", k.replace('_', " ")),
+        k if node.is_named() => k.replace('_', " "),
         k => format!("`{k}`"),
     };
     Diagnostic::error(span(node), format!("expected {what}"))
@@ -73,6 +85,8 @@ fn unexpected(text: &str, node: Node) -> Diagnostic {
     } else {
         format!("unexpected `{token}`")
     };
-    let span = if full.is_empty() { Span::new(full.start as usize, full.start as usize) } else { full };
-    Diagnostic::error(span, message)
+    // The ERROR node may end with whitespace it swallowed: end at its last visible character.
+    let visible = text.get(full.range()).map_or(0, |s| s.trim_end().len());
+    Diagnostic::error(Span::new(full.start as usize, full.start as usize + visible), message)
 }
+

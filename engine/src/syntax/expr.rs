@@ -175,7 +175,9 @@ impl ExprLowerer<'_, '_> {
             }
             None => match &mut self.mode {
                 Mode::Thread(regs) => {
-                    regs.insert(text.to_string());
+                    if !regs.contains(text) {
+                        regs.insert(text.to_string());
+                    }
                     Expr { kind: ExprKind::Reg(self.src.name(node)), span: sp }
                 }
                 Mode::Condition(_) => {
@@ -248,7 +250,8 @@ impl ExprLowerer<'_, '_> {
             return placeholder(sp);
         };
         let Mode::Condition(threads) = &self.mode else {
-            self.error(sp, "`P0:r` names a register in the final state; it can only appear in the final condition");
+            let written = self.src.text(node);
+            self.error(sp, format!("`{written}` names a register in the final state; it can only appear in the final condition"));
             return placeholder(sp);
         };
         let threads: &[ThreadInfo] = threads;

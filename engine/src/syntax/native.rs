@@ -45,7 +45,7 @@ pub(super) fn lower(text: &str, node: Node, diags: &mut Vec<Diagnostic>) -> Opti
                             .with_related(span(t), "first thread is here"),
                     );
                 }
-                if item.child_by_field_name("terminator").is_none() && !item.has_error() {
+                if field(item, "terminator").is_none() && !item.has_error() {
                     let end = item.end_byte();
                     l.diags.push(Diagnostic::error(Span::new(end, end), "expected `;`"));
                 }
@@ -388,7 +388,9 @@ impl Native<'_, '_> {
         let lname = self.src.text(if left.kind() == "identifier" { left } else { field(left, "array")? });
         let is_register = left.kind() == "identifier" && !self.by_name.contains_key(lname);
         if is_register {
-            regs.insert(lname.to_string());
+            if !regs.contains(lname) {
+                regs.insert(lname.to_string());
+            }
             let reg = self.src.name(left);
             if right.kind() == "atomic_expression" {
                 let (op, loc, args) = self.atomic(right, regs, depth)?;
