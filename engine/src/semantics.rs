@@ -19,7 +19,9 @@
 //!   threads can still act first.
 //! - `await(e)`: when `e` is false the thread is parked at the start of the await until some
 //!   memory cell changes value (re-reading unchanged memory is a stutter), so spinning does not
-//!   blow up exploration. A running state where nothing is enabled is a deadlock.
+//!   blow up exploration. If memory changed while the round read it (its values may be
+//!   stale), the thread retries at once instead of parking, so no wake-up is lost. A running
+//!   state where nothing is enabled is a deadlock.
 //!
 //! For maximal causality reduction every write has a [`WriteId`] (thread and per-thread store
 //! index, or the initial write of a cell), every load and RMW names the write it read from, and
@@ -114,6 +116,8 @@ pub struct ThreadState {
     loops: Vec<u32>,
     /// Parked at a failed `await` (the pc of its check) until memory changes.
     pub awaiting: Option<u32>,
+    /// Inside an await round: whether memory changed since the round began.
+    pub await_dirty: Option<bool>,
     /// Program-order index of the next event.
     pub po: u32,
     /// Writes issued so far (the next store's [`WriteId`] index).
@@ -163,6 +167,7 @@ impl State {
                     regs: t.reg_init.clone(),
                     loops: vec![0; t.n_loops as usize],
                     awaiting: None,
+                    await_dirty: None,
                     po: 0,
                     writes: 0,
                 })
@@ -283,6 +288,12 @@ impl State {
             Choice::Exec(t) => self.exec(p, t),
             Choice::Flush { thread, cell } => self.flush(thread, cell.unwrap_or(0) as usize)?,
         };
+        if self.is_running() {
+            // Threads woken by a memory change restart their await round.
+            for u in 0..self.threads.len() {
+                self.advance_locals(p, u);
+            }
+        }
         self.update_status(p);
         Some(ev)
     }
@@ -339,9 +350,13 @@ impl State {
 
     fn write_mem(&mut self, cell: usize, value: i64, w: WriteId) {
         if self.mem[cell] != value {
-            // Parked awaits re-read memory: their pc already points at the retry point.
+            // Parked awaits re-read memory (their pc already is the retry point); rounds in
+            // progress may have read stale values.
             for ts in &mut self.threads {
                 ts.awaiting = None;
+                if ts.await_dirty.is_some() {
+                    ts.await_dirty = Some(true);
+                }
             }
         }
         self.mem[cell] = value;
@@ -599,13 +614,18 @@ impl State {
                     return Err(Fault::Blocked(BlockReason::Assume));
                 }
             }
+            InstrKind::AwaitBegin => ts.await_dirty = Some(false),
             InstrKind::AwaitCheck { cond, retry } => {
                 let v = cond.eval(&ts.regs).map_err(|_| div_zero())?;
+                let dirty = ts.await_dirty.take() == Some(true);
                 if v == 0 {
-                    ts.awaiting = Some(ts.pc);
+                    let park = !dirty;
+                    if park {
+                        ts.awaiting = Some(ts.pc);
+                    }
                     ts.pc = *retry;
                     self.clear_temps(p, t);
-                    return Ok(false);
+                    return Ok(!park);
                 }
             }
             InstrKind::LoopEnter(l) => {
@@ -671,7 +691,11 @@ impl State {
             && self.status == o.status
             && self.threads.len() == o.threads.len()
             && self.threads.iter().zip(&o.threads).all(|(a, b)| {
-                a.pc == b.pc && a.regs == b.regs && a.loops == b.loops && a.awaiting == b.awaiting
+                a.pc == b.pc
+                    && a.regs == b.regs
+                    && a.loops == b.loops
+                    && a.awaiting == b.awaiting
+                    && a.await_dirty == b.await_dirty
             })
             && self.buffers.len() == o.buffers.len()
             && self.buffers.iter().zip(&o.buffers).all(|(a, b)| {
@@ -706,6 +730,7 @@ impl Hash for State {
             ts.regs.hash(h);
             ts.loops.hash(h);
             ts.awaiting.hash(h);
+            ts.await_dirty.hash(h);
         }
         for bs in &self.buffers {
             for b in bs {

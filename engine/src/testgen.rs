@@ -145,14 +145,40 @@ impl Builder {
     }
 }
 
+/// What [`random_test_with`] may generate beyond the basics.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct GenConfig {
+    /// `await(x == v)` statements (may deadlock).
+    pub awaits: bool,
+    /// An array `a[2]` indexed by registers (may go out of bounds), and divisions by
+    /// registers (may divide by zero).
+    pub arrays: bool,
+}
+
+impl GenConfig {
+    /// Everything on.
+    pub fn all() -> GenConfig {
+        GenConfig { awaits: true, arrays: true }
+    }
+}
+
 /// A random small well-formed test: 2-4 threads over 2-3 locations with stores, loads,
 /// fences, RMWs, branches, assertions and occasionally a lock, an `assume` or a loop.
 pub fn random_test(seed: u64) -> Test {
+    random_test_with(seed, GenConfig::default())
+}
+
+/// [`random_test`] with optional awaits, arrays and divisions.
+pub fn random_test_with(seed: u64, cfg: GenConfig) -> Test {
     let mut rng = Rng::new(seed);
     let mut b = Builder::new();
     let nvars = 2 + rng.below(2) as usize;
     let names = ["x", "y", "z"];
-    let shared: Vec<SharedDecl> = (0..nvars).map(|i| b.shared(names[i], 0)).collect();
+    let mut shared: Vec<SharedDecl> = (0..nvars).map(|i| b.shared(names[i], 0)).collect();
+    if cfg.arrays {
+        shared.push(b.array("a", vec![0, 0]));
+    }
+    let ctx = Ctx { nvars, array: cfg.arrays.then_some(nvars), awaits: cfg.awaits };
     let use_mutex = rng.chance(15);
     let mutexes = if use_mutex { vec![b.name("m")] } else { vec![] };
     let nthreads = 2 + rng.below(3) as usize;
@@ -165,7 +191,7 @@ pub fn random_test(seed: u64) -> Test {
         let n = 1 + rng.below(max_stmts) as usize;
         let mut body = Vec::new();
         for _ in 0..n {
-            body.push(random_stmt(&mut rng, &mut b, nvars, &mut regs, &mutexes, 1));
+            body.push(random_stmt(&mut rng, &mut b, &ctx, &mut regs, &mutexes, 1));
         }
         threads.push(b.thread(&format!("P{t}"), body));
         regs_of.push(regs);
@@ -222,15 +248,57 @@ fn new_reg(regs: &mut Vec<String>) -> String {
     r
 }
 
+struct Ctx {
+    nvars: usize,
+    /// Index of the array `a[2]` in the shared declarations, if any.
+    array: Option<usize>,
+    awaits: bool,
+}
+
 fn random_stmt(
     rng: &mut Rng,
     b: &mut Builder,
-    nvars: usize,
+    ctx: &Ctx,
     regs: &mut Vec<String>,
     mutexes: &[Name],
     depth: u32,
 ) -> Stmt {
+    let nvars = ctx.nvars;
     let var = rng.below(nvars as u64) as usize;
+    if let Some(arr) = ctx.array {
+        if rng.chance(12) {
+            // a[i] = v or r = a[i] with i a register (0..) or a literal.
+            let ix = if !regs.is_empty() && rng.chance(60) {
+                let r = regs[rng.below(regs.len() as u64) as usize].clone();
+                b.reg(&r)
+            } else {
+                b.int(rng.below(2) as i64)
+            };
+            return if rng.chance(50) {
+                let v = small_value(rng, b, regs);
+                let loc = b.loc_at(arr, ix);
+                b.stmt(StmtKind::Store { loc, value: v })
+            } else {
+                let e = b.load_at(arr, ix);
+                let r = new_reg(regs);
+                b.assign(&r, e)
+            };
+        }
+        if !regs.is_empty() && rng.chance(5) {
+            // r = 2 / r'
+            let r = regs[rng.below(regs.len() as u64) as usize].clone();
+            let (two, d) = (b.int(2), b.reg(&r));
+            let e = b.bin(BinOp::Div, two, d);
+            let dst = new_reg(regs);
+            return b.assign(&dst, e);
+        }
+    }
+    if ctx.awaits && rng.chance(6) {
+        let l = b.load(var);
+        let v = b.int(1 + rng.below(2) as i64);
+        let c = b.bin(BinOp::Eq, l, v);
+        return b.stmt(StmtKind::Await(c));
+    }
     match rng.below(100) {
         0..=34 => {
             let v = small_value(rng, b, regs);
@@ -264,9 +332,9 @@ fn random_stmt(
             };
             let v = b.int(rng.below(2) as i64);
             let cond = b.bin(BinOp::Eq, c, v);
-            let then_body = vec![random_stmt(rng, b, nvars, regs, mutexes, depth - 1)];
+            let then_body = vec![random_stmt(rng, b, ctx, regs, mutexes, depth - 1)];
             let else_body = if rng.chance(40) {
-                vec![random_stmt(rng, b, nvars, regs, mutexes, depth - 1)]
+                vec![random_stmt(rng, b, ctx, regs, mutexes, depth - 1)]
             } else {
                 vec![]
             };
@@ -301,7 +369,7 @@ fn random_stmt(
         }
         97..=99 if !mutexes.is_empty() && depth > 0 => {
             // lock(m); <stmt>; unlock(m); as an if(1) block so it stays one statement.
-            let inner = random_stmt(rng, b, nvars, regs, mutexes, 0);
+            let inner = random_stmt(rng, b, ctx, regs, mutexes, 0);
             let body = vec![b.lock(0, mutexes), inner, b.unlock(0, mutexes)];
             let cond = b.int(1);
             b.stmt(StmtKind::If { cond, then_body: body, else_body: vec![] })
@@ -447,5 +515,45 @@ fn print_stmt(test: &Test, s: &Stmt, depth: usize, out: &mut String) {
             }
             *out += &format!("{ind}}}\n");
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{check, syntax, CheckOptions, Control, EngineKind, Model};
+
+    #[test]
+    fn printed_random_tests_parse_back_to_the_same_behaviour() {
+        let opts = CheckOptions { engine: EngineKind::Exhaustive, ..CheckOptions::default() };
+        let ctl = Control::new();
+        for seed in 0..150 {
+            let test = if seed % 2 == 0 { random_test(seed) } else { random_test_with(seed, GenConfig::all()) };
+            let src = print(&test);
+            let parsed = syntax::parse(&src);
+            let back = parsed
+                .test
+                .unwrap_or_else(|| panic!("seed {seed}: {:?}\n{src}", parsed.diagnostics));
+            assert_eq!(back.threads.len(), test.threads.len());
+            for m in [Model::Tso, Model::Pso] {
+                let a = check(&test, m, &opts, &ctl);
+                let b = check(&back, m, &opts, &ctl);
+                assert_eq!(a.states, b.states, "seed {seed} {m:?}\n{src}");
+                assert_eq!(a.condition, b.condition, "seed {seed} {m:?}");
+                let kinds = |r: &crate::ModelReport| {
+                    let mut k: Vec<_> = r.violations.iter().map(|v| v.kind).collect();
+                    k.sort();
+                    k
+                };
+                assert_eq!(kinds(&a), kinds(&b), "seed {seed} {m:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn generation_is_deterministic_and_varied() {
+        assert_eq!(random_test(7), random_test(7));
+        let srcs: std::collections::BTreeSet<String> = (0..50).map(|s| print(&random_test(s))).collect();
+        assert!(srcs.len() > 45);
     }
 }
