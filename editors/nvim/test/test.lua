@@ -224,6 +224,8 @@ local function stop_all()
   vim.wait(2000, function()
     return #all_clients() == 0
   end, 20)
+  -- let scheduled callbacks (code lens replies) run before buffers are wiped
+  vim.wait(300)
 end
 
 if python == '' then
