@@ -219,7 +219,11 @@ end)
 
 local function stop_all()
   for _, c in pairs(all_clients()) do
-    c.stop(true)
+    if vim.fn.has('nvim-0.11') == 1 then
+      c:stop(true)
+    else
+      c.stop(true)
+    end
   end
   vim.wait(2000, function()
     return #all_clients() == 0
