@@ -2,11 +2,13 @@
 // Chromium: opens a test with a TSO bug, waits for the error squiggle and the verdict code
 // lens, hovers the assertion, saves a screenshot, then opens the schedule peek and checks the
 // status bar. Prints one line per check and `N passed, N failed` last.
+import * as fs from 'node:fs';
 import { chromium } from 'playwright-core';
 
 const url = process.env.CODE_SERVER_URL;
 const workspace = process.env.WORKSPACE;
 const screenshot = process.env.SCREENSHOT;
+const peekShot = process.env.SCREENSHOT_PEEK;
 const FILE = 'peterson.litmus';
 const LONG = 180_000;
 
@@ -19,6 +21,7 @@ async function check(name, fn) {
     console.log(`ok   ${name}`);
   } catch (err) {
     failed++;
+    if (process.env.FAILSHOT_DIR) await page.screenshot({ path: `${process.env.FAILSHOT_DIR}/fail-${failed}.png` }).catch(() => {});
     console.log(`FAIL ${name}\n     ${String(err && err.message ? err.message : err).split('\n')[0]}`);
   }
 }
@@ -124,6 +127,19 @@ try {
       return null;
     });
     if (!found) throw new Error('no step annotation found');
+    if (peekShot) await page.screenshot({ path: peekShot });
+  });
+
+  await check('a missing server binary is reported once, naming the setting', async () => {
+    await page.keyboard.press('Escape');
+    // A workspace setting (litmus.serverPath is machine-overridable), as a project would pin it.
+    fs.mkdirSync(`${workspace}/.vscode`, { recursive: true });
+    fs.writeFileSync(`${workspace}/.vscode/settings.json`, JSON.stringify({ 'litmus.serverPath': '/nonexistent/litmus' }));
+    const toast = page.locator('.notifications-toasts .notification-toast', { hasText: 'litmus.serverPath' }).first();
+    await toast.waitFor({ timeout: 60_000 });
+    const text = await toast.innerText();
+    if (!text.includes('/nonexistent/litmus') || !text.includes('cargo build')) throw new Error(`toast says ${JSON.stringify(text)}`);
+    await page.locator('.statusbar-item', { hasText: 'litmus: no server' }).first().waitFor({ timeout: 30_000 });
   });
 } finally {
   await browser.close();

@@ -7,7 +7,7 @@
 # Needs: apt-get install -y chromium libkrb5-dev libxkbfile-dev libsecret-1-dev; the npm
 # registry (first run installs Node 24, code-server and playwright-core under e2e/.tools and
 # e2e/node_modules, about 6 minutes and 600 MB); cargo (builds the litmus binary unless
-# LITMUS_BIN names one). Writes docs/vscode-counterexample.png. Last line: `N passed, N failed`.
+# LITMUS_BIN names one). Writes docs/vscode-counterexample.png and docs/vscode-schedule.png. Last line: `N passed, N failed`.
 set -euo pipefail
 if [ "${LITMUS_E2E_CODE_SERVER:-}" != 1 ]; then
   echo "e2e: skipped (set LITMUS_E2E_CODE_SERVER=1 to run the code-server browser test)"
@@ -67,7 +67,7 @@ work="$(mktemp -d)"
 server_pid=""
 cleanup() {
   if [ -n "$server_pid" ]; then kill "$server_pid" 2> /dev/null || true; wait "$server_pid" 2> /dev/null || true; fi
-  rm -rf "$work"
+  if [ "${LITMUS_E2E_KEEP:-}" = 1 ]; then echo "e2e: kept $work"; else rm -rf "$work"; fi
 }
 trap cleanup EXIT
 mkdir -p "$work/ws" "$work/user/User" "$work/ext"
@@ -102,7 +102,8 @@ for _ in $(seq 1 120); do
 done
 set +e
 CODE_SERVER_URL="http://127.0.0.1:$port" WORKSPACE="$work/ws" CHROMIUM="$chromium" \
-  SCREENSHOT="$repo/docs/vscode-counterexample.png" node "$here/drive.mjs"
+  SCREENSHOT="$repo/docs/vscode-counterexample.png" SCREENSHOT_PEEK="$repo/docs/vscode-schedule.png" \
+  node "$here/drive.mjs"
 rc=$?
 if [ $rc -ne 0 ]; then echo "--- code-server log"; tail -40 "$work/code-server.log"; fi
 exit $rc
