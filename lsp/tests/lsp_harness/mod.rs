@@ -263,3 +263,92 @@ pub fn find(text: &str, needle: &str) -> (u32, u32) {
     let col = text[line_start..off].encode_utf16().count() as u32;
     (line, col)
 }
+
+/// The real engine, with two test hooks: a check of a test named `Slow...` runs until it is
+/// cancelled (reporting progress), then returns a report holding a bogus `STALE` violation that
+/// must never be shown; a check of a test named `Boom...` panics.
+pub struct HookedEngine;
+
+impl Engine for HookedEngine {
+    fn parse(&self, text: &str, old: Option<&tree_sitter::Tree>) -> litmus::server::engine::ParseOut {
+        litmus::server::engine::RealEngine.parse(text, old)
+    }
+    fn check(
+        &self,
+        test: &litmus_engine::ast::Test,
+        model: litmus_engine::Model,
+        opts: &litmus_engine::CheckOptions,
+        ctl: &litmus_engine::Control,
+    ) -> litmus_engine::ModelReport {
+        if test.name.text.starts_with("Boom") {
+            panic!("boom in {}", model.label());
+        }
+        if test.name.text.starts_with("Slow") {
+            let start = std::time::Instant::now();
+            let mut n = 0;
+            while !ctl.is_cancelled() && start.elapsed() < Duration::from_secs(30) {
+                n += 1;
+                ctl.report(&litmus_engine::Progress { executions: n, states: 1, violations: 0 });
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            let mut r = litmus::server::engine::RealEngine.check(test, model, opts, ctl);
+            r.violations.push(litmus_engine::report::Violation {
+                kind: litmus_engine::report::ViolationKind::Assert,
+                message: "STALE".into(),
+                span: test.name.span,
+                schedule: vec![],
+            });
+            r.complete = true;
+            return r;
+        }
+        litmus::server::engine::RealEngine.check(test, model, opts, ctl)
+    }
+    fn evaluate_condition(
+        &self,
+        test: &litmus_engine::ast::Test,
+        states: &[litmus_engine::report::FinalState],
+    ) -> Option<litmus_engine::report::ConditionResult> {
+        litmus::server::engine::RealEngine.evaluate_condition(test, states)
+    }
+}
+
+pub fn hooked() -> Arc<dyn Engine> {
+    Arc::new(HookedEngine)
+}
+
+/// Message passing with an assertion: fails under PSO only.
+pub const MP: &str = "litmus MP \"message passing\"
+
+shared data = 0, flag = 0;
+
+thread P0 {
+  data = 1;
+  flag = 1;
+}
+
+thread P1 {
+  r0 = flag;
+  if (r0 == 1) {
+    r1 = data;
+    assert(r1 == 1);
+  }
+}
+";
+
+/// Store buffering with an `exists`: holds under TSO and PSO, not under SC.
+pub const SB: &str = "litmus SB \"store buffering\"
+
+shared x = 0, y = 0;
+
+thread P0 {
+  x = 1;
+  r0 = y;
+}
+
+thread P1 {
+  y = 1;
+  r1 = x;
+}
+
+exists (P0:r0 == 0 && P1:r1 == 0)
+";
