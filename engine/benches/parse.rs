@@ -8,7 +8,9 @@ use tree_sitter::{InputEdit, Point};
 
 /// A valid native test of about `lines` lines: many threads with mixed statements.
 fn generate(lines: usize) -> String {
-    let mut s = String::from("litmus Big \"generated\"\nshared x = 0, y = 0, a[4] = {1, 2, 3, 4};\nmutex m;\n");
+    let mut s = String::from(
+        "litmus Big \"generated\"\nshared x = 0, y = 0, a[4] = {1, 2, 3, 4};\nmutex m;\n",
+    );
     let mut t = 0;
     while s.lines().count() < lines {
         s.push_str(&format!("thread P{t} {{\n"));
@@ -16,7 +18,9 @@ fn generate(lines: usize) -> String {
             match i % 8 {
                 0 => s.push_str("  x = 1;\n"),
                 1 => s.push_str(&format!("  r{i} = y + a[{}] * 2;\n", i % 4)),
-                2 => s.push_str("  if (r1 == 0 && x != 2) {\n    y = r1 + 1;\n  } else {\n    fence;\n  }\n"),
+                2 => s.push_str(
+                    "  if (r1 == 0 && x != 2) {\n    y = r1 + 1;\n  } else {\n    fence;\n  }\n",
+                ),
                 3 => s.push_str("  lock(m);\n  r2 = xchg(x, 3);\n  unlock(m);\n"),
                 4 => s.push_str("  while (r3 < 2) { r3 = r3 + 1; }\n"),
                 5 => s.push_str("  r4 = cas(y, 0, 1);\n"),
@@ -40,7 +44,9 @@ fn median(mut v: Vec<Duration>) -> Duration {
 /// machine it is far closer to the unloaded wall time than the wall time is.
 fn thread_cpu() -> Option<Duration> {
     let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
-    Some(Duration::from_nanos(s.split_whitespace().next()?.parse().ok()?))
+    Some(Duration::from_nanos(
+        s.split_whitespace().next()?.parse().ok()?,
+    ))
 }
 
 struct Row {
@@ -50,7 +56,11 @@ struct Row {
 }
 
 /// Runs `f` `runs` times; `f` returns the part of its work to time (setup excluded).
-fn measure(name: impl Into<String>, runs: usize, mut f: impl FnMut() -> (Duration, Option<Duration>)) -> Row {
+fn measure(
+    name: impl Into<String>,
+    runs: usize,
+    mut f: impl FnMut() -> (Duration, Option<Duration>),
+) -> Row {
     let mut wall = Vec::new();
     let mut cpu = Vec::new();
     for _ in 0..runs {
@@ -60,7 +70,11 @@ fn measure(name: impl Into<String>, runs: usize, mut f: impl FnMut() -> (Duratio
             cpu.push(c);
         }
     }
-    Row { name: name.into(), wall, cpu }
+    Row {
+        name: name.into(),
+        wall,
+        cpu,
+    }
 }
 
 fn timed<T>(f: impl FnOnce() -> T) -> (Duration, Option<Duration>) {
@@ -77,18 +91,26 @@ fn main() {
     let text = generate(5000);
     let lines = text.lines().count();
     let first = syntax::parse(&text);
-    assert!(first.test.is_some(), "generated file must be valid: {:?}", &first.diagnostics[..1.min(first.diagnostics.len())]);
+    assert!(
+        first.test.is_some(),
+        "generated file must be valid: {:?}",
+        &first.diagnostics[..1.min(first.diagnostics.len())]
+    );
     let runs = 30;
     let mut rows = Vec::new();
 
-    rows.push(measure(format!("parse+lower {lines} lines ({} KB)", text.len() / 1024), runs, || {
-        timed(|| syntax::parse(&text).test)
-    }));
+    rows.push(measure(
+        format!("parse+lower {lines} lines ({} KB)", text.len() / 1024),
+        runs,
+        || timed(|| syntax::parse(&text).test),
+    ));
     rows.push(measure("  of which tree-sitter parse", runs, || {
         let mut parser = syntax::parser();
         timed(|| parser.parse(&text, None))
     }));
-    rows.push(measure("  of which lowering", runs, || timed(|| syntax::lower(&text, &first.tree))));
+    rows.push(measure("  of which lowering", runs, || {
+        timed(|| syntax::lower(&text, &first.tree))
+    }));
 
     // Incremental: change the first `x = 1;` into `x = 2;`.
     let at = text.find("x = 1;").unwrap() + 4;
@@ -104,15 +126,32 @@ fn main() {
         old_end_position: Point::new(row, col + 1),
         new_end_position: Point::new(row, col + 1),
     };
-    rows.push(measure("incremental 1-char edit (+ full lowering)", runs, || {
-        let mut old = first.tree.clone();
-        old.edit(&edit);
-        timed(|| syntax::parse_incremental(&edited, Some(&old)).test)
-    }));
+    rows.push(measure(
+        "incremental 1-char edit (+ full lowering)",
+        runs,
+        || {
+            let mut old = first.tree.clone();
+            old.edit(&edit);
+            timed(|| syntax::parse_incremental(&edited, Some(&old)).test)
+        },
+    ));
 
-    println!("{:<44} {:>10} {:>10} {:>10}", "benchmark", "median", "min", "cpu med");
+    println!(
+        "{:<44} {:>10} {:>10} {:>10}",
+        "benchmark", "median", "min", "cpu med"
+    );
     for r in rows {
-        let cpu = if r.cpu.is_empty() { "-".to_string() } else { format!("{:.2?}", median(r.cpu.clone())) };
-        println!("{:<44} {:>10.2?} {:>10.2?} {:>10}", r.name, median(r.wall.clone()), r.wall.iter().min().unwrap(), cpu);
+        let cpu = if r.cpu.is_empty() {
+            "-".to_string()
+        } else {
+            format!("{:.2?}", median(r.cpu.clone()))
+        };
+        println!(
+            "{:<44} {:>10.2?} {:>10.2?} {:>10}",
+            r.name,
+            median(r.wall.clone()),
+            r.wall.iter().min().unwrap(),
+            cpu
+        );
     }
 }

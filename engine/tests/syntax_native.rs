@@ -159,37 +159,49 @@ fn missing_brace_is_one_diagnostic() {
 
 #[test]
 fn unexpected_token() {
-    check("litmus E\nthread P0 {\n  foo bar;\n  r0 = 1;\n}\n", expect![[r#"
+    check(
+        "litmus E\nthread P0 {\n  foo bar;\n  r0 = 1;\n}\n",
+        expect![[r#"
         error 3:3-3:11: unexpected `foo`
           |   foo bar;
           |   ^^^^^^^^
-    "#]]);
+    "#]],
+    );
 }
 
 #[test]
 fn declaration_without_semicolon() {
-    check("litmus E\nshared x, y\nmutex m\nthread P0 { x = 1; }\n", expect![[r#"
+    check(
+        "litmus E\nshared x, y\nmutex m\nthread P0 { x = 1; }\n",
+        expect![[r#"
         error 2:12-2:12: expected `;`
           | shared x, y
           |            ^
         error 3:8-3:8: expected `;`
           | mutex m
           |        ^
-    "#]]);
+    "#]],
+    );
 }
 
 #[test]
 fn not_a_test() {
-    check("hello world\n", expect![[r#"
+    check(
+        "hello world\n",
+        expect![[r#"
         error 1:1-1:6: expected a test: `litmus NAME` (native dialect) or `X86 NAME` (herd x86 dialect)
           | hello world
           | ^^^^^
-    "#]]);
-    check("", expect![[r#"
+    "#]],
+    );
+    check(
+        "",
+        expect![[r#"
         error 1:1-1:1: expected a test: `litmus NAME` (native dialect) or `X86 NAME` (herd x86 dialect)
           | 
           | ^
-    "#]]);
+    "#]],
+    );
 }
 
 #[test]
@@ -206,7 +218,9 @@ fn unknown_thread_in_condition() {
 
 #[test]
 fn register_unused_by_its_thread_is_a_warning() {
-    check("litmus W\nthread P0 { r0 = 1; }\nexists (P0:r9 == 0)\n", expect![[r#"
+    check(
+        "litmus W\nthread P0 { r0 = 1; }\nexists (P0:r9 == 0)\n",
+        expect![[r#"
         warning 3:12-3:14: thread `P0` never uses register `r9`; its final value is always 0
           | exists (P0:r9 == 0)
           |            ^^
@@ -214,7 +228,8 @@ fn register_unused_by_its_thread_is_a_warning() {
         thread P0
           r0 := 1
         exists (P0:r9 == 0)
-    "#]]);
+    "#]],
+    );
 }
 
 #[test]
@@ -337,43 +352,55 @@ fn integer_literals_out_of_range() {
 #[test]
 fn array_sizes_and_initialiser_counts() {
     check(
-        "litmus S\nshared a[0], b[2] = {1, 2, 3}, c[1 + 1] = {5}, d = {1}, e[2] = 3, f[r], g[100000];\nthread P0 { }\n",
+        "litmus S\nshared a[0], b[2] = {1, 2, 3}, c[1 + 1] = {5}, d = {1}, e[2] = 3, f[r], g[100000], h = 1 / 0, i = x;\nthread P0 { }\n",
         expect![[r#"
             error 2:10-2:11: array size must be at least 1, not 0
-              | shared a[0], b[2] = {1, 2, 3}, c[1 + 1] = {5}, d = {1}, e[2] = 3, f[r], g[100000];
+              | shared a[0], b[2] = {1, 2, 3}, c[1 + 1] = {5}, d = {1}, e[2] = 3, f[r], g[100000], h = 1 / 0, i = x;
               |          ^
             error 2:28-2:29: too many initialisers: `b` has 2 cells
-              | shared a[0], b[2] = {1, 2, 3}, c[1 + 1] = {5}, d = {1}, e[2] = 3, f[r], g[100000];
+              | shared a[0], b[2] = {1, 2, 3}, c[1 + 1] = {5}, d = {1}, e[2] = 3, f[r], g[100000], h = 1 / 0, i = x;
               |                            ^
             error 2:52-2:55: `d` is a scalar; a list initialiser needs an array: `d[N] = {...}`
-              | shared a[0], b[2] = {1, 2, 3}, c[1 + 1] = {5}, d = {1}, e[2] = 3, f[r], g[100000];
+              | shared a[0], b[2] = {1, 2, 3}, c[1 + 1] = {5}, d = {1}, e[2] = 3, f[r], g[100000], h = 1 / 0, i = x;
               |                                                    ^^^
             error 2:64-2:65: an array is initialised with a list: `e[N] = {...}`
-              | shared a[0], b[2] = {1, 2, 3}, c[1 + 1] = {5}, d = {1}, e[2] = 3, f[r], g[100000];
+              | shared a[0], b[2] = {1, 2, 3}, c[1 + 1] = {5}, d = {1}, e[2] = 3, f[r], g[100000], h = 1 / 0, i = x;
               |                                                                ^
-            error 2:69-2:70: an array size must be a constant
-              | shared a[0], b[2] = {1, 2, 3}, c[1 + 1] = {5}, d = {1}, e[2] = 3, f[r], g[100000];
+            error 2:69-2:70: an array size must be a constant (literals and operators, no names)
+              | shared a[0], b[2] = {1, 2, 3}, c[1 + 1] = {5}, d = {1}, e[2] = 3, f[r], g[100000], h = 1 / 0, i = x;
               |                                                                     ^
             error 2:75-2:81: array size 100000 is too large (at most 65536)
-              | shared a[0], b[2] = {1, 2, 3}, c[1 + 1] = {5}, d = {1}, e[2] = 3, f[r], g[100000];
+              | shared a[0], b[2] = {1, 2, 3}, c[1 + 1] = {5}, d = {1}, e[2] = 3, f[r], g[100000], h = 1 / 0, i = x;
               |                                                                           ^^^^^^
+            error 2:88-2:93: an initial value divides by zero
+              | shared a[0], b[2] = {1, 2, 3}, c[1 + 1] = {5}, d = {1}, e[2] = 3, f[r], g[100000], h = 1 / 0, i = x;
+              |                                                                                        ^^^^^
+            error 2:99-2:100: an initial value must be a constant (literals and operators, no names)
+              | shared a[0], b[2] = {1, 2, 3}, c[1 + 1] = {5}, d = {1}, e[2] = 3, f[r], g[100000], h = 1 / 0, i = x;
+              |                                                                                                   ^
         "#]],
     );
 }
 
 #[test]
 fn declarations_after_threads_and_no_threads() {
-    check("litmus D\nthread P0 { }\nshared x;\n", expect![[r#"
+    check(
+        "litmus D\nthread P0 { }\nshared x;\n",
+        expect![[r#"
         error 3:1-3:10: declarations must come before the threads
           | shared x;
           | ^^^^^^^^^
           = 2:1: first thread is here
-    "#]]);
-    check("litmus D\nshared x;\nexists (x == 0)\n", expect![[r#"
+    "#]],
+    );
+    check(
+        "litmus D\nshared x;\nexists (x == 0)\n",
+        expect![[r#"
         error 1:1-1:9: a test needs at least one thread: `thread P0 { ... }`
           | litmus D
           | ^^^^^^^^
-    "#]]);
+    "#]],
+    );
 }
 
 #[test]
@@ -425,43 +452,72 @@ fn x86_syntax_in_the_native_dialect() {
               |                                       ^^
         "#]],
     );
-    check("litmus X\nthread P0 { }\nfinal (P0:r0 == 0)\n", expect![[r#"
+    check(
+        "litmus X\nthread P0 { }\nfinal (P0:r0 == 0)\n",
+        expect![[r#"
         error 3:1-3:6: `final` is x86 syntax; use `exists`
           | final (P0:r0 == 0)
           | ^^^^^
         warning 3:11-3:13: thread `P0` never uses register `r0`; its final value is always 0
           | final (P0:r0 == 0)
           |           ^^
-    "#]]);
+    "#]],
+    );
 }
 
 #[test]
 fn deep_nesting_is_reported_not_overflowed() {
     let depth = 5000;
-    let src = format!("litmus D\nthread P0 {{ r0 = {}1{}; }}\n", "(".repeat(depth), ")".repeat(depth));
+    let src = format!(
+        "litmus D\nthread P0 {{ r0 = {}1{}; }}\n",
+        "(".repeat(depth),
+        ")".repeat(depth)
+    );
     let parsed = litmus_engine::syntax::parse(&src);
     assert!(parsed.test.is_none());
-    assert!(parsed.diagnostics.iter().any(|d| d.message.contains("nested too deeply")), "{:?}", parsed.diagnostics);
+    assert!(
+        parsed
+            .diagnostics
+            .iter()
+            .any(|d| d.message.contains("nested too deeply")),
+        "{:?}",
+        parsed.diagnostics
+    );
 
-    let chain = format!("litmus D\nthread P0 {{ r0 = 1{}; }}\n", " + 1".repeat(depth));
+    let chain = format!(
+        "litmus D\nthread P0 {{ r0 = 1{}; }}\n",
+        " + 1".repeat(depth)
+    );
     let parsed = litmus_engine::syntax::parse(&chain);
-    assert!(parsed.diagnostics.iter().any(|d| d.message.contains("nested too deeply")));
+    assert!(parsed
+        .diagnostics
+        .iter()
+        .any(|d| d.message.contains("nested too deeply")));
 
-    let ifs = format!("litmus D\nthread P0 {{ {} }}\n", "if (1) { ".repeat(depth) + &"}".repeat(depth));
+    let ifs = format!(
+        "litmus D\nthread P0 {{ {} }}\n",
+        "if (1) { ".repeat(depth) + &"}".repeat(depth)
+    );
     let parsed = litmus_engine::syntax::parse(&ifs);
-    assert!(parsed.diagnostics.iter().any(|d| d.message.contains("nested too deeply")));
+    assert!(parsed
+        .diagnostics
+        .iter()
+        .any(|d| d.message.contains("nested too deeply")));
 }
 
 #[test]
 fn missing_operand_and_parenthesis() {
-    check("litmus E\nthread P0 {\n  r0 = 1 +;\n  if (r0 == 1 { r1 = 1; }\n}\n", expect![[r#"
+    check(
+        "litmus E\nthread P0 {\n  r0 = 1 +;\n  if (r0 == 1 { r1 = 1; }\n}\n",
+        expect![[r#"
         error 3:11-3:11: expected an expression
           |   r0 = 1 +;
           |           ^
         error 4:14-4:14: expected `)`
           |   if (r0 == 1 { r1 = 1; }
           |              ^
-    "#]]);
+    "#]],
+    );
 }
 
 #[test]
@@ -474,6 +530,110 @@ fn comments_are_ignored() {
             thread P0
               x <- 1
             exists (*x == 1)
+        "#]],
+    );
+}
+
+#[test]
+fn unterminated_delimiters() {
+    check(
+        "litmus E\nthread P0 { } /* never closed\n",
+        expect![[r#"
+        error 2:15-2:30: unterminated comment: `/*` needs a closing `*/`
+          | thread P0 { } /* never closed
+          |               ^^^^^^^^^^^^^^^
+    "#]],
+    );
+    check(
+        "litmus E \"never closed\nthread P0 { }\n",
+        expect![[r#"
+        error 1:10-1:23: unterminated string: `"` needs a closing `"` on the same line
+          | litmus E "never closed
+          |          ^^^^^^^^^^^^^
+    "#]],
+    );
+}
+
+#[test]
+fn broken_thread_header_is_one_diagnostic() {
+    check(
+        "litmus E\nthread { r0 = 1; }\n",
+        expect![[r#"
+        error 2:8-2:9: expected a thread name: `thread P0 { ... }`
+          | thread { r0 = 1; }
+          |        ^
+    "#]],
+    );
+    check(
+        "litmus E\nthread P0 { r0 = 1; }}\n",
+        expect![[r#"
+        error 2:22-2:23: unexpected `}`
+          | thread P0 { r0 = 1; }}
+          |                      ^
+    "#]],
+    );
+    check(
+        "litmus E\nthread P0 { r0 = 1; }\nexists (P0:r0 == 1) junk\n",
+        expect![[r#"
+        error 3:21-3:25: unexpected `junk`
+          | exists (P0:r0 == 1) junk
+          |                     ^^^^
+    "#]],
+    );
+}
+
+#[test]
+fn thread_without_brace() {
+    check(
+        "litmus E\nthread P0 ( )\n",
+        expect![[r#"
+        error 2:11-2:12: expected `{` after the thread name: `thread P0 { ... }`
+          | thread P0 ( )
+          |           ^
+    "#]],
+    );
+}
+
+#[test]
+fn missing_parentheses_are_named() {
+    check(
+        "litmus P\nmutex m;\nthread P0 {\n  if r0 == 1 { r1 = 1; }\n  while r0 < 2 { r0 = r0 + 1; }\n  assert r0 == 2;\n  lock m;\n  unlock(m);\n}\n",
+        expect![[r#"
+            error 4:6-4:13: `if` needs parentheses: `if (r0 == 1) { ... }`
+              |   if r0 == 1 { r1 = 1; }
+              |      ^^^^^^^
+            error 5:9-5:15: `while` needs parentheses: `while (r0 < 2) { ... }`
+              |   while r0 < 2 { r0 = r0 + 1; }
+              |         ^^^^^^
+            error 6:10-6:17: `assert` needs parentheses: `assert(r0 == 2);`
+              |   assert r0 == 2;
+              |          ^^^^^^^
+            error 7:8-7:9: `lock` needs parentheses: `lock(m);`
+              |   lock m;
+              |        ^
+        "#]],
+    );
+}
+
+#[test]
+fn fence_with_arguments() {
+    check(
+        "litmus E\nthread P0 { fence(); }\n",
+        expect![[r#"
+        error 2:18-2:20: `fence` takes no arguments: write `fence;`
+          | thread P0 { fence(); }
+          |                  ^^
+    "#]],
+    );
+}
+
+#[test]
+fn description_escapes() {
+    check(
+        "litmus D \"say \\\"hi\\\" via C:\\\\tmp and \\n\"\nthread P0 { }\n",
+        expect![[r#"
+            test D (Native) "say \"hi\" via C:\\tmp and \\n"
+            thread P0
         "#]],
     );
 }

@@ -40,7 +40,7 @@ fn odd_layouts_metadata_blocks_and_trailers() {
         r#"X86 iwp2.3.a/amd4 (iwpTwoThreea) "Loads may be reordered"
 Cycle=Rfi PodRW Wse
 Relax=
-{x = 0; y = 3; P0:EAX = 1; 1:ebx = -2};
+{x = 0; y = 3; P0:EAX = 1; 1:ebx = -2; 1:ECX = 0};
 
         P0      |       P1      ;
   mov [x], 1  	|  mov [y], 1  	;
@@ -49,7 +49,7 @@ Relax=
   MOV EBX,$7    |  XCHG [x],EBX  ;
   MOV ECX,EBX   |               ;
                 |               ;
-locations [x; 0:EAX;]
+locations [x; 0:EAX; w]
 final (P0:EAX = 0 /\ P1:EBX <> 0 /\ not x != 1 \/ ~[y]==2 => true \/ false);
 with
 tso: ~exists;
@@ -64,6 +64,7 @@ show 3
             shared x = 0
             shared y = 3
             shared z = 0
+            shared w = 0
             thread P0 EAX=1
               x <- 1
               fence
@@ -93,13 +94,16 @@ fn empty_init_and_forall_without_parentheses() {
             forall ((P1:EAX == 0) || (P1:EAX == 2))
         "#]],
     );
-    check("X86 T\n{x=1}\n P0 ;\n MFENCE ;\n~exists (x=0)\n", expect![[r#"
+    check(
+        "X86 T\n{x=1}\n P0 ;\n MFENCE ;\n~exists (x=0)\n",
+        expect![[r#"
         test T (X86)
         shared x = 1
         thread P0
           fence
         ~exists (*x == 0)
-    "#]]);
+    "#]],
+    );
 }
 
 #[test]
@@ -152,16 +156,34 @@ fn thread_columns_and_condition_threads() {
 
 #[test]
 fn x86_syntax_errors() {
-    check("X86 E\n{ x=0; }\n P0 | P1 ;\n MOV [x],$1 | MOV EAX,[x]\n MFENCE | ;\nexists (1:EAX=1)\n", expect![[r#"
-        error 5:2-5:8: unexpected `MFENCE`
-          |  MFENCE | ;
-          |  ^^^^^^
-    "#]]);
-    check("X86 E\n{ x=0;\n P0 ;\n MOV [x],$1 ;\n", expect![[r#"
+    check(
+        "X86 E\n{ x=0; }\n P0 | P1 ;\n MOV [x],$1 | MOV EAX,[x]\n MFENCE | ;\nexists (1:EAX=1)\n",
+        expect![[r#"
+            error 4:26-4:26: expected `;`: every row of the code table ends with `;`
+              |  MOV [x],$1 | MOV EAX,[x]
+              |                          ^
+        "#]],
+    );
+    check(
+        "X86 E\n{ x=0;\n P0 ;\n MOV [x],$1 ;\n",
+        expect![[r#"
         error 3:2-4:11: unexpected `P0`
           |  P0 ;
           |  ^
-    "#]]);
+    "#]],
+    );
+}
+
+#[test]
+fn a_syntax_error_in_a_cell_is_not_also_a_semantic_error() {
+    check(
+        "X86 E\n{ x=0; }\n P0 | P1 ;\n MOV [x] $1 | MOV EAX,[x] ;\nexists (1:EAX=1)\n",
+        expect![[r#"
+            error 4:6-4:9: unexpected `[`
+              |  MOV [x] $1 | MOV EAX,[x] ;
+              |      ^^^
+        "#]],
+    );
 }
 
 #[test]
@@ -174,7 +196,13 @@ fn statement_spans_are_instruction_cells() {
         .iter()
         .map(|t| t.body.iter().map(|s| &text[s.span.range()]).collect())
         .collect();
-    assert_eq!(cells, vec![vec!["MOV [x],$1", "MFENCE"], vec!["MOV EAX,[x]", "XCHG [y],EBX"]]);
+    assert_eq!(
+        cells,
+        vec![
+            vec!["MOV [x],$1", "MFENCE"],
+            vec!["MOV EAX,[x]", "XCHG [y],EBX"]
+        ]
+    );
     assert_eq!(&text[test.threads[1].span.range()], "P1");
     assert!(matches!(test.threads[1].body[1].kind, StmtKind::Rmw { .. }));
 }
@@ -197,7 +225,9 @@ fn conformance_suite_parses_without_diagnostics() {
         let text = std::fs::read_to_string(path).unwrap();
         let parsed = syntax::parse(&text);
         let ok = parsed.test.as_ref().is_some_and(|t| {
-            !t.threads.is_empty() && t.condition.is_some() && t.threads.iter().all(|th| !th.body.is_empty())
+            !t.threads.is_empty()
+                && t.condition.is_some()
+                && t.threads.iter().all(|th| !th.body.is_empty())
         });
         if !parsed.diagnostics.is_empty() || !ok {
             let first = parsed.diagnostics.first().map(|d| {
@@ -207,6 +237,16 @@ fn conformance_suite_parses_without_diagnostics() {
             failures.push(format!("{}: {:?}", path.display(), first));
         }
     }
-    assert!(files.len() >= 480, "expected the 487 tests, found {}", files.len());
-    assert!(failures.is_empty(), "{} of {} failed:\n{}", failures.len(), files.len(), failures.join("\n"));
+    assert!(
+        files.len() >= 480,
+        "expected the 487 tests, found {}",
+        files.len()
+    );
+    assert!(
+        failures.is_empty(),
+        "{} of {} failed:\n{}",
+        failures.len(),
+        files.len(),
+        failures.join("\n")
+    );
 }

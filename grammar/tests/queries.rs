@@ -10,7 +10,8 @@ fn language() -> tree_sitter::Language {
 
 #[test]
 fn highlights_query_compiles_and_captures() {
-    let query = tree_sitter::Query::new(&language(), tree_sitter_litmus::HIGHLIGHTS_QUERY).expect("valid query");
+    let query = tree_sitter::Query::new(&language(), tree_sitter_litmus::HIGHLIGHTS_QUERY)
+        .expect("valid query");
     assert!(query.capture_names().contains(&"keyword"));
     assert!(query.capture_names().contains(&"comment"));
 }
@@ -22,8 +23,17 @@ fn locals_query_compiles() {
 
 #[test]
 fn node_types_lists_the_front_end_nodes() {
-    for kind in ["native_test", "x86_test", "assignment_expression", "x86_instruction", "thread_register"] {
-        assert!(tree_sitter_litmus::NODE_TYPES.contains(&format!("\"type\": \"{kind}\"")), "{kind} missing");
+    for kind in [
+        "native_test",
+        "x86_test",
+        "assignment_expression",
+        "x86_instruction",
+        "thread_register",
+    ] {
+        assert!(
+            tree_sitter_litmus::NODE_TYPES.contains(&format!("\"type\": \"{kind}\"")),
+            "{kind} missing"
+        );
     }
 }
 
@@ -55,7 +65,10 @@ fn generated_parser_is_fresh() {
     for f in ["src/parser.c", "src/grammar.json", "src/node-types.json"] {
         let fresh = std::fs::read_to_string(tmp.join(f)).unwrap();
         let committed = std::fs::read_to_string(root.join(f)).unwrap();
-        assert!(fresh == committed, "{f} is stale: run `tree-sitter generate` in grammar/");
+        assert!(
+            fresh == committed,
+            "{f} is stale: run `tree-sitter generate` in grammar/"
+        );
     }
     let _ = std::fs::remove_dir_all(&tmp);
 }

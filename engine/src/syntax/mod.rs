@@ -3,12 +3,12 @@
 //! One grammar (`grammar/grammar.js`, crate `tree-sitter-litmus`) covers both dialects; the
 //! root's child says which one a file is written in (spec §1: `litmus NAME`, §4: `X86 NAME`).
 //!
-//! - [`errors`] turns ERROR and MISSING nodes into one diagnostic each ("expected `;`",
+//! - `errors` turns ERROR and MISSING nodes into one diagnostic each ("expected `;`",
 //!   "unexpected `foo`") without cascades;
-//! - [`native`] lowers the native dialect and checks its static rules (§1: resolution of
+//! - `native` lowers the native dialect and checks its static rules (§1: resolution of
 //!   identifiers to shared locations, mutexes or registers; mutex/array misuse; duplicates);
-//! - [`x86`] lowers the herd x86 dialect (§4) to the same AST;
-//! - [`expr`] lowers expressions of both dialects (threads and final conditions).
+//! - `x86` lowers the herd x86 dialect (§4) to the same AST;
+//! - `expr` lowers expressions of both dialects (threads and final conditions).
 //!
 //! Architecture invariants: never panics and never recurses without bound on any input (deep
 //! nesting is reported, not followed); `Parsed::test` is `None` iff some diagnostic is an
@@ -47,7 +47,11 @@ pub fn parse(text: &str) -> Parsed {
 pub fn parse_incremental(text: &str, old: Option<&Tree>) -> Parsed {
     let tree = parse_tree(text, old);
     let (test, diagnostics) = lower(text, &tree);
-    Parsed { tree, test, diagnostics }
+    Parsed {
+        tree,
+        test,
+        diagnostics,
+    }
 }
 
 /// A parser for the litmus language.
@@ -84,7 +88,9 @@ pub fn lower(text: &str, tree: &Tree) -> (Option<ast::Test>, Vec<Diagnostic>) {
         Some(node) => x86::lower(text, node, &mut diags),
         None => {
             let start = text.len() - text.trim_start().len();
-            let end = text[start..].find(char::is_whitespace).map_or(text.len(), |i| start + i);
+            let end = text[start..]
+                .find(char::is_whitespace)
+                .map_or(text.len(), |i| start + i);
             let first_word = &text[start..end];
             // A test whose header is right but that failed to parse as a whole keeps its
             // syntax errors; anything else gets one diagnostic saying what a test looks like.
@@ -98,6 +104,19 @@ pub fn lower(text: &str, tree: &Tree) -> (Option<ast::Test>, Vec<Diagnostic>) {
             None
         }
     };
+    // No cascades: a semantic diagnostic whose range touches a syntax error is a consequence
+    // of it (`MOV [x] $1` is not also "unsupported MOV operands").
+    if syntax_count > 0 && diags.len() > syntax_count {
+        let (syntax, semantic) = diags.split_at(syntax_count);
+        let touches = |d: &Diagnostic| {
+            syntax
+                .iter()
+                .any(|e| e.span.start <= d.span.end && d.span.start <= e.span.end)
+        };
+        let keep: Vec<Diagnostic> = semantic.iter().filter(|d| !touches(d)).cloned().collect();
+        diags.truncate(syntax_count);
+        diags.extend(keep);
+    }
     // Semantic diagnostics in source order (stable: related ones keep their order).
     if diags.len() > syntax_count {
         diags[syntax_count..].sort_by_key(|d| d.span.start);
@@ -116,7 +135,10 @@ impl<'a> Src<'a> {
         self.text.get(node.byte_range()).unwrap_or("")
     }
     pub fn name(&self, node: Node) -> ast::Name {
-        ast::Name { text: self.text(node).to_string(), span: span(node) }
+        ast::Name {
+            text: self.text(node).to_string(),
+            span: span(node),
+        }
     }
 }
 
@@ -133,7 +155,12 @@ fn field_id(name: &str) -> Option<std::num::NonZeroU16> {
     let ids = IDS.get_or_init(|| {
         let language: tree_sitter::Language = tree_sitter_litmus::LANGUAGE.into();
         (1..=language.field_count() as u16)
-            .filter_map(|id| Some((language.field_name_for_id(id)?.to_string(), std::num::NonZeroU16::new(id)?)))
+            .filter_map(|id| {
+                Some((
+                    language.field_name_for_id(id)?.to_string(),
+                    std::num::NonZeroU16::new(id)?,
+                ))
+            })
             .collect()
     });
     ids.get(name).copied()
@@ -141,12 +168,17 @@ fn field_id(name: &str) -> Option<std::num::NonZeroU16> {
 
 /// Children with field `field`, in order, without MISSING ones.
 pub(crate) fn children_by_field<'t>(node: Node<'t>, field: &str) -> Vec<Node<'t>> {
-    let Some(id) = field_id(field) else { return Vec::new() };
+    let Some(id) = field_id(field) else {
+        return Vec::new();
+    };
     let mut cursor = node.walk();
-    node.children_by_field_id(id, &mut cursor).filter(|n| !n.is_missing()).collect()
+    node.children_by_field_id(id, &mut cursor)
+        .filter(|n| !n.is_missing())
+        .collect()
 }
 
 /// The child with field `field`, unless it is missing.
 pub(crate) fn field<'t>(node: Node<'t>, field: &str) -> Option<Node<'t>> {
-    node.child_by_field_id(field_id(field)?.get()).filter(|n| !n.is_missing())
+    node.child_by_field_id(field_id(field)?.get())
+        .filter(|n| !n.is_missing())
 }
