@@ -99,6 +99,14 @@ try {
     if (!/TSO|assert|schedule|violat/i.test(text)) throw new Error(`hover says ${JSON.stringify(text.slice(0, 200))}`);
   });
 
+  await check("the server's markdown hover renders its verdict table", async () => {
+    // the verdict table is further down the hover, below the diagnostic
+    const table = page.locator('.monaco-hover:not(.hidden) table').first();
+    await table.waitFor({ state: 'attached', timeout: 10_000 });
+    const text = await table.innerText();
+    if (!/TSO/.test(text) || !/SC/.test(text)) throw new Error(`table says ${JSON.stringify(text.slice(0, 200))}`);
+  });
+
   await check(`screenshot saved to ${screenshot}`, async () => {
     await page.screenshot({ path: screenshot });
   });
