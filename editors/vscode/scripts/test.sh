@@ -55,11 +55,17 @@ step "bundle (esbuild) and package (vsce package --no-dependencies)"
 rm -f dist/litmus.vsix
 if npm run -s package > "$log/package.txt" 2>&1 && [ -f dist/litmus.vsix ]; then
   missing=0
+  # the archive's file names, one a line (python3's zipfile where unzip is not installed)
+  if command -v unzip > /dev/null; then
+    unzip -Z1 dist/litmus.vsix > "$log/vsix.txt"
+  else
+    python3 -c 'import sys, zipfile; print("\n".join(zipfile.ZipFile(sys.argv[1]).namelist()))' dist/litmus.vsix > "$log/vsix.txt"
+  fi
   for f in extension/package.json extension/dist/extension.js extension/syntaxes/litmus.tmLanguage.json \
            extension/snippets/litmus.json extension/language-configuration.json; do
-    if ! unzip -l dist/litmus.vsix | grep -q " $f\$"; then echo "FAIL: $f missing from the .vsix"; missing=1; fi
+    if ! grep -qx "$f" "$log/vsix.txt"; then echo "FAIL: $f missing from the .vsix"; missing=1; fi
   done
-  if unzip -l dist/litmus.vsix | grep -q 'node_modules/\|src/\|\.map$'; then
+  if grep -q 'node_modules/\|/src/\|\.map$' "$log/vsix.txt"; then
     echo "FAIL: sources, maps or node_modules leaked into the .vsix"; missing=1
   fi
   if [ "$missing" -eq 0 ]; then echo "ok: dist/litmus.vsix ($(stat -c %s dist/litmus.vsix) bytes)"; ok 1; else ko 1; fi
