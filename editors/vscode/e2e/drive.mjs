@@ -138,6 +138,23 @@ try {
     if (peekShot) await page.screenshot({ path: peekShot });
   });
 
+  await check('Step Through Schedule lists every step in schedule order', async () => {
+    await page.keyboard.press('Escape');
+    await page.locator('.view-line', { hasText: 'assert(r1' }).first().click();
+    await page.keyboard.press('F1');
+    const input = page.locator('.quick-input-widget input').first();
+    await input.waitFor({ timeout: 30_000 });
+    await input.fill('>Litmus: Step Through Schedule');
+    await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Step Through Schedule' }).first().waitFor({ timeout: 30_000 });
+    await page.keyboard.press('Enter');
+    const first = page.locator('.quick-input-widget .monaco-list-row', { hasText: /^1\. / }).first();
+    await first.waitFor({ timeout: 30_000 });
+    const labels = await page.locator('.quick-input-widget .monaco-list-row .label-name').allInnerTexts();
+    const numbers = labels.map((l) => Number(l.split('.')[0]));
+    if (numbers.length < 4 || numbers.some((n, i) => n !== i + 1)) throw new Error(`rows: ${JSON.stringify(labels)}`);
+    await page.keyboard.press('Escape');
+  });
+
   await check('a missing server binary is reported once, naming the setting', async () => {
     await page.keyboard.press('Escape');
     // A workspace setting (litmus.serverPath is machine-overridable), as a project would pin it.

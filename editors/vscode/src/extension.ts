@@ -23,6 +23,7 @@ import {
   Schedule,
   scheduleHeading,
   SHOW_SCHEDULE,
+  stepItems,
   VERIFY,
 } from './logic/schedule';
 import { resolveServerPath } from './logic/serverPath';
@@ -33,6 +34,7 @@ const LANGUAGE_ID = 'litmus';
 const COPY_SCHEDULE = 'litmus.copySchedule';
 const CLEAR_SCHEDULE = 'litmus.clearSchedule';
 const RESTART_SERVER = 'litmus.restartServer';
+const STEP_THROUGH = 'litmus.stepThroughSchedule';
 
 let client: LanguageClient | undefined;
 let output: vscode.LogOutputChannel;
@@ -101,6 +103,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     statusItem,
     stepDecoration,
     vscode.commands.registerCommand(COPY_SCHEDULE, copySchedule),
+    vscode.commands.registerCommand(STEP_THROUGH, stepThroughSchedule),
     vscode.commands.registerCommand(CLEAR_SCHEDULE, () => showAnnotations(undefined)),
     vscode.commands.registerCommand(RESTART_SERVER, async () => {
       await stopClient();
@@ -351,15 +354,16 @@ function showAnnotations(s: Schedule | undefined): void {
   }
 }
 
-async function copySchedule(): Promise<void> {
+/** Asks the server for the schedule at the cursor of the active litmus editor. */
+async function scheduleAtCursor(): Promise<{ schedule: Schedule; uri: string } | undefined> {
   const target = activeTarget();
   if (!target) {
     void vscode.window.showInformationMessage('Litmus: open a .litmus file first.');
-    return;
+    return undefined;
   }
   if (!client) {
     await showStartError();
-    return;
+    return undefined;
   }
   const raw = await client.sendRequest(ExecuteCommandRequest.type, {
     command: SHOW_SCHEDULE,
@@ -367,14 +371,49 @@ async function copySchedule(): Promise<void> {
   });
   const s = normalizedSchedule(raw);
   if (!s || s.steps.length === 0) {
-    void vscode.window.showInformationMessage('Litmus: no violation or witness to copy here.');
-    return;
+    void vscode.window.showInformationMessage('Litmus: no violation or witness at the cursor.');
+    return undefined;
   }
-  const folder = vscode.workspace.getWorkspaceFolder(vscode.Uri.parse(target.uri));
-  const text = formatScheduleText(s, (u) => {
-    const uri = vscode.Uri.parse(u);
-    return folder ? vscode.workspace.asRelativePath(uri, false) : uri.path.slice(uri.path.lastIndexOf('/') + 1);
-  });
-  await vscode.env.clipboard.writeText(text);
+  return { schedule: s, uri: target.uri };
+}
+
+function displayName(uri: string, base: string): string {
+  const u = vscode.Uri.parse(uri);
+  const folder = vscode.workspace.getWorkspaceFolder(vscode.Uri.parse(base));
+  return folder ? vscode.workspace.asRelativePath(u, false) : u.path.slice(u.path.lastIndexOf('/') + 1);
+}
+
+async function copySchedule(): Promise<void> {
+  const got = await scheduleAtCursor();
+  if (!got) return;
+  const { schedule: s, uri } = got;
+  await vscode.env.clipboard.writeText(formatScheduleText(s, (u) => displayName(u, uri)));
   void vscode.window.showInformationMessage(`Litmus: copied the ${scheduleHeading(s)} schedule (${s.steps.length} steps).`);
+}
+
+/** The steps in schedule order in a pick list; moving through it reveals each step's source. */
+async function stepThroughSchedule(): Promise<void> {
+  const got = await scheduleAtCursor();
+  if (!got) return;
+  const { schedule: s, uri } = got;
+  showAnnotations(s);
+  const items = stepItems(s, (u) => displayName(u, uri));
+  const pick = vscode.window.createQuickPick<(typeof items)[number]>();
+  pick.title = `Litmus: ${scheduleHeading(s)}`;
+  pick.placeholder = 'Steps in schedule order: move to reveal, Enter to go there';
+  pick.items = items;
+  pick.matchOnDescription = true;
+  const reveal = async (item: (typeof items)[number] | undefined, preserveFocus: boolean) => {
+    if (!item) return;
+    const doc = await vscode.workspace.openTextDocument(vscode.Uri.parse(item.location.uri));
+    const range = toRange(item.location.range);
+    await vscode.window.showTextDocument(doc, { selection: range, preserveFocus, preview: true });
+  };
+  pick.onDidChangeActive((active) => void reveal(active[0], true));
+  pick.onDidAccept(() => {
+    void reveal(pick.activeItems[0], false);
+    pick.hide();
+  });
+  pick.onDidHide(() => pick.dispose());
+  pick.show();
 }

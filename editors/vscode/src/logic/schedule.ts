@@ -174,3 +174,23 @@ export function completeCommandArgs(
   if (command === SHOW_SCHEDULE) return [active.uri, active.position.line, active.position.character];
   return [active.uri];
 }
+
+export interface StepItem {
+  /** `N. label`, in schedule order. */
+  label: string;
+  /** `file:line:col`, 1-based. */
+  description: string;
+  location: Location;
+}
+
+/** The steps as an ordered pick list (VS Code's peek list sorts by position; this keeps order). */
+export function stepItems(s: Schedule, name: (uri: string) => string = uriBaseName): StepItem[] {
+  return s.steps.map((st, i) => {
+    const p = st.location.range.start;
+    return {
+      label: `${i + 1}. ${st.label}`,
+      description: `${name(st.location.uri)}:${p.line + 1}:${p.character + 1}`,
+      location: st.location,
+    };
+  });
+}

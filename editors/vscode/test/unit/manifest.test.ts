@@ -32,7 +32,7 @@ test('contributes the contract commands and the client ones, each with a title',
     assert.ok(c.title, `${c.command} has a title`);
     return c.command;
   });
-  for (const id of ['litmus.verify', 'litmus.showSchedule', 'litmus.copySchedule', 'litmus.clearSchedule', 'litmus.restartServer']) {
+  for (const id of ['litmus.verify', 'litmus.showSchedule', 'litmus.copySchedule', 'litmus.stepThroughSchedule', 'litmus.clearSchedule', 'litmus.restartServer']) {
     assert.ok(ids.includes(id), `${id} contributed`);
   }
 });

@@ -8,6 +8,7 @@ import {
   parseSchedule,
   scheduleHeading,
   scheduleLocations,
+  stepItems,
   uriBaseName,
 } from '../../src/logic/schedule';
 
@@ -140,4 +141,19 @@ test('code lens arguments pass through; uri objects become strings', () => {
   const uriObject = { toString: () => U };
   assert.deepEqual(completeCommandArgs('litmus.verify', [uriObject], active), [U]);
   assert.deepEqual(completeCommandArgs('litmus.verify', [{}], active), ['file:///other.litmus']);
+});
+
+test('step items keep schedule order and number every step', () => {
+  const items = stepItems(parseSchedule(reply)!);
+  assert.deepEqual(
+    items.map((i) => [i.label, i.description]),
+    [
+      ['1. P0: store x = 1 (buffered)', 'sb test.litmus:6:3'],
+      ['2. P1: store y = 1 (buffered)', 'sb test.litmus:11:3'],
+      ['3. P0: load y = 0', 'sb test.litmus:7:3'],
+      ['4. P0: flush x = 1', 'sb test.litmus:6:3'],
+      ['5. P0: assert fails', 'sb test.litmus:8:3'],
+    ],
+  );
+  assert.deepEqual(items[3].location.range, range(5, 2));
 });
