@@ -1,0 +1,423 @@
+-- Headless tests of editors/nvim, run by test/run.sh:
+--   nvim --headless -u NONE -c 'luafile test/test.lua'
+-- Environment: LITMUS_NVIM_DIR (editors/nvim), LITMUS_TEST_TMP (scratch dir), PYTHON (for the
+-- scripted fake server), LITMUS_BIN (the real binary; its checks are skipped when unset).
+
+local root = assert(os.getenv('LITMUS_NVIM_DIR'), 'LITMUS_NVIM_DIR not set')
+local tmp = assert(os.getenv('LITMUS_TEST_TMP'), 'LITMUS_TEST_TMP not set')
+local python = os.getenv('PYTHON') or ''
+local real_bin = os.getenv('LITMUS_BIN') or ''
+
+vim.opt.runtimepath:prepend(root)
+vim.cmd('filetype plugin indent on')
+vim.cmd('syntax on')
+vim.o.swapfile = false
+vim.o.shortmess = vim.o.shortmess .. 'F'
+
+local passed, failed, skipped = 0, 0, 0
+local function out(s)
+  io.stdout:write(s .. '\n')
+end
+
+local function check(name, fn)
+  local ok, err = pcall(fn)
+  if ok then
+    passed = passed + 1
+    out('ok   ' .. name)
+  else
+    failed = failed + 1
+    out('FAIL ' .. name .. '\n     ' .. tostring(err))
+  end
+end
+
+local function skip(name, why)
+  skipped = skipped + 1
+  out('skip ' .. name .. ' (' .. why .. ')')
+end
+
+local function eq(a, b, what)
+  if not vim.deep_equal(a, b) then
+    error(string.format('%s: expected %s, got %s', what or 'value', vim.inspect(b), vim.inspect(a)), 2)
+  end
+end
+
+local function wait_for(ms, what, cond)
+  if not vim.wait(ms, cond, 20) then
+    error('timed out waiting for ' .. what, 2)
+  end
+end
+
+local function write_file(path, lines)
+  vim.fn.writefile(lines, path)
+  return path
+end
+
+-- Captured notifications (the plugin reports problems through vim.notify).
+local notes = {}
+vim.notify = function(msg, level)
+  table.insert(notes, { msg = msg, level = level })
+end
+
+local SB = {
+  'litmus SB "store buffering"',
+  'shared x = 0, y = 0;',
+  'thread P0 {',
+  '  x = 1;',
+  '  r0 = y;',
+  '}',
+  'thread P1 {',
+  '  y = 1;',
+  '  r1 = x;',
+  '}',
+  '~exists (P0:r0 == 0 && P1:r1 == 0)',
+}
+
+local litmus = require('litmus')
+
+-- Client lists across versions (get_clients is 0.10+, the others are deprecated there).
+local function buf_clients(bufnr)
+  if vim.lsp.get_clients then
+    return vim.lsp.get_clients({ bufnr = bufnr })
+  end
+  return vim.lsp.buf_get_clients(bufnr)
+end
+local function all_clients()
+  if vim.lsp.get_clients then
+    return vim.lsp.get_clients()
+  end
+  return vim.lsp.get_active_clients()
+end
+
+-- Filetype, ftplugin and syntax --------------------------------------------------------------
+
+check('*.litmus files get filetype litmus', function()
+  vim.cmd('edit ' .. write_file(tmp .. '/sb.litmus', SB))
+  eq(vim.bo.filetype, 'litmus', 'filetype')
+  vim.cmd('edit ' .. write_file(tmp .. '/other.txt', { 'litmus SB' }))
+  eq(vim.bo.filetype ~= 'litmus', true, 'a .txt file is not litmus')
+  vim.cmd('bwipeout!')
+end)
+
+check('x86 dialect files are detected too', function()
+  vim.cmd('edit ' .. write_file(tmp .. '/SB+mfences.litmus', { 'X86 SB+mfences', '{ x=0; y=0; }' }))
+  eq(vim.bo.filetype, 'litmus', 'filetype')
+  vim.cmd('bwipeout!')
+end)
+
+check('ftplugin sets // comments', function()
+  vim.cmd('edit ' .. tmp .. '/sb.litmus')
+  eq(vim.bo.commentstring, '// %s', 'commentstring')
+  eq(vim.bo.shiftwidth, 2, 'shiftwidth')
+end)
+
+check('the regex syntax highlights both dialects', function()
+  vim.cmd('edit ' .. tmp .. '/sb.litmus')
+  eq(vim.b.current_syntax, 'litmus', 'b:current_syntax')
+  local function group(l, c)
+    return vim.fn.synIDattr(vim.fn.synID(l, c, 1), 'name')
+  end
+  eq(group(1, 1), 'litmusHeader', 'litmus keyword')
+  eq(group(2, 1), 'litmusStorage', 'shared')
+  eq(group(11, 10), 'litmusThreadReg', 'P0:r0')
+  vim.cmd('edit ' .. write_file(tmp .. '/x86.litmus', { 'X86 SB', ' P0 ;', ' mov [x],$1 ;', ' MFENCE ;' }))
+  eq(group(1, 1), 'litmusX86Header', 'X86')
+  eq(group(3, 2), 'litmusInstruction', 'lower-case mov')
+  eq(group(3, 10), 'litmusImmediate', '$1')
+  eq(group(4, 2), 'litmusFence', 'MFENCE')
+  vim.cmd('bwipeout!')
+end)
+
+check('the tree-sitter queries are copies of grammar/queries', function()
+  local grammar_queries = root .. '/../../grammar/queries'
+  for _, name in ipairs({ 'highlights.scm', 'locals.scm' }) do
+    local ours = vim.fn.readfile(root .. '/queries/litmus/' .. name)
+    local theirs = vim.fn.readfile(grammar_queries .. '/' .. name)
+    eq(#theirs > 0, true, 'grammar/queries/' .. name .. ' exists')
+    eq(ours, theirs, 'editors/nvim/queries/litmus/' .. name .. ' (run: cp grammar/queries/*.scm editors/nvim/queries/litmus/)')
+  end
+end)
+
+local ts_site = os.getenv('LITMUS_TS_SITE') or ''
+if ts_site == '' then
+  skip('tree-sitter highlighting', 'no parser: grammar/src/parser.c or cc missing')
+elseif not (vim.treesitter.language and vim.treesitter.language.add and vim.treesitter.get_captures_at_pos) then
+  skip('tree-sitter highlighting', (vim.fn.execute('version'):match('NVIM v[%w.-]+') or 'this Neovim') .. ' cannot load an ABI 15 parser (needs 0.11+)')
+else
+  check('the copied highlight queries compile against the parser and highlight both dialects', function()
+    vim.opt.runtimepath:append(ts_site)
+    eq(vim.treesitter.language.add('litmus'), true, 'parser/litmus.so loads')
+    local q = vim.treesitter.query.get('litmus', 'highlights')
+    eq(q ~= nil, true, 'highlights query found on the runtimepath')
+    vim.cmd('edit ' .. tmp .. '/sb.litmus')
+    eq(vim.treesitter.highlighter.active[vim.api.nvim_get_current_buf()] ~= nil, true, 'ftplugin started tree-sitter')
+    local function caps(row, col)
+      vim.treesitter.get_parser(0, 'litmus'):parse(true) -- parsing may be asynchronous (0.12)
+      local names = {}
+      for _, c in ipairs(vim.treesitter.get_captures_at_pos(0, row, col)) do
+        table.insert(names, c.capture)
+      end
+      return table.concat(names, ' ')
+    end
+    eq(caps(0, 0), 'keyword', '`litmus`')
+    eq(caps(1, 0), 'keyword', '`shared`')
+    eq(caps(10, 9):match('type') ~= nil, true, '`P0` in P0:r0: ' .. caps(10, 9))
+    vim.cmd('edit ' .. write_file(tmp .. '/x86-ts.litmus', { 'X86 SB', '{ x=0; }', ' P0 ;', ' MOV [x],$1 ;', 'exists (x=1)' }))
+    eq(caps(0, 0), 'keyword', '`X86`')
+    eq(caps(3, 1), 'function.builtin', '`MOV`')
+    vim.cmd('bwipeout!')
+  end)
+end
+
+-- Pure helpers ---------------------------------------------------------------------------------
+
+check('format_status uses the code lens wording and ignores unknown verdicts', function()
+  eq(litmus.format_status({ state = 'done', verdicts = { pso = 'fails', sc = 'holds', tso = 'fails', arm = 'holds' } }), 'SC ✓ · TSO ✗ · PSO ✗')
+  eq(litmus.format_status({ state = 'running', verdicts = { sc = 'holds', tso = 'running' } }), 'SC ✓ · TSO … (running)')
+  eq(litmus.format_status({ state = 'cancelled', verdicts = {} }), 'cancelled (cancelled)')
+  eq(litmus.format_status({ state = 'done', verdicts = { tso = 'incomplete' } }), 'TSO ?')
+  eq(litmus.format_status(nil), '')
+end)
+
+check('schedule_to_qf makes one numbered item per usable step, 1-based', function()
+  local uri = vim.uri_from_fname(tmp .. '/sb.litmus')
+  local items = litmus.schedule_to_qf({
+    steps = {
+      { label = 'P0: store x = 1', location = { uri = uri, range = { start = { line = 3, character = 2 }, ['end'] = { line = 3, character = 8 } } } },
+      { label = 'broken' },
+      { label = 'P0: assert fails', location = { uri = uri, range = { start = { line = 0, character = 0 }, ['end'] = { line = 0, character = 1 } } } },
+    },
+  })
+  eq(#items, 2, 'items')
+  eq({ items[1].filename, items[1].lnum, items[1].col, items[1].text }, { tmp .. '/sb.litmus', 4, 3, '1. P0: store x = 1' }, 'first')
+  eq(items[2].text, '3. P0: assert fails', 'numbering follows the schedule')
+  eq(litmus.schedule_to_qf(vim.NIL), {}, 'null reply')
+end)
+
+check('schedule_title names model, kind and title', function()
+  eq(litmus.schedule_title({ model = 'tso', kind = 'assert', title = 'x' }), 'TSO assertion violation: x')
+  eq(litmus.schedule_title({ model = 'sc', kind = 'witness', title = '' }), 'SC witness')
+end)
+
+-- A missing binary ---------------------------------------------------------------------------
+
+check('a missing binary gives one clear error and no client', function()
+  notes = {}
+  litmus.setup({ cmd = { tmp .. '/no-such-litmus', 'lsp' } })
+  vim.cmd('edit ' .. tmp .. '/sb.litmus')
+  local id = litmus.attach(0)
+  eq(id, nil, 'client id')
+  eq(#buf_clients(0), 0, 'attached clients')
+  eq(#notes >= 1, true, 'a notification')
+  local msg = notes[1].msg
+  eq(msg:find('cannot find the language server binary', 1, true) ~= nil, true, 'message: ' .. msg)
+  eq(msg:find('cargo build --release -p litmus', 1, true) ~= nil, true, 'fix in message: ' .. msg)
+  eq(notes[1].level, vim.log.levels.ERROR, 'level')
+  vim.cmd('bwipeout!')
+end)
+
+-- The client against the scripted fake server ------------------------------------------------
+
+local function stop_all()
+  for _, c in pairs(all_clients()) do
+    if vim.fn.has('nvim-0.11') == 1 then
+      c:stop(true)
+    else
+      c.stop(true)
+    end
+  end
+  vim.wait(2000, function()
+    return #all_clients() == 0
+  end, 20)
+  -- let scheduled callbacks (code lens replies) run before buffers are wiped
+  vim.wait(300)
+end
+
+if python == '' then
+  skip('client against the fake server', 'python3 not found')
+else
+  local fake = root .. '/test/fake_server.py'
+  local buf
+  check('the client starts and attaches on FileType', function()
+    litmus.setup({ cmd = { python, fake }, settings = { models = { 'tso' }, loopBound = 3 } })
+    vim.cmd('edit ' .. tmp .. '/sb.litmus')
+    buf = vim.api.nvim_get_current_buf()
+    wait_for(5000, 'the client to initialize', function()
+      local c = buf_clients(buf)
+      for _, cl in pairs(c) do
+        if cl.name == 'litmus' and cl.initialized then
+          return true
+        end
+      end
+      return false
+    end)
+  end)
+
+  check('initializationOptions and workspace/configuration carry the settings', function()
+    wait_for(5000, 'two diagnostics', function()
+      return #vim.diagnostic.get(buf) == 2
+    end)
+    local msgs = {}
+    for _, d in ipairs(vim.diagnostic.get(buf)) do
+      msgs[d.message:sub(1, 6)] = d.message
+    end
+    local want = '{"engine": "mcr", "loopBound": 3, "models": ["tso"], "timeout": 10, "verifyOnChange": false, "verifyOnSave": true}'
+    eq(msgs['init {'], 'init ' .. want, 'initializationOptions')
+    eq(msgs['config'], 'config [' .. want .. ']', 'workspace/configuration answer')
+  end)
+
+  check('litmus/status feeds the status line, and a stale status is ignored', function()
+    wait_for(5000, 'the status', function()
+      return litmus.statusline(buf) == 'SC ✓ · TSO ✗ · PSO ✗'
+    end)
+    vim.wait(200)
+    eq(litmus.statusline(buf), 'SC ✓ · TSO ✗ · PSO ✗', 'after the stale notification')
+  end)
+
+  check(':LitmusShowSchedule fills the quickfix list from the cursor position', function()
+    vim.fn.setqflist({}, 'r')
+    vim.api.nvim_win_set_cursor(0, { 4, 0 })
+    vim.cmd('LitmusShowSchedule')
+    wait_for(5000, 'the quickfix list', function()
+      return #vim.fn.getqflist() == 3
+    end)
+    local qf = vim.fn.getqflist({ title = 1, items = 1 })
+    eq(qf.title, 'litmus: TSO assertion violation: asked at line 3', 'title')
+    eq({ qf.items[1].lnum, qf.items[1].col, qf.items[1].text }, { 2, 3, '1. P0: store x = 1 (buffered)' }, 'first step')
+    eq(vim.api.nvim_buf_get_name(qf.items[3].bufnr), tmp .. '/sb.litmus', 'file')
+    vim.cmd('cclose')
+    vim.cmd('buffer ' .. buf)
+  end)
+
+  check('the Show schedule code lens runs the client-side command with its arguments', function()
+    wait_for(5000, 'code lenses', function()
+      return #vim.lsp.codelens.get(buf) == 2
+    end)
+    vim.fn.setqflist({}, 'r')
+    local offered
+    local orig = vim.ui.select
+    vim.ui.select = function(items, opts, on_choice)
+      offered = {}
+      for _, it in ipairs(items) do
+        table.insert(offered, opts.format_item(it))
+      end
+      for _, it in ipairs(items) do
+        if opts.format_item(it) == 'Show schedule' then
+          return on_choice(it)
+        end
+      end
+    end
+    vim.api.nvim_win_set_cursor(0, { 3, 0 })
+    vim.lsp.codelens.run()
+    vim.ui.select = orig
+    -- 0.7 offers both lenses of the line; newer versions skip the informational one (empty
+    -- command) and run the other directly.
+    if offered ~= nil then
+      eq(offered, { 'SC ✓ · TSO ✗ · PSO ✗', 'Show schedule' }, 'lenses offered')
+    end
+    wait_for(5000, 'the quickfix list', function()
+      return #vim.fn.getqflist() == 3
+    end)
+    eq(vim.fn.getqflist({ title = 1 }).title, 'litmus: TSO assertion violation: asked at line 2', 'lens arguments used')
+    vim.cmd('cclose')
+    vim.cmd('buffer ' .. buf)
+  end)
+
+  check(':LitmusCopySchedule puts the schedule text in a register', function()
+    vim.fn.setreg('"', '')
+    vim.api.nvim_win_set_cursor(0, { 1, 0 })
+    vim.cmd('LitmusCopySchedule')
+    wait_for(5000, 'the register', function()
+      return vim.fn.getreg('"') ~= ''
+    end)
+    eq(vim.split(vim.fn.getreg('"'), '\n'), {
+      'TSO assertion violation: asked at line 0',
+      '  1. P0: store x = 1 (buffered)  sb.litmus:2:3',
+      '  2. P0: load y = 0  sb.litmus:3:3',
+      '  3. P0: assert fails  sb.litmus:4:5',
+      '',
+    }, 'text')
+  end)
+
+  check(':LitmusVerify asks the server and the new status replaces the old', function()
+    vim.cmd('LitmusVerify')
+    local ok = vim.wait(5000, function()
+      return litmus.statusline(buf) == 'SC ✓ · TSO ✓ · PSO ?'
+    end, 20)
+    eq(ok and litmus.statusline(buf), 'SC ✓ · TSO ✓ · PSO ?', 'status line (status ' .. vim.inspect(litmus.status[buf]) .. ')')
+  end)
+
+  check('one client serves several litmus buffers', function()
+    vim.cmd('edit ' .. write_file(tmp .. '/mp.litmus', SB))
+    local b2 = vim.api.nvim_get_current_buf()
+    wait_for(5000, 'attach', function()
+      return #buf_clients(b2) == 1
+    end)
+    eq(#all_clients(), 1, 'active clients')
+  end)
+  stop_all()
+  vim.cmd('silent! %bwipeout!')
+end
+
+-- The real binary ------------------------------------------------------------------------------
+
+if real_bin == '' then
+  skip('client against the real litmus binary', 'no binary: set LITMUS_BIN or cargo build -p litmus')
+else
+  local buf
+  check('the real server starts, initializes and advertises the contract commands', function()
+    litmus.setup({ cmd = { real_bin, 'lsp' } })
+    vim.cmd('edit ' .. write_file(tmp .. '/real-sb.litmus', SB))
+    buf = vim.api.nvim_get_current_buf()
+    local client
+    wait_for(15000, 'the real server to initialize', function()
+      for _, cl in pairs(buf_clients(buf)) do
+        if cl.name == 'litmus' and cl.initialized then
+          client = cl
+          return true
+        end
+      end
+      return false
+    end)
+    local ecp = client.server_capabilities.executeCommandProvider
+    eq(type(ecp) == 'table' and vim.tbl_contains(ecp.commands or {}, 'litmus.showSchedule'), true, 'litmus.showSchedule advertised')
+    eq(vim.tbl_contains(ecp.commands or {}, 'litmus.verify'), true, 'litmus.verify advertised')
+  end)
+
+  check('the real server verifies SB: TSO and PSO fail, SC holds', function()
+    vim.cmd('LitmusVerify')
+    wait_for(60000, 'a finished status', function()
+      local s = litmus.status[buf]
+      return s ~= nil and s.state == 'done'
+    end)
+    eq(litmus.statusline(buf), 'SC ✓ · TSO ✗ · PSO ✗', 'verdicts')
+  end)
+
+  check('the real server returns the TSO schedule as quickfix steps', function()
+    vim.fn.setqflist({}, 'r')
+    vim.api.nvim_win_set_cursor(0, { 11, 0 })
+    vim.cmd('LitmusShowSchedule')
+    wait_for(15000, 'the quickfix list', function()
+      return #vim.fn.getqflist() > 0
+    end)
+    local items = vim.fn.getqflist()
+    eq(#items >= 4, true, 'at least the four accesses of SB, got ' .. #items)
+    eq(items[1].text:match('^1%. ') ~= nil, true, 'numbered: ' .. items[1].text)
+  end)
+
+  check('a syntax error becomes a diagnostic from the real server', function()
+    vim.cmd('edit ' .. write_file(tmp .. '/broken.litmus', { 'litmus B', 'thread P0 { x = ; }' }))
+    local b = vim.api.nvim_get_current_buf()
+    wait_for(15000, 'an error diagnostic', function()
+      for _, d in ipairs(vim.diagnostic.get(b)) do
+        if d.severity == vim.diagnostic.severity.ERROR then
+          return true
+        end
+      end
+      return false
+    end)
+  end)
+  stop_all()
+end
+
+out(string.format('%d passed, %d failed, %d skipped', passed, failed, skipped))
+vim.cmd(failed == 0 and 'qall!' or 'cquit!')

@@ -1,0 +1,419 @@
+// The VS Code side of litmus: starts `litmus lsp` for `.litmus` files and adds what the
+// protocol leaves to the client: the status bar item fed by `litmus/status`, the peek list
+// for `litmus.showSchedule`, copying a schedule, inline step labels, and a clear message when
+// the binary is missing. Everything that can be tested without VS Code lives in `./logic`.
+
+import * as fs from 'fs';
+import * as os from 'os';
+import * as vscode from 'vscode';
+import {
+  DidChangeConfigurationNotification,
+  ExecuteCommandRequest,
+  LanguageClient,
+  LanguageClientOptions,
+  ServerOptions,
+  TransportKind,
+} from 'vscode-languageclient/node';
+import {
+  anchorPosition,
+  completeCommandArgs,
+  formatScheduleText,
+  lineAnnotations,
+  parseSchedule,
+  Schedule,
+  scheduleHeading,
+  SHOW_SCHEDULE,
+  stepItems,
+  VERIFY,
+} from './logic/schedule';
+import { resolveServerPath } from './logic/serverPath';
+import { RESTART_KEYS, SERVER_KEYS, ServerSettings, toServerSettings } from './logic/settings';
+import { formatStatus, parseStatus, STATUS_NOTIFICATION, StatusStore } from './logic/status';
+
+const LANGUAGE_ID = 'litmus';
+const COPY_SCHEDULE = 'litmus.copySchedule';
+const CLEAR_SCHEDULE = 'litmus.clearSchedule';
+const RESTART_SERVER = 'litmus.restartServer';
+const STEP_THROUGH = 'litmus.stepThroughSchedule';
+
+let client: LanguageClient | undefined;
+let output: vscode.LogOutputChannel;
+let statusItem: vscode.StatusBarItem;
+let stepDecoration: vscode.TextEditorDecorationType;
+const statuses = new StatusStore();
+/** Commands registered while no server runs, so that the palette explains instead of failing. */
+let fallbackCommands: vscode.Disposable[] = [];
+/** The schedule shown last, for the inline labels; dropped when its document changes. */
+let shownSchedule: Schedule | undefined;
+/** Why the server is not running, when it is not. */
+let startError: string | undefined;
+
+/** One spelling per uri, whether it came from the server or from VS Code. */
+function normUri(uri: string): string {
+  try {
+    return vscode.Uri.parse(uri, true).toString();
+  } catch {
+    return uri;
+  }
+}
+
+function settingsFor(scope?: vscode.ConfigurationScope): ServerSettings {
+  const cfg = vscode.workspace.getConfiguration('litmus', scope);
+  return toServerSettings((key) => cfg.get(key));
+}
+
+function activeLitmusEditor(): vscode.TextEditor | undefined {
+  const ed = vscode.window.activeTextEditor;
+  return ed && ed.document.languageId === LANGUAGE_ID ? ed : undefined;
+}
+
+function activeTarget(): { uri: string; position: { line: number; character: number } } | undefined {
+  const ed = activeLitmusEditor();
+  if (!ed) return undefined;
+  const p = ed.selection.active;
+  return { uri: ed.document.uri.toString(), position: { line: p.line, character: p.character } };
+}
+
+function isExecutable(p: string): boolean {
+  try {
+    const st = fs.statSync(p);
+    if (!st.isFile()) return false;
+    if (process.platform === 'win32') return true;
+    fs.accessSync(p, fs.constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  output = vscode.window.createOutputChannel('Litmus', { log: true });
+  statusItem = vscode.window.createStatusBarItem('litmus.status', vscode.StatusBarAlignment.Left, 10);
+  statusItem.name = 'Litmus verdicts';
+  stepDecoration = vscode.window.createTextEditorDecorationType({
+    after: {
+      margin: '0 0 0 2em',
+      color: new vscode.ThemeColor('editorCodeLens.foreground'),
+      fontStyle: 'italic',
+    },
+    isWholeLine: true,
+  });
+  context.subscriptions.push(
+    output,
+    statusItem,
+    stepDecoration,
+    vscode.commands.registerCommand(COPY_SCHEDULE, copySchedule),
+    vscode.commands.registerCommand(STEP_THROUGH, stepThroughSchedule),
+    vscode.commands.registerCommand(CLEAR_SCHEDULE, () => showAnnotations(undefined)),
+    vscode.commands.registerCommand(RESTART_SERVER, async () => {
+      await stopClient();
+      await startClient(context);
+    }),
+    vscode.window.onDidChangeActiveTextEditor(() => renderStatus()),
+    vscode.window.onDidChangeVisibleTextEditors(() => showAnnotations(shownSchedule)),
+    vscode.workspace.onDidChangeTextDocument((e) => {
+      if (
+        e.contentChanges.length > 0 &&
+        shownSchedule &&
+        shownSchedule.steps.some((s) => s.location.uri === e.document.uri.toString())
+      ) {
+        showAnnotations(undefined);
+      }
+    }),
+    vscode.workspace.onDidCloseTextDocument((d) => statuses.delete(d.uri.toString())),
+    vscode.workspace.onDidChangeConfiguration(async (e) => {
+      if (RESTART_KEYS.some((k) => e.affectsConfiguration(k))) {
+        await stopClient();
+        await startClient(context);
+      } else if (client && SERVER_KEYS.some((k) => e.affectsConfiguration(k))) {
+        await client.sendNotification(DidChangeConfigurationNotification.type, {
+          settings: { litmus: settingsFor() },
+        });
+      }
+    }),
+    { dispose: () => void stopClient() },
+  );
+  await startClient(context);
+}
+
+export async function deactivate(): Promise<void> {
+  await stopClient();
+}
+
+async function startClient(context: vscode.ExtensionContext): Promise<void> {
+  disposeFallbacks();
+  startError = undefined;
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+  const resolved = resolveServerPath(vscode.workspace.getConfiguration('litmus').get<string>('serverPath'), {
+    pathVar: process.env.PATH ?? '',
+    pathExt: process.env.PATHEXT,
+    platform: process.platform,
+    home: os.homedir(),
+    workspaceFolder: folder,
+    isExecutable,
+  });
+  if (!resolved.ok) {
+    reportStartFailure(resolved.message);
+    return;
+  }
+  output.appendLine(`Starting ${resolved.path} lsp`);
+  const serverOptions: ServerOptions = {
+    command: resolved.path,
+    args: ['lsp'],
+    transport: TransportKind.stdio,
+    options: folder ? { cwd: folder } : undefined,
+  };
+  const clientOptions: LanguageClientOptions = {
+    documentSelector: [{ language: LANGUAGE_ID }],
+    initializationOptions: settingsFor(),
+    outputChannel: output,
+    markdown: {
+      isTrusted: {
+        enabledCommands: [VERIFY, SHOW_SCHEDULE, COPY_SCHEDULE, 'editor.action.peekLocations', 'editor.action.showReferences'],
+      },
+      supportThemeIcons: true,
+    },
+    middleware: {
+      workspace: {
+        // Answer `workspace/configuration` for the `litmus` section with normalized settings
+        // (and without the extension-only `serverPath`).
+        configuration: async (params, token, next) => {
+          const raw = await next(params, token);
+          if (!Array.isArray(raw)) return raw;
+          return params.items.map((item, i) =>
+            item.section === 'litmus'
+              ? settingsFor(item.scopeUri ? vscode.Uri.parse(item.scopeUri) : undefined)
+              : raw[i],
+          );
+        },
+      },
+      // The language client registers the server's `executeCommandProvider` commands
+      // (`litmus.verify`, `litmus.showSchedule`); this fills in their arguments when they come
+      // from the palette and shows the schedule the server returns.
+      executeCommand: async (command, args, next) => {
+        const full = completeCommandArgs(command, args, activeTarget());
+        if (!full) {
+          void vscode.window.showInformationMessage('Litmus: open a .litmus file first.');
+          return null;
+        }
+        const result = await next(command, full);
+        if (command === SHOW_SCHEDULE) await presentSchedule(result, String(full[0]));
+        return result;
+      },
+    },
+  };
+  const c = new LanguageClient('litmus', 'Litmus', serverOptions, clientOptions);
+  context.subscriptions.push(
+    c.onNotification(STATUS_NOTIFICATION, (raw: unknown) => {
+      const s = parseStatus(raw);
+      if (s && statuses.update(normUri(s.uri), s)) renderStatus();
+    }),
+  );
+  client = c;
+  try {
+    await c.start();
+    renderStatus();
+  } catch (err) {
+    client = undefined;
+    const msg = err instanceof Error ? err.message : String(err);
+    reportStartFailure(
+      `Litmus: the language server ${resolved.path} failed to start (${msg}). ` +
+        'Check that it is a build of litmus with the `lsp` subcommand (setting litmus.serverPath).',
+    );
+  }
+}
+
+async function stopClient(): Promise<void> {
+  const c = client;
+  client = undefined;
+  if (c) {
+    try {
+      await c.stop();
+    } catch (err) {
+      output.appendLine(`Stopping the server: ${String(err)}`);
+    }
+  }
+}
+
+function reportStartFailure(message: string): void {
+  startError = message;
+  output.appendLine(message);
+  const explain = () => {
+    void showStartError();
+    return null;
+  };
+  disposeFallbacks();
+  fallbackCommands = [
+    vscode.commands.registerCommand(VERIFY, explain),
+    vscode.commands.registerCommand(SHOW_SCHEDULE, explain),
+  ];
+  renderStatus();
+  void showStartError();
+}
+
+async function showStartError(): Promise<void> {
+  if (!startError) return;
+  const choice = await vscode.window.showErrorMessage(startError, 'Open Settings', 'Show Output');
+  if (choice === 'Open Settings') {
+    await vscode.commands.executeCommand('workbench.action.openSettings', 'litmus.serverPath');
+  } else if (choice === 'Show Output') {
+    output.show(true);
+  }
+}
+
+function disposeFallbacks(): void {
+  for (const d of fallbackCommands) d.dispose();
+  fallbackCommands = [];
+}
+
+function renderStatus(): void {
+  const ed = activeLitmusEditor();
+  if (!ed) {
+    statusItem.hide();
+    return;
+  }
+  if (startError) {
+    statusItem.text = '$(error) litmus: no server';
+    statusItem.tooltip = startError;
+    statusItem.command = RESTART_SERVER;
+    statusItem.backgroundColor = new vscode.ThemeColor('statusBarItem.errorBackground');
+    statusItem.show();
+    return;
+  }
+  const s = statuses.get(ed.document.uri.toString());
+  if (!s) {
+    statusItem.text = '$(beaker) litmus';
+    statusItem.tooltip = 'Not verified yet: save the file or run "Litmus: Verify Now".';
+    statusItem.command = VERIFY;
+    statusItem.backgroundColor = undefined;
+    statusItem.show();
+    return;
+  }
+  const view = formatStatus(s);
+  statusItem.text = view.text;
+  statusItem.tooltip = view.tooltip + (view.severity === 'error' ? '\nClick to show the schedule.' : '\nClick to verify again.');
+  statusItem.command = view.severity === 'error' ? SHOW_SCHEDULE : VERIFY;
+  statusItem.backgroundColor =
+    view.severity === 'error'
+      ? new vscode.ThemeColor('statusBarItem.errorBackground')
+      : view.severity === 'warning'
+        ? new vscode.ThemeColor('statusBarItem.warningBackground')
+        : undefined;
+  statusItem.show();
+}
+
+function toRange(r: { start: { line: number; character: number }; end: { line: number; character: number } }): vscode.Range {
+  return new vscode.Range(r.start.line, r.start.character, r.end.line, r.end.character);
+}
+
+/** Parses a server reply, with every uri in VS Code's spelling. */
+function normalizedSchedule(raw: unknown): Schedule | undefined {
+  const s = parseSchedule(raw);
+  if (!s) return undefined;
+  for (const st of s.steps) st.location.uri = normUri(st.location.uri);
+  return s;
+}
+
+async function presentSchedule(raw: unknown, requestedUri: string): Promise<void> {
+  const s = normalizedSchedule(raw);
+  if (!s || s.steps.length === 0) {
+    void vscode.window.showInformationMessage('Litmus: no violation or witness to show here.');
+    return;
+  }
+  output.appendLine(formatScheduleText(s));
+  showAnnotations(s);
+  const uri = normUri(requestedUri);
+  const ed = vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === uri);
+  const cursor = ed ? ed.selection.active : new vscode.Position(0, 0);
+  const anchor = anchorPosition(s, uri, { line: cursor.line, character: cursor.character });
+  const locations = s.steps.map((st) => new vscode.Location(vscode.Uri.parse(st.location.uri), toRange(st.location.range)));
+  await vscode.commands.executeCommand(
+    'editor.action.peekLocations',
+    vscode.Uri.parse(uri),
+    new vscode.Position(anchor.line, anchor.character),
+    locations,
+    'peek',
+  );
+  vscode.window.setStatusBarMessage(`Litmus: ${scheduleHeading(s)} (${s.steps.length} steps)`, 8000);
+}
+
+function showAnnotations(s: Schedule | undefined): void {
+  shownSchedule = s;
+  for (const ed of vscode.window.visibleTextEditors) {
+    if (!s) {
+      ed.setDecorations(stepDecoration, []);
+      continue;
+    }
+    const opts = lineAnnotations(s, ed.document.uri.toString())
+      .filter((a) => a.line < ed.document.lineCount)
+      .map((a) => ({
+        range: ed.document.lineAt(a.line).range,
+        renderOptions: { after: { contentText: `  ${a.text}` } },
+      }));
+    ed.setDecorations(stepDecoration, opts);
+  }
+}
+
+/** Asks the server for the schedule at the cursor of the active litmus editor. */
+async function scheduleAtCursor(): Promise<{ schedule: Schedule; uri: string } | undefined> {
+  const target = activeTarget();
+  if (!target) {
+    void vscode.window.showInformationMessage('Litmus: open a .litmus file first.');
+    return undefined;
+  }
+  if (!client) {
+    await showStartError();
+    return undefined;
+  }
+  const raw = await client.sendRequest(ExecuteCommandRequest.type, {
+    command: SHOW_SCHEDULE,
+    arguments: [target.uri, target.position.line, target.position.character],
+  });
+  const s = normalizedSchedule(raw);
+  if (!s || s.steps.length === 0) {
+    void vscode.window.showInformationMessage('Litmus: no violation or witness at the cursor.');
+    return undefined;
+  }
+  return { schedule: s, uri: target.uri };
+}
+
+function displayName(uri: string, base: string): string {
+  const u = vscode.Uri.parse(uri);
+  const folder = vscode.workspace.getWorkspaceFolder(vscode.Uri.parse(base));
+  return folder ? vscode.workspace.asRelativePath(u, false) : u.path.slice(u.path.lastIndexOf('/') + 1);
+}
+
+async function copySchedule(): Promise<void> {
+  const got = await scheduleAtCursor();
+  if (!got) return;
+  const { schedule: s, uri } = got;
+  await vscode.env.clipboard.writeText(formatScheduleText(s, (u) => displayName(u, uri)));
+  void vscode.window.showInformationMessage(`Litmus: copied the ${scheduleHeading(s)} schedule (${s.steps.length} steps).`);
+}
+
+/** The steps in schedule order in a pick list; moving through it reveals each step's source. */
+async function stepThroughSchedule(): Promise<void> {
+  const got = await scheduleAtCursor();
+  if (!got) return;
+  const { schedule: s, uri } = got;
+  showAnnotations(s);
+  const items = stepItems(s, (u) => displayName(u, uri));
+  const pick = vscode.window.createQuickPick<(typeof items)[number]>();
+  pick.title = `Litmus: ${scheduleHeading(s)}`;
+  pick.placeholder = 'Steps in schedule order: move to reveal, Enter to go there';
+  pick.items = items;
+  pick.matchOnDescription = true;
+  const reveal = async (item: (typeof items)[number] | undefined, preserveFocus: boolean) => {
+    if (!item) return;
+    const doc = await vscode.workspace.openTextDocument(vscode.Uri.parse(item.location.uri));
+    const range = toRange(item.location.range);
+    await vscode.window.showTextDocument(doc, { selection: range, preserveFocus, preview: true });
+  };
+  pick.onDidChangeActive((active) => void reveal(active[0], true));
+  pick.onDidAccept(() => {
+    void reveal(pick.activeItems[0], false);
+    pick.hide();
+  });
+  pick.onDidHide(() => pick.dispose());
+  pick.show();
+}

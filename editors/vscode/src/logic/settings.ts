@@ -1,0 +1,83 @@
+// The `litmus.*` settings as the server reads them (`workspace/configuration` and
+// `initializationOptions`). This module does not import `vscode`, so it is unit-tested with
+// `node --test`. Contract: docs/editors.md and the protocol contract in docs/notes/editors.md.
+
+export type ModelName = 'sc' | 'tso' | 'pso';
+export type EngineName = 'mcr' | 'exhaustive';
+
+/** What the server receives: exactly the settings it understands, all present, all valid. */
+export interface ServerSettings {
+  models: ModelName[];
+  loopBound: number;
+  timeout: number;
+  engine: EngineName;
+  verifyOnSave: boolean;
+  verifyOnChange: boolean;
+}
+
+export const MODEL_ORDER: readonly ModelName[] = ['sc', 'tso', 'pso'];
+
+export const DEFAULT_SETTINGS: Readonly<ServerSettings> = Object.freeze({
+  models: ['sc', 'tso', 'pso'] as ModelName[],
+  loopBound: 8,
+  timeout: 10,
+  engine: 'mcr' as EngineName,
+  verifyOnSave: true,
+  verifyOnChange: false,
+});
+
+/** Reads one key of the `litmus` section (the VS Code `WorkspaceConfiguration.get`). */
+export type ConfigGetter = (key: string) => unknown;
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/**
+ * Maps whatever the user wrote to what the server accepts: unknown models dropped, duplicates
+ * removed and put in SC, TSO, PSO order (an empty or invalid list means all three), numbers
+ * made finite and non-negative (the loop bound an integer), anything else replaced by its
+ * default. The server keeps its own checks; this keeps a typo in settings.json from turning
+ * into an error on every request.
+ */
+export function toServerSettings(get: ConfigGetter): ServerSettings {
+  const models = normalizeModels(get('models'));
+  const loopBound = nonNegative(get('loopBound'), DEFAULT_SETTINGS.loopBound, true);
+  const timeout = nonNegative(get('timeout'), DEFAULT_SETTINGS.timeout, false);
+  const rawEngine = get('engine');
+  const engine: EngineName =
+    rawEngine === 'mcr' || rawEngine === 'exhaustive' ? rawEngine : DEFAULT_SETTINGS.engine;
+  const verifyOnSave = bool(get('verifyOnSave'), DEFAULT_SETTINGS.verifyOnSave);
+  const verifyOnChange = bool(get('verifyOnChange'), DEFAULT_SETTINGS.verifyOnChange);
+  return { models, loopBound, timeout, engine, verifyOnSave, verifyOnChange };
+}
+
+/** The same mapping from a plain object such as the `litmus` section of settings.json. */
+export function fromObject(section: unknown): ServerSettings {
+  const obj = isRecord(section) ? section : {};
+  return toServerSettings((key) => obj[key]);
+}
+
+export function normalizeModels(raw: unknown): ModelName[] {
+  if (!Array.isArray(raw)) return [...DEFAULT_SETTINGS.models];
+  const wanted = new Set(
+    raw.filter((m): m is string => typeof m === 'string').map((m) => m.trim().toLowerCase()),
+  );
+  const models = MODEL_ORDER.filter((m) => wanted.has(m));
+  return models.length > 0 ? models : [...DEFAULT_SETTINGS.models];
+}
+
+function nonNegative(raw: unknown, fallback: number, integer: boolean): number {
+  if (typeof raw !== 'number' || !Number.isFinite(raw) || raw < 0) return fallback;
+  return integer ? Math.floor(raw) : raw;
+}
+
+function bool(raw: unknown, fallback: boolean): boolean {
+  return typeof raw === 'boolean' ? raw : fallback;
+}
+
+/** Settings whose change needs the server process restarted rather than told. */
+export const RESTART_KEYS: readonly string[] = ['litmus.serverPath'];
+
+/** Every key the server is told about; a change to one sends `workspace/didChangeConfiguration`. */
+export const SERVER_KEYS: readonly string[] = Object.keys(DEFAULT_SETTINGS).map((k) => `litmus.${k}`);

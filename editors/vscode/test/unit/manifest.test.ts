@@ -1,0 +1,44 @@
+// package.json: the pieces VS Code needs to activate the extension and that the protocol
+// contract fixes (language id, extension, commands), checked so a manifest edit cannot drop them.
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { test } from 'node:test';
+
+const root = path.resolve(__dirname, '../../..');
+const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
+
+test('activates on the litmus language and points at the bundle', () => {
+  assert.deepEqual(manifest.activationEvents, ['onLanguage:litmus']);
+  assert.equal(manifest.main, './dist/extension.js');
+  assert.ok(manifest.repository?.url, 'vsce needs a repository');
+  assert.ok(fs.existsSync(path.join(root, 'LICENSE')), 'vsce needs a LICENSE');
+});
+
+test('declares the litmus language for .litmus files with its grammar and snippets', () => {
+  const c = manifest.contributes;
+  assert.deepEqual(c.languages.map((l: { id: string; extensions: string[] }) => [l.id, l.extensions]), [['litmus', ['.litmus']]]);
+  for (const rel of [c.languages[0].configuration, c.grammars[0].path, c.snippets[0].path]) {
+    assert.ok(fs.existsSync(path.join(root, rel)), `${rel} exists`);
+    JSON.parse(fs.readFileSync(path.join(root, rel), 'utf8'));
+  }
+  assert.equal(c.grammars[0].scopeName, 'source.litmus');
+  const grammar = JSON.parse(fs.readFileSync(path.join(root, c.grammars[0].path), 'utf8'));
+  assert.equal(grammar.scopeName, 'source.litmus');
+});
+
+test('contributes the contract commands and the client ones, each with a title', () => {
+  const ids = manifest.contributes.commands.map((c: { command: string; title: string }) => {
+    assert.ok(c.title, `${c.command} has a title`);
+    return c.command;
+  });
+  for (const id of ['litmus.verify', 'litmus.showSchedule', 'litmus.copySchedule', 'litmus.stepThroughSchedule', 'litmus.clearSchedule', 'litmus.restartServer']) {
+    assert.ok(ids.includes(id), `${id} contributed`);
+  }
+});
+
+test('an untrusted workspace cannot choose the server binary', () => {
+  const u = manifest.capabilities.untrustedWorkspaces;
+  assert.equal(u.supported, 'limited');
+  assert.deepEqual(u.restrictedConfigurations, ['litmus.serverPath']);
+});

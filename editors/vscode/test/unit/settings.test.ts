@@ -1,0 +1,88 @@
+import { strict as assert } from 'node:assert';
+import { test } from 'node:test';
+import { DEFAULT_SETTINGS, fromObject, normalizeModels, SERVER_KEYS, toServerSettings } from '../../src/logic/settings';
+
+test('an empty configuration gives the contract defaults', () => {
+  assert.deepEqual(toServerSettings(() => undefined), {
+    models: ['sc', 'tso', 'pso'],
+    loopBound: 8,
+    timeout: 10,
+    engine: 'mcr',
+    verifyOnSave: true,
+    verifyOnChange: false,
+  });
+});
+
+test('valid values pass through unchanged', () => {
+  const s = fromObject({
+    models: ['tso'],
+    loopBound: 3,
+    timeout: 0,
+    engine: 'exhaustive',
+    verifyOnSave: false,
+    verifyOnChange: true,
+    serverPath: '/opt/litmus',
+  });
+  assert.deepEqual(s, {
+    models: ['tso'],
+    loopBound: 3,
+    timeout: 0,
+    engine: 'exhaustive',
+    verifyOnSave: false,
+    verifyOnChange: true,
+  });
+  assert.equal('serverPath' in s, false, 'the extension-only serverPath is not sent to the server');
+});
+
+test('models are deduplicated, lower-cased and put in SC, TSO, PSO order', () => {
+  assert.deepEqual(normalizeModels(['PSO', 'sc', 'pso', ' tso ']), ['sc', 'tso', 'pso']);
+  assert.deepEqual(normalizeModels(['pso', 'arm', 3]), ['pso']);
+});
+
+test('an empty or unusable model list means all three models', () => {
+  assert.deepEqual(normalizeModels([]), ['sc', 'tso', 'pso']);
+  assert.deepEqual(normalizeModels(['arm']), ['sc', 'tso', 'pso']);
+  assert.deepEqual(normalizeModels('tso'), ['sc', 'tso', 'pso']);
+});
+
+test('bad numbers, engines and booleans fall back to their defaults', () => {
+  const s = fromObject({ loopBound: -1, timeout: Number.NaN, engine: 'z3', verifyOnSave: 'yes', verifyOnChange: 1 });
+  assert.equal(s.loopBound, DEFAULT_SETTINGS.loopBound);
+  assert.equal(s.timeout, DEFAULT_SETTINGS.timeout);
+  assert.equal(s.engine, 'mcr');
+  assert.equal(s.verifyOnSave, true);
+  assert.equal(s.verifyOnChange, false);
+  assert.equal(fromObject({ timeout: Infinity }).timeout, 10);
+  assert.equal(fromObject({ loopBound: '4' }).loopBound, 8);
+});
+
+test('a fractional loop bound is rounded down, a fractional timeout kept', () => {
+  const s = fromObject({ loopBound: 2.9, timeout: 0.5 });
+  assert.equal(s.loopBound, 2);
+  assert.equal(s.timeout, 0.5);
+});
+
+test('a non-object section gives the defaults', () => {
+  assert.deepEqual(fromObject(null), toServerSettings(() => undefined));
+  assert.deepEqual(fromObject([1, 2]), toServerSettings(() => undefined));
+});
+
+test('the server keys are exactly the contract settings, and match package.json', () => {
+  assert.deepEqual([...SERVER_KEYS].sort(), [
+    'litmus.engine',
+    'litmus.loopBound',
+    'litmus.models',
+    'litmus.timeout',
+    'litmus.verifyOnChange',
+    'litmus.verifyOnSave',
+  ]);
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const manifest = require('../../../package.json');
+  const props = manifest.contributes.configuration.properties;
+  for (const key of SERVER_KEYS) {
+    const short = key.slice('litmus.'.length) as keyof typeof DEFAULT_SETTINGS;
+    assert.ok(props[key], `package.json declares ${key}`);
+    assert.deepEqual(props[key].default, DEFAULT_SETTINGS[short], `default of ${key}`);
+  }
+  assert.equal(props['litmus.serverPath'].default, 'litmus');
+});

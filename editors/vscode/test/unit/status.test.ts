@@ -1,0 +1,72 @@
+import { strict as assert } from 'node:assert';
+import { test } from 'node:test';
+import { formatStatus, parseStatus, StatusParams, StatusStore, verdictSummary } from '../../src/logic/status';
+
+const done = (verdicts: StatusParams['verdicts'], version = 1): StatusParams => ({
+  uri: 'file:///t/sb.litmus',
+  version,
+  state: 'done',
+  verdicts,
+});
+
+test('the summary uses the code lens wording, in SC, TSO, PSO order', () => {
+  assert.equal(verdictSummary({ pso: 'fails', sc: 'holds', tso: 'fails' }), 'SC ✓ · TSO ✗ · PSO ✗');
+  assert.equal(verdictSummary({ tso: 'incomplete', sc: 'running' }), 'SC … · TSO ?');
+  assert.equal(verdictSummary({}), '');
+});
+
+test('a finished check with a failing model is an error', () => {
+  const v = formatStatus(done({ sc: 'holds', tso: 'fails', pso: 'fails' }));
+  assert.equal(v.text, '$(beaker) SC ✓ · TSO ✗ · PSO ✗');
+  assert.equal(v.severity, 'error');
+  assert.equal(v.tooltip, 'SC: every assertion and condition holds\nTSO: violation found\nPSO: violation found');
+});
+
+test('an incomplete model without failures is a warning', () => {
+  const v = formatStatus(done({ sc: 'holds', tso: 'incomplete' }));
+  assert.equal(v.severity, 'warning');
+  assert.match(v.tooltip, /TSO: exploration incomplete/);
+});
+
+test('all holding is neither error nor warning', () => {
+  assert.equal(formatStatus(done({ sc: 'holds', tso: 'holds', pso: 'holds' })).severity, 'none');
+});
+
+test('running and cancelled states are shown', () => {
+  const running = formatStatus({ ...done({ sc: 'holds', tso: 'running' }), state: 'running' });
+  assert.equal(running.text, '$(sync~spin) SC ✓ · TSO …');
+  assert.match(running.tooltip, /running/);
+  const cancelled = formatStatus({ ...done({}), state: 'cancelled' });
+  assert.equal(cancelled.text, '$(circle-slash) litmus (cancelled)');
+  assert.match(cancelled.tooltip, /cancelled/);
+});
+
+test('parseStatus accepts the contract shape and drops unknown verdicts', () => {
+  const s = parseStatus({
+    uri: 'file:///a.litmus',
+    version: 4,
+    state: 'done',
+    verdicts: { sc: 'holds', tso: 'maybe', arm: 'fails', pso: 'fails' },
+  });
+  assert.deepEqual(s, { uri: 'file:///a.litmus', version: 4, state: 'done', verdicts: { sc: 'holds', pso: 'fails' } });
+});
+
+test('parseStatus rejects malformed notifications', () => {
+  assert.equal(parseStatus(null), undefined);
+  assert.equal(parseStatus({ uri: 'file:///a', version: '1', state: 'done', verdicts: {} }), undefined);
+  assert.equal(parseStatus({ uri: 'file:///a', version: 1, state: 'finished', verdicts: {} }), undefined);
+  assert.deepEqual(parseStatus({ uri: 'file:///a', version: 1, state: 'running' })?.verdicts, {});
+});
+
+test('the store keeps the newest version and drops stale ones', () => {
+  const store = new StatusStore();
+  assert.equal(store.update('k', done({ sc: 'running' }, 2)), true);
+  assert.equal(store.update('k', done({ sc: 'fails' }, 1)), false, 'older version is stale');
+  assert.deepEqual(store.get('k')?.verdicts, { sc: 'running' });
+  assert.equal(store.update('k', done({ sc: 'holds' }, 2)), true, 'same version replaces (running → done)');
+  assert.deepEqual(store.get('k')?.verdicts, { sc: 'holds' });
+  assert.equal(store.get('other'), undefined);
+  store.delete('k');
+  assert.equal(store.get('k'), undefined);
+  assert.equal(store.update('k', done({}, 1)), true, 'after close any version is accepted');
+});

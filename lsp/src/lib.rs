@@ -1,0 +1,5 @@
+//! The `litmus` crate as a library, so that the language server can be driven in-process by the
+//! tests in `tests/lsp_*.rs`. The binary (`main.rs`) dispatches `litmus lsp` to
+//! [`server::run_stdio`].
+
+pub mod server;

@@ -1,0 +1,48 @@
+//! The one place the server calls the engine: parsing, checking and condition re-evaluation.
+//!
+//! The server talks to the engine through the [`Engine`] trait so that in-process tests can wrap
+//! the real engine (to make a check slow, or panic) without the engine knowing anything of it.
+
+use std::sync::Arc;
+
+use litmus_engine::ast::Test;
+use litmus_engine::report::{ConditionResult, FinalState};
+use litmus_engine::{CheckOptions, Control, Diagnostic, Model, ModelReport};
+
+/// What parsing one text gives the server.
+pub struct ParseOut {
+    /// The syntax tree, handed back for the next incremental reparse.
+    pub tree: Option<tree_sitter::Tree>,
+    /// `None` iff there is an error diagnostic.
+    pub test: Option<Test>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+pub trait Engine: Send + Sync + 'static {
+    /// Parses `text`; `old` is the previous tree, already edited to match `text`.
+    fn parse(&self, text: &str, old: Option<&tree_sitter::Tree>) -> ParseOut;
+    /// Checks `test` under `model` (called on a worker thread, never on the async runtime).
+    fn check(&self, test: &Test, model: Model, opts: &CheckOptions, ctl: &Control) -> ModelReport;
+    /// The final condition re-evaluated over cached final states.
+    fn evaluate_condition(&self, test: &Test, states: &[FinalState]) -> Option<ConditionResult>;
+}
+
+/// The real engine (`litmus_engine`).
+pub struct RealEngine;
+
+impl Engine for RealEngine {
+    fn parse(&self, text: &str, old: Option<&tree_sitter::Tree>) -> ParseOut {
+        let p = litmus_engine::syntax::parse_incremental(text, old);
+        ParseOut { tree: Some(p.tree), test: p.test, diagnostics: p.diagnostics }
+    }
+    fn check(&self, test: &Test, model: Model, opts: &CheckOptions, ctl: &Control) -> ModelReport {
+        litmus_engine::check(test, model, opts, ctl)
+    }
+    fn evaluate_condition(&self, test: &Test, states: &[FinalState]) -> Option<ConditionResult> {
+        litmus_engine::evaluate_condition(test, states)
+    }
+}
+
+pub fn real() -> Arc<dyn Engine> {
+    Arc::new(RealEngine)
+}

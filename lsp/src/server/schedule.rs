@@ -1,0 +1,191 @@
+//! Schedules for people: one sentence per step (diagnostic related information, the
+//! `litmus.showSchedule` command) and a markdown table with one column per thread (hover).
+//!
+//! The store buffers are replayed from the steps themselves (a buffered store enters its
+//! thread's buffer, a flush leaves it) so that a load from memory can say which other thread's
+//! store to that location was still waiting: the whole point of a TSO/PSO counterexample.
+
+use litmus_engine::ast::Test;
+use litmus_engine::report::{Action, Step};
+
+/// The buffered stores not yet flushed, in order: (thread, location, value).
+#[derive(Default)]
+struct Buffers(Vec<(usize, String, Option<i64>)>);
+
+impl Buffers {
+    fn apply(&mut self, s: &Step) {
+        let loc = s.loc.clone().unwrap_or_default();
+        match s.action {
+            Action::Store if s.buffered => self.0.push((s.thread, loc, s.value)),
+            Action::Flush => {
+                if let Some(i) = self.0.iter().position(|(t, l, _)| *t == s.thread && *l == loc) {
+                    self.0.remove(i);
+                }
+            }
+            // Fences, locks and atomics drain the thread's buffers (the engine also reports
+            // the flushes; this keeps the replay right if it does not).
+            Action::Fence | Action::Lock | Action::Unlock | Action::Rmw => {
+                self.0.retain(|(t, _, _)| *t != s.thread)
+            }
+            _ => {}
+        }
+    }
+    fn others_pending(&self, thread: usize, loc: &str) -> Vec<&(usize, String, Option<i64>)> {
+        self.0.iter().filter(|(t, l, _)| *t != thread && l == loc).collect()
+    }
+}
+
+pub fn thread_name(test: &Test, t: usize) -> String {
+    test.threads.get(t).map_or_else(|| format!("thread {t}"), |th| th.name.text.clone())
+}
+
+fn val(v: Option<i64>) -> String {
+    v.map_or_else(|| "?".into(), |v| v.to_string())
+}
+
+/// The source text of a step's instruction, on one line, shortened.
+fn snippet(text: &str, step: &Step) -> String {
+    let s = text.get(step.span.range()).unwrap_or("").split_whitespace().collect::<Vec<_>>();
+    let mut s = s.join(" ");
+    if s.chars().count() > 40 {
+        s = s.chars().take(39).collect::<String>() + "…";
+    }
+    s
+}
+
+/// One sentence per step, e.g. `P1 reads x = 0 from memory (P0's store x = 1 still buffered)`.
+pub fn labels(test: &Test, text: &str, steps: &[Step]) -> Vec<String> {
+    let mut bufs = Buffers::default();
+    steps
+        .iter()
+        .map(|s| {
+            let t = thread_name(test, s.thread);
+            let loc = s.loc.clone().unwrap_or_else(|| "?".into());
+            let v = val(s.value);
+            let label = match s.action {
+                Action::Load if s.buffered => format!("{t} reads {loc} = {v} from its store buffer"),
+                Action::Load => {
+                    let pending = bufs.others_pending(s.thread, &loc);
+                    let mut l = format!("{t} reads {loc} = {v} from memory");
+                    if !pending.is_empty() {
+                        let what: Vec<String> = pending
+                            .iter()
+                            .map(|(pt, pl, pv)| {
+                                format!("{}'s store {pl} = {}", thread_name(test, *pt), val(*pv))
+                            })
+                            .collect();
+                        l += &format!(" ({} still buffered)", what.join(", "));
+                    }
+                    l
+                }
+                Action::Store if s.buffered => {
+                    format!("{t} stores {loc} = {v} into its store buffer")
+                }
+                Action::Store => format!("{t} stores {loc} = {v} to memory"),
+                Action::Flush => format!("{t}'s buffered store {loc} = {v} reaches memory"),
+                Action::Fence => format!("{t} executes a fence"),
+                Action::Lock => format!("{t} locks {loc}"),
+                Action::Unlock => format!("{t} unlocks {loc}"),
+                Action::Rmw => format!("{t} atomically updates {loc} (`{}`), old value {v}", snippet(text, s)),
+                Action::Assert => format!("{t} checks `{}`", snippet(text, s)),
+                Action::Assume => format!("{t} assumes `{}`", snippet(text, s)),
+                Action::Await => format!("{t} waits at `{}`", snippet(text, s)),
+                Action::Branch => format!("{t} evaluates `{}`", snippet(text, s)),
+                Action::Local => format!("{t} computes `{}`", snippet(text, s)),
+            };
+            bufs.apply(s);
+            label
+        })
+        .collect()
+}
+
+/// A short cell for the markdown table (the column already names the thread).
+fn cell(text: &str, s: &Step) -> String {
+    let loc = s.loc.clone().unwrap_or_else(|| "?".into());
+    let v = val(s.value);
+    match s.action {
+        Action::Load if s.buffered => format!("read `{loc}` = {v} (own buffer)"),
+        Action::Load => format!("read `{loc}` = {v}"),
+        Action::Store if s.buffered => format!("`{loc} = {v}` → buffer"),
+        Action::Store => format!("`{loc} = {v}` → memory"),
+        Action::Flush => format!("flush `{loc} = {v}`"),
+        Action::Fence => "fence".into(),
+        Action::Lock => format!("lock `{loc}`"),
+        Action::Unlock => format!("unlock `{loc}`"),
+        Action::Rmw => format!("rmw `{loc}` (old {v})"),
+        _ => format!("`{}`", snippet(text, s).replace('|', "\\|")),
+    }
+}
+
+/// The schedule as a markdown table: a column per thread, a row per step.
+pub fn markdown_table(test: &Test, text: &str, steps: &[Step]) -> String {
+    let n = test.threads.len().max(steps.iter().map(|s| s.thread + 1).max().unwrap_or(0));
+    let mut out = String::from("| # |");
+    for t in 0..n {
+        out += &format!(" {} |", thread_name(test, t));
+    }
+    out += "\n|---|";
+    out += &"---|".repeat(n);
+    out += "\n";
+    for (i, s) in steps.iter().enumerate() {
+        out += &format!("| {} |", i + 1);
+        for t in 0..n {
+            if t == s.thread {
+                out += &format!(" {} |", cell(text, s));
+            } else {
+                out += "  |";
+            }
+        }
+        out += "\n";
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use litmus_engine::ast::{Dialect, Name, Test, Thread};
+    use litmus_engine::Span;
+
+    fn test2() -> Test {
+        let th = |n: &str| Thread {
+            name: Name { text: n.into(), span: Span::default() },
+            reg_init: vec![],
+            body: vec![],
+            span: Span::default(),
+        };
+        Test {
+            dialect: Dialect::Native,
+            name: Name { text: "SB".into(), span: Span::default() },
+            description: None,
+            shared: vec![],
+            mutexes: vec![],
+            threads: vec![th("P0"), th("P1")],
+            condition: None,
+            span: Span::default(),
+        }
+    }
+
+    fn step(thread: usize, action: Action, loc: &str, value: i64, buffered: bool) -> Step {
+        Step { thread, span: Span::default(), action, loc: Some(loc.into()), value: Some(value), buffered }
+    }
+
+    #[test]
+    fn names_the_store_still_buffered_when_a_load_misses_it() {
+        let steps = [
+            step(0, Action::Store, "x", 1, true),
+            step(1, Action::Store, "y", 1, true),
+            step(1, Action::Load, "x", 0, false),
+            step(0, Action::Flush, "x", 1, false),
+            step(0, Action::Load, "y", 0, false),
+        ];
+        let l = labels(&test2(), "", &steps);
+        assert_eq!(l[0], "P0 stores x = 1 into its store buffer");
+        assert_eq!(l[2], "P1 reads x = 0 from memory (P0's store x = 1 still buffered)");
+        assert_eq!(l[3], "P0's buffered store x = 1 reaches memory");
+        assert_eq!(l[4], "P0 reads y = 0 from memory (P1's store y = 1 still buffered)");
+        let md = markdown_table(&test2(), "", &steps);
+        assert!(md.starts_with("| # | P0 | P1 |\n|---|---|---|\n| 1 | `x = 1` → buffer |  |\n"), "{md}");
+        assert!(md.contains("| 4 | flush `x = 1` |  |"), "{md}");
+    }
+}

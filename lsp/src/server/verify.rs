@@ -1,0 +1,409 @@
+//! Verification in the background: one worker thread per job, cancellation, `$/progress`,
+//! `litmus/status`, and the content-keyed result cache.
+//!
+//! A job checks one document's AST under the models that the cache cannot answer, one model
+//! after another on a dedicated thread (the MCR engine builds its Z3 context on the calling
+//! thread), each check inside `catch_unwind`. A newer program (an edit that changes the program
+//! tokens, or a new verification) cancels the older job through its [`Control`] at once. Results
+//! carry the job id and the program tokens they were computed from: a result whose job is no
+//! longer the document's job is dropped (never shown), and spans of a result are moved to the
+//! document's current text token by token ([`TokenMap::remap`]).
+
+use std::collections::HashMap;
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use tower_lsp_server::ls_types::notification::Progress as ProgressNotification;
+use tower_lsp_server::ls_types::*;
+
+use litmus_engine::ast::{Quantifier, Test};
+use litmus_engine::report::{Violation, ViolationKind};
+use litmus_engine::{Control, Model, ModelReport};
+
+use super::document::{Document, Job, Outcome};
+use super::engine::Engine;
+use super::tokens::TokenMap;
+use super::{lock, panic_message, Ctx, Inner};
+
+/// A cached report and the text coordinates its spans are in.
+#[derive(Clone)]
+pub struct CacheEntry {
+    pub tokens: TokenMap,
+    pub cond_key: String,
+    pub report: ModelReport,
+}
+
+/// Reports keyed by (program tokens, check options, model).
+#[derive(Default)]
+pub struct Cache {
+    map: HashMap<(String, String, Model), CacheEntry>,
+}
+
+impl Cache {
+    const MAX: usize = 512;
+    pub fn get(&self, key: &str, opts: &str, m: Model) -> Option<&CacheEntry> {
+        self.map.get(&(key.to_string(), opts.to_string(), m))
+    }
+    pub fn insert(&mut self, opts: &str, m: Model, e: CacheEntry) {
+        if self.map.len() >= Self::MAX {
+            self.map.clear();
+        }
+        self.map.insert((e.tokens.key.clone(), opts.to_string(), m), e);
+    }
+}
+
+/// Moves every span of `r` from the coordinates of `from` to those of `to` (equal keys).
+pub fn remap_report(r: &ModelReport, from: &TokenMap, to: &TokenMap) -> ModelReport {
+    let mut r = r.clone();
+    if from.spans == to.spans {
+        return r;
+    }
+    for v in &mut r.violations {
+        v.span = from.remap(to, v.span);
+        for s in &mut v.schedule {
+            s.span = from.remap(to, s.span);
+        }
+    }
+    if let Some(w) = &mut r.witness {
+        for s in w {
+            s.span = from.remap(to, s.span);
+        }
+    }
+    for w in &mut r.warnings {
+        w.span = w.span.map(|s| from.remap(to, s));
+    }
+    r
+}
+
+/// Re-evaluates the final condition of `test` over the cached states of `r`: the verdict and
+/// counts are exact; a condition violation has no schedule until the next check.
+pub fn reevaluate(engine: &dyn Engine, test: &Test, r: &mut ModelReport) {
+    r.violations.retain(|v| v.kind != ViolationKind::Condition);
+    r.witness = None;
+    let res = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| engine.evaluate_condition(test, &r.states)));
+    r.condition = res.unwrap_or(None);
+    if let (Some(c), Some(cr)) = (&test.condition, &r.condition) {
+        if !cr.holds && c.quantifier != Quantifier::Exists {
+            r.violations.push(Violation {
+                kind: ViolationKind::Condition,
+                message: "re-evaluated over the cached final states; verify again for its schedule".into(),
+                span: c.span,
+                schedule: vec![],
+            });
+        }
+    }
+}
+
+/// A cached (or freshly computed) report adapted to the document's current text.
+fn adapt(engine: &dyn Engine, d: &Document, e: &CacheEntry) -> Outcome {
+    let mut report = remap_report(&e.report, &e.tokens, &d.tokens);
+    let fresh = e.cond_key == d.cond_key;
+    if !fresh {
+        if let Some(t) = &d.test {
+            reevaluate(engine, t, &mut report);
+        }
+    }
+    Outcome::Done { report, fresh_condition: fresh }
+}
+
+/// After an edit was applied and reparsed: keeps the shown results if the program is the same
+/// (moving their spans, re-evaluating a changed condition), else drops them and cancels the
+/// running job. Returns whether a job was cancelled.
+pub fn after_edit(inner: &Inner, d: &mut Document) -> bool {
+    let old_tokens = d.tokens.clone();
+    let old_cond = d.cond_key.clone();
+    let changed = d.reparse(&*inner.engine);
+    if changed {
+        d.results.clear();
+        d.program_version = d.version;
+        if let Some(j) = d.job.take() {
+            j.control.cancel();
+            return true;
+        }
+        return false;
+    }
+    let cond_changed = old_cond != d.cond_key;
+    let test = d.test.clone();
+    for o in d.results.values_mut() {
+        if let Outcome::Done { report, fresh_condition } = o {
+            *report = remap_report(report, &old_tokens, &d.tokens);
+            if cond_changed {
+                if let Some(t) = &test {
+                    reevaluate(&*inner.engine, t, report);
+                }
+                *fresh_condition = false;
+            }
+        }
+    }
+    false
+}
+
+pub async fn start(ctx: &Ctx, uri: &Uri) {
+    start_with(ctx, uri, true).await
+}
+
+/// `litmus.verify`: checks again, ignoring the cache.
+pub async fn start_forced(ctx: &Ctx, uri: &Uri) {
+    start_with(ctx, uri, false).await
+}
+
+struct Plan {
+    job: Job,
+    test: Arc<Test>,
+    tokens: TokenMap,
+    cond_key: String,
+    models: Vec<Model>,
+    opts: litmus_engine::CheckOptions,
+    opts_key: String,
+}
+
+async fn start_with(ctx: &Ctx, uri: &Uri, use_cache: bool) {
+    let settings = ctx.settings();
+    let opts = settings.check_options();
+    let opts_key = format!("{opts:?}");
+    let mut cancelled_old = false;
+    let plan = {
+        let mut docs = ctx.docs();
+        let Some(d) = docs.get_mut(uri) else { return };
+        if let Some(j) = d.job.take() {
+            j.control.cancel();
+            cancelled_old = true;
+        }
+        d.results.retain(|m, _| settings.models.contains(m));
+        match d.test.clone() {
+            None => None,
+            Some(test) => {
+                let mut need = Vec::new();
+                {
+                    let cache = lock(&ctx.inner.cache);
+                    for &m in &settings.models {
+                        match cache.get(&d.tokens.key, &opts_key, m).filter(|_| use_cache) {
+                            Some(e) => {
+                                let o = adapt(&*ctx.inner.engine, d, e);
+                                if !matches!(o, Outcome::Done { fresh_condition: true, .. }) {
+                                    need.push(m);
+                                }
+                                d.results.insert(m, o);
+                            }
+                            None => {
+                                need.push(m);
+                                d.results.insert(m, Outcome::Running);
+                            }
+                        }
+                    }
+                }
+                if need.is_empty() {
+                    None
+                } else {
+                    let job = Job {
+                        id: ctx.inner.next_job.fetch_add(1, Ordering::Relaxed),
+                        control: Control::new(),
+                        token: None,
+                    };
+                    d.job = Some(job.clone());
+                    Some(Plan {
+                        job,
+                        test,
+                        tokens: d.tokens.clone(),
+                        cond_key: d.cond_key.clone(),
+                        models: need,
+                        opts: opts.clone(),
+                        opts_key: opts_key.clone(),
+                    })
+                }
+            }
+        }
+    };
+    if cancelled_old {
+        ctx.send_status(uri, "cancelled").await;
+    }
+    ctx.publish(uri).await;
+    match plan {
+        None => {
+            ctx.send_status(uri, "done").await;
+            ctx.refresh_views().await;
+        }
+        Some(plan) => {
+            ctx.send_status(uri, "running").await;
+            let ctx = ctx.clone();
+            let uri = uri.clone();
+            tokio::spawn(async move { run_job(ctx, uri, plan).await });
+        }
+    }
+}
+
+enum Msg {
+    Progress(Model, litmus_engine::Progress),
+    Done(Model, Result<ModelReport, String>),
+}
+
+fn progress_value(p: WorkDoneProgress) -> ProgressParamsValue {
+    ProgressParamsValue::WorkDone(p)
+}
+
+async fn run_job(ctx: Ctx, uri: Uri, plan: Plan) {
+    let Plan { job, test, tokens, cond_key, models, opts, opts_key } = plan;
+    // The progress token, if the client can show progress.
+    let mut token = None;
+    if ctx.caps().work_done_progress {
+        let t = format!("litmus/verify/{}", job.id);
+        if ctx.client.create_work_done_progress(NumberOrString::String(t.clone())).await.is_ok() {
+            token = Some(t);
+        }
+    }
+    {
+        let mut docs = ctx.docs();
+        match docs.get_mut(&uri).and_then(|d| d.job.as_mut()).filter(|j| j.id == job.id) {
+            Some(j) => j.token = token.clone(),
+            None => return, // superseded or closed while we asked for a token
+        }
+    }
+    let model_list = models.iter().map(|m| m.label()).collect::<Vec<_>>().join(", ");
+    if let Some(t) = &token {
+        let begin = WorkDoneProgress::Begin(WorkDoneProgressBegin {
+            title: format!("Verifying {}", test.name.text),
+            cancellable: Some(true),
+            message: Some(model_list.clone()),
+            percentage: Some(0),
+        });
+        ctx.client
+            .send_notification::<ProgressNotification>(ProgressParams { token: NumberOrString::String(t.clone()), value: progress_value(begin) })
+            .await;
+    }
+
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<Msg>();
+    let engine = ctx.inner.engine.clone();
+    let control = job.control.clone();
+    let worker_models = models.clone();
+    let spawned = std::thread::Builder::new().name(format!("litmus-check-{}", job.id)).spawn(move || {
+        for m in worker_models {
+            if control.is_cancelled() {
+                break;
+            }
+            let last = Arc::new(Mutex::new(Instant::now()));
+            let txp = tx.clone();
+            let ctl = control.clone().with_progress(move |p| {
+                let mut l = last.lock().unwrap_or_else(|e| e.into_inner());
+                if l.elapsed() >= Duration::from_millis(50) {
+                    *l = Instant::now();
+                    let _ = txp.send(Msg::Progress(m, p.clone()));
+                }
+            });
+            let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| engine.check(&test, m, &opts, &ctl)))
+                .map_err(|e| panic_message(&*e));
+            if tx.send(Msg::Done(m, r)).is_err() {
+                break;
+            }
+        }
+    });
+    if let Err(e) = spawned {
+        let mut docs = ctx.docs();
+        if let Some(d) = docs.get_mut(&uri) {
+            for m in &models {
+                d.results.insert(*m, Outcome::Crashed(format!("cannot start a worker thread: {e}")));
+            }
+        }
+    }
+
+    let total = models.len();
+    let mut done = 0;
+    while let Some(msg) = rx.recv().await {
+        match msg {
+            Msg::Progress(m, p) => {
+                if let Some(t) = &token {
+                    let report = WorkDoneProgress::Report(WorkDoneProgressReport {
+                        cancellable: Some(true),
+                        message: Some(format!("{}: {} executions, {} states", m.label(), p.executions, p.states)),
+                        percentage: Some((done * 100 / total) as u32),
+                    });
+                    ctx.client
+                        .send_notification::<ProgressNotification>(ProgressParams { token: NumberOrString::String(t.clone()), value: progress_value(report) })
+                        .await;
+                }
+            }
+            Msg::Done(m, r) => {
+                done += 1;
+                let shown = model_done(&ctx, &uri, &job, &tokens, &cond_key, &opts_key, m, r);
+                if shown {
+                    ctx.publish(&uri).await;
+                    ctx.send_status(&uri, "running").await;
+                }
+                if let Some(t) = &token {
+                    let report = WorkDoneProgress::Report(WorkDoneProgressReport {
+                        cancellable: Some(true),
+                        message: Some(format!("{} done ({done}/{total})", m.label())),
+                        percentage: Some((done * 100 / total) as u32),
+                    });
+                    ctx.client
+                        .send_notification::<ProgressNotification>(ProgressParams { token: NumberOrString::String(t.clone()), value: progress_value(report) })
+                        .await;
+                }
+            }
+        }
+    }
+
+    // The worker is finished (its sender dropped).
+    let cancelled = job.control.is_cancelled();
+    let current = {
+        let mut docs = ctx.docs();
+        match docs.get_mut(&uri) {
+            Some(d) if d.job.as_ref().is_some_and(|j| j.id == job.id) => {
+                d.job = None;
+                if cancelled {
+                    d.results.retain(|_, o| !matches!(o, Outcome::Running));
+                }
+                true
+            }
+            _ => false,
+        }
+    };
+    if let Some(t) = &token {
+        let msg = if cancelled { "cancelled" } else { "done" };
+        let end = WorkDoneProgress::End(WorkDoneProgressEnd { message: Some(msg.into()) });
+        ctx.client
+            .send_notification::<ProgressNotification>(ProgressParams { token: NumberOrString::String(t.clone()), value: progress_value(end) })
+            .await;
+    }
+    if current {
+        if cancelled {
+            ctx.publish(&uri).await;
+        }
+        ctx.send_status(&uri, if cancelled { "cancelled" } else { "done" }).await;
+        ctx.refresh_views().await;
+    }
+}
+
+/// Records one model's result: caches it (unless the job was cancelled) and shows it if the job
+/// is still the document's job. Returns whether it is shown.
+#[allow(clippy::too_many_arguments)]
+fn model_done(
+    ctx: &Ctx,
+    uri: &Uri,
+    job: &Job,
+    tokens: &TokenMap,
+    cond_key: &str,
+    opts_key: &str,
+    m: Model,
+    r: Result<ModelReport, String>,
+) -> bool {
+    if job.control.is_cancelled() {
+        return false;
+    }
+    let entry = r.as_ref().ok().map(|report| CacheEntry { tokens: tokens.clone(), cond_key: cond_key.to_string(), report: report.clone() });
+    if let Some(e) = &entry {
+        lock(&ctx.inner.cache).insert(opts_key, m, e.clone());
+    }
+    let mut docs = ctx.docs();
+    let Some(d) = docs.get_mut(uri) else { return false };
+    if d.job.as_ref().map(|j| j.id) != Some(job.id) || d.tokens.key != tokens.key {
+        return false; // stale: a newer job or program owns this document now
+    }
+    let o = match (entry, r) {
+        (Some(e), _) => adapt(&*ctx.inner.engine, d, &e),
+        (None, Err(msg)) => Outcome::Crashed(msg),
+        (None, Ok(_)) => return false,
+    };
+    d.results.insert(m, o);
+    true
+}

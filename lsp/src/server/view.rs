@@ -1,0 +1,365 @@
+//! What the user sees, computed from the AST and the per-model outcomes of one document:
+//! verification diagnostics, code lenses, hovers, inlay hints and the schedule for
+//! `litmus.showSchedule`. Spans only (byte offsets): [`super::to_proto`] makes LSP types of them.
+
+use std::collections::BTreeMap;
+
+use litmus_engine::ast::{Quantifier, Stmt, StmtKind, Test};
+use litmus_engine::report::{Schedule, ViolationKind};
+use litmus_engine::{Diagnostic, Model, Severity, Span};
+
+use super::document::Outcome;
+use super::schedule;
+
+/// A violation or witness of one model.
+#[derive(Clone, Debug)]
+pub struct Finding<'a> {
+    pub model: Model,
+    /// `assert`, `condition`, `error`, `deadlock` or `witness`.
+    pub kind: &'static str,
+    pub span: Span,
+    pub message: &'a str,
+    pub schedule: &'a Schedule,
+}
+
+pub fn kind_key(k: ViolationKind) -> &'static str {
+    match k {
+        ViolationKind::Assert => "assert",
+        ViolationKind::Condition => "condition",
+        ViolationKind::Error => "error",
+        ViolationKind::Deadlock => "deadlock",
+    }
+}
+
+/// All findings in model order, violations before witnesses.
+pub fn findings<'a>(test: &Test, results: &'a BTreeMap<Model, Outcome>) -> Vec<Finding<'a>> {
+    let mut out = Vec::new();
+    for (m, o) in results {
+        if let Outcome::Done { report, .. } = o {
+            for v in &report.violations {
+                out.push(Finding { model: *m, kind: kind_key(v.kind), span: v.span, message: &v.message, schedule: &v.schedule });
+            }
+        }
+    }
+    for (m, o) in results {
+        if let Outcome::Done { report: r, .. } = o {
+            if let (Some(w), Some(c)) = (&r.witness, &test.condition) {
+                out.push(Finding { model: *m, kind: "witness", span: c.span, message: "", schedule: w });
+            }
+        }
+    }
+    out
+}
+
+fn join_models(ms: &[Model]) -> String {
+    let l: Vec<&str> = ms.iter().map(|m| m.label()).collect();
+    match l.len() {
+        0 => String::new(),
+        1 => l[0].to_string(),
+        n => format!("{} and {}", l[..n - 1].join(", "), l[n - 1]),
+    }
+}
+
+fn overlaps(a: Span, b: Span) -> bool {
+    a.start < b.end.max(b.start + 1) && b.start < a.end.max(a.start + 1)
+}
+
+/// Diagnostics of the verification: one per (kind, span) naming the models, the schedule of the
+/// first failing model as related information; warnings for bounds, incomplete explorations and
+/// crashed checks.
+pub fn diagnostics(test: &Test, text: &str, results: &BTreeMap<Model, Outcome>) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    let all = findings(test, results);
+    let mut groups: Vec<(&'static str, Span, Vec<&Finding>)> = Vec::new();
+    for f in all.iter().filter(|f| f.kind != "witness") {
+        match groups.iter_mut().find(|g| g.0 == f.kind && g.1 == f.span) {
+            Some(g) => g.2.push(f),
+            None => groups.push((f.kind, f.span, vec![f])),
+        }
+    }
+    for (kind, span, fs) in groups {
+        let failing: Vec<Model> = fs.iter().map(|f| f.model).collect();
+        let holding: Vec<Model> = results
+            .iter()
+            .filter(|(m, o)| !failing.contains(m) && matches!(o, Outcome::Done { report, .. } if report.complete))
+            .map(|(m, _)| *m)
+            .collect();
+        let what = match kind {
+            "assert" => "assertion fails".to_string(),
+            "condition" => {
+                let q = test.condition.as_ref().map_or("condition", |c| c.quantifier.as_str());
+                format!("final condition `{q}` does not hold")
+            }
+            "error" => format!("runtime error ({})", fs[0].message),
+            _ => "deadlock".to_string(),
+        };
+        let mut msg = format!("{what} under {}", join_models(&failing));
+        if !holding.is_empty() {
+            let verb = if kind == "assert" || kind == "condition" { "holds" } else { "cannot happen" };
+            msg += &format!("; {verb} under {}", join_models(&holding));
+        }
+        if kind != "error" && !fs[0].message.is_empty() {
+            msg += &format!("\n{}", fs[0].message);
+        }
+        let mut d = Diagnostic { severity: Severity::Error, span, message: msg, related: vec![] };
+        let f = fs[0];
+        let labels = schedule::labels(test, text, f.schedule);
+        let n = labels.len();
+        for (i, (s, l)) in f.schedule.iter().zip(labels).enumerate() {
+            d = d.with_related(s.span, format!("{} step {}/{n}: {l}", f.model.label(), i + 1));
+        }
+        out.push(d);
+    }
+    // Warnings: grouped by (message, span) over models.
+    let mut warns: Vec<(String, Option<Span>, Vec<Model>)> = Vec::new();
+    for (m, o) in results {
+        match o {
+            Outcome::Done { report, .. } => {
+                for w in &report.warnings {
+                    match warns.iter_mut().find(|x| x.0 == w.message && x.1 == w.span) {
+                        Some(x) => x.2.push(*m),
+                        None => warns.push((w.message.clone(), w.span, vec![*m])),
+                    }
+                }
+                if !report.complete {
+                    let msg = "exploration incomplete (stopped early): violations may have been missed".to_string();
+                    match warns.iter_mut().find(|x| x.0 == msg) {
+                        Some(x) => x.2.push(*m),
+                        None => warns.push((msg, None, vec![*m])),
+                    }
+                }
+            }
+            Outcome::Crashed(msg) => out.push(Diagnostic::error(
+                test.name.span,
+                format!("internal error while checking under {}: {msg}", m.label()),
+            )),
+            Outcome::Running => {}
+        }
+    }
+    for (msg, span, ms) in warns {
+        out.push(Diagnostic::warning(span.unwrap_or(test.name.span), format!("{} ({})", msg, join_models(&ms))));
+    }
+    out
+}
+
+/// Assertions of the test with their statement spans.
+pub fn assertions(test: &Test) -> Vec<Span> {
+    fn walk(body: &[Stmt], out: &mut Vec<Span>) {
+        for s in body {
+            match &s.kind {
+                StmtKind::Assert(_) => out.push(s.span),
+                StmtKind::If { then_body, else_body, .. } => {
+                    walk(then_body, out);
+                    walk(else_body, out);
+                }
+                StmtKind::While { body, .. } => walk(body, out),
+                _ => {}
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for t in &test.threads {
+        walk(&t.body, &mut out);
+    }
+    out
+}
+
+/// What a lens, hover or verdict is about.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Target {
+    Test,
+    Assert(Span),
+    Condition,
+}
+
+/// The verdict mark of one model for a target: ✓ holds, ✗ fails, ? incomplete, … running.
+pub fn mark(test: &Test, target: Target, o: Option<&Outcome>) -> &'static str {
+    let Some(o) = o else { return "·" };
+    let report = match o {
+        Outcome::Running => return "…",
+        Outcome::Crashed(_) => return "⚠",
+        Outcome::Done { report, .. } => report,
+    };
+    let fails = match target {
+        Target::Test => !report.violations.is_empty(),
+        Target::Assert(s) => report.violations.iter().any(|v| v.kind == ViolationKind::Assert && overlaps(v.span, s)),
+        Target::Condition => match &report.condition {
+            Some(c) => !c.holds,
+            None => false,
+        },
+    };
+    let _ = test;
+    if fails {
+        "✗"
+    } else if !report.complete {
+        "?"
+    } else {
+        "✓"
+    }
+}
+
+pub fn verdict_title(test: &Test, target: Target, models: &[Model], results: &BTreeMap<Model, Outcome>) -> String {
+    models
+        .iter()
+        .map(|m| format!("{} {}", m.label(), mark(test, target, results.get(m))))
+        .collect::<Vec<_>>()
+        .join(" · ")
+}
+
+/// Code lenses: (span to sit above, title, whether a schedule exists for "Show schedule").
+pub fn lenses(test: &Test, models: &[Model], results: &BTreeMap<Model, Outcome>) -> Vec<(Span, String, bool)> {
+    let fs = findings(test, results);
+    let mut out = vec![(test.name.span, verdict_title(test, Target::Test, models, results), !fs.is_empty())];
+    for a in assertions(test) {
+        let has = fs.iter().any(|f| f.kind == "assert" && overlaps(f.span, a));
+        out.push((a, verdict_title(test, Target::Assert(a), models, results), has));
+    }
+    if let Some(c) = &test.condition {
+        let has = fs.iter().any(|f| (f.kind == "condition" || f.kind == "witness") && overlaps(f.span, c.span));
+        out.push((c.span, verdict_title(test, Target::Condition, models, results), has));
+    }
+    out
+}
+
+/// The finding at or nearest `off`: one whose span contains it, else the nearest by distance;
+/// violations before witnesses. `None` for the whole test: the first violation, else a witness.
+pub fn pick<'a>(fs: &'a [Finding<'a>], off: Option<u32>) -> Option<&'a Finding<'a>> {
+    let off = match off {
+        None => return fs.first(),
+        Some(o) => o,
+    };
+    if let Some(f) = fs.iter().find(|f| f.span.start <= off && off <= f.span.end) {
+        return Some(f);
+    }
+    let dist = |s: Span| if off < s.start { s.start - off } else { off.saturating_sub(s.end) };
+    fs.iter().min_by_key(|f| (dist(f.span), f.kind == "witness"))
+}
+
+/// The schedule for `litmus.showSchedule`: title, model, kind and (label, span) per step.
+pub struct ScheduleView {
+    pub title: String,
+    pub model: Model,
+    pub kind: &'static str,
+    pub steps: Vec<(String, Span)>,
+}
+
+pub fn schedule_view(test: &Test, text: &str, results: &BTreeMap<Model, Outcome>, off: Option<u32>) -> Option<ScheduleView> {
+    let fs = findings(test, results);
+    let f = pick(&fs, off)?;
+    let labels = schedule::labels(test, text, f.schedule);
+    let what = match f.kind {
+        "assert" => "assertion failure",
+        "condition" => "condition violation",
+        "error" => "runtime error",
+        "deadlock" => "deadlock",
+        _ => "witness",
+    };
+    Some(ScheduleView {
+        title: format!("{}: {what} under {} ({} steps)", test.name.text, f.model.label(), labels.len()),
+        model: f.model,
+        kind: f.kind,
+        steps: labels.into_iter().zip(f.schedule.iter().map(|s| s.span)).collect(),
+    })
+}
+
+/// Inlay hints for the shown counterexample: after each load, the value it read (`⇐ 0`).
+pub fn inlay_hints(test: &Test, text: &str, results: &BTreeMap<Model, Outcome>) -> Vec<(u32, String)> {
+    let fs = findings(test, results);
+    let Some(f) = pick(&fs, None) else { return vec![] };
+    let mut by_span: Vec<(Span, Vec<(String, String)>)> = Vec::new();
+    for s in f.schedule.iter().filter(|s| matches!(s.action, litmus_engine::report::Action::Load | litmus_engine::report::Action::Rmw)) {
+        let (loc, v) = (s.loc.clone().unwrap_or_default(), s.value.map_or("?".into(), |v| v.to_string()));
+        match by_span.iter_mut().find(|(sp, _)| *sp == s.span) {
+            Some((_, vs)) => vs.push((loc, v)),
+            None => by_span.push((s.span, vec![(loc, v)])),
+        }
+    }
+    let _ = text;
+    let mut out: Vec<(u32, String)> = by_span
+        .into_iter()
+        .map(|(sp, vs)| {
+            let same_loc = vs.iter().all(|(l, _)| *l == vs[0].0);
+            let body = if same_loc {
+                vs.iter().map(|(_, v)| v.clone()).collect::<Vec<_>>().join(", ")
+            } else {
+                vs.iter().map(|(l, v)| format!("{l}={v}")).collect::<Vec<_>>().join(", ")
+            };
+            (hint_offset(text, sp), format!(" ⇐ {body} ({})", f.model.label()))
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+/// Where a hint goes: the end of the step's source, before a trailing `;`.
+fn hint_offset(text: &str, sp: Span) -> u32 {
+    let s = text.get(sp.range()).unwrap_or("");
+    let trimmed = s.trim_end().trim_end_matches(';').trim_end();
+    sp.start + trimmed.len() as u32
+}
+
+/// Hover markdown for a target, or `None` when there is nothing to say.
+pub fn hover(test: &Test, text: &str, models: &[Model], results: &BTreeMap<Model, Outcome>, target: Target, heading: &str) -> String {
+    let mut md = format!("**{heading}**\n\n");
+    md += "| model | verdict | states | positive | negative | executions | complete |\n|---|---|---|---|---|---|---|\n";
+    for m in models {
+        let mark = mark(test, target, results.get(m));
+        match results.get(m) {
+            Some(Outcome::Done { report: r, .. }) => {
+                let (p, n) = r.condition.as_ref().map_or(("–".into(), "–".into()), |c| (c.positive.to_string(), c.negative.to_string()));
+                md += &format!(
+                    "| {} | {} | {} | {} | {} | {} | {} |\n",
+                    m.label(),
+                    mark,
+                    r.states.len(),
+                    p,
+                    n,
+                    r.stats.executions,
+                    if r.complete { "yes" } else { "no" }
+                );
+            }
+            Some(Outcome::Running) => md += &format!("| {} | running | | | | | |\n", m.label()),
+            Some(Outcome::Crashed(e)) => md += &format!("| {} | internal error: {} | | | | | |\n", m.label(), e.replace('|', "\\|")),
+            None => md += &format!("| {} | not verified yet | | | | | |\n", m.label()),
+        }
+    }
+    if let (Target::Condition, Some(c)) = (target, &test.condition) {
+        for m in models {
+            if let Some(Outcome::Done { report: r, .. }) = results.get(m) {
+                if let Some(cr) = &r.condition {
+                    let obs = match (cr.positive, cr.negative) {
+                        (0, _) => "Never",
+                        (_, 0) => "Always",
+                        _ => "Sometimes",
+                    };
+                    let _ = Quantifier::Exists;
+                    md += &format!(
+                        "\n{}: `{}` {} · Observation {} {} {} {}",
+                        m.label(),
+                        c.quantifier.as_str(),
+                        if cr.holds { "holds" } else { "does not hold" },
+                        test.name.text,
+                        obs,
+                        cr.positive,
+                        cr.negative
+                    );
+                }
+            }
+        }
+        md += "\n";
+    }
+    let fs = findings(test, results);
+    let chosen = match target {
+        Target::Test => pick(&fs, None),
+        Target::Assert(s) => fs.iter().find(|f| f.kind == "assert" && overlaps(f.span, s)),
+        Target::Condition => {
+            fs.iter().find(|f| f.kind == "condition").or_else(|| fs.iter().find(|f| f.kind == "witness"))
+        }
+    };
+    if let Some(f) = chosen {
+        let what = if f.kind == "witness" { "Witness" } else { "Counterexample" };
+        md += &format!("\n**{what} under {}** ({} steps)\n\n", f.model.label(), f.schedule.len());
+        md += &schedule::markdown_table(test, text, f.schedule);
+    }
+    md
+}
