@@ -593,3 +593,47 @@ fn thread_without_brace() {
     "#]],
     );
 }
+
+#[test]
+fn missing_parentheses_are_named() {
+    check(
+        "litmus P\nmutex m;\nthread P0 {\n  if r0 == 1 { r1 = 1; }\n  while r0 < 2 { r0 = r0 + 1; }\n  assert r0 == 2;\n  lock m;\n  unlock(m);\n}\n",
+        expect![[r#"
+            error 4:6-4:13: `if` needs parentheses: `if (r0 == 1) { ... }`
+              |   if r0 == 1 { r1 = 1; }
+              |      ^^^^^^^
+            error 5:9-5:15: `while` needs parentheses: `while (r0 < 2) { ... }`
+              |   while r0 < 2 { r0 = r0 + 1; }
+              |         ^^^^^^
+            error 6:10-6:17: `assert` needs parentheses: `assert(r0 == 2);`
+              |   assert r0 == 2;
+              |          ^^^^^^^
+            error 7:8-7:9: `lock` needs parentheses: `lock(m);`
+              |   lock m;
+              |        ^
+        "#]],
+    );
+}
+
+#[test]
+fn fence_with_arguments() {
+    check(
+        "litmus E\nthread P0 { fence(); }\n",
+        expect![[r#"
+        error 2:18-2:20: `fence` takes no arguments: write `fence;`
+          | thread P0 { fence(); }
+          |                  ^^
+    "#]],
+    );
+}
+
+#[test]
+fn description_escapes() {
+    check(
+        "litmus D \"say \\\"hi\\\" via C:\\\\tmp and \\n\"\nthread P0 { }\n",
+        expect![[r#"
+            test D (Native) "say \"hi\" via C:\\tmp and \\n"
+            thread P0
+        "#]],
+    );
+}

@@ -40,7 +40,7 @@ fn odd_layouts_metadata_blocks_and_trailers() {
         r#"X86 iwp2.3.a/amd4 (iwpTwoThreea) "Loads may be reordered"
 Cycle=Rfi PodRW Wse
 Relax=
-{x = 0; y = 3; P0:EAX = 1; 1:ebx = -2};
+{x = 0; y = 3; P0:EAX = 1; 1:ebx = -2; 1:ECX = 0};
 
         P0      |       P1      ;
   mov [x], 1  	|  mov [y], 1  	;
@@ -49,7 +49,7 @@ Relax=
   MOV EBX,$7    |  XCHG [x],EBX  ;
   MOV ECX,EBX   |               ;
                 |               ;
-locations [x; 0:EAX;]
+locations [x; 0:EAX; w]
 final (P0:EAX = 0 /\ P1:EBX <> 0 /\ not x != 1 \/ ~[y]==2 => true \/ false);
 with
 tso: ~exists;
@@ -64,6 +64,7 @@ show 3
             shared x = 0
             shared y = 3
             shared z = 0
+            shared w = 0
             thread P0 EAX=1
               x <- 1
               fence
@@ -158,10 +159,10 @@ fn x86_syntax_errors() {
     check(
         "X86 E\n{ x=0; }\n P0 | P1 ;\n MOV [x],$1 | MOV EAX,[x]\n MFENCE | ;\nexists (1:EAX=1)\n",
         expect![[r#"
-        error 5:2-5:8: unexpected `MFENCE`
-          |  MFENCE | ;
-          |  ^^^^^^
-    "#]],
+            error 4:26-4:26: expected `;`: every row of the code table ends with `;`
+              |  MOV [x],$1 | MOV EAX,[x]
+              |                          ^
+        "#]],
     );
     check(
         "X86 E\n{ x=0;\n P0 ;\n MOV [x],$1 ;\n",
@@ -170,6 +171,18 @@ fn x86_syntax_errors() {
           |  P0 ;
           |  ^
     "#]],
+    );
+}
+
+#[test]
+fn a_syntax_error_in_a_cell_is_not_also_a_semantic_error() {
+    check(
+        "X86 E\n{ x=0; }\n P0 | P1 ;\n MOV [x] $1 | MOV EAX,[x] ;\nexists (1:EAX=1)\n",
+        expect![[r#"
+            error 4:6-4:9: unexpected `[`
+              |  MOV [x] $1 | MOV EAX,[x] ;
+              |      ^^^
+        "#]],
     );
 }
 

@@ -81,6 +81,12 @@ fn unexpected(text: &str, node: Node) -> Diagnostic {
     if let Some(d) = thread_header(rest, node.start_byte()) {
         return d;
     }
+    if let Some(d) = unterminated_row(text, node) {
+        return d;
+    }
+    if node.parent().is_some_and(|p| p.kind() == "fence_statement") {
+        return Diagnostic::error(full, "`fence` takes no arguments: write `fence;`");
+    }
     let message = if let Some(what) = unterminated(rest) {
         what.to_string()
     } else if token.is_empty() {
@@ -146,5 +152,28 @@ fn thread_header(rest: &str, start: usize) -> Option<Diagnostic> {
     Some(Diagnostic::error(
         Span::new(at, end),
         "expected `{` after the thread name: `thread P0 { ... }`",
+    ))
+}
+
+/// An x86 code row without its `;`: the next row's first token is an ERROR at the start of a
+/// line. Reported at the end of the row that lacks the `;`.
+fn unterminated_row(text: &str, node: Node) -> Option<Diagnostic> {
+    let parent = node.parent()?;
+    if !parent.kind().starts_with("x86_") {
+        return None;
+    }
+    let before = text.get(..node.start_byte())?;
+    let line_start = before.rfind('\n')?;
+    if !before[line_start..].trim().is_empty() {
+        return None; // the ERROR does not start its line
+    }
+    let prev = before[..line_start].trim_end();
+    if prev.is_empty() || prev.ends_with([';', '{', '}', '|']) {
+        return None;
+    }
+    let at = prev.len();
+    Some(Diagnostic::error(
+        Span::new(at, at),
+        "expected `;`: every row of the code table ends with `;`",
     ))
 }

@@ -16,7 +16,7 @@ use std::collections::{BTreeSet, HashMap};
 use tree_sitter::Node;
 
 /// Nesting deeper than this is reported instead of followed (no stack overflow on any input).
-pub(crate) const MAX_DEPTH: usize = 200;
+pub(crate) const MAX_DEPTH: usize = 100;
 
 /// What a global name refers to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

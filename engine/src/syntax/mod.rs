@@ -3,12 +3,12 @@
 //! One grammar (`grammar/grammar.js`, crate `tree-sitter-litmus`) covers both dialects; the
 //! root's child says which one a file is written in (spec §1: `litmus NAME`, §4: `X86 NAME`).
 //!
-//! - [`errors`] turns ERROR and MISSING nodes into one diagnostic each ("expected `;`",
+//! - `errors` turns ERROR and MISSING nodes into one diagnostic each ("expected `;`",
 //!   "unexpected `foo`") without cascades;
-//! - [`native`] lowers the native dialect and checks its static rules (§1: resolution of
+//! - `native` lowers the native dialect and checks its static rules (§1: resolution of
 //!   identifiers to shared locations, mutexes or registers; mutex/array misuse; duplicates);
-//! - [`x86`] lowers the herd x86 dialect (§4) to the same AST;
-//! - [`expr`] lowers expressions of both dialects (threads and final conditions).
+//! - `x86` lowers the herd x86 dialect (§4) to the same AST;
+//! - `expr` lowers expressions of both dialects (threads and final conditions).
 //!
 //! Architecture invariants: never panics and never recurses without bound on any input (deep
 //! nesting is reported, not followed); `Parsed::test` is `None` iff some diagnostic is an
@@ -104,6 +104,19 @@ pub fn lower(text: &str, tree: &Tree) -> (Option<ast::Test>, Vec<Diagnostic>) {
             None
         }
     };
+    // No cascades: a semantic diagnostic whose range touches a syntax error is a consequence
+    // of it (`MOV [x] $1` is not also "unsupported MOV operands").
+    if syntax_count > 0 && diags.len() > syntax_count {
+        let (syntax, semantic) = diags.split_at(syntax_count);
+        let touches = |d: &Diagnostic| {
+            syntax
+                .iter()
+                .any(|e| e.span.start <= d.span.end && d.span.start <= e.span.end)
+        };
+        let keep: Vec<Diagnostic> = semantic.iter().filter(|d| !touches(d)).cloned().collect();
+        diags.truncate(syntax_count);
+        diags.extend(keep);
+    }
     // Semantic diagnostics in source order (stable: related ones keep their order).
     if diags.len() > syntax_count {
         diags[syntax_count..].sort_by_key(|d| d.span.start);

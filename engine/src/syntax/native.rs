@@ -10,7 +10,7 @@
 //! - array sizes are constant expressions from 1 to [`MAX_ARRAY`];
 //! - `0:r0` (herd style) is accepted in the final condition and means the first thread.
 
-use super::expr::{const_eval, placeholder, ExprLowerer, Mode, Scope, Sym, ThreadInfo, MAX_DEPTH};
+use super::expr::{const_eval, ExprLowerer, Mode, Scope, Sym, ThreadInfo, MAX_DEPTH};
 use super::{children_by_field, field, span, Src};
 use crate::ast::{
     Condition, Dialect, Expr, LocRef, Name, Quantifier, RmwOp, SharedDecl, Stmt, StmtKind, Test,
@@ -132,11 +132,25 @@ pub(super) fn lower(text: &str, node: Node, diags: &mut Vec<Diagnostic>) -> Opti
     })
 }
 
+/// The contents of a string literal: quotes removed, `\"` and `\\` unescaped (any other
+/// backslash is kept as written).
 pub(crate) fn unquote(s: &str) -> String {
-    s.strip_prefix('"')
+    let inner = s
+        .strip_prefix('"')
         .and_then(|s| s.strip_suffix('"'))
-        .unwrap_or(s)
-        .to_string()
+        .unwrap_or(s);
+    let mut out = String::with_capacity(inner.len());
+    let mut chars = inner.chars().peekable();
+    while let Some(c) = chars.next() {
+        match (c, chars.peek()) {
+            ('\\', Some(&next)) if next == '"' || next == '\\' => {
+                out.push(next);
+                chars.next();
+            }
+            _ => out.push(c),
+        }
+    }
+    out
 }
 
 /// Lowers a final condition (both dialects).
@@ -376,11 +390,38 @@ impl Native<'_, '_> {
         depth: usize,
     ) -> Option<Expr> {
         let c = field(node, "condition")?;
+        self.require_parens(node, c);
         Some(self.expr(c, regs, depth))
+    }
+
+    /// `if (c)`, `assert(c)`, `lock(m)`: the grammar accepts the operand without parentheses
+    /// so that this can say so precisely.
+    fn require_parens(&mut self, stmt: Node, operand: Node) {
+        if operand.kind() == "parenthesized_expression" {
+            return;
+        }
+        let keyword = stmt.child(0).map(|k| self.src.text(k)).unwrap_or("if");
+        let operand_text = self.src.text(operand);
+        let example = match keyword {
+            "if" | "while" => format!("`{keyword} ({operand_text}) {{ ... }}`"),
+            _ => format!("`{keyword}({operand_text});`"),
+        };
+        self.error(
+            span(operand),
+            format!("`{keyword}` needs parentheses: {example}"),
+        );
     }
 
     fn stmt(&mut self, node: Node, regs: &mut BTreeSet<String>, depth: usize) -> Option<Stmt> {
         let sp = span(node);
+        if depth > MAX_DEPTH {
+            // `else if` chains nest here without a block in between.
+            self.error(
+                sp,
+                format!("statements nested too deeply (more than {MAX_DEPTH} levels)"),
+            );
+            return None;
+        }
         let kind = match node.kind() {
             "assignment_statement" => return self.assignment(node, regs, depth),
             "atomic_statement" => {
@@ -396,6 +437,12 @@ impl Native<'_, '_> {
             "fence_statement" => StmtKind::Fence,
             "lock_statement" | "unlock_statement" => {
                 let m = field(node, "mutex")?;
+                self.require_parens(node, m);
+                let m = if m.kind() == "parenthesized_expression" {
+                    field(m, "expression")?
+                } else {
+                    m
+                };
                 let text = self.src.text(m);
                 let found = match (m.kind(), self.by_name.get(text)) {
                     ("identifier", Some(Sym::Mutex(i))) => Some(*i),
@@ -626,14 +673,7 @@ impl Native<'_, '_> {
             shared: &self.shared,
             by_name: &self.by_name,
         };
-        let c = lower_condition(self.src, &scope, self.diags, Dialect::Native, node, threads);
-        c.or_else(|| {
-            Some(Condition {
-                quantifier: Quantifier::Exists,
-                expr: placeholder(span(node)),
-                span: span(node),
-            })
-        })
-        .filter(|_| field(node, "expression").is_some())
+        // `None` only when the quantifier or expression is missing: a syntax error already.
+        lower_condition(self.src, &scope, self.diags, Dialect::Native, node, threads)
     }
 }

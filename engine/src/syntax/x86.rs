@@ -2,7 +2,7 @@
 //!
 //! - Each column of the code table is a thread named `P<i>` (its span: the header cell).
 //! - Registers are upper-cased (`eax` and `EAX` are one register, reported `P0:EAX`).
-//! - Every location mentioned anywhere (init block, instructions, condition) becomes a
+//! - Every location mentioned anywhere (init block, instructions, `locations`, condition) is a
 //!   `SharedDecl` in order of first mention, initialised to 0 unless the init block says
 //!   otherwise; `0:EAX=2` / `P0:EAX=2` become the thread's `reg_init`.
 //! - Instructions: `MOV [x],$1` / `MOV [x],EAX` (store), `MOV EAX,[x]` (load), `MOV EAX,$1` /
@@ -76,7 +76,7 @@ pub(super) fn lower(text: &str, node: Node, diags: &mut Vec<Diagnostic>) -> Opti
     }
 
     // Init block: locations first (they come first in mention order), registers.
-    let mut reg_inits: Vec<(usize, Name, i64, Span)> = Vec::new();
+    let mut reg_inits: Vec<(usize, Name, i64)> = Vec::new();
     if let Some(init) = field(node, "init") {
         for entry in children_by_field(init, "entry") {
             let (Some(loc), Some(value)) = (field(entry, "location"), field(entry, "value")) else {
@@ -108,7 +108,7 @@ pub(super) fn lower(text: &str, node: Node, diags: &mut Vec<Diagnostic>) -> Opti
                         continue;
                     };
                     if let Some(v) = v {
-                        reg_inits.push((ti, reg_name(&src, r), v, span(entry)));
+                        reg_inits.push((ti, reg_name(&src, r), v));
                     }
                 }
                 _ => {
@@ -156,14 +156,22 @@ pub(super) fn lower(text: &str, node: Node, diags: &mut Vec<Diagnostic>) -> Opti
             }
         }
     }
-    for (ti, name, v, _) in reg_inits {
+    // `reg_init` holds the non-zero values (ast::Thread's contract); a register initialised
+    // to 0 still counts as used by its thread.
+    for (ti, name, v) in reg_inits {
         regs[ti].insert(name.text.clone());
         let t = &mut threads[ti];
         t.reg_init.retain(|(n, _)| n.text != name.text);
-        t.reg_init.push((name, v));
+        if v != 0 {
+            t.reg_init.push((name, v));
+        }
     }
 
-    // Locations mentioned only in the condition are still locations.
+    // Locations named only in `locations [..]` or the condition are still locations (herd
+    // shows them in the final states); in text order.
+    for clause in children_by_field(node, "locations") {
+        l.mention_in_condition(clause);
+    }
     let cond = field(node, "condition");
     if let Some(c) = cond.and_then(|c| field(c, "expression")) {
         l.mention_in_condition(c);
@@ -240,7 +248,8 @@ impl X86<'_, '_> {
         i
     }
 
-    /// Declares every location a condition names (identifiers outside `P0:EAX`).
+    /// Declares every location a condition or `locations` clause names (identifiers outside
+    /// `P0:EAX`).
     fn mention_in_condition(&mut self, node: Node) {
         // An explicit stack: conditions can be nested arbitrarily deep.
         let mut stack = vec![node];
