@@ -39,10 +39,7 @@ fn atom_key(test: &ast::Test, e: &ast::Expr, state: Option<&FinalState>) -> Opti
         }
         ExprKind::Load(loc) => {
             let d = test.shared.get(loc.var)?;
-            let index = match &loc.index {
-                None => None,
-                Some(i) => Some(eval_in(test, i, state)),
-            };
+            let index = loc.index.as_ref().map(|i| eval_in(test, i, state));
             Some(cell_key(&d.name.text, if d.is_array() { index.or(Some(0)) } else { None }))
         }
         _ => None,

@@ -51,12 +51,12 @@ pub fn explore(
         let mut s = top.state.clone();
         let ev = s.step(program, choice);
         steps += 1;
-        if steps % 512 == 0 {
+        if steps.is_multiple_of(512) {
             if limits.stop() {
                 col.complete = false;
                 return;
             }
-            if steps % 8192 == 0 {
+            if steps.is_multiple_of(8192) {
                 ctl.report(&col.progress());
             }
         }
@@ -91,13 +91,11 @@ mod tests {
         CheckOptions { engine: EngineKind::Exhaustive, ..CheckOptions::default() }
     }
 
-    /// All paths, no visited set: final states, (kind, span) of violations, loop-bound cut.
-    /// `None` when there are more than `budget` paths.
-    fn naive(
-        p: &crate::ir::Program,
-        m: Model,
-        budget: &mut u64,
-    ) -> Option<(BTreeSet<FinalState>, BTreeSet<(ViolationKind, Span)>, bool)> {
+    /// Final states, (kind, span) of violations, and whether the loop bound cut an execution.
+    type Outcome = (BTreeSet<FinalState>, BTreeSet<(ViolationKind, Span)>, bool);
+
+    /// All paths, no visited set. `None` when there are more than `budget` paths.
+    fn naive(p: &crate::ir::Program, m: Model, budget: &mut u64) -> Option<Outcome> {
         let mut out = (BTreeSet::new(), BTreeSet::new(), false);
         let mut stack = vec![State::initial(p, m)];
         while let Some(s) = stack.pop() {
