@@ -38,7 +38,11 @@ pub fn explore(
     let mut visited: HashSet<State> = HashSet::new();
     visited.insert(init.clone());
     let mut events: Vec<Event> = Vec::new();
-    let mut stack = vec![Frame { choices: init.enabled(program), state: init, next: 0 }];
+    let mut stack = vec![Frame {
+        choices: init.enabled(program),
+        state: init,
+        next: 0,
+    }];
     let mut steps: u64 = 0;
     while let Some(top) = stack.last_mut() {
         if top.next == top.choices.len() {
@@ -71,7 +75,11 @@ pub fn explore(
             continue;
         }
         let choices = s.enabled(program);
-        stack.push(Frame { state: s, choices, next: 0 });
+        stack.push(Frame {
+            state: s,
+            choices,
+            next: 0,
+        });
     }
     ctl.report(&col.progress());
 }
@@ -88,7 +96,10 @@ mod tests {
     use std::time::Duration;
 
     fn opts() -> CheckOptions {
-        CheckOptions { engine: EngineKind::Exhaustive, ..CheckOptions::default() }
+        CheckOptions {
+            engine: EngineKind::Exhaustive,
+            ..CheckOptions::default()
+        }
     }
 
     /// Final states, (kind, span) of violations, and whether the loop bound cut an execution.
@@ -116,7 +127,9 @@ mod tests {
                         Status::Violation { kind, span, .. } => {
                             out.1.insert((*kind, *span));
                         }
-                        Status::Blocked { reason, .. } => out.2 |= *reason == BlockReason::LoopBound,
+                        Status::Blocked { reason, .. } => {
+                            out.2 |= *reason == BlockReason::LoopBound
+                        }
                         Status::Running => {}
                     }
                 }
@@ -129,14 +142,27 @@ mod tests {
     fn the_visited_set_loses_nothing() {
         let mut compared = 0;
         for seed in 0..200 {
-            let t = if seed % 2 == 0 { random_test(seed) } else { random_test_with(seed, GenConfig::all()) };
+            let t = if seed % 2 == 0 {
+                random_test(seed)
+            } else {
+                random_test_with(seed, GenConfig::all())
+            };
             let p = crate::ir::Program::lower(&t, 2).unwrap();
             for m in Model::ALL {
-                let Some((states, viols, lb)) = naive(&p, m, &mut 4_000) else { continue };
+                let Some((states, viols, lb)) = naive(&p, m, &mut 4_000) else {
+                    continue;
+                };
                 compared += 1;
-                let o = CheckOptions { loop_bound: 2, ..opts() };
+                let o = CheckOptions {
+                    loop_bound: 2,
+                    ..opts()
+                };
                 let r = crate::check(&t, m, &o, &Control::new());
-                assert_eq!(r.states, states.into_iter().collect::<Vec<_>>(), "seed {seed} {m:?}");
+                assert_eq!(
+                    r.states,
+                    states.into_iter().collect::<Vec<_>>(),
+                    "seed {seed} {m:?}"
+                );
                 let got: BTreeSet<_> = r
                     .violations
                     .iter()
@@ -144,7 +170,10 @@ mod tests {
                     .map(|v| (v.kind, v.span))
                     .collect();
                 assert_eq!(got, viols, "seed {seed} {m:?}");
-                assert_eq!(r.warnings.iter().any(|w| w.message.contains("loop bound")), lb);
+                assert_eq!(
+                    r.warnings.iter().any(|w| w.message.contains("loop bound")),
+                    lb
+                );
             }
         }
         assert!(compared > 300, "only {compared} comparisons");
@@ -182,16 +211,21 @@ mod tests {
         assert!(!r.complete);
         assert!(r.stats.executions < full.stats.executions);
         assert!(r.warnings.iter().any(|w| w.message.contains("incomplete")));
-        let o = CheckOptions { timeout: Some(Duration::ZERO), ..opts() };
+        let o = CheckOptions {
+            timeout: Some(Duration::ZERO),
+            ..opts()
+        };
         let r = crate::check(&t, Model::Pso, &o, &Control::new());
         assert!(!r.complete);
         // Progress is reported.
         let seen = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
         let s2 = seen.clone();
-        let ctl = Control::new().with_progress(move |p| {
-            s2.store(p.executions, std::sync::atomic::Ordering::Relaxed)
-        });
+        let ctl = Control::new()
+            .with_progress(move |p| s2.store(p.executions, std::sync::atomic::Ordering::Relaxed));
         crate::check(&t, Model::Pso, &opts(), &ctl);
-        assert_eq!(seen.load(std::sync::atomic::Ordering::Relaxed), full.stats.executions);
+        assert_eq!(
+            seen.load(std::sync::atomic::Ordering::Relaxed),
+            full.stats.executions
+        );
     }
 }
