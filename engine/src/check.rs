@@ -117,6 +117,8 @@ mod tests {
             let c = r.condition.clone().unwrap();
             assert!(c.holds && c.positive == 1 && c.negative == 3);
             let w = r.witness.clone().expect("witness");
+            // Breadth-first: the shortest witness, 4 thread steps and 2 flushes.
+            assert_eq!(w.len(), 6, "{m:?}");
             match crate::replay(&t, m, &opts(), &w).unwrap() {
                 crate::ReplayEnd::Final(s) => {
                     assert_eq!((s.get("P0:r0"), s.get("P1:r1")), (Some(0), Some(0)))

@@ -1,24 +1,38 @@
-//! The reference explorer: exhaustive depth-first search of the operational semantics of
+//! The reference explorer: exhaustive breadth-first search of the operational semantics of
 //! [`crate::semantics`] with a visited set of states. It is the oracle the MCR engine is tested
 //! against: simple rather than fast.
 //!
-//! Every state reachable from the initial state is visited once; choices are taken in the
-//! order of [`State::enabled`], so exploration is deterministic. An *execution* here is a path
-//! reaching a terminal state not seen before, so `stats.executions` counts distinct terminal
-//! states (final, violating or blocked).
+//! Every state reachable from the initial state is visited once, at its smallest depth, so
+//! every reported schedule (violation, witness, condition counterexample) is a shortest one.
+//! Choices are taken in the order of [`State::enabled`], so exploration is deterministic. An
+//! *execution* here is a path reaching a terminal state not seen before, so `stats.executions`
+//! counts distinct terminal states (final, violating or blocked).
 
 use super::{Collector, Limits};
 use crate::ir::Program;
 use crate::options::{CheckOptions, Control};
 use crate::report::Model;
-use crate::semantics::{Choice, Event, State};
-use std::collections::HashSet;
+use crate::semantics::{Event, State};
+use std::collections::{HashSet, VecDeque};
 
-struct Frame {
-    state: State,
-    choices: Vec<Choice>,
-    next: usize,
+/// A visited state's incoming edge: its parent node and the event that led here.
+struct Node {
+    parent: usize,
+    event: Event,
 }
+
+/// The events from the initial state to node `id`.
+fn path(nodes: &[Node], mut id: usize) -> Vec<Event> {
+    let mut out = Vec::new();
+    while id != ROOT {
+        out.push(nodes[id].event.clone());
+        id = nodes[id].parent;
+    }
+    out.reverse();
+    out
+}
+
+const ROOT: usize = usize::MAX;
 
 /// Explores every state of `program` under `model`, feeding `col`. Stops early (setting
 /// `col.complete = false`) on cancellation or timeout.
@@ -37,49 +51,35 @@ pub fn explore(
     }
     let mut visited: HashSet<State> = HashSet::new();
     visited.insert(init.clone());
-    let mut events: Vec<Event> = Vec::new();
-    let mut stack = vec![Frame {
-        choices: init.enabled(program),
-        state: init,
-        next: 0,
-    }];
+    let mut nodes: Vec<Node> = Vec::new();
+    let mut queue: VecDeque<(State, usize)> = VecDeque::from([(init, ROOT)]);
     let mut steps: u64 = 0;
-    while let Some(top) = stack.last_mut() {
-        if top.next == top.choices.len() {
-            stack.pop();
-            events.pop();
-            continue;
-        }
-        let choice = top.choices[top.next];
-        top.next += 1;
-        let mut s = top.state.clone();
-        let ev = s.step(program, choice);
-        steps += 1;
-        if steps.is_multiple_of(512) {
-            if limits.stop() {
-                col.complete = false;
-                return;
+    while let Some((state, id)) = queue.pop_front() {
+        for choice in state.enabled(program) {
+            let mut s = state.clone();
+            let ev = s.step(program, choice);
+            steps += 1;
+            if steps.is_multiple_of(512) {
+                if limits.stop() {
+                    col.complete = false;
+                    return;
+                }
+                if steps.is_multiple_of(8192) {
+                    ctl.report(&col.progress());
+                }
             }
-            if steps.is_multiple_of(8192) {
-                ctl.report(&col.progress());
+            if visited.contains(&s) {
+                continue;
+            }
+            visited.insert(s.clone());
+            nodes.push(Node { parent: id, event: ev });
+            let nid = nodes.len() - 1;
+            if s.is_running() {
+                queue.push_back((s, nid));
+            } else {
+                col.end(&s, &path(&nodes, nid));
             }
         }
-        if visited.contains(&s) {
-            continue;
-        }
-        visited.insert(s.clone());
-        events.push(ev);
-        if !s.is_running() {
-            col.end(&s, &events);
-            events.pop();
-            continue;
-        }
-        let choices = s.enabled(program);
-        stack.push(Frame {
-            state: s,
-            choices,
-            next: 0,
-        });
     }
     ctl.report(&col.progress());
 }
