@@ -522,6 +522,24 @@ impl<'t> Encoder<'t> {
                 };
                 goal.push(self.o(event).le(&self.bound));
                 goal.push(self.value_is(event, cell, value));
+                // With a new value the target's thread may go elsewhere: its later steps are
+                // not part of the prefix.
+                let t = tr.events[event].thread;
+                if let Some(next) = (event + 1..tr.events.len())
+                    .find(|&j| tr.events[j].thread == t && !matches!(tr.events[j].kind, EvKind::Flush { .. }))
+                {
+                    goal.push(lt(&self.bound, self.o(next)));
+                }
+                // An RMW reading a new value writes something else (or nothing): no read of
+                // its cell and no wake-up in the prefix may come after it.
+                if matches!(tr.events[event].kind, EvKind::Rmw { .. }) {
+                    for (j, e) in tr.events.iter().enumerate() {
+                        let reads_cell = e.kind.read().is_some_and(|(c, _)| c == cell);
+                        if j != event && (reads_cell || self.woken[j].is_some()) {
+                            goal.push(Bool::or(&[lt(self.o(j), self.o(event)), lt(&self.bound, self.o(j))]));
+                        }
+                    }
+                }
             }
             Target::Lock { event, after } => {
                 let EvKind::Lock { mutex } = tr.events[event].kind else { return Answer::Unsat };
