@@ -11,8 +11,9 @@
 //! - `while` becomes `LoopEnter; head: cond; JumpIf(!cond → exit); LoopIter; body; Jump head;
 //!   exit: LoopEnter` where `LoopIter` counts iterations and cuts the execution once the body
 //!   would run more than the loop bound.
-//! - `await(e)` becomes `start: loads of e; AwaitCheck(e, retry: start)`; the semantics parks a
-//!   thread whose check fails until memory changes (see [`crate::semantics`]).
+//! - `await(e)` becomes `start: AwaitBegin; loads of e; AwaitCheck(e, retry: start)`; the
+//!   semantics parks a thread whose check fails until memory changes (see
+//!   [`crate::semantics`]).
 //!
 //! Registers `0..named` are the thread's registers as the user named them (reported in final
 //! states); the rest are statement-local temporaries, zeroed when their statement completes so
@@ -127,7 +128,11 @@ pub enum InstrKind {
     JumpIf { cond: PExpr, target: u32, when: bool },
     Assert(PExpr),
     Assume(PExpr),
-    /// Continue if `cond` holds, else park the thread and restart at `retry` once memory changes.
+    /// Starts one evaluation round of an `await`: from here on the semantics notes whether
+    /// memory changes before the round's check.
+    AwaitBegin,
+    /// Continue if `cond` holds; else restart at `retry` (the `AwaitBegin`): at once if memory
+    /// changed during the round, otherwise once memory changes (the thread is parked).
     AwaitCheck { cond: PExpr, retry: u32 },
     /// Reset the iteration counter of loop `n`.
     LoopEnter(u32),
@@ -189,6 +194,9 @@ pub struct ThreadCode {
     pub span: Span,
 }
 
+/// The most shared cells a program may have (arrays included).
+pub const MAX_CELLS: u64 = 1 << 16;
+
 /// A lowered test.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Program {
@@ -207,6 +215,10 @@ impl Program {
     /// Lowers a test. Fails only on an AST that breaks the front end's guarantees (an index
     /// out of range, a `P0:r` reference inside a thread).
     pub fn lower(test: &ast::Test, loop_bound: u32) -> Result<Program, String> {
+        let total: u64 = test.shared.iter().map(|d| d.cells() as u64).sum();
+        if total > MAX_CELLS {
+            return Err(format!("{total} shared cells is more than the checker handles ({MAX_CELLS})"));
+        }
         let mut vars = Vec::new();
         let mut cells = Vec::new();
         let mut init = Vec::new();
@@ -491,6 +503,7 @@ impl Lowerer<'_> {
             }
             StmtKind::Await(e) => {
                 let retry = self.pc();
+                self.emit(InstrKind::AwaitBegin, s.span, false);
                 let cond = self.expr(e)?;
                 self.emit(InstrKind::AwaitCheck { cond, retry }, s.span, true);
             }

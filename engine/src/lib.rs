@@ -10,6 +10,7 @@ pub mod diag;
 pub mod mcr;
 pub mod report;
 pub mod span;
+pub mod syntax;
 
 pub use diag::{Diagnostic, Severity};
 pub use report::{Model, ModelReport};
@@ -28,3 +29,5 @@ pub mod replay;
 pub use check::check;
 pub use condition::evaluate_condition;
 pub use replay::{replay, ReplayEnd};
+#[doc(hidden)]
+pub mod testgen;

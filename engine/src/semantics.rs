@@ -19,7 +19,9 @@
 //!   threads can still act first.
 //! - `await(e)`: when `e` is false the thread is parked at the start of the await until some
 //!   memory cell changes value (re-reading unchanged memory is a stutter), so spinning does not
-//!   blow up exploration. A running state where nothing is enabled is a deadlock.
+//!   blow up exploration. If memory changed while the round read it (its values may be
+//!   stale), the thread retries at once instead of parking, so no wake-up is lost. A running
+//!   state where nothing is enabled is a deadlock.
 //!
 //! For maximal causality reduction every write has a [`WriteId`] (thread and per-thread store
 //! index, or the initial write of a cell), every load and RMW names the write it read from, and
@@ -114,6 +116,8 @@ pub struct ThreadState {
     loops: Vec<u32>,
     /// Parked at a failed `await` (the pc of its check) until memory changes.
     pub awaiting: Option<u32>,
+    /// Inside an await round: whether memory changed since the round began.
+    pub await_dirty: Option<bool>,
     /// Program-order index of the next event.
     pub po: u32,
     /// Writes issued so far (the next store's [`WriteId`] index).
@@ -163,6 +167,7 @@ impl State {
                     regs: t.reg_init.clone(),
                     loops: vec![0; t.n_loops as usize],
                     awaiting: None,
+                    await_dirty: None,
                     po: 0,
                     writes: 0,
                 })
@@ -283,6 +288,12 @@ impl State {
             Choice::Exec(t) => self.exec(p, t),
             Choice::Flush { thread, cell } => self.flush(thread, cell.unwrap_or(0) as usize)?,
         };
+        if self.is_running() {
+            // Threads woken by a memory change restart their await round.
+            for u in 0..self.threads.len() {
+                self.advance_locals(p, u);
+            }
+        }
         self.update_status(p);
         Some(ev)
     }
@@ -339,9 +350,13 @@ impl State {
 
     fn write_mem(&mut self, cell: usize, value: i64, w: WriteId) {
         if self.mem[cell] != value {
-            // Parked awaits re-read memory: their pc already points at the retry point.
+            // Parked awaits re-read memory (their pc already is the retry point); rounds in
+            // progress may have read stale values.
             for ts in &mut self.threads {
                 ts.awaiting = None;
+                if ts.await_dirty.is_some() {
+                    ts.await_dirty = Some(true);
+                }
             }
         }
         self.mem[cell] = value;
@@ -599,13 +614,18 @@ impl State {
                     return Err(Fault::Blocked(BlockReason::Assume));
                 }
             }
+            InstrKind::AwaitBegin => ts.await_dirty = Some(false),
             InstrKind::AwaitCheck { cond, retry } => {
                 let v = cond.eval(&ts.regs).map_err(|_| div_zero())?;
+                let dirty = ts.await_dirty.take() == Some(true);
                 if v == 0 {
-                    ts.awaiting = Some(ts.pc);
+                    let park = !dirty;
+                    if park {
+                        ts.awaiting = Some(ts.pc);
+                    }
                     ts.pc = *retry;
                     self.clear_temps(p, t);
-                    return Ok(false);
+                    return Ok(!park);
                 }
             }
             InstrKind::LoopEnter(l) => {
@@ -671,7 +691,11 @@ impl State {
             && self.status == o.status
             && self.threads.len() == o.threads.len()
             && self.threads.iter().zip(&o.threads).all(|(a, b)| {
-                a.pc == b.pc && a.regs == b.regs && a.loops == b.loops && a.awaiting == b.awaiting
+                a.pc == b.pc
+                    && a.regs == b.regs
+                    && a.loops == b.loops
+                    && a.awaiting == b.awaiting
+                    && a.await_dirty == b.await_dirty
             })
             && self.buffers.len() == o.buffers.len()
             && self.buffers.iter().zip(&o.buffers).all(|(a, b)| {
@@ -706,6 +730,7 @@ impl Hash for State {
             ts.regs.hash(h);
             ts.loops.hash(h);
             ts.awaiting.hash(h);
+            ts.await_dirty.hash(h);
         }
         for bs in &self.buffers {
             for b in bs {
@@ -742,4 +767,125 @@ pub fn to_step(p: &Program, e: &Event) -> Step {
 /// The schedule of an event sequence.
 pub fn to_schedule(p: &Program, events: &[Event]) -> Schedule {
     events.iter().map(|e| to_step(p, e)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ast::{BinOp, StmtKind};
+    use crate::testgen::Builder;
+
+    /// P0: x = 1; r0 = x; r1 = y    P1: y = 2; x = 2   (n6)
+    fn n6() -> Program {
+        let mut b = Builder::new();
+        let shared = vec![b.shared("x", 0), b.shared("y", 0)];
+        let one = b.int(1);
+        let (lx, ly) = (b.load(0), b.load(1));
+        let t0 = vec![b.store(0, one), b.assign("r0", lx), b.assign("r1", ly)];
+        let (two, two2) = (b.int(2), b.int(2));
+        let t1 = vec![b.store(1, two), b.store(0, two2)];
+        let threads = vec![b.thread("P0", t0), b.thread("P1", t1)];
+        let t = b.test("n6", shared, vec![], threads, None);
+        Program::lower(&t, 8).unwrap()
+    }
+
+    #[test]
+    fn events_carry_write_ids_read_from_and_program_order() {
+        let p = n6();
+        let mut s = State::initial(&p, Model::Tso);
+        assert_eq!(s.enabled(&p), vec![Choice::Exec(0), Choice::Exec(1)]);
+        let e = s.step(&p, Choice::Exec(0));
+        assert_eq!((e.action, e.cell, e.value, e.buffered), (Action::Store, Some(0), Some(1), true));
+        assert_eq!(e.write, Some(WriteId::Store { thread: 0, index: 0 }));
+        assert_eq!(e.po, 0);
+        assert_eq!(
+            s.enabled(&p),
+            vec![Choice::Exec(0), Choice::Flush { thread: 0, cell: None }, Choice::Exec(1)]
+        );
+        // The load of x is forwarded from the buffer.
+        let e = s.step(&p, Choice::Exec(0));
+        assert_eq!((e.action, e.value, e.buffered, e.po), (Action::Load, Some(1), true, 1));
+        assert_eq!(e.read_from, Some(WriteId::Store { thread: 0, index: 0 }));
+        // P1 runs and drains completely.
+        for c in [
+            Choice::Exec(1),
+            Choice::Exec(1),
+            Choice::Flush { thread: 1, cell: None },
+            Choice::Flush { thread: 1, cell: None },
+        ] {
+            s.step(&p, c);
+        }
+        assert_eq!(s.mem, vec![2, 2]);
+        assert_eq!(s.writer[0], WriteId::Store { thread: 1, index: 1 });
+        let e = s.step(&p, Choice::Exec(0));
+        assert_eq!((e.value, e.read_from, e.buffered), (Some(2), Some(WriteId::Store { thread: 1, index: 0 }), false));
+        assert!(s.is_running(), "P0's store is still buffered");
+        let e = s.step(&p, Choice::Flush { thread: 0, cell: None });
+        assert_eq!((e.action, e.write, e.po, e.value), (Action::Flush, Some(WriteId::Store { thread: 0, index: 0 }), 0, Some(1)));
+        assert_eq!(*s.status(), Status::Finished);
+        let fs = s.final_state(&p);
+        assert_eq!(
+            fs.0,
+            vec![("P0:r0".into(), 1), ("P0:r1".into(), 2), ("x".into(), 1), ("y".into(), 2)]
+        );
+        // A choice that is not enabled changes nothing.
+        let before = s.clone();
+        assert!(s.try_step(&p, Choice::Exec(0)).is_none());
+        assert_eq!(s, before);
+    }
+
+    #[test]
+    fn pso_flushes_per_location_and_fences_wait_for_drains() {
+        let mut b = Builder::new();
+        let shared = vec![b.shared("x", 0), b.shared("y", 0)];
+        let (one, one2) = (b.int(1), b.int(1));
+        let t0 = vec![b.store(0, one), b.store(1, one2), b.stmt(StmtKind::Fence)];
+        let threads = vec![b.thread("P0", t0)];
+        let t = b.test("W", shared, vec![], threads, None);
+        let p = Program::lower(&t, 8).unwrap();
+        let mut s = State::initial(&p, Model::Pso);
+        s.step(&p, Choice::Exec(0));
+        s.step(&p, Choice::Exec(0));
+        // The fence is not enabled; both per-location flushes are.
+        assert_eq!(
+            s.enabled(&p),
+            vec![Choice::Flush { thread: 0, cell: Some(0) }, Choice::Flush { thread: 0, cell: Some(1) }]
+        );
+        let e = s.step(&p, Choice::Flush { thread: 0, cell: Some(1) });
+        assert_eq!((e.cell, e.po), (Some(1), 1));
+        assert_eq!(s.mem, vec![0, 1]);
+        s.step(&p, Choice::Flush { thread: 0, cell: Some(0) });
+        assert_eq!(s.enabled(&p), vec![Choice::Exec(0)]);
+        let e = s.step(&p, Choice::Exec(0));
+        assert_eq!((e.action, e.po), (Action::Fence, 2));
+        assert_eq!(*s.status(), Status::Finished);
+    }
+
+    #[test]
+    fn a_failed_await_parks_until_memory_changes() {
+        // P0: await(x == 1)   P1: x = 1
+        let mut b = Builder::new();
+        let shared = vec![b.shared("x", 0)];
+        let (l, one) = (b.load(0), b.int(1));
+        let c = b.bin(BinOp::Eq, l, one);
+        let t0 = vec![b.stmt(StmtKind::Await(c))];
+        let one = b.int(1);
+        let t1 = vec![b.store(0, one)];
+        let threads = vec![b.thread("P0", t0), b.thread("P1", t1)];
+        let t = b.test("A", shared, vec![], threads, None);
+        let p = Program::lower(&t, 8).unwrap();
+        let mut s = State::initial(&p, Model::Tso);
+        let e = s.step(&p, Choice::Exec(0));
+        assert_eq!((e.action, e.value), (Action::Load, Some(0)));
+        assert!(s.threads[0].awaiting.is_some());
+        assert_eq!(s.enabled(&p), vec![Choice::Exec(1)]);
+        s.step(&p, Choice::Exec(1));
+        // Buffered: memory unchanged, P0 still parked.
+        assert_eq!(s.enabled(&p), vec![Choice::Flush { thread: 1, cell: None }]);
+        s.step(&p, Choice::Flush { thread: 1, cell: None });
+        assert_eq!(s.enabled(&p), vec![Choice::Exec(0)]);
+        let e = s.step(&p, Choice::Exec(0));
+        assert_eq!(e.value, Some(1));
+        assert_eq!(*s.status(), Status::Finished);
+    }
 }

@@ -75,3 +75,125 @@ pub fn explore(
     }
     ctl.report(&col.progress());
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::options::{CheckOptions, Control, EngineKind};
+    use crate::report::Model;
+    use crate::report::{FinalState, ViolationKind};
+    use crate::semantics::{BlockReason, State, Status};
+    use crate::span::Span;
+    use crate::testgen::{random_test, random_test_with, GenConfig};
+    use std::collections::BTreeSet;
+    use std::time::Duration;
+
+    fn opts() -> CheckOptions {
+        CheckOptions { engine: EngineKind::Exhaustive, ..CheckOptions::default() }
+    }
+
+    /// All paths, no visited set: final states, (kind, span) of violations, loop-bound cut.
+    /// `None` when there are more than `budget` paths.
+    fn naive(
+        p: &crate::ir::Program,
+        m: Model,
+        budget: &mut u64,
+    ) -> Option<(BTreeSet<FinalState>, BTreeSet<(ViolationKind, Span)>, bool)> {
+        let mut out = (BTreeSet::new(), BTreeSet::new(), false);
+        let mut stack = vec![State::initial(p, m)];
+        while let Some(s) = stack.pop() {
+            match s.status() {
+                Status::Running => {
+                    for c in s.enabled(p) {
+                        let mut n = s.clone();
+                        n.step(p, c);
+                        stack.push(n);
+                    }
+                }
+                st => {
+                    *budget = budget.checked_sub(1)?;
+                    match st {
+                        Status::Finished => {
+                            out.0.insert(s.final_state(p));
+                        }
+                        Status::Violation { kind, span, .. } => {
+                            out.1.insert((*kind, *span));
+                        }
+                        Status::Blocked { reason, .. } => out.2 |= *reason == BlockReason::LoopBound,
+                        Status::Running => {}
+                    }
+                }
+            }
+        }
+        Some(out)
+    }
+
+    #[test]
+    fn the_visited_set_loses_nothing() {
+        let mut compared = 0;
+        for seed in 0..200 {
+            let t = if seed % 2 == 0 { random_test(seed) } else { random_test_with(seed, GenConfig::all()) };
+            let p = crate::ir::Program::lower(&t, 2).unwrap();
+            for m in Model::ALL {
+                let Some((states, viols, lb)) = naive(&p, m, &mut 4_000) else { continue };
+                compared += 1;
+                let o = CheckOptions { loop_bound: 2, ..opts() };
+                let r = crate::check(&t, m, &o, &Control::new());
+                assert_eq!(r.states, states.into_iter().collect::<Vec<_>>(), "seed {seed} {m:?}");
+                let got: BTreeSet<_> = r
+                    .violations
+                    .iter()
+                    .filter(|v| v.kind != ViolationKind::Condition)
+                    .map(|v| (v.kind, v.span))
+                    .collect();
+                assert_eq!(got, viols, "seed {seed} {m:?}");
+                assert_eq!(r.warnings.iter().any(|w| w.message.contains("loop bound")), lb);
+            }
+        }
+        assert!(compared > 300, "only {compared} comparisons");
+    }
+
+    #[test]
+    fn exploration_is_deterministic() {
+        for seed in 0..40 {
+            let t = random_test(seed);
+            for m in Model::ALL {
+                let mut a = crate::check(&t, m, &opts(), &Control::new());
+                let mut b = crate::check(&t, m, &opts(), &Control::new());
+                a.stats.time_ms = 0.0;
+                b.stats.time_ms = 0.0;
+                assert_eq!(a, b, "seed {seed} {m:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn cancellation_and_timeout_end_incomplete() {
+        // The largest of some random programs, so that exploration takes more than 512 steps.
+        let t = (0..80)
+            .map(random_test)
+            .max_by_key(|t| {
+                let r = crate::check(t, Model::Pso, &opts(), &Control::new());
+                r.stats.executions
+            })
+            .unwrap();
+        let full = crate::check(&t, Model::Pso, &opts(), &Control::new());
+        assert!(full.complete && full.stats.executions > 100);
+        let ctl = Control::new();
+        ctl.cancel();
+        let r = crate::check(&t, Model::Pso, &opts(), &ctl);
+        assert!(!r.complete);
+        assert!(r.stats.executions < full.stats.executions);
+        assert!(r.warnings.iter().any(|w| w.message.contains("incomplete")));
+        let o = CheckOptions { timeout: Some(Duration::ZERO), ..opts() };
+        let r = crate::check(&t, Model::Pso, &o, &Control::new());
+        assert!(!r.complete);
+        // Progress is reported.
+        let seen = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+        let s2 = seen.clone();
+        let ctl = Control::new().with_progress(move |p| {
+            s2.store(p.executions, std::sync::atomic::Ordering::Relaxed)
+        });
+        crate::check(&t, Model::Pso, &opts(), &ctl);
+        assert_eq!(seen.load(std::sync::atomic::Ordering::Relaxed), full.stats.executions);
+    }
+}

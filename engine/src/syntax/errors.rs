@@ -1,0 +1,150 @@
+//! Syntax errors: one diagnostic per ERROR or MISSING node of the tree.
+//!
+//! An ERROR node is reported once, at its own range, naming its first token ("unexpected
+//! `foo`"); what it contains is not reported again (no cascade). A MISSING node is reported
+//! as "expected `;`" at the (empty) position where tree-sitter inserted it. The walk is
+//! iterative, so any nesting depth is fine.
+
+use super::span;
+use crate::diag::Diagnostic;
+use crate::span::Span;
+use tree_sitter::Node;
+
+pub(super) fn syntax_errors(text: &str, root: Node) -> Vec<Diagnostic> {
+    let mut diags: Vec<Diagnostic> = Vec::new();
+    if !root.has_error() {
+        return diags;
+    }
+    let mut cursor = root.walk();
+    'walk: loop {
+        let node = cursor.node();
+        let mut descend = node.has_error();
+        if node.is_missing() {
+            diags.push(missing(node));
+            descend = false;
+        } else if node.is_error() && !(node == root && contains_error(node)) {
+            diags.push(unexpected(text, node));
+            descend = false;
+        }
+        if descend && cursor.goto_first_child() {
+            continue;
+        }
+        while !cursor.goto_next_sibling() {
+            if !cursor.goto_parent() {
+                break 'walk;
+            }
+        }
+    }
+    // Two errors that start at the same place are one mistake.
+    diags.dedup_by(|b, a| a.span.start == b.span.start);
+    diags
+}
+
+/// Whether an ERROR node has an ERROR or MISSING node inside it, which says more precisely
+/// where parsing went wrong than the outer node (used for a root that is all ERROR).
+fn contains_error(node: Node) -> bool {
+    let mut cursor = node.walk();
+    let found = node
+        .children(&mut cursor)
+        .any(|c| c.is_error() || c.is_missing() || c.has_error());
+    found
+}
+
+fn missing(node: Node) -> Diagnostic {
+    let kind = node.kind();
+    let in_expression = node.parent().is_some_and(|p| {
+        p.kind().ends_with("_expression")
+            || p.kind().ends_with("_statement")
+            || p.kind() == "final_condition"
+    });
+    let what = match kind {
+        "identifier" | "integer" if in_expression => "an expression".to_string(),
+        "identifier" => "a name".to_string(),
+        "integer" => "a number".to_string(),
+        "test_name" => "a test name".to_string(),
+        k if node.is_named() => k.replace('_', " "),
+        k => format!("`{k}`"),
+    };
+    Diagnostic::error(span(node), format!("expected {what}"))
+}
+
+fn unexpected(text: &str, node: Node) -> Diagnostic {
+    let full = span(node);
+    // The first leaf inside the ERROR node is the token the parser could not use.
+    let mut leaf = node;
+    while let Some(child) = leaf.child(0) {
+        leaf = child;
+    }
+    let token = text.get(leaf.byte_range()).unwrap_or("").trim();
+    let token = token.lines().next().unwrap_or("");
+    let rest = text.get(node.start_byte()..).unwrap_or("");
+    if let Some(d) = thread_header(rest, node.start_byte()) {
+        return d;
+    }
+    let message = if let Some(what) = unterminated(rest) {
+        what.to_string()
+    } else if token.is_empty() {
+        if node.start_byte() >= text.trim_end().len() {
+            "unexpected end of file".to_string()
+        } else {
+            "syntax error".to_string()
+        }
+    } else if token.chars().count() > 30 {
+        let short: String = token.chars().take(30).collect();
+        format!("unexpected `{short}…`")
+    } else {
+        format!("unexpected `{token}`")
+    };
+    // The ERROR node may end with whitespace it swallowed: end at its last visible character.
+    let visible = text.get(full.range()).map_or(0, |s| s.trim_end().len());
+    Diagnostic::error(
+        Span::new(full.start as usize, full.start as usize + visible),
+        message,
+    )
+}
+
+/// A message for an opening delimiter that is never closed, if `rest` starts with one.
+fn unterminated(rest: &str) -> Option<&'static str> {
+    if rest.starts_with("/*") && !rest.contains("*/") {
+        Some("unterminated comment: `/*` needs a closing `*/`")
+    } else if rest.starts_with("(*") && !rest.contains("*)") {
+        Some("unterminated comment: `(*` needs a closing `*)`")
+    } else if rest.starts_with("<<") && !rest.contains(">>") {
+        Some("unterminated block: `<<` needs a closing `>>`")
+    } else if rest.starts_with('"') && !rest[1..].split('\n').next().unwrap_or("").contains('"') {
+        Some("unterminated string: `\"` needs a closing `\"` on the same line")
+    } else {
+        None
+    }
+}
+
+/// `thread { ... }` or `thread P0 ( )` at the start of an ERROR: says what a thread header
+/// looks like, at the token that is wrong. `None` if the header itself looks fine.
+fn thread_header(rest: &str, start: usize) -> Option<Diagnostic> {
+    let after = rest.strip_prefix("thread")?;
+    if after.starts_with(|c: char| c.is_alphanumeric() || c == '_') {
+        return None;
+    }
+    let after = after.trim_start();
+    let at = start + (rest.len() - after.len());
+    let word_len = after
+        .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .unwrap_or(after.len());
+    if word_len == 0 {
+        let end = at + after.chars().next().map_or(0, char::len_utf8);
+        return Some(Diagnostic::error(
+            Span::new(at, end),
+            "expected a thread name: `thread P0 { ... }`",
+        ));
+    }
+    let next = after[word_len..].trim_start();
+    if next.starts_with('{') {
+        return None;
+    }
+    let at = at + (after.len() - next.len());
+    let end = at + next.chars().next().map_or(0, char::len_utf8);
+    Some(Diagnostic::error(
+        Span::new(at, end),
+        "expected `{` after the thread name: `thread P0 { ... }`",
+    ))
+}

@@ -1,0 +1,408 @@
+/**
+ * @file tree-sitter grammar for litmus tests: the native dialect (`litmus NAME ...`, spec §1)
+ *       and the herd7 x86 dialect (`X86 NAME ...`, spec §4).
+ * @license MIT
+ *
+ * Both dialects share one expression grammar. It is deliberately more permissive than either
+ * dialect: x86 connectives (`/\`, `\/`, `=>`, `~`, `not`, `=`, `<>`) and memory operands (`[x]`)
+ * parse everywhere, and so do atomics inside expressions or `P0:r0` inside threads. The front end
+ * (`engine/src/syntax`) rejects what a dialect does not allow, with a message at the right range,
+ * which is a better experience than a bare syntax error.
+ */
+
+/// <reference types="tree-sitter-cli/dsl" />
+// @ts-check
+
+// C's precedence for the native operators; herd's for the x86 connectives.
+const PREC = {
+  implies: 1, // `=>` (x86), right-associative, loosest
+  or: 2, // `||`, `\/`
+  and: 3, // `&&`, `/\`
+  prop_not: 4, // `~`, `not` (x86): `~x=1` is `~(x=1)`, as in herd
+  equality: 6, // `==`, `!=`, `<>`, and `=` (an equality in x86, an error in native conditions)
+  relational: 7, // `<`, `<=`, `>`, `>=`
+  additive: 8, // `+`, `-`
+  multiplicative: 9, // `*`, `/`, `%`
+  unary: 10, // `-`, `!`
+  postfix: 11, // `a[i]`
+};
+
+/**
+ * @param {RuleOrLiteral} rule
+ * @param {RuleOrLiteral} sep
+ */
+function sep1(rule, sep) {
+  return seq(rule, repeat(seq(sep, rule)));
+}
+
+/** @param {RuleOrLiteral} rule */
+function commaSep1(rule) {
+  return sep1(rule, ',');
+}
+
+/**
+ * `-e`, `!e` (C) and `~e`, `not e` (herd's propositions, looser than `=`).
+ * @param {Rule} operand
+ */
+function unaryRule(operand) {
+  return choice(
+    prec(PREC.unary, seq(field('operator', choice('-', '!')), field('operand', operand))),
+    prec(PREC.prop_not, seq(field('operator', choice('~', 'not')), field('operand', operand))),
+  );
+}
+
+/**
+ * Every binary operator of both dialects, with C's precedence and herd's connectives.
+ * @param {Rule} operand
+ */
+function binaryRule(operand) {
+  /** @type {[string, number][]} */
+  const table = [
+    ['||', PREC.or],
+    ['\\/', PREC.or],
+    ['&&', PREC.and],
+    ['/\\', PREC.and],
+    ['==', PREC.equality],
+    ['!=', PREC.equality],
+    ['<>', PREC.equality],
+    ['<', PREC.relational],
+    ['<=', PREC.relational],
+    ['>', PREC.relational],
+    ['>=', PREC.relational],
+    ['+', PREC.additive],
+    ['-', PREC.additive],
+    ['*', PREC.multiplicative],
+    ['/', PREC.multiplicative],
+    ['%', PREC.multiplicative],
+  ];
+  return choice(
+    ...table.map(([op, p]) => prec.left(p, seq(
+      field('left', operand),
+      field('operator', op),
+      field('right', operand),
+    ))),
+    prec.right(PREC.implies, seq(
+      field('left', operand),
+      field('operator', '=>'),
+      field('right', operand),
+    )),
+  );
+}
+
+export default grammar({
+  name: 'litmus',
+
+  extras: $ => [/\s/, $.comment, $.herd_block],
+
+  word: $ => $.identifier,
+
+  // Words that never lex as identifiers, so that after a forgotten `;` or `}` the next
+  // declaration or statement is still seen as one (error recovery). `xchg` is left out: x86
+  // tests write it in lower case as a mnemonic; so are `not`, `with` and `locations`, which
+  // only matter in herd's syntax.
+  reserved: {
+    global: _ => [
+      'litmus', 'shared', 'mutex', 'thread',
+      'if', 'else', 'while', 'fence', 'lock', 'unlock', 'assert', 'assume', 'await',
+      'exists', 'forall', 'final', 'true', 'false',
+    ],
+  },
+
+  // No `conflicts`: precedences resolve every ambiguity (the condition expressions are a
+  // separate copy so that they never compete with thread expressions).
+  conflicts: $ => [],
+
+  rules: {
+    // The first word tells the dialects apart.
+    source_file: $ => choice($.native_test, $.x86_test),
+
+    // ------------------------------------------------------------------ native dialect (§1)
+
+    native_test: $ => seq(
+      field('header', $.native_header),
+      // Declarations must come before the threads; the front end says so, the grammar does
+      // not insist (a better message than a syntax error).
+      repeat(field('item', choice($.shared_declaration, $.mutex_declaration, $.thread))),
+      optional(field('condition', $.final_condition)),
+    ),
+
+    native_header: $ => seq(
+      'litmus',
+      field('name', $.test_name),
+      optional(field('description', $.string)),
+    ),
+
+    // The `;` is optional here and required by the front end ("expected `;`"): tree-sitter's
+    // recovery cannot insert it before a keyword that is invalid at that point, and would
+    // swallow the next thread into an ERROR.
+    shared_declaration: $ => seq(
+      'shared',
+      commaSep1(field('declarator', $.shared_declarator)),
+      optional(field('terminator', ';')),
+    ),
+
+    shared_declarator: $ => seq(
+      field('name', $.identifier),
+      optional(seq('[', field('size', $._expression), ']')),
+      optional(seq('=', field('value', choice($._expression, $.initializer_list)))),
+    ),
+
+    initializer_list: $ => seq(
+      '{',
+      optional(seq(commaSep1(field('element', $._expression)), optional(','))),
+      '}',
+    ),
+
+    mutex_declaration: $ => seq(
+      'mutex',
+      commaSep1(field('name', $.identifier)),
+      optional(field('terminator', ';')),
+    ),
+
+    thread: $ => seq(
+      'thread',
+      field('name', $.identifier),
+      field('body', $.block),
+    ),
+
+    block: $ => seq('{', repeat(field('statement', $._statement)), '}'),
+
+    _statement: $ => choice(
+      $.assignment_statement,
+      $.atomic_statement,
+      $.fence_statement,
+      $.lock_statement,
+      $.unlock_statement,
+      $.assert_statement,
+      $.assume_statement,
+      $.await_statement,
+      $.if_statement,
+      $.while_statement,
+    ),
+
+    // `x = e;`, `a[i] = e;`, `r = e;`, `r = xchg(x, e);`: the front end tells stores from
+    // register assignments once names are resolved.
+    assignment_statement: $ => seq(
+      field('left', choice($.identifier, $.subscript_expression)),
+      '=',
+      field('right', $._expression),
+      ';',
+    ),
+
+    // A bare atomic: `xchg(x, 1);`
+    atomic_statement: $ => seq(field('atomic', $.atomic_expression), ';'),
+
+    fence_statement: $ => seq('fence', ';'),
+
+    lock_statement: $ => seq('lock', '(', field('mutex', $._expression), ')', ';'),
+
+    unlock_statement: $ => seq('unlock', '(', field('mutex', $._expression), ')', ';'),
+
+    assert_statement: $ => seq('assert', field('condition', $.parenthesized_expression), ';'),
+
+    assume_statement: $ => seq('assume', field('condition', $.parenthesized_expression), ';'),
+
+    await_statement: $ => seq('await', field('condition', $.parenthesized_expression), ';'),
+
+    if_statement: $ => seq(
+      'if',
+      field('condition', $.parenthesized_expression),
+      field('consequence', $.block),
+      optional(field('alternative', $.else_clause)),
+    ),
+
+    else_clause: $ => seq('else', field('body', choice($.block, $.if_statement))),
+
+    while_statement: $ => seq(
+      'while',
+      field('condition', $.parenthesized_expression),
+      field('body', $.block),
+    ),
+
+    // `exists (c)`, `forall (c)`, `~exists (c)` (native); x86 adds `final c;` and a `with`
+    // trailer (see x86_test). The `;` is optional in both.
+    final_condition: $ => seq(
+      field('quantifier', $.quantifier),
+      field('expression', $._condition_expression),
+      optional(';'),
+    ),
+
+    quantifier: $ => choice('exists', 'forall', seq('~', 'exists'), 'final'),
+
+    // ------------------------------------------------------------------ expressions
+
+    _expression: $ => choice(
+      $._primary_expression,
+      $.parenthesized_expression,
+      $.unary_expression,
+      $.binary_expression,
+    ),
+
+    // The final condition's expressions: the same as `_expression` plus `e = e`, which is an
+    // equality in x86 (`x=1`) and, in the native dialect, the mistake the front end reports as
+    // "assignment in final condition; did you mean `==`?". Its nodes are aliased to the same
+    // names as `_expression`'s, so the front end reads one shape. Keeping `=` out of
+    // `_expression` keeps a forgotten `;` in a thread a clean MISSING node.
+    _condition_expression: $ => choice(
+      $._primary_expression,
+      alias($.condition_parenthesized, $.parenthesized_expression),
+      alias($.condition_unary, $.unary_expression),
+      alias($.condition_binary, $.binary_expression),
+      $.assignment_expression,
+    ),
+
+    _primary_expression: $ => choice(
+      $.integer,
+      $.true,
+      $.false,
+      $.identifier,
+      $.subscript_expression,
+      $.thread_register,
+      $.memory_operand,
+      $.atomic_expression,
+    ),
+
+    parenthesized_expression: $ => seq('(', field('expression', $._expression), ')'),
+
+    condition_parenthesized: $ => seq('(', field('expression', $._condition_expression), ')'),
+
+    subscript_expression: $ => prec(PREC.postfix, seq(
+      field('array', $.identifier),
+      '[',
+      field('index', $._expression),
+      ']',
+    )),
+
+    // `P0:r0` or `0:EAX`: a thread's register in the final state.
+    thread_register: $ => seq(
+      field('thread', choice($.identifier, $.integer)),
+      ':',
+      field('register', $.identifier),
+    ),
+
+    // `[x]`: a location in an x86 condition, init block or instruction.
+    memory_operand: $ => seq('[', field('location', $.identifier), ']'),
+
+    // `xchg(x, e)`, `cas(x, old, new)`, `fetch_add(x, e)`; the argument count is checked by
+    // the front end.
+    atomic_expression: $ => seq(
+      field('operation', choice('xchg', 'cas', 'fetch_add')),
+      '(',
+      field('location', $._expression),
+      repeat(seq(',', field('argument', $._expression))),
+      optional(','),
+      ')',
+    ),
+
+    unary_expression: $ => unaryRule($._expression),
+
+    condition_unary: $ => unaryRule($._condition_expression),
+
+    binary_expression: $ => binaryRule($._expression),
+
+    condition_binary: $ => binaryRule($._condition_expression),
+
+    assignment_expression: $ => prec.left(PREC.equality, seq(
+      field('left', $._condition_expression),
+      '=',
+      field('right', $._condition_expression),
+    )),
+
+    // ------------------------------------------------------------------ x86 dialect (§4)
+
+    x86_test: $ => seq(
+      field('header', $.x86_header),
+      repeat(field('metadata', $.metadata)),
+      field('init', $.x86_init),
+      field('threads', $.x86_thread_row),
+      repeat(field('row', $.x86_row)),
+      repeat(field('locations', $.locations_clause)),
+      optional(seq(
+        field('condition', $.final_condition),
+        optional(field('trailer', $.with_clause)),
+      )),
+    ),
+
+    x86_header: $ => seq(
+      choice('X86', 'x86'),
+      field('name', $.test_name),
+      optional(seq('(', field('texname', $.test_name), ')')),
+      optional(field('description', $.string)),
+    ),
+
+    // `Cycle=Rfi PodRW Wse` and friends: metadata, kept whole, ignored.
+    metadata: _ => token(prec(-1, /[A-Za-z][A-Za-z0-9_]*=[^\n]*/)),
+
+    // `{ x=0; 0:EAX=2; }` with an optional `;` after the `}`.
+    x86_init: $ => seq(
+      '{',
+      optional(seq(sep1(field('entry', $.x86_init_entry), ';'), optional(';'))),
+      '}',
+      optional(';'),
+    ),
+
+    x86_init_entry: $ => seq(
+      field('location', choice($.identifier, $.thread_register, $.memory_operand)),
+      '=',
+      field('value', choice($.immediate, $.identifier)),
+    ),
+
+    // ` P0 | P1 ;`
+    x86_thread_row: $ => seq(sep1(field('thread', $.identifier), '|'), ';'),
+
+    // One instruction slot: cells separated by `|`, any of them empty, ending with `;`.
+    x86_row: $ => seq(
+      optional(field('instruction', $.x86_instruction)),
+      repeat(seq('|', optional(field('instruction', $.x86_instruction)))),
+      ';',
+    ),
+
+    // Any mnemonic parses; the front end reports the unsupported ones at their cell.
+    x86_instruction: $ => seq(
+      field('mnemonic', $.identifier),
+      optional(commaSep1(field('operand', choice($.memory_operand, $.identifier, $.immediate)))),
+    ),
+
+    // `$1`, `1`, `$-1`
+    immediate: $ => seq(optional('$'), optional('-'), field('value', $.integer)),
+
+    // herd's `locations [x; 0:EAX;]`: accepted and ignored.
+    locations_clause: $ => seq(
+      'locations',
+      '[',
+      repeat(seq(choice($.identifier, $.thread_register, $.memory_operand), optional(';'))),
+      ']',
+      optional(';'),
+    ),
+
+    // `with tso: ~exists; cc: exists;`: accepted and ignored.
+    with_clause: $ => seq('with', repeat1($.with_entry)),
+
+    with_entry: $ => seq(field('model', $.identifier), ':', field('quantifier', $.quantifier), optional(';')),
+
+    // ------------------------------------------------------------------ tokens
+
+    // Test names may contain `+ - . ,` (`SB+mfences`) and, in herd's catalogues, `/`.
+    test_name: _ => /[A-Za-z0-9_][A-Za-z0-9_+\-.,\/']*/,
+
+    string: _ => /"[^"\n]*"/,
+
+    identifier: _ => /[A-Za-z_][A-Za-z0-9_]*/,
+
+    integer: _ => /[0-9]+/,
+
+    true: _ => 'true',
+
+    false: _ => 'false',
+
+    // `// ...`, `/* ... */` and herd's `(* ... *)`.
+    comment: _ => token(choice(
+      seq('//', /[^\n]*/),
+      seq('/*', /[^*]*\*+([^/*][^*]*\*+)*/, '/'),
+      seq('(*', /[^*]*\*+([^)*][^*]*\*+)*/, ')'),
+    )),
+
+    // herd's `<< ... >>` blocks (display directives), ignored.
+    herd_block: _ => token(seq('<<', /([^>]|>[^>])*/, '>>')),
+  },
+});
