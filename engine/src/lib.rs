@@ -7,6 +7,7 @@
 
 pub mod ast;
 pub mod diag;
+pub mod mcr;
 pub mod report;
 pub mod span;
 pub mod syntax;

@@ -1,0 +1,620 @@
+//! The maximal causal model of one trace as Z3 constraints, and the new-value queries on it.
+//!
+//! Implements paper `mcr-tso-pso` §2.3 (Φ_mhb ∧ Φ_lock ∧ Φ_validity ∧ Φ_state) and §4.1 (the
+//! relaxed must-happen-before of TSO and PSO), with one correction: a write is two events, its
+//! *issue* (program-ordered with the thread's other steps) and its *publish* (its flush under
+//! TSO/PSO). A load by the issuing thread reads its newest own earlier store to the same cell when
+//! that store's flush comes after the load (store forwarding), and memory otherwise. The paper
+//! orders such a load after the store and reads memory, which loses x86-TSO test n6.
+//!
+//! Every event with a shared effect gets an integer order variable `O_e`; all are distinct. A
+//! query picks a *target* — a read and a value it has not read in this trace, a lock and an
+//! unlock it has not followed, or (for a trace that reached a final state) a cell and a final
+//! value it did not have — and asks for an order. The *bound* `T` is the target's own order
+//! variable (or lies after every event for a final-value target); the new interleaving's prefix is
+//! every event ordered before `T`, plus the target. Constraints on events after `T` are vacuous
+//! (they can always be ordered after the prefix), so:
+//!
+//! * must-happen-before (all events): each thread's non-flush events in program order; store
+//!   issue before its flush; flushes in FIFO order per thread (TSO) or per thread and cell (PSO);
+//!   a fence, lock, unlock or RMW after the flushes of its thread's earlier stores;
+//! * lock mutual exclusion: two critical sections on one mutex whose locks are both in the prefix
+//!   do not overlap;
+//! * data validity: every read ordered before `T` reads the value it read in the trace, so each
+//!   thread replays the same steps up to the prefix's end (local determinism);
+//! * new state: the target reads the new value.
+
+use super::trace::{End, EvKind, Trace};
+use crate::report::Model;
+use std::collections::BTreeSet;
+use z3::ast::{Ast, Bool, Int};
+use z3::{Params, SatResult, Solver};
+
+/// A new-value query on a trace.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Target {
+    /// Make the read (load or RMW) at `event` return `value`.
+    Read { event: usize, value: i64 },
+    /// Make the lock at `event` acquire the mutex right after the unlock at `after` (or as its
+    /// first acquisition with `None`).
+    Lock { event: usize, after: Option<usize> },
+    /// Reorder the whole trace so that `cell` ends with `value` while the cells before it keep
+    /// their final values (an observer reading the cells in order after every thread).
+    Final { cell: u32, value: i64 },
+}
+
+impl Target {
+    /// The event that must read the new value, if the target is an event.
+    pub fn event(&self) -> Option<usize> {
+        match *self {
+            Target::Read { event, .. } | Target::Lock { event, .. } => Some(event),
+            Target::Final { .. } => None,
+        }
+    }
+}
+
+/// What a query answered.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Answer {
+    /// The new interleaving's prefix: indices into [`Trace::events`] in the order to run them.
+    Sat(Vec<usize>),
+    Unsat,
+    /// The solver gave up (timeout or interrupt).
+    Unknown,
+}
+
+/// The base constraints of one trace, asserted once; each query pushes its target on top.
+pub struct Encoder<'t> {
+    trace: &'t Trace,
+    solver: Solver,
+    /// Order variable of each event with a shared effect.
+    ord: Vec<Option<Int>>,
+    /// The prefix bound `T`.
+    bound: Int,
+    /// Flush event of each store (TSO/PSO).
+    flush_of: Vec<Option<usize>>,
+    /// Per cell: the events that publish a value to memory, with the value.
+    publishes: Vec<Vec<(usize, i64)>>,
+    /// For each load: the newest earlier store of the same thread to the same cell (TSO/PSO).
+    own_store: Vec<Option<usize>>,
+    /// Assertions built so far (base and queries).
+    pub constraints: u64,
+    /// Must-happen-before predecessors of each event.
+    preds: Vec<Vec<usize>>,
+    /// For each step: the step of its thread that parked it before (`Some(None)`: parked from
+    /// the start), if it is the first step after a park.
+    woken: Vec<Option<Option<usize>>>,
+    /// The validity guard of each read.
+    guards: Vec<(usize, Bool)>,
+}
+
+fn lt(a: &Int, b: &Int) -> Bool {
+    a.lt(b)
+}
+
+impl<'t> Encoder<'t> {
+    pub fn new(trace: &'t Trace) -> Encoder<'t> {
+        let n = trace.events.len();
+        let solver = Solver::new();
+        let mut ord: Vec<Option<Int>> = Vec::with_capacity(n);
+        for i in 0..trace.events.len() {
+            ord.push(Some(Int::new_const(format!("o{i}"))));
+        }
+        let bound = Int::new_const("bound");
+        let flush_of = if trace.model == Model::Sc { vec![None; n] } else { trace.flush_of() };
+        let cells = trace.init.len();
+        let mut publishes: Vec<Vec<(usize, i64)>> = vec![Vec::new(); cells];
+        let mut own_store = vec![None; n];
+        // Per thread and cell: the newest store issued so far (in trace order = program order).
+        let mut last_store: std::collections::HashMap<(usize, u32), usize> = Default::default();
+        for (i, e) in trace.events.iter().enumerate() {
+            match e.kind {
+                EvKind::Store { cell, value } => {
+                    if trace.model == Model::Sc {
+                        if let Some(p) = publishes.get_mut(cell as usize) {
+                            p.push((i, value));
+                        }
+                    }
+                    last_store.insert((e.thread, cell), i);
+                }
+                EvKind::Flush { cell, value, .. } => {
+                    if let Some(p) = publishes.get_mut(cell as usize) {
+                        p.push((i, value));
+                    }
+                }
+                EvKind::Rmw { cell, write: Some(value), .. } => {
+                    if let Some(p) = publishes.get_mut(cell as usize) {
+                        p.push((i, value));
+                    }
+                }
+                EvKind::Load { cell, .. } if trace.model != Model::Sc => {
+                    own_store[i] = last_store.get(&(e.thread, cell)).copied();
+                }
+                _ => {}
+            }
+        }
+        let mut enc = Encoder {
+            trace,
+            solver,
+            ord,
+            bound,
+            flush_of,
+            publishes,
+            own_store,
+            constraints: 0,
+            preds: vec![Vec::new(); n],
+            woken: vec![None; n],
+            guards: Vec::new(),
+        };
+        enc.assert_base();
+        enc
+    }
+
+    fn o(&self, i: usize) -> &Int {
+        self.ord[i].as_ref().expect("event with an order variable")
+    }
+
+    fn assert(&mut self, b: &Bool) {
+        self.constraints += 1;
+        self.solver.assert(b);
+    }
+
+    fn assert_base(&mut self) {
+        let tr = self.trace;
+        let nodes: Vec<Int> = self.ord.iter().flatten().cloned().collect();
+        if nodes.len() > 1 {
+            let d = Int::distinct(&nodes);
+            self.assert(&d);
+        }
+        let mut hb: Vec<(usize, usize)> = Vec::new();
+        // Program order of each thread's own steps.
+        let mut last_exec: Vec<Option<usize>> = vec![None; tr.threads];
+        // FIFO order of flushes: per thread (TSO) or per thread and cell (PSO).
+        let mut last_flush: std::collections::HashMap<(usize, Option<u32>), usize> = Default::default();
+        // Stores of each thread issued so far.
+        let mut stores: Vec<Vec<usize>> = vec![Vec::new(); tr.threads];
+        for (i, e) in tr.events.iter().enumerate() {
+            match e.kind {
+                EvKind::Flush { cell, store, .. } => {
+                    if store < i && self.ord[store].is_some() {
+                        hb.push((store, i));
+                    }
+                    let key = if tr.model == Model::Pso { (e.thread, Some(cell)) } else { (e.thread, None) };
+                    if let Some(&prev) = last_flush.get(&key) {
+                        hb.push((prev, i));
+                    }
+                    last_flush.insert(key, i);
+                    continue;
+                }
+                _ => {}
+            }
+            if e.thread >= tr.threads {
+                continue;
+            }
+            if let Some(prev) = last_exec[e.thread] {
+                hb.push((prev, i));
+            }
+            last_exec[e.thread] = Some(i);
+            if e.kind.is_barrier() && tr.model != Model::Sc {
+                for &s in &stores[e.thread] {
+                    if let Some(f) = self.flush_of[s] {
+                        hb.push((f, i));
+                    }
+                }
+                // Earlier stores are all flushed before a barrier; only later ones matter.
+                stores[e.thread].clear();
+            }
+            if let EvKind::Store { .. } = e.kind {
+                stores[e.thread].push(i);
+            }
+        }
+        for (a, b) in hb {
+            self.preds[b].push(a);
+            let c = lt(self.o(a), self.o(b));
+            self.assert(&c);
+        }
+        // Data validity: reads in the prefix keep their values — all but the target, whose
+        // guard the query leaves out of its assumptions.
+        for i in 0..tr.events.len() {
+            if let Some((cell, value)) = tr.events[i].kind.read() {
+                let v = self.value_is(i, cell, value);
+                let g = Bool::new_const(format!("g{i}"));
+                let c = g.implies(&self.o(i).le(&self.bound).implies(&v));
+                self.guards.push((i, g));
+                self.assert(&c);
+            }
+        }
+        // Lock mutual exclusion over the critical sections of each mutex.
+        let sections = self.sections();
+        for (a, sa) in sections.iter().enumerate() {
+            for sb in sections.iter().skip(a + 1) {
+                if sa.0 != sb.0 {
+                    continue;
+                }
+                let (_, la, ua) = *sa;
+                let (_, lb, ub) = *sb;
+                let mut alts = vec![lt(&self.bound, self.o(la)), lt(&self.bound, self.o(lb))];
+                if let Some(ua) = ua {
+                    alts.push(lt(self.o(ua), self.o(lb)));
+                }
+                if let Some(ub) = ub {
+                    alts.push(lt(self.o(ub), self.o(la)));
+                }
+                let c = Bool::or(&alts);
+                self.assert(&c);
+            }
+        }
+        self.assert_unpark();
+    }
+
+    /// A thread parked at a failed `await` runs its next step only after some write changed a
+    /// cell's value (the semantics wakes parked threads then; re-reading unchanged memory would
+    /// be a stutter). So that step, if in the prefix, needs such a write between park and step.
+    fn assert_unpark(&mut self) {
+        let tr = self.trace;
+        let mut since: Vec<Option<Option<usize>>> = (0..tr.threads)
+            .map(|t| tr.parked_at_start.get(t).copied().unwrap_or(false).then_some(None))
+            .collect();
+        let pubs: Vec<(usize, u32, i64)> = self
+            .publishes
+            .iter()
+            .enumerate()
+            .flat_map(|(c, ps)| ps.iter().map(move |&(p, v)| (p, c as u32, v)))
+            .collect();
+        for (i, e) in tr.events.iter().enumerate() {
+            if matches!(e.kind, EvKind::Flush { .. }) || e.thread >= tr.threads {
+                continue;
+            }
+            if let Some(from) = since[e.thread].take() {
+                self.woken[i] = Some(from);
+                let mut alts = Vec::new();
+                for &(p, cell, v) in &pubs {
+                    if p == i {
+                        continue;
+                    }
+                    let mut conj = vec![lt(self.o(p), self.o(i))];
+                    if let Some(s) = from {
+                        conj.push(lt(self.o(s), self.o(p)));
+                    }
+                    conj.push(self.mem_is(self.o(p), cell, v, Some(p)).not());
+                    alts.push(Bool::and(&conj));
+                }
+                let c = self.o(i).le(&self.bound).implies(&Bool::or(&alts));
+                self.assert(&c);
+            }
+            if e.parks {
+                since[e.thread] = Some(Some(i));
+            }
+        }
+    }
+
+    /// Critical sections: (mutex, lock event, matching unlock event of the same thread).
+    fn sections(&self) -> Vec<(u32, usize, Option<usize>)> {
+        let tr = self.trace;
+        let mut out = Vec::new();
+        for (i, e) in tr.events.iter().enumerate() {
+            if let EvKind::Lock { mutex } = e.kind {
+                let unlock = tr.events.iter().enumerate().skip(i + 1).find_map(|(j, f)| {
+                    (f.thread == e.thread && f.kind == EvKind::Unlock { mutex }).then_some(j)
+                });
+                out.push((mutex, i, unlock));
+            }
+        }
+        out
+    }
+
+    /// `reader` reads `value` of `cell` from memory (the newest publish ordered before it, or
+    /// the initial value). `skip` is the reader itself when it also publishes (an RMW).
+    fn mem_is(&self, reader: &Int, cell: u32, value: i64, skip: Option<usize>) -> Bool {
+        let pubs: Vec<(usize, i64)> = self
+            .publishes
+            .get(cell as usize)
+            .map(|p| p.iter().copied().filter(|&(p, _)| Some(p) != skip).collect())
+            .unwrap_or_default();
+        let mut alts = Vec::new();
+        for &(p, v) in &pubs {
+            if v != value {
+                continue;
+            }
+            let mut conj = vec![lt(self.o(p), reader)];
+            for &(q, _) in &pubs {
+                if q != p {
+                    conj.push(Bool::or(&[lt(self.o(q), self.o(p)), lt(reader, self.o(q))]));
+                }
+            }
+            alts.push(Bool::and(&conj));
+        }
+        if self.trace.init.get(cell as usize) == Some(&value) {
+            let conj: Vec<Bool> = pubs.iter().map(|&(q, _)| lt(reader, self.o(q))).collect();
+            alts.push(Bool::and(&conj));
+        }
+        Bool::or(&alts)
+    }
+
+    /// The read at event `i` returns `value` (Φ_value, with store forwarding).
+    fn value_is(&self, i: usize, cell: u32, value: i64) -> Bool {
+        let skip = matches!(self.trace.events[i].kind, EvKind::Rmw { .. }).then_some(i);
+        let mem = self.mem_is(self.o(i), cell, value, skip);
+        match self.own_store[i] {
+            None => mem,
+            Some(s) => {
+                let sv = match self.trace.events[s].kind {
+                    EvKind::Store { value, .. } => value,
+                    _ => return mem,
+                };
+                let fwd = Bool::from_bool(sv == value);
+                match self.flush_of[s] {
+                    // Never flushed in this trace: the load always finds it in the buffer.
+                    None => fwd,
+                    Some(f) => Bool::or(&[
+                        Bool::and(&[lt(self.o(i), self.o(f)), fwd]),
+                        Bool::and(&[lt(self.o(f), self.o(i)), mem]),
+                    ]),
+                }
+            }
+        }
+    }
+
+    /// The smallest prefix the solved order `pos` needs for event `target`: the target and,
+    /// transitively, the must-happen-before predecessors of every event in it, the write each
+    /// read in it reads from (and the own flush that made a load read memory), the earlier
+    /// critical sections of each lock in it, and for a step after a park the write that woke it
+    /// (with the write before that one, which decides that it changed the value). Everything
+    /// else can move after the target, so reads outside the prefix stay free for later seeds
+    /// (the paper's "shortest seed interleaving", which MCR's completeness relies on).
+    fn cone(&self, target: usize, keep: usize, pos: &[i64]) -> Vec<usize> {
+        let tr = self.trace;
+        let n = tr.events.len();
+        let mut inc = vec![false; n];
+        let mut work: Vec<usize> = (0..keep).collect();
+        work.push(target);
+        let latest_before = |cell: u32, at: i64, skip: usize| -> Option<usize> {
+            self.publishes
+                .get(cell as usize)?
+                .iter()
+                .filter(|&&(p, _)| p != skip && pos[p] < at)
+                .max_by_key(|&&(p, _)| pos[p])
+                .map(|&(p, _)| p)
+        };
+        let sections = self.sections();
+        while let Some(i) = work.pop() {
+            if i >= n || inc[i] {
+                continue;
+            }
+            inc[i] = true;
+            work.extend(self.preds[i].iter().copied());
+            if let Some((cell, _)) = tr.events[i].kind.read() {
+                let mut from_mem = true;
+                if let Some(s) = self.own_store[i] {
+                    match self.flush_of[s] {
+                        Some(f) if pos[f] < pos[i] => work.push(f),
+                        _ => from_mem = false,
+                    }
+                }
+                if from_mem {
+                    work.extend(latest_before(cell, pos[i], i));
+                }
+            }
+            if let EvKind::Lock { mutex } = tr.events[i].kind {
+                for &(m, l, u) in &sections {
+                    if m == mutex && l != i && pos[l] < pos[i] {
+                        work.push(l);
+                        work.extend(u);
+                    }
+                }
+            }
+            if let Some(from) = self.woken[i] {
+                let after = from.map(|f| pos[f]).unwrap_or(i64::MIN);
+                let waker = self
+                    .publishes
+                    .iter()
+                    .flatten()
+                    .filter(|&&(p, v)| {
+                        pos[p] > after && pos[p] < pos[i] && {
+                            let cell = match tr.events[p].kind {
+                                EvKind::Store { cell, .. }
+                                | EvKind::Flush { cell, .. }
+                                | EvKind::Rmw { cell, .. } => cell,
+                                _ => u32::MAX,
+                            };
+                            let prev = latest_before(cell, pos[p], p)
+                                .map(|q| self.publish_value(q))
+                                .unwrap_or_else(|| tr.init.get(cell as usize).copied().unwrap_or(0));
+                            prev != v
+                        }
+                    })
+                    .min_by_key(|&&(p, _)| pos[p]);
+                if let Some(&(p, _)) = waker {
+                    work.push(p);
+                    if let EvKind::Store { cell, .. } | EvKind::Flush { cell, .. } | EvKind::Rmw { cell, .. } =
+                        tr.events[p].kind
+                    {
+                        work.extend(latest_before(cell, pos[p], p));
+                    }
+                }
+            }
+        }
+        let mut out: Vec<usize> = (0..n).filter(|&i| inc[i]).collect();
+        out.sort_by_key(|&i| pos[i]);
+        out
+    }
+
+    fn publish_value(&self, p: usize) -> i64 {
+        match self.trace.events[p].kind {
+            EvKind::Store { value, .. } | EvKind::Flush { value, .. } => value,
+            EvKind::Rmw { write, read, .. } => write.unwrap_or(read),
+            _ => 0,
+        }
+    }
+
+    /// Every new-value target of the trace, in a deterministic order.
+    pub fn targets(&self) -> Vec<Target> {
+        let tr = self.trace;
+        let mut out = Vec::new();
+        for (i, e) in tr.events.iter().enumerate() {
+            if let Some((cell, cur)) = e.kind.read() {
+                let mut vals: BTreeSet<i64> = BTreeSet::new();
+                if let Some(&v) = tr.init.get(cell as usize) {
+                    vals.insert(v);
+                }
+                if let Some(p) = self.publishes.get(cell as usize) {
+                    vals.extend(p.iter().filter(|&&(p, _)| p != i).map(|&(_, v)| v));
+                }
+                if let Some(s) = self.own_store[i] {
+                    if let EvKind::Store { value, .. } = tr.events[s].kind {
+                        vals.insert(value);
+                    }
+                }
+                vals.remove(&cur);
+                out.extend(vals.into_iter().map(|value| Target::Read { event: i, value }));
+            }
+            if let EvKind::Lock { mutex } = e.kind {
+                let unlocks: Vec<usize> = tr
+                    .events
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, f)| f.kind == EvKind::Unlock { mutex })
+                    .map(|(j, _)| j)
+                    .collect();
+                let cur = unlocks.iter().copied().filter(|&j| j < i).last();
+                if cur.is_some() {
+                    out.push(Target::Lock { event: i, after: None });
+                }
+                for &u in &unlocks {
+                    let same_later = tr.events[u].thread == e.thread && u > i;
+                    if Some(u) != cur && !same_later {
+                        out.push(Target::Lock { event: i, after: Some(u) });
+                    }
+                }
+            }
+        }
+        if tr.end == End::Final {
+            for (cell, pubs) in self.publishes.iter().enumerate() {
+                let cur = pubs.last().map(|&(_, v)| v).unwrap_or(tr.init[cell]);
+                let mut vals: BTreeSet<i64> = pubs.iter().map(|&(_, v)| v).collect();
+                vals.insert(tr.init[cell]);
+                vals.remove(&cur);
+                out.extend(vals.into_iter().map(|value| Target::Final { cell: cell as u32, value }));
+            }
+        }
+        out
+    }
+
+    /// Solve one query. `timeout_ms` bounds the solver call.
+    ///
+    /// `keep` are the first events of the trace (the seed prefix it was replayed from): the
+    /// new prefix keeps them, so their reads keep their values (the paper's "the prefix of each
+    /// newly explored interleaving is always preserved").
+    pub fn solve(&mut self, target: &Target, keep: usize, timeout_ms: Option<u32>) -> Answer {
+        let tr = self.trace;
+        let keep = keep.min(tr.events.len());
+        let mut goal: Vec<Bool> = Vec::new();
+        if target.event().is_some() {
+            // The committed prefix stays in the prefix (in any order), with its values.
+            for k in 0..keep {
+                goal.push(self.o(k).le(&self.bound));
+            }
+        }
+        match *target {
+            Target::Read { event, value } => {
+                let Some((cell, _)) = tr.events.get(event).and_then(|e| e.kind.read()) else {
+                    return Answer::Unsat;
+                };
+                goal.push(self.o(event).le(&self.bound));
+                goal.push(self.value_is(event, cell, value));
+                // With a new value the target's thread may go elsewhere: its later steps are
+                // not part of the prefix.
+                let t = tr.events[event].thread;
+                if let Some(next) = (event + 1..tr.events.len())
+                    .find(|&j| tr.events[j].thread == t && !matches!(tr.events[j].kind, EvKind::Flush { .. }))
+                {
+                    goal.push(lt(&self.bound, self.o(next)));
+                }
+                // An RMW reading a new value writes something else (or nothing): no read of
+                // its cell and no wake-up in the prefix may come after it.
+                if matches!(tr.events[event].kind, EvKind::Rmw { .. }) {
+                    for (j, e) in tr.events.iter().enumerate() {
+                        let reads_cell = e.kind.read().is_some_and(|(c, _)| c == cell);
+                        if j != event && (reads_cell || self.woken[j].is_some()) {
+                            goal.push(Bool::or(&[lt(self.o(j), self.o(event)), lt(&self.bound, self.o(j))]));
+                        }
+                    }
+                }
+            }
+            Target::Lock { event, after } => {
+                let EvKind::Lock { mutex } = tr.events[event].kind else { return Answer::Unsat };
+                let l = self.o(event);
+                goal.push(l.le(&self.bound));
+                let unlocks = tr
+                    .events
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, f)| f.kind == EvKind::Unlock { mutex })
+                    .map(|(j, _)| j);
+                match after {
+                    None => goal.extend(unlocks.map(|u| lt(l, self.o(u)))),
+                    Some(a) => {
+                        goal.push(lt(self.o(a), l));
+                        for u in unlocks.filter(|&u| u != a) {
+                            goal.push(Bool::or(&[lt(self.o(u), self.o(a)), lt(l, self.o(u))]));
+                        }
+                    }
+                }
+            }
+            Target::Final { cell, value } => {
+                for o in self.ord.iter().flatten() {
+                    goal.push(lt(o, &self.bound));
+                }
+                // The final values are read by an observer after every thread, one cell after
+                // the other: earlier cells keep the value this trace gave them.
+                for (c, pubs) in self.publishes.iter().enumerate().take(cell as usize) {
+                    let cur = pubs.last().map(|&(_, v)| v).unwrap_or(tr.init[c]);
+                    goal.push(self.mem_is(&self.bound, c as u32, cur, None));
+                }
+                goal.push(self.mem_is(&self.bound, cell, value, None));
+            }
+        }
+        self.solver.push();
+        for g in &goal {
+            self.assert(g);
+        }
+        if let Some(ms) = timeout_ms {
+            let mut p = Params::new();
+            p.set_u32("timeout", ms.max(1));
+            self.solver.set_params(&p);
+        }
+        let skip = match *target {
+            Target::Read { event, .. } => Some(event),
+            _ => None,
+        };
+        let assumptions: Vec<Bool> =
+            self.guards.iter().filter(|(i, _)| Some(*i) != skip).map(|(_, g)| g.clone()).collect();
+        let answer = match self.solver.check_assumptions(&assumptions) {
+            SatResult::Unsat => Answer::Unsat,
+            SatResult::Unknown => Answer::Unknown,
+            SatResult::Sat => match self.solver.get_model() {
+                None => Answer::Unknown,
+                Some(m) => {
+                    let pos: Option<Vec<i64>> = self
+                        .ord
+                        .iter()
+                        .map(|o| o.as_ref().and_then(|o| m.eval(o, true)).and_then(|v| v.as_i64()))
+                        .collect();
+                    match (pos, m.eval(&self.bound, true).and_then(|v| v.as_i64())) {
+                        (Some(pos), Some(t)) => Answer::Sat(match target.event() {
+                            Some(e) => self.cone(e, keep, &pos),
+                            None => {
+                                let mut all: Vec<usize> = (0..pos.len()).filter(|&i| pos[i] < t).collect();
+                                all.sort_by_key(|&i| pos[i]);
+                                all
+                            }
+                        }),
+                        _ => Answer::Unknown,
+                    }
+                }
+            },
+        };
+        self.solver.pop(1);
+        answer
+    }
+}

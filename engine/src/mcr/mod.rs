@@ -1,0 +1,437 @@
+//! Maximal causality reduction (MCR) under SC, TSO and PSO, with Z3.
+//!
+//! Implements `papers/mcr-tso-pso.txt` §2-4 (Huang's MCR with the relaxed must-happen-before
+//! of TSO/PSO and the TSO/PSO replay), corrected where the paper loses behaviours: see
+//! [`encode`] for the issue/flush split that makes store forwarding expressible.
+//!
+//! The loop ([`explore_with`]):
+//! 1. replay a seed prefix (a sequence of [`Choice`]s) through the interpreter of
+//!    [`crate::semantics`], then run a deterministic default scheduler to the end of the
+//!    execution; that execution's steps form a [`trace::Trace`];
+//! 2. build the trace's maximal causal model ([`encode::Encoder`]) and, for every read and every
+//!    value some write of the trace gives its location (plus lock orders and final values),
+//!    ask Z3 for an interleaving of the trace's events in which that read returns the new value
+//!    while every earlier read keeps its value;
+//! 3. each answer is a new seed: the events ordered before the target, plus the target, mapped
+//!    back to choices (`Exec(thread)` for a thread step, `Flush` for a flush — the paper's replay
+//!    algorithm reduces to this because flushes are explicit steps of the semantics).
+//!
+//! Every execution MCR reports is one the interpreter actually ran, so MCR is sound by
+//! construction; completeness rests on the encoding and is checked against the exhaustive
+//! explorer by `engine/tests/mcr_vs_exhaustive.rs`.
+//!
+//! Reductions: a seed whose replayed prefix consists of the same per-thread steps (same values)
+//! and flushes as an earlier seed's prefix, and ends in the same state, is dropped: the default
+//! continuation is then the same, so the trace is a reordering of an explored one with the same
+//! maximal causal model. Seeds with equal choice sequences and traces with equal events are
+//! handled once.
+//!
+//! Invariants: deterministic (no randomness, ordered containers and a fixed target order); the
+//! Z3 context lives on the calling thread; the `Control` cancel flag and the timeout are checked
+//! between executions and between solver calls, and each solver call is bounded by the time
+//! left.
+
+pub mod encode;
+pub mod trace;
+
+use crate::ir::Program;
+use crate::options::{CheckOptions, Control};
+use crate::report::{Action, Model, ViolationKind};
+use crate::semantics::{Choice, Event, State, Status};
+use encode::{Answer, Encoder, Target};
+use std::collections::HashSet;
+use std::time::Instant;
+use trace::{End, Ev, EvKind, Trace};
+
+/// What an MCR run counted.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct McrStats {
+    /// Executions run to their end and reported.
+    pub executions: u64,
+    /// Of those, executions that ended blocked (failed `assume`, loop bound).
+    pub blocked: u64,
+    /// SMT assertions built.
+    pub constraints: u64,
+    /// Solver queries made.
+    pub queries: u64,
+    /// Time spent in Z3.
+    pub solver_ms: f64,
+    /// Seeds whose replay did not follow the solved interleaving (a bug in the encoding if
+    /// ever non-zero; the execution is still a real one, so results stay sound).
+    pub diverged: u64,
+    /// Seeds dropped because their prefix reached an already-seen state.
+    pub pruned: u64,
+    /// False when the timeout or the cancel flag stopped exploration.
+    pub complete: bool,
+}
+
+/// One finished execution: its steps and the state it ended in (`Finished`, a violation, or
+/// blocked).
+pub struct Execution<'a> {
+    pub events: &'a [Event],
+    pub state: &'a State,
+}
+
+/// A seed interleaving and what its last step must observe.
+struct Seed {
+    choices: Vec<Choice>,
+    /// The events of the parent trace the choices are expected to reproduce.
+    expect: Vec<Ev>,
+    target: Target,
+    /// Targets of the resulting trace must be events at or after this index (or final values of
+    /// cells at or after `min_cell`).
+    min_event: usize,
+    min_cell: u32,
+    /// Position of the target event in `choices`.
+    target_at: Option<usize>,
+}
+
+/// Knobs for tests and benchmarks (not user options).
+#[derive(Clone, Copy, Debug)]
+pub struct Tuning {
+    /// Drop seeds whose prefix reaches an already-seen state with the same steps.
+    pub prune_states: bool,
+    /// Ask for new values only of reads after the seed's prefix (the paper's MCR): the reads in
+    /// the prefix had their other values tried by the trace the seed came from.
+    pub only_new_targets: bool,
+}
+
+impl Default for Tuning {
+    fn default() -> Self {
+        Tuning { prune_states: true, only_new_targets: true }
+    }
+}
+
+/// Runs MCR on `p` under `model`, handing every execution to `sink`.
+pub fn explore_with(
+    p: &Program,
+    model: Model,
+    opts: &CheckOptions,
+    ctl: &Control,
+    tuning: Tuning,
+    sink: &mut dyn FnMut(&Execution<'_>),
+) -> McrStats {
+    let start = Instant::now();
+    let deadline = opts.timeout.map(|d| start + d);
+    let mut stats = McrStats { complete: true, ..McrStats::default() };
+    let stop = |stats: &mut McrStats| {
+        let out = ctl.is_cancelled() || deadline.is_some_and(|d| Instant::now() >= d);
+        if out {
+            stats.complete = false;
+        }
+        out
+    };
+    let mut seen_states: HashSet<(State, Canon)> = HashSet::new();
+    let mut seen_seeds: HashSet<Vec<Choice>> = HashSet::new();
+    let mut seen_traces: HashSet<(Vec<Ev>, usize, u32)> = HashSet::new();
+    let mut work: Vec<Seed> = vec![Seed {
+        choices: Vec::new(),
+        expect: Vec::new(),
+        target: Target::Final { cell: u32::MAX, value: 0 },
+        min_event: 0,
+        min_cell: 0,
+        target_at: None,
+    }];
+    while let Some(seed) = work.pop() {
+        if stop(&mut stats) {
+            break;
+        }
+        // 1. Replay the seed prefix.
+        let mut st = State::initial(p, model);
+        let parked_at_start: Vec<bool> = st.threads.iter().map(|t| t.awaiting.is_some()).collect();
+        let mut events: Vec<Event> = Vec::new();
+        let mut evs: Vec<Ev> = Vec::new();
+        let mut ok = true;
+        for (k, &c) in seed.choices.iter().enumerate() {
+            let Some(ev) = st.try_step(p, c) else {
+                ok = false;
+                break;
+            };
+            let e = to_ev(&ev, &st, &events);
+            if seed.expect.get(k).map(|x| (x.thread, discriminant(&x.kind))) != Some((e.thread, discriminant(&e.kind)))
+            {
+                ok = false;
+            }
+            events.push(ev);
+            evs.push(e);
+            if !st.is_running() {
+                // Only the seed's last step may end the execution.
+                ok &= k + 1 == seed.choices.len();
+                break;
+            }
+        }
+        if ok && !seed_reached(&seed, &evs, &st) {
+            ok = false;
+        }
+        if !ok {
+            stats.diverged += 1;
+            if std::env::var("MCR_DEBUG").is_ok() {
+                eprintln!("DIVERGED target {:?}\n choices {:?}\n expect {:?}\n got {:?}\n status {:?}", seed.target, seed.choices, seed.expect, evs, st.status());
+            }
+        }
+        if tuning.prune_states && st.is_running() && !seen_states.insert((st.clone(), canonical(&events, &evs, p.threads.len()))) {
+            stats.pruned += 1;
+            continue;
+        }
+        // 2. Run the default scheduler to the end; a choice that would end the execution
+        // (a violation, a failed assume, the loop bound, a deadlock) is taken only when every
+        // enabled choice would; then each of them is one execution.
+        let mut endings: Vec<(Event, State)> = Vec::new();
+        while st.is_running() {
+            if stop(&mut stats) {
+                break;
+            }
+            let en = st.enabled(p);
+            let mut next = None;
+            let mut ends = Vec::new();
+            for &c in &en {
+                let mut s2 = st.clone();
+                let Some(ev) = s2.try_step(p, c) else { continue };
+                match s2.status() {
+                    Status::Running | Status::Finished => {
+                        next = Some((ev, s2));
+                        break;
+                    }
+                    _ => ends.push((ev, s2)),
+                }
+            }
+            match next {
+                Some((ev, s2)) => {
+                    let e = to_ev(&ev, &s2, &events);
+                    events.push(ev);
+                    evs.push(e);
+                    st = s2;
+                }
+                None => {
+                    endings = ends;
+                    break;
+                }
+            }
+        }
+        if !stats.complete {
+            break;
+        }
+        if std::env::var("MCR_DEBUG").is_ok() {
+            eprintln!("EXEC seed {:?} keep {} choices {:?}", seed.target, seed.min_event, seed.choices);
+            for e in &evs { eprintln!("   {:?}", e); }
+            eprintln!("   => {:?} {:?}", st.status(), st.mem);
+        }
+        // 3. Report and collect the traces to analyse.
+        let mut traces: Vec<Trace> = Vec::new();
+        if endings.is_empty() {
+            stats.executions += 1;
+            if matches!(st.status(), Status::Blocked { .. }) {
+                stats.blocked += 1;
+            }
+            sink(&Execution { events: &events, state: &st });
+            let end = if *st.status() == Status::Finished { End::Final } else { End::Cut };
+            traces.push(make_trace(p, model, &parked_at_start, evs.clone(), end));
+        } else {
+            for (ev, s2) in &endings {
+                stats.executions += 1;
+                if matches!(s2.status(), Status::Blocked { .. }) {
+                    stats.blocked += 1;
+                }
+                let mut all = events.clone();
+                all.push(ev.clone());
+                sink(&Execution { events: &all, state: s2 });
+                // A deadlock follows an ordinary step, which stays in the trace; a fault is
+                // the faulting step itself, which the model never schedules.
+                let mut tev = evs.clone();
+                if matches!(s2.status(), Status::Violation { kind: ViolationKind::Deadlock, .. }) {
+                    tev.push(to_ev(ev, s2, &events));
+                }
+                traces.push(make_trace(p, model, &parked_at_start, tev, End::Cut));
+            }
+        }
+        // 4. New seeds from each trace's maximal causal model.
+        for tr in traces {
+            if !seen_traces.insert((tr.events.clone(), seed.min_event, seed.min_cell)) {
+                continue;
+            }
+            let mut enc = Encoder::new(&tr);
+            let mut fresh: Vec<Seed> = Vec::new();
+            for target in enc.targets() {
+                if stop(&mut stats) {
+                    break;
+                }
+                if tuning.only_new_targets {
+                    let fresh_enough = match target {
+                        Target::Final { cell, .. } => cell >= seed.min_cell,
+                        _ => target.event().is_some_and(|e| e >= seed.min_event),
+                    };
+                    if !fresh_enough {
+                        continue;
+                    }
+                }
+                let left = deadline.map(|d| d.saturating_duration_since(Instant::now()).as_millis().min(u32::MAX as u128) as u32);
+                let t0 = Instant::now();
+                let keep = if tuning.only_new_targets { seed.min_event } else { 0 };
+                let answer = enc.solve(&target, keep, left);
+                stats.solver_ms += t0.elapsed().as_secs_f64() * 1000.0;
+                stats.queries += 1;
+                match answer {
+                    Answer::Sat(order) => {
+                        let choices: Vec<Choice> = order.iter().map(|&i| choice_of(&tr, i)).collect();
+                        if seen_seeds.insert(choices.clone()) {
+                            let expect = order.iter().map(|&i| tr.events[i].clone()).collect();
+                            let (min_event, min_cell) = match target {
+                                Target::Final { cell, .. } => (order.len(), cell + 1),
+                                _ => (order.len(), 0),
+                            };
+                            let target_at = target.event().and_then(|e| order.iter().position(|&i| i == e));
+                            fresh.push(Seed { choices, expect, target: target.clone(), min_event, min_cell, target_at });
+                        }
+                    }
+                    Answer::Unsat => {}
+                    Answer::Unknown => {
+                        stats.complete = false;
+                    }
+                }
+            }
+            stats.constraints += enc.constraints;
+            // Depth-first, in target order.
+            work.extend(fresh.into_iter().rev());
+        }
+    }
+    if !work.is_empty() {
+        stats.complete = false;
+    }
+    stats
+}
+
+/// A trace prefix up to the order of its events: each thread's own steps in program order and
+/// which stores have been flushed. The maximal causal model of a trace depends only on this
+/// (and on how the trace continues, which the state after the prefix determines).
+type Canon = (Vec<Vec<Ev>>, Vec<(usize, u32)>);
+
+fn canonical(events: &[Event], evs: &[Ev], threads: usize) -> Canon {
+    let mut per: Vec<Vec<Ev>> = vec![Vec::new(); threads];
+    let mut flushed: Vec<(usize, u32)> = Vec::new();
+    for (ev, e) in events.iter().zip(evs) {
+        match e.kind {
+            EvKind::Flush { .. } => flushed.push((e.thread, ev.po)),
+            _ => {
+                if let Some(v) = per.get_mut(e.thread) {
+                    v.push(e.clone());
+                }
+            }
+        }
+    }
+    flushed.sort_unstable();
+    (per, flushed)
+}
+
+fn discriminant(k: &EvKind) -> (u8, Option<u32>) {
+    match *k {
+        EvKind::Local => (0, None),
+        EvKind::Store { cell, .. } => (1, Some(cell)),
+        EvKind::Flush { cell, .. } => (2, Some(cell)),
+        EvKind::Load { cell, .. } => (3, Some(cell)),
+        EvKind::Rmw { cell, .. } => (4, Some(cell)),
+        EvKind::Fence => (5, None),
+        EvKind::Lock { mutex } => (6, Some(mutex)),
+        EvKind::Unlock { mutex } => (7, Some(mutex)),
+    }
+}
+
+/// Whether the replayed prefix did what the seed asked: every read but the target kept its
+/// trace value, and the target read its new value.
+fn seed_reached(seed: &Seed, evs: &[Ev], st: &State) -> bool {
+    if evs.len() != seed.expect.len() {
+        return false;
+    }
+    for (k, (got, want)) in evs.iter().zip(&seed.expect).enumerate() {
+        let is_target = Some(k) == seed.target_at;
+        match (got.kind.read(), want.kind.read()) {
+            (Some((_, g)), Some((_, w))) => {
+                if is_target {
+                    if let Target::Read { value, .. } = seed.target {
+                        if g != value {
+                            return false;
+                        }
+                    }
+                } else if g != w {
+                    return false;
+                }
+            }
+            (None, None) => {}
+            _ => return false,
+        }
+    }
+    if let Target::Final { cell, value } = seed.target {
+        if cell != u32::MAX && st.mem.get(cell as usize) != Some(&value) {
+            return false;
+        }
+    }
+    true
+}
+
+/// The MCR view of one interpreter event. `st` is the state right after it; `before` the
+/// events before it (to find the store a flush publishes).
+fn to_ev(ev: &Event, st: &State, before: &[Event]) -> Ev {
+    let cell = ev.cell.unwrap_or(0);
+    let value = ev.value.unwrap_or(0);
+    let kind = match ev.action {
+        Action::Load => EvKind::Load { cell, value },
+        Action::Store => EvKind::Store { cell, value },
+        Action::Flush => {
+            let store = before
+                .iter()
+                .rposition(|e| e.action == Action::Store && e.write.is_some() && e.write == ev.write)
+                .unwrap_or(usize::MAX);
+            EvKind::Flush { cell, value, store }
+        }
+        Action::Rmw => EvKind::Rmw { cell, read: value, write: ev.stored },
+        Action::Fence => EvKind::Fence,
+        Action::Lock => EvKind::Lock { mutex: ev.mutex.unwrap_or(0) },
+        Action::Unlock => EvKind::Unlock { mutex: ev.mutex.unwrap_or(0) },
+        _ => EvKind::Local,
+    };
+    let parks = ev.action != Action::Flush && st.threads.get(ev.thread).is_some_and(|t| t.awaiting.is_some());
+    Ev { thread: ev.thread, kind, parks }
+}
+
+fn make_trace(p: &Program, model: Model, parked: &[bool], events: Vec<Ev>, end: End) -> Trace {
+    Trace {
+        model,
+        threads: p.threads.len(),
+        init: p.init.clone(),
+        parked_at_start: parked.to_vec(),
+        events,
+        end,
+    }
+}
+
+/// The interpreter choice that runs event `i` of a trace.
+fn choice_of(tr: &Trace, i: usize) -> Choice {
+    let e = &tr.events[i];
+    match e.kind {
+        EvKind::Flush { cell, .. } => Choice::Flush {
+            thread: e.thread,
+            cell: (tr.model == Model::Pso).then_some(cell),
+        },
+        _ => Choice::Exec(e.thread),
+    }
+}
+
+/// The `EngineKind::Mcr` entry point: explores `program` under `model` and feeds every
+/// execution to `col`, adding MCR's counters (constraints, solver time) to its stats and
+/// marking it incomplete when stopped early.
+pub fn explore(
+    program: &Program,
+    model: Model,
+    opts: &CheckOptions,
+    ctl: &Control,
+    col: &mut crate::explore::Collector<'_>,
+) {
+    let stats = explore_with(program, model, opts, ctl, Tuning::default(), &mut |ex| {
+        col.end(ex.state, ex.events);
+        ctl.report(&col.progress());
+    });
+    col.stats.constraints += stats.constraints;
+    col.stats.solver_ms += stats.solver_ms;
+    if !stats.complete {
+        col.complete = false;
+    }
+}

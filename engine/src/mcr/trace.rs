@@ -1,0 +1,102 @@
+//! The MCR view of one execution: the events the maximal causal model reorders.
+//!
+//! An execution of the interpreter is a sequence of steps. MCR only needs, per step, who did it
+//! and what it did to shared state; everything else is a [`EvKind::Local`] step that the thread
+//! runs deterministically from its registers (local determinism, paper §2.1).
+//!
+//! Writes are split into an *issue* (the thread executes the store: [`EvKind::Store`]) and a
+//! *publish* (the value reaches memory: the store itself under SC, its [`EvKind::Flush`] under
+//! TSO/PSO, the RMW itself for atomics). This is what makes store forwarding expressible: a load
+//! by the issuing thread that comes after the issue but before the flush reads the buffered value
+//! (x86-TSO test n6), which the paper's encoding (it orders a read after its own thread's earlier
+//! store to the same location) cannot express.
+
+use crate::report::Model;
+
+/// What one step did, as far as the maximal causal model is concerned.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum EvKind {
+    /// A thread step with no shared effect (an `await` re-check that parked again, ...).
+    Local,
+    /// A store executed by its thread (enters the buffer under TSO/PSO, memory under SC).
+    Store { cell: u32, value: i64 },
+    /// A buffered store reaching memory. `store` is the index (in [`Trace::events`]) of the
+    /// store it publishes.
+    Flush { cell: u32, value: i64, store: usize },
+    /// A load of `cell` that returned `value` (from memory or forwarded from the own buffer).
+    Load { cell: u32, value: i64 },
+    /// An atomic read-modify-write: reads memory (buffers drained) and, unless a `cas` failed,
+    /// writes `write` to memory in the same instant.
+    Rmw { cell: u32, read: i64, write: Option<i64> },
+    /// A full fence: waits for the thread's buffers to drain.
+    Fence,
+    /// Acquire a mutex (also a full fence).
+    Lock { mutex: u32 },
+    /// Release a mutex (also a full fence).
+    Unlock { mutex: u32 },
+}
+
+impl EvKind {
+    /// Events that wait for the thread's own buffers to be empty.
+    pub fn is_barrier(&self) -> bool {
+        matches!(self, EvKind::Fence | EvKind::Lock { .. } | EvKind::Unlock { .. } | EvKind::Rmw { .. })
+    }
+    /// The cell read and the value read, for loads and RMWs.
+    pub fn read(&self) -> Option<(u32, i64)> {
+        match *self {
+            EvKind::Load { cell, value } => Some((cell, value)),
+            EvKind::Rmw { cell, read, .. } => Some((cell, read)),
+            _ => None,
+        }
+    }
+}
+
+/// One step of an execution.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Ev {
+    pub thread: usize,
+    pub kind: EvKind,
+    /// After this step its thread was parked at a failed `await`: its next step can only run
+    /// once some write has changed a memory cell's value.
+    pub parks: bool,
+}
+
+/// How an execution ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum End {
+    /// Every thread finished and every buffer drained: memory holds a final state.
+    Final,
+    /// A violation, a failed `assume`, a loop bound or a deadlock ended it early. The step that
+    /// ended it is not part of [`Trace::events`]: its thread cannot pass it with the same reads,
+    /// so the causal model never schedules it.
+    Cut,
+}
+
+/// One execution as MCR sees it.
+#[derive(Clone, Debug)]
+pub struct Trace {
+    pub model: Model,
+    pub threads: usize,
+    /// Initial value of every shared cell.
+    pub init: Vec<i64>,
+    /// Threads parked at a failed `await` in the initial state.
+    pub parked_at_start: Vec<bool>,
+    /// The steps in execution order. Each thread's non-flush events are in program order.
+    pub events: Vec<Ev>,
+    pub end: End,
+}
+
+impl Trace {
+    /// For each store event, the index of its flush event (TSO/PSO), if it was flushed.
+    pub fn flush_of(&self) -> Vec<Option<usize>> {
+        let mut f = vec![None; self.events.len()];
+        for (i, e) in self.events.iter().enumerate() {
+            if let EvKind::Flush { store, .. } = e.kind {
+                if store < f.len() {
+                    f[store] = Some(i);
+                }
+            }
+        }
+        f
+    }
+}
