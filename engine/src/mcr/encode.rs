@@ -33,8 +33,12 @@ use z3::{Params, SatResult, Solver};
 /// A new-value query on a trace.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Target {
-    /// Make the read (load or RMW) at `event` return `value`.
-    Read { event: usize, value: i64 },
+    /// Make the read (load or RMW) at `event` return `value`, taken from the write `from`
+    /// (an event index: a publish, or under TSO/PSO the thread's own buffered store), or from
+    /// the initial value with `None`. One target per source, not per value: the source decides
+    /// which events the new prefix needs, and a value-only query lets the solver pick a source
+    /// whose causal past commits reads that other executions need free.
+    Read { event: usize, value: i64, from: Option<usize> },
     /// Make the lock at `event` acquire the mutex right after the unlock at `after` (or as its
     /// first acquisition with `None`).
     Lock { event: usize, after: Option<usize> },
@@ -478,26 +482,69 @@ impl<'t> Encoder<'t> {
         }
     }
 
+    /// The read at event `i` of `cell` takes its value from `from` (see [`Target::Read`]).
+    fn reads_from(&self, i: usize, cell: u32, from: Option<usize>) -> Bool {
+        let tr = self.trace;
+        let me = self.o(i);
+        let pubs: Vec<usize> = self
+            .publishes
+            .get(cell as usize)
+            .map(|p| p.iter().map(|&(p, _)| p).filter(|&p| p != i).collect())
+            .unwrap_or_default();
+        // Reading memory needs the own newest store to the cell (if any) flushed before.
+        let from_memory = || -> Bool {
+            match self.own_store[i].and_then(|s| self.flush_of[s]) {
+                Some(f) => lt(self.o(f), me),
+                None if self.own_store[i].is_some() => Bool::from_bool(false),
+                None => Bool::from_bool(true),
+            }
+        };
+        match from {
+            Some(s) if tr.model != Model::Sc && matches!(tr.events[s].kind, EvKind::Store { .. }) => {
+                // Forwarded from the own buffer: the store is not flushed yet.
+                match self.flush_of[s] {
+                    Some(f) => lt(me, self.o(f)),
+                    None => Bool::from_bool(true),
+                }
+            }
+            Some(p) => {
+                let mut conj = vec![from_memory(), lt(self.o(p), me)];
+                for &q in pubs.iter().filter(|&&q| q != p) {
+                    conj.push(Bool::or(&[lt(self.o(q), self.o(p)), lt(me, self.o(q))]));
+                }
+                Bool::and(&conj)
+            }
+            None => {
+                let mut conj = vec![from_memory()];
+                conj.extend(pubs.iter().map(|&q| lt(me, self.o(q))));
+                Bool::and(&conj)
+            }
+        }
+    }
+
     /// Every new-value target of the trace, in a deterministic order.
     pub fn targets(&self) -> Vec<Target> {
         let tr = self.trace;
         let mut out = Vec::new();
         for (i, e) in tr.events.iter().enumerate() {
             if let Some((cell, cur)) = e.kind.read() {
-                let mut vals: BTreeSet<i64> = BTreeSet::new();
+                let mut srcs: BTreeSet<(i64, Option<usize>)> = BTreeSet::new();
                 if let Some(&v) = tr.init.get(cell as usize) {
-                    vals.insert(v);
+                    srcs.insert((v, None));
                 }
                 if let Some(p) = self.publishes.get(cell as usize) {
-                    vals.extend(p.iter().filter(|&&(p, _)| p != i).map(|&(_, v)| v));
+                    srcs.extend(p.iter().filter(|&&(p, _)| p != i).map(|&(p, v)| (v, Some(p))));
                 }
                 if let Some(s) = self.own_store[i] {
                     if let EvKind::Store { value, .. } = tr.events[s].kind {
-                        vals.insert(value);
+                        srcs.insert((value, Some(s)));
                     }
                 }
-                vals.remove(&cur);
-                out.extend(vals.into_iter().map(|value| Target::Read { event: i, value }));
+                out.extend(
+                    srcs.into_iter()
+                        .filter(|&(v, _)| v != cur)
+                        .map(|(value, from)| Target::Read { event: i, value, from }),
+                );
             }
             if let EvKind::Lock { mutex } = e.kind {
                 let unlocks: Vec<usize> = tr
@@ -547,12 +594,13 @@ impl<'t> Encoder<'t> {
             }
         }
         match *target {
-            Target::Read { event, value } => {
+            Target::Read { event, value, from } => {
                 let Some((cell, _)) = tr.events.get(event).and_then(|e| e.kind.read()) else {
                     return Answer::Unsat;
                 };
                 goal.push(self.o(event).le(&self.bound));
                 goal.push(self.value_is(event, cell, value));
+                goal.push(self.reads_from(event, cell, from));
                 // With a new value the target's thread may go elsewhere: its later steps are
                 // not part of the prefix.
                 let t = tr.events[event].thread;
@@ -564,11 +612,26 @@ impl<'t> Encoder<'t> {
                 // An RMW reading a new value writes something else (or nothing): no read of
                 // its cell and no wake-up in the prefix may come after it.
                 if matches!(tr.events[event].kind, EvKind::Rmw { .. }) {
+                    let r = self.o(event);
+                    let others: Vec<usize> = self
+                        .publishes
+                        .get(cell as usize)
+                        .map(|p| p.iter().map(|&(p, _)| p).filter(|&p| p != event).collect())
+                        .unwrap_or_default();
                     for (j, e) in tr.events.iter().enumerate() {
-                        let reads_cell = e.kind.read().is_some_and(|(c, _)| c == cell);
-                        if j != event && (reads_cell || self.woken[j].is_some()) {
-                            goal.push(Bool::or(&[lt(self.o(j), self.o(event)), lt(&self.bound, self.o(j))]));
+                        if j == event {
+                            continue;
                         }
+                        let mut alts = vec![lt(self.o(j), r), lt(&self.bound, self.o(j))];
+                        if e.kind.read().is_some_and(|(c, _)| c == cell) {
+                            // A later read of the cell must read a later write.
+                            for &q in &others {
+                                alts.push(Bool::and(&[lt(r, self.o(q)), lt(self.o(q), self.o(j))]));
+                            }
+                        } else if self.woken[j].is_none() {
+                            continue;
+                        }
+                        goal.push(Bool::or(&alts));
                     }
                 }
             }
