@@ -104,7 +104,7 @@ fn lt(a: &Int, b: &Int) -> Bool {
 impl<'t> Encoder<'t> {
     pub fn new(trace: &'t Trace) -> Encoder<'t> {
         let n = trace.events.len();
-        let solver = Solver::new();
+        let solver = Solver::new_for_logic("QF_IDL").unwrap_or_else(Solver::new);
         let mut ord: Vec<Option<Int>> = Vec::with_capacity(n);
         for i in 0..trace.events.len() {
             ord.push(Some(Int::new_const(format!("o{i}"))));
