@@ -84,8 +84,6 @@ struct Seed {
     min_cell: u32,
     /// Position of the target event in `choices`.
     target_at: Option<usize>,
-    /// The trace the seed was solved from (kept for diagnostics).
-    parent: std::rc::Rc<Vec<Ev>>,
 }
 
 /// Knobs for tests and benchmarks (not user options).
@@ -133,7 +131,6 @@ pub fn explore_with(
         min_event: 0,
         min_cell: 0,
         target_at: None,
-        parent: Default::default(),
     }];
     while let Some(seed) = work.pop() {
         if stop(&mut stats) {
@@ -186,10 +183,6 @@ pub fn explore_with(
         }
         if !ok {
             stats.diverged += 1;
-            if std::env::var("MCR_DEBUG").is_ok() {
-                eprintln!("DIVERGED target {:?}\n choices {:?}\n expect {:?}\n got {:?}\n status {:?}", seed.target, seed.choices, seed.expect, evs, st.status());
-                for (i, e) in seed.parent.iter().enumerate() { eprintln!("  parent {i}: {e:?}"); }
-            }
         }
         if tuning.prune_states && st.is_running() && !seen_states.insert((st.clone(), canonical(&evs, p.threads.len()))) {
             stats.pruned += 1;
@@ -234,11 +227,6 @@ pub fn explore_with(
         if !stats.complete {
             break;
         }
-        if std::env::var("MCR_DEBUG").is_ok() {
-            eprintln!("EXEC seed {:?} keep {} choices {:?}", seed.target, seed.min_event, seed.choices);
-            for e in &evs { eprintln!("   {:?}", e); }
-            eprintln!("   => {:?} {:?}", st.status(), st.mem);
-        }
         // 3. Report and collect the traces to analyse.
         let mut traces: Vec<Trace> = Vec::new();
         if endings.is_empty() {
@@ -272,7 +260,6 @@ pub fn explore_with(
             if !seen_traces.insert((tr.events.clone(), seed.min_event, seed.min_cell)) {
                 continue;
             }
-            let parent = std::rc::Rc::new(tr.events.clone());
             let mut enc = Encoder::new(&tr);
             let mut fresh: Vec<Seed> = Vec::new();
             for target in enc.targets() {
@@ -311,7 +298,6 @@ pub fn explore_with(
                                 min_event,
                                 min_cell,
                                 target_at,
-                                parent: parent.clone(),
                             });
                         }
                     }
