@@ -188,8 +188,10 @@ fn corpus_matches_hand_derived_expectations() {
             }
         };
         for engine in [EngineKind::Exhaustive, EngineKind::Mcr] {
+            // A bound so that a slow engine shows up as "exploration incomplete", not a hang.
             let opts = CheckOptions {
                 engine,
+                timeout: Some(std::time::Duration::from_secs(20)),
                 ..CheckOptions::default()
             };
             for model in Model::ALL {
@@ -197,7 +199,9 @@ fn corpus_matches_hand_derived_expectations() {
                     failures.push(format!("{name}: no expectations for {model:?}"));
                     continue;
                 };
+                let t0 = std::time::Instant::now();
                 let r = check(&test, model, &opts, &ctl);
+                eprintln!("{name:24} {engine:?} {}: {:.2}s", model.label(), t0.elapsed().as_secs_f64());
                 for msg in compare(&keys, e, &r)
                     .into_iter()
                     .chain(check_replays(&test, model, &opts, &r))

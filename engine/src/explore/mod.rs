@@ -199,9 +199,8 @@ impl<'c> Limits<'c> {
     }
 }
 
-/// The hook for `EngineKind::Mcr`. Until the `mcr` branch lands this runs the exhaustive
-/// explorer; after the merge it becomes one line:
-/// `crate::mcr::explore(program, model, opts, ctl, col)`.
+/// The hook for `EngineKind::Mcr`: maximal causality reduction ([`crate::mcr::explore`]),
+/// feeding the same collector as the exhaustive explorer.
 pub fn explore_mcr(
     program: &Program,
     model: Model,
@@ -209,5 +208,5 @@ pub fn explore_mcr(
     ctl: &Control,
     col: &mut Collector<'_>,
 ) {
-    exhaustive::explore(program, model, opts, ctl, col)
+    crate::mcr::explore(program, model, opts, ctl, col)
 }
