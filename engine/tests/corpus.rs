@@ -191,7 +191,7 @@ fn corpus_matches_hand_derived_expectations() {
             // A bound so that a slow engine shows up as "exploration incomplete", not a hang.
             let opts = CheckOptions {
                 engine,
-                timeout: Some(std::time::Duration::from_secs(20)),
+                timeout: Some(std::time::Duration::from_secs(10)),
                 ..CheckOptions::default()
             };
             for model in Model::ALL {
