@@ -94,9 +94,16 @@ pub enum Status {
     /// Every thread finished and every buffer drained: a final state.
     Finished,
     /// The execution ended at a violation.
-    Violation { kind: ViolationKind, message: String, span: Span },
+    Violation {
+        kind: ViolationKind,
+        message: String,
+        span: Span,
+    },
     /// The execution was discarded (no final state, no violation).
-    Blocked { reason: BlockReason, span: Span },
+    Blocked {
+        reason: BlockReason,
+        span: Span,
+    },
 }
 
 /// A buffered store.
@@ -210,7 +217,9 @@ impl State {
         if ts.awaiting.is_some() {
             return false;
         }
-        let Some(ins) = p.threads[t].code.get(ts.pc as usize) else { return false };
+        let Some(ins) = p.threads[t].code.get(ts.pc as usize) else {
+            return false;
+        };
         match &ins.kind {
             InstrKind::Fence | InstrKind::Unlock(_) | InstrKind::Rmw { .. } => {
                 self.buffers_empty(t)
@@ -243,13 +252,19 @@ impl State {
                 Model::Sc => {}
                 Model::Tso => {
                     if !self.buffers[t][0].is_empty() {
-                        out.push(Choice::Flush { thread: t, cell: None });
+                        out.push(Choice::Flush {
+                            thread: t,
+                            cell: None,
+                        });
                     }
                 }
                 Model::Pso => {
                     for (c, b) in self.buffers[t].iter().enumerate() {
                         if !b.is_empty() {
-                            out.push(Choice::Flush { thread: t, cell: Some(c as u32) });
+                            out.push(Choice::Flush {
+                                thread: t,
+                                cell: Some(c as u32),
+                            });
                         }
                     }
                 }
@@ -269,9 +284,9 @@ impl State {
                 thread < self.threads.len()
                     && match (self.model, cell) {
                         (Model::Tso, None) => !self.buffers[thread][0].is_empty(),
-                        (Model::Pso, Some(c)) => {
-                            self.buffers[thread].get(c as usize).is_some_and(|b| !b.is_empty())
-                        }
+                        (Model::Pso, Some(c)) => self.buffers[thread]
+                            .get(c as usize)
+                            .is_some_and(|b| !b.is_empty()),
                         _ => false,
                     }
             }
@@ -399,7 +414,10 @@ impl State {
 
     fn next_write(&mut self, t: usize) -> WriteId {
         let ts = &mut self.threads[t];
-        let w = WriteId::Store { thread: t as u32, index: ts.writes };
+        let w = WriteId::Store {
+            thread: t as u32,
+            index: ts.writes,
+        };
         ts.writes += 1;
         w
     }
@@ -465,7 +483,13 @@ impl State {
                         ev.cell = Some(cell);
                         ev.value = Some(v);
                         ev.write = Some(w);
-                        let entry = BufEntry { cell, value: v, write: w, span: ins.span, po };
+                        let entry = BufEntry {
+                            cell,
+                            value: v,
+                            write: w,
+                            span: ins.span,
+                            po,
+                        };
                         match self.model {
                             Model::Sc => self.write_mem(cell as usize, v, w),
                             Model::Tso => {
@@ -529,9 +553,7 @@ impl State {
                         let new = match op {
                             RmwOp::Xchg => Some(a0),
                             RmwOp::FetchAdd => Some(old.wrapping_add(a0)),
-                            RmwOp::Cas => {
-                                (old == a0).then(|| vals.get(1).copied().unwrap_or(0))
-                            }
+                            RmwOp::Cas => (old == a0).then(|| vals.get(1).copied().unwrap_or(0)),
                         };
                         if let Some(nv) = new {
                             let w = self.next_write(t);
@@ -561,7 +583,11 @@ impl State {
 
     fn fault(&mut self, f: Fault, span: Span) {
         self.status = match f {
-            Fault::Violation(kind, message) => Status::Violation { kind, message, span },
+            Fault::Violation(kind, message) => Status::Violation {
+                kind,
+                message,
+                span,
+            },
             Fault::Blocked(reason) => Status::Blocked { reason, span },
         };
     }
@@ -659,7 +685,9 @@ impl State {
             if self.threads[t].awaiting.is_some() {
                 return;
             }
-            let Some(ins) = p.threads[t].code.get(self.threads[t].pc as usize) else { return };
+            let Some(ins) = p.threads[t].code.get(self.threads[t].pc as usize) else {
+                return;
+            };
             if ins.kind.is_visible() {
                 return;
             }
@@ -702,7 +730,9 @@ impl State {
                 a.len() == b.len()
                     && a.iter().zip(b).all(|(x, y)| {
                         x.len() == y.len()
-                            && x.iter().zip(y).all(|(e, f)| e.cell == f.cell && e.value == f.value)
+                            && x.iter()
+                                .zip(y)
+                                .all(|(e, f)| e.cell == f.cell && e.value == f.value)
                     })
             })
     }
@@ -795,38 +825,107 @@ mod tests {
         let mut s = State::initial(&p, Model::Tso);
         assert_eq!(s.enabled(&p), vec![Choice::Exec(0), Choice::Exec(1)]);
         let e = s.step(&p, Choice::Exec(0));
-        assert_eq!((e.action, e.cell, e.value, e.buffered), (Action::Store, Some(0), Some(1), true));
-        assert_eq!(e.write, Some(WriteId::Store { thread: 0, index: 0 }));
+        assert_eq!(
+            (e.action, e.cell, e.value, e.buffered),
+            (Action::Store, Some(0), Some(1), true)
+        );
+        assert_eq!(
+            e.write,
+            Some(WriteId::Store {
+                thread: 0,
+                index: 0
+            })
+        );
         assert_eq!(e.po, 0);
         assert_eq!(
             s.enabled(&p),
-            vec![Choice::Exec(0), Choice::Flush { thread: 0, cell: None }, Choice::Exec(1)]
+            vec![
+                Choice::Exec(0),
+                Choice::Flush {
+                    thread: 0,
+                    cell: None
+                },
+                Choice::Exec(1)
+            ]
         );
         // The load of x is forwarded from the buffer.
         let e = s.step(&p, Choice::Exec(0));
-        assert_eq!((e.action, e.value, e.buffered, e.po), (Action::Load, Some(1), true, 1));
-        assert_eq!(e.read_from, Some(WriteId::Store { thread: 0, index: 0 }));
+        assert_eq!(
+            (e.action, e.value, e.buffered, e.po),
+            (Action::Load, Some(1), true, 1)
+        );
+        assert_eq!(
+            e.read_from,
+            Some(WriteId::Store {
+                thread: 0,
+                index: 0
+            })
+        );
         // P1 runs and drains completely.
         for c in [
             Choice::Exec(1),
             Choice::Exec(1),
-            Choice::Flush { thread: 1, cell: None },
-            Choice::Flush { thread: 1, cell: None },
+            Choice::Flush {
+                thread: 1,
+                cell: None,
+            },
+            Choice::Flush {
+                thread: 1,
+                cell: None,
+            },
         ] {
             s.step(&p, c);
         }
         assert_eq!(s.mem, vec![2, 2]);
-        assert_eq!(s.writer[0], WriteId::Store { thread: 1, index: 1 });
+        assert_eq!(
+            s.writer[0],
+            WriteId::Store {
+                thread: 1,
+                index: 1
+            }
+        );
         let e = s.step(&p, Choice::Exec(0));
-        assert_eq!((e.value, e.read_from, e.buffered), (Some(2), Some(WriteId::Store { thread: 1, index: 0 }), false));
+        assert_eq!(
+            (e.value, e.read_from, e.buffered),
+            (
+                Some(2),
+                Some(WriteId::Store {
+                    thread: 1,
+                    index: 0
+                }),
+                false
+            )
+        );
         assert!(s.is_running(), "P0's store is still buffered");
-        let e = s.step(&p, Choice::Flush { thread: 0, cell: None });
-        assert_eq!((e.action, e.write, e.po, e.value), (Action::Flush, Some(WriteId::Store { thread: 0, index: 0 }), 0, Some(1)));
+        let e = s.step(
+            &p,
+            Choice::Flush {
+                thread: 0,
+                cell: None,
+            },
+        );
+        assert_eq!(
+            (e.action, e.write, e.po, e.value),
+            (
+                Action::Flush,
+                Some(WriteId::Store {
+                    thread: 0,
+                    index: 0
+                }),
+                0,
+                Some(1)
+            )
+        );
         assert_eq!(*s.status(), Status::Finished);
         let fs = s.final_state(&p);
         assert_eq!(
             fs.0,
-            vec![("P0:r0".into(), 1), ("P0:r1".into(), 2), ("x".into(), 1), ("y".into(), 2)]
+            vec![
+                ("P0:r0".into(), 1),
+                ("P0:r1".into(), 2),
+                ("x".into(), 1),
+                ("y".into(), 2)
+            ]
         );
         // A choice that is not enabled changes nothing.
         let before = s.clone();
@@ -849,12 +948,33 @@ mod tests {
         // The fence is not enabled; both per-location flushes are.
         assert_eq!(
             s.enabled(&p),
-            vec![Choice::Flush { thread: 0, cell: Some(0) }, Choice::Flush { thread: 0, cell: Some(1) }]
+            vec![
+                Choice::Flush {
+                    thread: 0,
+                    cell: Some(0)
+                },
+                Choice::Flush {
+                    thread: 0,
+                    cell: Some(1)
+                }
+            ]
         );
-        let e = s.step(&p, Choice::Flush { thread: 0, cell: Some(1) });
+        let e = s.step(
+            &p,
+            Choice::Flush {
+                thread: 0,
+                cell: Some(1),
+            },
+        );
         assert_eq!((e.cell, e.po), (Some(1), 1));
         assert_eq!(s.mem, vec![0, 1]);
-        s.step(&p, Choice::Flush { thread: 0, cell: Some(0) });
+        s.step(
+            &p,
+            Choice::Flush {
+                thread: 0,
+                cell: Some(0),
+            },
+        );
         assert_eq!(s.enabled(&p), vec![Choice::Exec(0)]);
         let e = s.step(&p, Choice::Exec(0));
         assert_eq!((e.action, e.po), (Action::Fence, 2));
@@ -881,8 +1001,20 @@ mod tests {
         assert_eq!(s.enabled(&p), vec![Choice::Exec(1)]);
         s.step(&p, Choice::Exec(1));
         // Buffered: memory unchanged, P0 still parked.
-        assert_eq!(s.enabled(&p), vec![Choice::Flush { thread: 1, cell: None }]);
-        s.step(&p, Choice::Flush { thread: 1, cell: None });
+        assert_eq!(
+            s.enabled(&p),
+            vec![Choice::Flush {
+                thread: 1,
+                cell: None
+            }]
+        );
+        s.step(
+            &p,
+            Choice::Flush {
+                thread: 1,
+                cell: None,
+            },
+        );
         assert_eq!(s.enabled(&p), vec![Choice::Exec(0)]);
         let e = s.step(&p, Choice::Exec(0));
         assert_eq!(e.value, Some(1));

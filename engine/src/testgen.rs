@@ -44,13 +44,22 @@ impl Builder {
     }
     pub fn span(&mut self) -> Span {
         self.next += 10;
-        Span { start: self.next, end: self.next + 5 }
+        Span {
+            start: self.next,
+            end: self.next + 5,
+        }
     }
     pub fn name(&mut self, s: &str) -> Name {
-        Name { text: s.to_string(), span: self.span() }
+        Name {
+            text: s.to_string(),
+            span: self.span(),
+        }
     }
     fn expr(&mut self, kind: ExprKind) -> Expr {
-        Expr { kind, span: self.span() }
+        Expr {
+            kind,
+            span: self.span(),
+        }
     }
     pub fn int(&mut self, v: i64) -> Expr {
         self.expr(ExprKind::Int(v))
@@ -60,10 +69,18 @@ impl Builder {
         self.expr(ExprKind::Reg(n))
     }
     pub fn loc(&mut self, var: usize) -> LocRef {
-        LocRef { var, index: None, span: self.span() }
+        LocRef {
+            var,
+            index: None,
+            span: self.span(),
+        }
     }
     pub fn loc_at(&mut self, var: usize, index: Expr) -> LocRef {
-        LocRef { var, index: Some(Box::new(index)), span: self.span() }
+        LocRef {
+            var,
+            index: Some(Box::new(index)),
+            span: self.span(),
+        }
     }
     pub fn load(&mut self, var: usize) -> Expr {
         let l = self.loc(var);
@@ -84,7 +101,10 @@ impl Builder {
         self.expr(ExprKind::Unary(UnOp::Not, Box::new(a)))
     }
     pub fn stmt(&mut self, kind: StmtKind) -> Stmt {
-        Stmt { kind, span: self.span() }
+        Stmt {
+            kind,
+            span: self.span(),
+        }
     }
     pub fn store(&mut self, var: usize, value: Expr) -> Stmt {
         let loc = self.loc(var);
@@ -97,7 +117,12 @@ impl Builder {
     pub fn rmw(&mut self, dest: Option<&str>, op: RmwOp, var: usize, args: Vec<Expr>) -> Stmt {
         let dest = dest.map(|d| self.name(d));
         let loc = self.loc(var);
-        self.stmt(StmtKind::Rmw { dest, op, loc, args })
+        self.stmt(StmtKind::Rmw {
+            dest,
+            op,
+            loc,
+            args,
+        })
     }
     pub fn lock(&mut self, m: usize, test_mutexes: &[Name]) -> Stmt {
         let name = test_mutexes[m].clone();
@@ -108,7 +133,12 @@ impl Builder {
         self.stmt(StmtKind::Unlock { mutex: m, name })
     }
     pub fn shared(&mut self, name: &str, init: i64) -> SharedDecl {
-        SharedDecl { name: self.name(name), size: None, init: vec![init], span: self.span() }
+        SharedDecl {
+            name: self.name(name),
+            size: None,
+            init: vec![init],
+            span: self.span(),
+        }
     }
     pub fn array(&mut self, name: &str, init: Vec<i64>) -> SharedDecl {
         SharedDecl {
@@ -119,10 +149,19 @@ impl Builder {
         }
     }
     pub fn thread(&mut self, name: &str, body: Vec<Stmt>) -> Thread {
-        Thread { name: self.name(name), reg_init: vec![], body, span: self.span() }
+        Thread {
+            name: self.name(name),
+            reg_init: vec![],
+            body,
+            span: self.span(),
+        }
     }
     pub fn condition(&mut self, quantifier: Quantifier, expr: Expr) -> Condition {
-        Condition { quantifier, expr, span: self.span() }
+        Condition {
+            quantifier,
+            expr,
+            span: self.span(),
+        }
     }
     pub fn test(
         &mut self,
@@ -140,7 +179,10 @@ impl Builder {
             mutexes,
             threads,
             condition,
-            span: Span { start: 0, end: self.next + 100 },
+            span: Span {
+                start: 0,
+                end: self.next + 100,
+            },
         }
     }
 }
@@ -158,7 +200,10 @@ pub struct GenConfig {
 impl GenConfig {
     /// Everything on.
     pub fn all() -> GenConfig {
-        GenConfig { awaits: true, arrays: true }
+        GenConfig {
+            awaits: true,
+            arrays: true,
+        }
     }
 }
 
@@ -178,7 +223,11 @@ pub fn random_test_with(seed: u64, cfg: GenConfig) -> Test {
     if cfg.arrays {
         shared.push(b.array("a", vec![0, 0]));
     }
-    let ctx = Ctx { nvars, array: cfg.arrays.then_some(nvars), awaits: cfg.awaits };
+    let ctx = Ctx {
+        nvars,
+        array: cfg.arrays.then_some(nvars),
+        awaits: cfg.awaits,
+    };
     let use_mutex = rng.chance(15);
     let mutexes = if use_mutex { vec![b.name("m")] } else { vec![] };
     let nthreads = 2 + rng.below(3) as usize;
@@ -216,7 +265,11 @@ pub fn random_test_with(seed: u64, cfg: GenConfig) -> Test {
         }
         let mut e = atoms.remove(0);
         for a in atoms {
-            let op = if rng.chance(75) { BinOp::And } else { BinOp::Or };
+            let op = if rng.chance(75) {
+                BinOp::And
+            } else {
+                BinOp::Or
+            };
             e = b.bin(op, e, a);
         }
         let q = match rng.below(3) {
@@ -338,7 +391,11 @@ fn random_stmt(
             } else {
                 vec![]
             };
-            b.stmt(StmtKind::If { cond, then_body, else_body })
+            b.stmt(StmtKind::If {
+                cond,
+                then_body,
+                else_body,
+            })
         }
         89..=93 if !regs.is_empty() => {
             let r = regs[rng.below(regs.len() as u64) as usize].clone();
@@ -372,7 +429,11 @@ fn random_stmt(
             let inner = random_stmt(rng, b, ctx, regs, mutexes, 0);
             let body = vec![b.lock(0, mutexes), inner, b.unlock(0, mutexes)];
             let cond = b.int(1);
-            b.stmt(StmtKind::If { cond, then_body: body, else_body: vec![] })
+            b.stmt(StmtKind::If {
+                cond,
+                then_body: body,
+                else_body: vec![],
+            })
         }
         _ => {
             let v = small_value(rng, b, regs);
@@ -394,7 +455,11 @@ pub fn print(test: &Test) -> String {
                     "{}[{}] = {{{}}}",
                     d.name.text,
                     n,
-                    d.init.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(", ")
+                    d.init
+                        .iter()
+                        .map(|v| v.to_string())
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 ),
             })
             .collect();
@@ -412,13 +477,21 @@ pub fn print(test: &Test) -> String {
         out += "}\n";
     }
     if let Some(c) = &test.condition {
-        out += &format!("\n{} ({})\n", c.quantifier.as_str(), print_expr(test, &c.expr));
+        out += &format!(
+            "\n{} ({})\n",
+            c.quantifier.as_str(),
+            print_expr(test, &c.expr)
+        );
     }
     out
 }
 
 fn print_loc(test: &Test, l: &LocRef) -> String {
-    let name = test.shared.get(l.var).map(|d| d.name.text.as_str()).unwrap_or("?");
+    let name = test
+        .shared
+        .get(l.var)
+        .map(|d| d.name.text.as_str())
+        .unwrap_or("?");
     match &l.index {
         None => name.to_string(),
         Some(i) => format!("{name}[{}]", print_expr(test, i)),
@@ -433,7 +506,10 @@ fn print_expr(test: &Test, e: &Expr) -> String {
         ExprKind::Load(l) => print_loc(test, l),
         ExprKind::ThreadReg { thread, reg } => format!(
             "{}:{}",
-            test.threads.get(*thread).map(|t| t.name.text.as_str()).unwrap_or("?"),
+            test.threads
+                .get(*thread)
+                .map(|t| t.name.text.as_str())
+                .unwrap_or("?"),
             reg.text
         ),
         ExprKind::Unary(op, a) => {
@@ -468,7 +544,11 @@ fn print_stmt(test: &Test, s: &Stmt, depth: usize, out: &mut String) {
     let ind = "  ".repeat(depth);
     match &s.kind {
         StmtKind::Store { loc, value } => {
-            *out += &format!("{ind}{} = {};\n", print_loc(test, loc), print_expr(test, value))
+            *out += &format!(
+                "{ind}{} = {};\n",
+                print_loc(test, loc),
+                print_expr(test, value)
+            )
         }
         StmtKind::Assign { reg, value } => {
             *out += &format!("{ind}{} = {};\n", reg.text, print_expr(test, value))
@@ -476,7 +556,12 @@ fn print_stmt(test: &Test, s: &Stmt, depth: usize, out: &mut String) {
         StmtKind::Fence => *out += &format!("{ind}fence;\n"),
         StmtKind::Lock { name, .. } => *out += &format!("{ind}lock({});\n", name.text),
         StmtKind::Unlock { name, .. } => *out += &format!("{ind}unlock({});\n", name.text),
-        StmtKind::Rmw { dest, op, loc, args } => {
+        StmtKind::Rmw {
+            dest,
+            op,
+            loc,
+            args,
+        } => {
             let f = match op {
                 RmwOp::Xchg => "xchg",
                 RmwOp::Cas => "cas",
@@ -493,7 +578,11 @@ fn print_stmt(test: &Test, s: &Stmt, depth: usize, out: &mut String) {
         StmtKind::Assert(e) => *out += &format!("{ind}assert({});\n", print_expr(test, e)),
         StmtKind::Assume(e) => *out += &format!("{ind}assume({});\n", print_expr(test, e)),
         StmtKind::Await(e) => *out += &format!("{ind}await({});\n", print_expr(test, e)),
-        StmtKind::If { cond, then_body, else_body } => {
+        StmtKind::If {
+            cond,
+            then_body,
+            else_body,
+        } => {
             *out += &format!("{ind}if ({}) {{\n", print_expr(test, cond));
             for t in then_body {
                 print_stmt(test, t, depth + 1, out);
@@ -525,10 +614,17 @@ mod tests {
 
     #[test]
     fn printed_random_tests_parse_back_to_the_same_behaviour() {
-        let opts = CheckOptions { engine: EngineKind::Exhaustive, ..CheckOptions::default() };
+        let opts = CheckOptions {
+            engine: EngineKind::Exhaustive,
+            ..CheckOptions::default()
+        };
         let ctl = Control::new();
         for seed in 0..150 {
-            let test = if seed % 2 == 0 { random_test(seed) } else { random_test_with(seed, GenConfig::all()) };
+            let test = if seed % 2 == 0 {
+                random_test(seed)
+            } else {
+                random_test_with(seed, GenConfig::all())
+            };
             let src = print(&test);
             let parsed = syntax::parse(&src);
             let back = parsed
@@ -553,7 +649,8 @@ mod tests {
     #[test]
     fn generation_is_deterministic_and_varied() {
         assert_eq!(random_test(7), random_test(7));
-        let srcs: std::collections::BTreeSet<String> = (0..50).map(|s| print(&random_test(s))).collect();
+        let srcs: std::collections::BTreeSet<String> =
+            (0..50).map(|s| print(&random_test(s))).collect();
         assert!(srcs.len() > 45);
     }
 }

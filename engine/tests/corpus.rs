@@ -95,11 +95,21 @@ fn compare(keys: &[String], e: &Expect, r: &ModelReport) -> Vec<String> {
         Some(x) if *x != states => out.push(format!("states: expected {x:?}, got {states:?}")),
         _ => {}
     }
-    let cond = r.condition.as_ref().map(|c| format!("{} {} {}", c.holds, c.positive, c.negative));
+    let cond = r
+        .condition
+        .as_ref()
+        .map(|c| format!("{} {} {}", c.holds, c.positive, c.negative));
     if e.condition != cond {
-        out.push(format!("condition: expected {:?}, got {cond:?}", e.condition));
+        out.push(format!(
+            "condition: expected {:?}, got {cond:?}",
+            e.condition
+        ));
     }
-    let mut kinds: Vec<String> = r.violations.iter().map(|v| kind_name(v.kind).to_string()).collect();
+    let mut kinds: Vec<String> = r
+        .violations
+        .iter()
+        .map(|v| kind_name(v.kind).to_string())
+        .collect();
     kinds.sort();
     match &e.violations {
         None => out.push("no expected violations".into()),
@@ -108,7 +118,10 @@ fn compare(keys: &[String], e: &Expect, r: &ModelReport) -> Vec<String> {
     }
     let lb = r.warnings.iter().any(|w| w.message.contains("loop bound"));
     if lb != e.loop_bound {
-        out.push(format!("loop-bound warning: expected {}, got {lb}", e.loop_bound));
+        out.push(format!(
+            "loop-bound warning: expected {}, got {lb}",
+            e.loop_bound
+        ));
     }
     out
 }
@@ -126,7 +139,9 @@ fn check_replays(
             (ViolationKind::Condition, Ok(ReplayEnd::Final(s))) => {
                 let q = test.condition.as_ref().unwrap().quantifier;
                 if !falsifies(q, satisfies(test, &s).unwrap()) || !r.states.contains(&s) {
-                    out.push(format!("condition schedule replays to a state that does not falsify it: {s:?}"));
+                    out.push(format!(
+                        "condition schedule replays to a state that does not falsify it: {s:?}"
+                    ));
                 }
             }
             (k, Ok(ReplayEnd::Violation { kind, span, .. })) if k == kind && span == v.span => {}
@@ -135,7 +150,8 @@ fn check_replays(
     }
     if let Some(w) = &r.witness {
         match replay(test, model, opts, w) {
-            Ok(ReplayEnd::Final(s)) if satisfies(test, &s) == Some(true) && r.states.contains(&s) => {}
+            Ok(ReplayEnd::Final(s))
+                if satisfies(test, &s) == Some(true) && r.states.contains(&s) => {}
             other => out.push(format!("witness replays to {other:?}")),
         }
     }
@@ -172,18 +188,33 @@ fn corpus_matches_hand_derived_expectations() {
             }
         };
         for engine in [EngineKind::Exhaustive, EngineKind::Mcr] {
-            let opts = CheckOptions { engine, ..CheckOptions::default() };
+            // A bound so that a slow engine shows up as "exploration incomplete", not a hang.
+            let opts = CheckOptions {
+                engine,
+                timeout: Some(std::time::Duration::from_secs(10)),
+                ..CheckOptions::default()
+            };
             for model in Model::ALL {
                 let Some(e) = per.get(&model) else {
                     failures.push(format!("{name}: no expectations for {model:?}"));
                     continue;
                 };
+                let t0 = std::time::Instant::now();
                 let r = check(&test, model, &opts, &ctl);
-                for msg in compare(&keys, e, &r).into_iter().chain(check_replays(&test, model, &opts, &r)) {
+                eprintln!("{name:24} {engine:?} {}: {:.2}s", model.label(), t0.elapsed().as_secs_f64());
+                for msg in compare(&keys, e, &r)
+                    .into_iter()
+                    .chain(check_replays(&test, model, &opts, &r))
+                {
                     failures.push(format!("{name} {engine:?} {}: {msg}", model.label()));
                 }
             }
         }
     }
-    assert!(failures.is_empty(), "{} mismatches:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} mismatches:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }

@@ -5,19 +5,25 @@
 mod mcr_support;
 
 use litmus_engine::report::Model;
+use litmus_engine::ast::Test;
+use litmus_engine::testgen;
 use mcr_support::*;
 
-/// Number of random programs (each checked under all three models).
-const PROGRAMS: u64 = 2000;
+/// Random programs of this file's generator per test function (each checked under all three
+/// models); two functions, so 2,000 programs in all, run in parallel by the test harness.
+const PROGRAMS: u64 = 1000;
 
-#[test]
-fn mcr_agrees_with_exhaustive_on_random_programs() {
-    let count = std::env::var("MCR_PROGRAMS").ok().and_then(|s| s.parse().ok()).unwrap_or(PROGRAMS);
-    let first = std::env::var("MCR_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(0u64);
+/// Programs of sem's `testgen` with awaits, arrays and divisions: larger programs (up to four
+/// threads and loops), on which MCR runs many more executions, so fewer of them.
+const TESTGEN_PROGRAMS: u64 = 10;
+
+fn agree_on(gen: &dyn Fn(u64) -> Test, label: &str, default_count: u64, default_first: u64) {
+    let count = std::env::var("MCR_PROGRAMS").ok().and_then(|s| s.parse().ok()).unwrap_or(default_count);
+    let first = std::env::var("MCR_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(default_first);
     let mut failures = Vec::new();
     let (mut execs, mut states, mut exh_execs, mut diverged) = (0u64, 0u64, 0u64, 0u64);
     for seed in first..first + count {
-        let test = random_test(seed);
+        let test = gen(seed);
         for model in Model::ALL {
             let want = exhaustive(&test, model);
             let (got, stats) = mcr_run(&test, model, tuning_from_env());
@@ -26,10 +32,13 @@ fn mcr_agrees_with_exhaustive_on_random_programs() {
             states += want.states.len() as u64;
             exh_execs += want.stats.executions;
             if verdict(&got) != verdict(&want) || stats.diverged != 0 {
+                let missing: Vec<_> = want.states.iter().filter(|s| !got.states.contains(s)).collect();
                 failures.push(format!(
-                    "seed {seed} {}: diverged {}\n--- exhaustive\n{}\n--- mcr\n{}",
+                    "{label} seed {seed} {}: diverged {}, missing states {:?}\n{}\n--- exhaustive\n{}\n--- mcr\n{}",
                     model.label(),
                     stats.diverged,
+                    missing,
+                    show(&test),
                     verdict(&want),
                     verdict(&got)
                 ));
@@ -37,18 +46,38 @@ fn mcr_agrees_with_exhaustive_on_random_programs() {
         }
     }
     eprintln!(
-        "{count} programs x 3 models: MCR executions {execs}, distinct states {states}, exhaustive executions {exh_execs}, diverged {diverged}"
+        "{label}: {count} programs x 3 models: MCR executions {execs}, distinct states {states}, exhaustive executions {exh_execs}, diverged {diverged}"
     );
     for f in failures.iter().take(5) {
         eprintln!("{f}\n");
     }
-    assert!(failures.is_empty(), "{} disagreements (first seeds above)", failures.len());
+    assert!(failures.is_empty(), "{label}: {} disagreements (first ones above)", failures.len());
+}
+
+#[test]
+fn mcr_agrees_with_exhaustive_on_random_programs() {
+    agree_on(&random_test, "random programs 0..", PROGRAMS, 0);
+}
+
+#[test]
+fn mcr_agrees_with_exhaustive_on_more_random_programs() {
+    agree_on(&random_test, "random programs 1000..", PROGRAMS, PROGRAMS);
+}
+
+#[test]
+fn mcr_agrees_with_exhaustive_on_testgen_programs() {
+    let gen = |seed| testgen::random_test_with(seed, testgen::GenConfig::all());
+    agree_on(&gen, "testgen", TESTGEN_PROGRAMS, 0);
 }
 
 #[test]
 fn debug_one() {
     let Some(seed) = std::env::var("MCR_ONE").ok().and_then(|s| s.parse().ok()) else { return };
-    let test = random_test(seed);
+    let test = if std::env::var("MCR_TESTGEN").is_ok() {
+        testgen::random_test_with(seed, testgen::GenConfig::all())
+    } else {
+        random_test(seed)
+    };
     eprintln!("{}", show(&test));
     let model = Model::parse(&std::env::var("MCR_MODEL").unwrap_or("sc".into())).unwrap();
     let (got, stats) = mcr_run(&test, model, tuning_from_env());

@@ -11,22 +11,33 @@ fn x86_conformance_suite_agrees_with_herd() {
     // `../shared` next to the repository (`/work/main` → `/work/shared`); worktrees one level
     // deeper also look one more level up; `LITMUS_CONFORMANCE` overrides.
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
-    let mut candidates: Vec<PathBuf> = std::env::var_os("LITMUS_CONFORMANCE").map(PathBuf::from).into_iter().collect();
+    let mut candidates: Vec<PathBuf> = std::env::var_os("LITMUS_CONFORMANCE")
+        .map(PathBuf::from)
+        .into_iter()
+        .collect();
     candidates.push(root.join("../shared/conformance/x86"));
     candidates.push(root.join("../../shared/conformance/x86"));
-    let Some(dir) = candidates.into_iter().find(|d| d.join("expected.csv").is_file()) else {
+    let Some(dir) = candidates
+        .into_iter()
+        .find(|d| d.join("expected.csv").is_file())
+    else {
         println!("skipping x86 conformance: ../shared/conformance/x86 not found");
         return;
     };
     let csv = std::fs::read_to_string(dir.join("expected.csv")).unwrap_or_default();
     let start = Instant::now();
-    let opts = CheckOptions { engine: EngineKind::Exhaustive, ..CheckOptions::default() };
+    let opts = CheckOptions {
+        engine: EngineKind::Exhaustive,
+        ..CheckOptions::default()
+    };
     let ctl = Control::new();
     let mut disagreements = Vec::new();
     let mut rows = 0;
     for line in csv.lines().skip(1) {
         let cols: Vec<&str> = line.trim().split(',').collect();
-        let [file, _quantifier, sc, tso] = cols[..] else { continue };
+        let [file, _quantifier, sc, tso] = cols[..] else {
+            continue;
+        };
         rows += 1;
         let Ok(src) = std::fs::read_to_string(dir.join(file)) else {
             disagreements.push(format!("{file}: cannot read"));
@@ -34,14 +45,21 @@ fn x86_conformance_suite_agrees_with_herd() {
         };
         let parsed = syntax::parse(&src);
         let Some(test) = parsed.test else {
-            let msgs: Vec<&str> = parsed.diagnostics.iter().map(|d| d.message.as_str()).collect();
+            let msgs: Vec<&str> = parsed
+                .diagnostics
+                .iter()
+                .map(|d| d.message.as_str())
+                .collect();
             disagreements.push(format!("{file}: does not parse: {msgs:?}"));
             continue;
         };
         let mut tso_states = Vec::new();
         for (model, want) in [(Model::Sc, sc), (Model::Tso, tso)] {
             let r = check(&test, model, &opts, &ctl);
-            let got = r.condition.as_ref().map(|c| if c.holds { "1" } else { "0" });
+            let got = r
+                .condition
+                .as_ref()
+                .map(|c| if c.holds { "1" } else { "0" });
             if !r.complete || got != Some(want) {
                 disagreements.push(format!(
                     "{file} {}: expected {want}, got {got:?} (complete {})",
@@ -67,5 +85,10 @@ fn x86_conformance_suite_agrees_with_herd() {
         println!("  {d}");
     }
     assert!(rows > 400, "only {rows} rows in expected.csv");
-    assert!(disagreements.is_empty(), "{} disagreements:\n{}", disagreements.len(), disagreements.join("\n"));
+    assert!(
+        disagreements.is_empty(),
+        "{} disagreements:\n{}",
+        disagreements.len(),
+        disagreements.join("\n")
+    );
 }

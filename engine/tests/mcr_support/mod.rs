@@ -12,15 +12,31 @@ use litmus_engine::span::Span;
 use litmus_engine::{check, CheckOptions, Control, EngineKind};
 use std::time::Instant;
 
-/// The exhaustive reference report.
+/// The exhaustive reference report (loop bound 2).
 pub fn exhaustive(test: &Test, model: Model) -> ModelReport {
     let opts = CheckOptions { engine: EngineKind::Exhaustive, loop_bound: 2, ..CheckOptions::default() };
     check(test, model, &opts, &Control::new())
 }
 
-/// The MCR report and MCR's own counters.
+/// The exhaustive reference report with the default options.
+pub fn exhaustive_with_default_bound(test: &Test, model: Model) -> ModelReport {
+    let opts = CheckOptions { engine: EngineKind::Exhaustive, ..CheckOptions::default() };
+    check(test, model, &opts, &Control::new())
+}
+
+/// The MCR report and MCR's own counters with the default options.
+pub fn mcr_run_default_bound(test: &Test, model: Model) -> (ModelReport, McrStats) {
+    mcr_run_opts(test, model, Tuning::default(), &CheckOptions::default())
+}
+
+/// The MCR report and MCR's own counters (loop bound 2).
 pub fn mcr_run(test: &Test, model: Model, tuning: Tuning) -> (ModelReport, McrStats) {
     let opts = CheckOptions { engine: EngineKind::Mcr, loop_bound: 2, ..CheckOptions::default() };
+    mcr_run_opts(test, model, tuning, &opts)
+}
+
+fn mcr_run_opts(test: &Test, model: Model, tuning: Tuning, opts: &CheckOptions) -> (ModelReport, McrStats) {
+    let opts = opts.clone();
     let start = Instant::now();
     let program = Program::lower(test, opts.loop_bound).expect("lowers");
     let mut col = Collector::new(test, &program, model);
