@@ -19,6 +19,7 @@ pub mod schedule;
 pub mod symbols;
 pub mod to_proto;
 pub mod tokens;
+pub mod transport;
 pub mod verify;
 pub mod view;
 
@@ -48,10 +49,7 @@ pub fn run_stdio() -> i32 {
             return 1;
         }
     };
-    rt.block_on(async {
-        let (service, socket) = service(engine::real());
-        tower_lsp_server::Server::new(tokio::io::stdin(), tokio::io::stdout(), socket).serve(service).await;
-    });
+    rt.block_on(transport::serve(engine::real(), tokio::io::stdin(), tokio::io::stdout()));
     0
 }
 

@@ -51,8 +51,7 @@ impl Harness {
     pub async fn start(engine: Arc<dyn Engine>, capabilities: Value, init_options: Value) -> Harness {
         let (client_io, server_io) = tokio::io::duplex(1 << 20);
         let (server_read, server_write) = tokio::io::split(server_io);
-        let (service, socket) = litmus::server::service(engine);
-        tokio::spawn(tower_lsp_server::Server::new(server_read, server_write, socket).serve(service));
+        tokio::spawn(litmus::server::transport::serve(engine, server_read, server_write));
         let (client_read, client_write) = tokio::io::split(client_io);
         let writer: Writer = Arc::new(Mutex::new(client_write));
         let shared = Arc::new(std::sync::Mutex::new(Shared { config: json!({}), ..Default::default() }));
@@ -97,9 +96,13 @@ impl Harness {
                             write_msg(&writer, &reply).await;
                         }
                         (Some(id), None) => {
-                            let tx = shared.lock().unwrap().pending.remove(&id.as_i64().unwrap());
-                            if let Some(tx) = tx {
-                                let _ = tx.send(msg);
+                            // A response (an error to an unreadable message has a null id: log it).
+                            let tx = id.as_i64().and_then(|id| shared.lock().unwrap().pending.remove(&id));
+                            match tx {
+                                Some(tx) => {
+                                    let _ = tx.send(msg);
+                                }
+                                None => shared.lock().unwrap().log.push(msg),
                             }
                         }
                         (None, _) => shared.lock().unwrap().log.push(msg),
