@@ -50,6 +50,9 @@ pub fn run_stdio() -> i32 {
         }
     };
     rt.block_on(transport::serve(engine::real(), tokio::io::stdin(), tokio::io::stdout()));
+    // The stdin reader blocks on a thread of its own: do not wait for it (nor for cancelled
+    // checks still unwinding) once the client said `exit`.
+    rt.shutdown_background();
     0
 }
 
