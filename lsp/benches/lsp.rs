@@ -61,7 +61,7 @@ async fn main() {
             let edited = format!("{text}{}", " ".repeat(i + 1));
             let t = Instant::now();
             h.change_full(&uri, version, &edited).await;
-            h.diagnostics(&uri, version).await;
+            h.diagnostics(&uri, version as i64).await;
             syntax.push(t.elapsed());
             let t = Instant::now();
             h.save(&uri).await;
