@@ -108,6 +108,8 @@ export default grammar({
     ],
   },
 
+  // No `conflicts`: precedences resolve every ambiguity (the condition expressions are a
+  // separate copy so that they never compete with thread expressions).
   conflicts: $ => [],
 
   rules: {
@@ -192,19 +194,23 @@ export default grammar({
 
     fence_statement: $ => seq('fence', ';'),
 
-    lock_statement: $ => seq('lock', '(', field('mutex', $._expression), ')', ';'),
+    // The parentheses of `lock(m)`, `assert(c)`, `if (c)`, `while (c)` are required by the
+    // front end, not the grammar: `if r0 == 1 {` then gets "expected `(`" at the right place
+    // instead of an ERROR that swallows the block. A parenthesised operand is a
+    // `parenthesized_expression` node.
+    lock_statement: $ => seq('lock', field('mutex', $._expression), ';'),
 
-    unlock_statement: $ => seq('unlock', '(', field('mutex', $._expression), ')', ';'),
+    unlock_statement: $ => seq('unlock', field('mutex', $._expression), ';'),
 
-    assert_statement: $ => seq('assert', field('condition', $.parenthesized_expression), ';'),
+    assert_statement: $ => seq('assert', field('condition', $._expression), ';'),
 
-    assume_statement: $ => seq('assume', field('condition', $.parenthesized_expression), ';'),
+    assume_statement: $ => seq('assume', field('condition', $._expression), ';'),
 
-    await_statement: $ => seq('await', field('condition', $.parenthesized_expression), ';'),
+    await_statement: $ => seq('await', field('condition', $._expression), ';'),
 
     if_statement: $ => seq(
       'if',
-      field('condition', $.parenthesized_expression),
+      field('condition', $._expression),
       field('consequence', $.block),
       optional(field('alternative', $.else_clause)),
     ),
@@ -213,7 +219,7 @@ export default grammar({
 
     while_statement: $ => seq(
       'while',
-      field('condition', $.parenthesized_expression),
+      field('condition', $._expression),
       field('body', $.block),
     ),
 
@@ -364,7 +370,7 @@ export default grammar({
     // `$1`, `1`, `$-1`
     immediate: $ => seq(optional('$'), optional('-'), field('value', $.integer)),
 
-    // herd's `locations [x; 0:EAX;]`: accepted and ignored.
+    // herd's `locations [x; 0:EAX;]`: what to show; the front end declares its locations.
     locations_clause: $ => seq(
       'locations',
       '[',
@@ -383,7 +389,8 @@ export default grammar({
     // Test names may contain `+ - . ,` (`SB+mfences`) and, in herd's catalogues, `/`.
     test_name: _ => /[A-Za-z0-9_][A-Za-z0-9_+\-.,\/']*/,
 
-    string: _ => /"[^"\n]*"/,
+    // A one-line string; `\"` and `\\` escape a quote and a backslash.
+    string: _ => /"([^"\\\n]|\\.)*"/,
 
     identifier: _ => /[A-Za-z_][A-Za-z0-9_]*/,
 

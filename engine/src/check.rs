@@ -21,14 +21,19 @@ pub fn check(test: &Test, model: Model, opts: &CheckOptions, ctl: &Control) -> M
                 condition: None,
                 violations: vec![],
                 witness: None,
-                warnings: vec![Warning { message: format!("cannot check: {message}"), span: None }],
+                warnings: vec![Warning {
+                    message: format!("cannot check: {message}"),
+                    span: None,
+                }],
                 stats: Stats::default(),
             }
         }
     };
     let mut col = Collector::new(test, &program, model);
     match opts.engine {
-        EngineKind::Exhaustive => explore::exhaustive::explore(&program, model, opts, ctl, &mut col),
+        EngineKind::Exhaustive => {
+            explore::exhaustive::explore(&program, model, opts, ctl, &mut col)
+        }
         EngineKind::Mcr => explore::explore_mcr(&program, model, opts, ctl, &mut col),
     }
     col.finish(start.elapsed())
@@ -42,7 +47,10 @@ mod tests {
     use crate::testgen::Builder;
 
     fn opts() -> CheckOptions {
-        CheckOptions { engine: EngineKind::Exhaustive, ..CheckOptions::default() }
+        CheckOptions {
+            engine: EngineKind::Exhaustive,
+            ..CheckOptions::default()
+        }
     }
 
     /// Final states as strings `k=v,...` restricted to `keys`, sorted and deduplicated.
@@ -109,6 +117,8 @@ mod tests {
             let c = r.condition.clone().unwrap();
             assert!(c.holds && c.positive == 1 && c.negative == 3);
             let w = r.witness.clone().expect("witness");
+            // Breadth-first: the shortest witness, 4 thread steps and 2 flushes.
+            assert_eq!(w.len(), 6, "{m:?}");
             match crate::replay(&t, m, &opts(), &w).unwrap() {
                 crate::ReplayEnd::Final(s) => {
                     assert_eq!((s.get("P0:r0"), s.get("P1:r1")), (Some(0), Some(0)))
@@ -117,7 +127,10 @@ mod tests {
             }
             assert!(r.complete && r.violations.is_empty());
             // Every state also has x = y = 1 once drained.
-            assert!(r.states.iter().all(|s| s.get("x") == Some(1) && s.get("y") == Some(1)));
+            assert!(r
+                .states
+                .iter()
+                .all(|s| s.get("x") == Some(1) && s.get("y") == Some(1)));
         }
         let f = sb(true);
         for m in Model::ALL {
@@ -201,15 +214,27 @@ mod tests {
         assert_eq!(r.violations.len(), 1);
         assert_eq!(r.violations[0].message, "division by zero");
         let end = crate::replay(&t, Model::Pso, &opts(), &r.violations[0].schedule).unwrap();
-        assert!(matches!(end, crate::ReplayEnd::Violation { kind: ViolationKind::Error, .. }));
+        assert!(matches!(
+            end,
+            crate::ReplayEnd::Violation {
+                kind: ViolationKind::Error,
+                ..
+            }
+        ));
 
         // P0: while (x == 0) { }  -> loop bound warning, no state, no violation.
         let (l, z) = (b.load(0), b.int(0));
         let c = b.bin(BinOp::Eq, l, z);
-        let t0 = vec![b.stmt(StmtKind::While { cond: c, body: vec![] })];
+        let t0 = vec![b.stmt(StmtKind::While {
+            cond: c,
+            body: vec![],
+        })];
         let threads = vec![b.thread("P0", t0)];
         let t = b.test("Spin", shared, vec![], threads, None);
-        let o = CheckOptions { loop_bound: 3, ..opts() };
+        let o = CheckOptions {
+            loop_bound: 3,
+            ..opts()
+        };
         let r = check(&t, Model::Sc, &o, &Control::new());
         assert!(r.violations.is_empty() && r.states.is_empty());
         assert_eq!(r.warnings.len(), 1);

@@ -26,7 +26,11 @@ pub fn cell_key(var: &str, index: Option<i64>) -> String {
 impl FinalState {
     /// The state restricted to `keys`, in that order (a missing key reads as 0).
     pub fn project(&self, keys: &[String]) -> FinalState {
-        FinalState(keys.iter().map(|k| (k.clone(), self.get(k).unwrap_or(0))).collect())
+        FinalState(
+            keys.iter()
+                .map(|k| (k.clone(), self.get(k).unwrap_or(0)))
+                .collect(),
+        )
     }
 }
 
@@ -39,11 +43,15 @@ fn atom_key(test: &ast::Test, e: &ast::Expr, state: Option<&FinalState>) -> Opti
         }
         ExprKind::Load(loc) => {
             let d = test.shared.get(loc.var)?;
-            let index = match &loc.index {
-                None => None,
-                Some(i) => Some(eval_in(test, i, state)),
-            };
-            Some(cell_key(&d.name.text, if d.is_array() { index.or(Some(0)) } else { None }))
+            let index = loc.index.as_ref().map(|i| eval_in(test, i, state));
+            Some(cell_key(
+                &d.name.text,
+                if d.is_array() {
+                    index.or(Some(0))
+                } else {
+                    None
+                },
+            ))
         }
         _ => None,
     }
@@ -128,13 +136,81 @@ pub fn evaluate_condition(test: &ast::Test, states: &[FinalState]) -> Option<Con
     let mut projected: Vec<FinalState> = states.iter().map(|s| s.project(&keys)).collect();
     projected.sort();
     projected.dedup();
-    let positive =
-        projected.iter().filter(|s| eval_in(test, &c.expr, Some(s)) != 0).count() as u64;
+    let positive = projected
+        .iter()
+        .filter(|s| eval_in(test, &c.expr, Some(s)) != 0)
+        .count() as u64;
     let negative = projected.len() as u64 - positive;
     let holds = match c.quantifier {
         Quantifier::Exists => positive > 0,
         Quantifier::Forall => negative == 0,
         Quantifier::NotExists => positive == 0,
     };
-    Some(ConditionResult { kind: c.quantifier, holds, positive, negative })
+    Some(ConditionResult {
+        kind: c.quantifier,
+        holds,
+        positive,
+        negative,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::syntax;
+
+    fn fs(pairs: &[(&str, i64)]) -> FinalState {
+        FinalState(pairs.iter().map(|&(k, v)| (k.to_string(), v)).collect())
+    }
+
+    #[test]
+    fn counts_are_over_states_projected_onto_the_condition() {
+        let src = "litmus T\nshared x = 0, a[2];\nthread P0 {\n  r0 = x;\n  r1 = a[1];\n}\n\
+                   forall (P0:r0 == 1 || a[1] == 2)\n";
+        let test = syntax::parse(src).test.expect("parses");
+        assert_eq!(
+            observed_keys(&test),
+            vec!["P0:r0".to_string(), "a[1]".to_string()]
+        );
+        let states = vec![
+            fs(&[
+                ("P0:r0", 1),
+                ("P0:r1", 0),
+                ("x", 0),
+                ("a[0]", 0),
+                ("a[1]", 0),
+            ]),
+            fs(&[
+                ("P0:r0", 1),
+                ("P0:r1", 5),
+                ("x", 0),
+                ("a[0]", 0),
+                ("a[1]", 0),
+            ]),
+            fs(&[
+                ("P0:r0", 0),
+                ("P0:r1", 0),
+                ("x", 0),
+                ("a[0]", 0),
+                ("a[1]", 2),
+            ]),
+            fs(&[
+                ("P0:r0", 0),
+                ("P0:r1", 0),
+                ("x", 7),
+                ("a[0]", 0),
+                ("a[1]", 0),
+            ]),
+        ];
+        // Projected: (1,0) (0,2) (0,0): two satisfy, one does not.
+        let c = evaluate_condition(&test, &states).unwrap();
+        assert_eq!((c.holds, c.positive, c.negative), (false, 2, 1));
+        assert_eq!(satisfies(&test, &states[3]), Some(false));
+        assert_eq!(
+            states[2].project(&observed_keys(&test)),
+            fs(&[("P0:r0", 0), ("a[1]", 2)])
+        );
+        let c = evaluate_condition(&test, &states[..2]).unwrap();
+        assert_eq!((c.holds, c.positive, c.negative), (true, 1, 0));
+    }
 }

@@ -11,8 +11,9 @@
 //! - `while` becomes `LoopEnter; head: cond; JumpIf(!cond → exit); LoopIter; body; Jump head;
 //!   exit: LoopEnter` where `LoopIter` counts iterations and cuts the execution once the body
 //!   would run more than the loop bound.
-//! - `await(e)` becomes `start: loads of e; AwaitCheck(e, retry: start)`; the semantics parks a
-//!   thread whose check fails until memory changes (see [`crate::semantics`]).
+//! - `await(e)` becomes `start: AwaitBegin; loads of e; AwaitCheck(e, retry: start)`; the
+//!   semantics parks a thread whose check fails until memory changes (see
+//!   [`crate::semantics`]).
 //!
 //! Registers `0..named` are the thread's registers as the user named them (reported in final
 //! states); the rest are statement-local temporaries, zeroed when their statement completes so
@@ -110,25 +111,50 @@ pub struct Access {
 pub enum InstrKind {
     // ---- visible instructions: each is one step of a schedule ----
     /// `dst = loc` (one load event).
-    Load { dst: Reg, loc: Access },
+    Load {
+        dst: Reg,
+        loc: Access,
+    },
     /// `loc = value` (one store event; buffered under TSO/PSO).
-    Store { loc: Access, value: PExpr },
+    Store {
+        loc: Access,
+        value: PExpr,
+    },
     Fence,
     /// Index into [`Program::mutexes`].
     Lock(u32),
     Unlock(u32),
     /// `dst = op(loc, args...)`, atomic, drains the buffers first.
-    Rmw { dst: Option<Reg>, op: RmwOp, loc: Access, args: Vec<PExpr> },
+    Rmw {
+        dst: Option<Reg>,
+        op: RmwOp,
+        loc: Access,
+        args: Vec<PExpr>,
+    },
     // ---- local instructions: run silently unless they fault ----
     /// `dst = value`.
-    Assign { dst: Reg, value: PExpr },
+    Assign {
+        dst: Reg,
+        value: PExpr,
+    },
     Jump(u32),
     /// Jump to `target` when `(cond != 0) == when`.
-    JumpIf { cond: PExpr, target: u32, when: bool },
+    JumpIf {
+        cond: PExpr,
+        target: u32,
+        when: bool,
+    },
     Assert(PExpr),
     Assume(PExpr),
-    /// Continue if `cond` holds, else park the thread and restart at `retry` once memory changes.
-    AwaitCheck { cond: PExpr, retry: u32 },
+    /// Starts one evaluation round of an `await`: from here on the semantics notes whether
+    /// memory changes before the round's check.
+    AwaitBegin,
+    /// Continue if `cond` holds; else restart at `retry` (the `AwaitBegin`): at once if memory
+    /// changed during the round, otherwise once memory changes (the thread is parked).
+    AwaitCheck {
+        cond: PExpr,
+        retry: u32,
+    },
     /// Reset the iteration counter of loop `n`.
     LoopEnter(u32),
     /// Count one iteration of loop `n`; beyond the bound the execution is cut.
@@ -189,6 +215,9 @@ pub struct ThreadCode {
     pub span: Span,
 }
 
+/// The most shared cells a program may have (arrays included).
+pub const MAX_CELLS: u64 = 1 << 16;
+
 /// A lowered test.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Program {
@@ -207,6 +236,12 @@ impl Program {
     /// Lowers a test. Fails only on an AST that breaks the front end's guarantees (an index
     /// out of range, a `P0:r` reference inside a thread).
     pub fn lower(test: &ast::Test, loop_bound: u32) -> Result<Program, String> {
+        let total: u64 = test.shared.iter().map(|d| d.cells() as u64).sum();
+        if total > MAX_CELLS {
+            return Err(format!(
+                "{total} shared cells is more than the checker handles ({MAX_CELLS})"
+            ));
+        }
         let mut vars = Vec::new();
         let mut cells = Vec::new();
         let mut init = Vec::new();
@@ -223,7 +258,11 @@ impl Program {
             for i in 0..d.cells() as usize {
                 init.push(d.init.get(i).copied().unwrap_or(0));
             }
-            vars.push(Var { name: d.name.text.clone(), base, size: d.size });
+            vars.push(Var {
+                name: d.name.text.clone(),
+                base,
+                size: d.size,
+            });
         }
         let mut threads = Vec::new();
         for (ti, th) in test.threads.iter().enumerate() {
@@ -310,7 +349,9 @@ fn collect_regs(body: &[ast::Stmt], out: &mut Vec<String>) {
                 push_unique(out, &reg.text);
             }
             StmtKind::Fence | StmtKind::Lock { .. } | StmtKind::Unlock { .. } => {}
-            StmtKind::Rmw { dest, loc, args, .. } => {
+            StmtKind::Rmw {
+                dest, loc, args, ..
+            } => {
                 if let Some(i) = &loc.index {
                     collect_regs_expr(i, out)
                 }
@@ -324,7 +365,11 @@ fn collect_regs(body: &[ast::Stmt], out: &mut Vec<String>) {
             StmtKind::Assert(e) | StmtKind::Assume(e) | StmtKind::Await(e) => {
                 collect_regs_expr(e, out)
             }
-            StmtKind::If { cond, then_body, else_body } => {
+            StmtKind::If {
+                cond,
+                then_body,
+                else_body,
+            } => {
                 collect_regs_expr(cond, out);
                 collect_regs(then_body, out);
                 collect_regs(else_body, out);
@@ -398,7 +443,11 @@ impl Lowerer<'_> {
     }
 
     fn emit(&mut self, kind: InstrKind, span: Span, clear_temps: bool) -> usize {
-        self.code.push(Instr { kind, span, clear_temps });
+        self.code.push(Instr {
+            kind,
+            span,
+            clear_temps,
+        });
         self.code.len() - 1
     }
 
@@ -436,7 +485,10 @@ impl Lowerer<'_> {
             Some(i) => Some(self.expr(i)?),
             None => None,
         };
-        Ok(Access { var: loc.var as u32, index })
+        Ok(Access {
+            var: loc.var as u32,
+            index,
+        })
     }
 
     fn mutex(&self, m: usize) -> Result<u32, String> {
@@ -470,7 +522,12 @@ impl Lowerer<'_> {
                 let m = self.mutex(*mutex)?;
                 self.emit(InstrKind::Unlock(m), s.span, true);
             }
-            StmtKind::Rmw { dest, op, loc, args } => {
+            StmtKind::Rmw {
+                dest,
+                op,
+                loc,
+                args,
+            } => {
                 let loc = self.access(loc)?;
                 let mut pargs = Vec::new();
                 for a in args {
@@ -479,7 +536,16 @@ impl Lowerer<'_> {
                 let want = if *op == RmwOp::Cas { 2 } else { 1 };
                 pargs.resize(want, PExpr::Int(0));
                 let dst = dest.as_ref().map(|d| self.reg(d));
-                self.emit(InstrKind::Rmw { dst, op: *op, loc, args: pargs }, s.span, true);
+                self.emit(
+                    InstrKind::Rmw {
+                        dst,
+                        op: *op,
+                        loc,
+                        args: pargs,
+                    },
+                    s.span,
+                    true,
+                );
             }
             StmtKind::Assert(e) => {
                 let c = self.expr(e)?;
@@ -491,12 +557,25 @@ impl Lowerer<'_> {
             }
             StmtKind::Await(e) => {
                 let retry = self.pc();
+                self.emit(InstrKind::AwaitBegin, s.span, false);
                 let cond = self.expr(e)?;
                 self.emit(InstrKind::AwaitCheck { cond, retry }, s.span, true);
             }
-            StmtKind::If { cond, then_body, else_body } => {
+            StmtKind::If {
+                cond,
+                then_body,
+                else_body,
+            } => {
                 let c = self.expr(cond)?;
-                let j = self.emit(InstrKind::JumpIf { cond: c, target: 0, when: false }, cond.span, true);
+                let j = self.emit(
+                    InstrKind::JumpIf {
+                        cond: c,
+                        target: 0,
+                        when: false,
+                    },
+                    cond.span,
+                    true,
+                );
                 self.block(then_body)?;
                 if else_body.is_empty() {
                     let end = self.pc();
@@ -517,7 +596,15 @@ impl Lowerer<'_> {
                 let head = self.pc();
                 self.next_temp = self.named;
                 let c = self.expr(cond)?;
-                let j = self.emit(InstrKind::JumpIf { cond: c, target: 0, when: false }, cond.span, true);
+                let j = self.emit(
+                    InstrKind::JumpIf {
+                        cond: c,
+                        target: 0,
+                        when: false,
+                    },
+                    cond.span,
+                    true,
+                );
                 self.emit(InstrKind::LoopIter(id), s.span, false);
                 self.block(body)?;
                 self.emit(InstrKind::Jump(head), s.span, false);
@@ -555,18 +642,35 @@ impl Lowerer<'_> {
                     BinOp::Implies => PExpr::Unary(UnOp::Not, Box::new(pa)),
                     _ => pa,
                 };
-                let as_bool = |p: PExpr| {
-                    PExpr::Binary(BinOp::Ne, Box::new(p), Box::new(PExpr::Int(0)))
-                };
-                self.emit(InstrKind::Assign { dst: t, value: as_bool(lhs) }, a.span, false);
+                let as_bool =
+                    |p: PExpr| PExpr::Binary(BinOp::Ne, Box::new(p), Box::new(PExpr::Int(0)));
+                self.emit(
+                    InstrKind::Assign {
+                        dst: t,
+                        value: as_bool(lhs),
+                    },
+                    a.span,
+                    false,
+                );
                 let skip_when = !matches!(op, BinOp::And);
                 let j = self.emit(
-                    InstrKind::JumpIf { cond: PExpr::Reg(t), target: 0, when: skip_when },
+                    InstrKind::JumpIf {
+                        cond: PExpr::Reg(t),
+                        target: 0,
+                        when: skip_when,
+                    },
                     a.span,
                     false,
                 );
                 let pb = self.expr(b)?;
-                self.emit(InstrKind::Assign { dst: t, value: as_bool(pb) }, b.span, false);
+                self.emit(
+                    InstrKind::Assign {
+                        dst: t,
+                        value: as_bool(pb),
+                    },
+                    b.span,
+                    false,
+                );
                 let end = self.pc();
                 self.patch(j, end);
                 PExpr::Reg(t)

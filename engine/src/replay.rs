@@ -14,7 +14,11 @@ pub enum ReplayEnd {
     /// Every thread finished and every buffer drained.
     Final(FinalState),
     /// The execution ended at a violation.
-    Violation { kind: ViolationKind, message: String, span: Span },
+    Violation {
+        kind: ViolationKind,
+        message: String,
+        span: Span,
+    },
     /// The execution was discarded (a false `assume`, the loop bound).
     Blocked { reason: BlockReason, span: Span },
     /// The schedule ended while the execution could still go on.
@@ -40,12 +44,16 @@ pub fn replay(
                         step.loc
                             .as_ref()
                             .and_then(|l| program.cells.iter().position(|c| c == l))
-                            .ok_or_else(|| format!("step {}: flush of an unknown location", i + 1))?
-                            as u32,
+                            .ok_or_else(|| {
+                                format!("step {}: flush of an unknown location", i + 1)
+                            })? as u32,
                     ),
                     _ => None,
                 };
-                Choice::Flush { thread: step.thread, cell }
+                Choice::Flush {
+                    thread: step.thread,
+                    cell,
+                }
             }
             _ => Choice::Exec(step.thread),
         };
@@ -54,15 +62,29 @@ pub fn replay(
             .ok_or_else(|| format!("step {}: {:?} is not possible here", i + 1, choice))?;
         let got = to_step(&program, &ev);
         if &got != step {
-            return Err(format!("step {}: expected {:?}, replay did {:?}", i + 1, step, got));
+            return Err(format!(
+                "step {}: expected {:?}, replay did {:?}",
+                i + 1,
+                step,
+                got
+            ));
         }
     }
     Ok(match state.status() {
         Status::Running => ReplayEnd::Running,
         Status::Finished => ReplayEnd::Final(state.final_state(&program)),
-        Status::Violation { kind, message, span } => {
-            ReplayEnd::Violation { kind: *kind, message: message.clone(), span: *span }
-        }
-        Status::Blocked { reason, span } => ReplayEnd::Blocked { reason: *reason, span: *span },
+        Status::Violation {
+            kind,
+            message,
+            span,
+        } => ReplayEnd::Violation {
+            kind: *kind,
+            message: message.clone(),
+            span: *span,
+        },
+        Status::Blocked { reason, span } => ReplayEnd::Blocked {
+            reason: *reason,
+            span: *span,
+        },
     })
 }

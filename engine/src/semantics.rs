@@ -19,7 +19,9 @@
 //!   threads can still act first.
 //! - `await(e)`: when `e` is false the thread is parked at the start of the await until some
 //!   memory cell changes value (re-reading unchanged memory is a stutter), so spinning does not
-//!   blow up exploration. A running state where nothing is enabled is a deadlock.
+//!   blow up exploration. If memory changed while the round read it (its values may be
+//!   stale), the thread retries at once instead of parking, so no wake-up is lost. A running
+//!   state where nothing is enabled is a deadlock.
 //!
 //! For maximal causality reduction every write has a [`WriteId`] (thread and per-thread store
 //! index, or the initial write of a cell), every load and RMW names the write it read from, and
@@ -92,9 +94,16 @@ pub enum Status {
     /// Every thread finished and every buffer drained: a final state.
     Finished,
     /// The execution ended at a violation.
-    Violation { kind: ViolationKind, message: String, span: Span },
+    Violation {
+        kind: ViolationKind,
+        message: String,
+        span: Span,
+    },
     /// The execution was discarded (no final state, no violation).
-    Blocked { reason: BlockReason, span: Span },
+    Blocked {
+        reason: BlockReason,
+        span: Span,
+    },
 }
 
 /// A buffered store.
@@ -114,6 +123,8 @@ pub struct ThreadState {
     loops: Vec<u32>,
     /// Parked at a failed `await` (the pc of its check) until memory changes.
     pub awaiting: Option<u32>,
+    /// Inside an await round: whether memory changed since the round began.
+    pub await_dirty: Option<bool>,
     /// Program-order index of the next event.
     pub po: u32,
     /// Writes issued so far (the next store's [`WriteId`] index).
@@ -163,6 +174,7 @@ impl State {
                     regs: t.reg_init.clone(),
                     loops: vec![0; t.n_loops as usize],
                     awaiting: None,
+                    await_dirty: None,
                     po: 0,
                     writes: 0,
                 })
@@ -205,7 +217,9 @@ impl State {
         if ts.awaiting.is_some() {
             return false;
         }
-        let Some(ins) = p.threads[t].code.get(ts.pc as usize) else { return false };
+        let Some(ins) = p.threads[t].code.get(ts.pc as usize) else {
+            return false;
+        };
         match &ins.kind {
             InstrKind::Fence | InstrKind::Unlock(_) | InstrKind::Rmw { .. } => {
                 self.buffers_empty(t)
@@ -238,13 +252,19 @@ impl State {
                 Model::Sc => {}
                 Model::Tso => {
                     if !self.buffers[t][0].is_empty() {
-                        out.push(Choice::Flush { thread: t, cell: None });
+                        out.push(Choice::Flush {
+                            thread: t,
+                            cell: None,
+                        });
                     }
                 }
                 Model::Pso => {
                     for (c, b) in self.buffers[t].iter().enumerate() {
                         if !b.is_empty() {
-                            out.push(Choice::Flush { thread: t, cell: Some(c as u32) });
+                            out.push(Choice::Flush {
+                                thread: t,
+                                cell: Some(c as u32),
+                            });
                         }
                     }
                 }
@@ -264,9 +284,9 @@ impl State {
                 thread < self.threads.len()
                     && match (self.model, cell) {
                         (Model::Tso, None) => !self.buffers[thread][0].is_empty(),
-                        (Model::Pso, Some(c)) => {
-                            self.buffers[thread].get(c as usize).is_some_and(|b| !b.is_empty())
-                        }
+                        (Model::Pso, Some(c)) => self.buffers[thread]
+                            .get(c as usize)
+                            .is_some_and(|b| !b.is_empty()),
                         _ => false,
                     }
             }
@@ -283,6 +303,12 @@ impl State {
             Choice::Exec(t) => self.exec(p, t),
             Choice::Flush { thread, cell } => self.flush(thread, cell.unwrap_or(0) as usize)?,
         };
+        if self.is_running() {
+            // Threads woken by a memory change restart their await round.
+            for u in 0..self.threads.len() {
+                self.advance_locals(p, u);
+            }
+        }
         self.update_status(p);
         Some(ev)
     }
@@ -339,9 +365,13 @@ impl State {
 
     fn write_mem(&mut self, cell: usize, value: i64, w: WriteId) {
         if self.mem[cell] != value {
-            // Parked awaits re-read memory: their pc already points at the retry point.
+            // Parked awaits re-read memory (their pc already is the retry point); rounds in
+            // progress may have read stale values.
             for ts in &mut self.threads {
                 ts.awaiting = None;
+                if ts.await_dirty.is_some() {
+                    ts.await_dirty = Some(true);
+                }
             }
         }
         self.mem[cell] = value;
@@ -384,7 +414,10 @@ impl State {
 
     fn next_write(&mut self, t: usize) -> WriteId {
         let ts = &mut self.threads[t];
-        let w = WriteId::Store { thread: t as u32, index: ts.writes };
+        let w = WriteId::Store {
+            thread: t as u32,
+            index: ts.writes,
+        };
         ts.writes += 1;
         w
     }
@@ -450,7 +483,13 @@ impl State {
                         ev.cell = Some(cell);
                         ev.value = Some(v);
                         ev.write = Some(w);
-                        let entry = BufEntry { cell, value: v, write: w, span: ins.span, po };
+                        let entry = BufEntry {
+                            cell,
+                            value: v,
+                            write: w,
+                            span: ins.span,
+                            po,
+                        };
                         match self.model {
                             Model::Sc => self.write_mem(cell as usize, v, w),
                             Model::Tso => {
@@ -514,9 +553,7 @@ impl State {
                         let new = match op {
                             RmwOp::Xchg => Some(a0),
                             RmwOp::FetchAdd => Some(old.wrapping_add(a0)),
-                            RmwOp::Cas => {
-                                (old == a0).then(|| vals.get(1).copied().unwrap_or(0))
-                            }
+                            RmwOp::Cas => (old == a0).then(|| vals.get(1).copied().unwrap_or(0)),
                         };
                         if let Some(nv) = new {
                             let w = self.next_write(t);
@@ -546,7 +583,11 @@ impl State {
 
     fn fault(&mut self, f: Fault, span: Span) {
         self.status = match f {
-            Fault::Violation(kind, message) => Status::Violation { kind, message, span },
+            Fault::Violation(kind, message) => Status::Violation {
+                kind,
+                message,
+                span,
+            },
             Fault::Blocked(reason) => Status::Blocked { reason, span },
         };
     }
@@ -599,13 +640,18 @@ impl State {
                     return Err(Fault::Blocked(BlockReason::Assume));
                 }
             }
+            InstrKind::AwaitBegin => ts.await_dirty = Some(false),
             InstrKind::AwaitCheck { cond, retry } => {
                 let v = cond.eval(&ts.regs).map_err(|_| div_zero())?;
+                let dirty = ts.await_dirty.take() == Some(true);
                 if v == 0 {
-                    ts.awaiting = Some(ts.pc);
+                    let park = !dirty;
+                    if park {
+                        ts.awaiting = Some(ts.pc);
+                    }
                     ts.pc = *retry;
                     self.clear_temps(p, t);
-                    return Ok(false);
+                    return Ok(!park);
                 }
             }
             InstrKind::LoopEnter(l) => {
@@ -639,7 +685,9 @@ impl State {
             if self.threads[t].awaiting.is_some() {
                 return;
             }
-            let Some(ins) = p.threads[t].code.get(self.threads[t].pc as usize) else { return };
+            let Some(ins) = p.threads[t].code.get(self.threads[t].pc as usize) else {
+                return;
+            };
             if ins.kind.is_visible() {
                 return;
             }
@@ -671,14 +719,20 @@ impl State {
             && self.status == o.status
             && self.threads.len() == o.threads.len()
             && self.threads.iter().zip(&o.threads).all(|(a, b)| {
-                a.pc == b.pc && a.regs == b.regs && a.loops == b.loops && a.awaiting == b.awaiting
+                a.pc == b.pc
+                    && a.regs == b.regs
+                    && a.loops == b.loops
+                    && a.awaiting == b.awaiting
+                    && a.await_dirty == b.await_dirty
             })
             && self.buffers.len() == o.buffers.len()
             && self.buffers.iter().zip(&o.buffers).all(|(a, b)| {
                 a.len() == b.len()
                     && a.iter().zip(b).all(|(x, y)| {
                         x.len() == y.len()
-                            && x.iter().zip(y).all(|(e, f)| e.cell == f.cell && e.value == f.value)
+                            && x.iter()
+                                .zip(y)
+                                .all(|(e, f)| e.cell == f.cell && e.value == f.value)
                     })
             })
     }
@@ -706,6 +760,7 @@ impl Hash for State {
             ts.regs.hash(h);
             ts.loops.hash(h);
             ts.awaiting.hash(h);
+            ts.await_dirty.hash(h);
         }
         for bs in &self.buffers {
             for b in bs {
@@ -742,4 +797,227 @@ pub fn to_step(p: &Program, e: &Event) -> Step {
 /// The schedule of an event sequence.
 pub fn to_schedule(p: &Program, events: &[Event]) -> Schedule {
     events.iter().map(|e| to_step(p, e)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ast::{BinOp, StmtKind};
+    use crate::testgen::Builder;
+
+    /// P0: x = 1; r0 = x; r1 = y    P1: y = 2; x = 2   (n6)
+    fn n6() -> Program {
+        let mut b = Builder::new();
+        let shared = vec![b.shared("x", 0), b.shared("y", 0)];
+        let one = b.int(1);
+        let (lx, ly) = (b.load(0), b.load(1));
+        let t0 = vec![b.store(0, one), b.assign("r0", lx), b.assign("r1", ly)];
+        let (two, two2) = (b.int(2), b.int(2));
+        let t1 = vec![b.store(1, two), b.store(0, two2)];
+        let threads = vec![b.thread("P0", t0), b.thread("P1", t1)];
+        let t = b.test("n6", shared, vec![], threads, None);
+        Program::lower(&t, 8).unwrap()
+    }
+
+    #[test]
+    fn events_carry_write_ids_read_from_and_program_order() {
+        let p = n6();
+        let mut s = State::initial(&p, Model::Tso);
+        assert_eq!(s.enabled(&p), vec![Choice::Exec(0), Choice::Exec(1)]);
+        let e = s.step(&p, Choice::Exec(0));
+        assert_eq!(
+            (e.action, e.cell, e.value, e.buffered),
+            (Action::Store, Some(0), Some(1), true)
+        );
+        assert_eq!(
+            e.write,
+            Some(WriteId::Store {
+                thread: 0,
+                index: 0
+            })
+        );
+        assert_eq!(e.po, 0);
+        assert_eq!(
+            s.enabled(&p),
+            vec![
+                Choice::Exec(0),
+                Choice::Flush {
+                    thread: 0,
+                    cell: None
+                },
+                Choice::Exec(1)
+            ]
+        );
+        // The load of x is forwarded from the buffer.
+        let e = s.step(&p, Choice::Exec(0));
+        assert_eq!(
+            (e.action, e.value, e.buffered, e.po),
+            (Action::Load, Some(1), true, 1)
+        );
+        assert_eq!(
+            e.read_from,
+            Some(WriteId::Store {
+                thread: 0,
+                index: 0
+            })
+        );
+        // P1 runs and drains completely.
+        for c in [
+            Choice::Exec(1),
+            Choice::Exec(1),
+            Choice::Flush {
+                thread: 1,
+                cell: None,
+            },
+            Choice::Flush {
+                thread: 1,
+                cell: None,
+            },
+        ] {
+            s.step(&p, c);
+        }
+        assert_eq!(s.mem, vec![2, 2]);
+        assert_eq!(
+            s.writer[0],
+            WriteId::Store {
+                thread: 1,
+                index: 1
+            }
+        );
+        let e = s.step(&p, Choice::Exec(0));
+        assert_eq!(
+            (e.value, e.read_from, e.buffered),
+            (
+                Some(2),
+                Some(WriteId::Store {
+                    thread: 1,
+                    index: 0
+                }),
+                false
+            )
+        );
+        assert!(s.is_running(), "P0's store is still buffered");
+        let e = s.step(
+            &p,
+            Choice::Flush {
+                thread: 0,
+                cell: None,
+            },
+        );
+        assert_eq!(
+            (e.action, e.write, e.po, e.value),
+            (
+                Action::Flush,
+                Some(WriteId::Store {
+                    thread: 0,
+                    index: 0
+                }),
+                0,
+                Some(1)
+            )
+        );
+        assert_eq!(*s.status(), Status::Finished);
+        let fs = s.final_state(&p);
+        assert_eq!(
+            fs.0,
+            vec![
+                ("P0:r0".into(), 1),
+                ("P0:r1".into(), 2),
+                ("x".into(), 1),
+                ("y".into(), 2)
+            ]
+        );
+        // A choice that is not enabled changes nothing.
+        let before = s.clone();
+        assert!(s.try_step(&p, Choice::Exec(0)).is_none());
+        assert_eq!(s, before);
+    }
+
+    #[test]
+    fn pso_flushes_per_location_and_fences_wait_for_drains() {
+        let mut b = Builder::new();
+        let shared = vec![b.shared("x", 0), b.shared("y", 0)];
+        let (one, one2) = (b.int(1), b.int(1));
+        let t0 = vec![b.store(0, one), b.store(1, one2), b.stmt(StmtKind::Fence)];
+        let threads = vec![b.thread("P0", t0)];
+        let t = b.test("W", shared, vec![], threads, None);
+        let p = Program::lower(&t, 8).unwrap();
+        let mut s = State::initial(&p, Model::Pso);
+        s.step(&p, Choice::Exec(0));
+        s.step(&p, Choice::Exec(0));
+        // The fence is not enabled; both per-location flushes are.
+        assert_eq!(
+            s.enabled(&p),
+            vec![
+                Choice::Flush {
+                    thread: 0,
+                    cell: Some(0)
+                },
+                Choice::Flush {
+                    thread: 0,
+                    cell: Some(1)
+                }
+            ]
+        );
+        let e = s.step(
+            &p,
+            Choice::Flush {
+                thread: 0,
+                cell: Some(1),
+            },
+        );
+        assert_eq!((e.cell, e.po), (Some(1), 1));
+        assert_eq!(s.mem, vec![0, 1]);
+        s.step(
+            &p,
+            Choice::Flush {
+                thread: 0,
+                cell: Some(0),
+            },
+        );
+        assert_eq!(s.enabled(&p), vec![Choice::Exec(0)]);
+        let e = s.step(&p, Choice::Exec(0));
+        assert_eq!((e.action, e.po), (Action::Fence, 2));
+        assert_eq!(*s.status(), Status::Finished);
+    }
+
+    #[test]
+    fn a_failed_await_parks_until_memory_changes() {
+        // P0: await(x == 1)   P1: x = 1
+        let mut b = Builder::new();
+        let shared = vec![b.shared("x", 0)];
+        let (l, one) = (b.load(0), b.int(1));
+        let c = b.bin(BinOp::Eq, l, one);
+        let t0 = vec![b.stmt(StmtKind::Await(c))];
+        let one = b.int(1);
+        let t1 = vec![b.store(0, one)];
+        let threads = vec![b.thread("P0", t0), b.thread("P1", t1)];
+        let t = b.test("A", shared, vec![], threads, None);
+        let p = Program::lower(&t, 8).unwrap();
+        let mut s = State::initial(&p, Model::Tso);
+        let e = s.step(&p, Choice::Exec(0));
+        assert_eq!((e.action, e.value), (Action::Load, Some(0)));
+        assert!(s.threads[0].awaiting.is_some());
+        assert_eq!(s.enabled(&p), vec![Choice::Exec(1)]);
+        s.step(&p, Choice::Exec(1));
+        // Buffered: memory unchanged, P0 still parked.
+        assert_eq!(
+            s.enabled(&p),
+            vec![Choice::Flush {
+                thread: 1,
+                cell: None
+            }]
+        );
+        s.step(
+            &p,
+            Choice::Flush {
+                thread: 1,
+                cell: None,
+            },
+        );
+        assert_eq!(s.enabled(&p), vec![Choice::Exec(0)]);
+        let e = s.step(&p, Choice::Exec(0));
+        assert_eq!(e.value, Some(1));
+        assert_eq!(*s.status(), Status::Finished);
+    }
 }

@@ -44,13 +44,22 @@ impl Builder {
     }
     pub fn span(&mut self) -> Span {
         self.next += 10;
-        Span { start: self.next, end: self.next + 5 }
+        Span {
+            start: self.next,
+            end: self.next + 5,
+        }
     }
     pub fn name(&mut self, s: &str) -> Name {
-        Name { text: s.to_string(), span: self.span() }
+        Name {
+            text: s.to_string(),
+            span: self.span(),
+        }
     }
     fn expr(&mut self, kind: ExprKind) -> Expr {
-        Expr { kind, span: self.span() }
+        Expr {
+            kind,
+            span: self.span(),
+        }
     }
     pub fn int(&mut self, v: i64) -> Expr {
         self.expr(ExprKind::Int(v))
@@ -60,10 +69,18 @@ impl Builder {
         self.expr(ExprKind::Reg(n))
     }
     pub fn loc(&mut self, var: usize) -> LocRef {
-        LocRef { var, index: None, span: self.span() }
+        LocRef {
+            var,
+            index: None,
+            span: self.span(),
+        }
     }
     pub fn loc_at(&mut self, var: usize, index: Expr) -> LocRef {
-        LocRef { var, index: Some(Box::new(index)), span: self.span() }
+        LocRef {
+            var,
+            index: Some(Box::new(index)),
+            span: self.span(),
+        }
     }
     pub fn load(&mut self, var: usize) -> Expr {
         let l = self.loc(var);
@@ -84,7 +101,10 @@ impl Builder {
         self.expr(ExprKind::Unary(UnOp::Not, Box::new(a)))
     }
     pub fn stmt(&mut self, kind: StmtKind) -> Stmt {
-        Stmt { kind, span: self.span() }
+        Stmt {
+            kind,
+            span: self.span(),
+        }
     }
     pub fn store(&mut self, var: usize, value: Expr) -> Stmt {
         let loc = self.loc(var);
@@ -97,7 +117,12 @@ impl Builder {
     pub fn rmw(&mut self, dest: Option<&str>, op: RmwOp, var: usize, args: Vec<Expr>) -> Stmt {
         let dest = dest.map(|d| self.name(d));
         let loc = self.loc(var);
-        self.stmt(StmtKind::Rmw { dest, op, loc, args })
+        self.stmt(StmtKind::Rmw {
+            dest,
+            op,
+            loc,
+            args,
+        })
     }
     pub fn lock(&mut self, m: usize, test_mutexes: &[Name]) -> Stmt {
         let name = test_mutexes[m].clone();
@@ -108,7 +133,12 @@ impl Builder {
         self.stmt(StmtKind::Unlock { mutex: m, name })
     }
     pub fn shared(&mut self, name: &str, init: i64) -> SharedDecl {
-        SharedDecl { name: self.name(name), size: None, init: vec![init], span: self.span() }
+        SharedDecl {
+            name: self.name(name),
+            size: None,
+            init: vec![init],
+            span: self.span(),
+        }
     }
     pub fn array(&mut self, name: &str, init: Vec<i64>) -> SharedDecl {
         SharedDecl {
@@ -119,10 +149,19 @@ impl Builder {
         }
     }
     pub fn thread(&mut self, name: &str, body: Vec<Stmt>) -> Thread {
-        Thread { name: self.name(name), reg_init: vec![], body, span: self.span() }
+        Thread {
+            name: self.name(name),
+            reg_init: vec![],
+            body,
+            span: self.span(),
+        }
     }
     pub fn condition(&mut self, quantifier: Quantifier, expr: Expr) -> Condition {
-        Condition { quantifier, expr, span: self.span() }
+        Condition {
+            quantifier,
+            expr,
+            span: self.span(),
+        }
     }
     pub fn test(
         &mut self,
@@ -140,7 +179,30 @@ impl Builder {
             mutexes,
             threads,
             condition,
-            span: Span { start: 0, end: self.next + 100 },
+            span: Span {
+                start: 0,
+                end: self.next + 100,
+            },
+        }
+    }
+}
+
+/// What [`random_test_with`] may generate beyond the basics.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct GenConfig {
+    /// `await(x == v)` statements (may deadlock).
+    pub awaits: bool,
+    /// An array `a[2]` indexed by registers (may go out of bounds), and divisions by
+    /// registers (may divide by zero).
+    pub arrays: bool,
+}
+
+impl GenConfig {
+    /// Everything on.
+    pub fn all() -> GenConfig {
+        GenConfig {
+            awaits: true,
+            arrays: true,
         }
     }
 }
@@ -148,11 +210,24 @@ impl Builder {
 /// A random small well-formed test: 2-4 threads over 2-3 locations with stores, loads,
 /// fences, RMWs, branches, assertions and occasionally a lock, an `assume` or a loop.
 pub fn random_test(seed: u64) -> Test {
+    random_test_with(seed, GenConfig::default())
+}
+
+/// [`random_test`] with optional awaits, arrays and divisions.
+pub fn random_test_with(seed: u64, cfg: GenConfig) -> Test {
     let mut rng = Rng::new(seed);
     let mut b = Builder::new();
     let nvars = 2 + rng.below(2) as usize;
     let names = ["x", "y", "z"];
-    let shared: Vec<SharedDecl> = (0..nvars).map(|i| b.shared(names[i], 0)).collect();
+    let mut shared: Vec<SharedDecl> = (0..nvars).map(|i| b.shared(names[i], 0)).collect();
+    if cfg.arrays {
+        shared.push(b.array("a", vec![0, 0]));
+    }
+    let ctx = Ctx {
+        nvars,
+        array: cfg.arrays.then_some(nvars),
+        awaits: cfg.awaits,
+    };
     let use_mutex = rng.chance(15);
     let mutexes = if use_mutex { vec![b.name("m")] } else { vec![] };
     let nthreads = 2 + rng.below(3) as usize;
@@ -165,7 +240,7 @@ pub fn random_test(seed: u64) -> Test {
         let n = 1 + rng.below(max_stmts) as usize;
         let mut body = Vec::new();
         for _ in 0..n {
-            body.push(random_stmt(&mut rng, &mut b, nvars, &mut regs, &mutexes, 1));
+            body.push(random_stmt(&mut rng, &mut b, &ctx, &mut regs, &mutexes, 1));
         }
         threads.push(b.thread(&format!("P{t}"), body));
         regs_of.push(regs);
@@ -190,7 +265,11 @@ pub fn random_test(seed: u64) -> Test {
         }
         let mut e = atoms.remove(0);
         for a in atoms {
-            let op = if rng.chance(75) { BinOp::And } else { BinOp::Or };
+            let op = if rng.chance(75) {
+                BinOp::And
+            } else {
+                BinOp::Or
+            };
             e = b.bin(op, e, a);
         }
         let q = match rng.below(3) {
@@ -222,15 +301,57 @@ fn new_reg(regs: &mut Vec<String>) -> String {
     r
 }
 
+struct Ctx {
+    nvars: usize,
+    /// Index of the array `a[2]` in the shared declarations, if any.
+    array: Option<usize>,
+    awaits: bool,
+}
+
 fn random_stmt(
     rng: &mut Rng,
     b: &mut Builder,
-    nvars: usize,
+    ctx: &Ctx,
     regs: &mut Vec<String>,
     mutexes: &[Name],
     depth: u32,
 ) -> Stmt {
+    let nvars = ctx.nvars;
     let var = rng.below(nvars as u64) as usize;
+    if let Some(arr) = ctx.array {
+        if rng.chance(12) {
+            // a[i] = v or r = a[i] with i a register (0..) or a literal.
+            let ix = if !regs.is_empty() && rng.chance(60) {
+                let r = regs[rng.below(regs.len() as u64) as usize].clone();
+                b.reg(&r)
+            } else {
+                b.int(rng.below(2) as i64)
+            };
+            return if rng.chance(50) {
+                let v = small_value(rng, b, regs);
+                let loc = b.loc_at(arr, ix);
+                b.stmt(StmtKind::Store { loc, value: v })
+            } else {
+                let e = b.load_at(arr, ix);
+                let r = new_reg(regs);
+                b.assign(&r, e)
+            };
+        }
+        if !regs.is_empty() && rng.chance(5) {
+            // r = 2 / r'
+            let r = regs[rng.below(regs.len() as u64) as usize].clone();
+            let (two, d) = (b.int(2), b.reg(&r));
+            let e = b.bin(BinOp::Div, two, d);
+            let dst = new_reg(regs);
+            return b.assign(&dst, e);
+        }
+    }
+    if ctx.awaits && rng.chance(6) {
+        let l = b.load(var);
+        let v = b.int(1 + rng.below(2) as i64);
+        let c = b.bin(BinOp::Eq, l, v);
+        return b.stmt(StmtKind::Await(c));
+    }
     match rng.below(100) {
         0..=34 => {
             let v = small_value(rng, b, regs);
@@ -264,13 +385,17 @@ fn random_stmt(
             };
             let v = b.int(rng.below(2) as i64);
             let cond = b.bin(BinOp::Eq, c, v);
-            let then_body = vec![random_stmt(rng, b, nvars, regs, mutexes, depth - 1)];
+            let then_body = vec![random_stmt(rng, b, ctx, regs, mutexes, depth - 1)];
             let else_body = if rng.chance(40) {
-                vec![random_stmt(rng, b, nvars, regs, mutexes, depth - 1)]
+                vec![random_stmt(rng, b, ctx, regs, mutexes, depth - 1)]
             } else {
                 vec![]
             };
-            b.stmt(StmtKind::If { cond, then_body, else_body })
+            b.stmt(StmtKind::If {
+                cond,
+                then_body,
+                else_body,
+            })
         }
         89..=93 if !regs.is_empty() => {
             let r = regs[rng.below(regs.len() as u64) as usize].clone();
@@ -301,10 +426,14 @@ fn random_stmt(
         }
         97..=99 if !mutexes.is_empty() && depth > 0 => {
             // lock(m); <stmt>; unlock(m); as an if(1) block so it stays one statement.
-            let inner = random_stmt(rng, b, nvars, regs, mutexes, 0);
+            let inner = random_stmt(rng, b, ctx, regs, mutexes, 0);
             let body = vec![b.lock(0, mutexes), inner, b.unlock(0, mutexes)];
             let cond = b.int(1);
-            b.stmt(StmtKind::If { cond, then_body: body, else_body: vec![] })
+            b.stmt(StmtKind::If {
+                cond,
+                then_body: body,
+                else_body: vec![],
+            })
         }
         _ => {
             let v = small_value(rng, b, regs);
@@ -326,7 +455,11 @@ pub fn print(test: &Test) -> String {
                     "{}[{}] = {{{}}}",
                     d.name.text,
                     n,
-                    d.init.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(", ")
+                    d.init
+                        .iter()
+                        .map(|v| v.to_string())
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 ),
             })
             .collect();
@@ -344,13 +477,21 @@ pub fn print(test: &Test) -> String {
         out += "}\n";
     }
     if let Some(c) = &test.condition {
-        out += &format!("\n{} ({})\n", c.quantifier.as_str(), print_expr(test, &c.expr));
+        out += &format!(
+            "\n{} ({})\n",
+            c.quantifier.as_str(),
+            print_expr(test, &c.expr)
+        );
     }
     out
 }
 
 fn print_loc(test: &Test, l: &LocRef) -> String {
-    let name = test.shared.get(l.var).map(|d| d.name.text.as_str()).unwrap_or("?");
+    let name = test
+        .shared
+        .get(l.var)
+        .map(|d| d.name.text.as_str())
+        .unwrap_or("?");
     match &l.index {
         None => name.to_string(),
         Some(i) => format!("{name}[{}]", print_expr(test, i)),
@@ -365,7 +506,10 @@ fn print_expr(test: &Test, e: &Expr) -> String {
         ExprKind::Load(l) => print_loc(test, l),
         ExprKind::ThreadReg { thread, reg } => format!(
             "{}:{}",
-            test.threads.get(*thread).map(|t| t.name.text.as_str()).unwrap_or("?"),
+            test.threads
+                .get(*thread)
+                .map(|t| t.name.text.as_str())
+                .unwrap_or("?"),
             reg.text
         ),
         ExprKind::Unary(op, a) => {
@@ -400,7 +544,11 @@ fn print_stmt(test: &Test, s: &Stmt, depth: usize, out: &mut String) {
     let ind = "  ".repeat(depth);
     match &s.kind {
         StmtKind::Store { loc, value } => {
-            *out += &format!("{ind}{} = {};\n", print_loc(test, loc), print_expr(test, value))
+            *out += &format!(
+                "{ind}{} = {};\n",
+                print_loc(test, loc),
+                print_expr(test, value)
+            )
         }
         StmtKind::Assign { reg, value } => {
             *out += &format!("{ind}{} = {};\n", reg.text, print_expr(test, value))
@@ -408,7 +556,12 @@ fn print_stmt(test: &Test, s: &Stmt, depth: usize, out: &mut String) {
         StmtKind::Fence => *out += &format!("{ind}fence;\n"),
         StmtKind::Lock { name, .. } => *out += &format!("{ind}lock({});\n", name.text),
         StmtKind::Unlock { name, .. } => *out += &format!("{ind}unlock({});\n", name.text),
-        StmtKind::Rmw { dest, op, loc, args } => {
+        StmtKind::Rmw {
+            dest,
+            op,
+            loc,
+            args,
+        } => {
             let f = match op {
                 RmwOp::Xchg => "xchg",
                 RmwOp::Cas => "cas",
@@ -425,7 +578,11 @@ fn print_stmt(test: &Test, s: &Stmt, depth: usize, out: &mut String) {
         StmtKind::Assert(e) => *out += &format!("{ind}assert({});\n", print_expr(test, e)),
         StmtKind::Assume(e) => *out += &format!("{ind}assume({});\n", print_expr(test, e)),
         StmtKind::Await(e) => *out += &format!("{ind}await({});\n", print_expr(test, e)),
-        StmtKind::If { cond, then_body, else_body } => {
+        StmtKind::If {
+            cond,
+            then_body,
+            else_body,
+        } => {
             *out += &format!("{ind}if ({}) {{\n", print_expr(test, cond));
             for t in then_body {
                 print_stmt(test, t, depth + 1, out);
@@ -447,5 +604,53 @@ fn print_stmt(test: &Test, s: &Stmt, depth: usize, out: &mut String) {
             }
             *out += &format!("{ind}}}\n");
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{check, syntax, CheckOptions, Control, EngineKind, Model};
+
+    #[test]
+    fn printed_random_tests_parse_back_to_the_same_behaviour() {
+        let opts = CheckOptions {
+            engine: EngineKind::Exhaustive,
+            ..CheckOptions::default()
+        };
+        let ctl = Control::new();
+        for seed in 0..150 {
+            let test = if seed % 2 == 0 {
+                random_test(seed)
+            } else {
+                random_test_with(seed, GenConfig::all())
+            };
+            let src = print(&test);
+            let parsed = syntax::parse(&src);
+            let back = parsed
+                .test
+                .unwrap_or_else(|| panic!("seed {seed}: {:?}\n{src}", parsed.diagnostics));
+            assert_eq!(back.threads.len(), test.threads.len());
+            for m in [Model::Tso, Model::Pso] {
+                let a = check(&test, m, &opts, &ctl);
+                let b = check(&back, m, &opts, &ctl);
+                assert_eq!(a.states, b.states, "seed {seed} {m:?}\n{src}");
+                assert_eq!(a.condition, b.condition, "seed {seed} {m:?}");
+                let kinds = |r: &crate::ModelReport| {
+                    let mut k: Vec<_> = r.violations.iter().map(|v| v.kind).collect();
+                    k.sort();
+                    k
+                };
+                assert_eq!(kinds(&a), kinds(&b), "seed {seed} {m:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn generation_is_deterministic_and_varied() {
+        assert_eq!(random_test(7), random_test(7));
+        let srcs: std::collections::BTreeSet<String> =
+            (0..50).map(|s| print(&random_test(s))).collect();
+        assert!(srcs.len() > 45);
     }
 }

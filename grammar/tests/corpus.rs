@@ -38,11 +38,17 @@ fn parse_corpus(text: &str) -> Vec<Case> {
         let input = lines[start..i].join("\n").trim_matches('\n').to_string() + "\n";
         i += 1;
         let start = i;
-        while i < lines.len() && !(is_rule(lines[i], '=') && i + 2 < lines.len() && is_rule(lines[i + 2], '=')) {
+        while i < lines.len()
+            && !(is_rule(lines[i], '=') && i + 2 < lines.len() && is_rule(lines[i + 2], '='))
+        {
             i += 1;
         }
         let expected = lines[start..i].join("\n").trim().to_string();
-        cases.push(Case { title, input, expected });
+        cases.push(Case {
+            title,
+            input,
+            expected,
+        });
     }
     cases
 }
@@ -67,8 +73,18 @@ fn pretty(sexp: &str) -> String {
     let mut out = String::new();
     let mut depth = 0usize;
     let mut chars = sexp.chars().peekable();
+    let mut in_string = false;
     while let Some(c) = chars.next() {
+        if in_string {
+            in_string = c != '"';
+            out.push(c);
+            continue;
+        }
         match c {
+            '"' => {
+                in_string = true;
+                out.push(c);
+            }
             '(' => {
                 if !out.is_empty() {
                     out.push('\n');
@@ -103,7 +119,9 @@ fn corpus_files() -> Vec<PathBuf> {
 fn corpus() {
     let update = std::env::var_os("UPDATE_CORPUS").is_some();
     let mut parser = tree_sitter::Parser::new();
-    parser.set_language(&tree_sitter_litmus::LANGUAGE.into()).unwrap();
+    parser
+        .set_language(&tree_sitter_litmus::LANGUAGE.into())
+        .unwrap();
     let mut failures = String::new();
     let mut count = 0;
     for file in corpus_files() {
@@ -121,7 +139,7 @@ fn corpus() {
                 let bar_dash = "-".repeat(80);
                 let _ = write!(
                     rewritten,
-                    "{bar_eq}\n{}\n{bar_eq}\n\n{}\n{bar_dash}\n\n{}\n\n",
+                    "{bar_eq}\n{}\n{bar_eq}\n\n{}\n\n{bar_dash}\n\n{}\n\n",
                     case.title,
                     case.input.trim_end(),
                     pretty(&actual)
@@ -149,11 +167,17 @@ fn error_recovery_cases_contain_errors() {
     let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("test/corpus/errors.txt");
     let text = std::fs::read_to_string(file).unwrap();
     let mut parser = tree_sitter::Parser::new();
-    parser.set_language(&tree_sitter_litmus::LANGUAGE.into()).unwrap();
+    parser
+        .set_language(&tree_sitter_litmus::LANGUAGE.into())
+        .unwrap();
     let cases = parse_corpus(&text);
     assert!(cases.len() >= 8);
     for case in cases {
         let tree = parser.parse(&case.input, None).unwrap();
-        assert!(tree.root_node().has_error(), "{} parses without error", case.title);
+        assert!(
+            tree.root_node().has_error(),
+            "{} parses without error",
+            case.title
+        );
     }
 }

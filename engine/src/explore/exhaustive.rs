@@ -1,24 +1,38 @@
-//! The reference explorer: exhaustive depth-first search of the operational semantics of
+//! The reference explorer: exhaustive breadth-first search of the operational semantics of
 //! [`crate::semantics`] with a visited set of states. It is the oracle the MCR engine is tested
 //! against: simple rather than fast.
 //!
-//! Every state reachable from the initial state is visited once; choices are taken in the
-//! order of [`State::enabled`], so exploration is deterministic. An *execution* here is a path
-//! reaching a terminal state not seen before, so `stats.executions` counts distinct terminal
-//! states (final, violating or blocked).
+//! Every state reachable from the initial state is visited once, at its smallest depth, so
+//! every reported schedule (violation, witness, condition counterexample) is a shortest one.
+//! Choices are taken in the order of [`State::enabled`], so exploration is deterministic. An
+//! *execution* here is a path reaching a terminal state not seen before, so `stats.executions`
+//! counts distinct terminal states (final, violating or blocked).
 
 use super::{Collector, Limits};
 use crate::ir::Program;
 use crate::options::{CheckOptions, Control};
 use crate::report::Model;
-use crate::semantics::{Choice, Event, State};
-use std::collections::HashSet;
+use crate::semantics::{Event, State};
+use std::collections::{HashSet, VecDeque};
 
-struct Frame {
-    state: State,
-    choices: Vec<Choice>,
-    next: usize,
+/// A visited state's incoming edge: its parent node and the event that led here.
+struct Node {
+    parent: usize,
+    event: Event,
 }
+
+/// The events from the initial state to node `id`.
+fn path(nodes: &[Node], mut id: usize) -> Vec<Event> {
+    let mut out = Vec::new();
+    while id != ROOT {
+        out.push(nodes[id].event.clone());
+        id = nodes[id].parent;
+    }
+    out.reverse();
+    out
+}
+
+const ROOT: usize = usize::MAX;
 
 /// Explores every state of `program` under `model`, feeding `col`. Stops early (setting
 /// `col.complete = false`) on cancellation or timeout.
@@ -37,41 +51,181 @@ pub fn explore(
     }
     let mut visited: HashSet<State> = HashSet::new();
     visited.insert(init.clone());
-    let mut events: Vec<Event> = Vec::new();
-    let mut stack = vec![Frame { choices: init.enabled(program), state: init, next: 0 }];
+    let mut nodes: Vec<Node> = Vec::new();
+    let mut queue: VecDeque<(State, usize)> = VecDeque::from([(init, ROOT)]);
     let mut steps: u64 = 0;
-    while let Some(top) = stack.last_mut() {
-        if top.next == top.choices.len() {
-            stack.pop();
-            events.pop();
-            continue;
-        }
-        let choice = top.choices[top.next];
-        top.next += 1;
-        let mut s = top.state.clone();
-        let ev = s.step(program, choice);
-        steps += 1;
-        if steps % 512 == 0 {
-            if limits.stop() {
-                col.complete = false;
-                return;
+    while let Some((state, id)) = queue.pop_front() {
+        for choice in state.enabled(program) {
+            let mut s = state.clone();
+            let ev = s.step(program, choice);
+            steps += 1;
+            if steps.is_multiple_of(512) {
+                if limits.stop() {
+                    col.complete = false;
+                    return;
+                }
+                if steps.is_multiple_of(8192) {
+                    ctl.report(&col.progress());
+                }
             }
-            if steps % 8192 == 0 {
-                ctl.report(&col.progress());
+            if visited.contains(&s) {
+                continue;
+            }
+            visited.insert(s.clone());
+            nodes.push(Node { parent: id, event: ev });
+            let nid = nodes.len() - 1;
+            if s.is_running() {
+                queue.push_back((s, nid));
+            } else {
+                col.end(&s, &path(&nodes, nid));
             }
         }
-        if visited.contains(&s) {
-            continue;
-        }
-        visited.insert(s.clone());
-        events.push(ev);
-        if !s.is_running() {
-            col.end(&s, &events);
-            events.pop();
-            continue;
-        }
-        let choices = s.enabled(program);
-        stack.push(Frame { state: s, choices, next: 0 });
     }
     ctl.report(&col.progress());
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::options::{CheckOptions, Control, EngineKind};
+    use crate::report::Model;
+    use crate::report::{FinalState, ViolationKind};
+    use crate::semantics::{BlockReason, State, Status};
+    use crate::span::Span;
+    use crate::testgen::{random_test, random_test_with, GenConfig};
+    use std::collections::BTreeSet;
+    use std::time::Duration;
+
+    fn opts() -> CheckOptions {
+        CheckOptions {
+            engine: EngineKind::Exhaustive,
+            ..CheckOptions::default()
+        }
+    }
+
+    /// Final states, (kind, span) of violations, and whether the loop bound cut an execution.
+    type Outcome = (BTreeSet<FinalState>, BTreeSet<(ViolationKind, Span)>, bool);
+
+    /// All paths, no visited set. `None` when there are more than `budget` paths.
+    fn naive(p: &crate::ir::Program, m: Model, budget: &mut u64) -> Option<Outcome> {
+        let mut out = (BTreeSet::new(), BTreeSet::new(), false);
+        let mut stack = vec![State::initial(p, m)];
+        while let Some(s) = stack.pop() {
+            match s.status() {
+                Status::Running => {
+                    for c in s.enabled(p) {
+                        let mut n = s.clone();
+                        n.step(p, c);
+                        stack.push(n);
+                    }
+                }
+                st => {
+                    *budget = budget.checked_sub(1)?;
+                    match st {
+                        Status::Finished => {
+                            out.0.insert(s.final_state(p));
+                        }
+                        Status::Violation { kind, span, .. } => {
+                            out.1.insert((*kind, *span));
+                        }
+                        Status::Blocked { reason, .. } => {
+                            out.2 |= *reason == BlockReason::LoopBound
+                        }
+                        Status::Running => {}
+                    }
+                }
+            }
+        }
+        Some(out)
+    }
+
+    #[test]
+    fn the_visited_set_loses_nothing() {
+        let mut compared = 0;
+        for seed in 0..200 {
+            let t = if seed % 2 == 0 {
+                random_test(seed)
+            } else {
+                random_test_with(seed, GenConfig::all())
+            };
+            let p = crate::ir::Program::lower(&t, 2).unwrap();
+            for m in Model::ALL {
+                let Some((states, viols, lb)) = naive(&p, m, &mut 4_000) else {
+                    continue;
+                };
+                compared += 1;
+                let o = CheckOptions {
+                    loop_bound: 2,
+                    ..opts()
+                };
+                let r = crate::check(&t, m, &o, &Control::new());
+                assert_eq!(
+                    r.states,
+                    states.into_iter().collect::<Vec<_>>(),
+                    "seed {seed} {m:?}"
+                );
+                let got: BTreeSet<_> = r
+                    .violations
+                    .iter()
+                    .filter(|v| v.kind != ViolationKind::Condition)
+                    .map(|v| (v.kind, v.span))
+                    .collect();
+                assert_eq!(got, viols, "seed {seed} {m:?}");
+                assert_eq!(
+                    r.warnings.iter().any(|w| w.message.contains("loop bound")),
+                    lb
+                );
+            }
+        }
+        assert!(compared > 300, "only {compared} comparisons");
+    }
+
+    #[test]
+    fn exploration_is_deterministic() {
+        for seed in 0..40 {
+            let t = random_test(seed);
+            for m in Model::ALL {
+                let mut a = crate::check(&t, m, &opts(), &Control::new());
+                let mut b = crate::check(&t, m, &opts(), &Control::new());
+                a.stats.time_ms = 0.0;
+                b.stats.time_ms = 0.0;
+                assert_eq!(a, b, "seed {seed} {m:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn cancellation_and_timeout_end_incomplete() {
+        // The largest of some random programs, so that exploration takes more than 512 steps.
+        let t = (0..80)
+            .map(random_test)
+            .max_by_key(|t| {
+                let r = crate::check(t, Model::Pso, &opts(), &Control::new());
+                r.stats.executions
+            })
+            .unwrap();
+        let full = crate::check(&t, Model::Pso, &opts(), &Control::new());
+        assert!(full.complete && full.stats.executions > 100);
+        let ctl = Control::new();
+        ctl.cancel();
+        let r = crate::check(&t, Model::Pso, &opts(), &ctl);
+        assert!(!r.complete);
+        assert!(r.stats.executions < full.stats.executions);
+        assert!(r.warnings.iter().any(|w| w.message.contains("incomplete")));
+        let o = CheckOptions {
+            timeout: Some(Duration::ZERO),
+            ..opts()
+        };
+        let r = crate::check(&t, Model::Pso, &o, &Control::new());
+        assert!(!r.complete);
+        // Progress is reported.
+        let seen = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+        let s2 = seen.clone();
+        let ctl = Control::new()
+            .with_progress(move |p| s2.store(p.executions, std::sync::atomic::Ordering::Relaxed));
+        crate::check(&t, Model::Pso, &opts(), &ctl);
+        assert_eq!(
+            seen.load(std::sync::atomic::Ordering::Relaxed),
+            full.stats.executions
+        );
+    }
 }

@@ -59,9 +59,11 @@ impl<'a> Collector<'a> {
         match state.status() {
             Status::Running => {}
             Status::Finished => self.final_state(state.final_state(self.program), events),
-            Status::Violation { kind, message, span } => {
-                self.violation(*kind, message.clone(), *span, events)
-            }
+            Status::Violation {
+                kind,
+                message,
+                span,
+            } => self.violation(*kind, message.clone(), *span, events),
             Status::Blocked { reason, span } => {
                 self.stats.blocked += 1;
                 if *reason == BlockReason::LoopBound {
@@ -76,10 +78,17 @@ impl<'a> Collector<'a> {
         if let (Some(c), Some(sat)) = (&self.test.condition, satisfies(self.test, &fs)) {
             if falsifies(c.quantifier, sat) {
                 let message = match c.quantifier {
-                    Quantifier::Forall => "forall condition does not hold: a final state falsifies it",
+                    Quantifier::Forall => {
+                        "forall condition does not hold: a final state falsifies it"
+                    }
                     _ => "~exists condition does not hold: a final state satisfies it",
                 };
-                self.violation(ViolationKind::Condition, message.to_string(), c.span, events);
+                self.violation(
+                    ViolationKind::Condition,
+                    message.to_string(),
+                    c.span,
+                    events,
+                );
             }
             if c.quantifier == Quantifier::Exists
                 && sat
@@ -92,14 +101,28 @@ impl<'a> Collector<'a> {
     }
 
     /// Records a violation reached by `events`, keeping the shortest schedule per (kind, span).
-    pub fn violation(&mut self, kind: ViolationKind, message: String, span: Span, events: &[Event]) {
+    pub fn violation(
+        &mut self,
+        kind: ViolationKind,
+        message: String,
+        span: Span,
+        events: &[Event],
+    ) {
         let better = self
             .violations
             .get(&(kind, span))
             .is_none_or(|v| events.len() < v.schedule.len());
         if better {
             let schedule = to_schedule(self.program, events);
-            self.violations.insert((kind, span), Violation { kind, message, span, schedule });
+            self.violations.insert(
+                (kind, span),
+                Violation {
+                    kind,
+                    message,
+                    span,
+                    schedule,
+                },
+            );
         }
     }
 
@@ -134,8 +157,9 @@ impl<'a> Collector<'a> {
             .collect();
         if !self.complete {
             warnings.push(Warning {
-                message: "exploration stopped early (timeout or cancellation): results are incomplete"
-                    .to_string(),
+                message:
+                    "exploration stopped early (timeout or cancellation): results are incomplete"
+                        .to_string(),
                 span: None,
             });
         }
@@ -164,7 +188,10 @@ pub struct Limits<'c> {
 
 impl<'c> Limits<'c> {
     pub fn new(opts: &CheckOptions, ctl: &'c Control) -> Limits<'c> {
-        Limits { ctl, deadline: opts.timeout.map(|d| Instant::now() + d) }
+        Limits {
+            ctl,
+            deadline: opts.timeout.map(|d| Instant::now() + d),
+        }
     }
     /// Whether to stop now.
     pub fn stop(&self) -> bool {

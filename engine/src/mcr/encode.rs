@@ -38,7 +38,8 @@ pub enum Target {
     /// Make the lock at `event` acquire the mutex right after the unlock at `after` (or as its
     /// first acquisition with `None`).
     Lock { event: usize, after: Option<usize> },
-    /// Reorder the whole trace so that `cell` ends with `value`.
+    /// Reorder the whole trace so that `cell` ends with `value` while the cells before it keep
+    /// their final values (an observer reading the cells in order after every thread).
     Final { cell: u32, value: i64 },
 }
 
@@ -78,6 +79,13 @@ pub struct Encoder<'t> {
     own_store: Vec<Option<usize>>,
     /// Assertions built so far (base and queries).
     pub constraints: u64,
+    /// Must-happen-before predecessors of each event.
+    preds: Vec<Vec<usize>>,
+    /// For each step: the step of its thread that parked it before (`Some(None)`: parked from
+    /// the start), if it is the first step after a park.
+    woken: Vec<Option<Option<usize>>>,
+    /// The validity guard of each read.
+    guards: Vec<(usize, Bool)>,
 }
 
 fn lt(a: &Int, b: &Int) -> Bool {
@@ -134,6 +142,9 @@ impl<'t> Encoder<'t> {
             publishes,
             own_store,
             constraints: 0,
+            preds: vec![Vec::new(); n],
+            woken: vec![None; n],
+            guards: Vec::new(),
         };
         enc.assert_base();
         enc
@@ -198,14 +209,18 @@ impl<'t> Encoder<'t> {
             }
         }
         for (a, b) in hb {
+            self.preds[b].push(a);
             let c = lt(self.o(a), self.o(b));
             self.assert(&c);
         }
-        // Data validity: reads before the bound keep their values.
+        // Data validity: reads in the prefix keep their values — all but the target, whose
+        // guard the query leaves out of its assumptions.
         for i in 0..tr.events.len() {
             if let Some((cell, value)) = tr.events[i].kind.read() {
                 let v = self.value_is(i, cell, value);
-                let c = lt(self.o(i), &self.bound).implies(&v);
+                let g = Bool::new_const(format!("g{i}"));
+                let c = g.implies(&self.o(i).le(&self.bound).implies(&v));
+                self.guards.push((i, g));
                 self.assert(&c);
             }
         }
@@ -251,6 +266,7 @@ impl<'t> Encoder<'t> {
                 continue;
             }
             if let Some(from) = since[e.thread].take() {
+                self.woken[i] = Some(from);
                 let mut alts = Vec::new();
                 for &(p, cell, v) in &pubs {
                     if p == i {
@@ -339,6 +355,98 @@ impl<'t> Encoder<'t> {
         }
     }
 
+    /// The smallest prefix the solved order `pos` needs for event `target`: the target and,
+    /// transitively, the must-happen-before predecessors of every event in it, the write each
+    /// read in it reads from (and the own flush that made a load read memory), the earlier
+    /// critical sections of each lock in it, and for a step after a park the write that woke it
+    /// (with the write before that one, which decides that it changed the value). Everything
+    /// else can move after the target, so reads outside the prefix stay free for later seeds
+    /// (the paper's "shortest seed interleaving", which MCR's completeness relies on).
+    fn cone(&self, target: usize, keep: usize, pos: &[i64]) -> Vec<usize> {
+        let tr = self.trace;
+        let n = tr.events.len();
+        let mut inc = vec![false; n];
+        let mut work: Vec<usize> = (0..keep).collect();
+        work.push(target);
+        let latest_before = |cell: u32, at: i64, skip: usize| -> Option<usize> {
+            self.publishes
+                .get(cell as usize)?
+                .iter()
+                .filter(|&&(p, _)| p != skip && pos[p] < at)
+                .max_by_key(|&&(p, _)| pos[p])
+                .map(|&(p, _)| p)
+        };
+        let sections = self.sections();
+        while let Some(i) = work.pop() {
+            if i >= n || inc[i] {
+                continue;
+            }
+            inc[i] = true;
+            work.extend(self.preds[i].iter().copied());
+            if let Some((cell, _)) = tr.events[i].kind.read() {
+                let mut from_mem = true;
+                if let Some(s) = self.own_store[i] {
+                    match self.flush_of[s] {
+                        Some(f) if pos[f] < pos[i] => work.push(f),
+                        _ => from_mem = false,
+                    }
+                }
+                if from_mem {
+                    work.extend(latest_before(cell, pos[i], i));
+                }
+            }
+            if let EvKind::Lock { mutex } = tr.events[i].kind {
+                for &(m, l, u) in &sections {
+                    if m == mutex && l != i && pos[l] < pos[i] {
+                        work.push(l);
+                        work.extend(u);
+                    }
+                }
+            }
+            if let Some(from) = self.woken[i] {
+                let after = from.map(|f| pos[f]).unwrap_or(i64::MIN);
+                let waker = self
+                    .publishes
+                    .iter()
+                    .flatten()
+                    .filter(|&&(p, v)| {
+                        pos[p] > after && pos[p] < pos[i] && {
+                            let cell = match tr.events[p].kind {
+                                EvKind::Store { cell, .. }
+                                | EvKind::Flush { cell, .. }
+                                | EvKind::Rmw { cell, .. } => cell,
+                                _ => u32::MAX,
+                            };
+                            let prev = latest_before(cell, pos[p], p)
+                                .map(|q| self.publish_value(q))
+                                .unwrap_or_else(|| tr.init.get(cell as usize).copied().unwrap_or(0));
+                            prev != v
+                        }
+                    })
+                    .min_by_key(|&&(p, _)| pos[p]);
+                if let Some(&(p, _)) = waker {
+                    work.push(p);
+                    if let EvKind::Store { cell, .. } | EvKind::Flush { cell, .. } | EvKind::Rmw { cell, .. } =
+                        tr.events[p].kind
+                    {
+                        work.extend(latest_before(cell, pos[p], p));
+                    }
+                }
+            }
+        }
+        let mut out: Vec<usize> = (0..n).filter(|&i| inc[i]).collect();
+        out.sort_by_key(|&i| pos[i]);
+        out
+    }
+
+    fn publish_value(&self, p: usize) -> i64 {
+        match self.trace.events[p].kind {
+            EvKind::Store { value, .. } | EvKind::Flush { value, .. } => value,
+            EvKind::Rmw { write, read, .. } => write.unwrap_or(read),
+            _ => 0,
+        }
+    }
+
     /// Every new-value target of the trace, in a deterministic order.
     pub fn targets(&self) -> Vec<Target> {
         let tr = self.trace;
@@ -393,21 +501,50 @@ impl<'t> Encoder<'t> {
     }
 
     /// Solve one query. `timeout_ms` bounds the solver call.
-    pub fn solve(&mut self, target: &Target, timeout_ms: Option<u32>) -> Answer {
+    ///
+    /// `keep` are the first events of the trace (the seed prefix it was replayed from): the
+    /// new prefix keeps them, so their reads keep their values (the paper's "the prefix of each
+    /// newly explored interleaving is always preserved").
+    pub fn solve(&mut self, target: &Target, keep: usize, timeout_ms: Option<u32>) -> Answer {
         let tr = self.trace;
+        let keep = keep.min(tr.events.len());
         let mut goal: Vec<Bool> = Vec::new();
+        if target.event().is_some() {
+            // The committed prefix stays in the prefix (in any order), with its values.
+            for k in 0..keep {
+                goal.push(self.o(k).le(&self.bound));
+            }
+        }
         match *target {
             Target::Read { event, value } => {
                 let Some((cell, _)) = tr.events.get(event).and_then(|e| e.kind.read()) else {
                     return Answer::Unsat;
                 };
-                goal.push(self.bound.eq(self.o(event)));
+                goal.push(self.o(event).le(&self.bound));
                 goal.push(self.value_is(event, cell, value));
+                // With a new value the target's thread may go elsewhere: its later steps are
+                // not part of the prefix.
+                let t = tr.events[event].thread;
+                if let Some(next) = (event + 1..tr.events.len())
+                    .find(|&j| tr.events[j].thread == t && !matches!(tr.events[j].kind, EvKind::Flush { .. }))
+                {
+                    goal.push(lt(&self.bound, self.o(next)));
+                }
+                // An RMW reading a new value writes something else (or nothing): no read of
+                // its cell and no wake-up in the prefix may come after it.
+                if matches!(tr.events[event].kind, EvKind::Rmw { .. }) {
+                    for (j, e) in tr.events.iter().enumerate() {
+                        let reads_cell = e.kind.read().is_some_and(|(c, _)| c == cell);
+                        if j != event && (reads_cell || self.woken[j].is_some()) {
+                            goal.push(Bool::or(&[lt(self.o(j), self.o(event)), lt(&self.bound, self.o(j))]));
+                        }
+                    }
+                }
             }
             Target::Lock { event, after } => {
                 let EvKind::Lock { mutex } = tr.events[event].kind else { return Answer::Unsat };
                 let l = self.o(event);
-                goal.push(self.bound.eq(l));
+                goal.push(l.le(&self.bound));
                 let unlocks = tr
                     .events
                     .iter()
@@ -428,6 +565,12 @@ impl<'t> Encoder<'t> {
                 for o in self.ord.iter().flatten() {
                     goal.push(lt(o, &self.bound));
                 }
+                // The final values are read by an observer after every thread, one cell after
+                // the other: earlier cells keep the value this trace gave them.
+                for (c, pubs) in self.publishes.iter().enumerate().take(cell as usize) {
+                    let cur = pubs.last().map(|&(_, v)| v).unwrap_or(tr.init[c]);
+                    goal.push(self.mem_is(&self.bound, c as u32, cur, None));
+                }
                 goal.push(self.mem_is(&self.bound, cell, value, None));
             }
         }
@@ -440,36 +583,33 @@ impl<'t> Encoder<'t> {
             p.set_u32("timeout", ms.max(1));
             self.solver.set_params(&p);
         }
-        let answer = match self.solver.check() {
+        let skip = match *target {
+            Target::Read { event, .. } => Some(event),
+            _ => None,
+        };
+        let assumptions: Vec<Bool> =
+            self.guards.iter().filter(|(i, _)| Some(*i) != skip).map(|(_, g)| g.clone()).collect();
+        let answer = match self.solver.check_assumptions(&assumptions) {
             SatResult::Unsat => Answer::Unsat,
             SatResult::Unknown => Answer::Unknown,
             SatResult::Sat => match self.solver.get_model() {
                 None => Answer::Unknown,
                 Some(m) => {
-                    let at = |o: &Int| m.eval(o, true).and_then(|v| v.as_i64());
-                    match at(&self.bound) {
-                        None => Answer::Unknown,
-                        Some(t) => {
-                            let mut pre: Vec<(i64, usize)> = Vec::new();
-                            let mut ok = true;
-                            for (i, o) in self.ord.iter().enumerate() {
-                                if let Some(o) = o {
-                                    match at(o) {
-                                        Some(v) if v < t || (v == t && target.event() == Some(i)) => {
-                                            pre.push((v, i))
-                                        }
-                                        Some(_) => {}
-                                        None => ok = false,
-                                    }
-                                }
+                    let pos: Option<Vec<i64>> = self
+                        .ord
+                        .iter()
+                        .map(|o| o.as_ref().and_then(|o| m.eval(o, true)).and_then(|v| v.as_i64()))
+                        .collect();
+                    match (pos, m.eval(&self.bound, true).and_then(|v| v.as_i64())) {
+                        (Some(pos), Some(t)) => Answer::Sat(match target.event() {
+                            Some(e) => self.cone(e, keep, &pos),
+                            None => {
+                                let mut all: Vec<usize> = (0..pos.len()).filter(|&i| pos[i] < t).collect();
+                                all.sort_by_key(|&i| pos[i]);
+                                all
                             }
-                            if ok {
-                                pre.sort();
-                                Answer::Sat(pre.into_iter().map(|(_, i)| i).collect())
-                            } else {
-                                Answer::Unknown
-                            }
-                        }
+                        }),
+                        _ => Answer::Unknown,
                     }
                 }
             },

@@ -20,9 +20,11 @@
 //! construction; completeness rests on the encoding and is checked against the exhaustive
 //! explorer by `engine/tests/mcr_vs_exhaustive.rs`.
 //!
-//! Reductions: a seed whose replayed prefix ends in a state already reached after another
-//! seed's prefix is dropped (its default continuation, hence its trace's future, is the same);
-//! seeds with equal choice sequences and traces with equal events are handled once.
+//! Reductions: a seed whose replayed prefix consists of the same per-thread steps (same values)
+//! and flushes as an earlier seed's prefix, and ends in the same state, is dropped: the default
+//! continuation is then the same, so the trace is a reordering of an explored one with the same
+//! maximal causal model. Seeds with equal choice sequences and traces with equal events are
+//! handled once.
 //!
 //! Invariants: deterministic (no randomness, ordered containers and a fixed target order); the
 //! Z3 context lives on the calling thread; the `Control` cancel flag and the timeout are checked
@@ -76,18 +78,27 @@ struct Seed {
     /// The events of the parent trace the choices are expected to reproduce.
     expect: Vec<Ev>,
     target: Target,
+    /// Targets of the resulting trace must be events at or after this index (or final values of
+    /// cells at or after `min_cell`).
+    min_event: usize,
+    min_cell: u32,
+    /// Position of the target event in `choices`.
+    target_at: Option<usize>,
 }
 
 /// Knobs for tests and benchmarks (not user options).
 #[derive(Clone, Copy, Debug)]
 pub struct Tuning {
-    /// Drop seeds whose prefix reaches an already-seen state.
+    /// Drop seeds whose prefix reaches an already-seen state with the same steps.
     pub prune_states: bool,
+    /// Ask for new values only of reads after the seed's prefix (the paper's MCR): the reads in
+    /// the prefix had their other values tried by the trace the seed came from.
+    pub only_new_targets: bool,
 }
 
 impl Default for Tuning {
     fn default() -> Self {
-        Tuning { prune_states: true }
+        Tuning { prune_states: true, only_new_targets: true }
     }
 }
 
@@ -110,13 +121,16 @@ pub fn explore_with(
         }
         out
     };
-    let mut seen_states: HashSet<State> = HashSet::new();
+    let mut seen_states: HashSet<(State, Canon)> = HashSet::new();
     let mut seen_seeds: HashSet<Vec<Choice>> = HashSet::new();
-    let mut seen_traces: HashSet<Vec<Ev>> = HashSet::new();
+    let mut seen_traces: HashSet<(Vec<Ev>, usize, u32)> = HashSet::new();
     let mut work: Vec<Seed> = vec![Seed {
         choices: Vec::new(),
         expect: Vec::new(),
         target: Target::Final { cell: u32::MAX, value: 0 },
+        min_event: 0,
+        min_cell: 0,
+        target_at: None,
     }];
     while let Some(seed) = work.pop() {
         if stop(&mut stats) {
@@ -141,7 +155,8 @@ pub fn explore_with(
             events.push(ev);
             evs.push(e);
             if !st.is_running() {
-                ok = false;
+                // Only the seed's last step may end the execution.
+                ok &= k + 1 == seed.choices.len();
                 break;
             }
         }
@@ -150,8 +165,11 @@ pub fn explore_with(
         }
         if !ok {
             stats.diverged += 1;
+            if std::env::var("MCR_DEBUG").is_ok() {
+                eprintln!("DIVERGED target {:?}\n choices {:?}\n expect {:?}\n got {:?}\n status {:?}", seed.target, seed.choices, seed.expect, evs, st.status());
+            }
         }
-        if tuning.prune_states && st.is_running() && !seen_states.insert(st.clone()) {
+        if tuning.prune_states && st.is_running() && !seen_states.insert((st.clone(), canonical(&events, &evs, p.threads.len()))) {
             stats.pruned += 1;
             continue;
         }
@@ -193,6 +211,11 @@ pub fn explore_with(
         if !stats.complete {
             break;
         }
+        if std::env::var("MCR_DEBUG").is_ok() {
+            eprintln!("EXEC seed {:?} keep {} choices {:?}", seed.target, seed.min_event, seed.choices);
+            for e in &evs { eprintln!("   {:?}", e); }
+            eprintln!("   => {:?} {:?}", st.status(), st.mem);
+        }
         // 3. Report and collect the traces to analyse.
         let mut traces: Vec<Trace> = Vec::new();
         if endings.is_empty() {
@@ -223,7 +246,7 @@ pub fn explore_with(
         }
         // 4. New seeds from each trace's maximal causal model.
         for tr in traces {
-            if !seen_traces.insert(tr.events.clone()) {
+            if !seen_traces.insert((tr.events.clone(), seed.min_event, seed.min_cell)) {
                 continue;
             }
             let mut enc = Encoder::new(&tr);
@@ -232,9 +255,19 @@ pub fn explore_with(
                 if stop(&mut stats) {
                     break;
                 }
+                if tuning.only_new_targets {
+                    let fresh_enough = match target {
+                        Target::Final { cell, .. } => cell >= seed.min_cell,
+                        _ => target.event().is_some_and(|e| e >= seed.min_event),
+                    };
+                    if !fresh_enough {
+                        continue;
+                    }
+                }
                 let left = deadline.map(|d| d.saturating_duration_since(Instant::now()).as_millis().min(u32::MAX as u128) as u32);
                 let t0 = Instant::now();
-                let answer = enc.solve(&target, left);
+                let keep = if tuning.only_new_targets { seed.min_event } else { 0 };
+                let answer = enc.solve(&target, keep, left);
                 stats.solver_ms += t0.elapsed().as_secs_f64() * 1000.0;
                 stats.queries += 1;
                 match answer {
@@ -242,7 +275,12 @@ pub fn explore_with(
                         let choices: Vec<Choice> = order.iter().map(|&i| choice_of(&tr, i)).collect();
                         if seen_seeds.insert(choices.clone()) {
                             let expect = order.iter().map(|&i| tr.events[i].clone()).collect();
-                            fresh.push(Seed { choices, expect, target: target.clone() });
+                            let (min_event, min_cell) = match target {
+                                Target::Final { cell, .. } => (order.len(), cell + 1),
+                                _ => (order.len(), 0),
+                            };
+                            let target_at = target.event().and_then(|e| order.iter().position(|&i| i == e));
+                            fresh.push(Seed { choices, expect, target: target.clone(), min_event, min_cell, target_at });
                         }
                     }
                     Answer::Unsat => {}
@@ -255,12 +293,33 @@ pub fn explore_with(
             // Depth-first, in target order.
             work.extend(fresh.into_iter().rev());
         }
-        ctl.report(&crate::options::Progress { executions: stats.executions, states: 0, violations: 0 });
     }
     if !work.is_empty() {
         stats.complete = false;
     }
     stats
+}
+
+/// A trace prefix up to the order of its events: each thread's own steps in program order and
+/// which stores have been flushed. The maximal causal model of a trace depends only on this
+/// (and on how the trace continues, which the state after the prefix determines).
+type Canon = (Vec<Vec<Ev>>, Vec<(usize, u32)>);
+
+fn canonical(events: &[Event], evs: &[Ev], threads: usize) -> Canon {
+    let mut per: Vec<Vec<Ev>> = vec![Vec::new(); threads];
+    let mut flushed: Vec<(usize, u32)> = Vec::new();
+    for (ev, e) in events.iter().zip(evs) {
+        match e.kind {
+            EvKind::Flush { .. } => flushed.push((e.thread, ev.po)),
+            _ => {
+                if let Some(v) = per.get_mut(e.thread) {
+                    v.push(e.clone());
+                }
+            }
+        }
+    }
+    flushed.sort_unstable();
+    (per, flushed)
 }
 
 fn discriminant(k: &EvKind) -> (u8, Option<u32>) {
@@ -282,9 +341,8 @@ fn seed_reached(seed: &Seed, evs: &[Ev], st: &State) -> bool {
     if evs.len() != seed.expect.len() {
         return false;
     }
-    let last = evs.len().wrapping_sub(1);
     for (k, (got, want)) in evs.iter().zip(&seed.expect).enumerate() {
-        let is_target = k == last && seed.target.event().is_some();
+        let is_target = Some(k) == seed.target_at;
         match (got.kind.read(), want.kind.read()) {
             (Some((_, g)), Some((_, w))) => {
                 if is_target {
@@ -354,5 +412,26 @@ fn choice_of(tr: &Trace, i: usize) -> Choice {
             cell: (tr.model == Model::Pso).then_some(cell),
         },
         _ => Choice::Exec(e.thread),
+    }
+}
+
+/// The `EngineKind::Mcr` entry point: explores `program` under `model` and feeds every
+/// execution to `col`, adding MCR's counters (constraints, solver time) to its stats and
+/// marking it incomplete when stopped early.
+pub fn explore(
+    program: &Program,
+    model: Model,
+    opts: &CheckOptions,
+    ctl: &Control,
+    col: &mut crate::explore::Collector<'_>,
+) {
+    let stats = explore_with(program, model, opts, ctl, Tuning::default(), &mut |ex| {
+        col.end(ex.state, ex.events);
+        ctl.report(&col.progress());
+    });
+    col.stats.constraints += stats.constraints;
+    col.stats.solver_ms += stats.solver_ms;
+    if !stats.complete {
+        col.complete = false;
     }
 }

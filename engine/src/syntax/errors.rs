@@ -22,7 +22,7 @@ pub(super) fn syntax_errors(text: &str, root: Node) -> Vec<Diagnostic> {
         if node.is_missing() {
             diags.push(missing(node));
             descend = false;
-        } else if node.is_error() {
+        } else if node.is_error() && !(node == root && contains_error(node)) {
             diags.push(unexpected(text, node));
             descend = false;
         }
@@ -40,13 +40,29 @@ pub(super) fn syntax_errors(text: &str, root: Node) -> Vec<Diagnostic> {
     diags
 }
 
+/// Whether an ERROR node has an ERROR or MISSING node inside it, which says more precisely
+/// where parsing went wrong than the outer node (used for a root that is all ERROR).
+fn contains_error(node: Node) -> bool {
+    let mut cursor = node.walk();
+    let found = node
+        .children(&mut cursor)
+        .any(|c| c.is_error() || c.is_missing() || c.has_error());
+    found
+}
+
 fn missing(node: Node) -> Diagnostic {
     let kind = node.kind();
+    let in_expression = node.parent().is_some_and(|p| {
+        p.kind().ends_with("_expression")
+            || p.kind().ends_with("_statement")
+            || p.kind() == "final_condition"
+    });
     let what = match kind {
+        "identifier" | "integer" if in_expression => "an expression".to_string(),
         "identifier" => "a name".to_string(),
         "integer" => "a number".to_string(),
         "test_name" => "a test name".to_string(),
-        k if node.is_named() => format!("{}", k.replace('_', " ")),
+        k if node.is_named() => k.replace('_', " "),
         k => format!("`{k}`"),
     };
     Diagnostic::error(span(node), format!("expected {what}"))
@@ -61,7 +77,19 @@ fn unexpected(text: &str, node: Node) -> Diagnostic {
     }
     let token = text.get(leaf.byte_range()).unwrap_or("").trim();
     let token = token.lines().next().unwrap_or("");
-    let message = if token.is_empty() {
+    let rest = text.get(node.start_byte()..).unwrap_or("");
+    if let Some(d) = thread_header(rest, node.start_byte()) {
+        return d;
+    }
+    if let Some(d) = unterminated_row(text, node) {
+        return d;
+    }
+    if node.parent().is_some_and(|p| p.kind() == "fence_statement") {
+        return Diagnostic::error(full, "`fence` takes no arguments: write `fence;`");
+    }
+    let message = if let Some(what) = unterminated(rest) {
+        what.to_string()
+    } else if token.is_empty() {
         if node.start_byte() >= text.trim_end().len() {
             "unexpected end of file".to_string()
         } else {
@@ -73,6 +101,79 @@ fn unexpected(text: &str, node: Node) -> Diagnostic {
     } else {
         format!("unexpected `{token}`")
     };
-    let span = if full.is_empty() { Span::new(full.start as usize, full.start as usize) } else { full };
-    Diagnostic::error(span, message)
+    // The ERROR node may end with whitespace it swallowed: end at its last visible character.
+    let visible = text.get(full.range()).map_or(0, |s| s.trim_end().len());
+    Diagnostic::error(
+        Span::new(full.start as usize, full.start as usize + visible),
+        message,
+    )
+}
+
+/// A message for an opening delimiter that is never closed, if `rest` starts with one.
+fn unterminated(rest: &str) -> Option<&'static str> {
+    if rest.starts_with("/*") && !rest.contains("*/") {
+        Some("unterminated comment: `/*` needs a closing `*/`")
+    } else if rest.starts_with("(*") && !rest.contains("*)") {
+        Some("unterminated comment: `(*` needs a closing `*)`")
+    } else if rest.starts_with("<<") && !rest.contains(">>") {
+        Some("unterminated block: `<<` needs a closing `>>`")
+    } else if rest.starts_with('"') && !rest[1..].split('\n').next().unwrap_or("").contains('"') {
+        Some("unterminated string: `\"` needs a closing `\"` on the same line")
+    } else {
+        None
+    }
+}
+
+/// `thread { ... }` or `thread P0 ( )` at the start of an ERROR: says what a thread header
+/// looks like, at the token that is wrong. `None` if the header itself looks fine.
+fn thread_header(rest: &str, start: usize) -> Option<Diagnostic> {
+    let after = rest.strip_prefix("thread")?;
+    if after.starts_with(|c: char| c.is_alphanumeric() || c == '_') {
+        return None;
+    }
+    let after = after.trim_start();
+    let at = start + (rest.len() - after.len());
+    let word_len = after
+        .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .unwrap_or(after.len());
+    if word_len == 0 {
+        let end = at + after.chars().next().map_or(0, char::len_utf8);
+        return Some(Diagnostic::error(
+            Span::new(at, end),
+            "expected a thread name: `thread P0 { ... }`",
+        ));
+    }
+    let next = after[word_len..].trim_start();
+    if next.starts_with('{') {
+        return None;
+    }
+    let at = at + (after.len() - next.len());
+    let end = at + next.chars().next().map_or(0, char::len_utf8);
+    Some(Diagnostic::error(
+        Span::new(at, end),
+        "expected `{` after the thread name: `thread P0 { ... }`",
+    ))
+}
+
+/// An x86 code row without its `;`: the next row's first token is an ERROR at the start of a
+/// line. Reported at the end of the row that lacks the `;`.
+fn unterminated_row(text: &str, node: Node) -> Option<Diagnostic> {
+    let parent = node.parent()?;
+    if !parent.kind().starts_with("x86_") {
+        return None;
+    }
+    let before = text.get(..node.start_byte())?;
+    let line_start = before.rfind('\n')?;
+    if !before[line_start..].trim().is_empty() {
+        return None; // the ERROR does not start its line
+    }
+    let prev = before[..line_start].trim_end();
+    if prev.is_empty() || prev.ends_with([';', '{', '}', '|']) {
+        return None;
+    }
+    let at = prev.len();
+    Some(Diagnostic::error(
+        Span::new(at, at),
+        "expected `;`: every row of the code table ends with `;`",
+    ))
 }

@@ -16,7 +16,7 @@ use std::collections::{BTreeSet, HashMap};
 use tree_sitter::Node;
 
 /// Nesting deeper than this is reported instead of followed (no stack overflow on any input).
-pub(crate) const MAX_DEPTH: usize = 200;
+pub(crate) const MAX_DEPTH: usize = 100;
 
 /// What a global name refers to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -54,7 +54,10 @@ pub(crate) struct ExprLowerer<'s, 'a> {
 }
 
 pub(crate) fn placeholder(span: Span) -> Expr {
-    Expr { kind: ExprKind::Int(0), span }
+    Expr {
+        kind: ExprKind::Int(0),
+        span,
+    }
 }
 
 /// Evaluates a constant expression (literals and operators), `None` if it is not constant
@@ -68,7 +71,11 @@ pub(crate) fn const_eval(e: &Expr) -> Option<i64> {
             let (a, b) = (const_eval(a)?, const_eval(b)?);
             match op {
                 BinOp::Mul => a.wrapping_mul(b),
-                BinOp::Div => a.checked_div(b).or(if b == -1 { Some(a.wrapping_neg()) } else { None })?,
+                BinOp::Div => a.checked_div(b).or(if b == -1 {
+                    Some(a.wrapping_neg())
+                } else {
+                    None
+                })?,
                 BinOp::Rem => a.checked_rem(b).or(if b == -1 { Some(0) } else { None })?,
                 BinOp::Add => a.wrapping_add(b),
                 BinOp::Sub => a.wrapping_sub(b),
@@ -108,14 +115,20 @@ impl ExprLowerer<'_, '_> {
     pub fn lower(&mut self, node: Node, depth: usize) -> Expr {
         let sp = span(node);
         if depth > MAX_DEPTH {
-            self.error(sp, format!("expression nested too deeply (more than {MAX_DEPTH} levels)"));
+            self.error(
+                sp,
+                format!("expression nested too deeply (more than {MAX_DEPTH} levels)"),
+            );
             return placeholder(sp);
         }
         let kind = match node.kind() {
             "integer" => match parse_int(self.src.text(node), false) {
                 Some(v) => ExprKind::Int(v),
                 None => {
-                    self.error(sp, "integer literal out of range (values are 64-bit signed)");
+                    self.error(
+                        sp,
+                        "integer literal out of range (values are 64-bit signed)",
+                    );
                     ExprKind::Int(0)
                 }
             },
@@ -164,7 +177,14 @@ impl ExprLowerer<'_, '_> {
                     self.error(sp, format!("array `{text}` needs an index: `{text}[i]`"));
                     return placeholder(sp);
                 }
-                Expr { kind: ExprKind::Load(LocRef { var, index: None, span: sp }), span: sp }
+                Expr {
+                    kind: ExprKind::Load(LocRef {
+                        var,
+                        index: None,
+                        span: sp,
+                    }),
+                    span: sp,
+                }
             }
             Some(Sym::Mutex(_)) => {
                 self.error(
@@ -175,8 +195,13 @@ impl ExprLowerer<'_, '_> {
             }
             None => match &mut self.mode {
                 Mode::Thread(regs) => {
-                    regs.insert(text.to_string());
-                    Expr { kind: ExprKind::Reg(self.src.name(node)), span: sp }
+                    if !regs.contains(text) {
+                        regs.insert(text.to_string());
+                    }
+                    Expr {
+                        kind: ExprKind::Reg(self.src.name(node)),
+                        span: sp,
+                    }
                 }
                 Mode::Condition(_) => {
                     self.error(
@@ -202,12 +227,18 @@ impl ExprLowerer<'_, '_> {
             Some(Sym::Shared(var)) => {
                 let decl = &self.scope.shared[var];
                 let Some(size) = decl.size else {
-                    self.error(span(array), format!("`{name}` is not an array and cannot be indexed"));
+                    self.error(
+                        span(array),
+                        format!("`{name}` is not an array and cannot be indexed"),
+                    );
                     return placeholder(sp);
                 };
                 let index_expr = if self.in_condition() {
                     match const_eval(&index_expr) {
-                        Some(i) if (0..size as i64).contains(&i) => Expr { kind: ExprKind::Int(i), span: index_expr.span },
+                        Some(i) if (0..size as i64).contains(&i) => Expr {
+                            kind: ExprKind::Int(i),
+                            span: index_expr.span,
+                        },
                         Some(i) => {
                             self.error(
                                 index_expr.span,
@@ -216,18 +247,31 @@ impl ExprLowerer<'_, '_> {
                             return placeholder(sp);
                         }
                         None => {
-                            self.error(index_expr.span, "an index in the final condition must be a constant");
+                            self.error(
+                                index_expr.span,
+                                "an index in the final condition must be a constant",
+                            );
                             return placeholder(sp);
                         }
                     }
                 } else {
                     index_expr
                 };
-                let loc = LocRef { var, index: Some(Box::new(index_expr)), span: sp };
-                Expr { kind: ExprKind::Load(loc), span: sp }
+                let loc = LocRef {
+                    var,
+                    index: Some(Box::new(index_expr)),
+                    span: sp,
+                };
+                Expr {
+                    kind: ExprKind::Load(loc),
+                    span: sp,
+                }
             }
             Some(Sym::Mutex(_)) => {
-                self.error(span(array), format!("mutex `{name}` cannot be indexed or used as a value"));
+                self.error(
+                    span(array),
+                    format!("mutex `{name}` cannot be indexed or used as a value"),
+                );
                 placeholder(sp)
             }
             None => {
@@ -248,7 +292,8 @@ impl ExprLowerer<'_, '_> {
             return placeholder(sp);
         };
         let Mode::Condition(threads) = &self.mode else {
-            self.error(sp, "`P0:r` names a register in the final state; it can only appear in the final condition");
+            let written = self.src.text(node);
+            self.error(sp, format!("`{written}` names a register in the final state; it can only appear in the final condition"));
             return placeholder(sp);
         };
         let threads: &[ThreadInfo] = threads;
@@ -269,7 +314,10 @@ impl ExprLowerer<'_, '_> {
             let msg = if names.is_empty() {
                 format!("unknown thread `{written}`: the test has no threads")
             } else {
-                format!("unknown thread `{written}`; the threads are {}", names.join(", "))
+                format!(
+                    "unknown thread `{written}`; the threads are {}",
+                    names.join(", ")
+                )
             };
             self.error(span(thread), msg);
             return placeholder(sp);
@@ -287,12 +335,20 @@ impl ExprLowerer<'_, '_> {
                 ),
             ));
         }
-        Expr { kind: ExprKind::ThreadReg { thread: index, reg: name }, span: sp }
+        Expr {
+            kind: ExprKind::ThreadReg {
+                thread: index,
+                reg: name,
+            },
+            span: sp,
+        }
     }
 
     fn memory_operand(&mut self, node: Node) -> Expr {
         let sp = span(node);
-        let Some(loc) = field(node, "location") else { return placeholder(sp) };
+        let Some(loc) = field(node, "location") else {
+            return placeholder(sp);
+        };
         let name = self.src.text(loc);
         if self.dialect == Dialect::Native {
             self.error(sp, format!("`[{name}]` is x86 syntax; write `{name}`"));
@@ -310,9 +366,15 @@ impl ExprLowerer<'_, '_> {
         // `-9223372036854775808` is in range although its digits alone are not.
         if op_text == "-" && operand.kind() == "integer" {
             return match parse_int(self.src.text(operand), true) {
-                Some(v) => Expr { kind: ExprKind::Int(v), span: sp },
+                Some(v) => Expr {
+                    kind: ExprKind::Int(v),
+                    span: sp,
+                },
                 None => {
-                    self.error(sp, "integer literal out of range (values are 64-bit signed)");
+                    self.error(
+                        sp,
+                        "integer literal out of range (values are 64-bit signed)",
+                    );
                     placeholder(sp)
                 }
             };
@@ -324,18 +386,28 @@ impl ExprLowerer<'_, '_> {
                 if self.dialect == Dialect::Native {
                     self.error(span(op), format!("`{op_text}` is x86 syntax; use `!`"));
                 } else if !self.in_condition() {
-                    self.error(span(op), format!("`{op_text}` is only allowed in the final condition"));
+                    self.error(
+                        span(op),
+                        format!("`{op_text}` is only allowed in the final condition"),
+                    );
                 }
                 UnOp::Not
             }
         };
         let e = self.lower(operand, depth + 1);
-        Expr { kind: ExprKind::Unary(un, Box::new(e)), span: sp }
+        Expr {
+            kind: ExprKind::Unary(un, Box::new(e)),
+            span: sp,
+        }
     }
 
     fn binary(&mut self, node: Node, depth: usize) -> Expr {
         let sp = span(node);
-        let (Some(l), Some(op), Some(r)) = (field(node, "left"), field(node, "operator"), field(node, "right")) else {
+        let (Some(l), Some(op), Some(r)) = (
+            field(node, "left"),
+            field(node, "operator"),
+            field(node, "right"),
+        ) else {
             return placeholder(sp);
         };
         let op_text = self.src.text(op);
@@ -368,7 +440,10 @@ impl ExprLowerer<'_, '_> {
         };
         let left = self.lower(l, depth + 1);
         let right = self.lower(r, depth + 1);
-        Expr { kind: ExprKind::Binary(bin, Box::new(left), Box::new(right)), span: sp }
+        Expr {
+            kind: ExprKind::Binary(bin, Box::new(left), Box::new(right)),
+            span: sp,
+        }
     }
 
     fn assignment(&mut self, node: Node, depth: usize) -> Expr {
@@ -378,7 +453,7 @@ impl ExprLowerer<'_, '_> {
         };
         if self.dialect == Dialect::Native {
             let eq = (0..node.child_count())
-                .filter_map(|i| node.child(i as u32))
+                .filter_map(|i| node.child(i))
                 .find(|c| c.kind() == "=")
                 .map(span)
                 .unwrap_or(sp);
@@ -386,6 +461,9 @@ impl ExprLowerer<'_, '_> {
         }
         let left = self.lower(l, depth + 1);
         let right = self.lower(r, depth + 1);
-        Expr { kind: ExprKind::Binary(BinOp::Eq, Box::new(left), Box::new(right)), span: sp }
+        Expr {
+            kind: ExprKind::Binary(BinOp::Eq, Box::new(left), Box::new(right)),
+            span: sp,
+        }
     }
 }

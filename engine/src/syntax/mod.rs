@@ -3,12 +3,12 @@
 //! One grammar (`grammar/grammar.js`, crate `tree-sitter-litmus`) covers both dialects; the
 //! root's child says which one a file is written in (spec §1: `litmus NAME`, §4: `X86 NAME`).
 //!
-//! - [`errors`] turns ERROR and MISSING nodes into one diagnostic each ("expected `;`",
+//! - `errors` turns ERROR and MISSING nodes into one diagnostic each ("expected `;`",
 //!   "unexpected `foo`") without cascades;
-//! - [`native`] lowers the native dialect and checks its static rules (§1: resolution of
+//! - `native` lowers the native dialect and checks its static rules (§1: resolution of
 //!   identifiers to shared locations, mutexes or registers; mutex/array misuse; duplicates);
-//! - [`x86`] lowers the herd x86 dialect (§4) to the same AST;
-//! - [`expr`] lowers expressions of both dialects (threads and final conditions).
+//! - `x86` lowers the herd x86 dialect (§4) to the same AST;
+//! - `expr` lowers expressions of both dialects (threads and final conditions).
 //!
 //! Architecture invariants: never panics and never recurses without bound on any input (deep
 //! nesting is reported, not followed); `Parsed::test` is `None` iff some diagnostic is an
@@ -25,6 +25,7 @@ use crate::span::Span;
 use tree_sitter::{Node, Parser, Tree};
 
 /// The result of parsing one source text.
+#[derive(Clone, Debug)]
 pub struct Parsed {
     /// The concrete syntax tree (always present, even for garbage input).
     pub tree: Tree,
@@ -46,7 +47,11 @@ pub fn parse(text: &str) -> Parsed {
 pub fn parse_incremental(text: &str, old: Option<&Tree>) -> Parsed {
     let tree = parse_tree(text, old);
     let (test, diagnostics) = lower(text, &tree);
-    Parsed { tree, test, diagnostics }
+    Parsed {
+        tree,
+        test,
+        diagnostics,
+    }
 }
 
 /// A parser for the litmus language.
@@ -74,6 +79,7 @@ fn parse_tree(text: &str, old: Option<&Tree>) -> Tree {
 pub fn lower(text: &str, tree: &Tree) -> (Option<ast::Test>, Vec<Diagnostic>) {
     let root = tree.root_node();
     let mut diags = errors::syntax_errors(text, root);
+    let syntax_count = diags.len();
     let test_node = (0..root.named_child_count())
         .filter_map(|i| root.named_child(i as u32))
         .find(|n| matches!(n.kind(), "native_test" | "x86_test"));
@@ -81,22 +87,42 @@ pub fn lower(text: &str, tree: &Tree) -> (Option<ast::Test>, Vec<Diagnostic>) {
         Some(node) if node.kind() == "native_test" => native::lower(text, node, &mut diags),
         Some(node) => x86::lower(text, node, &mut diags),
         None => {
-            if diags.iter().all(|d| !d.is_error()) {
-                let span = Span::new(0, text.len().min(first_line_len(text)));
+            let start = text.len() - text.trim_start().len();
+            let end = text[start..]
+                .find(char::is_whitespace)
+                .map_or(text.len(), |i| start + i);
+            let first_word = &text[start..end];
+            // A test whose header is right but that failed to parse as a whole keeps its
+            // syntax errors; anything else gets one diagnostic saying what a test looks like.
+            if !matches!(first_word, "litmus" | "X86" | "x86") || diags.is_empty() {
+                diags.clear();
                 diags.push(Diagnostic::error(
-                    span,
+                    Span::new(start, end),
                     "expected a test: `litmus NAME` (native dialect) or `X86 NAME` (herd x86 dialect)",
                 ));
             }
             None
         }
     };
+    // No cascades: a semantic diagnostic whose range touches a syntax error is a consequence
+    // of it (`MOV [x] $1` is not also "unsupported MOV operands").
+    if syntax_count > 0 && diags.len() > syntax_count {
+        let (syntax, semantic) = diags.split_at(syntax_count);
+        let touches = |d: &Diagnostic| {
+            syntax
+                .iter()
+                .any(|e| e.span.start <= d.span.end && d.span.start <= e.span.end)
+        };
+        let keep: Vec<Diagnostic> = semantic.iter().filter(|d| !touches(d)).cloned().collect();
+        diags.truncate(syntax_count);
+        diags.extend(keep);
+    }
+    // Semantic diagnostics in source order (stable: related ones keep their order).
+    if diags.len() > syntax_count {
+        diags[syntax_count..].sort_by_key(|d| d.span.start);
+    }
     let has_error = diags.iter().any(Diagnostic::is_error);
     (if has_error { None } else { lowered }, diags)
-}
-
-fn first_line_len(text: &str) -> usize {
-    text.find('\n').unwrap_or(text.len())
 }
 
 /// Shared helpers over tree-sitter nodes.
@@ -109,7 +135,10 @@ impl<'a> Src<'a> {
         self.text.get(node.byte_range()).unwrap_or("")
     }
     pub fn name(&self, node: Node) -> ast::Name {
-        ast::Name { text: self.text(node).to_string(), span: span(node) }
+        ast::Name {
+            text: self.text(node).to_string(),
+            span: span(node),
+        }
     }
 }
 
@@ -117,13 +146,39 @@ pub(crate) fn span(node: Node) -> Span {
     Span::new(node.start_byte(), node.end_byte())
 }
 
-/// Named children with field `field`, in order.
+/// Field ids by name, looked up once: tree-sitter's own lookup compares the name with every
+/// field name on each call, which was the largest single cost of lowering.
+fn field_id(name: &str) -> Option<std::num::NonZeroU16> {
+    use std::collections::HashMap;
+    use std::sync::OnceLock;
+    static IDS: OnceLock<HashMap<String, std::num::NonZeroU16>> = OnceLock::new();
+    let ids = IDS.get_or_init(|| {
+        let language: tree_sitter::Language = tree_sitter_litmus::LANGUAGE.into();
+        (1..=language.field_count() as u16)
+            .filter_map(|id| {
+                Some((
+                    language.field_name_for_id(id)?.to_string(),
+                    std::num::NonZeroU16::new(id)?,
+                ))
+            })
+            .collect()
+    });
+    ids.get(name).copied()
+}
+
+/// Children with field `field`, in order, without MISSING ones.
 pub(crate) fn children_by_field<'t>(node: Node<'t>, field: &str) -> Vec<Node<'t>> {
+    let Some(id) = field_id(field) else {
+        return Vec::new();
+    };
     let mut cursor = node.walk();
-    node.children_by_field_name(field, &mut cursor).filter(|n| !n.is_missing()).collect()
+    node.children_by_field_id(id, &mut cursor)
+        .filter(|n| !n.is_missing())
+        .collect()
 }
 
 /// The child with field `field`, unless it is missing.
 pub(crate) fn field<'t>(node: Node<'t>, field: &str) -> Option<Node<'t>> {
-    node.child_by_field_name(field).filter(|n| !n.is_missing())
+    node.child_by_field_id(field_id(field)?.get())
+        .filter(|n| !n.is_missing())
 }

@@ -10,9 +10,12 @@
 //! - array sizes are constant expressions from 1 to [`MAX_ARRAY`];
 //! - `0:r0` (herd style) is accepted in the final condition and means the first thread.
 
-use super::expr::{const_eval, placeholder, ExprLowerer, Mode, Scope, Sym, ThreadInfo, MAX_DEPTH};
+use super::expr::{const_eval, ExprLowerer, Mode, Scope, Sym, ThreadInfo, MAX_DEPTH};
 use super::{children_by_field, field, span, Src};
-use crate::ast::{Condition, Dialect, Expr, LocRef, Name, Quantifier, RmwOp, SharedDecl, Stmt, StmtKind, Test, Thread};
+use crate::ast::{
+    Condition, Dialect, Expr, LocRef, Name, Quantifier, RmwOp, SharedDecl, Stmt, StmtKind, Test,
+    Thread,
+};
 use crate::diag::Diagnostic;
 use crate::span::Span;
 use std::collections::{BTreeSet, HashMap};
@@ -23,14 +26,25 @@ pub(crate) const MAX_ARRAY: i64 = 1 << 16;
 
 pub(super) fn lower(text: &str, node: Node, diags: &mut Vec<Diagnostic>) -> Option<Test> {
     let src = Src { text };
-    let mut l = Native { src: &src, diags, shared: Vec::new(), mutexes: Vec::new(), by_name: HashMap::new() };
+    let mut l = Native {
+        src: &src,
+        diags,
+        shared: Vec::new(),
+        mutexes: Vec::new(),
+        by_name: HashMap::new(),
+    };
 
     let header = field(node, "header");
     let name = header
         .and_then(|h| field(h, "name"))
         .map(|n| src.name(n))
-        .unwrap_or(Name { text: String::new(), span: Span::new(node.start_byte(), node.start_byte()) });
-    let description = header.and_then(|h| field(h, "description")).map(|d| unquote(src.text(d)));
+        .unwrap_or(Name {
+            text: String::new(),
+            span: Span::new(node.start_byte(), node.start_byte()),
+        });
+    let description = header
+        .and_then(|h| field(h, "description"))
+        .map(|d| unquote(src.text(d)));
 
     let items = children_by_field(node, "item");
     // Pass 1: declarations.
@@ -45,9 +59,10 @@ pub(super) fn lower(text: &str, node: Node, diags: &mut Vec<Diagnostic>) -> Opti
                             .with_related(span(t), "first thread is here"),
                     );
                 }
-                if item.child_by_field_name("terminator").is_none() && !item.has_error() {
+                if field(item, "terminator").is_none() && !item.has_error() {
                     let end = item.end_byte();
-                    l.diags.push(Diagnostic::error(Span::new(end, end), "expected `;`"));
+                    l.diags
+                        .push(Diagnostic::error(Span::new(end, end), "expected `;`"));
                 }
                 if item.kind() == "shared_declaration" {
                     for d in children_by_field(item, "declarator") {
@@ -67,7 +82,9 @@ pub(super) fn lower(text: &str, node: Node, diags: &mut Vec<Diagnostic>) -> Opti
     let mut threads: Vec<Thread> = Vec::new();
     let mut infos: Vec<ThreadInfo> = Vec::new();
     for &item in items.iter().filter(|i| i.kind() == "thread") {
-        let Some(name_node) = field(item, "name") else { continue };
+        let Some(name_node) = field(item, "name") else {
+            continue;
+        };
         let tname = src.name(name_node);
         if let Some(prev) = threads.iter().find(|t| t.name.text == tname.text) {
             l.diags.push(
@@ -80,12 +97,25 @@ pub(super) fn lower(text: &str, node: Node, diags: &mut Vec<Diagnostic>) -> Opti
             Some(b) => l.block(b, &mut regs, 0),
             None => Vec::new(),
         };
-        infos.push(ThreadInfo { name: tname.text.clone(), regs });
-        threads.push(Thread { name: tname, reg_init: Vec::new(), body, span: span(item) });
+        infos.push(ThreadInfo {
+            name: tname.text.clone(),
+            regs,
+        });
+        threads.push(Thread {
+            name: tname,
+            reg_init: Vec::new(),
+            body,
+            span: span(item),
+        });
     }
-    if threads.is_empty() {
+    // Without threads after a syntax error, the error already says what is wrong.
+    let syntax_error = node.parent().unwrap_or(node).has_error();
+    if threads.is_empty() && !syntax_error {
         let at = header.map(span).unwrap_or(span(node));
-        l.diags.push(Diagnostic::error(at, "a test needs at least one thread: `thread P0 { ... }`"));
+        l.diags.push(Diagnostic::error(
+            at,
+            "a test needs at least one thread: `thread P0 { ... }`",
+        ));
     }
 
     let condition = field(node, "condition").and_then(|c| l.condition(c, &infos));
@@ -102,8 +132,25 @@ pub(super) fn lower(text: &str, node: Node, diags: &mut Vec<Diagnostic>) -> Opti
     })
 }
 
+/// The contents of a string literal: quotes removed, `\"` and `\\` unescaped (any other
+/// backslash is kept as written).
 pub(crate) fn unquote(s: &str) -> String {
-    s.strip_prefix('"').and_then(|s| s.strip_suffix('"')).unwrap_or(s).to_string()
+    let inner = s
+        .strip_prefix('"')
+        .and_then(|s| s.strip_suffix('"'))
+        .unwrap_or(s);
+    let mut out = String::with_capacity(inner.len());
+    let mut chars = inner.chars().peekable();
+    while let Some(c) = chars.next() {
+        match (c, chars.peek()) {
+            ('\\', Some(&next)) if next == '"' || next == '\\' => {
+                out.push(next);
+                chars.next();
+            }
+            _ => out.push(c),
+        }
+    }
+    out
 }
 
 /// Lowers a final condition (both dialects).
@@ -121,15 +168,28 @@ pub(crate) fn lower_condition(
         "forall" => Quantifier::Forall,
         "~exists" => Quantifier::NotExists,
         "final" if dialect == Dialect::Native => {
-            diags.push(Diagnostic::error(span(q), "`final` is x86 syntax; use `exists`"));
+            diags.push(Diagnostic::error(
+                span(q),
+                "`final` is x86 syntax; use `exists`",
+            ));
             Quantifier::Exists
         }
         _ => Quantifier::Exists,
     };
     let e = field(node, "expression")?;
-    let mut lw = ExprLowerer { src, scope, diags, dialect, mode: Mode::Condition(threads) };
+    let mut lw = ExprLowerer {
+        src,
+        scope,
+        diags,
+        dialect,
+        mode: Mode::Condition(threads),
+    };
     let expr = lw.lower(e, 0);
-    Some(Condition { quantifier, expr, span: span(node) })
+    Some(Condition {
+        quantifier,
+        expr,
+        span: span(node),
+    })
 }
 
 struct Native<'s, 'd> {
@@ -167,7 +227,8 @@ impl Native<'_, '_> {
     fn mutex(&mut self, node: Node) {
         let name = self.src.name(node);
         if !self.duplicate(&name) {
-            self.by_name.insert(name.text.clone(), Sym::Mutex(self.mutexes.len()));
+            self.by_name
+                .insert(name.text.clone(), Sym::Mutex(self.mutexes.len()));
             self.mutexes.push(name);
         }
     }
@@ -175,7 +236,10 @@ impl Native<'_, '_> {
     /// A constant expression in a declaration (no names allowed).
     fn constant(&mut self, node: Node, what: &str) -> Option<i64> {
         let empty = HashMap::new();
-        let scope = Scope { shared: &[], by_name: &empty };
+        let scope = Scope {
+            shared: &[],
+            by_name: &empty,
+        };
         let mut regs = BTreeSet::new();
         let before = self.diags.len();
         let mut lw = ExprLowerer {
@@ -191,15 +255,24 @@ impl Native<'_, '_> {
         }
         match const_eval(&e) {
             Some(v) if regs.is_empty() => Some(v),
+            None if regs.is_empty() => {
+                self.error(span(node), format!("{what} divides by zero"));
+                None
+            }
             _ => {
-                self.error(span(node), format!("{what} must be a constant"));
+                self.error(
+                    span(node),
+                    format!("{what} must be a constant (literals and operators, no names)"),
+                );
                 None
             }
         }
     }
 
     fn shared_declarator(&mut self, node: Node) {
-        let Some(name_node) = field(node, "name") else { return };
+        let Some(name_node) = field(node, "name") else {
+            return;
+        };
         let name = self.src.name(name_node);
         let size = field(node, "size").and_then(|s| {
             let v = self.constant(s, "an array size")?;
@@ -207,7 +280,10 @@ impl Native<'_, '_> {
                 self.error(span(s), format!("array size must be at least 1, not {v}"));
                 None
             } else if v > MAX_ARRAY {
-                self.error(span(s), format!("array size {v} is too large (at most {MAX_ARRAY})"));
+                self.error(
+                    span(s),
+                    format!("array size {v} is too large (at most {MAX_ARRAY})"),
+                );
                 None
             } else {
                 Some(v as u32)
@@ -225,7 +301,10 @@ impl Native<'_, '_> {
                             if size.is_some() {
                                 self.error(
                                     span(*el),
-                                    format!("too many initialisers: `{}` has {cells} cells", name.text),
+                                    format!(
+                                        "too many initialisers: `{}` has {cells} cells",
+                                        name.text
+                                    ),
                                 );
                             }
                             break;
@@ -237,11 +316,17 @@ impl Native<'_, '_> {
                 }
                 (true, false) => self.error(
                     span(value),
-                    format!("`{}` is a scalar; a list initialiser needs an array: `{}[N] = {{...}}`", name.text, name.text),
+                    format!(
+                        "`{}` is a scalar; a list initialiser needs an array: `{}[N] = {{...}}`",
+                        name.text, name.text
+                    ),
                 ),
                 (false, true) => self.error(
                     span(value),
-                    format!("an array is initialised with a list: `{}[N] = {{...}}`", name.text),
+                    format!(
+                        "an array is initialised with a list: `{}[N] = {{...}}`",
+                        name.text
+                    ),
                 ),
                 (false, false) => {
                     if let Some(v) = self.constant(value, "an initial value") {
@@ -253,51 +338,122 @@ impl Native<'_, '_> {
         if self.duplicate(&name) {
             return;
         }
-        self.by_name.insert(name.text.clone(), Sym::Shared(self.shared.len()));
+        self.by_name
+            .insert(name.text.clone(), Sym::Shared(self.shared.len()));
         // A broken size still declares an array (of one cell) so uses do not cascade.
-        let size = if is_array { Some(size.unwrap_or(1)) } else { None };
-        self.shared.push(SharedDecl { name, size, init, span: span(node) });
+        let size = if is_array {
+            Some(size.unwrap_or(1))
+        } else {
+            None
+        };
+        self.shared.push(SharedDecl {
+            name,
+            size,
+            init,
+            span: span(node),
+        });
     }
 
     fn expr(&mut self, node: Node, regs: &mut BTreeSet<String>, depth: usize) -> Expr {
-        let scope = Scope { shared: &self.shared, by_name: &self.by_name };
-        let mut lw =
-            ExprLowerer { src: self.src, scope: &scope, diags: self.diags, dialect: Dialect::Native, mode: Mode::Thread(regs) };
+        let scope = Scope {
+            shared: &self.shared,
+            by_name: &self.by_name,
+        };
+        let mut lw = ExprLowerer {
+            src: self.src,
+            scope: &scope,
+            diags: self.diags,
+            dialect: Dialect::Native,
+            mode: Mode::Thread(regs),
+        };
         lw.lower(node, depth)
     }
 
     fn block(&mut self, node: Node, regs: &mut BTreeSet<String>, depth: usize) -> Vec<Stmt> {
         if depth > MAX_DEPTH {
-            self.error(span(node), format!("statements nested too deeply (more than {MAX_DEPTH} levels)"));
+            self.error(
+                span(node),
+                format!("statements nested too deeply (more than {MAX_DEPTH} levels)"),
+            );
             return Vec::new();
         }
-        children_by_field(node, "statement").into_iter().filter_map(|s| self.stmt(s, regs, depth + 1)).collect()
+        children_by_field(node, "statement")
+            .into_iter()
+            .filter_map(|s| self.stmt(s, regs, depth + 1))
+            .collect()
     }
 
-    fn condition_of(&mut self, node: Node, regs: &mut BTreeSet<String>, depth: usize) -> Option<Expr> {
+    fn condition_of(
+        &mut self,
+        node: Node,
+        regs: &mut BTreeSet<String>,
+        depth: usize,
+    ) -> Option<Expr> {
         let c = field(node, "condition")?;
+        self.require_parens(node, c);
         Some(self.expr(c, regs, depth))
+    }
+
+    /// `if (c)`, `assert(c)`, `lock(m)`: the grammar accepts the operand without parentheses
+    /// so that this can say so precisely.
+    fn require_parens(&mut self, stmt: Node, operand: Node) {
+        if operand.kind() == "parenthesized_expression" {
+            return;
+        }
+        let keyword = stmt.child(0).map(|k| self.src.text(k)).unwrap_or("if");
+        let operand_text = self.src.text(operand);
+        let example = match keyword {
+            "if" | "while" => format!("`{keyword} ({operand_text}) {{ ... }}`"),
+            _ => format!("`{keyword}({operand_text});`"),
+        };
+        self.error(
+            span(operand),
+            format!("`{keyword}` needs parentheses: {example}"),
+        );
     }
 
     fn stmt(&mut self, node: Node, regs: &mut BTreeSet<String>, depth: usize) -> Option<Stmt> {
         let sp = span(node);
+        if depth > MAX_DEPTH {
+            // `else if` chains nest here without a block in between.
+            self.error(
+                sp,
+                format!("statements nested too deeply (more than {MAX_DEPTH} levels)"),
+            );
+            return None;
+        }
         let kind = match node.kind() {
             "assignment_statement" => return self.assignment(node, regs, depth),
             "atomic_statement" => {
                 let atomic = field(node, "atomic")?;
                 let (op, loc, args) = self.atomic(atomic, regs, depth)?;
-                StmtKind::Rmw { dest: None, op, loc, args }
+                StmtKind::Rmw {
+                    dest: None,
+                    op,
+                    loc,
+                    args,
+                }
             }
             "fence_statement" => StmtKind::Fence,
             "lock_statement" | "unlock_statement" => {
                 let m = field(node, "mutex")?;
+                self.require_parens(node, m);
+                let m = if m.kind() == "parenthesized_expression" {
+                    field(m, "expression")?
+                } else {
+                    m
+                };
                 let text = self.src.text(m);
                 let found = match (m.kind(), self.by_name.get(text)) {
                     ("identifier", Some(Sym::Mutex(i))) => Some(*i),
                     _ => None,
                 };
                 let Some(mutex) = found else {
-                    let verb = if node.kind() == "lock_statement" { "lock" } else { "unlock" };
+                    let verb = if node.kind() == "lock_statement" {
+                        "lock"
+                    } else {
+                        "unlock"
+                    };
                     let msg = if m.kind() == "identifier" && !self.by_name.contains_key(text) {
                         format!("unknown mutex `{text}`; declare it with `mutex {text};`")
                     } else {
@@ -318,17 +474,25 @@ impl Native<'_, '_> {
             "await_statement" => StmtKind::Await(self.condition_of(node, regs, depth)?),
             "if_statement" => {
                 let cond = self.condition_of(node, regs, depth)?;
-                let then_body = field(node, "consequence").map(|b| self.block(b, regs, depth)).unwrap_or_default();
+                let then_body = field(node, "consequence")
+                    .map(|b| self.block(b, regs, depth))
+                    .unwrap_or_default();
                 let else_body = match field(node, "alternative").and_then(|a| field(a, "body")) {
                     Some(b) if b.kind() == "block" => self.block(b, regs, depth),
                     Some(b) => self.stmt(b, regs, depth + 1).into_iter().collect(),
                     None => Vec::new(),
                 };
-                StmtKind::If { cond, then_body, else_body }
+                StmtKind::If {
+                    cond,
+                    then_body,
+                    else_body,
+                }
             }
             "while_statement" => {
                 let cond = self.condition_of(node, regs, depth)?;
-                let body = field(node, "body").map(|b| self.block(b, regs, depth)).unwrap_or_default();
+                let body = field(node, "body")
+                    .map(|b| self.block(b, regs, depth))
+                    .unwrap_or_default();
                 StmtKind::While { cond, body }
             }
             _ => return None,
@@ -337,13 +501,22 @@ impl Native<'_, '_> {
     }
 
     /// A location operand: `x` or `a[e]` naming a shared location.
-    fn location(&mut self, node: Node, regs: &mut BTreeSet<String>, depth: usize, what: &str) -> Option<LocRef> {
+    fn location(
+        &mut self,
+        node: Node,
+        regs: &mut BTreeSet<String>,
+        depth: usize,
+        what: &str,
+    ) -> Option<LocRef> {
         let sp = span(node);
         let (name_node, index) = match node.kind() {
             "identifier" => (node, None),
             "subscript_expression" => (field(node, "array")?, Some(field(node, "index")?)),
             _ => {
-                self.error(sp, format!("{what} must be a shared location (`x` or `a[i]`)"));
+                self.error(
+                    sp,
+                    format!("{what} must be a shared location (`x` or `a[i]`)"),
+                );
                 return None;
             }
         };
@@ -357,17 +530,27 @@ impl Native<'_, '_> {
                         None
                     }
                     (false, Some(_)) => {
-                        self.error(span(name_node), format!("`{name}` is not an array and cannot be indexed"));
+                        self.error(
+                            span(name_node),
+                            format!("`{name}` is not an array and cannot be indexed"),
+                        );
                         None
                     }
                     (_, index) => {
                         let index = index.map(|i| Box::new(self.expr(i, regs, depth + 1)));
-                        Some(LocRef { var, index, span: sp })
+                        Some(LocRef {
+                            var,
+                            index,
+                            span: sp,
+                        })
                     }
                 }
             }
             (Some(Sym::Mutex(_)), _) => {
-                self.error(span(name_node), format!("mutex `{name}` cannot be {what}; use `lock`/`unlock`"));
+                self.error(
+                    span(name_node),
+                    format!("mutex `{name}` cannot be {what}; use `lock`/`unlock`"),
+                );
                 None
             }
             (None, Some(_)) => {
@@ -381,24 +564,51 @@ impl Native<'_, '_> {
         }
     }
 
-    fn assignment(&mut self, node: Node, regs: &mut BTreeSet<String>, depth: usize) -> Option<Stmt> {
+    fn assignment(
+        &mut self,
+        node: Node,
+        regs: &mut BTreeSet<String>,
+        depth: usize,
+    ) -> Option<Stmt> {
         let sp = span(node);
         let left = field(node, "left")?;
         let right = field(node, "right")?;
-        let lname = self.src.text(if left.kind() == "identifier" { left } else { field(left, "array")? });
+        let lname = self.src.text(if left.kind() == "identifier" {
+            left
+        } else {
+            field(left, "array")?
+        });
         let is_register = left.kind() == "identifier" && !self.by_name.contains_key(lname);
         if is_register {
-            regs.insert(lname.to_string());
+            if !regs.contains(lname) {
+                regs.insert(lname.to_string());
+            }
             let reg = self.src.name(left);
             if right.kind() == "atomic_expression" {
                 let (op, loc, args) = self.atomic(right, regs, depth)?;
-                return Some(Stmt { kind: StmtKind::Rmw { dest: Some(reg), op, loc, args }, span: sp });
+                return Some(Stmt {
+                    kind: StmtKind::Rmw {
+                        dest: Some(reg),
+                        op,
+                        loc,
+                        args,
+                    },
+                    span: sp,
+                });
             }
             let value = self.expr(right, regs, depth + 1);
-            return Some(Stmt { kind: StmtKind::Assign { reg, value }, span: sp });
+            return Some(Stmt {
+                kind: StmtKind::Assign { reg, value },
+                span: sp,
+            });
         }
         if let (Some(Sym::Mutex(_)), "identifier") = (self.by_name.get(lname), left.kind()) {
-            self.error(span(left), format!("cannot assign to mutex `{lname}`; use `lock({lname});` and `unlock({lname});`"));
+            self.error(
+                span(left),
+                format!(
+                    "cannot assign to mutex `{lname}`; use `lock({lname});` and `unlock({lname});`"
+                ),
+            );
             self.expr(right, regs, depth + 1);
             return None;
         }
@@ -411,10 +621,18 @@ impl Native<'_, '_> {
             return None;
         }
         let value = self.expr(right, regs, depth + 1);
-        Some(Stmt { kind: StmtKind::Store { loc: loc?, value }, span: sp })
+        Some(Stmt {
+            kind: StmtKind::Store { loc: loc?, value },
+            span: sp,
+        })
     }
 
-    fn atomic(&mut self, node: Node, regs: &mut BTreeSet<String>, depth: usize) -> Option<(RmwOp, LocRef, Vec<Expr>)> {
+    fn atomic(
+        &mut self,
+        node: Node,
+        regs: &mut BTreeSet<String>,
+        depth: usize,
+    ) -> Option<(RmwOp, LocRef, Vec<Expr>)> {
         let op_node = field(node, "operation")?;
         let op_text = self.src.text(op_node);
         let (op, arity, shape) = match op_text {
@@ -423,15 +641,23 @@ impl Native<'_, '_> {
             _ => (RmwOp::Xchg, 1, "xchg(x, v)"),
         };
         let loc_node = field(node, "location")?;
-        let loc = if loc_node.kind() == "identifier" && !self.by_name.contains_key(self.src.text(loc_node)) {
+        let loc = if loc_node.kind() == "identifier"
+            && !self.by_name.contains_key(self.src.text(loc_node))
+        {
             let t = self.src.text(loc_node);
-            self.error(span(loc_node), format!("`{t}` is not a shared location; declare it with `shared {t};`"));
+            self.error(
+                span(loc_node),
+                format!("`{t}` is not a shared location; declare it with `shared {t};`"),
+            );
             None
         } else {
             self.location(loc_node, regs, depth, &format!("the target of `{op_text}`"))
         };
         let arg_nodes = children_by_field(node, "argument");
-        let args: Vec<Expr> = arg_nodes.iter().map(|a| self.expr(*a, regs, depth + 1)).collect();
+        let args: Vec<Expr> = arg_nodes
+            .iter()
+            .map(|a| self.expr(*a, regs, depth + 1))
+            .collect();
         if args.len() != arity {
             self.error(
                 span(node),
@@ -443,9 +669,11 @@ impl Native<'_, '_> {
     }
 
     fn condition(&mut self, node: Node, threads: &[ThreadInfo]) -> Option<Condition> {
-        let scope = Scope { shared: &self.shared, by_name: &self.by_name };
-        let c = lower_condition(self.src, &scope, self.diags, Dialect::Native, node, threads);
-        c.or_else(|| Some(Condition { quantifier: Quantifier::Exists, expr: placeholder(span(node)), span: span(node) }))
-            .filter(|_| field(node, "expression").is_some())
+        let scope = Scope {
+            shared: &self.shared,
+            by_name: &self.by_name,
+        };
+        // `None` only when the quantifier or expression is missing: a syntax error already.
+        lower_condition(self.src, &scope, self.diags, Dialect::Native, node, threads)
     }
 }

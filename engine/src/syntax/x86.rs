@@ -2,7 +2,7 @@
 //!
 //! - Each column of the code table is a thread named `P<i>` (its span: the header cell).
 //! - Registers are upper-cased (`eax` and `EAX` are one register, reported `P0:EAX`).
-//! - Every location mentioned anywhere (init block, instructions, condition) becomes a
+//! - Every location mentioned anywhere (init block, instructions, `locations`, condition) is a
 //!   `SharedDecl` in order of first mention, initialised to 0 unless the init block says
 //!   otherwise; `0:EAX=2` / `P0:EAX=2` become the thread's `reg_init`.
 //! - Instructions: `MOV [x],$1` / `MOV [x],EAX` (store), `MOV EAX,[x]` (load), `MOV EAX,$1` /
@@ -14,7 +14,9 @@
 use super::expr::{parse_int, Scope, Sym, ThreadInfo};
 use super::native::{lower_condition, unquote};
 use super::{children_by_field, field, span, Src};
-use crate::ast::{Dialect, Expr, ExprKind, LocRef, Name, RmwOp, SharedDecl, Stmt, StmtKind, Test, Thread};
+use crate::ast::{
+    Dialect, Expr, ExprKind, LocRef, Name, RmwOp, SharedDecl, Stmt, StmtKind, Test, Thread,
+};
 use crate::diag::Diagnostic;
 use crate::span::Span;
 use std::collections::{BTreeSet, HashMap};
@@ -24,14 +26,24 @@ const SUPPORTED: &str = "supported: MOV, MFENCE, XCHG";
 
 pub(super) fn lower(text: &str, node: Node, diags: &mut Vec<Diagnostic>) -> Option<Test> {
     let src = Src { text };
-    let mut l = X86 { src: &src, diags, shared: Vec::new(), by_name: HashMap::new() };
+    let mut l = X86 {
+        src: &src,
+        diags,
+        shared: Vec::new(),
+        by_name: HashMap::new(),
+    };
 
     let header = field(node, "header");
     let name = header
         .and_then(|h| field(h, "name"))
         .map(|n| src.name(n))
-        .unwrap_or(Name { text: String::new(), span: Span::new(node.start_byte(), node.start_byte()) });
-    let description = header.and_then(|h| field(h, "description")).map(|d| unquote(src.text(d)));
+        .unwrap_or(Name {
+            text: String::new(),
+            span: Span::new(node.start_byte(), node.start_byte()),
+        });
+    let description = header
+        .and_then(|h| field(h, "description"))
+        .map(|d| unquote(src.text(d)));
 
     // Threads from the header row.
     let mut threads: Vec<Thread> = Vec::new();
@@ -46,7 +58,10 @@ pub(super) fn lower(text: &str, node: Node, diags: &mut Vec<Diagnostic>) -> Opti
                 ));
             }
             threads.push(Thread {
-                name: Name { text: expected, span: span(cell) },
+                name: Name {
+                    text: expected,
+                    span: span(cell),
+                },
                 reg_init: Vec::new(),
                 body: Vec::new(),
                 span: span(cell),
@@ -54,37 +69,54 @@ pub(super) fn lower(text: &str, node: Node, diags: &mut Vec<Diagnostic>) -> Opti
         }
     }
     if threads.is_empty() && field(node, "threads").is_some() {
-        l.diags.push(Diagnostic::error(span(node), "the code table needs at least one thread column `P0 ;`"));
+        l.diags.push(Diagnostic::error(
+            span(node),
+            "the code table needs at least one thread column `P0 ;`",
+        ));
     }
 
     // Init block: locations first (they come first in mention order), registers.
-    let mut reg_inits: Vec<(usize, Name, i64, Span)> = Vec::new();
+    let mut reg_inits: Vec<(usize, Name, i64)> = Vec::new();
     if let Some(init) = field(node, "init") {
         for entry in children_by_field(init, "entry") {
-            let (Some(loc), Some(value)) = (field(entry, "location"), field(entry, "value")) else { continue };
+            let (Some(loc), Some(value)) = (field(entry, "location"), field(entry, "value")) else {
+                continue;
+            };
             let v = match value.kind() {
                 "immediate" => l.immediate(value),
                 _ => {
                     l.diags.push(Diagnostic::error(
                         span(value),
-                        format!("unsupported initial value `{}`: only integers", src.text(value)),
+                        format!(
+                            "unsupported initial value `{}`: only integers",
+                            src.text(value)
+                        ),
                     ));
                     None
                 }
             };
             match loc.kind() {
                 "thread_register" => {
-                    let (Some(t), Some(r)) = (field(loc, "thread"), field(loc, "register")) else { continue };
+                    let (Some(t), Some(r)) = (field(loc, "thread"), field(loc, "register")) else {
+                        continue;
+                    };
                     let Some(ti) = thread_index(src.text(t), threads.len()) else {
-                        l.diags.push(Diagnostic::error(span(t), format!("unknown thread `{}`", src.text(t))));
+                        l.diags.push(Diagnostic::error(
+                            span(t),
+                            format!("unknown thread `{}`", src.text(t)),
+                        ));
                         continue;
                     };
                     if let Some(v) = v {
-                        reg_inits.push((ti, reg_name(&src, r), v, span(entry)));
+                        reg_inits.push((ti, reg_name(&src, r), v));
                     }
                 }
                 _ => {
-                    let id = if loc.kind() == "memory_operand" { field(loc, "location") } else { Some(loc) };
+                    let id = if loc.kind() == "memory_operand" {
+                        field(loc, "location")
+                    } else {
+                        Some(loc)
+                    };
                     let Some(id) = id else { continue };
                     let var = l.mention(id);
                     if let Some(v) = v {
@@ -111,7 +143,11 @@ pub(super) fn lower(text: &str, node: Node, diags: &mut Vec<Diagnostic>) -> Opti
             if column >= threads.len() {
                 l.diags.push(Diagnostic::error(
                     span(child),
-                    format!("this cell is in column {} but the table has {} thread columns", column + 1, threads.len()),
+                    format!(
+                        "this cell is in column {} but the table has {} thread columns",
+                        column + 1,
+                        threads.len()
+                    ),
                 ));
                 continue;
             }
@@ -120,22 +156,39 @@ pub(super) fn lower(text: &str, node: Node, diags: &mut Vec<Diagnostic>) -> Opti
             }
         }
     }
-    for (ti, name, v, _) in reg_inits {
+    // `reg_init` holds the non-zero values (ast::Thread's contract); a register initialised
+    // to 0 still counts as used by its thread.
+    for (ti, name, v) in reg_inits {
         regs[ti].insert(name.text.clone());
         let t = &mut threads[ti];
         t.reg_init.retain(|(n, _)| n.text != name.text);
-        t.reg_init.push((name, v));
+        if v != 0 {
+            t.reg_init.push((name, v));
+        }
     }
 
-    // Locations mentioned only in the condition are still locations.
+    // Locations named only in `locations [..]` or the condition are still locations (herd
+    // shows them in the final states); in text order.
+    for clause in children_by_field(node, "locations") {
+        l.mention_in_condition(clause);
+    }
     let cond = field(node, "condition");
     if let Some(c) = cond.and_then(|c| field(c, "expression")) {
         l.mention_in_condition(c);
     }
-    let infos: Vec<ThreadInfo> =
-        threads.iter().zip(regs).map(|(t, regs)| ThreadInfo { name: t.name.text.clone(), regs }).collect();
+    let infos: Vec<ThreadInfo> = threads
+        .iter()
+        .zip(regs)
+        .map(|(t, regs)| ThreadInfo {
+            name: t.name.text.clone(),
+            regs,
+        })
+        .collect();
     let condition = cond.and_then(|c| {
-        let scope = Scope { shared: &l.shared, by_name: &l.by_name };
+        let scope = Scope {
+            shared: &l.shared,
+            by_name: &l.by_name,
+        };
         lower_condition(&src, &scope, l.diags, Dialect::X86, c, &infos)
     });
 
@@ -186,11 +239,17 @@ impl X86<'_, '_> {
         }
         let i = self.shared.len();
         self.by_name.insert(text.to_string(), Sym::Shared(i));
-        self.shared.push(SharedDecl { name: self.src.name(id), size: None, init: vec![0], span: span(id) });
+        self.shared.push(SharedDecl {
+            name: self.src.name(id),
+            size: None,
+            init: vec![0],
+            span: span(id),
+        });
         i
     }
 
-    /// Declares every location a condition names (identifiers outside `P0:EAX`).
+    /// Declares every location a condition or `locations` clause names (identifiers outside
+    /// `P0:EAX`).
     fn mention_in_condition(&mut self, node: Node) {
         // An explicit stack: conditions can be nested arbitrarily deep.
         let mut stack = vec![node];
@@ -211,10 +270,15 @@ impl X86<'_, '_> {
 
     fn immediate(&mut self, node: Node) -> Option<i64> {
         let value = field(node, "value")?;
-        let negative = (0..node.child_count()).filter_map(|i| node.child(i)).any(|c| c.kind() == "-");
+        let negative = (0..node.child_count())
+            .filter_map(|i| node.child(i))
+            .any(|c| c.kind() == "-");
         let v = parse_int(self.src.text(value), negative);
         if v.is_none() {
-            self.diags.push(Diagnostic::error(span(node), "integer literal out of range (values are 64-bit signed)"));
+            self.diags.push(Diagnostic::error(
+                span(node),
+                "integer literal out of range (values are 64-bit signed)",
+            ));
         }
         v
     }
@@ -224,7 +288,11 @@ impl X86<'_, '_> {
             "memory_operand" => {
                 let id = field(node, "location")?;
                 let var = self.mention(id);
-                Some(Operand::Mem(LocRef { var, index: None, span: span(node) }))
+                Some(Operand::Mem(LocRef {
+                    var,
+                    index: None,
+                    span: span(node),
+                }))
             }
             "identifier" => {
                 let name = reg_name(self.src, node);
@@ -243,23 +311,48 @@ impl X86<'_, '_> {
         for o in &operand_nodes {
             ops.push(self.operand(*o, regs)?);
         }
-        let reg_expr = |n: &Name| Expr { kind: ExprKind::Reg(n.clone()), span: n.span };
+        let reg_expr = |n: &Name| Expr {
+            kind: ExprKind::Reg(n.clone()),
+            span: n.span,
+        };
         let kind = match (mnemonic.as_str(), ops.as_slice()) {
             ("MFENCE", []) => StmtKind::Fence,
-            ("MOV", [Operand::Mem(loc), Operand::Imm(v)]) => {
-                StmtKind::Store { loc: loc.clone(), value: Expr { kind: ExprKind::Int(*v), span: span(operand_nodes[1]) } }
-            }
-            ("MOV", [Operand::Mem(loc), Operand::Reg(r)]) => StmtKind::Store { loc: loc.clone(), value: reg_expr(r) },
-            ("MOV", [Operand::Reg(r), Operand::Mem(loc)]) => {
-                StmtKind::Assign { reg: r.clone(), value: Expr { kind: ExprKind::Load(loc.clone()), span: loc.span } }
-            }
-            ("MOV", [Operand::Reg(r), Operand::Imm(v)]) => {
-                StmtKind::Assign { reg: r.clone(), value: Expr { kind: ExprKind::Int(*v), span: span(operand_nodes[1]) } }
-            }
-            ("MOV", [Operand::Reg(r), Operand::Reg(s)]) => StmtKind::Assign { reg: r.clone(), value: reg_expr(s) },
-            ("XCHG", [Operand::Mem(loc), Operand::Reg(r)]) | ("XCHG", [Operand::Reg(r), Operand::Mem(loc)]) => {
-                StmtKind::Rmw { dest: Some(r.clone()), op: RmwOp::Xchg, loc: loc.clone(), args: vec![reg_expr(r)] }
-            }
+            ("MOV", [Operand::Mem(loc), Operand::Imm(v)]) => StmtKind::Store {
+                loc: loc.clone(),
+                value: Expr {
+                    kind: ExprKind::Int(*v),
+                    span: span(operand_nodes[1]),
+                },
+            },
+            ("MOV", [Operand::Mem(loc), Operand::Reg(r)]) => StmtKind::Store {
+                loc: loc.clone(),
+                value: reg_expr(r),
+            },
+            ("MOV", [Operand::Reg(r), Operand::Mem(loc)]) => StmtKind::Assign {
+                reg: r.clone(),
+                value: Expr {
+                    kind: ExprKind::Load(loc.clone()),
+                    span: loc.span,
+                },
+            },
+            ("MOV", [Operand::Reg(r), Operand::Imm(v)]) => StmtKind::Assign {
+                reg: r.clone(),
+                value: Expr {
+                    kind: ExprKind::Int(*v),
+                    span: span(operand_nodes[1]),
+                },
+            },
+            ("MOV", [Operand::Reg(r), Operand::Reg(s)]) => StmtKind::Assign {
+                reg: r.clone(),
+                value: reg_expr(s),
+            },
+            ("XCHG", [Operand::Mem(loc), Operand::Reg(r)])
+            | ("XCHG", [Operand::Reg(r), Operand::Mem(loc)]) => StmtKind::Rmw {
+                dest: Some(r.clone()),
+                op: RmwOp::Xchg,
+                loc: loc.clone(),
+                args: vec![reg_expr(r)],
+            },
             ("MOV", _) => {
                 self.diags.push(Diagnostic::error(
                     sp,
@@ -268,15 +361,22 @@ impl X86<'_, '_> {
                 return None;
             }
             ("XCHG", _) => {
-                self.diags.push(Diagnostic::error(sp, "unsupported XCHG operands; supported: `XCHG [x],EAX`, `XCHG EAX,[x]`"));
+                self.diags.push(Diagnostic::error(
+                    sp,
+                    "unsupported XCHG operands; supported: `XCHG [x],EAX`, `XCHG EAX,[x]`",
+                ));
                 return None;
             }
             ("MFENCE", _) => {
-                self.diags.push(Diagnostic::error(sp, "MFENCE takes no operands"));
+                self.diags
+                    .push(Diagnostic::error(sp, "MFENCE takes no operands"));
                 return None;
             }
             (other, _) => {
-                self.diags.push(Diagnostic::error(sp, format!("unsupported x86 instruction `{other}`; {SUPPORTED}")));
+                self.diags.push(Diagnostic::error(
+                    sp,
+                    format!("unsupported x86 instruction `{other}`; {SUPPORTED}"),
+                ));
                 return None;
             }
         };

@@ -16,7 +16,11 @@ pub fn check(input: &str, expect: expect_test::Expect) {
 pub fn render(input: &str) -> String {
     let parsed = syntax::parse(input);
     let has_error = parsed.diagnostics.iter().any(|d| d.is_error());
-    assert_eq!(parsed.test.is_none(), has_error, "`test` must be None iff there is an error");
+    assert_eq!(
+        parsed.test.is_none(),
+        has_error,
+        "`test` must be None iff there is an error"
+    );
     let idx = LineIndex::new(input);
     let mut out = String::new();
     for d in &parsed.diagnostics {
@@ -26,11 +30,24 @@ pub fn render(input: &str) -> String {
             Severity::Warning => "warning",
             Severity::Info => "info",
         };
-        let _ = writeln!(out, "{sev} {}:{}-{}:{}: {}", s.line, s.col, e.line, e.col, d.message);
+        let _ = writeln!(
+            out,
+            "{sev} {}:{}-{}:{}: {}",
+            s.line, s.col, e.line, e.col, d.message
+        );
         let line = idx.line_text(s.line);
-        let width = if e.line == s.line { (e.col - s.col).max(1) } else { 1 };
+        let width = if e.line == s.line {
+            (e.col - s.col).max(1)
+        } else {
+            1
+        };
         let _ = writeln!(out, "  | {line}");
-        let _ = writeln!(out, "  | {}{}", " ".repeat(s.col as usize - 1), "^".repeat(width as usize));
+        let _ = writeln!(
+            out,
+            "  | {}{}",
+            " ".repeat(s.col as usize - 1),
+            "^".repeat(width as usize)
+        );
         for r in &d.related {
             let p = idx.line_col(r.span.start);
             let _ = writeln!(out, "  = {}:{}: {}", p.line, p.col, r.message);
@@ -87,7 +104,12 @@ fn stmts(t: &Test, body: &[Stmt], depth: usize, out: &mut String) {
             StmtKind::Fence => "fence".into(),
             StmtKind::Lock { name, .. } => format!("lock {}", name.text),
             StmtKind::Unlock { name, .. } => format!("unlock {}", name.text),
-            StmtKind::Rmw { dest, op, loc: l, args } => {
+            StmtKind::Rmw {
+                dest,
+                op,
+                loc: l,
+                args,
+            } => {
                 let op = match op {
                     RmwOp::Xchg => "xchg",
                     RmwOp::Cas => "cas",
@@ -103,7 +125,11 @@ fn stmts(t: &Test, body: &[Stmt], depth: usize, out: &mut String) {
             StmtKind::Assert(e) => format!("assert {}", expr(t, e)),
             StmtKind::Assume(e) => format!("assume {}", expr(t, e)),
             StmtKind::Await(e) => format!("await {}", expr(t, e)),
-            StmtKind::If { cond, then_body, else_body } => {
+            StmtKind::If {
+                cond,
+                then_body,
+                else_body,
+            } => {
                 let _ = writeln!(out, "{pad}if {}", expr(t, cond));
                 stmts(t, then_body, depth + 1, out);
                 if !else_body.is_empty() {
@@ -135,7 +161,9 @@ pub fn expr(t: &Test, e: &Expr) -> String {
         ExprKind::Int(v) => v.to_string(),
         ExprKind::Reg(n) => n.text.clone(),
         ExprKind::Load(l) => format!("*{}", loc(t, l)),
-        ExprKind::ThreadReg { thread, reg } => format!("{}:{}", t.threads[*thread].name.text, reg.text),
+        ExprKind::ThreadReg { thread, reg } => {
+            format!("{}:{}", t.threads[*thread].name.text, reg.text)
+        }
         ExprKind::Unary(op, a) => {
             let op = match op {
                 UnOp::Neg => "-",

@@ -27,20 +27,17 @@ fn main() {
 
     c_config.compile("tree-sitter-litmus");
 
-    println!("cargo:rustc-check-cfg=cfg(with_highlights_query)");
-    if !"queries/highlights.scm".is_empty() && std::path::Path::new("queries/highlights.scm").exists() {
-        println!("cargo:rustc-cfg=with_highlights_query");
-    }
-    println!("cargo:rustc-check-cfg=cfg(with_injections_query)");
-    if !"queries/injections.scm".is_empty() && std::path::Path::new("queries/injections.scm").exists() {
-        println!("cargo:rustc-cfg=with_injections_query");
-    }
-    println!("cargo:rustc-check-cfg=cfg(with_locals_query)");
-    if !"queries/locals.scm".is_empty() && std::path::Path::new("queries/locals.scm").exists() {
-        println!("cargo:rustc-cfg=with_locals_query");
-    }
-    println!("cargo:rustc-check-cfg=cfg(with_tags_query)");
-    if !"queries/tags.scm".is_empty() && std::path::Path::new("queries/tags.scm").exists() {
-        println!("cargo:rustc-cfg=with_tags_query");
+    // Optional queries: a `cfg` for each one present (highlights and locals always are).
+    for (cfg, path) in [
+        ("with_highlights_query", "queries/highlights.scm"),
+        ("with_injections_query", "queries/injections.scm"),
+        ("with_locals_query", "queries/locals.scm"),
+        ("with_tags_query", "queries/tags.scm"),
+    ] {
+        println!("cargo:rustc-check-cfg=cfg({cfg})");
+        println!("cargo:rerun-if-changed={path}");
+        if std::path::Path::new(path).exists() {
+            println!("cargo:rustc-cfg={cfg}");
+        }
     }
 }

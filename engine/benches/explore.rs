@@ -1,0 +1,82 @@
+//! MCR against the exhaustive explorer over the litmus corpus (`tests/litmus/*.litmus`):
+//! per program and model, MCR executions, distinct final states, exhaustive executions, and the
+//! wall time of both, side by side. Prints a Markdown table (committed as `docs/bench-mcr.md`).
+//!
+//! Run: `cargo bench -p litmus-engine --bench explore`
+
+use litmus_engine::explore::Collector;
+use litmus_engine::ir::Program;
+use litmus_engine::report::{Model, ModelReport};
+use litmus_engine::{check, mcr, syntax, CheckOptions, Control, EngineKind};
+use std::time::Instant;
+
+fn run_mcr(test: &litmus_engine::ast::Test, model: Model, opts: &CheckOptions) -> (ModelReport, f64) {
+    let start = Instant::now();
+    let program = Program::lower(test, opts.loop_bound).expect("lowers");
+    let mut col = Collector::new(test, &program, model);
+    mcr::explore(&program, model, opts, &Control::new(), &mut col);
+    let r = col.finish(start.elapsed());
+    (r, start.elapsed().as_secs_f64() * 1000.0)
+}
+
+fn main() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/litmus");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .expect("tests/litmus")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "litmus"))
+        .collect();
+    files.sort();
+    println!("| test | model | states | MCR execs | MCR/states | exhaustive execs | MCR ms | solver ms | exhaustive ms | agree |");
+    println!("|---|---|---:|---:|---:|---:|---:|---:|---:|---|");
+    let (mut tot_states, mut tot_mcr, mut tot_exh) = ([0u64; 3], [0u64; 3], [0u64; 3]);
+    let (mut t_mcr, mut t_exh) = ([0f64; 3], [0f64; 3]);
+    let mut disagreements = 0;
+    for f in &files {
+        let src = std::fs::read_to_string(f).unwrap();
+        let Some(test) = syntax::parse(&src).test else { continue };
+        let name = f.file_stem().unwrap().to_string_lossy();
+        for (mi, model) in Model::ALL.into_iter().enumerate() {
+            let opts = CheckOptions { engine: EngineKind::Exhaustive, ..CheckOptions::default() };
+            let t0 = Instant::now();
+            let exh = check(&test, model, &opts, &Control::new());
+            let exh_ms = t0.elapsed().as_secs_f64() * 1000.0;
+            let (m, mcr_ms) = run_mcr(&test, model, &CheckOptions::default());
+            let same = m.states == exh.states
+                && m.violations.iter().map(|v| (v.kind, v.span)).eq(exh.violations.iter().map(|v| (v.kind, v.span)));
+            disagreements += usize::from(!same);
+            let states = exh.states.len() as u64;
+            let ratio = m.stats.executions as f64 / states.max(1) as f64;
+            println!(
+                "| {name} | {} | {states} | {} | {ratio:.2} | {} | {mcr_ms:.1} | {:.1} | {exh_ms:.1} | {} |",
+                model.key(),
+                m.stats.executions,
+                exh.stats.executions,
+                m.stats.solver_ms,
+                if same { "yes" } else { "NO" }
+            );
+            tot_states[mi] += states;
+            tot_mcr[mi] += m.stats.executions;
+            tot_exh[mi] += exh.stats.executions;
+            t_mcr[mi] += mcr_ms;
+            t_exh[mi] += exh_ms;
+        }
+    }
+    println!();
+    println!("| model | states | MCR execs | MCR/states | exhaustive execs | MCR ms | exhaustive ms |");
+    println!("|---|---:|---:|---:|---:|---:|---:|");
+    for (mi, model) in Model::ALL.into_iter().enumerate() {
+        println!(
+            "| {} | {} | {} | {:.2} | {} | {:.0} | {:.0} |",
+            model.key(),
+            tot_states[mi],
+            tot_mcr[mi],
+            tot_mcr[mi] as f64 / tot_states[mi].max(1) as f64,
+            tot_exh[mi],
+            t_mcr[mi],
+            t_exh[mi]
+        );
+    }
+    println!();
+    println!("{} files, {} disagreements", files.len(), disagreements);
+}

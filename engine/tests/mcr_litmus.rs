@@ -1,0 +1,161 @@
+//! MCR on classic litmus tests with hand-checked outcomes (store buffering, message passing,
+//! IRIW, store forwarding and x86-TSO test n6 under SC, TSO and PSO), and on the whole corpus
+//! `tests/litmus/*.litmus` against the exhaustive explorer.
+
+mod mcr_support;
+
+use litmus_engine::ast::Test;
+use litmus_engine::mcr::Tuning;
+use litmus_engine::report::{Model, ModelReport};
+use litmus_engine::syntax;
+use mcr_support::*;
+
+fn parse(src: &str) -> Test {
+    let p = syntax::parse(src);
+    assert!(p.diagnostics.is_empty(), "{:?}", p.diagnostics);
+    p.test.expect("parses")
+}
+
+/// Runs MCR and checks the run was complete and every seed replayed as solved.
+fn mcr(src: &str, model: Model) -> ModelReport {
+    let (r, stats) = mcr_run(&parse(src), model, Tuning::default());
+    assert!(r.complete, "incomplete");
+    assert_eq!(stats.diverged, 0, "a seed's replay left the solved interleaving");
+    r
+}
+
+/// The projection of the final states onto `keys`, as `a,b,c` strings.
+fn outcomes(r: &ModelReport, keys: &[&str]) -> Vec<String> {
+    let mut v: Vec<String> = r
+        .states
+        .iter()
+        .map(|s| keys.iter().map(|k| s.get(k).unwrap().to_string()).collect::<Vec<_>>().join(","))
+        .collect();
+    v.sort();
+    v.dedup();
+    v
+}
+
+const SB: &str = "litmus SB
+shared x = 0, y = 0;
+thread P0 { x = 1; r0 = y; }
+thread P1 { y = 1; r1 = x; }
+exists (P0:r0 == 0 && P1:r1 == 0)";
+
+#[test]
+fn store_buffering() {
+    let k = ["P0:r0", "P1:r1"];
+    assert_eq!(outcomes(&mcr(SB, Model::Sc), &k), ["0,1", "1,0", "1,1"]);
+    for m in [Model::Tso, Model::Pso] {
+        let r = mcr(SB, m);
+        assert_eq!(outcomes(&r, &k), ["0,0", "0,1", "1,0", "1,1"], "{m:?}");
+        assert!(r.condition.unwrap().holds);
+        assert!(r.witness.is_some());
+    }
+}
+
+const MP: &str = "litmus MP
+shared x = 0, y = 0;
+thread P0 { x = 1; y = 1; }
+thread P1 { r0 = y; r1 = x; }
+exists (P1:r0 == 1 && P1:r1 == 0)";
+
+#[test]
+fn message_passing() {
+    let k = ["P1:r0", "P1:r1"];
+    for m in [Model::Sc, Model::Tso] {
+        assert_eq!(outcomes(&mcr(MP, m), &k), ["0,0", "0,1", "1,1"], "{m:?}");
+    }
+    // PSO lets y = 1 reach memory before x = 1.
+    assert_eq!(outcomes(&mcr(MP, Model::Pso), &k), ["0,0", "0,1", "1,0", "1,1"]);
+}
+
+const IRIW: &str = "litmus IRIW
+shared x = 0, y = 0;
+thread P0 { x = 1; }
+thread P1 { y = 1; }
+thread P2 { r0 = x; r1 = y; }
+thread P3 { r0 = y; r1 = x; }
+exists (P2:r0 == 1 && P2:r1 == 0 && P3:r0 == 1 && P3:r1 == 0)";
+
+#[test]
+fn iriw_is_forbidden_everywhere() {
+    // Store buffers are per thread and FIFO into one memory: writes are multi-copy atomic.
+    for m in Model::ALL {
+        let r = mcr(IRIW, m);
+        assert!(!r.condition.unwrap().holds, "{m:?}");
+        assert_eq!(r.states.len(), 15, "{m:?}: 16 outcomes minus the IRIW one");
+    }
+}
+
+const N6: &str = "litmus n6
+shared x = 0, y = 0;
+thread P0 { x = 1; r0 = x; r1 = y; }
+thread P1 { y = 2; x = 2; }
+exists (P0:r0 == 1 && P0:r1 == 0 && x == 1)";
+
+#[test]
+fn n6_needs_store_forwarding() {
+    // TSO allows r0 = 1, r1 = 0, x = 1: P0 reads its own buffered x = 1 (forwarding) and
+    // y = 0 from memory, then P1's y = 2 and x = 2 reach memory, and P0's x = 1 last. The
+    // paper's encoding, which makes the load of x read memory after its own store, loses it.
+    let k = ["P0:r0", "P0:r1", "x"];
+    assert_eq!(outcomes(&mcr(N6, Model::Sc), &k), ["1,0,2", "1,2,1", "1,2,2", "2,2,2"]);
+    let tso = mcr(N6, Model::Tso);
+    assert_eq!(outcomes(&tso, &k), ["1,0,1", "1,0,2", "1,2,1", "1,2,2", "2,2,2"]);
+    assert!(tso.condition.unwrap().holds);
+    assert_eq!(outcomes(&mcr(N6, Model::Pso), &k), ["1,0,1", "1,0,2", "1,2,1", "1,2,2", "2,0,2", "2,2,2"]);
+}
+
+const FORWARD: &str = "litmus Forward
+shared x = 0;
+thread P0 { x = 1; r0 = x; }
+thread P1 { x = 2; }
+exists (P0:r0 == 2 && x == 1)";
+
+#[test]
+fn a_load_reads_its_own_buffered_store() {
+    let k = ["P0:r0", "x"];
+    // SC: r0 == 2 only when P1's store comes between, and then x ends 2.
+    assert_eq!(outcomes(&mcr(FORWARD, Model::Sc), &k), ["1,1", "1,2", "2,2"]);
+    // TSO/PSO: x = 1 may reach memory after x = 2 while r0 already read 1 from the buffer;
+    // r0 == 2 with x == 1 would need P0 to see P1's store before its own, which the FIFO
+    // buffer forbids (the flush of x = 1 comes after the load).
+    for m in [Model::Tso, Model::Pso] {
+        let r = mcr(FORWARD, m);
+        assert_eq!(outcomes(&r, &k), ["1,1", "1,2", "2,2"], "{m:?}");
+        assert!(!r.condition.unwrap().holds);
+    }
+}
+
+#[test]
+fn corpus_agrees_with_exhaustive() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/litmus");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .expect("tests/litmus exists")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "litmus"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 40, "corpus too small: {}", files.len());
+    let mut failures = Vec::new();
+    for f in &files {
+        let src = std::fs::read_to_string(f).unwrap();
+        let test = parse(&src);
+        for model in Model::ALL {
+            let want = exhaustive_with_default_bound(&test, model);
+            let (got, stats) = mcr_run_default_bound(&test, model);
+            if verdict(&got) != verdict(&want) || stats.diverged != 0 {
+                failures.push(format!(
+                    "{} {}: diverged {}\n--- exhaustive\n{}\n--- mcr\n{}",
+                    f.display(),
+                    model.label(),
+                    stats.diverged,
+                    verdict(&want),
+                    verdict(&got)
+                ));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}

@@ -1,0 +1,307 @@
+//! The front end never panics: random bytes, random token soup, and truncations and
+//! mutations of valid programs (both dialects). It also keeps its contract on all of them:
+//! `test` is `None` iff there is an error diagnostic, and every span lies inside the text.
+//! Incremental reparsing gives the same result as parsing from scratch.
+
+use litmus_engine::syntax;
+use proptest::prelude::*;
+use tree_sitter::{InputEdit, Point};
+
+const NATIVE: &str = r#"// SB with everything
+litmus SB+all "desc"
+shared x = 0, y, a[3] = {1, 2, 3};
+mutex m;
+thread P0 {
+  x = 1;
+  r0 = y + a[r1 % 3] * -2;
+  lock(m); r2 = xchg(x, 2); unlock(m);
+  if (r0 == 0 && !r2) { fence; } else if (r0 > 1) { assert(r0 != 5); } else { assume(r0 < 9); }
+  while (r0 < 3) { r0 = r0 + 1; }
+  r3 = cas(y, 0, 1); fetch_add(a[0], 1); await(x >= 1);
+}
+thread P1 { y = 1; r1 = x; }
+exists (P0:r0 == 0 && P1:r1 == 0 || a[1] == 2)
+"#;
+
+const X86: &str = r#"X86 SB+mfences (sbmf) "doc"
+Cycle=Fre PodWR
+{ x=0; y=0; 0:EAX=1; }
+ P0          | P1          ;
+ MOV [x],$1  | MOV [y],$1  ;
+ MFENCE      | XCHG [x],EBX ;
+ MOV EAX,[y] | MOV EAX,[x] ;
+locations [x;]
+exists (0:EAX=0 /\ 1:EAX=0 \/ ~(x=1) => [y]=1)
+with tso: ~exists;
+(* done *)
+"#;
+
+const TOKENS: &[&str] = &[
+    "litmus",
+    "X86",
+    "shared",
+    "mutex",
+    "thread",
+    "P0",
+    "P1",
+    "x",
+    "a",
+    "r0",
+    "EAX",
+    "{",
+    "}",
+    "(",
+    ")",
+    "[",
+    "]",
+    ";",
+    ",",
+    "=",
+    "==",
+    "!=",
+    "<>",
+    "&&",
+    "||",
+    "/\\",
+    "\\/",
+    "=>",
+    "~",
+    "!",
+    "-",
+    "+",
+    "*",
+    "/",
+    "%",
+    "<",
+    "<=",
+    ">",
+    ">=",
+    "if",
+    "else",
+    "while",
+    "fence",
+    "lock",
+    "unlock",
+    "xchg",
+    "cas",
+    "fetch_add",
+    "assert",
+    "assume",
+    "await",
+    "exists",
+    "forall",
+    "~exists",
+    "final",
+    "true",
+    "false",
+    "0",
+    "1",
+    "99999999999999999999",
+    "$1",
+    "MOV",
+    "MFENCE",
+    "XCHG",
+    "|",
+    ":",
+    "\"s\"",
+    "//c\n",
+    "/*",
+    "*/",
+    "(*",
+    "*)",
+    "<<",
+    ">>",
+    "locations",
+    "with",
+    "not",
+    "\n",
+    " ",
+    "é",
+    "\u{0}",
+];
+
+fn check_contract(text: &str) {
+    let parsed = syntax::parse(text);
+    let has_error = parsed.diagnostics.iter().any(|d| d.is_error());
+    assert_eq!(
+        parsed.test.is_none(),
+        has_error,
+        "test None iff error, for {text:?}"
+    );
+    for d in &parsed.diagnostics {
+        assert!(
+            d.span.start <= d.span.end && d.span.end as usize <= text.len(),
+            "span {:?} outside {text:?}",
+            d.span
+        );
+        assert!(
+            text.is_char_boundary(d.span.start as usize)
+                && text.is_char_boundary(d.span.end as usize)
+        );
+    }
+}
+
+fn char_floor(s: &str, mut i: usize) -> usize {
+    i = i.min(s.len());
+    while !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
+
+    #[test]
+    fn random_bytes(bytes in proptest::collection::vec(any::<u8>(), 0..300)) {
+        check_contract(&String::from_utf8_lossy(&bytes));
+    }
+
+    #[test]
+    fn token_soup(tokens in proptest::collection::vec(proptest::sample::select(TOKENS), 0..80), native in any::<bool>()) {
+        let mut text = String::from(if native { "litmus T\n" } else { "X86 T\n" });
+        for t in tokens {
+            text.push_str(t);
+            text.push(' ');
+        }
+        check_contract(&text);
+    }
+
+    #[test]
+    fn truncations(cut in 0usize..2000, x86 in any::<bool>()) {
+        let src = if x86 { X86 } else { NATIVE };
+        check_contract(&src[..char_floor(src, cut % (src.len() + 1))]);
+    }
+
+    #[test]
+    fn mutations(at in 0usize..2000, len in 0usize..12, insert in proptest::sample::select(TOKENS), x86 in any::<bool>()) {
+        let src = if x86 { X86 } else { NATIVE };
+        let start = char_floor(src, at % src.len());
+        let end = char_floor(src, (start + len).min(src.len())).max(start);
+        let mut text = src.to_string();
+        text.replace_range(start..end, insert);
+        check_contract(&text);
+    }
+
+    /// An edited old tree reparsed incrementally gives the tree a fresh parse gives.
+    #[test]
+    fn incremental_matches_fresh(at in 0usize..2000, len in 0usize..8, insert in proptest::sample::select(TOKENS), x86 in any::<bool>()) {
+        let src = if x86 { X86 } else { NATIVE };
+        let start = char_floor(src, at % src.len());
+        let end = char_floor(src, (start + len).min(src.len())).max(start);
+        let mut text = src.to_string();
+        text.replace_range(start..end, insert);
+        let point = |s: &str, i: usize| {
+            let row = s[..i].matches('\n').count();
+            Point::new(row, i - s[..i].rfind('\n').map_or(0, |j| j + 1))
+        };
+        let mut old = syntax::parse(src).tree;
+        old.edit(&InputEdit {
+            start_byte: start,
+            old_end_byte: end,
+            new_end_byte: start + insert.len(),
+            start_position: point(src, start),
+            old_end_position: point(src, end),
+            new_end_position: point(&text, start + insert.len()),
+        });
+        let incremental = syntax::parse_incremental(&text, Some(&old));
+        let fresh = syntax::parse(&text);
+        prop_assert_eq!(incremental.tree.root_node().to_sexp(), fresh.tree.root_node().to_sexp());
+        prop_assert_eq!(incremental.test, fresh.test);
+        prop_assert_eq!(incremental.diagnostics, fresh.diagnostics);
+    }
+}
+
+#[test]
+fn the_seed_programs_are_valid() {
+    for src in [NATIVE, X86] {
+        let parsed = syntax::parse(src);
+        assert!(parsed.diagnostics.is_empty(), "{:?}", parsed.diagnostics);
+        assert!(parsed.test.is_some());
+    }
+}
+
+/// Pathological shapes: deep nesting in every position the lowering recurses into, in both
+/// dialects, and long runs of garbage. They must give diagnostics, not a stack overflow.
+#[test]
+fn pathological_inputs_do_not_overflow() {
+    let n = 20_000;
+    let open = "(".repeat(n);
+    let close = ")".repeat(n);
+    let inputs = [
+        format!("litmus D\nthread P0 {{ }}\nexists {open}1{close}\n"),
+        format!(
+            "litmus D\nshared a[2];\nthread P0 {{ r0 = a[{}0{}]; }}\n",
+            "a[".repeat(n),
+            "]".repeat(n)
+        ),
+        format!("litmus D\nthread P0 {{ r0 = {}1; }}\n", "-".repeat(n)),
+        format!(
+            "litmus D\nthread P0 {{ {}r0 = 1;{} }}\n",
+            "while (1) { ".repeat(n),
+            " }".repeat(n)
+        ),
+        format!(
+            "litmus D\nthread P0 {{ {}r0 = 1;{} }}\n",
+            "if (1) { } else ".repeat(n),
+            ""
+        ),
+        format!("X86 D\n{{ }}\n P0 ;\n MFENCE ;\nexists {open}x=1{close}\n"),
+        format!(
+            "X86 D\n{{ }}\n P0 ;\n MFENCE ;\nexists {}x=1\n",
+            "~".repeat(n)
+        ),
+        format!("litmus D\nthread P0 {{ {} }}\n", "@ ".repeat(n)),
+        format!("litmus D\n{}", "thread P0 { ".repeat(n)),
+        "{".repeat(n),
+    ];
+    // Half the 2 MiB a tokio worker or test thread gets: room to spare for the callers.
+    let worker = std::thread::Builder::new()
+        .stack_size(1 << 20)
+        .spawn(move || {
+            for text in &inputs {
+                let parsed = syntax::parse(text);
+                assert!(parsed.test.is_none(), "{}", &text[..40]);
+                assert!(!parsed.diagnostics.is_empty());
+            }
+        });
+    worker.unwrap().join().unwrap();
+}
+
+/// What an editor does: type a program one character at a time, reparsing incrementally
+/// from the previous tree after each keystroke. Every step agrees with a fresh parse.
+#[test]
+fn typing_character_by_character_matches_fresh_parses() {
+    for src in [NATIVE, X86] {
+        let mut text = String::new();
+        let mut tree = syntax::parse("").tree;
+        for ch in src.chars() {
+            let at = text.len();
+            let row = text.matches('\n').count();
+            let col = at - text.rfind('\n').map_or(0, |i| i + 1);
+            text.push(ch);
+            let (new_row, new_col) = if ch == '\n' {
+                (row + 1, 0)
+            } else {
+                (row, col + ch.len_utf8())
+            };
+            tree.edit(&InputEdit {
+                start_byte: at,
+                old_end_byte: at,
+                new_end_byte: text.len(),
+                start_position: Point::new(row, col),
+                old_end_position: Point::new(row, col),
+                new_end_position: Point::new(new_row, new_col),
+            });
+            let incremental = syntax::parse_incremental(&text, Some(&tree));
+            let fresh = syntax::parse(&text);
+            assert_eq!(
+                incremental.diagnostics, fresh.diagnostics,
+                "after typing {text:?}"
+            );
+            assert_eq!(incremental.test, fresh.test);
+            tree = incremental.tree;
+        }
+        assert!(syntax::parse(&text).diagnostics.is_empty());
+    }
+}
