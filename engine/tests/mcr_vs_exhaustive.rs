@@ -26,10 +26,12 @@ fn mcr_agrees_with_exhaustive_on_random_programs() {
             states += want.states.len() as u64;
             exh_execs += want.stats.executions;
             if verdict(&got) != verdict(&want) || stats.diverged != 0 {
+                let missing: Vec<_> = want.states.iter().filter(|s| !got.states.contains(s)).collect();
                 failures.push(format!(
-                    "seed {seed} {}: diverged {}\n--- exhaustive\n{}\n--- mcr\n{}",
+                    "seed {seed} {}: diverged {}, missing states {:?}\n--- exhaustive\n{}\n--- mcr\n{}",
                     model.label(),
                     stats.diverged,
+                    missing,
                     verdict(&want),
                     verdict(&got)
                 ));

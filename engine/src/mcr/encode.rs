@@ -33,8 +33,12 @@ use z3::{Params, SatResult, Solver};
 /// A new-value query on a trace.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Target {
-    /// Make the read (load or RMW) at `event` return `value`.
-    Read { event: usize, value: i64 },
+    /// Make the read (load or RMW) at `event` return `value`, taken from the write `from`
+    /// (an event index: a publish, or under TSO/PSO the thread's own buffered store), or from
+    /// the initial value with `None`. One target per source, not per value: the source decides
+    /// which events the new prefix needs, and a value-only query lets the solver pick a source
+    /// whose causal past commits reads that other executions need free.
+    Read { event: usize, value: i64, from: Option<usize> },
     /// Make the lock at `event` acquire the mutex right after the unlock at `after` (or as its
     /// first acquisition with `None`).
     Lock { event: usize, after: Option<usize> },
@@ -81,9 +85,14 @@ pub struct Encoder<'t> {
     pub constraints: u64,
     /// Must-happen-before predecessors of each event.
     preds: Vec<Vec<usize>>,
-    /// For each step: the step of its thread that parked it before (`Some(None)`: parked from
-    /// the start), if it is the first step after a park.
-    woken: Vec<Option<Option<usize>>>,
+    /// For a step that retries a failed `await` round: when that round began (a term). The
+    /// step needs a value-changing write between then and itself.
+    woken: Vec<Option<Int>>,
+    /// A point before every event.
+    start: Int,
+    /// Whether the trace has failed `await` rounds (then the prefix keeps whole write chains so
+    /// that which writes change a value stays as in the solved order).
+    has_retries: bool,
     /// The validity guard of each read.
     guards: Vec<(usize, Bool)>,
 }
@@ -144,6 +153,8 @@ impl<'t> Encoder<'t> {
             constraints: 0,
             preds: vec![Vec::new(); n],
             woken: vec![None; n],
+            start: Int::new_const("start"),
+            has_retries: trace.events.iter().any(|e| e.failed_check),
             guards: Vec::new(),
         };
         enc.assert_base();
@@ -244,46 +255,62 @@ impl<'t> Encoder<'t> {
                 self.assert(&c);
             }
         }
-        self.assert_unpark();
+        self.assert_rounds();
     }
 
-    /// A thread parked at a failed `await` runs its next step only after some write changed a
-    /// cell's value (the semantics wakes parked threads then; re-reading unchanged memory would
-    /// be a stutter). So that step, if in the prefix, needs such a write between park and step.
-    fn assert_unpark(&mut self) {
+    /// Some write changed a cell's value strictly between `a` and `b`.
+    fn changed(&self, a: &Int, b: &Int) -> Bool {
+        let mut alts = Vec::new();
+        for (cell, ps) in self.publishes.iter().enumerate() {
+            for &(p, v) in ps {
+                let o = self.o(p);
+                alts.push(Bool::and(&[
+                    lt(a, o),
+                    lt(o, b),
+                    self.mem_is(o, cell as u32, v, Some(p)).not(),
+                ]));
+            }
+        }
+        Bool::or(&alts)
+    }
+
+    /// `await` retries (sem's semantics): a round of an `await` begins after the thread's step
+    /// before its loads; if its check fails and no write changed a value since the round began,
+    /// the thread parks until one does, and the retry round begins when it wakes (right before
+    /// its first load: the explorer runs the wake-up step on demand); otherwise the retry round
+    /// begins at once. Either way the step after a failed check needs a value change since the
+    /// failed round began.
+    fn assert_rounds(&mut self) {
         let tr = self.trace;
-        let mut since: Vec<Option<Option<usize>>> = (0..tr.threads)
-            .map(|t| tr.parked_at_start.get(t).copied().unwrap_or(false).then_some(None))
+        if !tr.events.iter().any(|e| e.failed_check) {
+            return;
+        }
+        for o in self.ord.iter().flatten() {
+            let c = lt(&self.start, o);
+            self.constraints += 1;
+            self.solver.assert(&c);
+        }
+        let mut round: Vec<Option<Int>> = (0..tr.threads)
+            .map(|t| tr.in_round_at_start.get(t).copied().unwrap_or(false).then(|| self.start.clone()))
             .collect();
-        let pubs: Vec<(usize, u32, i64)> = self
-            .publishes
-            .iter()
-            .enumerate()
-            .flat_map(|(c, ps)| ps.iter().map(move |&(p, v)| (p, c as u32, v)))
-            .collect();
+        let mut pending: Vec<Option<(usize, Int)>> = vec![None; tr.threads];
         for (i, e) in tr.events.iter().enumerate() {
             if matches!(e.kind, EvKind::Flush { .. }) || e.thread >= tr.threads {
                 continue;
             }
-            if let Some(from) = since[e.thread].take() {
-                self.woken[i] = Some(from);
-                let mut alts = Vec::new();
-                for &(p, cell, v) in &pubs {
-                    if p == i {
-                        continue;
-                    }
-                    let mut conj = vec![lt(self.o(p), self.o(i))];
-                    if let Some(s) = from {
-                        conj.push(lt(self.o(s), self.o(p)));
-                    }
-                    conj.push(self.mem_is(self.o(p), cell, v, Some(p)).not());
-                    alts.push(Bool::and(&conj));
-                }
-                let c = self.o(i).le(&self.bound).implies(&Bool::or(&alts));
-                self.assert(&c);
+            let t = e.thread;
+            if let Some((l, b)) = pending[t].take() {
+                let need = self.o(i).le(&self.bound).implies(&self.changed(&b, self.o(i)));
+                self.assert(&need);
+                let parked = self.changed(&b, self.o(l)).not();
+                round[t] = Some(parked.ite(self.o(i), self.o(l)));
+                self.woken[i] = Some(b);
             }
-            if e.parks {
-                since[e.thread] = Some(Some(i));
+            if e.failed_check {
+                let b = round[t].take().unwrap_or_else(|| self.start.clone());
+                pending[t] = Some((i, b));
+            } else if e.round_start {
+                round[t] = Some(self.o(i).clone());
             }
         }
     }
@@ -362,7 +389,7 @@ impl<'t> Encoder<'t> {
     /// (with the write before that one, which decides that it changed the value). Everything
     /// else can move after the target, so reads outside the prefix stay free for later seeds
     /// (the paper's "shortest seed interleaving", which MCR's completeness relies on).
-    fn cone(&self, target: usize, keep: usize, pos: &[i64]) -> Vec<usize> {
+    fn cone(&self, target: usize, keep: usize, pos: &[i64], wake: &[Option<i64>]) -> Vec<usize> {
         let tr = self.trace;
         let n = tr.events.len();
         let mut inc = vec![false; n];
@@ -403,8 +430,16 @@ impl<'t> Encoder<'t> {
                     }
                 }
             }
-            if let Some(from) = self.woken[i] {
-                let after = from.map(|f| pos[f]).unwrap_or(i64::MIN);
+            if self.has_retries {
+                // Keep every earlier write to the cell of a write in the prefix, so that whether
+                // it changed the value (which wakes awaits) stays as solved.
+                for ps in &self.publishes {
+                    if ps.iter().any(|&(p, _)| p == i) {
+                        work.extend(ps.iter().filter(|&&(q, _)| pos[q] < pos[i]).map(|&(q, _)| q));
+                    }
+                }
+            }
+            if let Some(after) = wake.get(i).copied().flatten() {
                 let waker = self
                     .publishes
                     .iter()
@@ -447,26 +482,69 @@ impl<'t> Encoder<'t> {
         }
     }
 
+    /// The read at event `i` of `cell` takes its value from `from` (see [`Target::Read`]).
+    fn reads_from(&self, i: usize, cell: u32, from: Option<usize>) -> Bool {
+        let tr = self.trace;
+        let me = self.o(i);
+        let pubs: Vec<usize> = self
+            .publishes
+            .get(cell as usize)
+            .map(|p| p.iter().map(|&(p, _)| p).filter(|&p| p != i).collect())
+            .unwrap_or_default();
+        // Reading memory needs the own newest store to the cell (if any) flushed before.
+        let from_memory = || -> Bool {
+            match self.own_store[i].and_then(|s| self.flush_of[s]) {
+                Some(f) => lt(self.o(f), me),
+                None if self.own_store[i].is_some() => Bool::from_bool(false),
+                None => Bool::from_bool(true),
+            }
+        };
+        match from {
+            Some(s) if tr.model != Model::Sc && matches!(tr.events[s].kind, EvKind::Store { .. }) => {
+                // Forwarded from the own buffer: the store is not flushed yet.
+                match self.flush_of[s] {
+                    Some(f) => lt(me, self.o(f)),
+                    None => Bool::from_bool(true),
+                }
+            }
+            Some(p) => {
+                let mut conj = vec![from_memory(), lt(self.o(p), me)];
+                for &q in pubs.iter().filter(|&&q| q != p) {
+                    conj.push(Bool::or(&[lt(self.o(q), self.o(p)), lt(me, self.o(q))]));
+                }
+                Bool::and(&conj)
+            }
+            None => {
+                let mut conj = vec![from_memory()];
+                conj.extend(pubs.iter().map(|&q| lt(me, self.o(q))));
+                Bool::and(&conj)
+            }
+        }
+    }
+
     /// Every new-value target of the trace, in a deterministic order.
     pub fn targets(&self) -> Vec<Target> {
         let tr = self.trace;
         let mut out = Vec::new();
         for (i, e) in tr.events.iter().enumerate() {
             if let Some((cell, cur)) = e.kind.read() {
-                let mut vals: BTreeSet<i64> = BTreeSet::new();
+                let mut srcs: BTreeSet<(i64, Option<usize>)> = BTreeSet::new();
                 if let Some(&v) = tr.init.get(cell as usize) {
-                    vals.insert(v);
+                    srcs.insert((v, None));
                 }
                 if let Some(p) = self.publishes.get(cell as usize) {
-                    vals.extend(p.iter().filter(|&&(p, _)| p != i).map(|&(_, v)| v));
+                    srcs.extend(p.iter().filter(|&&(p, _)| p != i).map(|&(p, v)| (v, Some(p))));
                 }
                 if let Some(s) = self.own_store[i] {
                     if let EvKind::Store { value, .. } = tr.events[s].kind {
-                        vals.insert(value);
+                        srcs.insert((value, Some(s)));
                     }
                 }
-                vals.remove(&cur);
-                out.extend(vals.into_iter().map(|value| Target::Read { event: i, value }));
+                out.extend(
+                    srcs.into_iter()
+                        .filter(|&(v, _)| v != cur)
+                        .map(|(value, from)| Target::Read { event: i, value, from }),
+                );
             }
             if let EvKind::Lock { mutex } = e.kind {
                 let unlocks: Vec<usize> = tr
@@ -516,12 +594,13 @@ impl<'t> Encoder<'t> {
             }
         }
         match *target {
-            Target::Read { event, value } => {
+            Target::Read { event, value, from } => {
                 let Some((cell, _)) = tr.events.get(event).and_then(|e| e.kind.read()) else {
                     return Answer::Unsat;
                 };
                 goal.push(self.o(event).le(&self.bound));
                 goal.push(self.value_is(event, cell, value));
+                goal.push(self.reads_from(event, cell, from));
                 // With a new value the target's thread may go elsewhere: its later steps are
                 // not part of the prefix.
                 let t = tr.events[event].thread;
@@ -533,11 +612,26 @@ impl<'t> Encoder<'t> {
                 // An RMW reading a new value writes something else (or nothing): no read of
                 // its cell and no wake-up in the prefix may come after it.
                 if matches!(tr.events[event].kind, EvKind::Rmw { .. }) {
+                    let r = self.o(event);
+                    let others: Vec<usize> = self
+                        .publishes
+                        .get(cell as usize)
+                        .map(|p| p.iter().map(|&(p, _)| p).filter(|&p| p != event).collect())
+                        .unwrap_or_default();
                     for (j, e) in tr.events.iter().enumerate() {
-                        let reads_cell = e.kind.read().is_some_and(|(c, _)| c == cell);
-                        if j != event && (reads_cell || self.woken[j].is_some()) {
-                            goal.push(Bool::or(&[lt(self.o(j), self.o(event)), lt(&self.bound, self.o(j))]));
+                        if j == event {
+                            continue;
                         }
+                        let mut alts = vec![lt(self.o(j), r), lt(&self.bound, self.o(j))];
+                        if e.kind.read().is_some_and(|(c, _)| c == cell) {
+                            // A later read of the cell must read a later write.
+                            for &q in &others {
+                                alts.push(Bool::and(&[lt(r, self.o(q)), lt(self.o(q), self.o(j))]));
+                            }
+                        } else if self.woken[j].is_none() {
+                            continue;
+                        }
+                        goal.push(Bool::or(&alts));
                     }
                 }
             }
@@ -602,7 +696,14 @@ impl<'t> Encoder<'t> {
                         .collect();
                     match (pos, m.eval(&self.bound, true).and_then(|v| v.as_i64())) {
                         (Some(pos), Some(t)) => Answer::Sat(match target.event() {
-                            Some(e) => self.cone(e, keep, &pos),
+                            Some(e) => {
+                                let wake: Vec<Option<i64>> = self
+                                    .woken
+                                    .iter()
+                                    .map(|w| w.as_ref().and_then(|w| m.eval(w, true)).and_then(|v| v.as_i64()))
+                                    .collect();
+                                self.cone(e, keep, &pos, &wake)
+                            }
                             None => {
                                 let mut all: Vec<usize> = (0..pos.len()).filter(|&i| pos[i] < t).collect();
                                 all.sort_by_key(|&i| pos[i]);

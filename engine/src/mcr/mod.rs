@@ -34,7 +34,7 @@
 pub mod encode;
 pub mod trace;
 
-use crate::ir::Program;
+use crate::ir::{InstrKind, Program};
 use crate::options::{CheckOptions, Control};
 use crate::report::{Action, Model, ViolationKind};
 use crate::semantics::{Choice, Event, State, Status};
@@ -84,6 +84,8 @@ struct Seed {
     min_cell: u32,
     /// Position of the target event in `choices`.
     target_at: Option<usize>,
+    /// The trace the seed was solved from (kept for diagnostics).
+    parent: std::rc::Rc<Vec<Ev>>,
 }
 
 /// Knobs for tests and benchmarks (not user options).
@@ -131,32 +133,51 @@ pub fn explore_with(
         min_event: 0,
         min_cell: 0,
         target_at: None,
+        parent: Default::default(),
     }];
     while let Some(seed) = work.pop() {
         if stop(&mut stats) {
             break;
         }
-        // 1. Replay the seed prefix.
+        // 1. Replay the seed prefix. The wake-up step of a parked `await` is not in traces:
+        // it runs on demand, right before the thread's next step.
         let mut st = State::initial(p, model);
-        let parked_at_start: Vec<bool> = st.threads.iter().map(|t| t.awaiting.is_some()).collect();
+        let in_round: Vec<bool> = (0..st.threads.len()).map(|t| at_round_begin(p, &st, t)).collect();
         let mut events: Vec<Event> = Vec::new();
         let mut evs: Vec<Ev> = Vec::new();
         let mut ok = true;
         for (k, &c) in seed.choices.iter().enumerate() {
+            if let Choice::Exec(t) = c {
+                if wake_pending(p, &st, t) {
+                    let before = st.clone();
+                    if let Some(ev) = st.try_step(p, c) {
+                        if let Some(e) = observe(p, &ev, &before, &st, &evs) {
+                            evs.push(e);
+                        }
+                        events.push(ev);
+                    }
+                }
+            }
+            let before = st.clone();
             let Some(ev) = st.try_step(p, c) else {
                 ok = false;
                 break;
             };
-            let e = to_ev(&ev, &st, &events);
-            if seed.expect.get(k).map(|x| (x.thread, discriminant(&x.kind))) != Some((e.thread, discriminant(&e.kind)))
-            {
+            let e = observe(p, &ev, &before, &st, &evs);
+            let got = e.as_ref().map(|e| (e.thread, discriminant(&e.kind)));
+            if seed.expect.get(k).map(|x| (x.thread, discriminant(&x.kind))) != got {
                 ok = false;
             }
             events.push(ev);
-            evs.push(e);
+            if let Some(e) = e {
+                evs.push(e);
+            }
             if !st.is_running() {
                 // Only the seed's last step may end the execution.
                 ok &= k + 1 == seed.choices.len();
+                break;
+            }
+            if !ok {
                 break;
             }
         }
@@ -167,9 +188,10 @@ pub fn explore_with(
             stats.diverged += 1;
             if std::env::var("MCR_DEBUG").is_ok() {
                 eprintln!("DIVERGED target {:?}\n choices {:?}\n expect {:?}\n got {:?}\n status {:?}", seed.target, seed.choices, seed.expect, evs, st.status());
+                for (i, e) in seed.parent.iter().enumerate() { eprintln!("  parent {i}: {e:?}"); }
             }
         }
-        if tuning.prune_states && st.is_running() && !seen_states.insert((st.clone(), canonical(&events, &evs, p.threads.len()))) {
+        if tuning.prune_states && st.is_running() && !seen_states.insert((st.clone(), canonical(&evs, p.threads.len()))) {
             stats.pruned += 1;
             continue;
         }
@@ -197,9 +219,10 @@ pub fn explore_with(
             }
             match next {
                 Some((ev, s2)) => {
-                    let e = to_ev(&ev, &s2, &events);
+                    if let Some(e) = observe(p, &ev, &st, &s2, &evs) {
+                        evs.push(e);
+                    }
                     events.push(ev);
-                    evs.push(e);
                     st = s2;
                 }
                 None => {
@@ -225,7 +248,7 @@ pub fn explore_with(
             }
             sink(&Execution { events: &events, state: &st });
             let end = if *st.status() == Status::Finished { End::Final } else { End::Cut };
-            traces.push(make_trace(p, model, &parked_at_start, evs.clone(), end));
+            traces.push(make_trace(p, model, &in_round, evs.clone(), end));
         } else {
             for (ev, s2) in &endings {
                 stats.executions += 1;
@@ -239,9 +262,9 @@ pub fn explore_with(
                 // the faulting step itself, which the model never schedules.
                 let mut tev = evs.clone();
                 if matches!(s2.status(), Status::Violation { kind: ViolationKind::Deadlock, .. }) {
-                    tev.push(to_ev(ev, s2, &events));
+                    tev.extend(observe(p, ev, &st, s2, &evs));
                 }
-                traces.push(make_trace(p, model, &parked_at_start, tev, End::Cut));
+                traces.push(make_trace(p, model, &in_round, tev, End::Cut));
             }
         }
         // 4. New seeds from each trace's maximal causal model.
@@ -249,6 +272,7 @@ pub fn explore_with(
             if !seen_traces.insert((tr.events.clone(), seed.min_event, seed.min_cell)) {
                 continue;
             }
+            let parent = std::rc::Rc::new(tr.events.clone());
             let mut enc = Encoder::new(&tr);
             let mut fresh: Vec<Seed> = Vec::new();
             for target in enc.targets() {
@@ -280,7 +304,15 @@ pub fn explore_with(
                                 _ => (order.len(), 0),
                             };
                             let target_at = target.event().and_then(|e| order.iter().position(|&i| i == e));
-                            fresh.push(Seed { choices, expect, target: target.clone(), min_event, min_cell, target_at });
+                            fresh.push(Seed {
+                                choices,
+                                expect,
+                                target: target.clone(),
+                                min_event,
+                                min_cell,
+                                target_at,
+                                parent: parent.clone(),
+                            });
                         }
                     }
                     Answer::Unsat => {}
@@ -303,14 +335,14 @@ pub fn explore_with(
 /// A trace prefix up to the order of its events: each thread's own steps in program order and
 /// which stores have been flushed. The maximal causal model of a trace depends only on this
 /// (and on how the trace continues, which the state after the prefix determines).
-type Canon = (Vec<Vec<Ev>>, Vec<(usize, u32)>);
+type Canon = (Vec<Vec<Ev>>, Vec<(usize, Option<crate::semantics::WriteId>)>);
 
-fn canonical(events: &[Event], evs: &[Ev], threads: usize) -> Canon {
+fn canonical(evs: &[Ev], threads: usize) -> Canon {
     let mut per: Vec<Vec<Ev>> = vec![Vec::new(); threads];
-    let mut flushed: Vec<(usize, u32)> = Vec::new();
-    for (ev, e) in events.iter().zip(evs) {
+    let mut flushed: Vec<(usize, Option<crate::semantics::WriteId>)> = Vec::new();
+    for e in evs {
         match e.kind {
-            EvKind::Flush { .. } => flushed.push((e.thread, ev.po)),
+            EvKind::Flush { .. } => flushed.push((e.thread, e.write)),
             _ => {
                 if let Some(v) = per.get_mut(e.thread) {
                     v.push(e.clone());
@@ -367,18 +399,34 @@ fn seed_reached(seed: &Seed, evs: &[Ev], st: &State) -> bool {
     true
 }
 
-/// The MCR view of one interpreter event. `st` is the state right after it; `before` the
-/// events before it (to find the store a flush publishes).
-fn to_ev(ev: &Event, st: &State, before: &[Event]) -> Ev {
+/// Whether thread `t` has just begun an `await` round (its last local step was the round's
+/// `AwaitBegin`).
+fn at_round_begin(p: &Program, st: &State, t: usize) -> bool {
+    let Some(ts) = st.threads.get(t) else { return false };
+    ts.awaiting.is_none()
+        && ts.pc > 0
+        && p.threads[t].code.get(ts.pc as usize - 1).is_some_and(|i| i.kind == InstrKind::AwaitBegin)
+}
+
+/// Whether thread `t` was woken from a parked `await` and must run its wake-up step.
+fn wake_pending(p: &Program, st: &State, t: usize) -> bool {
+    let Some(ts) = st.threads.get(t) else { return false };
+    ts.awaiting.is_none() && p.threads[t].code.get(ts.pc as usize).is_some_and(|i| i.kind == InstrKind::AwaitBegin)
+}
+
+/// The MCR view of one interpreter step from `before` to `after`, or `None` for a step with no
+/// shared effect (the wake-up step of a parked `await`). `evs` are the trace's events so far
+/// (to find the store a flush publishes).
+fn observe(p: &Program, ev: &Event, before: &State, after: &State, evs: &[Ev]) -> Option<Ev> {
     let cell = ev.cell.unwrap_or(0);
     let value = ev.value.unwrap_or(0);
     let kind = match ev.action {
         Action::Load => EvKind::Load { cell, value },
         Action::Store => EvKind::Store { cell, value },
         Action::Flush => {
-            let store = before
+            let store = evs
                 .iter()
-                .rposition(|e| e.action == Action::Store && e.write.is_some() && e.write == ev.write)
+                .rposition(|e| matches!(e.kind, EvKind::Store { .. }) && e.write.is_some() && e.write == ev.write)
                 .unwrap_or(usize::MAX);
             EvKind::Flush { cell, value, store }
         }
@@ -386,18 +434,30 @@ fn to_ev(ev: &Event, st: &State, before: &[Event]) -> Ev {
         Action::Fence => EvKind::Fence,
         Action::Lock => EvKind::Lock { mutex: ev.mutex.unwrap_or(0) },
         Action::Unlock => EvKind::Unlock { mutex: ev.mutex.unwrap_or(0) },
-        _ => EvKind::Local,
+        _ => return None,
     };
-    let parks = ev.action != Action::Flush && st.threads.get(ev.thread).is_some_and(|t| t.awaiting.is_some());
-    Ev { thread: ev.thread, kind, parks }
+    let t = ev.thread;
+    let (mut failed_check, mut round_start) = (false, false);
+    if ev.action != Action::Flush {
+        if let (Some(b), Some(a)) = (before.threads.get(t), after.threads.get(t)) {
+            let begun = at_round_begin(p, after, t);
+            failed_check = b.await_dirty.is_some() && (a.awaiting.is_some() || (begun && a.pc <= b.pc));
+            round_start = !failed_check && begun;
+        }
+    }
+    let write = match ev.action {
+        Action::Store | Action::Flush => ev.write,
+        _ => None,
+    };
+    Some(Ev { thread: t, kind, failed_check, round_start, write })
 }
 
-fn make_trace(p: &Program, model: Model, parked: &[bool], events: Vec<Ev>, end: End) -> Trace {
+fn make_trace(p: &Program, model: Model, in_round: &[bool], events: Vec<Ev>, end: End) -> Trace {
     Trace {
         model,
         threads: p.threads.len(),
         init: p.init.clone(),
-        parked_at_start: parked.to_vec(),
+        in_round_at_start: in_round.to_vec(),
         events,
         end,
     }

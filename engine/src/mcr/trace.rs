@@ -16,7 +16,8 @@ use crate::report::Model;
 /// What one step did, as far as the maximal causal model is concerned.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum EvKind {
-    /// A thread step with no shared effect (an `await` re-check that parked again, ...).
+    /// A thread step with no shared effect. (Not produced by the explorer, which leaves the
+    /// wake-up step of a parked `await` out of traces and replays it on demand.)
     Local,
     /// A store executed by its thread (enters the buffer under TSO/PSO, memory under SC).
     Store { cell: u32, value: i64 },
@@ -56,9 +57,14 @@ impl EvKind {
 pub struct Ev {
     pub thread: usize,
     pub kind: EvKind,
-    /// After this step its thread was parked at a failed `await`: its next step can only run
-    /// once some write has changed a memory cell's value.
-    pub parks: bool,
+    /// This step ended a round of an `await` whose condition was false. The thread's next step
+    /// (the retry) can run only if some write changed a cell's value since the round began
+    /// (sem's semantics: without such a change the thread parks until one happens).
+    pub failed_check: bool,
+    /// A new `await` round began right after this step (not a retry).
+    pub round_start: bool,
+    /// For a store: its write identity (to pair it with its flush).
+    pub write: Option<crate::semantics::WriteId>,
 }
 
 /// How an execution ended.
@@ -79,8 +85,8 @@ pub struct Trace {
     pub threads: usize,
     /// Initial value of every shared cell.
     pub init: Vec<i64>,
-    /// Threads parked at a failed `await` in the initial state.
-    pub parked_at_start: Vec<bool>,
+    /// Threads inside an `await` round in the initial state.
+    pub in_round_at_start: Vec<bool>,
     /// The steps in execution order. Each thread's non-flush events are in program order.
     pub events: Vec<Ev>,
     pub end: End,
