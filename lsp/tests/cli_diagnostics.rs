@@ -13,9 +13,21 @@ fn syntax_error_on_line_3_exits_2_with_position_and_caret() {
     assert_eq!(r.status, 2, "stderr:\n{}", r.stderr);
     assert!(r.stdout.is_empty(), "nothing may be checked:\n{}", r.stdout);
     assert!(r.stderr.contains("error"), "{}", r.stderr);
-    assert!(r.stderr.contains(&format!("{path}:3:")), "no {path}:3: in\n{}", r.stderr);
-    assert!(r.stderr.contains("thread P0 { x = = 1; }"), "no source line in\n{}", r.stderr);
-    let caret = r.stderr.lines().find(|l| l.contains('^')).unwrap_or_else(|| panic!("no caret in\n{}", r.stderr));
+    assert!(
+        r.stderr.contains(&format!("{path}:3:")),
+        "no {path}:3: in\n{}",
+        r.stderr
+    );
+    assert!(
+        r.stderr.contains("thread P0 { x = = 1; }"),
+        "no source line in\n{}",
+        r.stderr
+    );
+    let caret = r
+        .stderr
+        .lines()
+        .find(|l| l.contains('^'))
+        .unwrap_or_else(|| panic!("no caret in\n{}", r.stderr));
     // The caret sits under the offending part of line 3, inside the statement.
     let gutter = caret.find('│').or_else(|| caret.find('|')).unwrap_or(0);
     let col = caret.find('^').unwrap() - gutter;
@@ -44,7 +56,10 @@ fn json_reports_diagnostics_with_empty_results() {
     let d = &file["diagnostics"][0];
     assert_eq!(d["severity"], "error");
     assert_eq!(d["line"], 3);
-    assert!(d["col"].as_u64().unwrap() >= 1 && d["end_line"].as_u64().unwrap() >= 3, "{d}");
+    assert!(
+        d["col"].as_u64().unwrap() >= 1 && d["end_line"].as_u64().unwrap() >= 3,
+        "{d}"
+    );
     assert!(d["message"].as_str().is_some_and(|m| !m.is_empty()));
 }
 
@@ -52,12 +67,20 @@ fn json_reports_diagnostics_with_empty_results() {
 fn unreadable_files_exit_2_naming_the_file() {
     let r = run(&["check", "no/such/file.litmus"]);
     assert_eq!(r.status, 2);
-    assert!(r.stderr.contains("cannot read no/such/file.litmus"), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("cannot read no/such/file.litmus"),
+        "{}",
+        r.stderr
+    );
 
     let dir = root().join("examples").display().to_string();
     let r = run(&["check", &dir]);
     assert_eq!(r.status, 2);
-    assert!(r.stderr.contains(&format!("cannot read {dir}")), "{}", r.stderr);
+    assert!(
+        r.stderr.contains(&format!("cannot read {dir}")),
+        "{}",
+        r.stderr
+    );
 
     let latin1 = scratch("latin1", "latin1.litmus", b"litmus T\n// caf\xe9\n");
     let r = run(&["check", &latin1]);
@@ -76,8 +99,27 @@ fn a_test_can_come_from_standard_input() {
         .stdout(Stdio::piped())
         .spawn()
         .unwrap();
-    child.stdin.take().unwrap().write_all(BAD_LINE_3.as_bytes()).unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(BAD_LINE_3.as_bytes())
+        .unwrap();
     let r: Run = child.wait_with_output().unwrap().into();
     assert_eq!(r.status, 2);
     assert!(r.stderr.contains("<stdin>:3:"), "{}", r.stderr);
+}
+
+#[test]
+fn warnings_are_shown_and_the_test_is_still_checked() {
+    let text = "litmus W\nshared x;\nthread P0 { x = 1; }\nexists (P0:r9 == 0)\n";
+    let path = scratch("warning", "warn.litmus", text.as_bytes());
+    let r = run(&["check", "--color", "never", "--model", "sc", &path]);
+    assert_eq!(r.status, 0, "{}", r.stderr);
+    assert!(r.stderr.contains("warning:"), "{}", r.stderr);
+    assert!(r.stderr.contains(&format!("{path}:4:")), "{}", r.stderr);
+    assert!(r.stdout.contains("Test W Allowed"), "{}", r.stdout);
+    let doc = run(&["check", "--json", "--model", "sc", &path]).json();
+    assert_eq!(doc["files"][0]["diagnostics"][0]["severity"], "warning");
+    assert_eq!(doc["files"][0]["results"]["sc"]["condition"]["holds"], true);
 }

@@ -18,9 +18,23 @@ fn a_violation_exits_1() {
     let r = run(&["check", &example("racy-counter.litmus")]);
     assert_eq!(r.status, 1, "{}{}", r.stdout, r.stderr);
     // Dekker is correct under SC: checking SC alone finds nothing.
-    let r = run(&["check", "--model", "sc", &example("dekker.litmus")]);
+    let r = run(&[
+        "check",
+        "--model",
+        "sc",
+        "--engine",
+        "exhaustive",
+        &example("dekker.litmus"),
+    ]);
     assert_eq!(r.status, 0, "{}{}", r.stdout, r.stderr);
-    let r = run(&["check", "--model", "tso", &example("dekker.litmus")]);
+    let r = run(&[
+        "check",
+        "--model",
+        "tso",
+        "--engine",
+        "exhaustive",
+        &example("dekker.litmus"),
+    ]);
     assert_eq!(r.status, 1, "{}{}", r.stdout, r.stderr);
 }
 
@@ -29,11 +43,24 @@ fn a_timeout_on_a_big_program_exits_3() {
     let path = scratch("timeout", "big.litmus", big_program(4, 8).as_bytes());
     for engine in ["exhaustive", "mcr"] {
         let start = Instant::now();
-        let r = run(&["check", "--model", "pso", "--engine", engine, "--timeout", "0.2", "--json", &path]);
+        let r = run(&[
+            "check",
+            "--model",
+            "pso",
+            "--engine",
+            engine,
+            "--timeout",
+            "0.2",
+            "--json",
+            &path,
+        ]);
         assert_eq!(r.status, 3, "{engine}: {}", r.stderr);
         let pso = &r.json()["files"][0]["results"]["pso"];
         assert_eq!(pso["complete"], false, "{engine}");
-        assert!(start.elapsed() < Duration::from_secs(30), "{engine}: the timeout was not honoured");
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "{engine}: the timeout was not honoured"
+        );
     }
 }
 
@@ -46,8 +73,12 @@ fn ctrl_c_cancels_and_exits_3() {
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    std::thread::sleep(Duration::from_millis(500));
-    let kill = std::process::Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    // Long enough for the process to start and install its handler even on a loaded machine.
+    std::thread::sleep(Duration::from_millis(1000));
+    let kill = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
     assert!(kill.success());
     let start = Instant::now();
     loop {
@@ -63,5 +94,5 @@ fn ctrl_c_cancels_and_exits_3() {
     let r: Run = child.wait_with_output().unwrap().into();
     assert_eq!(r.status, 3, "stdout:\n{}\nstderr:\n{}", r.stdout, r.stderr);
     assert!(r.stderr.contains("interrupted"), "{}", r.stderr);
-    assert!(r.stdout.contains("exploration incomplete"), "{}", r.stdout);
+    assert!(r.stdout.contains("incomplete"), "{}", r.stdout);
 }

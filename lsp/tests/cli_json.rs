@@ -5,19 +5,31 @@ use cli_support::*;
 use serde_json::Value;
 
 fn keys(v: &Value) -> Vec<&str> {
-    v.as_object().unwrap_or_else(|| panic!("not an object: {v}")).keys().map(|k| k.as_str()).collect()
+    v.as_object()
+        .unwrap_or_else(|| panic!("not an object: {v}"))
+        .keys()
+        .map(|k| k.as_str())
+        .collect()
 }
 
 fn assert_position(v: &Value) {
     for k in ["line", "col"] {
-        assert!(v[k].as_u64().is_some_and(|n| n >= 1), "{k} must count from 1: {v}");
+        assert!(
+            v[k].as_u64().is_some_and(|n| n >= 1),
+            "{k} must count from 1: {v}"
+        );
     }
 }
 
 fn assert_schedule(s: &Value) {
-    let steps = s.as_array().unwrap_or_else(|| panic!("schedule is not an array: {s}"));
+    let steps = s
+        .as_array()
+        .unwrap_or_else(|| panic!("schedule is not an array: {s}"));
     for step in steps {
-        assert!(step["thread"].as_str().is_some_and(|t| t.starts_with('P')), "{step}");
+        assert!(
+            step["thread"].as_str().is_some_and(|t| t.starts_with('P')),
+            "{step}"
+        );
         assert_position(step);
         assert!(step["action"].is_string(), "{step}");
         assert!(step["loc"].is_string() || step["loc"].is_null(), "{step}");
@@ -40,7 +52,14 @@ fn sb_document_has_the_spec_shape_and_herd_counts() {
     assert_eq!(keys(&file["results"]), ["sc", "tso", "pso"]);
     for model in ["sc", "tso", "pso"] {
         let m = &file["results"][model];
-        for k in ["complete", "states", "condition", "violations", "witness", "stats"] {
+        for k in [
+            "complete",
+            "states",
+            "condition",
+            "violations",
+            "witness",
+            "stats",
+        ] {
             assert!(m.get(k).is_some(), "{model} lacks {k}: {m}");
         }
         assert_eq!(m["complete"], true);
@@ -52,26 +71,58 @@ fn sb_document_has_the_spec_shape_and_herd_counts() {
         assert_eq!(m["condition"]["kind"], "exists");
         assert_eq!(m["violations"], serde_json::json!([]));
         let stats = &m["stats"];
-        assert_eq!(keys(stats), ["executions", "blocked", "states", "constraints", "solver_ms", "time_ms"]);
+        assert_eq!(
+            keys(stats),
+            [
+                "executions",
+                "blocked",
+                "states",
+                "constraints",
+                "solver_ms",
+                "time_ms"
+            ]
+        );
         assert!(stats["executions"].as_u64().unwrap() >= 3);
         assert!(stats["time_ms"].is_f64() || stats["time_ms"].is_u64());
         assert_schedule(&m["witness"]);
     }
     let sc = &file["results"]["sc"];
     assert_eq!(sc["states"].as_array().unwrap().len(), 3);
-    assert_eq!(sc["condition"], serde_json::json!({"kind": "exists", "holds": false, "positive": 0, "negative": 3}));
+    assert_eq!(
+        sc["condition"],
+        serde_json::json!({"kind": "exists", "holds": false, "positive": 0, "negative": 3})
+    );
     assert_eq!(sc["witness"], serde_json::json!([]));
     let tso = &file["results"]["tso"];
     assert_eq!(tso["states"].as_array().unwrap().len(), 4);
-    assert_eq!(tso["condition"], serde_json::json!({"kind": "exists", "holds": true, "positive": 1, "negative": 3}));
+    assert_eq!(
+        tso["condition"],
+        serde_json::json!({"kind": "exists", "holds": true, "positive": 1, "negative": 3})
+    );
     let witness = tso["witness"].as_array().unwrap();
-    assert!(witness.iter().any(|s| s["action"] == "store" && s["buffered"] == true), "{witness:?}");
-    assert!(witness.iter().any(|s| s["action"] == "flush"), "{witness:?}");
+    assert!(
+        witness
+            .iter()
+            .any(|s| s["action"] == "store" && s["buffered"] == true),
+        "{witness:?}"
+    );
+    assert!(
+        witness.iter().any(|s| s["action"] == "flush"),
+        "{witness:?}"
+    );
 }
 
 #[test]
 fn violations_carry_kind_position_and_schedule() {
-    let r = run(&["check", "--json", "--model", "tso", &example("dekker.litmus")]);
+    let r = run(&[
+        "check",
+        "--json",
+        "--model",
+        "tso",
+        "--engine",
+        "exhaustive",
+        &example("dekker.litmus"),
+    ]);
     assert_eq!(r.status, 1, "{}", r.stderr);
     let doc = r.json();
     let file = &doc["files"][0];
@@ -88,9 +139,21 @@ fn violations_carry_kind_position_and_schedule() {
 
 #[test]
 fn several_files_give_one_document() {
-    let r = run(&["check", "--json", "--model", "sc", &example("sb.litmus"), &example("mp.litmus")]);
+    let r = run(&[
+        "check",
+        "--json",
+        "--model",
+        "sc",
+        &example("sb.litmus"),
+        &example("mp.litmus"),
+    ]);
     assert_eq!(r.status, 0, "{}", r.stderr);
     let doc = r.json();
-    let names: Vec<&str> = doc["files"].as_array().unwrap().iter().map(|f| f["name"].as_str().unwrap()).collect();
+    let names: Vec<&str> = doc["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["name"].as_str().unwrap())
+        .collect();
     assert_eq!(names, ["SB", "MP"]);
 }

@@ -78,6 +78,7 @@ fn sb_under_every_model() {
               4. examples/sb.litmus:24:8  P1  load   x -> 0                     // r1 = x;
               5. examples/sb.litmus:18:3  P0  flush  x = 1  (buffer -> memory)  // x = 1;
               6. examples/sb.litmus:23:3  P1  flush  y = 1  (buffer -> memory)  // y = 1;
+            Final state: P0:r0=0; P1:r1=0;
             Stats: 4 executions, 0 blocked, 4 states, 0 constraints, solver _ ms, time _ ms, complete
 
             --- PSO ---
@@ -100,6 +101,7 @@ fn sb_under_every_model() {
               4. examples/sb.litmus:24:8  P1  load   x -> 0                     // r1 = x;
               5. examples/sb.litmus:18:3  P0  flush  x = 1  (buffer -> memory)  // x = 1;
               6. examples/sb.litmus:23:3  P1  flush  y = 1  (buffer -> memory)  // y = 1;
+            Final state: P0:r0=0; P1:r1=0;
             Stats: 4 executions, 0 blocked, 4 states, 0 constraints, solver _ ms, time _ ms, complete
 
         "#]],
@@ -109,7 +111,13 @@ fn sb_under_every_model() {
 #[test]
 fn dekker_violation_schedule_under_tso() {
     check_text(
-        &["--engine", "exhaustive", "--model", "tso", "examples/dekker.litmus"],
+        &[
+            "--engine",
+            "exhaustive",
+            "--model",
+            "tso",
+            "examples/dekker.litmus",
+        ],
         1,
         expect![[r#"
             --- TSO ---
@@ -149,22 +157,54 @@ fn dekker_violation_schedule_under_tso() {
 
 #[test]
 fn x86_condition_is_printed_in_herd_syntax() {
-    let r = run(&["check", "--color", "never", "--model", "tso", "examples/sb-x86.litmus"]);
+    let r = run(&[
+        "check",
+        "--color",
+        "never",
+        "--model",
+        "tso",
+        "examples/sb-x86.litmus",
+    ]);
     assert_eq!(r.status, 0, "{}", r.stderr);
-    assert!(r.stdout.contains("Condition exists (0:EAX=0 /\\ 1:EAX=0)"), "{}", r.stdout);
+    assert!(
+        r.stdout.contains("Condition exists (0:EAX=0 /\\ 1:EAX=0)"),
+        "{}",
+        r.stdout
+    );
     assert!(r.stdout.contains("P0:EAX=0; P1:EAX=0;"), "{}", r.stdout);
-    assert!(r.stdout.contains("Observation SB Sometimes 1 3"), "{}", r.stdout);
+    assert!(
+        r.stdout.contains("Observation SB Sometimes 1 3"),
+        "{}",
+        r.stdout
+    );
 }
 
 #[test]
 fn quiet_prints_one_line_per_model() {
-    let r = run(&["check", "--color", "never", "--quiet", "examples/sb.litmus", "examples/racy-counter.litmus"]);
+    let r = run(&[
+        "check",
+        "--color",
+        "never",
+        "--quiet",
+        "examples/sb.litmus",
+        "examples/racy-counter.litmus",
+    ]);
     assert_eq!(r.status, 1, "{}", r.stderr);
     let lines: Vec<&str> = r.stdout.lines().collect();
     assert_eq!(lines.len(), 6, "{}", r.stdout);
-    assert_eq!(lines[0], "examples/sb.litmus SB SC: exists does not hold (0 of 3 states), no violation");
-    assert_eq!(lines[1], "examples/sb.litmus SB TSO: exists holds (1 of 4 states), no violation");
-    assert!(lines[3].starts_with("examples/racy-counter.litmus RacyCounter SC: forall does not hold"), "{}", lines[3]);
+    assert_eq!(
+        lines[0],
+        "examples/sb.litmus SB SC: exists does not hold (0 of 3 states), no violation"
+    );
+    assert_eq!(
+        lines[1],
+        "examples/sb.litmus SB TSO: exists holds (1 of 4 states), no violation"
+    );
+    assert!(
+        lines[3].starts_with("examples/racy-counter.litmus RacyCounter SC: forall does not hold"),
+        "{}",
+        lines[3]
+    );
     assert!(lines[3].ends_with("1 violation"), "{}", lines[3]);
 }
 
@@ -172,6 +212,17 @@ fn quiet_prints_one_line_per_model() {
 fn colour_is_off_in_pipes_and_on_when_asked() {
     let plain = run(&["check", "--model", "sc", "examples/sb.litmus"]);
     assert!(!plain.stdout.contains('\x1b'), "{}", plain.stdout);
-    let coloured = run(&["check", "--color", "always", "--model", "sc", "examples/sb.litmus"]);
-    assert!(coloured.stdout.contains("\x1b[1;31mNo\x1b[0m"), "{}", coloured.stdout);
+    let coloured = run(&[
+        "check",
+        "--color",
+        "always",
+        "--model",
+        "sc",
+        "examples/sb.litmus",
+    ]);
+    assert!(
+        coloured.stdout.contains("\x1b[1;31mNo\x1b[0m"),
+        "{}",
+        coloured.stdout
+    );
 }

@@ -26,7 +26,12 @@ Exit status:
 
 /// A checker for litmus tests under the SC, TSO and PSO memory models.
 #[derive(Debug, Parser)]
-#[command(name = "litmus", version, propagate_version = true, arg_required_else_help = true)]
+#[command(
+    name = "litmus",
+    version,
+    propagate_version = true,
+    arg_required_else_help = true
+)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
@@ -161,7 +166,9 @@ mod tests {
     fn models_are_deduplicated_in_canonical_order() {
         let cli = Cli::try_parse_from(["litmus", "check", "--model", "pso,sc,tso,sc", "a.litmus"])
             .unwrap();
-        let Command::Check(args) = cli.command else { panic!("not check") };
+        let Command::Check(args) = cli.command else {
+            panic!("not check")
+        };
         assert_eq!(args.models(), vec![Model::Sc, Model::Tso, Model::Pso]);
     }
 
@@ -188,7 +195,9 @@ mod tests {
             "a.litmus",
         ])
         .unwrap();
-        let Command::Check(args) = cli.command else { panic!("not check") };
+        let Command::Check(args) = cli.command else {
+            panic!("not check")
+        };
         let opts = args.check_options();
         assert_eq!(opts.engine, EngineKind::Exhaustive);
         assert!(!opts.sdg);

@@ -13,7 +13,13 @@ use litmus_engine::report::FinalState;
 pub fn observed_keys(test: &Test, states: &[FinalState]) -> Vec<String> {
     let mut keys = litmus_engine::condition::observed_keys(test);
     if let Some(first) = states.first() {
-        let rank = |k: &String| first.0.iter().position(|(e, _)| e == k).unwrap_or(usize::MAX);
+        let rank = |k: &String| {
+            first
+                .0
+                .iter()
+                .position(|(e, _)| e == k)
+                .unwrap_or(usize::MAX)
+        };
         keys.sort_by_key(rank);
     }
     keys
@@ -21,13 +27,21 @@ pub fn observed_keys(test: &Test, states: &[FinalState]) -> Vec<String> {
 
 /// `P0:r0` (the engine's key naming for a register in a final state).
 pub fn reg_key(test: &Test, thread: usize, reg: &str) -> String {
-    let name = test.threads.get(thread).map(|t| t.name.text.as_str()).unwrap_or("?");
+    let name = test
+        .threads
+        .get(thread)
+        .map(|t| t.name.text.as_str())
+        .unwrap_or("?");
     format!("{name}:{reg}")
 }
 
 /// `x` or `a[1]`: the index of a location in a final condition is a constant expression.
 pub fn loc_key(test: &Test, loc: &LocRef) -> String {
-    let name = test.shared.get(loc.var).map(|d| d.name.text.as_str()).unwrap_or("?");
+    let name = test
+        .shared
+        .get(loc.var)
+        .map(|d| d.name.text.as_str())
+        .unwrap_or("?");
     match &loc.index {
         None => name.to_owned(),
         Some(ix) => match const_eval(ix) {
@@ -140,7 +154,12 @@ fn native(test: &Test, e: &Expr, min: u8) -> String {
         ExprKind::Binary(op, a, b) => {
             let p = native_prec(*op);
             // Left-associative: the right operand needs parentheses at equal precedence.
-            let s = format!("{} {} {}", native(test, a, p), native_op(*op), native(test, b, p + 1));
+            let s = format!(
+                "{} {} {}",
+                native(test, a, p),
+                native_op(*op),
+                native(test, b, p + 1)
+            );
             if p < min {
                 format!("({s})")
             } else {
@@ -205,7 +224,13 @@ mod tests {
         ];
         let keys = vec!["P0:r0".to_owned(), "P1:r1".to_owned()];
         let p = project(&states, &keys);
-        assert_eq!(p, vec![st(&[("P0:r0", 0), ("P1:r1", 1)]), st(&[("P0:r0", 1), ("P1:r1", 0)])]);
+        assert_eq!(
+            p,
+            vec![
+                st(&[("P0:r0", 0), ("P1:r1", 1)]),
+                st(&[("P0:r0", 1), ("P1:r1", 0)])
+            ]
+        );
         assert_eq!(state_line(&p[0]), "P0:r0=0; P1:r1=1;");
     }
 
@@ -213,6 +238,49 @@ mod tests {
     fn projection_without_keys_keeps_whole_states_and_fills_missing_registers() {
         let states = vec![st(&[("x", 1)]), st(&[("x", 1)])];
         assert_eq!(project(&states, &[]), vec![st(&[("x", 1)])]);
-        assert_eq!(project(&states, &["P0:r9".to_owned()]), vec![st(&[("P0:r9", 0)])]);
+        assert_eq!(
+            project(&states, &["P0:r9".to_owned()]),
+            vec![st(&[("P0:r9", 0)])]
+        );
+    }
+
+    fn printed(src: &str) -> String {
+        let parsed = litmus_engine::syntax::parse(src);
+        let test = parsed
+            .test
+            .unwrap_or_else(|| panic!("{:?}", parsed.diagnostics));
+        print_condition(&test).unwrap()
+    }
+
+    #[test]
+    fn native_conditions_print_with_minimal_parentheses() {
+        let head = "litmus T\nshared x, a[2];\nthread P0 { r0 = x; }\nthread P1 { r1 = x; }\n";
+        let cases = [
+            "P0:r0 == 0 && P1:r1 == 0",
+            "P0:r0 == 0 && (P1:r1 == 1 || x == 2)",
+            "P0:r0 == 0 && P1:r1 == 1 || x == 2",
+            "!(a[1] == 2) && P0:r0 - (P1:r1 - 1) == -3",
+            "P0:r0 * (P1:r1 + 1) != a[0]",
+        ];
+        for c in cases {
+            assert_eq!(printed(&format!("{head}exists ({c})\n")), c);
+        }
+    }
+
+    #[test]
+    fn x86_conditions_print_in_herd_syntax() {
+        let head = "X86 T\n{ x=0; y=0; }\n P0 | P1 ;\n MOV EAX,[x] | MOV EAX,[y] ;\n";
+        let cases = [
+            ("exists (0:EAX=0 /\\ 1:EAX=0)", "0:EAX=0 /\\ 1:EAX=0"),
+            (
+                "exists (0:EAX=0 /\\ (1:EAX=1 \\/ x=2))",
+                "0:EAX=0 /\\ (1:EAX=1 \\/ x=2)",
+            ),
+            ("~exists (P0:EAX=1 /\\ [y]=0)", "0:EAX=1 /\\ y=0"),
+            ("forall (0:EAX=1 => ~(x=2))", "0:EAX=1 => ~(x=2)"),
+        ];
+        for (src, want) in cases {
+            assert_eq!(printed(&format!("{head}{src}\n")), want, "{src}");
+        }
     }
 }

@@ -12,7 +12,11 @@ use litmus_engine::{Diagnostic, LineIndex, Severity};
 pub fn render(path: &str, index: &LineIndex, diags: &[Diagnostic], color: bool) -> String {
     let file = SimpleFile::new(path, index.text());
     let config = Config::default();
-    let mut buf = if color { Buffer::ansi() } else { Buffer::no_color() };
+    let mut buf = if color {
+        Buffer::ansi()
+    } else {
+        Buffer::no_color()
+    };
     // In source order, as a reader goes through the file.
     let mut sorted: Vec<&Diagnostic> = diags.iter().collect();
     sorted.sort_by_key(|d| (d.span.start, d.span.end));
@@ -70,7 +74,10 @@ fn convert(path: &str, index: &LineIndex, d: &Diagnostic) -> CsDiagnostic<()> {
         let lc = index.line_col(r.span.start);
         notes.push(format!("{}: {}:{}:{}", r.message, path, lc.line, lc.col));
     }
-    CsDiagnostic::new(severity).with_message(&d.message).with_labels(labels).with_notes(notes)
+    CsDiagnostic::new(severity)
+        .with_message(&d.message)
+        .with_labels(labels)
+        .with_notes(notes)
 }
 
 #[cfg(test)]

@@ -55,7 +55,10 @@ fn position(index: &LineIndex, span: Span, out: &mut Map<String, Value>) {
 
 pub fn diagnostic(index: &LineIndex, d: &Diagnostic) -> Value {
     let mut o = Map::new();
-    o.insert("severity".into(), serde_json::to_value(d.severity).unwrap_or(Value::Null));
+    o.insert(
+        "severity".into(),
+        serde_json::to_value(d.severity).unwrap_or(Value::Null),
+    );
     o.insert("message".into(), d.message.clone().into());
     position(index, d.span, &mut o);
     let related: Vec<Value> = d
@@ -92,7 +95,10 @@ pub fn model_report(test: &Test, index: &LineIndex, r: &ModelReport) -> Value {
         .iter()
         .map(|v| {
             let mut o = Map::new();
-            o.insert("kind".into(), serde_json::to_value(v.kind).unwrap_or(Value::Null));
+            o.insert(
+                "kind".into(),
+                serde_json::to_value(v.kind).unwrap_or(Value::Null),
+            );
             o.insert("message".into(), v.message.clone().into());
             position(index, v.span, &mut o);
             o.insert("schedule".into(), schedule(test, index, &v.schedule));
@@ -148,11 +154,23 @@ pub fn schedule(test: &Test, index: &LineIndex, steps: &[Step]) -> Value {
 
 fn step(test: &Test, index: &LineIndex, s: &Step) -> Value {
     let mut o = Map::new();
-    o.insert("thread".into(), super::text::thread_name(test, s.thread).into());
+    o.insert(
+        "thread".into(),
+        super::text::thread_name(test, s.thread).into(),
+    );
     position(index, s.span, &mut o);
-    o.insert("action".into(), serde_json::to_value(s.action).unwrap_or(Value::Null));
-    o.insert("loc".into(), s.loc.clone().map(Value::from).unwrap_or(Value::Null));
-    o.insert("value".into(), s.value.map(Value::from).unwrap_or(Value::Null));
+    o.insert(
+        "action".into(),
+        serde_json::to_value(s.action).unwrap_or(Value::Null),
+    );
+    o.insert(
+        "loc".into(),
+        s.loc.clone().map(Value::from).unwrap_or(Value::Null),
+    );
+    o.insert(
+        "value".into(),
+        s.value.map(Value::from).unwrap_or(Value::Null),
+    );
     o.insert("buffered".into(), s.buffered.into());
     Value::Object(o)
 }

@@ -69,7 +69,10 @@ fn read_input(path: &Path) -> Result<String, String> {
     }
     .map_err(|e| e.to_string())?;
     String::from_utf8(bytes).map_err(|e| {
-        format!("not UTF-8 text (invalid byte at offset {})", e.utf8_error().valid_up_to())
+        format!(
+            "not UTF-8 text (invalid byte at offset {})",
+            e.utf8_error().valid_up_to()
+        )
     })
 }
 
@@ -136,7 +139,11 @@ pub fn check(args: CheckArgs) -> i32 {
             if let Some(e) = &f.read_error {
                 let _ = writeln!(err, "error: cannot read {}: {e}", f.path);
             } else if let (Some(index), false) = (&f.index, f.diagnostics.is_empty()) {
-                let _ = write!(err, "{}", diagnostics::render(&f.path, index, &f.diagnostics, color_err));
+                let _ = write!(
+                    err,
+                    "{}",
+                    diagnostics::render(&f.path, index, &f.diagnostics, color_err)
+                );
             }
         }
     }
@@ -145,7 +152,11 @@ pub fn check(args: CheckArgs) -> i32 {
         if args.json {
             out(&format!("{:#}\n", json::document(&files)));
         } else {
-            let what = if bad == 1 { "1 file has errors" } else { "files have errors" };
+            let what = if bad == 1 {
+                "1 file has errors".to_owned()
+            } else {
+                format!("{bad} files have errors")
+            };
             eprintln!("litmus: {what}; nothing was checked");
         }
         return exit::BAD_INPUT;
@@ -156,8 +167,16 @@ pub fn check(args: CheckArgs) -> i32 {
     let many = files.len() > 1;
     let mut cancelled = false;
     'files: for (fi, f) in files.iter_mut().enumerate() {
-        let (Some(test), Some(index)) = (&f.test, &f.index) else { continue };
-        let ctx = text::Ctx { path: &f.path, test, index, style };
+        let (Some(test), Some(index)) = (&f.test, &f.index) else {
+            continue;
+        };
+        let ctx = text::Ctx {
+            path: &f.path,
+            test,
+            index,
+            opts: &opts,
+            style,
+        };
         if many && !args.json && !args.quiet {
             if fi > 0 {
                 out("\n");
@@ -186,7 +205,7 @@ pub fn check(args: CheckArgs) -> i32 {
     }
     if ctl.is_cancelled() {
         cancelled = true;
-        eprintln!("litmus: interrupted; the results above are incomplete");
+        eprintln!("litmus: interrupted; the results are incomplete");
     }
     if args.json {
         out(&format!("{:#}\n", json::document(&files)));

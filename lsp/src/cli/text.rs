@@ -20,8 +20,8 @@
 use std::fmt::Write as _;
 
 use litmus_engine::ast::{Quantifier, Test};
-use litmus_engine::report::{Action, ModelReport, Step};
-use litmus_engine::{LineIndex, Span};
+use litmus_engine::report::{Action, ModelReport, Step, ViolationKind};
+use litmus_engine::{CheckOptions, LineIndex, ReplayEnd, Span};
 
 use super::cond;
 
@@ -62,6 +62,8 @@ pub struct Ctx<'a> {
     pub path: &'a str,
     pub test: &'a Test,
     pub index: &'a LineIndex,
+    /// The options the reports were made with (replaying a schedule needs them).
+    pub opts: &'a CheckOptions,
     pub style: Style,
 }
 
@@ -75,7 +77,30 @@ impl Ctx<'_> {
 
 /// The name of thread `i` (`P0`), robust to an index the test does not have.
 pub fn thread_name(test: &Test, i: usize) -> String {
-    test.threads.get(i).map(|t| t.name.text.clone()).unwrap_or_else(|| format!("T{i}"))
+    test.threads
+        .get(i)
+        .map(|t| t.name.text.clone())
+        .unwrap_or_else(|| format!("T{i}"))
+}
+
+/// `Final state: P0:r0=0; P1:r1=0;`, the (projected) state a schedule ends in, found by
+/// replaying it through the engine; a schedule that does not replay is reported, not hidden.
+fn reached(ctx: &Ctx, r: &ModelReport, steps: &[Step], keys: &[String]) -> String {
+    match litmus_engine::replay(ctx.test, r.model, ctx.opts, steps) {
+        Ok(ReplayEnd::Final(state)) => {
+            let shown = if keys.is_empty() {
+                state
+            } else {
+                state.project(keys)
+            };
+            format!("Final state: {}\n", cond::state_line(&shown))
+        }
+        Ok(_) => String::new(),
+        Err(e) => format!(
+            "{} this schedule does not replay: {e}\n",
+            ctx.style.yellow("warning:")
+        ),
+    }
 }
 
 /// The header line printed before each model's block.
@@ -102,7 +127,11 @@ pub fn model_block(ctx: &Ctx, r: &ModelReport) -> String {
             };
             let _ = writeln!(out, "Test {name} {kind}");
             write_states(&mut out, &states);
-            let verdict = if res.holds { st.green("Ok") } else { st.red("No") };
+            let verdict = if res.holds {
+                st.green("Ok")
+            } else {
+                st.red("No")
+            };
             let _ = writeln!(out, "{verdict}");
             let _ = writeln!(out, "Witnesses");
             let _ = writeln!(out, "Positive: {} Negative: {}", res.positive, res.negative);
@@ -115,8 +144,11 @@ pub fn model_block(ctx: &Ctx, r: &ModelReport) -> String {
             } else {
                 "Sometimes"
             };
-            let _ =
-                writeln!(out, "Observation {name} {obs} {} {}", res.positive, res.negative);
+            let _ = writeln!(
+                out,
+                "Observation {name} {obs} {} {}",
+                res.positive, res.negative
+            );
         }
         _ => {
             let _ = writeln!(out, "Test {name}");
@@ -126,30 +158,50 @@ pub fn model_block(ctx: &Ctx, r: &ModelReport) -> String {
 
     for (i, v) in r.violations.iter().enumerate() {
         let _ = writeln!(out);
-        let head = format!("Violation {}/{} ({}):", i + 1, r.violations.len(), kind_name(v.kind));
-        let _ = writeln!(out, "{} {} at {}", st.red(&head), v.message, ctx.pos(v.span));
-        let _ = writeln!(out, "Schedule ({} steps):", v.schedule.len());
+        let head = format!(
+            "Violation {}/{} ({}):",
+            i + 1,
+            r.violations.len(),
+            kind_name(v.kind)
+        );
+        let _ = writeln!(
+            out,
+            "{} {} at {}",
+            st.red(&head),
+            v.message,
+            ctx.pos(v.span)
+        );
+        let _ = writeln!(out, "Schedule ({}):", steps_word(v.schedule.len()));
         out.push_str(&schedule(ctx, &v.schedule));
+        if v.kind == ViolationKind::Condition {
+            out.push_str(&reached(ctx, r, &v.schedule, &keys));
+        }
     }
     if let (Some(w), Some(res)) = (&r.witness, &r.condition) {
         if res.holds && res.kind == Quantifier::Exists {
             let _ = writeln!(out);
             let _ = writeln!(
                 out,
-                "Witness ({} steps) reaching a state where the condition holds:",
-                w.len()
+                "Witness ({}) reaching a state where the condition holds:",
+                steps_word(w.len())
             );
             out.push_str(&schedule(ctx, w));
+            out.push_str(&reached(ctx, r, w, &keys));
         }
     }
     if !r.warnings.is_empty() || !r.complete {
         let _ = writeln!(out);
     }
     for w in &r.warnings {
-        let at = w.span.map(|s| format!(" at {}", ctx.pos(s))).unwrap_or_default();
+        let at = w
+            .span
+            .map(|s| format!(" at {}", ctx.pos(s)))
+            .unwrap_or_default();
         let _ = writeln!(out, "{} {}{at}", st.yellow("warning:"), w.message);
     }
-    if !r.complete {
+    // The engine usually says so itself; say it once.
+    let engine_said = r.warnings.iter().any(|w| w.message.contains("incomplete"));
+    if !r.complete && !engine_said {
         let _ = writeln!(
             out,
             "{} exploration incomplete (timeout or cancellation): states may be missing and \
@@ -161,6 +213,14 @@ pub fn model_block(ctx: &Ctx, r: &ModelReport) -> String {
     out
 }
 
+fn steps_word(n: usize) -> String {
+    if n == 1 {
+        "1 step".to_owned()
+    } else {
+        format!("{n} steps")
+    }
+}
+
 fn write_states(out: &mut String, states: &[litmus_engine::report::FinalState]) {
     let _ = writeln!(out, "States {}", states.len());
     for s in states {
@@ -168,13 +228,12 @@ fn write_states(out: &mut String, states: &[litmus_engine::report::FinalState]) 
     }
 }
 
-fn kind_name(k: litmus_engine::report::ViolationKind) -> &'static str {
-    use litmus_engine::report::ViolationKind::*;
+fn kind_name(k: ViolationKind) -> &'static str {
     match k {
-        Assert => "assert",
-        Condition => "condition",
-        Error => "error",
-        Deadlock => "deadlock",
+        ViolationKind::Assert => "assert",
+        ViolationKind::Condition => "condition",
+        ViolationKind::Error => "error",
+        ViolationKind::Deadlock => "deadlock",
     }
 }
 
@@ -217,11 +276,21 @@ fn step_effect(s: &Step) -> String {
     let val = s.value.map(|v| v.to_string());
     match (s.action, val) {
         (Action::Store, Some(v)) => {
-            format!("{loc} = {v}{}", if s.buffered { "  (buffered)" } else { "" })
+            format!(
+                "{loc} = {v}{}",
+                if s.buffered { "  (buffered)" } else { "" }
+            )
         }
         (Action::Flush, Some(v)) => format!("{loc} = {v}  (buffer -> memory)"),
         (Action::Load, Some(v)) => {
-            format!("{loc} -> {v}{}", if s.buffered { "  (from own buffer)" } else { "" })
+            format!(
+                "{loc} -> {v}{}",
+                if s.buffered {
+                    "  (from own buffer)"
+                } else {
+                    ""
+                }
+            )
         }
         (Action::Rmw, Some(v)) => format!("{loc} (old value {v})"),
         (_, Some(v)) if !loc.is_empty() => format!("{loc} {v}"),
@@ -296,5 +365,11 @@ pub fn summary_line(ctx: &Ctx, r: &ModelReport) -> String {
     if !r.complete {
         parts.push(st.yellow("incomplete"));
     }
-    format!("{} {} {}: {}", ctx.path, ctx.test.name.text, r.model.label(), parts.join(", "))
+    format!(
+        "{} {} {}: {}",
+        ctx.path,
+        ctx.test.name.text,
+        r.model.label(),
+        parts.join(", ")
+    )
 }

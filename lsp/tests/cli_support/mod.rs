@@ -6,7 +6,10 @@ use std::process::{Command, Output};
 
 /// The workspace root (where `examples/` lives).
 pub fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .to_path_buf()
 }
 
 pub fn example(name: &str) -> String {
@@ -28,8 +31,12 @@ pub struct Run {
 
 impl Run {
     pub fn json(&self) -> serde_json::Value {
-        serde_json::from_str(&self.stdout)
-            .unwrap_or_else(|e| panic!("stdout is not JSON ({e}):\n{}\nstderr:\n{}", self.stdout, self.stderr))
+        serde_json::from_str(&self.stdout).unwrap_or_else(|e| {
+            panic!(
+                "stdout is not JSON ({e}):\n{}\nstderr:\n{}",
+                self.stdout, self.stderr
+            )
+        })
     }
 }
 
@@ -45,7 +52,11 @@ impl From<Output> for Run {
 
 /// Runs `litmus ARGS...` to completion.
 pub fn run(args: &[&str]) -> Run {
-    litmus().args(args).output().expect("cannot run the litmus binary").into()
+    litmus()
+        .args(args)
+        .output()
+        .expect("cannot run the litmus binary")
+        .into()
 }
 
 /// Writes `text` to a fresh file named `name` under the test's scratch directory.
