@@ -70,7 +70,14 @@ async fn main() {
         }
 
         // A never-ending exploration of the same program (the hooked engine's `Slow` tests).
-        let slow = text.replacen("litmus ", "litmus Slow", 1).replacen("X86 ", "X86 Slow", 1);
+        let slow: String = text
+            .lines()
+            .map(|l| match (l.strip_prefix("litmus "), l.strip_prefix("X86 ")) {
+                (Some(rest), _) => format!("litmus Slow{rest}\n"),
+                (_, Some(rest)) => format!("X86 Slow{rest}\n"),
+                _ => format!("{l}\n"),
+            })
+            .collect();
         version += 1;
         h.change_full(&uri, version, &slow).await;
         h.save(&uri).await;
