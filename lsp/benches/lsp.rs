@@ -48,7 +48,11 @@ async fn main() {
         let mut verify = Vec::new();
         for _ in 0..RUNS {
             let t = Instant::now();
-            h.request("workspace/executeCommand", json!({"command": "litmus.verify", "arguments": [uri]})).await;
+            h.request(
+                "workspace/executeCommand",
+                json!({"command": "litmus.verify", "arguments": [uri]}),
+            )
+            .await;
             h.status(&uri, "done").await;
             verify.push(t.elapsed());
         }
@@ -72,25 +76,40 @@ async fn main() {
         // A never-ending exploration of the same program (the hooked engine's `Slow` tests).
         let slow: String = text
             .lines()
-            .map(|l| match (l.strip_prefix("litmus "), l.strip_prefix("X86 ")) {
-                (Some(rest), _) => format!("litmus Slow{rest}\n"),
-                (_, Some(rest)) => format!("X86 Slow{rest}\n"),
-                _ => format!("{l}\n"),
-            })
+            .map(
+                |l| match (l.strip_prefix("litmus "), l.strip_prefix("X86 ")) {
+                    (Some(rest), _) => format!("litmus Slow{rest}\n"),
+                    (_, Some(rest)) => format!("X86 Slow{rest}\n"),
+                    _ => format!("{l}\n"),
+                },
+            )
             .collect();
         version += 1;
         h.change_full(&uri, version, &slow).await;
         h.save(&uri).await;
         h.status(&uri, "running").await;
-        let test_line = slow.lines().position(|l| l.starts_with("litmus") || l.starts_with("X86")).unwrap_or(0) as u32;
+        let test_line = slow
+            .lines()
+            .position(|l| l.starts_with("litmus") || l.starts_with("X86"))
+            .unwrap_or(0) as u32;
         let mut hover = Vec::new();
         for _ in 0..RUNS * 4 {
             let t = Instant::now();
-            h.request("textDocument/hover", json!({"textDocument": {"uri": uri}, "position": pos(test_line, 8)})).await;
+            h.request(
+                "textDocument/hover",
+                json!({"textDocument": {"uri": uri}, "position": pos(test_line, 8)}),
+            )
+            .await;
             hover.push(t.elapsed());
         }
         h.close(&uri).await;
-        println!("| {name} | {} | {} | {} | {} |", stats(verify), stats(cached), stats(syntax), stats(hover));
+        println!(
+            "| {name} | {} | {} | {} | {} |",
+            stats(verify),
+            stats(cached),
+            stats(syntax),
+            stats(hover)
+        );
     }
     // Let cancelled workers wind down before the process exits.
     tokio::time::sleep(Duration::from_millis(100)).await;

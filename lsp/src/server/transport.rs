@@ -10,7 +10,9 @@ use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWrite, AsyncWrite
 use tokio::sync::mpsc;
 
 /// Reads one frame body; `Ok(None)` at end of input.
-async fn read_frame<R: AsyncRead + Unpin>(r: &mut BufReader<R>) -> std::io::Result<Option<Vec<u8>>> {
+async fn read_frame<R: AsyncRead + Unpin>(
+    r: &mut BufReader<R>,
+) -> std::io::Result<Option<Vec<u8>>> {
     let mut len: Option<usize> = None;
     loop {
         let mut line = String::new();
@@ -50,13 +52,24 @@ pub fn check_frame(body: &[u8]) -> Option<Value> {
         Ok(v) => v,
         Err(e) => return err(Value::Null, -32700, &format!("Parse error: {e}")),
     };
-    let Some(o) = v.as_object() else { return err(Value::Null, -32600, "Invalid request: not an object") };
+    let Some(o) = v.as_object() else {
+        return err(Value::Null, -32600, "Invalid request: not an object");
+    };
     let id = o.get("id").cloned();
-    let id_ok = id.as_ref().is_none_or(|i| i.is_string() || i.is_i64() || i.is_u64());
+    let id_ok = id
+        .as_ref()
+        .is_none_or(|i| i.is_string() || i.is_i64() || i.is_u64());
     let method_ok = o.get("method").is_some_and(Value::is_string);
-    let params_ok = o.get("params").is_none_or(|p| p.is_object() || p.is_array() || p.is_null());
-    let is_response = id.is_some() && !o.contains_key("method") && (o.contains_key("result") || o.contains_key("error"));
-    if o.get("jsonrpc") != Some(&json!("2.0")) || !id_ok || !(is_response || (method_ok && params_ok)) {
+    let params_ok = o
+        .get("params")
+        .is_none_or(|p| p.is_object() || p.is_array() || p.is_null());
+    let is_response = id.is_some()
+        && !o.contains_key("method")
+        && (o.contains_key("result") || o.contains_key("error"));
+    if o.get("jsonrpc") != Some(&json!("2.0"))
+        || !id_ok
+        || !(is_response || (method_ok && params_ok))
+    {
         let id = id.filter(|_| id_ok).unwrap_or(Value::Null);
         return err(id, -32600, "Invalid request");
     }
@@ -73,7 +86,9 @@ where
     while let Ok(Some(body)) = read_frame(&mut r).await {
         match check_frame(&body) {
             None => {
-                if to_server.write_all(&frame(&body)).await.is_err() || to_server.flush().await.is_err() {
+                if to_server.write_all(&frame(&body)).await.is_err()
+                    || to_server.flush().await.is_err()
+                {
                     break;
                 }
             }
@@ -86,8 +101,11 @@ where
 }
 
 /// Writes the server's frames and the injected error frames to `output`, each whole.
-pub async fn merge_output<R, W>(from_server: R, mut output: W, mut errors: mpsc::UnboundedReceiver<Vec<u8>>)
-where
+pub async fn merge_output<R, W>(
+    from_server: R,
+    mut output: W,
+    mut errors: mpsc::UnboundedReceiver<Vec<u8>>,
+) where
     R: AsyncRead + Unpin,
     W: AsyncWrite + Unpin,
 {
@@ -122,7 +140,9 @@ where
     let (tx, rx) = mpsc::unbounded_channel();
     tokio::spawn(filter_input(input, filtered, tx));
     let out = tokio::spawn(merge_output(merged, output, rx));
-    tower_lsp_server::Server::new(server_in, server_out, socket).serve(service).await;
+    tower_lsp_server::Server::new(server_in, server_out, socket)
+        .serve(service)
+        .await;
     let _ = out.await;
 }
 
@@ -134,9 +154,18 @@ mod tests {
     fn rejects_what_would_stop_the_transport() {
         assert_eq!(check_frame(b"{nope").unwrap()["error"]["code"], -32700);
         assert_eq!(check_frame(b"[1,2]").unwrap()["error"]["code"], -32600);
-        assert_eq!(check_frame(br#"{"jsonrpc":"2.0","id":{"a":1},"method":"x"}"#).unwrap()["id"], Value::Null);
-        assert_eq!(check_frame(br#"{"jsonrpc":"2.0","id":7}"#).unwrap()["id"], 7);
-        assert_eq!(check_frame(br#"{"jsonrpc":"2.0","id":7,"method":"m","params":3}"#).unwrap()["id"], 7);
+        assert_eq!(
+            check_frame(br#"{"jsonrpc":"2.0","id":{"a":1},"method":"x"}"#).unwrap()["id"],
+            Value::Null
+        );
+        assert_eq!(
+            check_frame(br#"{"jsonrpc":"2.0","id":7}"#).unwrap()["id"],
+            7
+        );
+        assert_eq!(
+            check_frame(br#"{"jsonrpc":"2.0","id":7,"method":"m","params":3}"#).unwrap()["id"],
+            7
+        );
         assert!(check_frame(br#"{"jsonrpc":"2.0","id":7,"method":"m","params":{}}"#).is_none());
         assert!(check_frame(br#"{"jsonrpc":"2.0","method":"m"}"#).is_none());
         assert!(check_frame(br#"{"jsonrpc":"2.0","id":"a","result":null}"#).is_none());
