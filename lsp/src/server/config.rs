@@ -41,8 +41,10 @@ impl Settings {
         }
         let get = |k: &str| obj.get(k).or_else(|| obj.get(&format!("litmus.{k}")));
         if let Some(ms) = get("models").and_then(Value::as_array) {
-            let mut models: Vec<Model> =
-                ms.iter().filter_map(|m| m.as_str().and_then(Model::parse)).collect();
+            let mut models: Vec<Model> = ms
+                .iter()
+                .filter_map(|m| m.as_str().and_then(Model::parse))
+                .collect();
             models.sort();
             models.dedup();
             if !models.is_empty() {

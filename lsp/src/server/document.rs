@@ -25,7 +25,10 @@ pub enum Outcome {
     Running,
     /// A report, its spans in the current text's coordinates. `fresh_condition` is false when
     /// the condition was re-evaluated from cached states (schedules for it are being redone).
-    Done { report: ModelReport, fresh_condition: bool },
+    Done {
+        report: ModelReport,
+        fresh_condition: bool,
+    },
     /// The check panicked: the message.
     Crashed(String),
 }
@@ -87,7 +90,10 @@ impl Document {
                 let end = position::offset(&self.rope, enc, r.end).max(start);
                 let point = |rope: &Rope, b: usize| {
                     let row = rope.byte_to_line(b);
-                    tree_sitter::Point { row, column: b - rope.line_to_byte(row) }
+                    tree_sitter::Point {
+                        row,
+                        column: b - rope.line_to_byte(row),
+                    }
                 };
                 let start_position = point(&self.rope, start);
                 let old_end_position = point(&self.rope, end);
@@ -116,21 +122,32 @@ impl Document {
         self.text = self.rope.to_string();
         let text = self.text.clone();
         let old = self.tree.take();
-        let out = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| engine.parse(&text, old.as_ref())));
+        let out = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            engine.parse(&text, old.as_ref())
+        }));
         let (tree, test, diags) = match out {
             Ok(p) => (p.tree, p.test, p.diagnostics),
             Err(e) => {
                 let msg = super::panic_message(&e);
-                let d = Diagnostic::error(Span::new(0, 0), format!("internal error in the parser: {msg}"));
+                let d = Diagnostic::error(
+                    Span::new(0, 0),
+                    format!("internal error in the parser: {msg}"),
+                );
                 (None, None, vec![d])
             }
         };
         self.tree = tree;
         self.test = test.map(Arc::new);
         self.syntax = diags;
-        let cond = self.test.as_ref().and_then(|t| t.condition.as_ref()).map(|c| c.span);
+        let cond = self
+            .test
+            .as_ref()
+            .and_then(|t| t.condition.as_ref())
+            .map(|c| c.span);
         let tokens = TokenMap::new(&self.text, cond);
-        let cond_key = cond.map(|c| TokenMap::new(&self.text[c.range()], None).key).unwrap_or_default();
+        let cond_key = cond
+            .map(|c| TokenMap::new(&self.text[c.range()], None).key)
+            .unwrap_or_default();
         let changed = tokens.key != self.tokens.key || self.test.is_none();
         self.tokens = tokens;
         self.cond_key = cond_key;

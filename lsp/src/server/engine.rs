@@ -33,7 +33,11 @@ pub struct RealEngine;
 impl Engine for RealEngine {
     fn parse(&self, text: &str, old: Option<&tree_sitter::Tree>) -> ParseOut {
         let p = litmus_engine::syntax::parse_incremental(text, old);
-        ParseOut { tree: Some(p.tree), test: p.test, diagnostics: p.diagnostics }
+        ParseOut {
+            tree: Some(p.tree),
+            test: p.test,
+            diagnostics: p.diagnostics,
+        }
     }
     fn check(&self, test: &Test, model: Model, opts: &CheckOptions, ctl: &Control) -> ModelReport {
         litmus_engine::check(test, model, opts, ctl)

@@ -19,6 +19,7 @@ pub mod schedule;
 pub mod symbols;
 pub mod to_proto;
 pub mod tokens;
+pub mod transport;
 pub mod verify;
 pub mod view;
 
@@ -41,24 +42,35 @@ use view::Target;
 
 /// Runs the server on stdin/stdout; returns the process exit code.
 pub fn run_stdio() -> i32 {
-    let rt = match tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build() {
+    let rt = match tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+    {
         Ok(rt) => rt,
         Err(e) => {
             eprintln!("litmus lsp: cannot start the async runtime: {e}");
             return 1;
         }
     };
-    rt.block_on(async {
-        let (service, socket) = service(engine::real());
-        tower_lsp_server::Server::new(tokio::io::stdin(), tokio::io::stdout(), socket).serve(service).await;
-    });
+    rt.block_on(transport::serve(
+        engine::real(),
+        tokio::io::stdin(),
+        tokio::io::stdout(),
+    ));
+    // The stdin reader blocks on a thread of its own: do not wait for it (nor for cancelled
+    // checks still unwinding) once the client said `exit`.
+    rt.shutdown_background();
     0
 }
 
 /// The service, for [`run_stdio`] and for in-process tests (which may wrap the engine).
 pub fn service(engine: Arc<dyn Engine>) -> (LspService<Backend>, ClientSocket) {
     LspService::build(move |client| Backend::new(client, engine.clone()))
-        .custom_method("window/workDoneProgress/cancel", Backend::work_done_progress_cancel)
+        .custom_method(
+            "window/workDoneProgress/cancel",
+            Backend::work_done_progress_cancel,
+        )
         .finish()
 }
 
@@ -140,13 +152,20 @@ impl Ctx {
         let enc = self.enc();
         let docs = self.docs();
         let d = docs.get(uri)?;
-        let conv = Conv { rope: &d.rope, enc, uri };
+        let conv = Conv {
+            rope: &d.rope,
+            enc,
+            uri,
+        };
         let mut out: Vec<Diagnostic> = d.syntax.iter().map(|x| conv.diagnostic(x)).collect();
         if let Some(t) = &d.test {
             let r = guard(|| view::diagnostics(t, &d.text, &d.results));
             match r {
                 Ok(ds) => out.extend(ds.iter().map(|x| conv.diagnostic(x))),
-                Err(e) => out.push(Diagnostic::new_simple(Range::default(), e.message.to_string())),
+                Err(e) => out.push(Diagnostic::new_simple(
+                    Range::default(),
+                    e.message.to_string(),
+                )),
             }
         }
         Some((out, d.version))
@@ -154,7 +173,9 @@ impl Ctx {
 
     pub async fn publish(&self, uri: &Uri) {
         if let Some((diags, version)) = self.diagnostics_of(uri) {
-            self.client.publish_diagnostics(uri.clone(), diags, Some(version)).await;
+            self.client
+                .publish_diagnostics(uri.clone(), diags, Some(version))
+                .await;
         }
     }
 
@@ -182,7 +203,10 @@ impl Ctx {
         if !self.caps().configuration {
             return;
         }
-        let item = ConfigurationItem { scope_uri: None, section: Some("litmus".into()) };
+        let item = ConfigurationItem {
+            scope_uri: None,
+            section: Some("litmus".into()),
+        };
         if let Ok(vals) = self.client.configuration(vec![item]).await {
             if let Some(v) = vals.first() {
                 lock(&self.inner.settings).merge(v);
@@ -209,7 +233,12 @@ impl Backend {
             cache: Mutex::new(verify::Cache::default()),
             next_job: AtomicU64::new(1),
         };
-        Backend { ctx: Ctx { client, inner: Arc::new(inner) } }
+        Backend {
+            ctx: Ctx {
+                client,
+                inner: Arc::new(inner),
+            },
+        }
     }
 
     pub async fn work_done_progress_cancel(&self, params: WorkDoneProgressCancelParams) {
@@ -228,11 +257,26 @@ impl Backend {
     }
 
     /// Runs `f` on the document at `uri` (under the lock; `f` must not block).
-    fn with_doc<T>(&self, uri: &Uri, f: impl FnOnce(&Document, Conv<'_>) -> Option<T>) -> Result<Option<T>> {
+    fn with_doc<T>(
+        &self,
+        uri: &Uri,
+        f: impl FnOnce(&Document, Conv<'_>) -> Option<T>,
+    ) -> Result<Option<T>> {
         let enc = self.ctx.enc();
         let docs = self.ctx.docs();
-        let Some(d) = docs.get(uri) else { return Ok(None) };
-        guard(|| f(d, Conv { rope: &d.rope, enc, uri }))
+        let Some(d) = docs.get(uri) else {
+            return Ok(None);
+        };
+        guard(|| {
+            f(
+                d,
+                Conv {
+                    rope: &d.rope,
+                    enc,
+                    uri,
+                },
+            )
+        })
     }
 }
 
@@ -251,28 +295,52 @@ impl LanguageServer for Backend {
             .as_ref()
             .and_then(|g| g.position_encodings.as_ref())
             .is_some_and(|e| e.contains(&PositionEncodingKind::UTF8));
-        *lock(&self.ctx.inner.enc) = if utf8 { Encoding::Utf8 } else { Encoding::Utf16 };
+        *lock(&self.ctx.inner.enc) = if utf8 {
+            Encoding::Utf8
+        } else {
+            Encoding::Utf16
+        };
         let ws = caps.workspace.as_ref();
         *lock(&self.ctx.inner.caps) = ClientCaps {
-            work_done_progress: caps.window.as_ref().and_then(|w| w.work_done_progress).unwrap_or(false),
+            work_done_progress: caps
+                .window
+                .as_ref()
+                .and_then(|w| w.work_done_progress)
+                .unwrap_or(false),
             configuration: ws.and_then(|w| w.configuration).unwrap_or(false),
-            code_lens_refresh: ws.and_then(|w| w.code_lens.as_ref()).and_then(|c| c.refresh_support).unwrap_or(false),
-            inlay_hint_refresh: ws.and_then(|w| w.inlay_hint.as_ref()).and_then(|c| c.refresh_support).unwrap_or(false),
+            code_lens_refresh: ws
+                .and_then(|w| w.code_lens.as_ref())
+                .and_then(|c| c.refresh_support)
+                .unwrap_or(false),
+            inlay_hint_refresh: ws
+                .and_then(|w| w.inlay_hint.as_ref())
+                .and_then(|c| c.refresh_support)
+                .unwrap_or(false),
         };
         if let Some(opts) = &params.initialization_options {
             lock(&self.ctx.inner.settings).merge(opts);
         }
         Ok(InitializeResult {
             capabilities: ServerCapabilities {
-                position_encoding: Some(if utf8 { PositionEncodingKind::UTF8 } else { PositionEncodingKind::UTF16 }),
-                text_document_sync: Some(TextDocumentSyncCapability::Options(TextDocumentSyncOptions {
-                    open_close: Some(true),
-                    change: Some(TextDocumentSyncKind::INCREMENTAL),
-                    save: Some(TextDocumentSyncSaveOptions::SaveOptions(SaveOptions { include_text: Some(false) })),
-                    ..Default::default()
-                })),
+                position_encoding: Some(if utf8 {
+                    PositionEncodingKind::UTF8
+                } else {
+                    PositionEncodingKind::UTF16
+                }),
+                text_document_sync: Some(TextDocumentSyncCapability::Options(
+                    TextDocumentSyncOptions {
+                        open_close: Some(true),
+                        change: Some(TextDocumentSyncKind::INCREMENTAL),
+                        save: Some(TextDocumentSyncSaveOptions::SaveOptions(SaveOptions {
+                            include_text: Some(false),
+                        })),
+                        ..Default::default()
+                    },
+                )),
                 hover_provider: Some(HoverProviderCapability::Simple(true)),
-                code_lens_provider: Some(CodeLensOptions { resolve_provider: Some(false) }),
+                code_lens_provider: Some(CodeLensOptions {
+                    resolve_provider: Some(false),
+                }),
                 execute_command_provider: Some(ExecuteCommandOptions {
                     commands: vec!["litmus.verify".into(), "litmus.showSchedule".into()],
                     ..Default::default()
@@ -281,17 +349,22 @@ impl LanguageServer for Backend {
                 document_symbol_provider: Some(OneOf::Left(true)),
                 definition_provider: Some(OneOf::Left(true)),
                 references_provider: Some(OneOf::Left(true)),
-                semantic_tokens_provider: Some(SemanticTokensServerCapabilities::SemanticTokensOptions(
-                    SemanticTokensOptions {
-                        legend: to_proto::legend(),
-                        full: Some(SemanticTokensFullOptions::Bool(true)),
-                        range: Some(false),
-                        ..Default::default()
-                    },
-                )),
+                semantic_tokens_provider: Some(
+                    SemanticTokensServerCapabilities::SemanticTokensOptions(
+                        SemanticTokensOptions {
+                            legend: to_proto::legend(),
+                            full: Some(SemanticTokensFullOptions::Bool(true)),
+                            range: Some(false),
+                            ..Default::default()
+                        },
+                    ),
+                ),
                 ..Default::default()
             },
-            server_info: Some(ServerInfo { name: "litmus".into(), version: Some(env!("CARGO_PKG_VERSION").into()) }),
+            server_info: Some(ServerInfo {
+                name: "litmus".into(),
+                version: Some(env!("CARGO_PKG_VERSION").into()),
+            }),
             ..Default::default()
         })
     }
@@ -312,7 +385,11 @@ impl LanguageServer for Backend {
     async fn did_open(&self, p: DidOpenTextDocumentParams) {
         let uri = p.text_document.uri;
         {
-            let doc = Document::new(&*self.ctx.inner.engine, p.text_document.text, p.text_document.version);
+            let doc = Document::new(
+                &*self.ctx.inner.engine,
+                p.text_document.text,
+                p.text_document.version,
+            );
             if let Some(old) = self.ctx.docs().insert(uri.clone(), doc) {
                 if let Some(j) = old.job {
                     j.control.cancel();
@@ -379,7 +456,9 @@ impl LanguageServer for Backend {
 
     async fn did_change_configuration(&self, p: DidChangeConfigurationParams) {
         let has_section = p.settings.get("litmus").is_some()
-            || p.settings.as_object().is_some_and(|o| o.keys().any(|k| k.starts_with("litmus.")));
+            || p.settings
+                .as_object()
+                .is_some_and(|o| o.keys().any(|k| k.starts_with("litmus.")));
         if has_section {
             lock(&self.ctx.inner.settings).merge(&p.settings);
         } else {
@@ -400,29 +479,54 @@ impl LanguageServer for Backend {
             let off = position::offset(&d.rope, conv.enc, pos) as u32;
             let inside = |s: litmus_engine::Span| s.start <= off && off <= s.end;
             let occ = symbols::occurrences(test, &d.text);
-            let (target, heading, span) = if let Some(c) = test.condition.as_ref().filter(|c| inside(c.span)) {
-                (Target::Condition, format!("{} {}", c.quantifier.as_str(), "condition"), c.span)
-            } else if let Some(a) = view::assertions(test).into_iter().find(|a| inside(*a)) {
-                let src = d.text.get(a.range()).unwrap_or("assert").trim().to_string();
-                (Target::Assert(a), format!("`{src}`"), a)
-            } else if let Some(o) = symbols::at(&occ, off) {
-                match &o.sym {
-                    symbols::Sym::Thread(t) => (Target::Test, format!("thread {}", test.threads[*t].name.text), o.span),
-                    symbols::Sym::Shared(i) => {
-                        let decl = &test.shared[*i];
-                        let init = decl.init.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(", ");
-                        (Target::Test, format!("shared {} (initially {init})", decl.name.text), o.span)
+            let (target, heading, span) =
+                if let Some(c) = test.condition.as_ref().filter(|c| inside(c.span)) {
+                    (
+                        Target::Condition,
+                        format!("{} {}", c.quantifier.as_str(), "condition"),
+                        c.span,
+                    )
+                } else if let Some(a) = view::assertions(test).into_iter().find(|a| inside(*a)) {
+                    let src = d.text.get(a.range()).unwrap_or("assert").trim().to_string();
+                    (Target::Assert(a), format!("`{src}`"), a)
+                } else if let Some(o) = symbols::at(&occ, off) {
+                    match &o.sym {
+                        symbols::Sym::Thread(t) => (
+                            Target::Test,
+                            format!("thread {}", test.threads[*t].name.text),
+                            o.span,
+                        ),
+                        symbols::Sym::Shared(i) => {
+                            let decl = &test.shared[*i];
+                            let init = decl
+                                .init
+                                .iter()
+                                .map(|v| v.to_string())
+                                .collect::<Vec<_>>()
+                                .join(", ");
+                            (
+                                Target::Test,
+                                format!("shared {} (initially {init})", decl.name.text),
+                                o.span,
+                            )
+                        }
+                        _ => return None,
                     }
-                    _ => return None,
-                }
-            } else if inside(test.name.span) {
-                (Target::Test, format!("test {}", test.name.text), test.name.span)
-            } else {
-                return None;
-            };
+                } else if inside(test.name.span) {
+                    (
+                        Target::Test,
+                        format!("test {}", test.name.text),
+                        test.name.span,
+                    )
+                } else {
+                    return None;
+                };
             let md = view::hover(test, &d.text, &models, &d.results, target, &heading);
             Some(Hover {
-                contents: HoverContents::Markup(MarkupContent { kind: MarkupKind::Markdown, value: md }),
+                contents: HoverContents::Markup(MarkupContent {
+                    kind: MarkupKind::Markdown,
+                    value: md,
+                }),
                 range: Some(conv.range(span)),
             })
         })
@@ -436,10 +540,17 @@ impl LanguageServer for Backend {
             let mut out = Vec::new();
             for (span, title, has_schedule) in view::lenses(test, &models, &d.results) {
                 let range = conv.range(span);
-                let line_start = Range::new(Position::new(range.start.line, 0), Position::new(range.start.line, 0));
+                let line_start = Range::new(
+                    Position::new(range.start.line, 0),
+                    Position::new(range.start.line, 0),
+                );
                 out.push(CodeLens {
                     range: line_start,
-                    command: Some(Command { title, command: String::new(), arguments: None }),
+                    command: Some(Command {
+                        title,
+                        command: String::new(),
+                        arguments: None,
+                    }),
                     data: None,
                 });
                 if has_schedule {
@@ -476,7 +587,11 @@ impl LanguageServer for Backend {
                 let r = self.with_doc(&uri, |d, conv| {
                     let test = d.test.as_ref()?;
                     let off = match (line, ch) {
-                        (Some(l), Some(c)) => Some(position::offset(&d.rope, conv.enc, Position::new(l as u32, c as u32)) as u32),
+                        (Some(l), Some(c)) => Some(position::offset(
+                            &d.rope,
+                            conv.enc,
+                            Position::new(l as u32, c as u32),
+                        ) as u32),
                         _ => None,
                     };
                     let v = view::schedule_view(test, &d.text, &d.results, off)?;
@@ -499,7 +614,9 @@ impl LanguageServer for Backend {
                     label: InlayHintLabel::String(label),
                     kind: None,
                     text_edits: None,
-                    tooltip: Some(InlayHintTooltip::String("value read in the shown counterexample".into())),
+                    tooltip: Some(InlayHintTooltip::String(
+                        "value read in the shown counterexample".into(),
+                    )),
                     padding_left: Some(true),
                     padding_right: None,
                     data: None,
@@ -510,11 +627,19 @@ impl LanguageServer for Backend {
         })
     }
 
-    async fn document_symbol(&self, p: DocumentSymbolParams) -> Result<Option<DocumentSymbolResponse>> {
+    async fn document_symbol(
+        &self,
+        p: DocumentSymbolParams,
+    ) -> Result<Option<DocumentSymbolResponse>> {
         self.with_doc(&p.text_document.uri, |d, conv| {
             let test = d.test.as_ref()?;
             #[allow(deprecated)]
-            let sym = |name: String, detail: Option<String>, kind: SymbolKind, span, sel, children: Vec<DocumentSymbol>| DocumentSymbol {
+            let sym = |name: String,
+                       detail: Option<String>,
+                       kind: SymbolKind,
+                       span,
+                       sel,
+                       children: Vec<DocumentSymbol>| DocumentSymbol {
                 name,
                 detail,
                 kind,
@@ -527,34 +652,75 @@ impl LanguageServer for Backend {
             let mut children = Vec::new();
             for s in &test.shared {
                 let name = symbols::name_span(&d.text, s.name.span, &s.name.text);
-                children.push(sym(s.name.text.clone(), Some("shared".into()), SymbolKind::VARIABLE, s.span.cover(name), name, vec![]));
+                children.push(sym(
+                    s.name.text.clone(),
+                    Some("shared".into()),
+                    SymbolKind::VARIABLE,
+                    s.span.cover(name),
+                    name,
+                    vec![],
+                ));
             }
             for m in &test.mutexes {
-                children.push(sym(m.text.clone(), Some("mutex".into()), SymbolKind::OBJECT, m.span, m.span, vec![]));
+                children.push(sym(
+                    m.text.clone(),
+                    Some("mutex".into()),
+                    SymbolKind::OBJECT,
+                    m.span,
+                    m.span,
+                    vec![],
+                ));
             }
             for t in &test.threads {
                 let name = symbols::name_span(&d.text, t.name.span, &t.name.text);
-                children.push(sym(t.name.text.clone(), Some("thread".into()), SymbolKind::FUNCTION, t.span.cover(name), name, vec![]));
+                children.push(sym(
+                    t.name.text.clone(),
+                    Some("thread".into()),
+                    SymbolKind::FUNCTION,
+                    t.span.cover(name),
+                    name,
+                    vec![],
+                ));
             }
             if let Some(c) = &test.condition {
-                children.push(sym(c.quantifier.as_str().into(), Some("final condition".into()), SymbolKind::BOOLEAN, c.span, c.span, vec![]));
+                children.push(sym(
+                    c.quantifier.as_str().into(),
+                    Some("final condition".into()),
+                    SymbolKind::BOOLEAN,
+                    c.span,
+                    c.span,
+                    vec![],
+                ));
             }
             let name = symbols::name_span(&d.text, test.name.span, &test.name.text);
-            let top = sym(test.name.text.clone(), test.description.clone(), SymbolKind::MODULE, test.span.cover(name), name, children);
+            let top = sym(
+                test.name.text.clone(),
+                test.description.clone(),
+                SymbolKind::MODULE,
+                test.span.cover(name),
+                name,
+                children,
+            );
             Some(DocumentSymbolResponse::Nested(vec![top]))
         })
     }
 
-    async fn goto_definition(&self, p: GotoDefinitionParams) -> Result<Option<GotoDefinitionResponse>> {
+    async fn goto_definition(
+        &self,
+        p: GotoDefinitionParams,
+    ) -> Result<Option<GotoDefinitionResponse>> {
         let pos = p.text_document_position_params.position;
-        self.with_doc(&p.text_document_position_params.text_document.uri, |d, conv| {
-            let test = d.test.as_ref()?;
-            let occ = symbols::occurrences(test, &d.text);
-            let off = position::offset(&d.rope, conv.enc, pos) as u32;
-            let o = symbols::at(&occ, off)?;
-            let def = symbols::definition(&occ, &o.sym)?;
-            Some(GotoDefinitionResponse::Scalar(conv.location(def.span)))
-        })
+        self.with_doc(
+            &p.text_document_position_params.text_document.uri,
+            |d, conv| {
+                let test = d.test.as_ref()?;
+                let occ = symbols::occurrences(test, &d.text);
+                let off = position::offset(&d.rope, conv.enc, pos) as u32;
+                let o = symbols::at(&occ, off)?;
+                let def = symbols::definition(&occ, &o.sym)?;
+                Some(GotoDefinitionResponse::Scalar(conv.location(def.span)))
+            },
+        )
     }
 
     async fn references(&self, p: ReferenceParams) -> Result<Option<Vec<Location>>> {
@@ -575,11 +741,22 @@ impl LanguageServer for Backend {
         })
     }
 
-    async fn semantic_tokens_full(&self, p: SemanticTokensParams) -> Result<Option<SemanticTokensResult>> {
+    async fn semantic_tokens_full(
+        &self,
+        p: SemanticTokensParams,
+    ) -> Result<Option<SemanticTokensResult>> {
         self.with_doc(&p.text_document.uri, |d, conv| {
-            let occ = d.test.as_ref().map(|t| symbols::occurrences(t, &d.text)).unwrap_or_default();
-            let data = to_proto::semantic_tokens(&d.text, &d.rope, conv.enc, d.test.as_deref(), &occ);
-            Some(SemanticTokensResult::Tokens(SemanticTokens { result_id: None, data }))
+            let occ = d
+                .test
+                .as_ref()
+                .map(|t| symbols::occurrences(t, &d.text))
+                .unwrap_or_default();
+            let data =
+                to_proto::semantic_tokens(&d.text, &d.rope, conv.enc, d.test.as_deref(), &occ);
+            Some(SemanticTokensResult::Tokens(SemanticTokens {
+                result_id: None,
+                data,
+            }))
         })
     }
 }

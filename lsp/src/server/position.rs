@@ -30,11 +30,17 @@ pub fn position(rope: &Rope, enc: Encoding, off: u32) -> Position {
             rope.char_to_utf16_cu(ch) - rope.char_to_utf16_cu(rope.line_to_char(line))
         }
     };
-    Position { line: line as u32, character: character as u32 }
+    Position {
+        line: line as u32,
+        character: character as u32,
+    }
 }
 
 pub fn range(rope: &Rope, enc: Encoding, span: Span) -> Range {
-    Range { start: position(rope, enc, span.start), end: position(rope, enc, span.end) }
+    Range {
+        start: position(rope, enc, span.start),
+        end: position(rope, enc, span.end),
+    }
 }
 
 /// The byte offset of an LSP position; a position past the end of its line clamps to the end of
@@ -86,14 +92,35 @@ mod tests {
         let text = "// é😀\nx = 1;\n";
         let rope = Rope::from_str(text);
         let x_on_line0 = text.find('😀').unwrap() as u32 + 4; // end of line 0 content
-        assert_eq!(position(&rope, Encoding::Utf16, x_on_line0), Position::new(0, 6));
-        assert_eq!(position(&rope, Encoding::Utf8, x_on_line0), Position::new(0, 9));
-        assert_eq!(offset(&rope, Encoding::Utf16, Position::new(0, 6)), x_on_line0 as usize);
-        assert_eq!(offset(&rope, Encoding::Utf8, Position::new(0, 9)), x_on_line0 as usize);
+        assert_eq!(
+            position(&rope, Encoding::Utf16, x_on_line0),
+            Position::new(0, 6)
+        );
+        assert_eq!(
+            position(&rope, Encoding::Utf8, x_on_line0),
+            Position::new(0, 9)
+        );
+        assert_eq!(
+            offset(&rope, Encoding::Utf16, Position::new(0, 6)),
+            x_on_line0 as usize
+        );
+        assert_eq!(
+            offset(&rope, Encoding::Utf8, Position::new(0, 9)),
+            x_on_line0 as usize
+        );
         // Past the end of a line clamps before the newline; past the end of text clamps to it.
-        assert_eq!(offset(&rope, Encoding::Utf16, Position::new(1, 99)), text.len() - 1);
-        assert_eq!(offset(&rope, Encoding::Utf16, Position::new(9, 0)), text.len());
+        assert_eq!(
+            offset(&rope, Encoding::Utf16, Position::new(1, 99)),
+            text.len() - 1
+        );
+        assert_eq!(
+            offset(&rope, Encoding::Utf16, Position::new(9, 0)),
+            text.len()
+        );
         let s = Span::new(text.find('x').unwrap(), text.find('x').unwrap() + 1);
-        assert_eq!(range(&rope, Encoding::Utf16, s), Range::new(Position::new(1, 0), Position::new(1, 1)));
+        assert_eq!(
+            range(&rope, Encoding::Utf16, s),
+            Range::new(Position::new(1, 0), Position::new(1, 1))
+        );
     }
 }

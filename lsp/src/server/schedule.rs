@@ -18,7 +18,11 @@ impl Buffers {
         match s.action {
             Action::Store if s.buffered => self.0.push((s.thread, loc, s.value)),
             Action::Flush => {
-                if let Some(i) = self.0.iter().position(|(t, l, _)| *t == s.thread && *l == loc) {
+                if let Some(i) = self
+                    .0
+                    .iter()
+                    .position(|(t, l, _)| *t == s.thread && *l == loc)
+                {
                     self.0.remove(i);
                 }
             }
@@ -31,12 +35,17 @@ impl Buffers {
         }
     }
     fn others_pending(&self, thread: usize, loc: &str) -> Vec<&(usize, String, Option<i64>)> {
-        self.0.iter().filter(|(t, l, _)| *t != thread && l == loc).collect()
+        self.0
+            .iter()
+            .filter(|(t, l, _)| *t != thread && l == loc)
+            .collect()
     }
 }
 
 pub fn thread_name(test: &Test, t: usize) -> String {
-    test.threads.get(t).map_or_else(|| format!("thread {t}"), |th| th.name.text.clone())
+    test.threads
+        .get(t)
+        .map_or_else(|| format!("thread {t}"), |th| th.name.text.clone())
 }
 
 fn val(v: Option<i64>) -> String {
@@ -45,7 +54,11 @@ fn val(v: Option<i64>) -> String {
 
 /// The source text of a step's instruction, on one line, shortened.
 fn snippet(text: &str, step: &Step) -> String {
-    let s = text.get(step.span.range()).unwrap_or("").split_whitespace().collect::<Vec<_>>();
+    let s = text
+        .get(step.span.range())
+        .unwrap_or("")
+        .split_whitespace()
+        .collect::<Vec<_>>();
     let mut s = s.join(" ");
     if s.chars().count() > 40 {
         s = s.chars().take(39).collect::<String>() + "…";
@@ -63,7 +76,9 @@ pub fn labels(test: &Test, text: &str, steps: &[Step]) -> Vec<String> {
             let loc = s.loc.clone().unwrap_or_else(|| "?".into());
             let v = val(s.value);
             let label = match s.action {
-                Action::Load if s.buffered => format!("{t} reads {loc} = {v} from its store buffer"),
+                Action::Load if s.buffered => {
+                    format!("{t} reads {loc} = {v} from its store buffer")
+                }
                 Action::Load => {
                     let pending = bufs.others_pending(s.thread, &loc);
                     let mut l = format!("{t} reads {loc} = {v} from memory");
@@ -86,7 +101,10 @@ pub fn labels(test: &Test, text: &str, steps: &[Step]) -> Vec<String> {
                 Action::Fence => format!("{t} executes a fence"),
                 Action::Lock => format!("{t} locks {loc}"),
                 Action::Unlock => format!("{t} unlocks {loc}"),
-                Action::Rmw => format!("{t} atomically updates {loc} (`{}`), old value {v}", snippet(text, s)),
+                Action::Rmw => format!(
+                    "{t} atomically updates {loc} (`{}`), old value {v}",
+                    snippet(text, s)
+                ),
                 Action::Assert => format!("{t} checks `{}`", snippet(text, s)),
                 Action::Assume => format!("{t} assumes `{}`", snippet(text, s)),
                 Action::Await => format!("{t} waits at `{}`", snippet(text, s)),
@@ -119,7 +137,10 @@ fn cell(text: &str, s: &Step) -> String {
 
 /// The schedule as a markdown table: a column per thread, a row per step.
 pub fn markdown_table(test: &Test, text: &str, steps: &[Step]) -> String {
-    let n = test.threads.len().max(steps.iter().map(|s| s.thread + 1).max().unwrap_or(0));
+    let n = test
+        .threads
+        .len()
+        .max(steps.iter().map(|s| s.thread + 1).max().unwrap_or(0));
     let mut out = String::from("| # |");
     for t in 0..n {
         out += &format!(" {} |", thread_name(test, t));
@@ -149,14 +170,20 @@ mod tests {
 
     fn test2() -> Test {
         let th = |n: &str| Thread {
-            name: Name { text: n.into(), span: Span::default() },
+            name: Name {
+                text: n.into(),
+                span: Span::default(),
+            },
             reg_init: vec![],
             body: vec![],
             span: Span::default(),
         };
         Test {
             dialect: Dialect::Native,
-            name: Name { text: "SB".into(), span: Span::default() },
+            name: Name {
+                text: "SB".into(),
+                span: Span::default(),
+            },
             description: None,
             shared: vec![],
             mutexes: vec![],
@@ -167,7 +194,14 @@ mod tests {
     }
 
     fn step(thread: usize, action: Action, loc: &str, value: i64, buffered: bool) -> Step {
-        Step { thread, span: Span::default(), action, loc: Some(loc.into()), value: Some(value), buffered }
+        Step {
+            thread,
+            span: Span::default(),
+            action,
+            loc: Some(loc.into()),
+            value: Some(value),
+            buffered,
+        }
     }
 
     #[test]
@@ -181,11 +215,20 @@ mod tests {
         ];
         let l = labels(&test2(), "", &steps);
         assert_eq!(l[0], "P0 stores x = 1 into its store buffer");
-        assert_eq!(l[2], "P1 reads x = 0 from memory (P0's store x = 1 still buffered)");
+        assert_eq!(
+            l[2],
+            "P1 reads x = 0 from memory (P0's store x = 1 still buffered)"
+        );
         assert_eq!(l[3], "P0's buffered store x = 1 reaches memory");
-        assert_eq!(l[4], "P0 reads y = 0 from memory (P1's store y = 1 still buffered)");
+        assert_eq!(
+            l[4],
+            "P0 reads y = 0 from memory (P1's store y = 1 still buffered)"
+        );
         let md = markdown_table(&test2(), "", &steps);
-        assert!(md.starts_with("| # | P0 | P1 |\n|---|---|---|\n| 1 | `x = 1` → buffer |  |\n"), "{md}");
+        assert!(
+            md.starts_with("| # | P0 | P1 |\n|---|---|---|\n| 1 | `x = 1` → buffer |  |\n"),
+            "{md}"
+        );
         assert!(md.contains("| 4 | flush `x = 1` |  |"), "{md}");
     }
 }

@@ -25,7 +25,9 @@ pub struct Occurrence {
 /// The span of `name` within `span`: the span itself if it spells the name, else the first
 /// occurrence of the name inside it as a whole word (e.g. `a` in `a[i]`, `r0` in `P0:r0`).
 pub fn name_span(text: &str, span: Span, name: &str) -> Span {
-    let Some(s) = text.get(span.range()) else { return span };
+    let Some(s) = text.get(span.range()) else {
+        return span;
+    };
     if s == name {
         return span;
     }
@@ -45,19 +47,36 @@ pub fn name_span(text: &str, span: Span, name: &str) -> Span {
 }
 
 pub fn occurrences(test: &Test, text: &str) -> Vec<Occurrence> {
-    let mut c = Collector { test, text, out: Vec::new(), thread: 0 };
+    let mut c = Collector {
+        test,
+        text,
+        out: Vec::new(),
+        thread: 0,
+    };
     for (i, d) in test.shared.iter().enumerate() {
         let span = name_span(text, d.name.span, &d.name.text);
-        c.out.push(Occurrence { sym: Sym::Shared(i), span, decl: true });
+        c.out.push(Occurrence {
+            sym: Sym::Shared(i),
+            span,
+            decl: true,
+        });
     }
     for (i, m) in test.mutexes.iter().enumerate() {
         let span = name_span(text, m.span, &m.text);
-        c.out.push(Occurrence { sym: Sym::Mutex(i), span, decl: true });
+        c.out.push(Occurrence {
+            sym: Sym::Mutex(i),
+            span,
+            decl: true,
+        });
     }
     for (t, th) in test.threads.iter().enumerate() {
         c.thread = t;
         let span = name_span(text, th.name.span, &th.name.text);
-        c.out.push(Occurrence { sym: Sym::Thread(t), span, decl: true });
+        c.out.push(Occurrence {
+            sym: Sym::Thread(t),
+            span,
+            decl: true,
+        });
         for (r, _) in &th.reg_init {
             c.reg(t, r);
         }
@@ -83,12 +102,20 @@ struct Collector<'a> {
 impl Collector<'_> {
     fn reg(&mut self, t: usize, n: &litmus_engine::ast::Name) {
         let span = name_span(self.text, n.span, &n.text);
-        self.out.push(Occurrence { sym: Sym::Reg(t, n.text.clone()), span, decl: false });
+        self.out.push(Occurrence {
+            sym: Sym::Reg(t, n.text.clone()),
+            span,
+            decl: false,
+        });
     }
     fn loc(&mut self, l: &LocRef) {
         if let Some(d) = self.test.shared.get(l.var) {
             let span = name_span(self.text, l.span, &d.name.text);
-            self.out.push(Occurrence { sym: Sym::Shared(l.var), span, decl: false });
+            self.out.push(Occurrence {
+                sym: Sym::Shared(l.var),
+                span,
+                decl: false,
+            });
         }
         if let Some(i) = &l.index {
             self.expr(i);
@@ -108,9 +135,15 @@ impl Collector<'_> {
             StmtKind::Fence => {}
             StmtKind::Lock { mutex, name } | StmtKind::Unlock { mutex, name } => {
                 let span = name_span(self.text, name.span, &name.text);
-                self.out.push(Occurrence { sym: Sym::Mutex(*mutex), span, decl: false });
+                self.out.push(Occurrence {
+                    sym: Sym::Mutex(*mutex),
+                    span,
+                    decl: false,
+                });
             }
-            StmtKind::Rmw { dest, loc, args, .. } => {
+            StmtKind::Rmw {
+                dest, loc, args, ..
+            } => {
                 if let Some(d) = dest {
                     self.reg(t, d);
                 }
@@ -120,7 +153,11 @@ impl Collector<'_> {
                 }
             }
             StmtKind::Assert(e) | StmtKind::Assume(e) | StmtKind::Await(e) => self.expr(e),
-            StmtKind::If { cond, then_body, else_body } => {
+            StmtKind::If {
+                cond,
+                then_body,
+                else_body,
+            } => {
                 self.expr(cond);
                 for s in then_body.iter().chain(else_body) {
                     self.stmt(s);
@@ -152,7 +189,11 @@ impl Collector<'_> {
                 } else {
                     span
                 };
-                self.out.push(Occurrence { sym: Sym::Reg(*thread, reg.text.clone()), span, decl: false });
+                self.out.push(Occurrence {
+                    sym: Sym::Reg(*thread, reg.text.clone()),
+                    span,
+                    decl: false,
+                });
             }
             ExprKind::Unary(_, a) => self.expr(a),
             ExprKind::Binary(_, a, b) => {
@@ -165,10 +206,14 @@ impl Collector<'_> {
 
 /// The occurrence under byte offset `off` (touching its start or end counts).
 pub fn at(occ: &[Occurrence], off: u32) -> Option<&Occurrence> {
-    occ.iter().find(|o| o.span.start <= off && off < o.span.end).or_else(|| occ.iter().find(|o| o.span.end == off))
+    occ.iter()
+        .find(|o| o.span.start <= off && off < o.span.end)
+        .or_else(|| occ.iter().find(|o| o.span.end == off))
 }
 
 /// The definition of a symbol: its declaration, or for a register its first occurrence.
 pub fn definition<'a>(occ: &'a [Occurrence], sym: &Sym) -> Option<&'a Occurrence> {
-    occ.iter().find(|o| &o.sym == sym && o.decl).or_else(|| occ.iter().find(|o| &o.sym == sym))
+    occ.iter()
+        .find(|o| &o.sym == sym && o.decl)
+        .or_else(|| occ.iter().find(|o| &o.sym == sym))
 }

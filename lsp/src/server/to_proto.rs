@@ -28,7 +28,10 @@ impl Conv<'_> {
         position::position(self.rope, self.enc, off)
     }
     pub fn location(&self, s: Span) -> lsp::Location {
-        lsp::Location { uri: self.uri.clone(), range: self.range(s) }
+        lsp::Location {
+            uri: self.uri.clone(),
+            range: self.range(s),
+        }
     }
 
     pub fn diagnostic(&self, d: &Diagnostic) -> lsp::Diagnostic {
@@ -40,7 +43,10 @@ impl Conv<'_> {
         let related: Vec<lsp::DiagnosticRelatedInformation> = d
             .related
             .iter()
-            .map(|r| lsp::DiagnosticRelatedInformation { location: self.location(r.span), message: r.message.clone() })
+            .map(|r| lsp::DiagnosticRelatedInformation {
+                location: self.location(r.span),
+                message: r.message.clone(),
+            })
             .collect();
         lsp::Diagnostic {
             range: self.range(d.span),
@@ -76,9 +82,16 @@ pub fn verdict(o: &Outcome) -> &'static str {
     }
 }
 
-pub fn status(uri: &lsp::Uri, version: i32, state: &str, results: &std::collections::BTreeMap<Model, Outcome>) -> Value {
-    let verdicts: serde_json::Map<String, Value> =
-        results.iter().map(|(m, o)| (m.key().to_string(), Value::from(verdict(o)))).collect();
+pub fn status(
+    uri: &lsp::Uri,
+    version: i32,
+    state: &str,
+    results: &std::collections::BTreeMap<Model, Outcome>,
+) -> Value {
+    let verdicts: serde_json::Map<String, Value> = results
+        .iter()
+        .map(|(m, o)| (m.key().to_string(), Value::from(verdict(o))))
+        .collect();
     json!({ "uri": uri.as_str(), "version": version, "state": state, "verdicts": verdicts })
 }
 
@@ -93,21 +106,54 @@ pub const TOKEN_TYPES: [lsp::SemanticTokenType; 9] = [
     lsp::SemanticTokenType::NAMESPACE,
     lsp::SemanticTokenType::TYPE,
 ];
-pub const TOKEN_MODIFIERS: [lsp::SemanticTokenModifier; 1] = [lsp::SemanticTokenModifier::DECLARATION];
+pub const TOKEN_MODIFIERS: [lsp::SemanticTokenModifier; 1] =
+    [lsp::SemanticTokenModifier::DECLARATION];
 
 pub fn legend() -> lsp::SemanticTokensLegend {
-    lsp::SemanticTokensLegend { token_types: TOKEN_TYPES.to_vec(), token_modifiers: TOKEN_MODIFIERS.to_vec() }
+    lsp::SemanticTokensLegend {
+        token_types: TOKEN_TYPES.to_vec(),
+        token_modifiers: TOKEN_MODIFIERS.to_vec(),
+    }
 }
 
 const KEYWORDS: &[&str] = &[
-    "litmus", "shared", "mutex", "thread", "fence", "lock", "unlock", "xchg", "cas", "fetch_add", "assert", "assume",
-    "await", "if", "else", "while", "exists", "forall", "true", "false", "final", "with", "not", "X86", "x86",
+    "litmus",
+    "shared",
+    "mutex",
+    "thread",
+    "fence",
+    "lock",
+    "unlock",
+    "xchg",
+    "cas",
+    "fetch_add",
+    "assert",
+    "assume",
+    "await",
+    "if",
+    "else",
+    "while",
+    "exists",
+    "forall",
+    "true",
+    "false",
+    "final",
+    "with",
+    "not",
+    "X86",
+    "x86",
 ];
 const X86_OPS: &[&str] = &["mov", "mfence", "xchg"];
 
 /// Semantic tokens: keywords, numbers, comments and strings from the lexer; names classified by
 /// what the AST says they are (shared location, register, thread, mutex, test name).
-pub fn semantic_tokens(text: &str, rope: &Rope, enc: Encoding, test: Option<&Test>, occ: &[Occurrence]) -> Vec<lsp::SemanticToken> {
+pub fn semantic_tokens(
+    text: &str,
+    rope: &Rope,
+    enc: Encoding,
+    test: Option<&Test>,
+    occ: &[Occurrence],
+) -> Vec<lsp::SemanticToken> {
     let mut toks: Vec<(Span, u32, u32)> = Vec::new();
     for t in lex(text) {
         let s = &text[t.span.range()];
@@ -128,7 +174,9 @@ pub fn semantic_tokens(text: &str, rope: &Rope, enc: Encoding, test: Option<&Tes
                 }
                 if test.is_some_and(|t2| t2.name.span == t.span) {
                     Some(7)
-                } else if KEYWORDS.contains(&s) || X86_OPS.contains(&s.to_ascii_lowercase().as_str()) {
+                } else if KEYWORDS.contains(&s)
+                    || X86_OPS.contains(&s.to_ascii_lowercase().as_str())
+                {
                     Some(0)
                 } else {
                     None
@@ -152,7 +200,11 @@ pub fn semantic_tokens(text: &str, rope: &Rope, enc: Encoding, test: Option<&Tes
                 let a = position::position(rope, enc, start as u32);
                 let b = position::position(rope, enc, line_end as u32);
                 let dl = a.line - pl;
-                let dc = if dl == 0 { a.character - pc } else { a.character };
+                let dc = if dl == 0 {
+                    a.character - pc
+                } else {
+                    a.character
+                };
                 out.push(lsp::SemanticToken {
                     delta_line: dl,
                     delta_start: dc,

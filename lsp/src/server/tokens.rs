@@ -70,7 +70,10 @@ pub fn lex(text: &str) -> Vec<Token> {
             i += text[i..].chars().next().map_or(1, char::len_utf8);
             TokKind::Punct
         };
-        out.push(Token { kind, span: Span::new(start, i) });
+        out.push(Token {
+            kind,
+            span: Span::new(start, i),
+        });
     }
     out
 }
@@ -149,7 +152,10 @@ impl TokenMap {
         } else {
             start
         };
-        Span { start, end: end.max(start) }
+        Span {
+            start,
+            end: end.max(start),
+        }
     }
 }
 
@@ -167,7 +173,10 @@ mod tests {
             texts("x = 1; // c\n/* d */ r0=y;"),
             ["x", "=", "1", ";", "// c", "/* d */", "r0", "=", "y", ";"]
         );
-        assert_eq!(texts("MOV [x],$1 (* c *)"), ["MOV", "[", "x", "]", ",", "$", "1", "(* c *)"]);
+        assert_eq!(
+            texts("MOV [x],$1 (* c *)"),
+            ["MOV", "[", "x", "]", ",", "$", "1", "(* c *)"]
+        );
         assert_eq!(texts("litmus SB \"a b\""), ["litmus", "SB", "\"a b\""]);
     }
 

@@ -49,7 +49,8 @@ impl Cache {
         if self.map.len() >= Self::MAX {
             self.map.clear();
         }
-        self.map.insert((e.tokens.key.clone(), opts.to_string(), m), e);
+        self.map
+            .insert((e.tokens.key.clone(), opts.to_string(), m), e);
     }
 }
 
@@ -81,13 +82,16 @@ pub fn remap_report(r: &ModelReport, from: &TokenMap, to: &TokenMap) -> ModelRep
 pub fn reevaluate(engine: &dyn Engine, test: &Test, r: &mut ModelReport) {
     r.violations.retain(|v| v.kind != ViolationKind::Condition);
     r.witness = None;
-    let res = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| engine.evaluate_condition(test, &r.states)));
+    let res = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        engine.evaluate_condition(test, &r.states)
+    }));
     r.condition = res.unwrap_or(None);
     if let (Some(c), Some(cr)) = (&test.condition, &r.condition) {
         if !cr.holds && c.quantifier != Quantifier::Exists {
             r.violations.push(Violation {
                 kind: ViolationKind::Condition,
-                message: "re-evaluated over the cached final states; verify again for its schedule".into(),
+                message: "re-evaluated over the cached final states; verify again for its schedule"
+                    .into(),
                 span: c.span,
                 schedule: vec![],
             });
@@ -104,7 +108,10 @@ fn adapt(engine: &dyn Engine, d: &Document, e: &CacheEntry) -> Outcome {
             reevaluate(engine, t, &mut report);
         }
     }
-    Outcome::Done { report, fresh_condition: fresh }
+    Outcome::Done {
+        report,
+        fresh_condition: fresh,
+    }
 }
 
 /// After an edit was applied and reparsed: keeps the shown results if the program is the same
@@ -126,7 +133,11 @@ pub fn after_edit(inner: &Inner, d: &mut Document) -> bool {
     let cond_changed = old_cond != d.cond_key;
     let test = d.test.clone();
     for o in d.results.values_mut() {
-        if let Outcome::Done { report, fresh_condition } = o {
+        if let Outcome::Done {
+            report,
+            fresh_condition,
+        } = o
+        {
             *report = remap_report(report, &old_tokens, &d.tokens);
             if cond_changed {
                 if let Some(t) = &test {
@@ -181,7 +192,13 @@ async fn start_with(ctx: &Ctx, uri: &Uri, use_cache: bool) {
                         match cache.get(&d.tokens.key, &opts_key, m).filter(|_| use_cache) {
                             Some(e) => {
                                 let o = adapt(&*ctx.inner.engine, d, e);
-                                if !matches!(o, Outcome::Done { fresh_condition: true, .. }) {
+                                if !matches!(
+                                    o,
+                                    Outcome::Done {
+                                        fresh_condition: true,
+                                        ..
+                                    }
+                                ) {
                                     need.push(m);
                                 }
                                 d.results.insert(m, o);
@@ -243,23 +260,44 @@ fn progress_value(p: WorkDoneProgress) -> ProgressParamsValue {
 }
 
 async fn run_job(ctx: Ctx, uri: Uri, plan: Plan) {
-    let Plan { job, test, tokens, cond_key, models, opts, opts_key } = plan;
+    let Plan {
+        job,
+        test,
+        tokens,
+        cond_key,
+        models,
+        opts,
+        opts_key,
+    } = plan;
     // The progress token, if the client can show progress.
     let mut token = None;
     if ctx.caps().work_done_progress {
         let t = format!("litmus/verify/{}", job.id);
-        if ctx.client.create_work_done_progress(NumberOrString::String(t.clone())).await.is_ok() {
+        if ctx
+            .client
+            .create_work_done_progress(NumberOrString::String(t.clone()))
+            .await
+            .is_ok()
+        {
             token = Some(t);
         }
     }
     {
         let mut docs = ctx.docs();
-        match docs.get_mut(&uri).and_then(|d| d.job.as_mut()).filter(|j| j.id == job.id) {
+        match docs
+            .get_mut(&uri)
+            .and_then(|d| d.job.as_mut())
+            .filter(|j| j.id == job.id)
+        {
             Some(j) => j.token = token.clone(),
             None => return, // superseded or closed while we asked for a token
         }
     }
-    let model_list = models.iter().map(|m| m.label()).collect::<Vec<_>>().join(", ");
+    let model_list = models
+        .iter()
+        .map(|m| m.label())
+        .collect::<Vec<_>>()
+        .join(", ");
     if let Some(t) = &token {
         let begin = WorkDoneProgress::Begin(WorkDoneProgressBegin {
             title: format!("Verifying {}", test.name.text),
@@ -268,7 +306,10 @@ async fn run_job(ctx: Ctx, uri: Uri, plan: Plan) {
             percentage: Some(0),
         });
         ctx.client
-            .send_notification::<ProgressNotification>(ProgressParams { token: NumberOrString::String(t.clone()), value: progress_value(begin) })
+            .send_notification::<ProgressNotification>(ProgressParams {
+                token: NumberOrString::String(t.clone()),
+                value: progress_value(begin),
+            })
             .await;
     }
 
@@ -276,32 +317,39 @@ async fn run_job(ctx: Ctx, uri: Uri, plan: Plan) {
     let engine = ctx.inner.engine.clone();
     let control = job.control.clone();
     let worker_models = models.clone();
-    let spawned = std::thread::Builder::new().name(format!("litmus-check-{}", job.id)).spawn(move || {
-        for m in worker_models {
-            if control.is_cancelled() {
-                break;
-            }
-            let last = Arc::new(Mutex::new(Instant::now()));
-            let txp = tx.clone();
-            let ctl = control.clone().with_progress(move |p| {
-                let mut l = last.lock().unwrap_or_else(|e| e.into_inner());
-                if l.elapsed() >= Duration::from_millis(50) {
-                    *l = Instant::now();
-                    let _ = txp.send(Msg::Progress(m, p.clone()));
+    let spawned = std::thread::Builder::new()
+        .name(format!("litmus-check-{}", job.id))
+        .spawn(move || {
+            for m in worker_models {
+                if control.is_cancelled() {
+                    break;
                 }
-            });
-            let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| engine.check(&test, m, &opts, &ctl)))
+                let last = Arc::new(Mutex::new(Instant::now()));
+                let txp = tx.clone();
+                let ctl = control.clone().with_progress(move |p| {
+                    let mut l = last.lock().unwrap_or_else(|e| e.into_inner());
+                    if l.elapsed() >= Duration::from_millis(50) {
+                        *l = Instant::now();
+                        let _ = txp.send(Msg::Progress(m, p.clone()));
+                    }
+                });
+                let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    engine.check(&test, m, &opts, &ctl)
+                }))
                 .map_err(|e| panic_message(&*e));
-            if tx.send(Msg::Done(m, r)).is_err() {
-                break;
+                if tx.send(Msg::Done(m, r)).is_err() {
+                    break;
+                }
             }
-        }
-    });
+        });
     if let Err(e) = spawned {
         let mut docs = ctx.docs();
         if let Some(d) = docs.get_mut(&uri) {
             for m in &models {
-                d.results.insert(*m, Outcome::Crashed(format!("cannot start a worker thread: {e}")));
+                d.results.insert(
+                    *m,
+                    Outcome::Crashed(format!("cannot start a worker thread: {e}")),
+                );
             }
         }
     }
@@ -314,11 +362,19 @@ async fn run_job(ctx: Ctx, uri: Uri, plan: Plan) {
                 if let Some(t) = &token {
                     let report = WorkDoneProgress::Report(WorkDoneProgressReport {
                         cancellable: Some(true),
-                        message: Some(format!("{}: {} executions, {} states", m.label(), p.executions, p.states)),
+                        message: Some(format!(
+                            "{}: {} executions, {} states",
+                            m.label(),
+                            p.executions,
+                            p.states
+                        )),
                         percentage: Some((done * 100 / total) as u32),
                     });
                     ctx.client
-                        .send_notification::<ProgressNotification>(ProgressParams { token: NumberOrString::String(t.clone()), value: progress_value(report) })
+                        .send_notification::<ProgressNotification>(ProgressParams {
+                            token: NumberOrString::String(t.clone()),
+                            value: progress_value(report),
+                        })
                         .await;
                 }
             }
@@ -336,7 +392,10 @@ async fn run_job(ctx: Ctx, uri: Uri, plan: Plan) {
                         percentage: Some((done * 100 / total) as u32),
                     });
                     ctx.client
-                        .send_notification::<ProgressNotification>(ProgressParams { token: NumberOrString::String(t.clone()), value: progress_value(report) })
+                        .send_notification::<ProgressNotification>(ProgressParams {
+                            token: NumberOrString::String(t.clone()),
+                            value: progress_value(report),
+                        })
                         .await;
                 }
             }
@@ -360,16 +419,22 @@ async fn run_job(ctx: Ctx, uri: Uri, plan: Plan) {
     };
     if let Some(t) = &token {
         let msg = if cancelled { "cancelled" } else { "done" };
-        let end = WorkDoneProgress::End(WorkDoneProgressEnd { message: Some(msg.into()) });
+        let end = WorkDoneProgress::End(WorkDoneProgressEnd {
+            message: Some(msg.into()),
+        });
         ctx.client
-            .send_notification::<ProgressNotification>(ProgressParams { token: NumberOrString::String(t.clone()), value: progress_value(end) })
+            .send_notification::<ProgressNotification>(ProgressParams {
+                token: NumberOrString::String(t.clone()),
+                value: progress_value(end),
+            })
             .await;
     }
     if current {
         if cancelled {
             ctx.publish(&uri).await;
         }
-        ctx.send_status(&uri, if cancelled { "cancelled" } else { "done" }).await;
+        ctx.send_status(&uri, if cancelled { "cancelled" } else { "done" })
+            .await;
         ctx.refresh_views().await;
     }
 }
@@ -390,12 +455,18 @@ fn model_done(
     if job.control.is_cancelled() {
         return false;
     }
-    let entry = r.as_ref().ok().map(|report| CacheEntry { tokens: tokens.clone(), cond_key: cond_key.to_string(), report: report.clone() });
+    let entry = r.as_ref().ok().map(|report| CacheEntry {
+        tokens: tokens.clone(),
+        cond_key: cond_key.to_string(),
+        report: report.clone(),
+    });
     if let Some(e) = &entry {
         lock(&ctx.inner.cache).insert(opts_key, m, e.clone());
     }
     let mut docs = ctx.docs();
-    let Some(d) = docs.get_mut(uri) else { return false };
+    let Some(d) = docs.get_mut(uri) else {
+        return false;
+    };
     if d.job.as_ref().map(|j| j.id) != Some(job.id) || d.tokens.key != tokens.key {
         return false; // stale: a newer job or program owns this document now
     }

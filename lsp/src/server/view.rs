@@ -37,14 +37,26 @@ pub fn findings<'a>(test: &Test, results: &'a BTreeMap<Model, Outcome>) -> Vec<F
     for (m, o) in results {
         if let Outcome::Done { report, .. } = o {
             for v in &report.violations {
-                out.push(Finding { model: *m, kind: kind_key(v.kind), span: v.span, message: &v.message, schedule: &v.schedule });
+                out.push(Finding {
+                    model: *m,
+                    kind: kind_key(v.kind),
+                    span: v.span,
+                    message: &v.message,
+                    schedule: &v.schedule,
+                });
             }
         }
     }
     for (m, o) in results {
         if let Outcome::Done { report: r, .. } = o {
             if let (Some(w), Some(c)) = (&r.witness, &test.condition) {
-                out.push(Finding { model: *m, kind: "witness", span: c.span, message: "", schedule: w });
+                out.push(Finding {
+                    model: *m,
+                    kind: "witness",
+                    span: c.span,
+                    message: "",
+                    schedule: w,
+                });
             }
         }
     }
@@ -81,13 +93,18 @@ pub fn diagnostics(test: &Test, text: &str, results: &BTreeMap<Model, Outcome>) 
         let failing: Vec<Model> = fs.iter().map(|f| f.model).collect();
         let holding: Vec<Model> = results
             .iter()
-            .filter(|(m, o)| !failing.contains(m) && matches!(o, Outcome::Done { report, .. } if report.complete))
+            .filter(|(m, o)| {
+                !failing.contains(m) && matches!(o, Outcome::Done { report, .. } if report.complete)
+            })
             .map(|(m, _)| *m)
             .collect();
         let what = match kind {
             "assert" => "assertion fails".to_string(),
             "condition" => {
-                let q = test.condition.as_ref().map_or("condition", |c| c.quantifier.as_str());
+                let q = test
+                    .condition
+                    .as_ref()
+                    .map_or("condition", |c| c.quantifier.as_str());
                 format!("final condition `{q}` does not hold")
             }
             "error" => format!("runtime error ({})", fs[0].message),
@@ -95,18 +112,30 @@ pub fn diagnostics(test: &Test, text: &str, results: &BTreeMap<Model, Outcome>) 
         };
         let mut msg = format!("{what} under {}", join_models(&failing));
         if !holding.is_empty() {
-            let verb = if kind == "assert" || kind == "condition" { "holds" } else { "cannot happen" };
+            let verb = if kind == "assert" || kind == "condition" {
+                "holds"
+            } else {
+                "cannot happen"
+            };
             msg += &format!("; {verb} under {}", join_models(&holding));
         }
         if kind != "error" && !fs[0].message.is_empty() {
             msg += &format!("\n{}", fs[0].message);
         }
-        let mut d = Diagnostic { severity: Severity::Error, span, message: msg, related: vec![] };
+        let mut d = Diagnostic {
+            severity: Severity::Error,
+            span,
+            message: msg,
+            related: vec![],
+        };
         let f = fs[0];
         let labels = schedule::labels(test, text, f.schedule);
         let n = labels.len();
         for (i, (s, l)) in f.schedule.iter().zip(labels).enumerate() {
-            d = d.with_related(s.span, format!("{} step {}/{n}: {l}", f.model.label(), i + 1));
+            d = d.with_related(
+                s.span,
+                format!("{} step {}/{n}: {l}", f.model.label(), i + 1),
+            );
         }
         out.push(d);
     }
@@ -122,7 +151,9 @@ pub fn diagnostics(test: &Test, text: &str, results: &BTreeMap<Model, Outcome>) 
                     }
                 }
                 if !report.complete {
-                    let msg = "exploration incomplete (stopped early): violations may have been missed".to_string();
+                    let msg =
+                        "exploration incomplete (stopped early): violations may have been missed"
+                            .to_string();
                     match warns.iter_mut().find(|x| x.0 == msg) {
                         Some(x) => x.2.push(*m),
                         None => warns.push((msg, None, vec![*m])),
@@ -137,7 +168,10 @@ pub fn diagnostics(test: &Test, text: &str, results: &BTreeMap<Model, Outcome>) 
         }
     }
     for (msg, span, ms) in warns {
-        out.push(Diagnostic::warning(span.unwrap_or(test.name.span), format!("{} ({})", msg, join_models(&ms))));
+        out.push(Diagnostic::warning(
+            span.unwrap_or(test.name.span),
+            format!("{} ({})", msg, join_models(&ms)),
+        ));
     }
     out
 }
@@ -148,7 +182,11 @@ pub fn assertions(test: &Test) -> Vec<Span> {
         for s in body {
             match &s.kind {
                 StmtKind::Assert(_) => out.push(s.span),
-                StmtKind::If { then_body, else_body, .. } => {
+                StmtKind::If {
+                    then_body,
+                    else_body,
+                    ..
+                } => {
                     walk(then_body, out);
                     walk(else_body, out);
                 }
@@ -182,7 +220,10 @@ pub fn mark(test: &Test, target: Target, o: Option<&Outcome>) -> &'static str {
     };
     let fails = match target {
         Target::Test => !report.violations.is_empty(),
-        Target::Assert(s) => report.violations.iter().any(|v| v.kind == ViolationKind::Assert && overlaps(v.span, s)),
+        Target::Assert(s) => report
+            .violations
+            .iter()
+            .any(|v| v.kind == ViolationKind::Assert && overlaps(v.span, s)),
         Target::Condition => match &report.condition {
             Some(c) => !c.holds,
             None => false,
@@ -198,7 +239,12 @@ pub fn mark(test: &Test, target: Target, o: Option<&Outcome>) -> &'static str {
     }
 }
 
-pub fn verdict_title(test: &Test, target: Target, models: &[Model], results: &BTreeMap<Model, Outcome>) -> String {
+pub fn verdict_title(
+    test: &Test,
+    target: Target,
+    models: &[Model],
+    results: &BTreeMap<Model, Outcome>,
+) -> String {
     models
         .iter()
         .map(|m| format!("{} {}", m.label(), mark(test, target, results.get(m))))
@@ -207,16 +253,34 @@ pub fn verdict_title(test: &Test, target: Target, models: &[Model], results: &BT
 }
 
 /// Code lenses: (span to sit above, title, whether a schedule exists for "Show schedule").
-pub fn lenses(test: &Test, models: &[Model], results: &BTreeMap<Model, Outcome>) -> Vec<(Span, String, bool)> {
+pub fn lenses(
+    test: &Test,
+    models: &[Model],
+    results: &BTreeMap<Model, Outcome>,
+) -> Vec<(Span, String, bool)> {
     let fs = findings(test, results);
-    let mut out = vec![(test.name.span, verdict_title(test, Target::Test, models, results), !fs.is_empty())];
+    let mut out = vec![(
+        test.name.span,
+        verdict_title(test, Target::Test, models, results),
+        !fs.is_empty(),
+    )];
     for a in assertions(test) {
         let has = fs.iter().any(|f| f.kind == "assert" && overlaps(f.span, a));
-        out.push((a, verdict_title(test, Target::Assert(a), models, results), has));
+        out.push((
+            a,
+            verdict_title(test, Target::Assert(a), models, results),
+            has,
+        ));
     }
     if let Some(c) = &test.condition {
-        let has = fs.iter().any(|f| (f.kind == "condition" || f.kind == "witness") && overlaps(f.span, c.span));
-        out.push((c.span, verdict_title(test, Target::Condition, models, results), has));
+        let has = fs
+            .iter()
+            .any(|f| (f.kind == "condition" || f.kind == "witness") && overlaps(f.span, c.span));
+        out.push((
+            c.span,
+            verdict_title(test, Target::Condition, models, results),
+            has,
+        ));
     }
     out
 }
@@ -231,8 +295,15 @@ pub fn pick<'a>(fs: &'a [Finding<'a>], off: Option<u32>) -> Option<&'a Finding<'
     if let Some(f) = fs.iter().find(|f| f.span.start <= off && off <= f.span.end) {
         return Some(f);
     }
-    let dist = |s: Span| if off < s.start { s.start - off } else { off.saturating_sub(s.end) };
-    fs.iter().min_by_key(|f| (dist(f.span), f.kind == "witness"))
+    let dist = |s: Span| {
+        if off < s.start {
+            s.start - off
+        } else {
+            off.saturating_sub(s.end)
+        }
+    };
+    fs.iter()
+        .min_by_key(|f| (dist(f.span), f.kind == "witness"))
 }
 
 /// The schedule for `litmus.showSchedule`: title, model, kind and (label, span) per step.
@@ -243,7 +314,12 @@ pub struct ScheduleView {
     pub steps: Vec<(String, Span)>,
 }
 
-pub fn schedule_view(test: &Test, text: &str, results: &BTreeMap<Model, Outcome>, off: Option<u32>) -> Option<ScheduleView> {
+pub fn schedule_view(
+    test: &Test,
+    text: &str,
+    results: &BTreeMap<Model, Outcome>,
+    off: Option<u32>,
+) -> Option<ScheduleView> {
     let fs = findings(test, results);
     let f = pick(&fs, off)?;
     let labels = schedule::labels(test, text, f.schedule);
@@ -255,20 +331,42 @@ pub fn schedule_view(test: &Test, text: &str, results: &BTreeMap<Model, Outcome>
         _ => "witness",
     };
     Some(ScheduleView {
-        title: format!("{}: {what} under {} ({} steps)", test.name.text, f.model.label(), labels.len()),
+        title: format!(
+            "{}: {what} under {} ({} steps)",
+            test.name.text,
+            f.model.label(),
+            labels.len()
+        ),
         model: f.model,
         kind: f.kind,
-        steps: labels.into_iter().zip(f.schedule.iter().map(|s| s.span)).collect(),
+        steps: labels
+            .into_iter()
+            .zip(f.schedule.iter().map(|s| s.span))
+            .collect(),
     })
 }
 
 /// Inlay hints for the shown counterexample: after each load, the value it read (`⇐ 0`).
-pub fn inlay_hints(test: &Test, text: &str, results: &BTreeMap<Model, Outcome>) -> Vec<(u32, String)> {
+pub fn inlay_hints(
+    test: &Test,
+    text: &str,
+    results: &BTreeMap<Model, Outcome>,
+) -> Vec<(u32, String)> {
     let fs = findings(test, results);
-    let Some(f) = pick(&fs, None) else { return vec![] };
+    let Some(f) = pick(&fs, None) else {
+        return vec![];
+    };
     let mut by_span: Vec<(Span, Vec<(String, String)>)> = Vec::new();
-    for s in f.schedule.iter().filter(|s| matches!(s.action, litmus_engine::report::Action::Load | litmus_engine::report::Action::Rmw)) {
-        let (loc, v) = (s.loc.clone().unwrap_or_default(), s.value.map_or("?".into(), |v| v.to_string()));
+    for s in f.schedule.iter().filter(|s| {
+        matches!(
+            s.action,
+            litmus_engine::report::Action::Load | litmus_engine::report::Action::Rmw
+        )
+    }) {
+        let (loc, v) = (
+            s.loc.clone().unwrap_or_default(),
+            s.value.map_or("?".into(), |v| v.to_string()),
+        );
         match by_span.iter_mut().find(|(sp, _)| *sp == s.span) {
             Some((_, vs)) => vs.push((loc, v)),
             None => by_span.push((s.span, vec![(loc, v)])),
@@ -280,11 +378,20 @@ pub fn inlay_hints(test: &Test, text: &str, results: &BTreeMap<Model, Outcome>) 
         .map(|(sp, vs)| {
             let same_loc = vs.iter().all(|(l, _)| *l == vs[0].0);
             let body = if same_loc {
-                vs.iter().map(|(_, v)| v.clone()).collect::<Vec<_>>().join(", ")
+                vs.iter()
+                    .map(|(_, v)| v.clone())
+                    .collect::<Vec<_>>()
+                    .join(", ")
             } else {
-                vs.iter().map(|(l, v)| format!("{l}={v}")).collect::<Vec<_>>().join(", ")
+                vs.iter()
+                    .map(|(l, v)| format!("{l}={v}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
             };
-            (hint_offset(text, sp), format!(" ⇐ {body} ({})", f.model.label()))
+            (
+                hint_offset(text, sp),
+                format!(" ⇐ {body} ({})", f.model.label()),
+            )
         })
         .collect();
     out.sort();
@@ -299,14 +406,23 @@ fn hint_offset(text: &str, sp: Span) -> u32 {
 }
 
 /// Hover markdown for a target, or `None` when there is nothing to say.
-pub fn hover(test: &Test, text: &str, models: &[Model], results: &BTreeMap<Model, Outcome>, target: Target, heading: &str) -> String {
+pub fn hover(
+    test: &Test,
+    text: &str,
+    models: &[Model],
+    results: &BTreeMap<Model, Outcome>,
+    target: Target,
+    heading: &str,
+) -> String {
     let mut md = format!("**{heading}**\n\n");
     md += "| model | verdict | states | positive | negative | executions | complete |\n|---|---|---|---|---|---|---|\n";
     for m in models {
         let mark = mark(test, target, results.get(m));
         match results.get(m) {
             Some(Outcome::Done { report: r, .. }) => {
-                let (p, n) = r.condition.as_ref().map_or(("–".into(), "–".into()), |c| (c.positive.to_string(), c.negative.to_string()));
+                let (p, n) = r.condition.as_ref().map_or(("–".into(), "–".into()), |c| {
+                    (c.positive.to_string(), c.negative.to_string())
+                });
                 md += &format!(
                     "| {} | {} | {} | {} | {} | {} | {} |\n",
                     m.label(),
@@ -319,7 +435,13 @@ pub fn hover(test: &Test, text: &str, models: &[Model], results: &BTreeMap<Model
                 );
             }
             Some(Outcome::Running) => md += &format!("| {} | running | | | | | |\n", m.label()),
-            Some(Outcome::Crashed(e)) => md += &format!("| {} | internal error: {} | | | | | |\n", m.label(), e.replace('|', "\\|")),
+            Some(Outcome::Crashed(e)) => {
+                md += &format!(
+                    "| {} | internal error: {} | | | | | |\n",
+                    m.label(),
+                    e.replace('|', "\\|")
+                )
+            }
             None => md += &format!("| {} | not verified yet | | | | | |\n", m.label()),
         }
     }
@@ -351,14 +473,25 @@ pub fn hover(test: &Test, text: &str, models: &[Model], results: &BTreeMap<Model
     let fs = findings(test, results);
     let chosen = match target {
         Target::Test => pick(&fs, None),
-        Target::Assert(s) => fs.iter().find(|f| f.kind == "assert" && overlaps(f.span, s)),
-        Target::Condition => {
-            fs.iter().find(|f| f.kind == "condition").or_else(|| fs.iter().find(|f| f.kind == "witness"))
-        }
+        Target::Assert(s) => fs
+            .iter()
+            .find(|f| f.kind == "assert" && overlaps(f.span, s)),
+        Target::Condition => fs
+            .iter()
+            .find(|f| f.kind == "condition")
+            .or_else(|| fs.iter().find(|f| f.kind == "witness")),
     };
     if let Some(f) = chosen {
-        let what = if f.kind == "witness" { "Witness" } else { "Counterexample" };
-        md += &format!("\n**{what} under {}** ({} steps)\n\n", f.model.label(), f.schedule.len());
+        let what = if f.kind == "witness" {
+            "Witness"
+        } else {
+            "Counterexample"
+        };
+        md += &format!(
+            "\n**{what} under {}** ({} steps)\n\n",
+            f.model.label(),
+            f.schedule.len()
+        );
         md += &schedule::markdown_table(test, text, f.schedule);
     }
     md

@@ -41,21 +41,33 @@ pub struct Harness {
 async fn write_msg(w: &Writer, v: &Value) {
     let body = serde_json::to_string(v).unwrap();
     let mut w = w.lock().await;
-    w.write_all(format!("Content-Length: {}\r\n\r\n{}", body.len(), body).as_bytes()).await.unwrap();
+    w.write_all(format!("Content-Length: {}\r\n\r\n{}", body.len(), body).as_bytes())
+        .await
+        .unwrap();
     w.flush().await.unwrap();
 }
 
 impl Harness {
     /// Starts the server with `engine` and performs `initialize`/`initialized` with the given
     /// client capabilities and initialization options.
-    pub async fn start(engine: Arc<dyn Engine>, capabilities: Value, init_options: Value) -> Harness {
+    pub async fn start(
+        engine: Arc<dyn Engine>,
+        capabilities: Value,
+        init_options: Value,
+    ) -> Harness {
         let (client_io, server_io) = tokio::io::duplex(1 << 20);
         let (server_read, server_write) = tokio::io::split(server_io);
-        let (service, socket) = litmus::server::service(engine);
-        tokio::spawn(tower_lsp_server::Server::new(server_read, server_write, socket).serve(service));
+        tokio::spawn(litmus::server::transport::serve(
+            engine,
+            server_read,
+            server_write,
+        ));
         let (client_read, client_write) = tokio::io::split(client_io);
         let writer: Writer = Arc::new(Mutex::new(client_write));
-        let shared = Arc::new(std::sync::Mutex::new(Shared { config: json!({}), ..Default::default() }));
+        let shared = Arc::new(std::sync::Mutex::new(Shared {
+            config: json!({}),
+            ..Default::default()
+        }));
         let notify = Arc::new(Notify::new());
         {
             let (writer, shared, notify) = (writer.clone(), shared.clone(), notify.clone());
@@ -79,7 +91,10 @@ impl Harness {
                     let mut buf = vec![0; len];
                     r.read_exact(&mut buf).await.unwrap();
                     let msg: Value = serde_json::from_slice(&buf).unwrap();
-                    let method = msg.get("method").and_then(Value::as_str).map(str::to_string);
+                    let method = msg
+                        .get("method")
+                        .and_then(Value::as_str)
+                        .map(str::to_string);
                     match (msg.get("id").cloned(), method) {
                         (Some(id), Some(method)) => {
                             // A request from the server.
@@ -87,7 +102,9 @@ impl Harness {
                                 let mut s = shared.lock().unwrap();
                                 s.log.push(msg.clone());
                                 match method.as_str() {
-                                    "workspace/configuration" => json!({"jsonrpc": "2.0", "id": id, "result": [s.config.clone()]}),
+                                    "workspace/configuration" => {
+                                        json!({"jsonrpc": "2.0", "id": id, "result": [s.config.clone()]})
+                                    }
                                     "window/workDoneProgress/create" if s.refuse_progress => {
                                         json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32603, "message": "no"}})
                                     }
@@ -97,9 +114,15 @@ impl Harness {
                             write_msg(&writer, &reply).await;
                         }
                         (Some(id), None) => {
-                            let tx = shared.lock().unwrap().pending.remove(&id.as_i64().unwrap());
-                            if let Some(tx) = tx {
-                                let _ = tx.send(msg);
+                            // A response (an error to an unreadable message has a null id: log it).
+                            let tx = id
+                                .as_i64()
+                                .and_then(|id| shared.lock().unwrap().pending.remove(&id));
+                            match tx {
+                                Some(tx) => {
+                                    let _ = tx.send(msg);
+                                }
+                                None => shared.lock().unwrap().log.push(msg),
                             }
                         }
                         (None, _) => shared.lock().unwrap().log.push(msg),
@@ -108,7 +131,13 @@ impl Harness {
                 }
             });
         }
-        let mut h = Harness { writer, shared, notify, next_id: 1, cursor: 0 };
+        let mut h = Harness {
+            writer,
+            shared,
+            notify,
+            next_id: 1,
+            cursor: 0,
+        };
         let init = h
             .request_raw(
                 "initialize",
@@ -142,7 +171,9 @@ impl Harness {
 
     pub async fn send_raw(&self, body: &str) {
         let mut w = self.writer.lock().await;
-        w.write_all(format!("Content-Length: {}\r\n\r\n{}", body.len(), body).as_bytes()).await.unwrap();
+        w.write_all(format!("Content-Length: {}\r\n\r\n{}", body.len(), body).as_bytes())
+            .await
+            .unwrap();
         w.flush().await.unwrap();
     }
 
@@ -152,8 +183,12 @@ impl Harness {
         self.next_id += 1;
         let (tx, rx) = oneshot::channel();
         self.shared.lock().unwrap().pending.insert(id, tx);
-        self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params})).await;
-        tokio::time::timeout(TIMEOUT, rx).await.expect("response timed out").unwrap()
+        self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))
+            .await;
+        tokio::time::timeout(TIMEOUT, rx)
+            .await
+            .expect("response timed out")
+            .unwrap()
     }
 
     /// Sends a request and returns its result, failing on an error response.
@@ -164,7 +199,8 @@ impl Harness {
     }
 
     pub async fn notify(&self, method: &str, params: Value) {
-        self.send(json!({"jsonrpc": "2.0", "method": method, "params": params})).await;
+        self.send(json!({"jsonrpc": "2.0", "method": method, "params": params}))
+            .await;
     }
 
     /// All messages logged so far.
@@ -187,7 +223,10 @@ impl Harness {
             }
             if tokio::time::timeout_at(deadline, notified).await.is_err() {
                 let s = self.shared.lock().unwrap();
-                panic!("timed out waiting for {what}; log after cursor: {:#?}", &s.log[self.cursor..]);
+                panic!(
+                    "timed out waiting for {what}; log after cursor: {:#?}",
+                    &s.log[self.cursor..]
+                );
             }
         }
     }
@@ -210,31 +249,50 @@ impl Harness {
             .iter()
             .map(|(sl, sc, el, ec, t)| json!({"range": {"start": {"line": sl, "character": sc}, "end": {"line": el, "character": ec}}, "text": t}))
             .collect();
-        self.notify("textDocument/didChange", json!({"textDocument": {"uri": uri, "version": version}, "contentChanges": changes})).await;
+        self.notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": uri, "version": version}, "contentChanges": changes}),
+        )
+        .await;
     }
 
     pub async fn save(&self, uri: &str) {
-        self.notify("textDocument/didSave", json!({"textDocument": {"uri": uri}})).await;
+        self.notify(
+            "textDocument/didSave",
+            json!({"textDocument": {"uri": uri}}),
+        )
+        .await;
     }
 
     pub async fn close(&self, uri: &str) {
-        self.notify("textDocument/didClose", json!({"textDocument": {"uri": uri}})).await;
+        self.notify(
+            "textDocument/didClose",
+            json!({"textDocument": {"uri": uri}}),
+        )
+        .await;
     }
 
     /// The next `publishDiagnostics` for `uri` with the given version.
     pub async fn diagnostics(&mut self, uri: &str, version: i64) -> Vec<Value> {
         let d = self
             .wait_for(&format!("diagnostics of {uri} v{version}"), |m| {
-                m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == uri && m["params"]["version"] == version
+                m["method"] == "textDocument/publishDiagnostics"
+                    && m["params"]["uri"] == uri
+                    && m["params"]["version"] == version
             })
             .await;
-        d["params"]["diagnostics"].as_array().cloned().unwrap_or_default()
+        d["params"]["diagnostics"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default()
     }
 
     /// The next `litmus/status` for `uri` in `state`.
     pub async fn status(&mut self, uri: &str, state: &str) -> Value {
         self.wait_for(&format!("status {state} of {uri}"), |m| {
-            m["method"] == "litmus/status" && m["params"]["uri"] == uri && m["params"]["state"] == state
+            m["method"] == "litmus/status"
+                && m["params"]["uri"] == uri
+                && m["params"]["state"] == state
         })
         .await["params"]
             .clone()
@@ -256,7 +314,9 @@ pub fn pos(line: u32, character: u32) -> Value {
 
 /// Line and UTF-16 column of the first occurrence of `needle` in `text` (+ `plus` UTF-16 units).
 pub fn find(text: &str, needle: &str) -> (u32, u32) {
-    let off = text.find(needle).unwrap_or_else(|| panic!("{needle:?} not in text"));
+    let off = text
+        .find(needle)
+        .unwrap_or_else(|| panic!("{needle:?} not in text"));
     let before = &text[..off];
     let line = before.matches('\n').count() as u32;
     let line_start = before.rfind('\n').map_or(0, |i| i + 1);
@@ -270,7 +330,11 @@ pub fn find(text: &str, needle: &str) -> (u32, u32) {
 pub struct HookedEngine;
 
 impl Engine for HookedEngine {
-    fn parse(&self, text: &str, old: Option<&tree_sitter::Tree>) -> litmus::server::engine::ParseOut {
+    fn parse(
+        &self,
+        text: &str,
+        old: Option<&tree_sitter::Tree>,
+    ) -> litmus::server::engine::ParseOut {
         litmus::server::engine::RealEngine.parse(text, old)
     }
     fn check(
@@ -288,7 +352,11 @@ impl Engine for HookedEngine {
             let mut n = 0;
             while !ctl.is_cancelled() && start.elapsed() < Duration::from_secs(30) {
                 n += 1;
-                ctl.report(&litmus_engine::Progress { executions: n, states: 1, violations: 0 });
+                ctl.report(&litmus_engine::Progress {
+                    executions: n,
+                    states: 1,
+                    violations: 0,
+                });
                 std::thread::sleep(Duration::from_millis(5));
             }
             let mut r = litmus::server::engine::RealEngine.check(test, model, opts, ctl);

@@ -1,0 +1,165 @@
+// End-to-end: the real `litmus lsp` binary driven by vscode-languageserver-protocol, the client
+// library VS Code's extension uses. Run by ../run-node.sh (which sets LITMUS_BIN).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+const { createProtocolConnection, StreamMessageReader, StreamMessageWriter } = require('vscode-languageserver-protocol/node');
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, '../../..');
+const bin = process.env.LITMUS_BIN;
+if (!bin) throw new Error('set LITMUS_BIN to the litmus binary (tests/e2e/run-node.sh does)');
+
+const MP = `litmus MP "message passing"
+
+shared data = 0, flag = 0;
+
+thread P0 {
+  data = 1;
+  flag = 1;
+}
+
+thread P1 {
+  r0 = flag;
+  if (r0 == 1) {
+    r1 = data;
+    assert(r1 == 1); // é😀
+  }
+}
+`;
+
+let proc, conn;
+const notes = [];
+const waiters = [];
+
+function record(method, params) {
+  notes.push({ method, params });
+  for (const w of [...waiters]) {
+    if (w.pred({ method, params })) {
+      waiters.splice(waiters.indexOf(w), 1);
+      w.resolve({ method, params });
+    }
+  }
+}
+
+// Waits for a notification (already received after index `from`, or arriving later).
+function waitFor(pred, from = 0, ms = 30000) {
+  const seen = notes.slice(from).find(pred);
+  if (seen) return Promise.resolve(seen);
+  return new Promise((resolve, reject) => {
+    const w = { pred, resolve };
+    waiters.push(w);
+    setTimeout(() => reject(new Error('timed out waiting')), ms).unref();
+  });
+}
+
+const status = (uri, state, from) =>
+  waitFor((n) => n.method === 'litmus/status' && n.params.uri === uri && n.params.state === state, from);
+
+before(async () => {
+  proc = spawn(bin, ['lsp'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  conn = createProtocolConnection(new StreamMessageReader(proc.stdout), new StreamMessageWriter(proc.stdin));
+  conn.onNotification((method, params) => record(method, params));
+  conn.onRequest('workspace/configuration', () => [{ models: ['sc', 'tso', 'pso'], loopBound: 8 }]);
+  conn.onRequest('window/workDoneProgress/create', (p) => {
+    record('window/workDoneProgress/create', p);
+    return null;
+  });
+  conn.onRequest('workspace/codeLens/refresh', () => null);
+  conn.onRequest('workspace/inlayHint/refresh', () => null);
+  conn.listen();
+  const init = await conn.sendRequest('initialize', {
+    processId: process.pid,
+    rootUri: pathToFileURL(root).href,
+    capabilities: {
+      window: { workDoneProgress: true },
+      workspace: { configuration: true, codeLens: { refreshSupport: true } },
+      textDocument: { publishDiagnostics: { relatedInformation: true } },
+    },
+    initializationOptions: { litmus: { timeout: 20 } },
+  });
+  assert.equal(init.capabilities.positionEncoding, 'utf-16');
+  assert.deepEqual(init.capabilities.executeCommandProvider.commands, ['litmus.verify', 'litmus.showSchedule']);
+  await conn.sendNotification('initialized', {});
+});
+
+after(async () => {
+  await conn.sendRequest('shutdown');
+  await conn.sendNotification('exit');
+  const code = await new Promise((r) => proc.on('exit', r));
+  assert.equal(code, 0);
+});
+
+test('assertion failure: diagnostic naming the models, schedule as related information', async () => {
+  const uri = 'file:///e2e/mp.litmus';
+  const from = notes.length;
+  await conn.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'litmus', version: 1, text: MP } });
+  const st = await status(uri, 'done', from);
+  assert.deepEqual(st.params.verdicts, { sc: 'holds', tso: 'holds', pso: 'fails' });
+  const diags = notes.filter((n) => n.method === 'textDocument/publishDiagnostics' && n.params.uri === uri).at(-1).params;
+  const err = diags.diagnostics.find((d) => d.severity === 1);
+  assert.match(err.message, /^assertion fails under PSO; holds under SC and TSO/);
+  const lines = MP.split('\n');
+  const line = lines.findIndex((l) => l.includes('assert('));
+  assert.deepEqual(err.range.start, { line, character: lines[line].indexOf('assert(') });
+  assert.ok(err.relatedInformation.some((r) => r.message.includes("(P0's store data = 1 still buffered)")));
+  // The server asked for a work done progress token for the exploration.
+  assert.ok(notes.slice(from).some((n) => n.method === 'window/workDoneProgress/create'));
+});
+
+test('hover, lenses, showSchedule and inlay hints on examples/sb.litmus', async () => {
+  const file = path.join(root, 'examples/sb.litmus');
+  const text = readFileSync(file, 'utf8');
+  const uri = pathToFileURL(file).href;
+  const from = notes.length;
+  await conn.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'litmus', version: 1, text } });
+  await status(uri, 'done', from);
+  const lines = text.split('\n');
+  const condLine = lines.findIndex((l) => l.startsWith('exists'));
+  const hover = await conn.sendRequest('textDocument/hover', { textDocument: { uri }, position: { line: condLine, character: 2 } });
+  assert.equal(hover.contents.kind, 'markdown');
+  assert.match(hover.contents.value, /TSO: `exists` holds · Observation SB Sometimes 1 3/);
+  assert.match(hover.contents.value, /\| # \| P0 \| P1 \|/);
+  const lenses = await conn.sendRequest('textDocument/codeLens', { textDocument: { uri } });
+  const titles = lenses.map((l) => l.command.title);
+  assert.ok(titles.includes('SC ✗ · TSO ✓ · PSO ✓'), titles.join(' | '));
+  const show = lenses.find((l) => l.command.command === 'litmus.showSchedule' && l.range.start.line === condLine);
+  const sched = await conn.sendRequest('workspace/executeCommand', { command: show.command.command, arguments: show.command.arguments });
+  assert.equal(sched.kind, 'witness');
+  assert.equal(sched.model, 'tso');
+  assert.ok(sched.steps.length >= 4);
+  for (const s of sched.steps) assert.equal(s.location.uri, uri);
+  const hints = await conn.sendRequest('textDocument/inlayHint', {
+    textDocument: { uri },
+    range: { start: { line: 0, character: 0 }, end: { line: lines.length, character: 0 } },
+  });
+  const r0 = lines.findIndex((l) => l.includes('r0 = y'));
+  assert.ok(hints.some((h) => h.position.line === r0 && h.label === ' ⇐ 0 (TSO)'), JSON.stringify(hints));
+  const syms = await conn.sendRequest('textDocument/documentSymbol', { textDocument: { uri } });
+  assert.equal(syms[0].name, 'SB');
+});
+
+test('incremental edits give syntax diagnostics for their version', async () => {
+  const uri = 'file:///e2e/edit.litmus';
+  const from = notes.length;
+  await conn.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'litmus', version: 1, text: MP } });
+  await status(uri, 'done', from);
+  const lines = MP.split('\n');
+  const l = lines.findIndex((x) => x.includes('flag = 1;'));
+  const c = lines[l].indexOf('1;');
+  await conn.sendNotification('textDocument/didChange', {
+    textDocument: { uri, version: 2 },
+    contentChanges: [{ range: { start: { line: l, character: c }, end: { line: l, character: c + 1 } }, text: '' }],
+  });
+  const d = await waitFor((n) => n.method === 'textDocument/publishDiagnostics' && n.params.uri === uri && n.params.version === 2, from);
+  const errs = d.params.diagnostics.filter((x) => x.severity === 1);
+  assert.ok(errs.length >= 1);
+  assert.equal(errs[0].range.start.line, l);
+  await conn.sendNotification('textDocument/didClose', { textDocument: { uri } });
+});
