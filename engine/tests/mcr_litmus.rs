@@ -173,3 +173,18 @@ fn corpus_agrees_with_exhaustive() {
     eprintln!("MCR stopped after {CORPUS_TIMEOUT:?} on: {timed_out:?}");
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
+
+const LOCK_ORDER: &str = "litmus LockOrder
+shared x = 0, y = 0;
+mutex a, b;
+thread P0 { lock(a); lock(b); x = 1; unlock(b); unlock(a); }
+thread P1 { lock(b); lock(a); y = 1; unlock(a); unlock(b); }";
+
+#[test]
+fn lock_order_deadlock_is_found() {
+    for m in Model::ALL {
+        let (r, stats) = mcr_run(&parse(LOCK_ORDER), m, Tuning::default());
+        eprintln!("{stats:?}");
+        assert!(r.violations.iter().any(|v| v.kind == litmus_engine::report::ViolationKind::Deadlock), "{m:?}");
+    }
+}
