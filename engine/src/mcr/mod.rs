@@ -198,16 +198,30 @@ pub fn explore_with(
             }
             let en = st.enabled(p);
             let mut next = None;
-            let mut ends = Vec::new();
+            let mut ends: Vec<(Event, State)> = Vec::new();
             for &c in &en {
                 let mut s2 = st.clone();
                 let Some(ev) = s2.try_step(p, c) else { continue };
                 match s2.status() {
                     Status::Running | Status::Finished => {
-                        next = Some((ev, s2));
-                        break;
+                        if next.is_none() {
+                            next = Some((ev, s2));
+                        }
                     }
                     _ => ends.push((ev, s2)),
+                }
+            }
+            if next.is_some() {
+                // Endings the default scheduler steps around are real executions too: report
+                // them (a deadlock reached by a lock order, say, needs no new read value).
+                for (ev, s2) in &ends {
+                    stats.executions += 1;
+                    if matches!(s2.status(), Status::Blocked { .. }) {
+                        stats.blocked += 1;
+                    }
+                    let mut all = events.clone();
+                    all.push(ev.clone());
+                    sink(&Execution { events: &all, state: s2 });
                 }
             }
             match next {

@@ -29,6 +29,12 @@ pub fn mcr_run_default_bound(test: &Test, model: Model) -> (ModelReport, McrStat
     mcr_run_opts(test, model, Tuning::default(), &CheckOptions::default())
 }
 
+/// The MCR report and MCR's own counters with the default options and a timeout.
+pub fn mcr_run_with_timeout(test: &Test, model: Model, timeout: std::time::Duration) -> (ModelReport, McrStats) {
+    let opts = CheckOptions { timeout: Some(timeout), ..CheckOptions::default() };
+    mcr_run_opts(test, model, Tuning::default(), &opts)
+}
+
 /// The MCR report and MCR's own counters (loop bound 2).
 pub fn mcr_run(test: &Test, model: Model, tuning: Tuning) -> (ModelReport, McrStats) {
     let opts = CheckOptions { engine: EngineKind::Mcr, loop_bound: 2, ..CheckOptions::default() };
