@@ -69,17 +69,3 @@ fn mcr_agrees_with_exhaustive_on_testgen_programs() {
     let gen = |seed| testgen::random_test_with(seed, testgen::GenConfig::all());
     agree_on(&gen, "testgen", TESTGEN_PROGRAMS, 0);
 }
-
-#[test]
-fn debug_one() {
-    let Some(seed) = std::env::var("MCR_ONE").ok().and_then(|s| s.parse().ok()) else { return };
-    let test = if std::env::var("MCR_TESTGEN").is_ok() {
-        testgen::random_test_with(seed, testgen::GenConfig::all())
-    } else {
-        random_test(seed)
-    };
-    eprintln!("{}", show(&test));
-    let model = Model::parse(&std::env::var("MCR_MODEL").unwrap_or("sc".into())).unwrap();
-    let (got, stats) = mcr_run(&test, model, tuning_from_env());
-    eprintln!("{stats:?}\n{}", verdict(&got));
-}
