@@ -1,6 +1,6 @@
 // The `litmus.*` settings as the server reads them (`workspace/configuration` and
 // `initializationOptions`). This module does not import `vscode`, so it is unit-tested with
-// `node --test`. Contract: docs/editors.md and the protocol contract in docs/notes/editors.md.
+// `node --test`. Contract: docs/editors.md and the protocol contract in docs/design/editors.md.
 
 export type ModelName = 'sc' | 'tso' | 'pso';
 export type EngineName = 'mcr' | 'exhaustive';
