@@ -517,24 +517,10 @@ fn print_expr(test: &Test, e: &Expr) -> String {
             format!("{o}({})", print_expr(test, a))
         }
         ExprKind::Binary(op, a, b) => {
-            let o = match op {
-                BinOp::Mul => "*",
-                BinOp::Div => "/",
-                BinOp::Rem => "%",
-                BinOp::Add => "+",
-                BinOp::Sub => "-",
-                BinOp::Lt => "<",
-                BinOp::Le => "<=",
-                BinOp::Gt => ">",
-                BinOp::Ge => ">=",
-                BinOp::Eq => "==",
-                BinOp::Ne => "!=",
-                BinOp::And => "&&",
-                BinOp::Or => "||",
-                BinOp::Implies => {
-                    return format!("(!({}) || ({}))", print_expr(test, a), print_expr(test, b))
-                }
-            };
+            if *op == BinOp::Implies {
+                return format!("(!({}) || ({}))", print_expr(test, a), print_expr(test, b));
+            }
+            let o = op.symbol();
             format!("({} {o} {})", print_expr(test, a), print_expr(test, b))
         }
     }

@@ -2,7 +2,7 @@
 //! then a compact dump of the lowered test) so that every test is `check(input, expect![..])`.
 #![allow(dead_code)]
 
-use litmus_engine::ast::{BinOp, Expr, ExprKind, LocRef, RmwOp, Stmt, StmtKind, Test, UnOp};
+use litmus_engine::ast::{Expr, ExprKind, LocRef, RmwOp, Stmt, StmtKind, Test, UnOp};
 use litmus_engine::diag::Severity;
 use litmus_engine::syntax;
 use litmus_engine::LineIndex;
@@ -172,22 +172,7 @@ pub fn expr(t: &Test, e: &Expr) -> String {
             format!("{op}{}", expr(t, a))
         }
         ExprKind::Binary(op, a, b) => {
-            let op = match op {
-                BinOp::Mul => "*",
-                BinOp::Div => "/",
-                BinOp::Rem => "%",
-                BinOp::Add => "+",
-                BinOp::Sub => "-",
-                BinOp::Lt => "<",
-                BinOp::Le => "<=",
-                BinOp::Gt => ">",
-                BinOp::Ge => ">=",
-                BinOp::Eq => "==",
-                BinOp::Ne => "!=",
-                BinOp::And => "&&",
-                BinOp::Or => "||",
-                BinOp::Implies => "=>",
-            };
+            let op = op.symbol();
             format!("({} {op} {})", expr(t, a), expr(t, b))
         }
     }

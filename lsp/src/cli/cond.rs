@@ -123,22 +123,7 @@ fn native_prec(op: BinOp) -> u8 {
 }
 
 fn native_op(op: BinOp) -> &'static str {
-    match op {
-        BinOp::Mul => "*",
-        BinOp::Div => "/",
-        BinOp::Rem => "%",
-        BinOp::Add => "+",
-        BinOp::Sub => "-",
-        BinOp::Lt => "<",
-        BinOp::Le => "<=",
-        BinOp::Gt => ">",
-        BinOp::Ge => ">=",
-        BinOp::Eq => "==",
-        BinOp::Ne => "!=",
-        BinOp::And => "&&",
-        BinOp::Or => "||",
-        BinOp::Implies => "=>",
-    }
+    op.symbol()
 }
 
 fn native(test: &Test, e: &Expr, min: u8) -> String {
