@@ -66,8 +66,9 @@ pub struct CheckArgs {
     #[arg(long)]
     pub json: bool,
 
-    /// Exploration engine: maximal causality reduction, or the plain reference explorer.
-    #[arg(long, value_enum, value_name = "ENGINE", default_value_t = Engine::Mcr)]
+    /// Exploration engine: the reference explorer (default), or maximal causality reduction
+    /// (experimental: it can still miss states on spin-loop protocols).
+    #[arg(long, value_enum, value_name = "ENGINE", default_value_t = Engine::Exhaustive)]
     pub engine: Engine,
 
     /// MCR without the static dependency graph pruning.

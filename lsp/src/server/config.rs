@@ -23,7 +23,7 @@ impl Default for Settings {
             models: Model::ALL.to_vec(),
             loop_bound: 8,
             timeout: 10.0,
-            engine: EngineKind::Mcr,
+            engine: EngineKind::Exhaustive,
             verify_on_save: true,
             verify_on_change: false,
         }
