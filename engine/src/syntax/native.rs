@@ -34,17 +34,7 @@ pub(super) fn lower(text: &str, node: Node, diags: &mut Vec<Diagnostic>) -> Opti
         by_name: HashMap::new(),
     };
 
-    let header = field(node, "header");
-    let name = header
-        .and_then(|h| field(h, "name"))
-        .map(|n| src.name(n))
-        .unwrap_or(Name {
-            text: String::new(),
-            span: Span::new(node.start_byte(), node.start_byte()),
-        });
-    let description = header
-        .and_then(|h| field(h, "description"))
-        .map(|d| unquote(src.text(d)));
+    let (name, description) = lower_header(&src, node);
 
     let items = children_by_field(node, "item");
     // Pass 1: declarations.
@@ -111,7 +101,7 @@ pub(super) fn lower(text: &str, node: Node, diags: &mut Vec<Diagnostic>) -> Opti
     // Without threads after a syntax error, the error already says what is wrong.
     let syntax_error = node.parent().unwrap_or(node).has_error();
     if threads.is_empty() && !syntax_error {
-        let at = header.map(span).unwrap_or(span(node));
+        let at = field(node, "header").map(span).unwrap_or(span(node));
         l.diags.push(Diagnostic::error(
             at,
             "a test needs at least one thread: `thread P0 { ... }`",
@@ -134,6 +124,23 @@ pub(super) fn lower(text: &str, node: Node, diags: &mut Vec<Diagnostic>) -> Opti
 
 /// The contents of a string literal: quotes removed, `\"` and `\\` unescaped (any other
 /// backslash is kept as written).
+/// The test's name and description from the `header` field of either dialect's test node; a
+/// missing name (already a syntax error) is an empty name at the test's start.
+pub(crate) fn lower_header(src: &Src<'_>, node: Node) -> (Name, Option<String>) {
+    let header = field(node, "header");
+    let name = header
+        .and_then(|h| field(h, "name"))
+        .map(|n| src.name(n))
+        .unwrap_or(Name {
+            text: String::new(),
+            span: Span::new(node.start_byte(), node.start_byte()),
+        });
+    let description = header
+        .and_then(|h| field(h, "description"))
+        .map(|d| unquote(src.text(d)));
+    (name, description)
+}
+
 pub(crate) fn unquote(s: &str) -> String {
     let inner = s
         .strip_prefix('"')

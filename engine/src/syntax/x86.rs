@@ -12,13 +12,12 @@
 //!   `final P;` means `exists P`.
 
 use super::expr::{parse_int, Scope, Sym, ThreadInfo};
-use super::native::{lower_condition, unquote};
+use super::native::{lower_condition, lower_header};
 use super::{children_by_field, field, span, Src};
 use crate::ast::{
     Dialect, Expr, ExprKind, LocRef, Name, RmwOp, SharedDecl, Stmt, StmtKind, Test, Thread,
 };
 use crate::diag::Diagnostic;
-use crate::span::Span;
 use std::collections::{BTreeSet, HashMap};
 use tree_sitter::Node;
 
@@ -33,17 +32,7 @@ pub(super) fn lower(text: &str, node: Node, diags: &mut Vec<Diagnostic>) -> Opti
         by_name: HashMap::new(),
     };
 
-    let header = field(node, "header");
-    let name = header
-        .and_then(|h| field(h, "name"))
-        .map(|n| src.name(n))
-        .unwrap_or(Name {
-            text: String::new(),
-            span: Span::new(node.start_byte(), node.start_byte()),
-        });
-    let description = header
-        .and_then(|h| field(h, "description"))
-        .map(|d| unquote(src.text(d)));
+    let (name, description) = lower_header(&src, node);
 
     // Threads from the header row.
     let mut threads: Vec<Thread> = Vec::new();
