@@ -24,6 +24,8 @@
 //!   thread replays the same steps up to the prefix's end (local determinism);
 //! * new state: the target reads the new value.
 
+mod prefilter;
+
 use super::trace::{End, EvKind, Trace};
 use crate::report::Model;
 use std::collections::BTreeSet;
@@ -83,6 +85,14 @@ pub struct Encoder<'t> {
     own_store: Vec<Option<usize>>,
     /// Assertions built so far (base and queries).
     pub constraints: u64,
+    /// Whether [`Encoder::solve`] first runs the cheap static check ([`prefilter`]).
+    pub prefilter: bool,
+    /// Queries the static check answered `Unsat` without calling Z3.
+    pub skipped: u64,
+    /// Test mode: solve pre-checked queries anyway and count in `prefilter_wrong` those Z3
+    /// found satisfiable (a bug in the pre-check if ever non-zero).
+    pub check_prefilter: bool,
+    pub prefilter_wrong: u64,
     /// Must-happen-before predecessors of each event.
     preds: Vec<Vec<usize>>,
     /// For a step that retries a failed `await` round: when that round began (a term). The
@@ -151,6 +161,10 @@ impl<'t> Encoder<'t> {
             publishes,
             own_store,
             constraints: 0,
+            prefilter: true,
+            skipped: 0,
+            check_prefilter: false,
+            prefilter_wrong: 0,
             preds: vec![Vec::new(); n],
             woken: vec![None; n],
             start: Int::new_const("start"),
@@ -172,10 +186,32 @@ impl<'t> Encoder<'t> {
 
     fn assert_base(&mut self) {
         let tr = self.trace;
-        let nodes: Vec<Int> = self.ord.iter().flatten().cloned().collect();
-        if nodes.len() > 1 {
-            let d = Int::distinct(&nodes);
-            self.assert(&d);
+        // Ties. Every atom of the encoding is a strict `<` between order variables or a `<=`
+        // against the bound, and outside `await` retries they occur only positively (or, for
+        // `<=`, negated into a strict `<`). A model with ties can then be perturbed into a
+        // total order — break ties by event index, put the bound above the events tied with it —
+        // without falsifying any literal, so the order variables need not be distinct, and
+        // reading the order back as (value, index) is exactly such a perturbation. Only the
+        // retry constraints negate strict atoms (`changed(..).not()`: no value change between
+        // two points); those mention publishes and the steps that begin, fail and retry a
+        // round, which are kept pairwise distinct. Z3 pays dearly for `distinct` over every
+        // event (it splits on each pair), so this keeps it to that set.
+        if self.has_retries {
+            let sensitive: Vec<Int> = (0..tr.events.len())
+                .filter(|&i| {
+                    let e = &tr.events[i];
+                    e.failed_check
+                        || e.round_start
+                        || matches!(e.kind, EvKind::Flush { .. } | EvKind::Rmw { write: Some(_), .. })
+                        || (tr.model == Model::Sc && matches!(e.kind, EvKind::Store { .. }))
+                        || self.is_retry(i)
+                })
+                .filter_map(|i| self.ord[i].clone())
+                .collect();
+            if sensitive.len() > 1 {
+                let d = Int::distinct(&sensitive);
+                self.assert(&d);
+            }
         }
         let mut hb: Vec<(usize, usize)> = Vec::new();
         // Program order of each thread's own steps.
@@ -256,6 +292,20 @@ impl<'t> Encoder<'t> {
             }
         }
         self.assert_rounds();
+    }
+
+    /// Whether event `i` is the first step of its thread after a failed `await` check (a retry).
+    fn is_retry(&self, i: usize) -> bool {
+        let tr = self.trace;
+        let Some(e) = tr.events.get(i) else { return false };
+        if matches!(e.kind, EvKind::Flush { .. }) {
+            return false;
+        }
+        tr.events[..i]
+            .iter()
+            .rev()
+            .find(|f| f.thread == e.thread && !matches!(f.kind, EvKind::Flush { .. }))
+            .is_some_and(|f| f.failed_check)
     }
 
     /// Some write changed a cell's value strictly between `a` and `b`.
@@ -586,6 +636,19 @@ impl<'t> Encoder<'t> {
     pub fn solve(&mut self, target: &Target, keep: usize, timeout_ms: Option<u32>) -> Answer {
         let tr = self.trace;
         let keep = keep.min(tr.events.len());
+        if self.prefilter && self.impossible(target, keep) {
+            self.skipped += 1;
+            if self.check_prefilter {
+                // Test mode: ask Z3 anyway; the pre-check must never reject a solvable query.
+                self.prefilter = false;
+                let a = self.solve(target, keep, timeout_ms);
+                self.prefilter = true;
+                if matches!(a, Answer::Sat(_)) {
+                    self.prefilter_wrong += 1;
+                }
+            }
+            return Answer::Unsat;
+        }
         let mut goal: Vec<Bool> = Vec::new();
         if target.event().is_some() {
             // The committed prefix stays in the prefix (in any order), with its values.

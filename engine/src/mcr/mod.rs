@@ -52,8 +52,12 @@ pub struct McrStats {
     pub blocked: u64,
     /// SMT assertions built.
     pub constraints: u64,
-    /// Solver queries made.
+    /// Solver queries made (including those the static pre-check answered).
     pub queries: u64,
+    /// Queries the static pre-check proved unsatisfiable without calling Z3.
+    pub prefiltered: u64,
+    /// With [`Tuning::check_prefilter`]: pre-checked queries Z3 found satisfiable (must be 0).
+    pub prefilter_wrong: u64,
     /// Time spent in Z3.
     pub solver_ms: f64,
     /// Seeds whose replay did not follow the solved interleaving (a bug in the encoding if
@@ -94,11 +98,15 @@ pub struct Tuning {
     /// Ask for new values only of reads after the seed's prefix (the paper's MCR): the reads in
     /// the prefix had their other values tried by the trace the seed came from.
     pub only_new_targets: bool,
+    /// Answer queries that must-happen-before alone makes unsatisfiable without Z3.
+    pub prefilter: bool,
+    /// Test mode: solve the pre-checked queries too and count wrong rejections.
+    pub check_prefilter: bool,
 }
 
 impl Default for Tuning {
     fn default() -> Self {
-        Tuning { prune_states: true, only_new_targets: true }
+        Tuning { prune_states: true, only_new_targets: true, prefilter: true, check_prefilter: false }
     }
 }
 
@@ -275,6 +283,8 @@ pub fn explore_with(
                 continue;
             }
             let mut enc = Encoder::new(&tr);
+            enc.prefilter = tuning.prefilter;
+            enc.check_prefilter = tuning.check_prefilter;
             let mut fresh: Vec<Seed> = Vec::new();
             for target in enc.targets() {
                 if stop(&mut stats) {
@@ -322,6 +332,8 @@ pub fn explore_with(
                 }
             }
             stats.constraints += enc.constraints;
+            stats.prefiltered += enc.skipped;
+            stats.prefilter_wrong += enc.prefilter_wrong;
             // Depth-first, in target order.
             work.extend(fresh.into_iter().rev());
         }

@@ -54,11 +54,14 @@ fn mcr_run_opts(test: &Test, model: Model, tuning: Tuning, opts: &CheckOptions) 
     (col.finish(start.elapsed()), stats)
 }
 
-/// The MCR tuning, with `MCR_NOPRUNE` / `MCR_ALLTARGETS` turning reductions off (to compare).
+/// The MCR tuning, with `MCR_NOPRUNE` / `MCR_ALLTARGETS` / `MCR_NOPREFILTER` turning reductions
+/// off (to compare).
 pub fn tuning_from_env() -> Tuning {
     Tuning {
         prune_states: std::env::var("MCR_NOPRUNE").is_err(),
         only_new_targets: std::env::var("MCR_ALLTARGETS").is_err(),
+        prefilter: std::env::var("MCR_NOPREFILTER").is_err(),
+        check_prefilter: false,
     }
 }
 

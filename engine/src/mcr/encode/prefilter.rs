@@ -1,0 +1,343 @@
+//! A cheap, sound pre-check of new-value queries. Most queries of a trace are unsatisfiable
+//! for reasons visible on orderings alone: the source write comes after the read in program
+//! order, a read the prefix must keep has no write left that could give it its value, a spin
+//! loop's earlier read already saw the write that the target would have to come before, a final
+//! value's write is followed by another write to the cell in program order... Deciding those
+//! without Z3 saves most solver calls on spin loops.
+//!
+//! The check reasons on a subset of the query's constraints — must-happen-before, the events
+//! forced into the prefix (the committed events, the target, its source) and out of it (the
+//! target's next step and what must follow it), and data validity of the reads forced into the
+//! prefix — and derives orderings from them (a read with a single possible source comes after
+//! it; other writes to the cell come before that source or after the read). It answers
+//! "impossible" only on a cycle in those orderings, an event both in and out of the prefix, or a
+//! read with no possible source, each of which makes the full query unsatisfiable too; so it
+//! never changes what Z3 would answer, only skips the call. Await retries and lock mutual
+//! exclusion are left to the solver. The work per query is bounded (a few rounds of closure over
+//! bitsets of the trace's events); running out of rounds means "possible".
+
+use super::{Encoder, Target};
+use crate::mcr::trace::EvKind;
+use crate::report::Model;
+
+/// Rounds of derivation before giving up (answering "possible").
+const MAX_ROUNDS: usize = 6;
+
+/// Orderings between a trace's events: must-happen-before plus derived edges, with the
+/// transitive closure as ancestor bitsets.
+struct Order {
+    n: usize,
+    words: usize,
+    /// Direct predecessors (must-happen-before and derived).
+    preds: Vec<Vec<usize>>,
+    /// `anc[b]` has bit `a` when `a` must come before `b`.
+    anc: Vec<Vec<u64>>,
+}
+
+impl Order {
+    fn new(preds: &[Vec<usize>]) -> Order {
+        let n = preds.len();
+        let words = n.div_ceil(64).max(1);
+        Order { n, words, preds: preds.to_vec(), anc: Vec::new() }
+    }
+
+    fn add(&mut self, a: usize, b: usize) -> bool {
+        if a >= self.n || b >= self.n {
+            return false;
+        }
+        if !self.preds[b].contains(&a) {
+            self.preds[b].push(a);
+            return true;
+        }
+        false
+    }
+
+    /// Recomputes the closure; `false` on a cycle.
+    fn close(&mut self) -> bool {
+        let n = self.n;
+        let mut indeg = vec![0usize; n];
+        let mut succs: Vec<Vec<usize>> = vec![Vec::new(); n];
+        for (b, ps) in self.preds.iter().enumerate() {
+            for &a in ps {
+                if a == b {
+                    return false;
+                }
+                indeg[b] += 1;
+                succs[a].push(b);
+            }
+        }
+        let mut ready: Vec<usize> = (0..n).filter(|&i| indeg[i] == 0).collect();
+        let mut anc = vec![vec![0u64; self.words]; n];
+        let mut done = 0;
+        while let Some(a) = ready.pop() {
+            done += 1;
+            let mut mine = std::mem::take(&mut anc[a]);
+            for &p in &self.preds[a] {
+                mine[p / 64] |= 1 << (p % 64);
+                for w in 0..self.words {
+                    mine[w] |= anc[p][w];
+                }
+            }
+            anc[a] = mine;
+            for &b in &succs[a] {
+                indeg[b] -= 1;
+                if indeg[b] == 0 {
+                    ready.push(b);
+                }
+            }
+        }
+        self.anc = anc;
+        done == n
+    }
+
+    /// `a` must come before `b`.
+    fn before(&self, a: usize, b: usize) -> bool {
+        a < self.n && b < self.n && self.anc[b][a / 64] >> (a % 64) & 1 == 1
+    }
+
+    /// Adds `i` and everything before it to `set`.
+    fn with_ancestors(&self, i: usize, set: &mut [bool]) {
+        if i >= self.n {
+            return;
+        }
+        set[i] = true;
+        for (j, s) in set.iter_mut().enumerate() {
+            if self.anc[i][j / 64] >> (j % 64) & 1 == 1 {
+                *s = true;
+            }
+        }
+    }
+}
+
+/// Where a read may take its value from.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Src {
+    /// The initial value.
+    Init,
+    /// The publish (flush, SC store or RMW) at this index.
+    Mem(usize),
+    /// The thread's own buffered store at this index (TSO/PSO).
+    Fwd(usize),
+}
+
+impl Encoder<'_> {
+    /// Whether `target` (with the first `keep` events committed) certainly has no solution.
+    pub(super) fn impossible(&self, target: &Target, keep: usize) -> bool {
+        let tr = self.trace;
+        let n = tr.events.len();
+        if self.preds.len() != n || n == 0 {
+            return false;
+        }
+        let mut ord = Order::new(&self.preds);
+        if !ord.close() {
+            return false;
+        }
+        let mut inside = vec![false; n];
+        let mut out_roots: Vec<usize> = Vec::new();
+        let mut free_read = None;
+        let mut fixed: Vec<(usize, Src)> = Vec::new();
+        for k in 0..keep.min(n) {
+            if target.event().is_some() {
+                inside[k] = true;
+            }
+        }
+        match *target {
+            Target::Read { event: r, from, .. } => {
+                let Some(_) = tr.events.get(r).and_then(|e| e.kind.read()) else { return false };
+                free_read = Some(r);
+                inside[r] = true;
+                let t = tr.events[r].thread;
+                if let Some(next) =
+                    (r + 1..n).find(|&j| tr.events[j].thread == t && !matches!(tr.events[j].kind, EvKind::Flush { .. }))
+                {
+                    out_roots.push(next);
+                }
+                let forwarded =
+                    from.is_some_and(|s| tr.model != Model::Sc && matches!(tr.events.get(s).map(|e| &e.kind), Some(EvKind::Store { .. })));
+                let src = match from {
+                    Some(s) if forwarded => Src::Fwd(s),
+                    Some(p) => Src::Mem(p),
+                    None => Src::Init,
+                };
+                fixed.push((r, src));
+            }
+            Target::Lock { event, .. } => {
+                if event >= n {
+                    return false;
+                }
+                inside[event] = true;
+            }
+            Target::Final { cell, value } => {
+                inside.iter_mut().for_each(|x| *x = true);
+                // Each cell up to `cell` ends with a given value: some publish of it with that
+                // value is last, after every other publish of the cell.
+                for (c, pubs) in self.publishes.iter().enumerate().take(cell as usize + 1) {
+                    let want = if c == cell as usize {
+                        value
+                    } else {
+                        pubs.last().map(|&(_, v)| v).unwrap_or(tr.init[c])
+                    };
+                    let last: Vec<usize> = pubs
+                        .iter()
+                        .filter(|&&(p, v)| v == want && !pubs.iter().any(|&(q, _)| q != p && ord.before(p, q)))
+                        .map(|&(p, _)| p)
+                        .collect();
+                    match last.as_slice() {
+                        [] if pubs.is_empty() => {
+                            if tr.init.get(c) != Some(&want) {
+                                return true;
+                            }
+                        }
+                        [] => return true,
+                        [p] => {
+                            for &(q, _) in pubs {
+                                if q != *p {
+                                    ord.add(q, *p);
+                                }
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+            }
+        }
+        for _round in 0..MAX_ROUNDS {
+            if !ord.close() {
+                return true;
+            }
+            // The prefix: what is forced in and everything before it; what is forced out and
+            // everything after it.
+            let roots: Vec<usize> = (0..n).filter(|&i| inside[i]).collect();
+            for i in roots {
+                ord.with_ancestors(i, &mut inside);
+            }
+            let out: Vec<bool> = (0..n).map(|j| out_roots.iter().any(|&o| o == j || ord.before(o, j))).collect();
+            if (0..n).any(|i| inside[i] && out[i]) {
+                return true;
+            }
+            // Orderings implied by where the reads in the prefix take their values from.
+            let mut grew = false;
+            for &(x, src) in &fixed {
+                grew |= self.order_source(&mut ord, x, src, &mut inside);
+            }
+            for x in 0..n {
+                if !inside[x] || Some(x) == free_read || fixed.iter().any(|&(y, _)| y == x) {
+                    continue;
+                }
+                let Some((cell, v)) = tr.events[x].kind.read() else { continue };
+                let srcs = self.sources(&ord, x, cell, v, &out);
+                match srcs.as_slice() {
+                    [] => return true,
+                    [s] => {
+                        fixed.push((x, *s));
+                        grew = true;
+                    }
+                    _ => {}
+                }
+            }
+            if !grew {
+                return false;
+            }
+        }
+        false
+    }
+
+    /// Adds the orderings that read `x` taking its value from `src` implies; whether any was new.
+    fn order_source(&self, ord: &mut Order, x: usize, src: Src, inside: &mut [bool]) -> bool {
+        let tr = self.trace;
+        let Some((cell, _)) = tr.events[x].kind.read() else { return false };
+        let pubs = self.publishes.get(cell as usize).map(Vec::as_slice).unwrap_or(&[]);
+        let mut grew = false;
+        match src {
+            Src::Fwd(s) => {
+                // Still buffered: the store's flush comes after the read.
+                if let Some(f) = self.flush_of.get(s).copied().flatten() {
+                    grew |= ord.add(x, f);
+                }
+            }
+            Src::Mem(_) | Src::Init => {
+                // Reading memory: the own newest store to the cell is flushed before.
+                if let Some(s) = self.own_store[x] {
+                    if let Some(f) = self.flush_of[s] {
+                        grew |= ord.add(f, x);
+                        if !inside[f] {
+                            inside[f] = true;
+                            grew = true;
+                        }
+                    }
+                }
+                match src {
+                    Src::Mem(p) => {
+                        grew |= ord.add(p, x);
+                        if !inside[p] {
+                            inside[p] = true;
+                            grew = true;
+                        }
+                        // Every other write to the cell comes before the source or after the read.
+                        for &(q, _) in pubs {
+                            if q == p || q == x {
+                                continue;
+                            }
+                            if ord.before(p, q) {
+                                grew |= ord.add(x, q);
+                            } else if ord.before(q, x) {
+                                grew |= ord.add(q, p);
+                            }
+                        }
+                    }
+                    _ => {
+                        for &(q, _) in pubs {
+                            if q != x {
+                                grew |= ord.add(x, q);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        grew
+    }
+
+    /// The possible sources of the value `v` that read `x` of `cell` keeps, given the orderings
+    /// so far and the events forced out of the prefix.
+    fn sources(&self, ord: &Order, x: usize, cell: u32, v: i64, out: &[bool]) -> Vec<Src> {
+        let tr = self.trace;
+        let mut found = Vec::new();
+        let mut from_memory = true;
+        if let Some(s) = self.own_store[x] {
+            let sv = match tr.events[s].kind {
+                EvKind::Store { value, .. } => Some(value),
+                _ => None,
+            };
+            match self.flush_of[s] {
+                None => {
+                    from_memory = false;
+                    if sv == Some(v) {
+                        found.push(Src::Fwd(s));
+                    }
+                }
+                Some(f) => {
+                    if sv == Some(v) && !ord.before(f, x) {
+                        found.push(Src::Fwd(s));
+                    }
+                    if ord.before(x, f) || out[f] {
+                        from_memory = false;
+                    }
+                }
+            }
+        }
+        if from_memory {
+            let pubs = self.publishes.get(cell as usize).map(Vec::as_slice).unwrap_or(&[]);
+            for &(p, pv) in pubs {
+                let overwritten = pubs.iter().any(|&(q, _)| q != p && q != x && ord.before(p, q) && ord.before(q, x));
+                if p != x && pv == v && !out[p] && !ord.before(x, p) && !overwritten {
+                    found.push(Src::Mem(p));
+                }
+            }
+            if tr.init.get(cell as usize) == Some(&v) && !pubs.iter().any(|&(q, _)| q != x && ord.before(q, x)) {
+                found.push(Src::Init);
+            }
+        }
+        found
+    }
+}
