@@ -10,13 +10,31 @@ use litmus_engine::report::{Model, ModelReport};
 use litmus_engine::{check, mcr, syntax, CheckOptions, Control, EngineKind};
 use std::time::Instant;
 
-fn run_mcr(test: &litmus_engine::ast::Test, model: Model, opts: &CheckOptions) -> (ModelReport, f64) {
+/// MCR's report, wall time, queries, queries answered by the static pre-check, and the number
+/// of distinct *causal states* among its executions: per thread, the sequence of its steps
+/// with the values they read, plus how the execution ended (the paper's notion of state: MCR
+/// aims at one execution per causal state, so executions / causal states is its redundancy).
+fn run_mcr(test: &litmus_engine::ast::Test, model: Model, opts: &CheckOptions) -> (ModelReport, f64, u64, u64, usize) {
     let start = Instant::now();
     let program = Program::lower(test, opts.loop_bound).expect("lowers");
     let mut col = Collector::new(test, &program, model);
-    mcr::explore(&program, model, opts, &Control::new(), &mut col);
+    let mut causal = std::collections::HashSet::new();
+    let ctl = Control::new();
+    let stats = mcr::explore_with(&program, model, opts, &ctl, mcr::Tuning::default(), &mut |ex| {
+        col.end(ex.state, ex.events);
+        let mut per: Vec<Vec<String>> = vec![Vec::new(); program.threads.len()];
+        for e in ex.events.iter().filter(|e| e.action != litmus_engine::report::Action::Flush) {
+            if let Some(v) = per.get_mut(e.thread) {
+                v.push(format!("{:?}{:?}{:?}{:?}", e.action, e.cell, e.value, e.mutex));
+            }
+        }
+        causal.insert(format!("{per:?}{:?}{:?}", ex.state.mem, ex.state.status()));
+    });
+    col.stats.constraints += stats.constraints;
+    col.stats.solver_ms += stats.solver_ms;
+    col.complete &= stats.complete;
     let r = col.finish(start.elapsed());
-    (r, start.elapsed().as_secs_f64() * 1000.0)
+    (r, start.elapsed().as_secs_f64() * 1000.0, stats.queries, stats.prefiltered, causal.len())
 }
 
 fn main() {
@@ -27,10 +45,11 @@ fn main() {
         .filter(|p| p.extension().is_some_and(|x| x == "litmus"))
         .collect();
     files.sort();
-    println!("| test | model | states | MCR execs | MCR/states | exhaustive execs | MCR ms | solver ms | exhaustive ms | agree |");
-    println!("|---|---|---:|---:|---:|---:|---:|---:|---:|---|");
+    println!("| test | model | states | causal states | MCR execs | MCR/states | MCR/causal | exhaustive execs | queries | pre-checked | MCR ms | solver ms | exhaustive ms | agree |");
+    println!("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|");
     let (mut tot_states, mut tot_mcr, mut tot_exh) = ([0u64; 3], [0u64; 3], [0u64; 3]);
     let (mut t_mcr, mut t_exh) = ([0f64; 3], [0f64; 3]);
+    let mut tot_causal = [0u64; 3];
     let mut disagreements = 0;
     for f in &files {
         let src = std::fs::read_to_string(f).unwrap();
@@ -42,14 +61,16 @@ fn main() {
             let exh = check(&test, model, &opts, &Control::new());
             let exh_ms = t0.elapsed().as_secs_f64() * 1000.0;
             let mopts = CheckOptions { timeout: Some(std::time::Duration::from_secs(10)), ..CheckOptions::default() };
-            let (m, mcr_ms) = run_mcr(&test, model, &mopts);
+            let (m, mcr_ms, queries, prechecked, causal) = run_mcr(&test, model, &mopts);
             let same = m.complete && m.states == exh.states
                 && m.violations.iter().map(|v| (v.kind, v.span)).eq(exh.violations.iter().map(|v| (v.kind, v.span)));
             disagreements += usize::from(!same);
             let states = exh.states.len() as u64;
             let ratio = m.stats.executions as f64 / states.max(1) as f64;
+            let cratio = m.stats.executions as f64 / causal.max(1) as f64;
+            tot_causal[mi] += causal as u64;
             println!(
-                "| {name} | {} | {states} | {} | {ratio:.2} | {} | {mcr_ms:.1} | {:.1} | {exh_ms:.1} | {} |",
+                "| {name} | {} | {states} | {causal} | {} | {ratio:.2} | {cratio:.2} | {} | {queries} | {prechecked} | {mcr_ms:.1} | {:.1} | {exh_ms:.1} | {} |",
                 model.key(),
                 m.stats.executions,
                 exh.stats.executions,
@@ -64,15 +85,17 @@ fn main() {
         }
     }
     println!();
-    println!("| model | states | MCR execs | MCR/states | exhaustive execs | MCR ms | exhaustive ms |");
-    println!("|---|---:|---:|---:|---:|---:|---:|");
+    println!("| model | states | causal states | MCR execs | MCR/states | MCR/causal | exhaustive execs | MCR ms | exhaustive ms |");
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
     for (mi, model) in Model::ALL.into_iter().enumerate() {
         println!(
-            "| {} | {} | {} | {:.2} | {} | {:.0} | {:.0} |",
+            "| {} | {} | {} | {} | {:.2} | {:.2} | {} | {:.0} | {:.0} |",
             model.key(),
             tot_states[mi],
+            tot_causal[mi],
             tot_mcr[mi],
             tot_mcr[mi] as f64 / tot_states[mi].max(1) as f64,
+            tot_mcr[mi] as f64 / tot_causal[mi].max(1) as f64,
             tot_exh[mi],
             t_mcr[mi],
             t_exh[mi]
