@@ -40,7 +40,14 @@ pub enum Target {
     /// the initial value with `None`. One target per source, not per value: the source decides
     /// which events the new prefix needs, and a value-only query lets the solver pick a source
     /// whose causal past commits reads that other executions need free.
-    Read { event: usize, value: i64, from: Option<usize> },
+    ///
+    /// `late`: the read is a load of an `await` round, and the query also orders every publish
+    /// of the other threads (and the flushes of the thread's own earlier stores) before the
+    /// round's first load. A thread whose `await` fails *for good* (a deadlock) reads, in its
+    /// last round, values no later write changes (any change would wake it); a plain query is
+    /// free to leave value-changing writes after the read, so the thread is woken again and
+    /// passes, and the deadlock is never produced (sem's `testgen` seed 207 lost one so).
+    Read { event: usize, value: i64, from: Option<usize>, late: bool },
     /// Make the lock at `event` acquire the mutex right after the unlock at `after` (or as its
     /// first acquisition with `None`).
     Lock { event: usize, after: Option<usize> },
@@ -105,6 +112,8 @@ pub struct Encoder<'t> {
     has_retries: bool,
     /// The validity guard of each read.
     guards: Vec<(usize, Bool)>,
+    /// The `await` round of each load, if any ([`Trace::await_rounds`]).
+    rounds: Vec<Option<u32>>,
 }
 
 fn lt(a: &Int, b: &Int) -> Bool {
@@ -170,6 +179,7 @@ impl<'t> Encoder<'t> {
             start: Int::new_const("start"),
             has_retries: trace.events.iter().any(|e| e.failed_check),
             guards: Vec::new(),
+            rounds: trace.await_rounds(),
         };
         enc.assert_base();
         enc
@@ -590,11 +600,20 @@ impl<'t> Encoder<'t> {
                         srcs.insert((value, Some(s)));
                     }
                 }
-                out.extend(
-                    srcs.into_iter()
-                        .filter(|&(v, _)| v != cur)
-                        .map(|(value, from)| Target::Read { event: i, value, from }),
-                );
+                // Late variants for `await` loads: with a new value, and for a round that failed
+                // in this trace also with the same value (the round failing for good).
+                let round = self.rounds.get(i).copied().flatten();
+                let failed = round.is_some_and(|r| {
+                    tr.events.iter().enumerate().any(|(j, f)| f.failed_check && self.rounds[j] == Some(r))
+                });
+                for (value, from) in srcs {
+                    if value != cur {
+                        out.push(Target::Read { event: i, value, from, late: false });
+                    }
+                    if round.is_some() && (value != cur || failed) {
+                        out.push(Target::Read { event: i, value, from, late: true });
+                    }
+                }
             }
             if let EvKind::Lock { mutex } = e.kind {
                 let unlocks: Vec<usize> = tr
@@ -657,10 +676,27 @@ impl<'t> Encoder<'t> {
             }
         }
         match *target {
-            Target::Read { event, value, from } => {
+            Target::Read { event, value, from, late } => {
                 let Some((cell, _)) = tr.events.get(event).and_then(|e| e.kind.read()) else {
                     return Answer::Unsat;
                 };
+                if late {
+                    let t = tr.events[event].thread;
+                    let round = self.rounds.get(event).copied().flatten();
+                    let first = (0..=event).find(|&j| round.is_some() && self.rounds[j] == round).unwrap_or(event);
+                    for ps in &self.publishes {
+                        for &(p, _) in ps {
+                            let own_later = tr.events[p].thread == t
+                                && match tr.events[p].kind {
+                                    EvKind::Flush { store, .. } => store > event,
+                                    _ => true,
+                                };
+                            if !own_later {
+                                goal.push(lt(self.o(p), self.o(first)));
+                            }
+                        }
+                    }
+                }
                 goal.push(self.o(event).le(&self.bound));
                 goal.push(self.value_is(event, cell, value));
                 goal.push(self.reads_from(event, cell, from));

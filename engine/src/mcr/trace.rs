@@ -93,6 +93,41 @@ pub struct Trace {
 }
 
 impl Trace {
+    /// The `await` rounds of the trace: for each load that may belong to a round (failed or
+    /// not), a round number shared by the loads of that round. Rounds begin after a step marked
+    /// `round_start`, after a failed check, or at the start for threads in a round there; a
+    /// round's loads are the thread's loads from then on until its next other step. (A
+    /// successful round's end is a local step, invisible here, so loads right after it count
+    /// as part of it: an over-approximation, which only adds queries.)
+    pub fn await_rounds(&self) -> Vec<Option<u32>> {
+        let mut round = vec![None; self.events.len()];
+        let mut open: Vec<Option<u32>> = vec![None; self.threads];
+        let mut next = 0u32;
+        for t in 0..self.threads {
+            if self.in_round_at_start.get(t).copied().unwrap_or(false) {
+                open[t] = Some(next);
+                next += 1;
+            }
+        }
+        for (i, e) in self.events.iter().enumerate() {
+            if e.thread >= self.threads || matches!(e.kind, EvKind::Flush { .. }) {
+                continue;
+            }
+            let t = e.thread;
+            let is_load = matches!(e.kind, EvKind::Load { .. });
+            if is_load {
+                round[i] = open[t];
+            } else {
+                open[t] = None;
+            }
+            if e.failed_check || e.round_start {
+                open[t] = Some(next);
+                next += 1;
+            }
+        }
+        round
+    }
+
     /// For each store event, the index of its flush event (TSO/PSO), if it was flushed.
     pub fn flush_of(&self) -> Vec<Option<usize>> {
         let mut f = vec![None; self.events.len()];
