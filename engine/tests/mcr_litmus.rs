@@ -197,3 +197,34 @@ fn lock_order_deadlock_is_found() {
         assert!(r.violations.iter().any(|v| v.kind == litmus_engine::report::ViolationKind::Deadlock), "{m:?}");
     }
 }
+
+/// Seed 1248 of the random generator, shrunk: P1's `cas` reads 2 from its own `y = 2` and fails
+/// again, and only then P2's `fetch_add` reads that 2 (final P1:r0 = 2, P2:r1 = 2, y = 1).
+/// From the trace where the `fetch_add` ran first, asking for the `cas` to read 2 forbade every
+/// later read of `y` in the prefix (an RMW with a new value "writes something else"), although
+/// a failing `cas` writes nothing either way.
+const CAS_FAILS_AGAIN: &str = "litmus CasFailsAgain
+shared y = 0;
+thread P1 { y = 2; r0 = cas(y, 1, 1); y = 1; }
+thread P2 { r1 = fetch_add(y, 1); }";
+
+/// Seed 1866, shrunk: P1's `cas` reads 0 and fails, then P2's `xchg` reads 0 and P0 reads its 1
+/// (final P0:r1 = 1, P1:r0 = 0, P2:r1 = 0). From the trace where the `cas` read 1 and wrote 2,
+/// the `xchg` reading 0 after the `cas` needs the `cas` to write nothing with its new value.
+const CAS_STOPS_WRITING: &str = "litmus CasStopsWriting
+shared y = 0;
+thread P0 { r1 = y; }
+thread P1 { cas(y, 1, 2); r0 = y; }
+thread P2 { r1 = xchg(y, 1); }";
+
+#[test]
+fn an_rmw_with_a_new_value_writes_what_its_operands_say() {
+    for src in [CAS_FAILS_AGAIN, CAS_STOPS_WRITING] {
+        let test = parse(src);
+        for m in Model::ALL {
+            let want = exhaustive(&test, m);
+            let got = mcr(src, m);
+            assert_eq!(verdict(&got), verdict(&want), "{m:?}\n{src}");
+        }
+    }
+}

@@ -41,7 +41,8 @@ use crate::semantics::{Choice, Event, State, Status};
 use encode::{Answer, Encoder, Target};
 use std::collections::HashSet;
 use std::time::Instant;
-use trace::{End, Ev, EvKind, Trace};
+use crate::ast::RmwOp;
+use trace::{End, Ev, EvKind, RmwFn, Trace};
 
 /// What an MCR run counted.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -430,7 +431,7 @@ fn observe(p: &Program, ev: &Event, before: &State, after: &State, evs: &[Ev]) -
                 .unwrap_or(usize::MAX);
             EvKind::Flush { cell, value, store }
         }
-        Action::Rmw => EvKind::Rmw { cell, read: value, write: ev.stored },
+        Action::Rmw => EvKind::Rmw { cell, read: value, write: ev.stored, op: rmw_fn(p, before, ev.thread).filter(|f| f.write(value) == ev.stored) },
         Action::Fence => EvKind::Fence,
         Action::Lock => EvKind::Lock { mutex: ev.mutex.unwrap_or(0) },
         Action::Unlock => EvKind::Unlock { mutex: ev.mutex.unwrap_or(0) },
@@ -450,6 +451,20 @@ fn observe(p: &Program, ev: &Event, before: &State, after: &State, evs: &[Ev]) -
         _ => None,
     };
     Some(Ev { thread: t, kind, failed_check, round_start, write })
+}
+
+/// The write function of the RMW thread `t` is about to run in `st` (its operands evaluated).
+fn rmw_fn(p: &Program, st: &State, t: usize) -> Option<RmwFn> {
+    let ts = st.threads.get(t)?;
+    let InstrKind::Rmw { op, args, .. } = &p.threads.get(t)?.code.get(ts.pc as usize)?.kind else {
+        return None;
+    };
+    let arg = |k: usize| args.get(k).map(|a| a.eval(&ts.regs).ok()).unwrap_or(Some(0));
+    Some(match op {
+        RmwOp::Xchg => RmwFn::Xchg(arg(0)?),
+        RmwOp::FetchAdd => RmwFn::FetchAdd(arg(0)?),
+        RmwOp::Cas => RmwFn::Cas { expect: arg(0)?, new: arg(1)? },
+    })
 }
 
 fn make_trace(p: &Program, model: Model, in_round: &[bool], events: Vec<Ev>, end: End) -> Trace {
