@@ -228,3 +228,22 @@ fn an_rmw_with_a_new_value_writes_what_its_operands_say() {
         }
     }
 }
+
+/// Seed 67, shrunk: the `cas` fails in the first trace (P1's `z = 2` came first) and succeeds
+/// with the new value 0, so a later RMW of `z` in the prefix must read its 2: the re-encoded
+/// reads must see a write the trace did not have (else the replay diverges).
+const CAS_STARTS_WRITING: &str = "litmus CasStartsWriting
+shared z = 0;
+thread P0 { r0 = cas(z, 0, 2); }
+thread P1 { z = 2; }
+thread P2 { r0 = fetch_add(z, 2); }";
+
+#[test]
+fn an_rmw_that_starts_writing_is_read_after_it() {
+    let test = parse(CAS_STARTS_WRITING);
+    for m in Model::ALL {
+        let want = exhaustive(&test, m);
+        let got = mcr(CAS_STARTS_WRITING, m);
+        assert_eq!(verdict(&got), verdict(&want), "{m:?}");
+    }
+}

@@ -340,20 +340,19 @@ impl<'t> Encoder<'t> {
     /// RMW write `write` instead of its trace value, or nothing with `None` (an RMW target that
     /// reads a new value, see [`Self::solve`]).
     fn mem_is_with(&self, reader: &Int, cell: u32, value: i64, skip: Option<usize>, over: Option<(usize, Option<i64>)>) -> Bool {
-        let pubs: Vec<(usize, i64)> = self
+        let mut pubs: Vec<(usize, i64)> = self
             .publishes
             .get(cell as usize)
-            .map(|p| {
-                p.iter()
-                    .copied()
-                    .filter(|&(p, _)| Some(p) != skip)
-                    .filter_map(|(p, v)| match over {
-                        Some((r, w)) if r == p => w.map(|w| (p, w)),
-                        _ => Some((p, v)),
-                    })
-                    .collect()
-            })
+            .map(|p| p.iter().copied().filter(|&(p, _)| Some(p) != skip).collect())
             .unwrap_or_default();
+        if let Some((r, w)) = over {
+            // The RMW may not have written in the trace (a failed `cas`), so add it as well.
+            pubs.retain(|&(p, _)| p != r);
+            let same_cell = matches!(self.trace.events.get(r).map(|e| &e.kind), Some(EvKind::Rmw { cell: c, .. }) if *c == cell);
+            if let Some(w) = w.filter(|_| same_cell && Some(r) != skip) {
+                pubs.push((r, w));
+            }
+        }
         let mut alts = Vec::new();
         for &(p, v) in &pubs {
             if v != value {
