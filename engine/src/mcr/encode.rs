@@ -598,6 +598,14 @@ impl<'t> Encoder<'t> {
         out
     }
 
+    /// Seeds Z3's random choices: which satisfying order a query returns, hence which seeds MCR
+    /// explores, depends on it (tests vary it to check completeness does not).
+    pub fn set_random_seed(&mut self, seed: u32) {
+        let mut p = Params::new();
+        p.set_u32("random_seed", seed);
+        self.solver.set_params(&p);
+    }
+
     /// Solve one query. `timeout_ms` bounds the solver call.
     ///
     /// `keep` are the first events of the trace (the seed prefix it was replayed from): the

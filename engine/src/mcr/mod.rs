@@ -95,11 +95,14 @@ pub struct Tuning {
     /// Ask for new values only of reads after the seed's prefix (the paper's MCR): the reads in
     /// the prefix had their other values tried by the trace the seed came from.
     pub only_new_targets: bool,
+    /// Z3's random seed, if not its default (the models Z3 returns decide which seeds are
+    /// explored; completeness must not depend on them).
+    pub solver_seed: Option<u32>,
 }
 
 impl Default for Tuning {
     fn default() -> Self {
-        Tuning { prune_states: true, only_new_targets: true }
+        Tuning { prune_states: true, only_new_targets: true, solver_seed: None }
     }
 }
 
@@ -276,23 +279,32 @@ pub fn explore_with(
                 continue;
             }
             let mut enc = Encoder::new(&tr);
+            if let Some(s) = tuning.solver_seed {
+                enc.set_random_seed(s);
+            }
             let mut fresh: Vec<Seed> = Vec::new();
             for target in enc.targets() {
                 if stop(&mut stats) {
                     break;
                 }
-                if tuning.only_new_targets {
-                    let fresh_enough = match target {
-                        Target::Final { cell, .. } => cell >= seed.min_cell,
-                        _ => target.event().is_some_and(|e| e >= seed.min_event),
-                    };
-                    if !fresh_enough {
-                        continue;
-                    }
+                // Only new targets: reads after the seed's prefix, with the prefix kept; and
+                // reads (locks) in the prefix only with a source write (unlock) after it, solved
+                // without keeping the prefix. The trace the seed came from tried the prefix's
+                // reads with its own writes, but not with writes that only this trace has:
+                // such a read can move after the seed's target and read a write that the new
+                // value of the target made possible (found on peterson_fence under PSO, where
+                // which seeds come up depends on the model Z3 returns).
+                let (after_prefix, new_source) = match target {
+                    Target::Final { cell, .. } => (cell >= seed.min_cell, false),
+                    Target::Read { event, from, .. } => (event >= seed.min_event, from.is_some_and(|f| f >= seed.min_event)),
+                    Target::Lock { event, after } => (event >= seed.min_event, after.is_some_and(|a| a >= seed.min_event)),
+                };
+                if tuning.only_new_targets && !after_prefix && !new_source {
+                    continue;
                 }
                 let left = deadline.map(|d| d.saturating_duration_since(Instant::now()).as_millis().min(u32::MAX as u128) as u32);
                 let t0 = Instant::now();
-                let keep = if tuning.only_new_targets { seed.min_event } else { 0 };
+                let keep = if tuning.only_new_targets && after_prefix { seed.min_event } else { 0 };
                 let answer = enc.solve(&target, keep, left);
                 stats.solver_ms += t0.elapsed().as_secs_f64() * 1000.0;
                 stats.queries += 1;

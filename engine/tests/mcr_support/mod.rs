@@ -54,11 +54,13 @@ fn mcr_run_opts(test: &Test, model: Model, tuning: Tuning, opts: &CheckOptions) 
     (col.finish(start.elapsed()), stats)
 }
 
-/// The MCR tuning, with `MCR_NOPRUNE` / `MCR_ALLTARGETS` turning reductions off (to compare).
+/// The MCR tuning, with `MCR_NOPRUNE` / `MCR_ALLTARGETS` turning reductions off (to compare)
+/// and `MCR_Z3SEED` seeding Z3 (other models, other seeds: completeness must not change).
 pub fn tuning_from_env() -> Tuning {
     Tuning {
         prune_states: std::env::var("MCR_NOPRUNE").is_err(),
         only_new_targets: std::env::var("MCR_ALLTARGETS").is_err(),
+        solver_seed: std::env::var("MCR_Z3SEED").ok().and_then(|s| s.parse().ok()),
     }
 }
 
