@@ -20,10 +20,8 @@ const TESTGEN_PROGRAMS: u64 = 10;
 fn agree_on(gen: &dyn Fn(u64) -> Test, label: &str, default_count: u64, default_first: u64) {
     let count = std::env::var("MCR_PROGRAMS").ok().and_then(|s| s.parse().ok()).unwrap_or(default_count);
     let first = std::env::var("MCR_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(default_first);
-    // Soundness is strict: MCR never reports a state or violation the reference explorer does
-    // not. Completeness has a known gap (ARCHITECTURE.md, "Status and known gaps": e.g. seeds
-    // 1248 and 1866 of this generator lose a final state), so missed outcomes are listed and held
-    // under a ratchet of 1% of the runs until the gap is fixed; any divergence of a replay fails.
+    // Soundness and completeness are both strict: the same outcomes as the reference explorer,
+    // and every solved interleaving replays.
     let mut unsound = Vec::new();
     let mut incomplete = Vec::new();
     let (mut execs, mut states, mut exh_execs, mut diverged) = (0u64, 0u64, 0u64, 0u64);
@@ -65,9 +63,7 @@ fn agree_on(gen: &dyn Fn(u64) -> Test, label: &str, default_count: u64, default_
         eprintln!("{f}\n");
     }
     assert!(unsound.is_empty(), "{label}: {} unsound or diverged runs (first ones above)", unsound.len());
-    let allowed = (count * 3 / 100) as usize;
-    eprintln!("{label}: {} runs missed an outcome (known completeness gap; at most {allowed} allowed)", incomplete.len());
-    assert!(incomplete.len() <= allowed, "{label}: {} runs missed an outcome, more than {allowed}", incomplete.len());
+    assert!(incomplete.is_empty(), "{label}: {} runs missed an outcome (first ones above)", incomplete.len());
 }
 
 #[test]

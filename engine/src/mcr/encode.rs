@@ -393,11 +393,26 @@ impl<'t> Encoder<'t> {
     /// `reader` reads `value` of `cell` from memory (the newest publish ordered before it, or
     /// the initial value). `skip` is the reader itself when it also publishes (an RMW).
     fn mem_is(&self, reader: &Int, cell: u32, value: i64, skip: Option<usize>) -> Bool {
-        let pubs: Vec<(usize, i64)> = self
+        self.mem_is_with(reader, cell, value, skip, None)
+    }
+
+    /// [`Self::mem_is`] with the publish of one RMW replaced: `over = (rmw, write)` makes that
+    /// RMW write `write` instead of its trace value, or nothing with `None` (an RMW target that
+    /// reads a new value, see [`Self::solve`]).
+    fn mem_is_with(&self, reader: &Int, cell: u32, value: i64, skip: Option<usize>, over: Option<(usize, Option<i64>)>) -> Bool {
+        let mut pubs: Vec<(usize, i64)> = self
             .publishes
             .get(cell as usize)
             .map(|p| p.iter().copied().filter(|&(p, _)| Some(p) != skip).collect())
             .unwrap_or_default();
+        if let Some((r, w)) = over {
+            // The RMW may not have written in the trace (a failed `cas`), so add it as well.
+            pubs.retain(|&(p, _)| p != r);
+            let same_cell = matches!(self.trace.events.get(r).map(|e| &e.kind), Some(EvKind::Rmw { cell: c, .. }) if *c == cell);
+            if let Some(w) = w.filter(|_| same_cell && Some(r) != skip) {
+                pubs.push((r, w));
+            }
+        }
         let mut alts = Vec::new();
         for &(p, v) in &pubs {
             if v != value {
@@ -420,8 +435,13 @@ impl<'t> Encoder<'t> {
 
     /// The read at event `i` returns `value` (Φ_value, with store forwarding).
     fn value_is(&self, i: usize, cell: u32, value: i64) -> Bool {
+        self.value_is_with(i, cell, value, None)
+    }
+
+    /// [`Self::value_is`] with one RMW's publish replaced (see [`Self::mem_is_with`]).
+    fn value_is_with(&self, i: usize, cell: u32, value: i64, over: Option<(usize, Option<i64>)>) -> Bool {
         let skip = matches!(self.trace.events[i].kind, EvKind::Rmw { .. }).then_some(i);
-        let mem = self.mem_is(self.o(i), cell, value, skip);
+        let mem = self.mem_is_with(self.o(i), cell, value, skip, over);
         match self.own_store[i] {
             None => mem,
             Some(s) => {
@@ -647,6 +667,14 @@ impl<'t> Encoder<'t> {
         out
     }
 
+    /// Seeds Z3's random choices: which satisfying order a query returns, hence which seeds MCR
+    /// explores, depends on it (tests vary it to check completeness does not).
+    pub fn set_random_seed(&mut self, seed: u32) {
+        let mut p = Params::new();
+        p.set_u32("random_seed", seed);
+        self.solver.set_params(&p);
+    }
+
     /// Solve one query. `timeout_ms` bounds the solver call.
     ///
     /// `keep` are the first events of the trace (the seed prefix it was replayed from): the
@@ -669,6 +697,8 @@ impl<'t> Encoder<'t> {
             return Answer::Unsat;
         }
         let mut goal: Vec<Bool> = Vec::new();
+        // Reads whose base validity is left out (the target, and reads re-encoded here).
+        let mut relaxed: Vec<usize> = Vec::new();
         if target.event().is_some() {
             // The committed prefix stays in the prefix (in any order), with its values.
             for k in 0..keep {
@@ -708,9 +738,40 @@ impl<'t> Encoder<'t> {
                 {
                     goal.push(lt(&self.bound, self.o(next)));
                 }
-                // An RMW reading a new value writes something else (or nothing): no read of
-                // its cell and no wake-up in the prefix may come after it.
-                if matches!(tr.events[event].kind, EvKind::Rmw { .. }) {
+                // An RMW reading a new value may write something else (or nothing). Its operands
+                // are fixed (they come from registers, which the prefix's reads fix), so what it
+                // writes is known: the same as in the trace (a `cas` failing again, an `xchg`),
+                // and then the trace's publish stays exact; or a different value (or none), and
+                // then the reads of its cell are re-encoded with the RMW writing that (their
+                // base validity, which has the trace's publish, is left out of the assumptions).
+                // Forbidding every later read of the cell in the prefix instead lost states:
+                // a `cas` failing on a new value with another thread's RMW after it reading what
+                // was there before (random tests, seeds 1248 and 1866). A retry woken in the
+                // prefix after it could depend on whether it changed the value: those stay
+                // before it or out of the prefix (conservative; the write is rarely a waker).
+                let rmw = match tr.events[event].kind {
+                    EvKind::Rmw { write, op, .. } => Some(op.map(|f| (f.write(value), write))),
+                    _ => None,
+                };
+                if let Some(Some((new, old))) = rmw {
+                    if new != old {
+                        let r = self.o(event);
+                        for (j, e) in tr.events.iter().enumerate() {
+                            if j == event {
+                                continue;
+                            }
+                            if let Some((c, v)) = e.kind.read().filter(|&(c, _)| c == cell) {
+                                let valid = self.value_is_with(j, c, v, Some((event, new)));
+                                goal.push(self.o(j).le(&self.bound).implies(&valid));
+                                relaxed.push(j);
+                            } else if self.woken[j].is_some() {
+                                goal.push(Bool::or(&[lt(self.o(j), r), lt(&self.bound, self.o(j))]));
+                            }
+                        }
+                    }
+                } else if rmw.is_some() {
+                    // The write function is unknown: no read of its cell and no wake-up in the
+                    // prefix may come after it unless a later write intervenes.
                     let r = self.o(event);
                     let others: Vec<usize> = self
                         .publishes
@@ -776,12 +837,11 @@ impl<'t> Encoder<'t> {
             p.set_u32("timeout", ms.max(1));
             self.solver.set_params(&p);
         }
-        let skip = match *target {
-            Target::Read { event, .. } => Some(event),
-            _ => None,
-        };
+        if let Target::Read { event, .. } = *target {
+            relaxed.push(event);
+        }
         let assumptions: Vec<Bool> =
-            self.guards.iter().filter(|(i, _)| Some(*i) != skip).map(|(_, g)| g.clone()).collect();
+            self.guards.iter().filter(|(i, _)| !relaxed.contains(i)).map(|(_, g)| g.clone()).collect();
         let answer = match self.solver.check_assumptions(&assumptions) {
             SatResult::Unsat => Answer::Unsat,
             SatResult::Unknown => Answer::Unknown,

@@ -41,7 +41,8 @@ use crate::semantics::{Choice, Event, State, Status};
 use encode::{Answer, Encoder, Target};
 use std::collections::HashSet;
 use std::time::Instant;
-use trace::{End, Ev, EvKind, Trace};
+use crate::ast::RmwOp;
+use trace::{End, Ev, EvKind, RmwFn, Trace};
 
 /// What an MCR run counted.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -102,11 +103,14 @@ pub struct Tuning {
     pub prefilter: bool,
     /// Test mode: solve the pre-checked queries too and count wrong rejections.
     pub check_prefilter: bool,
+    /// Z3's random seed, if not its default (the models Z3 returns decide which seeds are
+    /// explored; completeness must not depend on them).
+    pub solver_seed: Option<u32>,
 }
 
 impl Default for Tuning {
     fn default() -> Self {
-        Tuning { prune_states: true, only_new_targets: true, prefilter: true, check_prefilter: false }
+        Tuning { prune_states: true, only_new_targets: true, prefilter: true, check_prefilter: false, solver_seed: None }
     }
 }
 
@@ -285,23 +289,32 @@ pub fn explore_with(
             let mut enc = Encoder::new(&tr);
             enc.prefilter = tuning.prefilter;
             enc.check_prefilter = tuning.check_prefilter;
+            if let Some(s) = tuning.solver_seed {
+                enc.set_random_seed(s);
+            }
             let mut fresh: Vec<Seed> = Vec::new();
             for target in enc.targets() {
                 if stop(&mut stats) {
                     break;
                 }
-                if tuning.only_new_targets {
-                    let fresh_enough = match target {
-                        Target::Final { cell, .. } => cell >= seed.min_cell,
-                        _ => target.event().is_some_and(|e| e >= seed.min_event),
-                    };
-                    if !fresh_enough {
-                        continue;
-                    }
+                // Only new targets: reads after the seed's prefix, with the prefix kept; and
+                // reads (locks) in the prefix only with a source write (unlock) after it, solved
+                // without keeping the prefix. The trace the seed came from tried the prefix's
+                // reads with its own writes, but not with writes that only this trace has:
+                // such a read can move after the seed's target and read a write that the new
+                // value of the target made possible (found on peterson_fence under PSO, where
+                // which seeds come up depends on the model Z3 returns).
+                let (after_prefix, new_source) = match target {
+                    Target::Final { cell, .. } => (cell >= seed.min_cell, false),
+                    Target::Read { event, from, .. } => (event >= seed.min_event, from.is_some_and(|f| f >= seed.min_event)),
+                    Target::Lock { event, after } => (event >= seed.min_event, after.is_some_and(|a| a >= seed.min_event)),
+                };
+                if tuning.only_new_targets && !after_prefix && !new_source {
+                    continue;
                 }
                 let left = deadline.map(|d| d.saturating_duration_since(Instant::now()).as_millis().min(u32::MAX as u128) as u32);
                 let t0 = Instant::now();
-                let keep = if tuning.only_new_targets { seed.min_event } else { 0 };
+                let keep = if tuning.only_new_targets && after_prefix { seed.min_event } else { 0 };
                 let answer = enc.solve(&target, keep, left);
                 stats.solver_ms += t0.elapsed().as_secs_f64() * 1000.0;
                 stats.queries += 1;
@@ -442,7 +455,7 @@ fn observe(p: &Program, ev: &Event, before: &State, after: &State, evs: &[Ev]) -
                 .unwrap_or(usize::MAX);
             EvKind::Flush { cell, value, store }
         }
-        Action::Rmw => EvKind::Rmw { cell, read: value, write: ev.stored },
+        Action::Rmw => EvKind::Rmw { cell, read: value, write: ev.stored, op: rmw_fn(p, before, ev.thread).filter(|f| f.write(value) == ev.stored) },
         Action::Fence => EvKind::Fence,
         Action::Lock => EvKind::Lock { mutex: ev.mutex.unwrap_or(0) },
         Action::Unlock => EvKind::Unlock { mutex: ev.mutex.unwrap_or(0) },
@@ -462,6 +475,20 @@ fn observe(p: &Program, ev: &Event, before: &State, after: &State, evs: &[Ev]) -
         _ => None,
     };
     Some(Ev { thread: t, kind, failed_check, round_start, write })
+}
+
+/// The write function of the RMW thread `t` is about to run in `st` (its operands evaluated).
+fn rmw_fn(p: &Program, st: &State, t: usize) -> Option<RmwFn> {
+    let ts = st.threads.get(t)?;
+    let InstrKind::Rmw { op, args, .. } = &p.threads.get(t)?.code.get(ts.pc as usize)?.kind else {
+        return None;
+    };
+    let arg = |k: usize| args.get(k).map(|a| a.eval(&ts.regs).ok()).unwrap_or(Some(0));
+    Some(match op {
+        RmwOp::Xchg => RmwFn::Xchg(arg(0)?),
+        RmwOp::FetchAdd => RmwFn::FetchAdd(arg(0)?),
+        RmwOp::Cas => RmwFn::Cas { expect: arg(0)?, new: arg(1)? },
+    })
 }
 
 fn make_trace(p: &Program, model: Model, in_round: &[bool], events: Vec<Ev>, end: End) -> Trace {

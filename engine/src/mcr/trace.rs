@@ -27,8 +27,10 @@ pub enum EvKind {
     /// A load of `cell` that returned `value` (from memory or forwarded from the own buffer).
     Load { cell: u32, value: i64 },
     /// An atomic read-modify-write: reads memory (buffers drained) and, unless a `cas` failed,
-    /// writes `write` to memory in the same instant.
-    Rmw { cell: u32, read: i64, write: Option<i64> },
+    /// writes `write` to memory in the same instant. `op` is what it would write for any other
+    /// value read (its operands come from registers, fixed by the thread's earlier reads), or
+    /// `None` if unknown.
+    Rmw { cell: u32, read: i64, write: Option<i64>, op: Option<RmwFn> },
     /// A full fence: waits for the thread's buffers to drain.
     Fence,
     /// Acquire a mutex (also a full fence).
@@ -48,6 +50,26 @@ impl EvKind {
             EvKind::Load { cell, value } => Some((cell, value)),
             EvKind::Rmw { cell, read, .. } => Some((cell, read)),
             _ => None,
+        }
+    }
+}
+
+/// An RMW's write as a function of the value it reads, with its operands evaluated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RmwFn {
+    Xchg(i64),
+    FetchAdd(i64),
+    Cas { expect: i64, new: i64 },
+}
+
+impl RmwFn {
+    /// What the RMW writes when it reads `old` (`None`: a failed `cas` writes nothing). Mirrors
+    /// `crate::semantics`.
+    pub fn write(self, old: i64) -> Option<i64> {
+        match self {
+            RmwFn::Xchg(v) => Some(v),
+            RmwFn::FetchAdd(d) => Some(old.wrapping_add(d)),
+            RmwFn::Cas { expect, new } => (old == expect).then_some(new),
         }
     }
 }

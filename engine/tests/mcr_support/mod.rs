@@ -55,13 +55,15 @@ fn mcr_run_opts(test: &Test, model: Model, tuning: Tuning, opts: &CheckOptions) 
 }
 
 /// The MCR tuning, with `MCR_NOPRUNE` / `MCR_ALLTARGETS` / `MCR_NOPREFILTER` turning reductions
-/// off (to compare).
+/// off (to compare) and `MCR_Z3SEED` seeding Z3 (other models, other seeds: completeness must
+/// not change).
 pub fn tuning_from_env() -> Tuning {
     Tuning {
         prune_states: std::env::var("MCR_NOPRUNE").is_err(),
         only_new_targets: std::env::var("MCR_ALLTARGETS").is_err(),
         prefilter: std::env::var("MCR_NOPREFILTER").is_err(),
         check_prefilter: false,
+        solver_seed: std::env::var("MCR_Z3SEED").ok().and_then(|s| s.parse().ok()),
     }
 }
 

@@ -144,6 +144,11 @@ impl Encoder<'_> {
         match *target {
             Target::Read { event: r, from, .. } => {
                 let Some(_) = tr.events.get(r).and_then(|e| e.kind.read()) else { return false };
+                // An RMW given a new value may write another value, which the reads of its cell
+                // can then take: the sources below are the trace's writes only.
+                if matches!(tr.events[r].kind, EvKind::Rmw { .. }) {
+                    return false;
+                }
                 free_read = Some(r);
                 inside[r] = true;
                 let t = tr.events[r].thread;
