@@ -96,6 +96,19 @@ pub enum RmwOp {
     FetchAdd,
 }
 
+impl RmwOp {
+    /// What the RMW writes when it reads `old`, given its evaluated arguments (missing ones are
+    /// 0); `None` for a `cas` that fails and writes nothing.
+    pub fn write(self, old: i64, args: &[i64]) -> Option<i64> {
+        let arg = |k: usize| args.get(k).copied().unwrap_or(0);
+        match self {
+            RmwOp::Xchg => Some(arg(0)),
+            RmwOp::FetchAdd => Some(old.wrapping_add(arg(0))),
+            RmwOp::Cas => (old == arg(0)).then(|| arg(1)),
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct Stmt {
     pub kind: StmtKind,

@@ -27,7 +27,6 @@
 //! index, or the initial write of a cell), every load and RMW names the write it read from, and
 //! every event carries its program-order index in its thread.
 
-use crate::ast::RmwOp;
 use crate::ir::{InstrKind, Program};
 use crate::report::{Action, FinalState, Model, Schedule, Step, ViolationKind};
 use crate::span::Span;
@@ -549,12 +548,7 @@ impl State {
                         ev.cell = Some(cell);
                         ev.value = Some(old);
                         ev.read_from = Some(self.writer[cell as usize]);
-                        let a0 = vals.first().copied().unwrap_or(0);
-                        let new = match op {
-                            RmwOp::Xchg => Some(a0),
-                            RmwOp::FetchAdd => Some(old.wrapping_add(a0)),
-                            RmwOp::Cas => (old == a0).then(|| vals.get(1).copied().unwrap_or(0)),
-                        };
+                        let new = op.write(old, &vals);
                         if let Some(nv) = new {
                             let w = self.next_write(t);
                             ev.stored = Some(nv);

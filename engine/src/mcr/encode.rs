@@ -114,6 +114,8 @@ pub struct Encoder<'t> {
     guards: Vec<(usize, Bool)>,
     /// The `await` round of each load, if any ([`Trace::await_rounds`]).
     rounds: Vec<Option<u32>>,
+    /// The closure of must-happen-before for the pre-check, built on its first query.
+    hb_order: std::cell::OnceCell<Option<prefilter::Order>>,
 }
 
 fn lt(a: &Int, b: &Int) -> Bool {
@@ -180,6 +182,7 @@ impl<'t> Encoder<'t> {
             has_retries: trace.events.iter().any(|e| e.failed_check),
             guards: Vec::new(),
             rounds: trace.await_rounds(),
+            hb_order: std::cell::OnceCell::new(),
         };
         enc.assert_base();
         enc
@@ -207,17 +210,21 @@ impl<'t> Encoder<'t> {
         // round, which are kept pairwise distinct. Z3 pays dearly for `distinct` over every
         // event (it splits on each pair), so this keeps it to that set.
         if self.has_retries {
-            let sensitive: Vec<Int> = (0..tr.events.len())
-                .filter(|&i| {
-                    let e = &tr.events[i];
-                    e.failed_check
-                        || e.round_start
-                        || matches!(e.kind, EvKind::Flush { .. } | EvKind::Rmw { write: Some(_), .. })
-                        || (tr.model == Model::Sc && matches!(e.kind, EvKind::Store { .. }))
-                        || self.is_retry(i)
-                })
-                .filter_map(|i| self.ord[i].clone())
-                .collect();
+            // A retry is the first step of a thread after a failed check.
+            let mut after_failure = vec![false; tr.threads];
+            let mut sensitive: Vec<Int> = Vec::new();
+            for (i, e) in tr.events.iter().enumerate() {
+                let own_step = !matches!(e.kind, EvKind::Flush { .. }) && e.thread < tr.threads;
+                let retry = own_step && std::mem::replace(&mut after_failure[e.thread], e.failed_check);
+                let keep = retry
+                    || e.failed_check
+                    || e.round_start
+                    || matches!(e.kind, EvKind::Flush { .. } | EvKind::Rmw { write: Some(_), .. })
+                    || (tr.model == Model::Sc && matches!(e.kind, EvKind::Store { .. }));
+                if keep {
+                    sensitive.extend(self.ord[i].clone());
+                }
+            }
             if sensitive.len() > 1 {
                 let d = Int::distinct(&sensitive);
                 self.assert(&d);
@@ -302,20 +309,6 @@ impl<'t> Encoder<'t> {
             }
         }
         self.assert_rounds();
-    }
-
-    /// Whether event `i` is the first step of its thread after a failed `await` check (a retry).
-    fn is_retry(&self, i: usize) -> bool {
-        let tr = self.trace;
-        let Some(e) = tr.events.get(i) else { return false };
-        if matches!(e.kind, EvKind::Flush { .. }) {
-            return false;
-        }
-        tr.events[..i]
-            .iter()
-            .rev()
-            .find(|f| f.thread == e.thread && !matches!(f.kind, EvKind::Flush { .. }))
-            .is_some_and(|f| f.failed_check)
     }
 
     /// Some write changed a cell's value strictly between `a` and `b`.
@@ -606,6 +599,8 @@ impl<'t> Encoder<'t> {
     pub fn targets(&self) -> Vec<Target> {
         let tr = self.trace;
         let mut out = Vec::new();
+        let failed_rounds: BTreeSet<u32> =
+            tr.events.iter().zip(&self.rounds).filter(|(e, _)| e.failed_check).filter_map(|(_, r)| *r).collect();
         for (i, e) in tr.events.iter().enumerate() {
             if let Some((cell, cur)) = e.kind.read() {
                 let mut srcs: BTreeSet<(i64, Option<usize>)> = BTreeSet::new();
@@ -623,9 +618,7 @@ impl<'t> Encoder<'t> {
                 // Late variants for `await` loads: with a new value, and for a round that failed
                 // in this trace also with the same value (the round failing for good).
                 let round = self.rounds.get(i).copied().flatten();
-                let failed = round.is_some_and(|r| {
-                    tr.events.iter().enumerate().any(|(j, f)| f.failed_check && self.rounds[j] == Some(r))
-                });
+                let failed = round.is_some_and(|r| failed_rounds.contains(&r));
                 for (value, from) in srcs {
                     if value != cur {
                         out.push(Target::Read { event: i, value, from, late: false });

@@ -41,7 +41,6 @@ use crate::semantics::{Choice, Event, State, Status};
 use encode::{Answer, Encoder, Target};
 use std::collections::HashSet;
 use std::time::Instant;
-use crate::ast::RmwOp;
 use trace::{End, Ev, EvKind, RmwFn, Trace};
 
 /// What an MCR run counted.
@@ -484,11 +483,7 @@ fn rmw_fn(p: &Program, st: &State, t: usize) -> Option<RmwFn> {
         return None;
     };
     let arg = |k: usize| args.get(k).map(|a| a.eval(&ts.regs).ok()).unwrap_or(Some(0));
-    Some(match op {
-        RmwOp::Xchg => RmwFn::Xchg(arg(0)?),
-        RmwOp::FetchAdd => RmwFn::FetchAdd(arg(0)?),
-        RmwOp::Cas => RmwFn::Cas { expect: arg(0)?, new: arg(1)? },
-    })
+    Some(RmwFn { op: *op, args: [arg(0)?, arg(1)?] })
 }
 
 fn make_trace(p: &Program, model: Model, in_round: &[bool], events: Vec<Ev>, end: End) -> Trace {

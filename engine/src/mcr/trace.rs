@@ -54,23 +54,19 @@ impl EvKind {
     }
 }
 
-/// An RMW's write as a function of the value it reads, with its operands evaluated.
+/// An RMW's write as a function of the value it reads: the operation with its operands
+/// evaluated.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum RmwFn {
-    Xchg(i64),
-    FetchAdd(i64),
-    Cas { expect: i64, new: i64 },
+pub struct RmwFn {
+    pub op: crate::ast::RmwOp,
+    pub args: [i64; 2],
 }
 
 impl RmwFn {
-    /// What the RMW writes when it reads `old` (`None`: a failed `cas` writes nothing). Mirrors
-    /// `crate::semantics`.
+    /// What the RMW writes when it reads `old` (`None`: a failed `cas` writes nothing); the
+    /// interpreter's own rule, [`crate::ast::RmwOp::write`].
     pub fn write(self, old: i64) -> Option<i64> {
-        match self {
-            RmwFn::Xchg(v) => Some(v),
-            RmwFn::FetchAdd(d) => Some(old.wrapping_add(d)),
-            RmwFn::Cas { expect, new } => (old == expect).then_some(new),
-        }
+        self.op.write(old, &self.args)
     }
 }
 

@@ -24,21 +24,25 @@ use crate::report::Model;
 const MAX_ROUNDS: usize = 6;
 
 /// Orderings between a trace's events: must-happen-before plus derived edges, with the
-/// transitive closure as ancestor bitsets.
-struct Order {
+/// transitive closure as ancestor bitsets. The must-happen-before part is the same for every
+/// query of a trace: the encoder builds it once ([`Encoder::hb_order`]) and each query clones it.
+#[derive(Clone)]
+pub(super) struct Order {
     n: usize,
     words: usize,
     /// Direct predecessors (must-happen-before and derived).
     preds: Vec<Vec<usize>>,
     /// `anc[b]` has bit `a` when `a` must come before `b`.
     anc: Vec<Vec<u64>>,
+    /// Edges were added since the closure was computed.
+    dirty: bool,
 }
 
 impl Order {
     fn new(preds: &[Vec<usize>]) -> Order {
         let n = preds.len();
         let words = n.div_ceil(64).max(1);
-        Order { n, words, preds: preds.to_vec(), anc: Vec::new() }
+        Order { n, words, preds: preds.to_vec(), anc: Vec::new(), dirty: true }
     }
 
     fn add(&mut self, a: usize, b: usize) -> bool {
@@ -47,13 +51,17 @@ impl Order {
         }
         if !self.preds[b].contains(&a) {
             self.preds[b].push(a);
+            self.dirty = true;
             return true;
         }
         false
     }
 
-    /// Recomputes the closure; `false` on a cycle.
+    /// Recomputes the closure if edges were added; `false` on a cycle.
     fn close(&mut self) -> bool {
+        if !self.dirty {
+            return true;
+        }
         let n = self.n;
         let mut indeg = vec![0usize; n];
         let mut succs: Vec<Vec<usize>> = vec![Vec::new(); n];
@@ -87,6 +95,7 @@ impl Order {
             }
         }
         self.anc = anc;
+        self.dirty = false;
         done == n
     }
 
@@ -121,6 +130,17 @@ enum Src {
 }
 
 impl Encoder<'_> {
+    /// The closure of the trace's must-happen-before, computed on first use (`None` if it has a
+    /// cycle, which a real trace never has).
+    fn hb_order(&self) -> Option<&Order> {
+        self.hb_order
+            .get_or_init(|| {
+                let mut ord = Order::new(&self.preds);
+                ord.close().then_some(ord)
+            })
+            .as_ref()
+    }
+
     /// Whether `target` (with the first `keep` events committed) certainly has no solution.
     pub(super) fn impossible(&self, target: &Target, keep: usize) -> bool {
         let tr = self.trace;
@@ -128,10 +148,7 @@ impl Encoder<'_> {
         if self.preds.len() != n || n == 0 {
             return false;
         }
-        let mut ord = Order::new(&self.preds);
-        if !ord.close() {
-            return false;
-        }
+        let Some(mut ord) = self.hb_order().cloned() else { return false };
         let mut inside = vec![false; n];
         let mut out_roots: Vec<usize> = Vec::new();
         let mut free_read = None;
