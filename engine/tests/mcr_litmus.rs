@@ -257,3 +257,45 @@ fn prefix_reads_get_the_new_writes_of_their_trace() {
         assert_eq!(verdict(&got), verdict(&want), "solver seed {seed}");
     }
 }
+
+/// Random seed 7807, shrunk: P0 takes `m` for good, so in the first trace P1 waits at its
+/// `lock(m)` forever (a deadlock) and the lock never appears in the trace. Only the lock as a
+/// pending target (acquire `m` before P0 does) reaches P1's assertion and the final state.
+const PENDING_LOCK: &str = "litmus PendingLock
+shared y = 0;
+mutex m;
+thread P0 { lock(m); }
+thread P1 { r1 = y; lock(m); assert(r1 != 0); unlock(m); }
+thread P2 { y = 1; }";
+
+#[test]
+fn a_lock_waited_for_at_the_end_is_a_target() {
+    let test = parse(PENDING_LOCK);
+    for m in Model::ALL {
+        let want = exhaustive(&test, m);
+        assert_eq!(want.violations.len(), 2, "{m:?}: the deadlock and the assertion");
+        let got = mcr(PENDING_LOCK, m);
+        assert_eq!(verdict(&got), verdict(&want), "{m:?}");
+    }
+}
+
+/// Random seed 6, shrunk: P1 waits for good when P2's `x = 1` lands after P0's `x = 2`. The
+/// failed rounds that P1 retries are not in traces, so its only chance to wait for good is a
+/// `late` target (its round after every other write); its seed must keep those writes, or P1 is
+/// woken again by the ones left out.
+const WAIT_FOR_GOOD: &str = "litmus WaitForGood
+shared x = 0;
+thread P0 { x = 2; }
+thread P1 { await(x == 2); }
+thread P2 { x = 1; }";
+
+#[test]
+fn a_late_await_target_keeps_the_writes_before_its_round() {
+    let test = parse(WAIT_FOR_GOOD);
+    for m in Model::ALL {
+        let want = exhaustive(&test, m);
+        assert!(want.violations.iter().any(|v| v.kind == litmus_engine::report::ViolationKind::Deadlock), "{m:?}");
+        let got = mcr(WAIT_FOR_GOOD, m);
+        assert_eq!(verdict(&got), verdict(&want), "{m:?}");
+    }
+}

@@ -1,11 +1,14 @@
 //! MCR against the exhaustive reference explorer on random programs: the same final states, the
 //! same violations (kind and span), the same condition verdict, under SC, TSO and PSO; and MCR's
-//! replay of every solved interleaving follows it exactly (no divergence).
+//! replay of every solved interleaving follows it exactly (no divergence). With the default
+//! tuning (queries answered by the trace-local search, Z3 past its budget), with Z3 alone, and
+//! with a budget small enough that both answer.
 
 mod mcr_support;
 
 use litmus_engine::report::Model;
 use litmus_engine::ast::Test;
+use litmus_engine::mcr::Tuning;
 use litmus_engine::testgen;
 use mcr_support::*;
 
@@ -18,6 +21,10 @@ const PROGRAMS: u64 = 1000;
 const TESTGEN_PROGRAMS: u64 = 10;
 
 fn agree_on(gen: &dyn Fn(u64) -> Test, label: &str, default_count: u64, default_first: u64) {
+    agree_with(gen, label, default_count, default_first, tuning_from_env());
+}
+
+fn agree_with(gen: &dyn Fn(u64) -> Test, label: &str, default_count: u64, default_first: u64, tuning: Tuning) {
     let count = std::env::var("MCR_PROGRAMS").ok().and_then(|s| s.parse().ok()).unwrap_or(default_count);
     let first = std::env::var("MCR_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(default_first);
     // Soundness and completeness are both strict: the same outcomes as the reference explorer,
@@ -29,7 +36,7 @@ fn agree_on(gen: &dyn Fn(u64) -> Test, label: &str, default_count: u64, default_
         let test = gen(seed);
         for model in Model::ALL {
             let want = exhaustive(&test, model);
-            let (got, stats) = mcr_run(&test, model, tuning_from_env());
+            let (got, stats) = mcr_run(&test, model, tuning);
             execs += stats.executions;
             diverged += stats.diverged;
             states += want.states.len() as u64;
@@ -74,6 +81,20 @@ fn mcr_agrees_with_exhaustive_on_random_programs() {
 #[test]
 fn mcr_agrees_with_exhaustive_on_more_random_programs() {
     agree_on(&random_test, "random programs 1000..", PROGRAMS, PROGRAMS);
+}
+
+/// Every query to Z3 (no trace-local search): the encoding alone is complete too.
+#[test]
+fn mcr_with_z3_only_agrees_with_exhaustive() {
+    let tuning = Tuning { search_budget: 0, ..tuning_from_env() };
+    agree_with(&random_test, "random programs 2000.. (Z3 only)", 300, 2 * PROGRAMS, tuning);
+}
+
+/// A search budget so small that many queries fall back to Z3: mixed answers agree too.
+#[test]
+fn mcr_with_search_falling_back_to_z3_agrees_with_exhaustive() {
+    let tuning = Tuning { search_budget: 12, ..tuning_from_env() };
+    agree_with(&random_test, "random programs 2300.. (search budget 12)", 300, 2 * PROGRAMS + 300, tuning);
 }
 
 #[test]

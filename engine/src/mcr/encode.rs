@@ -29,7 +29,7 @@ mod prefilter;
 use super::trace::{End, EvKind, Trace};
 use crate::report::Model;
 use std::collections::BTreeSet;
-use z3::ast::{Ast, Bool, Int};
+use z3::ast::{Bool, Int};
 use z3::{Params, SatResult, Solver};
 
 /// A new-value query on a trace.
@@ -102,20 +102,16 @@ pub struct Encoder<'t> {
     pub prefilter_wrong: u64,
     /// Must-happen-before predecessors of each event.
     preds: Vec<Vec<usize>>,
-    /// For a step that retries a failed `await` round: when that round began (a term). The
-    /// step needs a value-changing write between then and itself.
-    woken: Vec<Option<Int>>,
-    /// A point before every event.
-    start: Int,
-    /// Whether the trace has failed `await` rounds (then the prefix keeps whole write chains so
-    /// that which writes change a value stays as in the solved order).
-    has_retries: bool,
     /// The validity guard of each read.
     guards: Vec<(usize, Bool)>,
     /// The `await` round of each load, if any ([`Trace::await_rounds`]).
     rounds: Vec<Option<u32>>,
     /// The closure of must-happen-before for the pre-check, built on its first query.
     hb_order: std::cell::OnceCell<Option<prefilter::Order>>,
+    /// Must-happen-before pairs not yet asserted.
+    hb: Vec<(usize, usize)>,
+    /// Whether the base constraints are asserted.
+    based: bool,
 }
 
 fn lt(a: &Int, b: &Int) -> Bool {
@@ -177,14 +173,13 @@ impl<'t> Encoder<'t> {
             check_prefilter: false,
             prefilter_wrong: 0,
             preds: vec![Vec::new(); n],
-            woken: vec![None; n],
-            start: Int::new_const("start"),
-            has_retries: trace.events.iter().any(|e| e.failed_check),
             guards: Vec::new(),
             rounds: trace.await_rounds(),
             hb_order: std::cell::OnceCell::new(),
+            hb: Vec::new(),
+            based: false,
         };
-        enc.assert_base();
+        enc.order_pairs();
         enc
     }
 
@@ -197,39 +192,10 @@ impl<'t> Encoder<'t> {
         self.solver.assert(b);
     }
 
-    fn assert_base(&mut self) {
+    /// Must-happen-before: fills `preds` (used by the pre-check, the causal cone and Z3) and
+    /// keeps the pairs for [`Self::assert_base`].
+    fn order_pairs(&mut self) {
         let tr = self.trace;
-        // Ties. Every atom of the encoding is a strict `<` between order variables or a `<=`
-        // against the bound, and outside `await` retries they occur only positively (or, for
-        // `<=`, negated into a strict `<`). A model with ties can then be perturbed into a
-        // total order — break ties by event index, put the bound above the events tied with it —
-        // without falsifying any literal, so the order variables need not be distinct, and
-        // reading the order back as (value, index) is exactly such a perturbation. Only the
-        // retry constraints negate strict atoms (`changed(..).not()`: no value change between
-        // two points); those mention publishes and the steps that begin, fail and retry a
-        // round, which are kept pairwise distinct. Z3 pays dearly for `distinct` over every
-        // event (it splits on each pair), so this keeps it to that set.
-        if self.has_retries {
-            // A retry is the first step of a thread after a failed check.
-            let mut after_failure = vec![false; tr.threads];
-            let mut sensitive: Vec<Int> = Vec::new();
-            for (i, e) in tr.events.iter().enumerate() {
-                let own_step = !matches!(e.kind, EvKind::Flush { .. }) && e.thread < tr.threads;
-                let retry = own_step && std::mem::replace(&mut after_failure[e.thread], e.failed_check);
-                let keep = retry
-                    || e.failed_check
-                    || e.round_start
-                    || matches!(e.kind, EvKind::Flush { .. } | EvKind::Rmw { write: Some(_), .. })
-                    || (tr.model == Model::Sc && matches!(e.kind, EvKind::Store { .. }));
-                if keep {
-                    sensitive.extend(self.ord[i].clone());
-                }
-            }
-            if sensitive.len() > 1 {
-                let d = Int::distinct(&sensitive);
-                self.assert(&d);
-            }
-        }
         let mut hb: Vec<(usize, usize)> = Vec::new();
         // Program order of each thread's own steps.
         let mut last_exec: Vec<Option<usize>> = vec![None; tr.threads];
@@ -272,8 +238,30 @@ impl<'t> Encoder<'t> {
                 stores[e.thread].push(i);
             }
         }
-        for (a, b) in hb {
+        for &(a, b) in &hb {
             self.preds[b].push(a);
+        }
+        self.hb = hb;
+    }
+
+    /// Asserts the trace's maximal causal model into Z3, once, before the first Z3 query (most
+    /// queries are answered without it: by the pre-check or by [`super::search`]).
+    fn ensure_base(&mut self) {
+        if !self.based {
+            self.based = true;
+            self.assert_base();
+        }
+    }
+
+    fn assert_base(&mut self) {
+        let tr = self.trace;
+        // Ties. Every atom of the encoding is a strict `<` between order variables or a `<=`
+        // against the bound, occurring only positively (or, for `<=`, negated into a strict
+        // `<`). A model with ties can then be perturbed into a total order — break ties by event
+        // index, put the bound above the events tied with it — without falsifying any literal,
+        // so the order variables need not be distinct (`distinct` makes Z3 case-split on every
+        // pair), and reading the order back as (value, index) is exactly such a perturbation.
+        for (a, b) in std::mem::take(&mut self.hb) {
             let c = lt(self.o(a), self.o(b));
             self.assert(&c);
         }
@@ -306,64 +294,6 @@ impl<'t> Encoder<'t> {
                 }
                 let c = Bool::or(&alts);
                 self.assert(&c);
-            }
-        }
-        self.assert_rounds();
-    }
-
-    /// Some write changed a cell's value strictly between `a` and `b`.
-    fn changed(&self, a: &Int, b: &Int) -> Bool {
-        let mut alts = Vec::new();
-        for (cell, ps) in self.publishes.iter().enumerate() {
-            for &(p, v) in ps {
-                let o = self.o(p);
-                alts.push(Bool::and(&[
-                    lt(a, o),
-                    lt(o, b),
-                    self.mem_is(o, cell as u32, v, Some(p)).not(),
-                ]));
-            }
-        }
-        Bool::or(&alts)
-    }
-
-    /// `await` retries (sem's semantics): a round of an `await` begins after the thread's step
-    /// before its loads; if its check fails and no write changed a value since the round began,
-    /// the thread parks until one does, and the retry round begins when it wakes (right before
-    /// its first load: the explorer runs the wake-up step on demand); otherwise the retry round
-    /// begins at once. Either way the step after a failed check needs a value change since the
-    /// failed round began.
-    fn assert_rounds(&mut self) {
-        let tr = self.trace;
-        if !tr.events.iter().any(|e| e.failed_check) {
-            return;
-        }
-        for o in self.ord.iter().flatten() {
-            let c = lt(&self.start, o);
-            self.constraints += 1;
-            self.solver.assert(&c);
-        }
-        let mut round: Vec<Option<Int>> = (0..tr.threads)
-            .map(|t| tr.in_round_at_start.get(t).copied().unwrap_or(false).then(|| self.start.clone()))
-            .collect();
-        let mut pending: Vec<Option<(usize, Int)>> = vec![None; tr.threads];
-        for (i, e) in tr.events.iter().enumerate() {
-            if matches!(e.kind, EvKind::Flush { .. }) || e.thread >= tr.threads {
-                continue;
-            }
-            let t = e.thread;
-            if let Some((l, b)) = pending[t].take() {
-                let need = self.o(i).le(&self.bound).implies(&self.changed(&b, self.o(i)));
-                self.assert(&need);
-                let parked = self.changed(&b, self.o(l)).not();
-                round[t] = Some(parked.ite(self.o(i), self.o(l)));
-                self.woken[i] = Some(b);
-            }
-            if e.failed_check {
-                let b = round[t].take().unwrap_or_else(|| self.start.clone());
-                pending[t] = Some((i, b));
-            } else if e.round_start {
-                round[t] = Some(self.o(i).clone());
             }
         }
     }
@@ -457,17 +387,25 @@ impl<'t> Encoder<'t> {
 
     /// The smallest prefix the solved order `pos` needs for event `target`: the target and,
     /// transitively, the must-happen-before predecessors of every event in it, the write each
-    /// read in it reads from (and the own flush that made a load read memory), the earlier
-    /// critical sections of each lock in it, and for a step after a park the write that woke it
-    /// (with the write before that one, which decides that it changed the value). Everything
-    /// else can move after the target, so reads outside the prefix stay free for later seeds
-    /// (the paper's "shortest seed interleaving", which MCR's completeness relies on).
-    fn cone(&self, target: usize, keep: usize, pos: &[i64], wake: &[Option<i64>]) -> Vec<usize> {
+    /// read in it reads from (and the own flush that made a load read memory), and the earlier
+    /// critical sections of each lock in it. Everything else can move after the target, so reads
+    /// outside the prefix stay free for later seeds (the paper's "shortest seed interleaving",
+    /// which MCR's completeness relies on).
+    ///
+    /// A `late` target also keeps the publishes it orders before its round: the replay must run
+    /// the round after them, or the thread could be woken again.
+    fn cone(&self, target: &Target, keep: usize, pos: &[i64]) -> Vec<usize> {
         let tr = self.trace;
         let n = tr.events.len();
         let mut inc = vec![false; n];
         let mut work: Vec<usize> = (0..keep).collect();
-        work.push(target);
+        match *target {
+            Target::Read { event, late: true, .. } => {
+                work.push(event);
+                work.extend(tr.late_needs(event, &self.rounds).1);
+            }
+            _ => work.extend(target.event()),
+        }
         let latest_before = |cell: u32, at: i64, skip: usize| -> Option<usize> {
             self.publishes
                 .get(cell as usize)?
@@ -503,56 +441,10 @@ impl<'t> Encoder<'t> {
                     }
                 }
             }
-            if self.has_retries {
-                // Keep every earlier write to the cell of a write in the prefix, so that whether
-                // it changed the value (which wakes awaits) stays as solved.
-                for ps in &self.publishes {
-                    if ps.iter().any(|&(p, _)| p == i) {
-                        work.extend(ps.iter().filter(|&&(q, _)| pos[q] < pos[i]).map(|&(q, _)| q));
-                    }
-                }
-            }
-            if let Some(after) = wake.get(i).copied().flatten() {
-                let waker = self
-                    .publishes
-                    .iter()
-                    .flatten()
-                    .filter(|&&(p, v)| {
-                        pos[p] > after && pos[p] < pos[i] && {
-                            let cell = match tr.events[p].kind {
-                                EvKind::Store { cell, .. }
-                                | EvKind::Flush { cell, .. }
-                                | EvKind::Rmw { cell, .. } => cell,
-                                _ => u32::MAX,
-                            };
-                            let prev = latest_before(cell, pos[p], p)
-                                .map(|q| self.publish_value(q))
-                                .unwrap_or_else(|| tr.init.get(cell as usize).copied().unwrap_or(0));
-                            prev != v
-                        }
-                    })
-                    .min_by_key(|&&(p, _)| pos[p]);
-                if let Some(&(p, _)) = waker {
-                    work.push(p);
-                    if let EvKind::Store { cell, .. } | EvKind::Flush { cell, .. } | EvKind::Rmw { cell, .. } =
-                        tr.events[p].kind
-                    {
-                        work.extend(latest_before(cell, pos[p], p));
-                    }
-                }
-            }
         }
         let mut out: Vec<usize> = (0..n).filter(|&i| inc[i]).collect();
         out.sort_by_key(|&i| pos[i]);
         out
-    }
-
-    fn publish_value(&self, p: usize) -> i64 {
-        match self.trace.events[p].kind {
-            EvKind::Store { value, .. } | EvKind::Flush { value, .. } => value,
-            EvKind::Rmw { write, read, .. } => write.unwrap_or(read),
-            _ => 0,
-        }
     }
 
     /// The read at event `i` of `cell` takes its value from `from` (see [`Target::Read`]).
@@ -636,8 +528,9 @@ impl<'t> Encoder<'t> {
                     .filter(|(_, f)| f.kind == EvKind::Unlock { mutex })
                     .map(|(j, _)| j)
                     .collect();
-                let cur = unlocks.iter().copied().filter(|&j| j < i).last();
-                if cur.is_some() {
+                // A pending lock never acquired the mutex: every acquisition is new.
+                let cur = if e.pending { None } else { unlocks.iter().copied().filter(|&j| j < i).last() };
+                if cur.is_some() || e.pending {
                     out.push(Target::Lock { event: i, after: None });
                 }
                 for &u in &unlocks {
@@ -674,21 +567,49 @@ impl<'t> Encoder<'t> {
     /// new prefix keeps them, so their reads keep their values (the paper's "the prefix of each
     /// newly explored interleaving is always preserved").
     pub fn solve(&mut self, target: &Target, keep: usize, timeout_ms: Option<u32>) -> Answer {
-        let tr = self.trace;
-        let keep = keep.min(tr.events.len());
-        if self.prefilter && self.impossible(target, keep) {
-            self.skipped += 1;
-            if self.check_prefilter {
-                // Test mode: ask Z3 anyway; the pre-check must never reject a solvable query.
-                self.prefilter = false;
-                let a = self.solve(target, keep, timeout_ms);
-                self.prefilter = true;
-                if matches!(a, Answer::Sat(_)) {
-                    self.prefilter_wrong += 1;
-                }
-            }
+        if self.rejects(target, keep, timeout_ms) {
             return Answer::Unsat;
         }
+        self.solve_z3(target, keep, timeout_ms)
+    }
+
+    /// Whether the static pre-check ([`prefilter`]) proves the query unsatisfiable (counted in
+    /// `skipped`; with `check_prefilter`, also solved by Z3 to count wrong rejections).
+    pub fn rejects(&mut self, target: &Target, keep: usize, timeout_ms: Option<u32>) -> bool {
+        let keep = keep.min(self.trace.events.len());
+        if !(self.prefilter && self.impossible(target, keep)) {
+            return false;
+        }
+        self.skipped += 1;
+        if self.check_prefilter {
+            // Test mode: ask Z3 anyway; the pre-check must never reject a solvable query.
+            if matches!(self.solve_z3(target, keep, timeout_ms), Answer::Sat(_)) {
+                self.prefilter_wrong += 1;
+            }
+        }
+        true
+    }
+
+    /// The seed prefix for a solved order given as event positions (`pos[i]`: where event `i`
+    /// comes; the events of the prefix first): for an event target, its causal cone
+    /// ([`Self::cone`]); for a final-value target, every event.
+    pub fn seed_order(&self, target: &Target, keep: usize, pos: &[i64], bound: i64) -> Vec<usize> {
+        let keep = keep.min(self.trace.events.len());
+        match target.event() {
+            Some(_) => self.cone(target, keep, pos),
+            None => {
+                let mut all: Vec<usize> = (0..pos.len()).filter(|&i| pos[i] < bound).collect();
+                all.sort_by_key(|&i| pos[i]);
+                all
+            }
+        }
+    }
+
+    /// Solve one query with Z3 (no pre-check).
+    pub fn solve_z3(&mut self, target: &Target, keep: usize, timeout_ms: Option<u32>) -> Answer {
+        self.ensure_base();
+        let tr = self.trace;
+        let keep = keep.min(tr.events.len());
         let mut goal: Vec<Bool> = Vec::new();
         // Reads whose base validity is left out (the target, and reads re-encoded here).
         let mut relaxed: Vec<usize> = Vec::new();
@@ -698,26 +619,21 @@ impl<'t> Encoder<'t> {
                 goal.push(self.o(k).le(&self.bound));
             }
         }
+        // Pending locks stay out of the prefix unless one is the target.
+        for (j, e) in tr.events.iter().enumerate() {
+            if e.pending && target.event() != Some(j) {
+                goal.push(lt(&self.bound, self.o(j)));
+            }
+        }
         match *target {
             Target::Read { event, value, from, late } => {
                 let Some((cell, _)) = tr.events.get(event).and_then(|e| e.kind.read()) else {
                     return Answer::Unsat;
                 };
                 if late {
-                    let t = tr.events[event].thread;
-                    let round = self.rounds.get(event).copied().flatten();
-                    let first = (0..=event).find(|&j| round.is_some() && self.rounds[j] == round).unwrap_or(event);
-                    for ps in &self.publishes {
-                        for &(p, _) in ps {
-                            let own_later = tr.events[p].thread == t
-                                && match tr.events[p].kind {
-                                    EvKind::Flush { store, .. } => store > event,
-                                    _ => true,
-                                };
-                            if !own_later {
-                                goal.push(lt(self.o(p), self.o(first)));
-                            }
-                        }
+                    let (first, need) = tr.late_needs(event, &self.rounds);
+                    for p in need {
+                        goal.push(lt(self.o(p), self.o(first)));
                     }
                 }
                 goal.push(self.o(event).le(&self.bound));
@@ -739,16 +655,13 @@ impl<'t> Encoder<'t> {
                 // base validity, which has the trace's publish, is left out of the assumptions).
                 // Forbidding every later read of the cell in the prefix instead lost states:
                 // a `cas` failing on a new value with another thread's RMW after it reading what
-                // was there before (random tests, seeds 1248 and 1866). A retry woken in the
-                // prefix after it could depend on whether it changed the value: those stay
-                // before it or out of the prefix (conservative; the write is rarely a waker).
+                // was there before (random tests, seeds 1248 and 1866).
                 let rmw = match tr.events[event].kind {
                     EvKind::Rmw { write, op, .. } => Some(op.map(|f| (f.write(value), write))),
                     _ => None,
                 };
                 if let Some(Some((new, old))) = rmw {
                     if new != old {
-                        let r = self.o(event);
                         for (j, e) in tr.events.iter().enumerate() {
                             if j == event {
                                 continue;
@@ -757,14 +670,12 @@ impl<'t> Encoder<'t> {
                                 let valid = self.value_is_with(j, c, v, Some((event, new)));
                                 goal.push(self.o(j).le(&self.bound).implies(&valid));
                                 relaxed.push(j);
-                            } else if self.woken[j].is_some() {
-                                goal.push(Bool::or(&[lt(self.o(j), r), lt(&self.bound, self.o(j))]));
                             }
                         }
                     }
                 } else if rmw.is_some() {
-                    // The write function is unknown: no read of its cell and no wake-up in the
-                    // prefix may come after it unless a later write intervenes.
+                    // The write function is unknown: no read of its cell in the prefix may come
+                    // after it unless a later write intervenes.
                     let r = self.o(event);
                     let others: Vec<usize> = self
                         .publishes
@@ -775,14 +686,13 @@ impl<'t> Encoder<'t> {
                         if j == event {
                             continue;
                         }
-                        let mut alts = vec![lt(self.o(j), r), lt(&self.bound, self.o(j))];
-                        if e.kind.read().is_some_and(|(c, _)| c == cell) {
-                            // A later read of the cell must read a later write.
-                            for &q in &others {
-                                alts.push(Bool::and(&[lt(r, self.o(q)), lt(self.o(q), self.o(j))]));
-                            }
-                        } else if self.woken[j].is_none() {
+                        if !e.kind.read().is_some_and(|(c, _)| c == cell) {
                             continue;
+                        }
+                        // A later read of the cell must read a later write.
+                        let mut alts = vec![lt(self.o(j), r), lt(&self.bound, self.o(j))];
+                        for &q in &others {
+                            alts.push(Bool::and(&[lt(r, self.o(q)), lt(self.o(q), self.o(j))]));
                         }
                         goal.push(Bool::or(&alts));
                     }
@@ -848,19 +758,8 @@ impl<'t> Encoder<'t> {
                         .collect();
                     match (pos, m.eval(&self.bound, true).and_then(|v| v.as_i64())) {
                         (Some(pos), Some(t)) => Answer::Sat(match target.event() {
-                            Some(e) => {
-                                let wake: Vec<Option<i64>> = self
-                                    .woken
-                                    .iter()
-                                    .map(|w| w.as_ref().and_then(|w| m.eval(w, true)).and_then(|v| v.as_i64()))
-                                    .collect();
-                                self.cone(e, keep, &pos, &wake)
-                            }
-                            None => {
-                                let mut all: Vec<usize> = (0..pos.len()).filter(|&i| pos[i] < t).collect();
-                                all.sort_by_key(|&i| pos[i]);
-                                all
-                            }
+                            Some(_) => self.cone(target, keep, &pos),
+                            None => self.seed_order(target, keep, &pos, t),
                         }),
                         _ => Answer::Unknown,
                     }

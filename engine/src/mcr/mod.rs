@@ -32,6 +32,7 @@
 //! left.
 
 pub mod encode;
+pub mod search;
 pub mod trace;
 
 use crate::ir::{InstrKind, Program};
@@ -65,6 +66,18 @@ pub struct McrStats {
     pub diverged: u64,
     /// Seeds dropped because their prefix reached an already-seen state.
     pub pruned: u64,
+    /// Queries answered by the trace-local search ([`search`]) instead of Z3.
+    pub searched: u64,
+    /// Queries whose search ran out of budget (then Z3 answered them).
+    pub search_gave_up: u64,
+    /// States the searches visited, in all.
+    pub search_states: u64,
+    /// With [`Tuning::check_search`]: searched queries the search found unsatisfiable and Z3
+    /// satisfiable (the search missing an interleaving of the encoding; must be 0).
+    pub search_missed: u64,
+    /// With [`Tuning::check_search`]: searched queries the search solved and Z3 did not (must
+    /// be 0).
+    pub search_extra: u64,
     /// False when the timeout or the cancel flag stopped exploration.
     pub complete: bool,
 }
@@ -105,11 +118,28 @@ pub struct Tuning {
     /// Z3's random seed, if not its default (the models Z3 returns decide which seeds are
     /// explored; completeness must not depend on them).
     pub solver_seed: Option<u32>,
+    /// States the trace-local search may visit per query before the query goes to Z3
+    /// (0: every query goes to Z3).
+    pub search_budget: usize,
+    /// Test mode: also solve every searched query with Z3 and count disagreements on
+    /// satisfiability (`search_missed`, `search_extra`).
+    pub check_search: bool,
 }
+
+/// The default [`Tuning::search_budget`].
+pub const SEARCH_BUDGET: usize = 20_000;
 
 impl Default for Tuning {
     fn default() -> Self {
-        Tuning { prune_states: true, only_new_targets: true, prefilter: true, check_prefilter: false, solver_seed: None }
+        Tuning {
+            prune_states: true,
+            only_new_targets: true,
+            prefilter: true,
+            check_prefilter: false,
+            solver_seed: None,
+            search_budget: SEARCH_BUDGET,
+            check_search: false,
+        }
     }
 }
 
@@ -253,7 +283,7 @@ pub fn explore_with(
             break;
         }
         // 3. Report and collect the traces to analyse.
-        let mut traces: Vec<Trace> = Vec::new();
+        let mut traces: Vec<(Trace, usize)> = Vec::new();
         if endings.is_empty() {
             stats.executions += 1;
             if matches!(st.status(), Status::Blocked { .. }) {
@@ -261,7 +291,11 @@ pub fn explore_with(
             }
             sink(&Execution { events: &events, state: &st });
             let end = if *st.status() == Status::Finished { End::Final } else { End::Cut };
-            traces.push(make_trace(p, model, &in_round, evs.clone(), end));
+            let mut tev = evs.clone();
+            if end == End::Cut {
+                tev.extend(pending_locks(p, &st, None));
+            }
+            traces.push(make_trace(p, model, &in_round, tev, end, seed.min_event));
         } else {
             for (ev, s2) in &endings {
                 stats.executions += 1;
@@ -277,12 +311,13 @@ pub fn explore_with(
                 if matches!(s2.status(), Status::Violation { kind: ViolationKind::Deadlock, .. }) {
                     tev.extend(observe(p, ev, &st, s2, &evs));
                 }
-                traces.push(make_trace(p, model, &in_round, tev, End::Cut));
+                tev.extend(pending_locks(p, s2, Some(ev.thread)));
+                traces.push(make_trace(p, model, &in_round, tev, End::Cut, seed.min_event));
             }
         }
         // 4. New seeds from each trace's maximal causal model.
-        for tr in traces {
-            if !seen_traces.insert((tr.events.clone(), seed.min_event, seed.min_cell)) {
+        for (tr, min_event) in traces {
+            if !seen_traces.insert((tr.events.clone(), min_event, seed.min_cell)) {
                 continue;
             }
             let mut enc = Encoder::new(&tr);
@@ -291,6 +326,7 @@ pub fn explore_with(
             if let Some(s) = tuning.solver_seed {
                 enc.set_random_seed(s);
             }
+            let space = if tuning.search_budget > 0 { search::Space::new(&tr) } else { None };
             let mut fresh: Vec<Seed> = Vec::new();
             for target in enc.targets() {
                 if stop(&mut stats) {
@@ -305,16 +341,45 @@ pub fn explore_with(
                 // which seeds come up depends on the model Z3 returns).
                 let (after_prefix, new_source) = match target {
                     Target::Final { cell, .. } => (cell >= seed.min_cell, false),
-                    Target::Read { event, from, .. } => (event >= seed.min_event, from.is_some_and(|f| f >= seed.min_event)),
-                    Target::Lock { event, after } => (event >= seed.min_event, after.is_some_and(|a| a >= seed.min_event)),
+                    Target::Read { event, from, .. } => (event >= min_event, from.is_some_and(|f| f >= min_event)),
+                    Target::Lock { event, after } => (event >= min_event, after.is_some_and(|a| a >= min_event)),
                 };
                 if tuning.only_new_targets && !after_prefix && !new_source {
                     continue;
                 }
                 let left = deadline.map(|d| d.saturating_duration_since(Instant::now()).as_millis().min(u32::MAX as u128) as u32);
                 let t0 = Instant::now();
-                let keep = if tuning.only_new_targets && after_prefix { seed.min_event } else { 0 };
-                let answer = enc.solve(&target, keep, left);
+                let keep = if tuning.only_new_targets && after_prefix { min_event } else { 0 };
+                let answer = if space.is_none() {
+                    enc.solve(&target, keep, left)
+                } else if enc.rejects(&target, keep, left) {
+                    Answer::Unsat
+                } else {
+                    let searched = space.as_ref().map_or(search::Searched { found: search::Found::GaveUp, states: 0 }, |s| s.search(&target, keep, tuning.search_budget));
+                    stats.search_states += searched.states as u64;
+                    match searched.found {
+                        search::Found::GaveUp => {
+                            stats.search_gave_up += 1;
+                            enc.solve_z3(&target, keep, left)
+                        }
+                        found => {
+                            stats.searched += 1;
+                            let answer = match found {
+                                search::Found::Sat(pos) => Answer::Sat(enc.seed_order(&target, keep, &pos, i64::MAX)),
+                                _ => Answer::Unsat,
+                            };
+                            if tuning.check_search {
+                                let z3 = enc.solve_z3(&target, keep, left);
+                                match (&answer, &z3) {
+                                    (Answer::Unsat, Answer::Sat(_)) => stats.search_missed += 1,
+                                    (Answer::Sat(_), Answer::Unsat) => stats.search_extra += 1,
+                                    _ => {}
+                                }
+                            }
+                            answer
+                        }
+                    }
+                };
                 stats.solver_ms += t0.elapsed().as_secs_f64() * 1000.0;
                 stats.queries += 1;
                 match answer {
@@ -473,7 +538,30 @@ fn observe(p: &Program, ev: &Event, before: &State, after: &State, evs: &[Ev]) -
         Action::Store | Action::Flush => ev.write,
         _ => None,
     };
-    Some(Ev { thread: t, kind, failed_check, round_start, write })
+    Some(Ev { thread: t, kind, failed_check, round_start, write, pending: false })
+}
+
+/// The locks that threads (but `except`, whose step ended the execution) wait for in the final
+/// state `st` of an execution that did not finish: each is a mutex another thread holds.
+fn pending_locks(p: &Program, st: &State, except: Option<usize>) -> Vec<Ev> {
+    let mut out = Vec::new();
+    for (t, ts) in st.threads.iter().enumerate() {
+        if Some(t) == except || ts.awaiting.is_some() {
+            continue;
+        }
+        let Some(InstrKind::Lock(m)) = p.threads[t].code.get(ts.pc as usize).map(|i| &i.kind) else { continue };
+        if st.locks.get(*m as usize).copied().flatten().is_some_and(|o| o as usize != t) {
+            out.push(Ev {
+                thread: t,
+                kind: EvKind::Lock { mutex: *m },
+                failed_check: false,
+                round_start: false,
+                write: None,
+                pending: true,
+            });
+        }
+    }
+    out
 }
 
 /// The write function of the RMW thread `t` is about to run in `st` (its operands evaluated).
@@ -486,15 +574,89 @@ fn rmw_fn(p: &Program, st: &State, t: usize) -> Option<RmwFn> {
     Some(RmwFn { op: *op, args: [arg(0)?, arg(1)?] })
 }
 
-fn make_trace(p: &Program, model: Model, in_round: &[bool], events: Vec<Ev>, end: End) -> Trace {
-    Trace {
+/// The trace of an execution's MCR events, and how many of its first `committed` events (the
+/// seed prefix) remain in it.
+fn make_trace(p: &Program, model: Model, in_round: &[bool], events: Vec<Ev>, end: End, committed: usize) -> (Trace, usize) {
+    let (events, committed) = drop_failed_rounds(events, in_round, committed);
+    let tr = Trace {
         model,
         threads: p.threads.len(),
         init: p.init.clone(),
         in_round_at_start: in_round.to_vec(),
         events,
         end,
+    };
+    (tr, committed)
+}
+
+/// The trace without the `await` rounds that failed and were retried, and how many of its first
+/// `committed` events remain. A failed round changes nothing (its loads fill temporaries that are
+/// cleared and the thread goes back to the start of the `await`), so the execution without it is
+/// the same execution with the thread scheduled later, and the maximal causal model need not
+/// distinguish how often a thread spun. A failed round stays when it is its thread's last round
+/// (the thread ends parked there: a deadlock, or parked when another thread ended the
+/// execution): its loads are targets like any other reads.
+fn drop_failed_rounds(events: Vec<Ev>, in_round: &[bool], committed: usize) -> (Vec<Ev>, usize) {
+    let n = events.len();
+    let threads = in_round.len();
+    let mut ghost = vec![false; n];
+    // Per thread: where its current round began (index of its first event in the round).
+    let mut begin: Vec<Option<usize>> = (0..threads).map(|t| in_round[t].then_some(0)).collect();
+    let mut last_own: Vec<Option<usize>> = vec![None; threads];
+    let mut failed: Vec<(usize, usize, usize)> = Vec::new();
+    for (i, e) in events.iter().enumerate() {
+        if matches!(e.kind, EvKind::Flush { .. }) || e.thread >= threads {
+            continue;
+        }
+        let t = e.thread;
+        last_own[t] = Some(i);
+        if begin[t].is_none() {
+            begin[t] = Some(i);
+        }
+        if e.failed_check {
+            // The round's loads: the thread's events from the round's beginning to here.
+            failed.push((t, begin[t].unwrap_or(i), i));
+            begin[t] = None;
+        } else if e.round_start {
+            begin[t] = None;
+        } else if !matches!(e.kind, EvKind::Load { .. }) {
+            begin[t] = None;
+        }
     }
+    for (t, from, to) in failed {
+        let last = last_own[t] == Some(to);
+        let members: Vec<usize> = (from..=to).filter(|&j| events[j].thread == t && !matches!(events[j].kind, EvKind::Flush { .. })).collect();
+        let is_round = members.iter().all(|&j| matches!(events[j].kind, EvKind::Load { .. }));
+        if !last && is_round {
+            for j in members {
+                ghost[j] = true;
+            }
+        }
+    }
+    if !ghost.iter().any(|&g| g) {
+        return (events, committed);
+    }
+    let kept_committed = (0..committed.min(n)).filter(|&i| !ghost[i]).count();
+    let mut new_index = vec![usize::MAX; n];
+    let mut k = 0;
+    for i in 0..n {
+        if !ghost[i] {
+            new_index[i] = k;
+            k += 1;
+        }
+    }
+    let events = events
+        .into_iter()
+        .enumerate()
+        .filter(|&(i, _)| !ghost[i])
+        .map(|(_, mut e)| {
+            if let EvKind::Flush { store, .. } = &mut e.kind {
+                *store = new_index.get(*store).copied().unwrap_or(usize::MAX);
+            }
+            e
+        })
+        .collect();
+    (events, kept_committed)
 }
 
 /// The interpreter choice that runs event `i` of a trace.

@@ -83,6 +83,11 @@ pub struct Ev {
     pub round_start: bool,
     /// For a store: its write identity (to pair it with its flush).
     pub write: Option<crate::semantics::WriteId>,
+    /// A lock the thread was waiting for when the execution ended (another thread held the
+    /// mutex): not part of the execution, but a target (acquire it before that holder), so that
+    /// the lock orders that end in a deadlock are not the only ones explored. Only a query whose
+    /// target it is may put it in a prefix.
+    pub pending: bool,
 }
 
 /// How an execution ended.
@@ -144,6 +149,28 @@ impl Trace {
             }
         }
         round
+    }
+
+    /// For a `late` target on the load at `event` (see [`super::encode::Target::Read`]): the
+    /// first load of its `await` round, and the publishes that must come before that load
+    /// (every publish of the other threads, and the flushes of the thread's own stores up to
+    /// `event`). `rounds` is [`Trace::await_rounds`].
+    pub fn late_needs(&self, event: usize, rounds: &[Option<u32>]) -> (usize, Vec<usize>) {
+        let round = rounds.get(event).copied().flatten();
+        let first = (0..=event).find(|&j| round.is_some() && rounds[j] == round).unwrap_or(event);
+        let t = self.events[event].thread;
+        let need = (0..self.events.len())
+            .filter(|&j| {
+                let f = &self.events[j];
+                match f.kind {
+                    EvKind::Flush { store, .. } => f.thread != t || store <= event,
+                    EvKind::Store { .. } => self.model == Model::Sc && f.thread != t,
+                    EvKind::Rmw { write: Some(_), .. } => f.thread != t,
+                    _ => false,
+                }
+            })
+            .collect();
+        (first, need)
     }
 
     /// For each store event, the index of its flush event (TSO/PSO), if it was flushed.

@@ -55,8 +55,9 @@ fn mcr_run_opts(test: &Test, model: Model, tuning: Tuning, opts: &CheckOptions) 
 }
 
 /// The MCR tuning, with `MCR_NOPRUNE` / `MCR_ALLTARGETS` / `MCR_NOPREFILTER` turning reductions
-/// off (to compare) and `MCR_Z3SEED` seeding Z3 (other models, other seeds: completeness must
-/// not change).
+/// off (to compare), `MCR_NOSEARCH` sending every query to Z3, `MCR_SEARCH_BUDGET` setting the
+/// trace-local search's budget, and `MCR_Z3SEED` seeding Z3 (other models, other seeds:
+/// completeness must not change).
 pub fn tuning_from_env() -> Tuning {
     Tuning {
         prune_states: std::env::var("MCR_NOPRUNE").is_err(),
@@ -64,6 +65,12 @@ pub fn tuning_from_env() -> Tuning {
         prefilter: std::env::var("MCR_NOPREFILTER").is_err(),
         check_prefilter: false,
         solver_seed: std::env::var("MCR_Z3SEED").ok().and_then(|s| s.parse().ok()),
+        search_budget: if std::env::var("MCR_NOSEARCH").is_ok() {
+            0
+        } else {
+            std::env::var("MCR_SEARCH_BUDGET").ok().and_then(|s| s.parse().ok()).unwrap_or(mcr::SEARCH_BUDGET)
+        },
+        check_search: false,
     }
 }
 

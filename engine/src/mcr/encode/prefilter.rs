@@ -223,6 +223,8 @@ impl Encoder<'_> {
                 }
             }
         }
+        // Pending locks stay out of the prefix unless one is the target.
+        out_roots.extend((0..n).filter(|&j| tr.events[j].pending && target.event() != Some(j)));
         for _round in 0..MAX_ROUNDS {
             if !ord.close() {
                 return true;

@@ -1,0 +1,667 @@
+//! Causal search: answers a new-value query by enumerating the trace's own interleavings,
+//! instead of asking Z3.
+//!
+//! A query asks for an interleaving of the trace's events (its *maximal causal model*, paper
+//! `mcr-tso-pso` §2.1) in which every thread replays its own steps of the trace in program
+//! order, every read but the target keeps the value it had, and the target reads its new value
+//! from its source (see [`Target`]). [`super::encode`] states this as difference-logic
+//! constraints for Z3. Because every read but the target keeps its value, every thread's
+//! registers and control flow are fixed by its position in its own event list (local
+//! determinism), so the whole machine state of such an interleaving is a small vector: each
+//! thread's position, how far each store buffer has drained, each cell's memory value, each
+//! mutex's owner, and whether the target has run. The search is a depth-first search over
+//! these abstract states with a visited set, so each is expanded once. It applies the
+//! operational rules of spec §2 to the trace's events exactly as [`crate::semantics`] does:
+//! store forwarding from the thread's newest own buffered store to the cell, FIFO flushes per
+//! thread (TSO) or per thread and cell (PSO), fences, locks, unlocks and RMWs waiting for empty
+//! buffers, and lock ownership. (`await` parking plays no part: a trace keeps a failed round only
+//! as its thread's last step, see [`super::drop_failed_rounds`].)
+//!
+//! It answers exactly: `Unsat` only when no interleaving of the trace's events satisfies the
+//! query, `Sat` with the positions of one that does (the caller cuts them to the target's causal
+//! cone as it cuts a Z3 model, and replays that through the interpreter, which checks it).
+//! A search that outgrows its budget gives up and the query goes to Z3. `engine/tests/
+//! mcr_search.rs` checks it against Z3 on every query of random programs and the corpus.
+//!
+//! Two prunings keep unsatisfiable queries cheap: a state where the target can no longer read
+//! from its source (the source was overwritten, the forwarded store flushed, the unlock to follow
+//! was followed by another) is dead, and so is a state where some read that must still run (a
+//! committed one, or one before the target in its thread) needs a value that its cell no longer
+//! holds and that no write left to run writes.
+//!
+//! Deterministic: moves are tried in a fixed order (the event's index in the trace, so the search
+//! first follows the trace's own order).
+
+use super::encode::Target;
+use super::trace::{EvKind, Trace};
+use crate::report::Model;
+use rustc_hash::FxHashSet as HashSet;
+
+/// What a search found.
+pub enum Found {
+    /// An interleaving: the position of every trace event in it (events it did not run get
+    /// positions after all that it ran).
+    Sat(Vec<i64>),
+    /// No interleaving of the trace's events answers the query.
+    Unsat,
+    /// The budget ran out first (or the query has a shape the search does not model).
+    GaveUp,
+}
+
+/// A search's answer and the number of states it expanded.
+pub struct Searched {
+    pub found: Found,
+    pub states: usize,
+}
+
+const NONE: u32 = u32::MAX;
+
+/// The query-independent view of one trace, built once and shared by its queries.
+pub struct Space<'t> {
+    tr: &'t Trace,
+    threads: usize,
+    cells: usize,
+    mutexes: usize,
+    /// Per thread: its non-flush events in program order.
+    thread_evs: Vec<Vec<u32>>,
+    /// Per event: its index in its thread's list (non-flush) or in its queue (flush).
+    slot: Vec<u32>,
+    /// Flush events of each store buffer in FIFO order (TSO: one queue per thread; PSO: one per
+    /// thread and cell).
+    queues: Vec<Vec<u32>>,
+    /// Queue of each flush event and of each store (its buffer).
+    queue_of: Vec<u32>,
+    /// Per thread: its queues.
+    thread_queues: Vec<Vec<u32>>,
+    /// Per store event: how many stores of its queue were issued before it (its index in the
+    /// buffer's FIFO order).
+    store_rank: Vec<u32>,
+    /// For a barrier (fence, lock, unlock, RMW): the flush count each of its thread's queues
+    /// must have reached (every earlier store flushed).
+    drained: Vec<Vec<(u32, u32)>>,
+    /// For a load under TSO/PSO: the newest earlier store of its thread to its cell.
+    own_store: Vec<u32>,
+    /// Flush event of each store (NONE if never flushed in the trace).
+    flush_of: Vec<u32>,
+    /// Per cell: the value each publish writes, with the publish event.
+    publishes: Vec<Vec<(u32, i64)>>,
+}
+
+impl<'t> Space<'t> {
+    /// `None` if the trace has a shape the search does not model.
+    pub fn new(tr: &'t Trace) -> Option<Space<'t>> {
+        let n = tr.events.len();
+        let threads = tr.threads;
+        let cells = tr.init.len();
+        let mut mutexes = 0;
+        let mut thread_evs: Vec<Vec<u32>> = vec![Vec::new(); threads];
+        let mut slot = vec![0u32; n];
+        let mut queue_key: Vec<(usize, u32)> = Vec::new();
+        let mut queues: Vec<Vec<u32>> = Vec::new();
+        let mut queue_of = vec![NONE; n];
+        let mut thread_queues: Vec<Vec<u32>> = vec![Vec::new(); threads];
+        let mut store_rank = vec![0u32; n];
+        let mut issued: Vec<u32> = Vec::new();
+        let mut drained = vec![Vec::new(); n];
+        let mut own_store = vec![NONE; n];
+        let mut flush_of = vec![NONE; n];
+        let mut publishes: Vec<Vec<(u32, i64)>> = vec![Vec::new(); cells];
+        let mut last_store: rustc_hash::FxHashMap<(usize, u32), u32> = Default::default();
+        // The buffer a store of thread `t` to `cell` goes to (created on first use).
+        let mut queue_for = |t: usize, cell: u32, queues: &mut Vec<Vec<u32>>, issued: &mut Vec<u32>, tq: &mut Vec<Vec<u32>>| -> u32 {
+            let key = (t, if tr.model == Model::Pso { cell } else { 0 });
+            match queue_key.iter().position(|&k| k == key) {
+                Some(q) => q as u32,
+                None => {
+                    queue_key.push(key);
+                    queues.push(Vec::new());
+                    issued.push(0);
+                    tq[t].push(queue_key.len() as u32 - 1);
+                    queue_key.len() as u32 - 1
+                }
+            }
+        };
+        for (i, e) in tr.events.iter().enumerate() {
+            let t = e.thread;
+            if t >= threads {
+                return None;
+            }
+            match e.kind {
+                EvKind::Local => return None,
+                EvKind::Flush { cell, value, store } => {
+                    if cell as usize >= cells || store >= i || !matches!(tr.events[store].kind, EvKind::Store { .. }) {
+                        return None;
+                    }
+                    let q = queue_for(t, cell, &mut queues, &mut issued, &mut thread_queues);
+                    slot[i] = queues[q as usize].len() as u32;
+                    queues[q as usize].push(i as u32);
+                    queue_of[i] = q;
+                    // FIFO: the k-th flush of a queue publishes its k-th store.
+                    if store_rank[store] != slot[i] || queue_of[store] != q {
+                        return None;
+                    }
+                    flush_of[store] = i as u32;
+                    publishes[cell as usize].push((i as u32, value));
+                    continue;
+                }
+                _ => {}
+            }
+            slot[i] = thread_evs[t].len() as u32;
+            thread_evs[t].push(i as u32);
+            match e.kind {
+                EvKind::Store { cell, value } => {
+                    if cell as usize >= cells {
+                        return None;
+                    }
+                    if tr.model == Model::Sc {
+                        publishes[cell as usize].push((i as u32, value));
+                    } else {
+                        let q = queue_for(t, cell, &mut queues, &mut issued, &mut thread_queues);
+                        queue_of[i] = q;
+                        store_rank[i] = issued[q as usize];
+                        issued[q as usize] += 1;
+                        last_store.insert((t, cell), i as u32);
+                    }
+                }
+                EvKind::Load { cell, .. } => {
+                    if cell as usize >= cells {
+                        return None;
+                    }
+                    if let Some(&s) = last_store.get(&(t, cell)) {
+                        own_store[i] = s;
+                    }
+                }
+                EvKind::Rmw { cell, write, .. } => {
+                    if cell as usize >= cells {
+                        return None;
+                    }
+                    if let Some(w) = write {
+                        publishes[cell as usize].push((i as u32, w));
+                    }
+                }
+                EvKind::Lock { mutex } | EvKind::Unlock { mutex } => mutexes = mutexes.max(mutex as usize + 1),
+                _ => {}
+            }
+            if e.kind.is_barrier() && tr.model != Model::Sc {
+                drained[i] = thread_queues[t].iter().map(|&q| (q, issued[q as usize])).collect();
+            }
+        }
+        Some(Space {
+            tr,
+            threads,
+            cells,
+            mutexes,
+            thread_evs,
+            slot,
+            queues,
+            queue_of,
+            thread_queues,
+            store_rank,
+            drained,
+            own_store,
+            flush_of,
+            publishes,
+        })
+    }
+
+    /// Searches for an interleaving answering `target`, keeping the trace's first `keep` events,
+    /// expanding at most `budget` states.
+    pub fn search(&self, target: &Target, keep: usize, budget: usize) -> Searched {
+        let Some(mut q) = Query::new(self, target, keep.min(self.tr.events.len())) else {
+            return Searched { found: Found::GaveUp, states: 0 };
+        };
+        q.budget = budget;
+        let found = q.run();
+        Searched { found, states: q.expanded }
+    }
+}
+
+/// One abstract machine state (see the module doc).
+#[derive(Clone, PartialEq, Eq, Hash)]
+struct Node {
+    /// Per thread: how many of its events ran.
+    pos: Box<[u16]>,
+    /// Per queue: how many of its flushes ran.
+    flushed: Box<[u16]>,
+    /// Per cell: memory value.
+    mem: Box<[i64]>,
+    /// The publish the target's cell holds (`NONE`: its initial value), when it matters.
+    src: u32,
+    /// Per mutex: owner thread (`u8::MAX`: free).
+    owner: Box<[u8]>,
+    /// The unlock the target's mutex last saw (Lock targets).
+    unlock: u32,
+    target_done: bool,
+}
+
+struct Query<'s, 't> {
+    sp: &'s Space<'t>,
+    target: &'s Target,
+    /// The target event, its thread and cell (or mutex).
+    tev: Option<usize>,
+    tthread: usize,
+    tcell: u32,
+    /// What the target RMW writes with its new value (`None`: nothing).
+    twrite: Option<Option<i64>>,
+    /// Per thread: how many of its events must run (committed ones, those before the target).
+    need_pos: Vec<u16>,
+    /// Per queue: how many of its flushes must run.
+    need_flushed: Vec<u16>,
+    /// For a `late` target: the round's first load and the publishes that must precede it.
+    late: Option<(usize, Vec<u32>)>,
+    /// For a final-value target: the value each cell up to the target's must end with.
+    finals: Vec<(u32, i64)>,
+    visited: HashSet<Node>,
+    budget: usize,
+    expanded: usize,
+    /// The events of the current path, in order.
+    path: Vec<u32>,
+}
+
+impl<'s, 't> Query<'s, 't> {
+    fn new(sp: &'s Space<'t>, target: &'s Target, keep: usize) -> Option<Query<'s, 't>> {
+        let tr = sp.tr;
+        let n = tr.events.len();
+        let mut need_pos = vec![0u16; sp.threads];
+        let mut need_flushed = vec![0u16; sp.queues.len()];
+        for i in 0..keep {
+            let e = &tr.events[i];
+            let s = sp.slot[i] as u16 + 1;
+            if matches!(e.kind, EvKind::Flush { .. }) {
+                let q = sp.queue_of[i] as usize;
+                need_flushed[q] = need_flushed[q].max(s);
+            } else {
+                need_pos[e.thread] = need_pos[e.thread].max(s);
+            }
+        }
+        let (mut tev, mut tthread, mut tcell, mut twrite, mut late, mut finals) = (None, 0, NONE, None, None, Vec::new());
+        match *target {
+            Target::Read { event, value, from, late: is_late } => {
+                let e = tr.events.get(event)?;
+                let (cell, _) = e.kind.read()?;
+                if from.is_some_and(|f| f >= n) {
+                    return None;
+                }
+                tev = Some(event);
+                tthread = e.thread;
+                tcell = cell;
+                need_pos[e.thread] = need_pos[e.thread].max(sp.slot[event] as u16 + 1);
+                if let EvKind::Rmw { op, .. } = e.kind {
+                    twrite = Some(op?.write(value));
+                }
+                if is_late {
+                    let (first, need) = tr.late_needs(event, &tr.await_rounds());
+                    late = Some((first, need.into_iter().map(|j| j as u32).collect()));
+                }
+            }
+            Target::Lock { event, after } => {
+                let e = tr.events.get(event)?;
+                let EvKind::Lock { mutex } = e.kind else { return None };
+                if after.is_some_and(|a| a >= n) {
+                    return None;
+                }
+                tev = Some(event);
+                tthread = e.thread;
+                tcell = mutex;
+                need_pos[e.thread] = need_pos[e.thread].max(sp.slot[event] as u16 + 1);
+            }
+            Target::Final { cell, value } => {
+                if cell as usize >= sp.cells {
+                    return None;
+                }
+                let last = |c: usize| sp.publishes[c].last().map(|&(_, v)| v).unwrap_or(tr.init[c]);
+                finals.extend((0..cell).map(|c| (c, last(c as usize))));
+                finals.push((cell, value));
+                for t in 0..sp.threads {
+                    need_pos[t] = sp.thread_evs[t].len() as u16;
+                }
+                for (q, fs) in sp.queues.iter().enumerate() {
+                    need_flushed[q] = fs.len() as u16;
+                }
+            }
+        }
+        Some(Query {
+            sp,
+            target,
+            tev,
+            tthread,
+            tcell,
+            twrite,
+            need_pos,
+            need_flushed,
+            late,
+            finals,
+            visited: HashSet::default(),
+            budget: usize::MAX,
+            expanded: 0,
+            path: Vec::new(),
+        })
+    }
+
+    fn root(&self) -> Node {
+        let sp = self.sp;
+        Node {
+            pos: vec![0; sp.threads].into(),
+            flushed: vec![0; sp.queues.len()].into(),
+            mem: sp.tr.init.clone().into(),
+            src: NONE,
+            owner: vec![u8::MAX; sp.mutexes].into(),
+            unlock: NONE,
+            target_done: false,
+        }
+    }
+
+    fn run(&mut self) -> Found {
+        let root = self.root();
+        let n = self.sp.tr.events.len();
+        match self.dfs(root) {
+            Some(true) => {
+                let mut pos: Vec<i64> = (0..n).map(|i| (n + 1 + i) as i64).collect();
+                for (k, &i) in self.path.iter().enumerate() {
+                    pos[i as usize] = k as i64;
+                }
+                Found::Sat(pos)
+            }
+            Some(false) => Found::Unsat,
+            None => Found::GaveUp,
+        }
+    }
+
+    /// `Some(true)`: found (the path is in `self.path`); `Some(false)`: nothing below this
+    /// node; `None`: out of budget.
+    fn dfs(&mut self, node: Node) -> Option<bool> {
+        if self.visited.contains(&node) {
+            return Some(false);
+        }
+        if self.expanded >= self.budget {
+            return None;
+        }
+        self.expanded += 1;
+        let mut moves: Vec<(u32, Node)> = Vec::new();
+        for t in 0..self.sp.threads {
+            if let Some((i, child)) = self.exec(&node, t) {
+                moves.push((i, child));
+            }
+            for &q in &self.sp.thread_queues[t] {
+                if let Some((i, child)) = self.flush(&node, q as usize) {
+                    moves.push((i, child));
+                }
+            }
+        }
+        moves.sort_unstable_by_key(|&(i, _)| i);
+        for (i, child) in &moves {
+            if self.is_goal(child) {
+                self.path.push(*i);
+                return Some(true);
+            }
+        }
+        // Every move runs one more event, so the graph has no cycles: the node can be marked
+        // visited once its children are known.
+        self.visited.insert(node);
+        for (i, child) in moves {
+            if self.dead(&child) {
+                continue;
+            }
+            self.path.push(i);
+            match self.dfs(child)? {
+                true => return Some(true),
+                false => {
+                    self.path.pop();
+                }
+            }
+        }
+        Some(false)
+    }
+
+    fn is_goal(&self, n: &Node) -> bool {
+        match self.target {
+            Target::Final { .. } => {
+                n.pos.iter().zip(&self.need_pos).all(|(a, b)| a >= b)
+                    && n.flushed.iter().zip(&self.need_flushed).all(|(a, b)| a >= b)
+                    && self.finals.iter().all(|&(c, v)| n.mem[c as usize] == v)
+            }
+            _ => {
+                n.target_done
+                    && n.pos.iter().zip(&self.need_pos).all(|(a, b)| a >= b)
+                    && n.flushed.iter().zip(&self.need_flushed).all(|(a, b)| a >= b)
+            }
+        }
+    }
+
+    /// A publish of `value` to `cell` by event `i`.
+    fn publish(&self, n: &mut Node, cell: u32, value: i64, i: u32) {
+        n.mem[cell as usize] = value;
+        if cell == self.tcell && matches!(self.target, Target::Read { .. }) {
+            n.src = i;
+        }
+    }
+
+    /// Runs thread `t`'s next event from `node`, if the rules allow it and it keeps its value.
+    fn exec(&self, node: &Node, t: usize) -> Option<(u32, Node)> {
+        let sp = self.sp;
+        let tr = sp.tr;
+        // A read target's thread stops after it (with its new value it may go elsewhere); a lock
+        // target changes no value, so its thread goes on as in the trace.
+        let frozen = node.target_done && t == self.tthread && matches!(self.target, Target::Read { .. });
+        if frozen {
+            return None;
+        }
+        let i = *sp.thread_evs[t].get(node.pos[t] as usize)? as usize;
+        let e = &tr.events[i];
+        let is_target = self.tev == Some(i);
+        if e.pending && !is_target {
+            return None;
+        }
+        let drained = |n: &Node| sp.drained[i].iter().all(|&(q, k)| n.flushed[q as usize] as u32 >= k);
+        if let Some((first, need)) = &self.late {
+            if i == *first && !need.iter().all(|&j| self.ran(node, j as usize)) {
+                return None;
+            }
+        }
+        let mut n = node.clone();
+        n.pos[t] += 1;
+        match e.kind {
+            EvKind::Load { cell, value } => {
+                let s = sp.own_store[i];
+                let forwarded = s != NONE && {
+                    let f = sp.flush_of[s as usize];
+                    f == NONE || (node.flushed[sp.queue_of[f as usize] as usize] as u32) <= sp.store_rank[s as usize]
+                };
+                let got = if forwarded {
+                    match tr.events[s as usize].kind {
+                        EvKind::Store { value, .. } => value,
+                        _ => return None,
+                    }
+                } else {
+                    node.mem[cell as usize]
+                };
+                if is_target {
+                    let Target::Read { value: want, from, .. } = *self.target else { return None };
+                    if got != want {
+                        return None;
+                    }
+                    let ok = match from {
+                        Some(f) if tr.model != Model::Sc && matches!(tr.events[f].kind, EvKind::Store { .. }) => {
+                            forwarded && s as usize == f
+                        }
+                        _ => !forwarded && node.src == from.map_or(NONE, |f| f as u32),
+                    };
+                    if !ok {
+                        return None;
+                    }
+                    n.target_done = true;
+                } else if got != value {
+                    return None;
+                }
+            }
+            EvKind::Store { cell, value } => {
+                if tr.model == Model::Sc {
+                    self.publish(&mut n, cell, value, i as u32);
+                }
+            }
+            EvKind::Rmw { cell, read, write, .. } => {
+                if !drained(node) {
+                    return None;
+                }
+                let got = node.mem[cell as usize];
+                let write = if is_target {
+                    let Target::Read { value: want, from, .. } = *self.target else { return None };
+                    if got != want || node.src != from.map_or(NONE, |f| f as u32) {
+                        return None;
+                    }
+                    n.target_done = true;
+                    self.twrite?
+                } else {
+                    if got != read {
+                        return None;
+                    }
+                    write
+                };
+                if let Some(w) = write {
+                    self.publish(&mut n, cell, w, i as u32);
+                }
+            }
+            EvKind::Fence => {
+                if !drained(node) {
+                    return None;
+                }
+            }
+            EvKind::Lock { mutex } => {
+                if !drained(node) || node.owner[mutex as usize] != u8::MAX {
+                    return None;
+                }
+                if is_target {
+                    let Target::Lock { after, .. } = *self.target else { return None };
+                    if node.unlock != after.map_or(NONE, |a| a as u32) {
+                        return None;
+                    }
+                    n.target_done = true;
+                }
+                n.owner[mutex as usize] = t as u8;
+            }
+            EvKind::Unlock { mutex } => {
+                if !drained(node) || node.owner[mutex as usize] != t as u8 {
+                    return None;
+                }
+                n.owner[mutex as usize] = u8::MAX;
+                if mutex == self.tcell && matches!(self.target, Target::Lock { .. }) {
+                    n.unlock = i as u32;
+                }
+            }
+            EvKind::Flush { .. } | EvKind::Local => return None,
+        }
+        Some((i as u32, n))
+    }
+
+    /// Runs the next flush of queue `q` from `node`, if its store was issued.
+    fn flush(&self, node: &Node, q: usize) -> Option<(u32, Node)> {
+        let sp = self.sp;
+        let i = *sp.queues[q].get(node.flushed[q] as usize)? as usize;
+        let EvKind::Flush { cell, value, store } = sp.tr.events[i].kind else { return None };
+        let t = sp.tr.events[i].thread;
+        if node.pos[t] as u32 <= sp.slot[store] {
+            return None;
+        }
+        let mut n = node.clone();
+        n.flushed[q] += 1;
+        self.publish(&mut n, cell, value, i as u32);
+        Some((i as u32, n))
+    }
+
+    /// Whether event `j` ran in `n`.
+    fn ran(&self, n: &Node, j: usize) -> bool {
+        let sp = self.sp;
+        match sp.tr.events[j].kind {
+            EvKind::Flush { .. } => n.flushed[sp.queue_of[j] as usize] as u32 > sp.slot[j],
+            _ => n.pos[sp.tr.events[j].thread] as u32 > sp.slot[j],
+        }
+    }
+
+    /// Whether nothing below `n` can answer the query (see the module doc).
+    fn dead(&self, n: &Node) -> bool {
+        let sp = self.sp;
+        let tr = sp.tr;
+        if !n.target_done {
+            match *self.target {
+                Target::Read { event, from, .. } => {
+                    let own = tr.model != Model::Sc && from.is_some_and(|f| matches!(tr.events[f].kind, EvKind::Store { .. }));
+                    if own {
+                        // A forwarded read: its store must still be in the buffer.
+                        let f = sp.flush_of[from.unwrap_or(0)];
+                        if f != NONE && self.ran(n, f as usize) {
+                            return true;
+                        }
+                    } else {
+                        match from {
+                            Some(p) => {
+                                if self.ran(n, p) && n.src != p as u32 {
+                                    return true;
+                                }
+                            }
+                            None => {
+                                if n.src != NONE {
+                                    return true;
+                                }
+                            }
+                        }
+                        // Reading memory needs the thread's own newest store to the cell flushed
+                        // first, and the event itself still to come.
+                        let _ = event;
+                    }
+                }
+                Target::Lock { after, .. } => match after {
+                    Some(a) => {
+                        if self.ran(n, a) && n.unlock != a as u32 {
+                            return true;
+                        }
+                    }
+                    None => {
+                        if n.unlock != NONE {
+                            return true;
+                        }
+                    }
+                },
+                Target::Final { .. } => {}
+            }
+        }
+        // A read that must still run needs a value its cell holds or a write left to run gives.
+        for t in 0..sp.threads {
+            let evs = &sp.thread_evs[t];
+            let upto = self.need_pos[t] as usize;
+            for &i in &evs[(n.pos[t] as usize).min(upto)..upto] {
+                let i = i as usize;
+                if self.tev == Some(i) {
+                    continue;
+                }
+                let (cell, value) = match tr.events[i].kind {
+                    EvKind::Load { cell, value } => {
+                        let s = sp.own_store[i];
+                        if s != NONE {
+                            // Forwarding can still give it (the store is issued later or is in
+                            // the buffer): leave it.
+                            continue;
+                        }
+                        (cell, value)
+                    }
+                    EvKind::Rmw { cell, read, .. } => (cell, read),
+                    _ => continue,
+                };
+                if n.mem[cell as usize] == value {
+                    continue;
+                }
+                // The target RMW writes its new value, not its trace one.
+                let by_target = !n.target_done
+                    && cell == self.tcell
+                    && self.twrite.is_some_and(|w| w == Some(value));
+                let left = by_target
+                    || sp.publishes[cell as usize]
+                        .iter()
+                        .any(|&(p, v)| v == value && self.tev != Some(p as usize) && !self.ran(n, p as usize));
+                if !left {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+}
