@@ -1,0 +1,116 @@
+//! Developer tool: runs MCR on litmus files and prints its counters per model.
+//!
+//! `cargo run --release -p litmus-engine --example mcr_stats -- FILE... [--model sc,tso,pso]
+//! [--timeout SECS] [--no-search] [--loop-bound N]`
+
+use litmus_engine::ir::Program;
+use litmus_engine::mcr::{self, Tuning};
+use litmus_engine::report::Model;
+use litmus_engine::{syntax, CheckOptions, Control};
+use std::time::{Duration, Instant};
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut files = Vec::new();
+    let mut models = Model::ALL.to_vec();
+    let mut opts = CheckOptions::default();
+    let mut tuning = Tuning::default();
+    let mut i = 0;
+    while i < args.len() {
+        match args[i].as_str() {
+            "--model" => {
+                i += 1;
+                models = args[i].split(',').map(|m| Model::ALL.into_iter().find(|x| x.key() == m).expect("model")).collect();
+            }
+            "--timeout" => {
+                i += 1;
+                opts.timeout = Some(Duration::from_secs_f64(args[i].parse().expect("seconds")));
+            }
+            "--loop-bound" => {
+                i += 1;
+                opts.loop_bound = args[i].parse().expect("bound");
+            }
+            "--no-search" => tuning.search_budget = 0,
+            f => files.push(f.to_string()),
+        }
+        i += 1;
+    }
+    for f in &files {
+        let src = std::fs::read_to_string(f).expect("readable file");
+        let test = syntax::parse(&src).test.expect("a test without errors");
+        let program = Program::lower(&test, opts.loop_bound).expect("lowers");
+        for &model in &models {
+            let t0 = Instant::now();
+            let mut causal = std::collections::HashSet::new();
+            let mut ghost = std::collections::HashSet::new();
+            let s = mcr::explore_with(&program, model, &opts, &Control::new(), tuning, &mut |ex| {
+                let (c, g) = causal_keys(&program, model, ex.events);
+                causal.insert(format!("{c:?}{:?}{:?}", ex.state.mem, ex.state.status()));
+                ghost.insert(format!("{g:?}{:?}{:?}", ex.state.mem, ex.state.status()));
+            });
+            println!("  causal states {}, without failed await rounds {}", causal.len(), ghost.len());
+            println!(
+                "{f} {}: {:.1} ms, {} executions, {} queries ({} pre-checked, {} searched, {} gave up, {} search states), solver {:.1} ms, {} constraints, {} pruned, {} diverged{}",
+                model.key(),
+                t0.elapsed().as_secs_f64() * 1000.0,
+                s.executions,
+                s.queries,
+                s.prefiltered,
+                s.searched,
+                s.search_gave_up,
+                s.search_states,
+                s.solver_ms,
+                s.constraints,
+                s.pruned,
+                s.diverged,
+                if s.complete { "" } else { ", INCOMPLETE" }
+            );
+        }
+    }
+}
+
+/// Per thread, its steps with values; and the same without the loads of failed `await` rounds.
+fn causal_keys(p: &Program, model: Model, events: &[litmus_engine::semantics::Event]) -> (Vec<Vec<String>>, Vec<Vec<String>>) {
+    use litmus_engine::report::Action;
+    use litmus_engine::semantics::{Choice, State};
+    let n = p.threads.len();
+    let mut all = vec![Vec::new(); n];
+    let mut kept = vec![Vec::new(); n];
+    let mut round: Vec<Vec<String>> = vec![Vec::new(); n];
+    let mut st = State::initial(p, model);
+    for ev in events {
+        let t = ev.thread;
+        let c = if ev.action == Action::Flush {
+            Choice::Flush { thread: t, cell: (model == Model::Pso).then_some(ev.cell.unwrap_or(0)) }
+        } else {
+            Choice::Exec(t)
+        };
+        let before = st.clone();
+        if st.try_step(p, c).is_none() {
+            break;
+        }
+        if ev.action == Action::Flush {
+            continue;
+        }
+        let k = format!("{:?}{:?}{:?}{:?}", ev.action, ev.cell, ev.value, ev.mutex);
+        all[t].push(k.clone());
+        let b = &before.threads[t];
+        let a = &st.threads[t];
+        if b.await_dirty.is_some() && ev.action == Action::Load {
+            round[t].push(k);
+            let failed = a.awaiting.is_some() || a.pc <= b.pc;
+            let ended = a.await_dirty.is_none() || a.pc <= b.pc;
+            if failed {
+                round[t].clear();
+            } else if ended {
+                let r = std::mem::take(&mut round[t]);
+                kept[t].extend(r);
+            }
+        } else {
+            let r = std::mem::take(&mut round[t]);
+            kept[t].extend(r);
+            kept[t].push(k);
+        }
+    }
+    (all, kept)
+}
