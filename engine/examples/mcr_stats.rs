@@ -1,7 +1,7 @@
 //! Developer tool: runs MCR on litmus files and prints its counters per model.
 //!
 //! `cargo run --release -p litmus-engine --example mcr_stats -- FILE... [--model sc,tso,pso]
-//! [--timeout SECS] [--no-search] [--loop-bound N]`
+//! [--timeout SECS] [--no-search] [--no-prefilter] [--loop-bound N]`
 
 use litmus_engine::ir::Program;
 use litmus_engine::mcr::{self, Tuning};
@@ -31,6 +31,7 @@ fn main() {
                 opts.loop_bound = args[i].parse().expect("bound");
             }
             "--no-search" => tuning.search_budget = 0,
+            "--no-prefilter" => tuning.prefilter = false,
             f => files.push(f.to_string()),
         }
         i += 1;

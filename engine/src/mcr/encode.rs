@@ -26,6 +26,8 @@
 
 mod prefilter;
 
+pub use prefilter::{Hints, Precheck};
+
 use super::trace::{End, EvKind, Trace};
 use crate::report::Model;
 use std::collections::BTreeSet;
@@ -576,18 +578,28 @@ impl<'t> Encoder<'t> {
     /// Whether the static pre-check ([`prefilter`]) proves the query unsatisfiable (counted in
     /// `skipped`; with `check_prefilter`, also solved by Z3 to count wrong rejections).
     pub fn rejects(&mut self, target: &Target, keep: usize, timeout_ms: Option<u32>) -> bool {
+        matches!(self.precheck(target, keep, timeout_ms), Precheck::Impossible)
+    }
+
+    /// The static pre-check ([`prefilter`]): `Impossible` when it proves the query
+    /// unsatisfiable (counted in `skipped`; with `check_prefilter`, also solved by Z3 to count
+    /// wrong rejections), else what it derived.
+    pub fn precheck(&mut self, target: &Target, keep: usize, timeout_ms: Option<u32>) -> Precheck {
         let keep = keep.min(self.trace.events.len());
-        if !(self.prefilter && self.impossible(target, keep)) {
-            return false;
+        if !self.prefilter {
+            return Precheck::Possible(None);
         }
-        self.skipped += 1;
-        if self.check_prefilter {
-            // Test mode: ask Z3 anyway; the pre-check must never reject a solvable query.
-            if matches!(self.solve_z3(target, keep, timeout_ms), Answer::Sat(_)) {
-                self.prefilter_wrong += 1;
+        let answer = self.precheck_orders(target, keep);
+        if matches!(answer, Precheck::Impossible) {
+            self.skipped += 1;
+            if self.check_prefilter {
+                // Test mode: ask Z3 anyway; the pre-check must never reject a solvable query.
+                if matches!(self.solve_z3(target, keep, timeout_ms), Answer::Sat(_)) {
+                    self.prefilter_wrong += 1;
+                }
             }
         }
-        true
+        answer
     }
 
     /// The seed prefix for a solved order given as event positions (`pos[i]`: where event `i`

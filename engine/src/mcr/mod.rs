@@ -39,7 +39,7 @@ use crate::ir::{InstrKind, Program};
 use crate::options::{CheckOptions, Control};
 use crate::report::{Action, Model, ViolationKind};
 use crate::semantics::{Choice, Event, State, Status};
-use encode::{Answer, Encoder, Target};
+use encode::{Answer, Encoder, Precheck, Target};
 use std::collections::HashSet;
 use std::time::Instant;
 use trace::{End, Ev, EvKind, RmwFn, Trace};
@@ -317,6 +317,16 @@ pub fn explore_with(
         }
         // 4. New seeds from each trace's maximal causal model.
         for (tr, min_event) in traces {
+            // The target's round failed and its thread retried it: the trace lost the target's
+            // new value with the round (see `drop_failed_rounds`). What it shows is the same
+            // execution with the thread scheduled later, and MCR explores schedules through the
+            // values reads take, not their order: the values the thread can read when it runs
+            // later are targets of its round in this very trace's parent, and so are the values
+            // other threads read meanwhile. So it seeds nothing. (A thread that waits for good
+            // keeps its last round, which is then not dropped.)
+            if min_event < seed.min_event {
+                continue;
+            }
             if !seen_traces.insert((tr.events.clone(), min_event, seed.min_cell)) {
                 continue;
             }
@@ -350,35 +360,37 @@ pub fn explore_with(
                 let left = deadline.map(|d| d.saturating_duration_since(Instant::now()).as_millis().min(u32::MAX as u128) as u32);
                 let t0 = Instant::now();
                 let keep = if tuning.only_new_targets && after_prefix { min_event } else { 0 };
-                let answer = if space.is_none() {
-                    enc.solve(&target, keep, left)
-                } else if enc.rejects(&target, keep, left) {
-                    Answer::Unsat
-                } else {
-                    let searched = space.as_ref().map_or(search::Searched { found: search::Found::GaveUp, states: 0 }, |s| s.search(&target, keep, tuning.search_budget));
-                    stats.search_states += searched.states as u64;
-                    match searched.found {
-                        search::Found::GaveUp => {
-                            stats.search_gave_up += 1;
-                            enc.solve_z3(&target, keep, left)
-                        }
-                        found => {
-                            stats.searched += 1;
-                            let answer = match found {
-                                search::Found::Sat(pos) => Answer::Sat(enc.seed_order(&target, keep, &pos, i64::MAX)),
-                                _ => Answer::Unsat,
-                            };
-                            if tuning.check_search {
-                                let z3 = enc.solve_z3(&target, keep, left);
-                                match (&answer, &z3) {
-                                    (Answer::Unsat, Answer::Sat(_)) => stats.search_missed += 1,
-                                    (Answer::Sat(_), Answer::Unsat) => stats.search_extra += 1,
-                                    _ => {}
+                let answer = match &space {
+                    None => enc.solve(&target, keep, left),
+                    Some(space) => match enc.precheck(&target, keep, left) {
+                        Precheck::Impossible => Answer::Unsat,
+                        Precheck::Possible(hints) => {
+                            let searched = space.search(&target, keep, tuning.search_budget, hints.as_ref());
+                            stats.search_states += searched.states as u64;
+                            match searched.found {
+                                search::Found::GaveUp => {
+                                    stats.search_gave_up += 1;
+                                    enc.solve_z3(&target, keep, left)
+                                }
+                                found => {
+                                    stats.searched += 1;
+                                    let answer = match found {
+                                        search::Found::Sat(pos) => Answer::Sat(enc.seed_order(&target, keep, &pos, i64::MAX)),
+                                        _ => Answer::Unsat,
+                                    };
+                                    if tuning.check_search {
+                                        let z3 = enc.solve_z3(&target, keep, left);
+                                        match (&answer, &z3) {
+                                            (Answer::Unsat, Answer::Sat(_)) => stats.search_missed += 1,
+                                            (Answer::Sat(_), Answer::Unsat) => stats.search_extra += 1,
+                                            _ => {}
+                                        }
+                                    }
+                                    answer
                                 }
                             }
-                            answer
                         }
-                    }
+                    },
                 };
                 stats.solver_ms += t0.elapsed().as_secs_f64() * 1000.0;
                 stats.queries += 1;

@@ -32,7 +32,7 @@
 //! Deterministic: moves are tried in a fixed order (the event's index in the trace, so the search
 //! first follows the trace's own order).
 
-use super::encode::Target;
+use super::encode::{Hints, Target};
 use super::trace::{EvKind, Trace};
 use crate::report::Model;
 use rustc_hash::FxHashSet as HashSet;
@@ -205,37 +205,88 @@ impl<'t> Space<'t> {
     }
 
     /// Searches for an interleaving answering `target`, keeping the trace's first `keep` events,
-    /// expanding at most `budget` states.
-    pub fn search(&self, target: &Target, keep: usize, budget: usize) -> Searched {
+    /// expanding at most `budget` states. `hints` are orderings the pre-check derived, which
+    /// every answer obeys: the search runs no event before those it must follow, and none forced
+    /// out of the prefix.
+    pub fn search(&self, target: &Target, keep: usize, budget: usize, hints: Option<&Hints>) -> Searched {
         let Some(mut q) = Query::new(self, target, keep.min(self.tr.events.len())) else {
             return Searched { found: Found::GaveUp, states: 0 };
         };
         q.budget = budget;
+        q.hints = hints.filter(|h| h.after.len() == self.tr.events.len() && h.out.len() == self.tr.events.len());
         let found = q.run();
         Searched { found, states: q.expanded }
     }
 }
 
-/// One abstract machine state (see the module doc).
-#[derive(Clone, PartialEq, Eq, Hash)]
-struct Node {
-    /// Per thread: how many of its events ran.
-    pos: Box<[u16]>,
-    /// Per queue: how many of its flushes ran.
-    flushed: Box<[u16]>,
-    /// Per cell: memory value.
-    mem: Box<[i64]>,
-    /// The publish the target's cell holds (`NONE`: its initial value), when it matters.
-    src: u32,
-    /// Per mutex: owner thread (`u8::MAX`: free).
-    owner: Box<[u8]>,
-    /// The unlock the target's mutex last saw (Lock targets).
-    unlock: u32,
-    target_done: bool,
+/// Where the fields of an abstract machine state (see the module doc) sit in its packed words:
+/// one word per cell's memory value, then each thread's position and each queue's drain count
+/// as 16-bit fields, each mutex's owner as an 8-bit field (`0xff`: free), and a last word with
+/// the publish the target's cell holds (bits 0-31; `NONE`: its initial value), the unlock the
+/// target's mutex last saw (bits 32-62) and whether the target ran (bit 63).
+#[derive(Clone, Copy)]
+struct Layout {
+    threads: usize,
+    counters: usize,
+    owners: usize,
+    misc: usize,
+    words: usize,
+}
+
+const FREE: u64 = 0xff;
+const DONE: u64 = 1 << 63;
+
+impl Layout {
+    fn new(cells: usize, threads: usize, queues: usize, mutexes: usize) -> Layout {
+        let counters = cells;
+        let owners = counters + (threads + queues).div_ceil(4);
+        let misc = owners + mutexes.div_ceil(8);
+        Layout { threads, counters, owners, misc, words: misc + 1 }
+    }
+    fn counter(&self, n: &[u64], k: usize) -> u16 {
+        (n[self.counters + k / 4] >> (16 * (k % 4))) as u16
+    }
+    fn bump(&self, n: &mut [u64], k: usize) {
+        n[self.counters + k / 4] += 1 << (16 * (k % 4));
+    }
+    fn pos(&self, n: &[u64], t: usize) -> u16 {
+        self.counter(n, t)
+    }
+    fn flushed(&self, n: &[u64], q: usize) -> u16 {
+        self.counter(n, self.threads + q)
+    }
+    fn owner(&self, n: &[u64], m: usize) -> u64 {
+        (n[self.owners + m / 8] >> (8 * (m % 8))) & 0xff
+    }
+    fn set_owner(&self, n: &mut [u64], m: usize, o: u64) {
+        let w = &mut n[self.owners + m / 8];
+        *w = (*w & !(0xff << (8 * (m % 8)))) | (o << (8 * (m % 8)));
+    }
+    fn src(&self, n: &[u64]) -> u32 {
+        n[self.misc] as u32
+    }
+    fn set_src(&self, n: &mut [u64], i: u32) {
+        n[self.misc] = (n[self.misc] & !0xffff_ffff) | i as u64;
+    }
+    fn unlock(&self, n: &[u64]) -> u32 {
+        let u = (n[self.misc] >> 32) as u32 & 0x7fff_ffff;
+        if u == 0x7fff_ffff {
+            NONE
+        } else {
+            u
+        }
+    }
+    fn set_unlock(&self, n: &mut [u64], i: u32) {
+        n[self.misc] = (n[self.misc] & !(0x7fff_ffff << 32)) | ((i as u64 & 0x7fff_ffff) << 32);
+    }
+    fn done(&self, n: &[u64]) -> bool {
+        n[self.misc] & DONE != 0
+    }
 }
 
 struct Query<'s, 't> {
     sp: &'s Space<'t>,
+    hints: Option<&'s Hints>,
     target: &'s Target,
     /// The target event, its thread and cell (or mutex).
     tev: Option<usize>,
@@ -251,7 +302,8 @@ struct Query<'s, 't> {
     late: Option<(usize, Vec<u32>)>,
     /// For a final-value target: the value each cell up to the target's must end with.
     finals: Vec<(u32, i64)>,
-    visited: HashSet<Node>,
+    lay: Layout,
+    visited: HashSet<Box<[u64]>>,
     budget: usize,
     expanded: usize,
     /// The events of the current path, in order.
@@ -320,8 +372,11 @@ impl<'s, 't> Query<'s, 't> {
                 }
             }
         }
+        let lay = Layout::new(sp.cells, sp.threads, sp.queues.len(), sp.mutexes);
         Some(Query {
             sp,
+            hints: None,
+            lay,
             target,
             tev,
             tthread,
@@ -338,17 +393,19 @@ impl<'s, 't> Query<'s, 't> {
         })
     }
 
-    fn root(&self) -> Node {
+    fn root(&self) -> Box<[u64]> {
         let sp = self.sp;
-        Node {
-            pos: vec![0; sp.threads].into(),
-            flushed: vec![0; sp.queues.len()].into(),
-            mem: sp.tr.init.clone().into(),
-            src: NONE,
-            owner: vec![u8::MAX; sp.mutexes].into(),
-            unlock: NONE,
-            target_done: false,
+        let l = &self.lay;
+        let mut n = vec![0u64; l.words];
+        for (c, &v) in sp.tr.init.iter().enumerate() {
+            n[c] = v as u64;
         }
+        for m in 0..sp.mutexes {
+            l.set_owner(&mut n, m, FREE);
+        }
+        l.set_src(&mut n, NONE);
+        l.set_unlock(&mut n, NONE);
+        n.into()
     }
 
     fn run(&mut self) -> Found {
@@ -369,37 +426,43 @@ impl<'s, 't> Query<'s, 't> {
 
     /// `Some(true)`: found (the path is in `self.path`); `Some(false)`: nothing below this
     /// node; `None`: out of budget.
-    fn dfs(&mut self, node: Node) -> Option<bool> {
-        if self.visited.contains(&node) {
-            return Some(false);
-        }
+    fn dfs(&mut self, node: Box<[u64]>) -> Option<bool> {
         if self.expanded >= self.budget {
             return None;
         }
         self.expanded += 1;
-        let mut moves: Vec<(u32, Node)> = Vec::new();
+        let mut moves: Vec<(u32, Box<[u64]>)> = Vec::new();
+        let mut scratch = node.to_vec();
         for t in 0..self.sp.threads {
-            if let Some((i, child)) = self.exec(&node, t) {
-                moves.push((i, child));
+            if let Some(i) = self.exec(&node, t, &mut scratch) {
+                if self.is_goal(&scratch) {
+                    moves.push((i, Box::default()));
+                } else if !self.visited.contains(&scratch[..]) {
+                    moves.push((i, scratch.as_slice().into()));
+                }
+                scratch.copy_from_slice(&node);
             }
             for &q in &self.sp.thread_queues[t] {
-                if let Some((i, child)) = self.flush(&node, q as usize) {
-                    moves.push((i, child));
+                if let Some(i) = self.flush(&node, q as usize, &mut scratch) {
+                    if self.is_goal(&scratch) {
+                        moves.push((i, Box::default()));
+                    } else if !self.visited.contains(&scratch[..]) {
+                        moves.push((i, scratch.as_slice().into()));
+                    }
+                    scratch.copy_from_slice(&node);
                 }
             }
         }
         moves.sort_unstable_by_key(|&(i, _)| i);
-        for (i, child) in &moves {
-            if self.is_goal(child) {
-                self.path.push(*i);
-                return Some(true);
-            }
+        if let Some(&(i, _)) = moves.iter().find(|(_, c)| c.is_empty()) {
+            self.path.push(i);
+            return Some(true);
         }
         // Every move runs one more event, so the graph has no cycles: the node can be marked
         // visited once its children are known.
         self.visited.insert(node);
         for (i, child) in moves {
-            if self.dead(&child) {
+            if self.visited.contains(&child) || self.dead(&child) {
                 continue;
             }
             self.path.push(i);
@@ -413,59 +476,53 @@ impl<'s, 't> Query<'s, 't> {
         Some(false)
     }
 
-    fn is_goal(&self, n: &Node) -> bool {
+    fn is_goal(&self, n: &[u64]) -> bool {
+        let l = &self.lay;
+        let counts = (0..self.sp.threads).all(|t| l.pos(n, t) >= self.need_pos[t])
+            && (0..self.sp.queues.len()).all(|q| l.flushed(n, q) >= self.need_flushed[q]);
         match self.target {
-            Target::Final { .. } => {
-                n.pos.iter().zip(&self.need_pos).all(|(a, b)| a >= b)
-                    && n.flushed.iter().zip(&self.need_flushed).all(|(a, b)| a >= b)
-                    && self.finals.iter().all(|&(c, v)| n.mem[c as usize] == v)
-            }
-            _ => {
-                n.target_done
-                    && n.pos.iter().zip(&self.need_pos).all(|(a, b)| a >= b)
-                    && n.flushed.iter().zip(&self.need_flushed).all(|(a, b)| a >= b)
-            }
+            Target::Final { .. } => counts && self.finals.iter().all(|&(c, v)| n[c as usize] as i64 == v),
+            _ => l.done(n) && counts,
         }
     }
 
     /// A publish of `value` to `cell` by event `i`.
-    fn publish(&self, n: &mut Node, cell: u32, value: i64, i: u32) {
-        n.mem[cell as usize] = value;
+    fn publish(&self, n: &mut [u64], cell: u32, value: i64, i: u32) {
+        n[cell as usize] = value as u64;
         if cell == self.tcell && matches!(self.target, Target::Read { .. }) {
-            n.src = i;
+            self.lay.set_src(n, i);
         }
     }
 
-    /// Runs thread `t`'s next event from `node`, if the rules allow it and it keeps its value.
-    fn exec(&self, node: &Node, t: usize) -> Option<(u32, Node)> {
+    /// Runs thread `t`'s next event from `node` into `n` (a copy of `node`), if the rules allow
+    /// it and it keeps its value; the event.
+    fn exec(&self, node: &[u64], t: usize, n: &mut [u64]) -> Option<u32> {
         let sp = self.sp;
         let tr = sp.tr;
+        let l = &self.lay;
         // A read target's thread stops after it (with its new value it may go elsewhere); a lock
         // target changes no value, so its thread goes on as in the trace.
-        let frozen = node.target_done && t == self.tthread && matches!(self.target, Target::Read { .. });
-        if frozen {
+        if l.done(node) && t == self.tthread && matches!(self.target, Target::Read { .. }) {
             return None;
         }
-        let i = *sp.thread_evs[t].get(node.pos[t] as usize)? as usize;
+        let i = *sp.thread_evs[t].get(l.pos(node, t) as usize)? as usize;
         let e = &tr.events[i];
         let is_target = self.tev == Some(i);
-        if e.pending && !is_target {
+        if (e.pending && !is_target) || !self.allowed(node, i) {
             return None;
         }
-        let drained = |n: &Node| sp.drained[i].iter().all(|&(q, k)| n.flushed[q as usize] as u32 >= k);
+        let drained = || sp.drained[i].iter().all(|&(q, k)| l.flushed(node, q as usize) as u32 >= k);
         if let Some((first, need)) = &self.late {
             if i == *first && !need.iter().all(|&j| self.ran(node, j as usize)) {
                 return None;
             }
         }
-        let mut n = node.clone();
-        n.pos[t] += 1;
         match e.kind {
             EvKind::Load { cell, value } => {
                 let s = sp.own_store[i];
                 let forwarded = s != NONE && {
                     let f = sp.flush_of[s as usize];
-                    f == NONE || (node.flushed[sp.queue_of[f as usize] as usize] as u32) <= sp.store_rank[s as usize]
+                    f == NONE || (l.flushed(node, sp.queue_of[f as usize] as usize) as u32) <= sp.store_rank[s as usize]
                 };
                 let got = if forwarded {
                     match tr.events[s as usize].kind {
@@ -473,7 +530,7 @@ impl<'s, 't> Query<'s, 't> {
                         _ => return None,
                     }
                 } else {
-                    node.mem[cell as usize]
+                    node[cell as usize] as i64
                 };
                 if is_target {
                     let Target::Read { value: want, from, .. } = *self.target else { return None };
@@ -484,32 +541,32 @@ impl<'s, 't> Query<'s, 't> {
                         Some(f) if tr.model != Model::Sc && matches!(tr.events[f].kind, EvKind::Store { .. }) => {
                             forwarded && s as usize == f
                         }
-                        _ => !forwarded && node.src == from.map_or(NONE, |f| f as u32),
+                        _ => !forwarded && l.src(node) == from.map_or(NONE, |f| f as u32),
                     };
                     if !ok {
                         return None;
                     }
-                    n.target_done = true;
+                    n[l.misc] |= DONE;
                 } else if got != value {
                     return None;
                 }
             }
             EvKind::Store { cell, value } => {
                 if tr.model == Model::Sc {
-                    self.publish(&mut n, cell, value, i as u32);
+                    self.publish(n, cell, value, i as u32);
                 }
             }
             EvKind::Rmw { cell, read, write, .. } => {
-                if !drained(node) {
+                if !drained() {
                     return None;
                 }
-                let got = node.mem[cell as usize];
+                let got = node[cell as usize] as i64;
                 let write = if is_target {
                     let Target::Read { value: want, from, .. } = *self.target else { return None };
-                    if got != want || node.src != from.map_or(NONE, |f| f as u32) {
+                    if got != want || l.src(node) != from.map_or(NONE, |f| f as u32) {
                         return None;
                     }
-                    n.target_done = true;
+                    n[l.misc] |= DONE;
                     self.twrite?
                 } else {
                     if got != read {
@@ -518,70 +575,81 @@ impl<'s, 't> Query<'s, 't> {
                     write
                 };
                 if let Some(w) = write {
-                    self.publish(&mut n, cell, w, i as u32);
+                    self.publish(n, cell, w, i as u32);
                 }
             }
             EvKind::Fence => {
-                if !drained(node) {
+                if !drained() {
                     return None;
                 }
             }
             EvKind::Lock { mutex } => {
-                if !drained(node) || node.owner[mutex as usize] != u8::MAX {
+                if !drained() || l.owner(node, mutex as usize) != FREE {
                     return None;
                 }
                 if is_target {
                     let Target::Lock { after, .. } = *self.target else { return None };
-                    if node.unlock != after.map_or(NONE, |a| a as u32) {
+                    if l.unlock(node) != after.map_or(NONE, |a| a as u32) {
                         return None;
                     }
-                    n.target_done = true;
+                    n[l.misc] |= DONE;
                 }
-                n.owner[mutex as usize] = t as u8;
+                l.set_owner(n, mutex as usize, t as u64);
             }
             EvKind::Unlock { mutex } => {
-                if !drained(node) || node.owner[mutex as usize] != t as u8 {
+                if !drained() || l.owner(node, mutex as usize) != t as u64 {
                     return None;
                 }
-                n.owner[mutex as usize] = u8::MAX;
+                l.set_owner(n, mutex as usize, FREE);
                 if mutex == self.tcell && matches!(self.target, Target::Lock { .. }) {
-                    n.unlock = i as u32;
+                    l.set_unlock(n, i as u32);
                 }
             }
             EvKind::Flush { .. } | EvKind::Local => return None,
         }
-        Some((i as u32, n))
+        l.bump(n, t);
+        Some(i as u32)
     }
 
-    /// Runs the next flush of queue `q` from `node`, if its store was issued.
-    fn flush(&self, node: &Node, q: usize) -> Option<(u32, Node)> {
+    /// Runs the next flush of queue `q` from `node` into `n` (a copy of `node`), if its store was
+    /// issued; the event.
+    fn flush(&self, node: &[u64], q: usize, n: &mut [u64]) -> Option<u32> {
         let sp = self.sp;
-        let i = *sp.queues[q].get(node.flushed[q] as usize)? as usize;
+        let l = &self.lay;
+        let i = *sp.queues[q].get(l.flushed(node, q) as usize)? as usize;
         let EvKind::Flush { cell, value, store } = sp.tr.events[i].kind else { return None };
         let t = sp.tr.events[i].thread;
-        if node.pos[t] as u32 <= sp.slot[store] {
+        if l.pos(node, t) as u32 <= sp.slot[store] || !self.allowed(node, i) {
             return None;
         }
-        let mut n = node.clone();
-        n.flushed[q] += 1;
-        self.publish(&mut n, cell, value, i as u32);
-        Some((i as u32, n))
+        l.bump(n, l.threads + q);
+        self.publish(n, cell, value, i as u32);
+        Some(i as u32)
+    }
+
+    /// Whether the pre-check's hints let event `i` run in `n`.
+    fn allowed(&self, n: &[u64], i: usize) -> bool {
+        match self.hints {
+            None => true,
+            Some(h) => !h.out[i] && h.after[i].iter().all(|&a| self.ran(n, a)),
+        }
     }
 
     /// Whether event `j` ran in `n`.
-    fn ran(&self, n: &Node, j: usize) -> bool {
+    fn ran(&self, n: &[u64], j: usize) -> bool {
         let sp = self.sp;
         match sp.tr.events[j].kind {
-            EvKind::Flush { .. } => n.flushed[sp.queue_of[j] as usize] as u32 > sp.slot[j],
-            _ => n.pos[sp.tr.events[j].thread] as u32 > sp.slot[j],
+            EvKind::Flush { .. } => self.lay.flushed(n, sp.queue_of[j] as usize) as u32 > sp.slot[j],
+            _ => self.lay.pos(n, sp.tr.events[j].thread) as u32 > sp.slot[j],
         }
     }
 
     /// Whether nothing below `n` can answer the query (see the module doc).
-    fn dead(&self, n: &Node) -> bool {
+    fn dead(&self, n: &[u64]) -> bool {
         let sp = self.sp;
         let tr = sp.tr;
-        if !n.target_done {
+        let l = &self.lay;
+        if !l.done(n) {
             match *self.target {
                 Target::Read { event, from, .. } => {
                     let own = tr.model != Model::Sc && from.is_some_and(|f| matches!(tr.events[f].kind, EvKind::Store { .. }));
@@ -594,12 +662,12 @@ impl<'s, 't> Query<'s, 't> {
                     } else {
                         match from {
                             Some(p) => {
-                                if self.ran(n, p) && n.src != p as u32 {
+                                if self.ran(n, p) && l.src(n) != p as u32 {
                                     return true;
                                 }
                             }
                             None => {
-                                if n.src != NONE {
+                                if l.src(n) != NONE {
                                     return true;
                                 }
                             }
@@ -611,12 +679,12 @@ impl<'s, 't> Query<'s, 't> {
                 }
                 Target::Lock { after, .. } => match after {
                     Some(a) => {
-                        if self.ran(n, a) && n.unlock != a as u32 {
+                        if self.ran(n, a) && l.unlock(n) != a as u32 {
                             return true;
                         }
                     }
                     None => {
-                        if n.unlock != NONE {
+                        if l.unlock(n) != NONE {
                             return true;
                         }
                     }
@@ -628,7 +696,7 @@ impl<'s, 't> Query<'s, 't> {
         for t in 0..sp.threads {
             let evs = &sp.thread_evs[t];
             let upto = self.need_pos[t] as usize;
-            for &i in &evs[(n.pos[t] as usize).min(upto)..upto] {
+            for &i in &evs[(l.pos(n, t) as usize).min(upto)..upto] {
                 let i = i as usize;
                 if self.tev == Some(i) {
                     continue;
@@ -646,11 +714,11 @@ impl<'s, 't> Query<'s, 't> {
                     EvKind::Rmw { cell, read, .. } => (cell, read),
                     _ => continue,
                 };
-                if n.mem[cell as usize] == value {
+                if n[cell as usize] as i64 == value {
                     continue;
                 }
                 // The target RMW writes its new value, not its trace one.
-                let by_target = !n.target_done
+                let by_target = !l.done(n)
                     && cell == self.tcell
                     && self.twrite.is_some_and(|w| w == Some(value));
                 let left = by_target

@@ -118,6 +118,25 @@ impl Order {
     }
 }
 
+/// What the pre-check derived for a query it could not reject: orderings every solution obeys.
+/// The causal search ([`crate::mcr::search`]) runs an event only after the events it must
+/// follow, and never runs an event forced out of the prefix.
+pub struct Hints {
+    /// Per event: events that must come before it (must-happen-before and derived; their own
+    /// predecessors are listed with them, so checking these is enough).
+    pub after: Vec<Vec<usize>>,
+    /// Per event: it must stay out of the prefix.
+    pub out: Vec<bool>,
+}
+
+/// The pre-check's answer.
+pub enum Precheck {
+    /// The query has no solution.
+    Impossible,
+    /// No contradiction found; what every solution obeys (`None`: nothing derived).
+    Possible(Option<Hints>),
+}
+
 /// Where a read may take its value from.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Src {
@@ -141,14 +160,15 @@ impl Encoder<'_> {
             .as_ref()
     }
 
-    /// Whether `target` (with the first `keep` events committed) certainly has no solution.
-    pub(super) fn impossible(&self, target: &Target, keep: usize) -> bool {
+    /// The pre-check of `target` (with the first `keep` events committed): `Impossible` when it
+    /// certainly has no solution.
+    pub(super) fn precheck_orders(&self, target: &Target, keep: usize) -> Precheck {
         let tr = self.trace;
         let n = tr.events.len();
         if self.preds.len() != n || n == 0 {
-            return false;
+            return Precheck::Possible(None);
         }
-        let Some(mut ord) = self.hb_order().cloned() else { return false };
+        let Some(mut ord) = self.hb_order().cloned() else { return Precheck::Possible(None) };
         let mut inside = vec![false; n];
         let mut out_roots: Vec<usize> = Vec::new();
         let mut free_read = None;
@@ -160,11 +180,11 @@ impl Encoder<'_> {
         }
         match *target {
             Target::Read { event: r, from, .. } => {
-                let Some(_) = tr.events.get(r).and_then(|e| e.kind.read()) else { return false };
+                let Some(_) = tr.events.get(r).and_then(|e| e.kind.read()) else { return Precheck::Possible(None) };
                 // An RMW given a new value may write another value, which the reads of its cell
                 // can then take: the sources below are the trace's writes only.
                 if matches!(tr.events[r].kind, EvKind::Rmw { .. }) {
-                    return false;
+                    return Precheck::Possible(None);
                 }
                 free_read = Some(r);
                 inside[r] = true;
@@ -185,7 +205,7 @@ impl Encoder<'_> {
             }
             Target::Lock { event, .. } => {
                 if event >= n {
-                    return false;
+                    return Precheck::Possible(None);
                 }
                 inside[event] = true;
             }
@@ -207,10 +227,10 @@ impl Encoder<'_> {
                     match last.as_slice() {
                         [] if pubs.is_empty() => {
                             if tr.init.get(c) != Some(&want) {
-                                return true;
+                                return Precheck::Impossible;
                             }
                         }
-                        [] => return true,
+                        [] => return Precheck::Impossible,
                         [p] => {
                             for &(q, _) in pubs {
                                 if q != *p {
@@ -225,9 +245,10 @@ impl Encoder<'_> {
         }
         // Pending locks stay out of the prefix unless one is the target.
         out_roots.extend((0..n).filter(|&j| tr.events[j].pending && target.event() != Some(j)));
+        let mut out = vec![false; n];
         for _round in 0..MAX_ROUNDS {
             if !ord.close() {
-                return true;
+                return Precheck::Impossible;
             }
             // The prefix: what is forced in and everything before it; what is forced out and
             // everything after it.
@@ -235,9 +256,9 @@ impl Encoder<'_> {
             for i in roots {
                 ord.with_ancestors(i, &mut inside);
             }
-            let out: Vec<bool> = (0..n).map(|j| out_roots.iter().any(|&o| o == j || ord.before(o, j))).collect();
+            out = (0..n).map(|j| out_roots.iter().any(|&o| o == j || ord.before(o, j))).collect();
             if (0..n).any(|i| inside[i] && out[i]) {
-                return true;
+                return Precheck::Impossible;
             }
             // Orderings implied by where the reads in the prefix take their values from.
             let mut grew = false;
@@ -251,7 +272,7 @@ impl Encoder<'_> {
                 let Some((cell, v)) = tr.events[x].kind.read() else { continue };
                 let srcs = self.sources(&ord, x, cell, v, &out);
                 match srcs.as_slice() {
-                    [] => return true,
+                    [] => return Precheck::Impossible,
                     [s] => {
                         fixed.push((x, *s));
                         grew = true;
@@ -260,10 +281,15 @@ impl Encoder<'_> {
                 }
             }
             if !grew {
-                return false;
+                break;
             }
         }
-        false
+        if !ord.close() {
+            return Precheck::Impossible;
+        }
+        // What must-happen-before does not already say.
+        let after = (0..n).map(|b| ord.preds[b].iter().copied().filter(|a| !self.preds[b].contains(a)).collect()).collect();
+        Precheck::Possible(Some(Hints { after, out }))
     }
 
     /// Adds the orderings that read `x` taking its value from `src` implies; whether any was new.
