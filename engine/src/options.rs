@@ -7,13 +7,13 @@ use std::time::Duration;
 /// Which explorer answers a check.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum EngineKind {
-    /// Maximal causality reduction with Z3. The spec makes it the default; it is not the default
-    /// yet because it can still miss final states on spin-loop protocols (see ARCHITECTURE.md,
-    /// "Status and known gaps").
+    /// Maximal causality reduction (spec §5's default): explores one execution per causal state
+    /// of the program, choosing each next interleaving by solving the maximal causal model of an
+    /// explored trace ([`crate::mcr`]).
+    #[default]
     Mcr,
     /// Exhaustive exploration of the operational semantics with state hashing: the reference
-    /// oracle, and for now the default.
-    #[default]
+    /// oracle MCR is tested against.
     Exhaustive,
 }
 
@@ -30,7 +30,7 @@ pub struct CheckOptions {
 
 impl Default for CheckOptions {
     fn default() -> Self {
-        CheckOptions { engine: EngineKind::Exhaustive, sdg: true, loop_bound: 8, timeout: None }
+        CheckOptions { engine: EngineKind::Mcr, sdg: true, loop_bound: 8, timeout: None }
     }
 }
 

@@ -149,12 +149,15 @@ pub struct Stats {
     pub blocked: u64,
     /// Distinct final states.
     pub states: u64,
-    /// SMT constraints built (MCR only).
+    /// SMT constraints built (MCR only; most queries are decided before they reach Z3, and
+    /// then build none).
     pub constraints: u64,
-    /// Time spent in the SMT solver.
+    /// Time spent deciding MCR's queries: the pre-check, the causal search and Z3.
     pub solver_ms: f64,
     /// Wall time of the whole check for this model.
     pub time_ms: f64,
+    /// New-value queries MCR asked about its traces (MCR only).
+    pub queries: u64,
 }
 
 /// The result of checking one test under one model.

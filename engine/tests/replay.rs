@@ -42,9 +42,18 @@ fn check_replays(
 }
 
 #[test]
-fn reported_schedules_replay_on_random_programs() {
+fn reported_schedules_replay_on_random_programs_mcr() {
+    schedules_replay(EngineKind::Mcr);
+}
+
+#[test]
+fn reported_schedules_replay_on_random_programs_exhaustive() {
+    schedules_replay(EngineKind::Exhaustive);
+}
+
+fn schedules_replay(engine: EngineKind) {
     let opts = CheckOptions {
-        engine: EngineKind::Exhaustive,
+        engine,
         ..CheckOptions::default()
     };
     let ctl = Control::new();

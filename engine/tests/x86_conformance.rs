@@ -1,13 +1,22 @@
 //! x86 conformance: every test of `../shared/conformance/x86` (relative to the repository root;
-//! skipped with a message when absent) under SC and TSO with the exhaustive engine, compared
-//! with `expected.csv` (herd7's `Ok`/`No` per model). PSO must allow every TSO state.
+//! skipped with a message when absent) under SC and TSO with both engines, compared with
+//! `expected.csv` (herd7's `Ok`/`No` per model). PSO must allow every TSO state.
 
 use litmus_engine::{check, syntax, CheckOptions, Control, EngineKind, Model};
 use std::path::PathBuf;
 use std::time::Instant;
 
 #[test]
-fn x86_conformance_suite_agrees_with_herd() {
+fn x86_conformance_suite_agrees_with_herd_mcr() {
+    conformance(EngineKind::Mcr);
+}
+
+#[test]
+fn x86_conformance_suite_agrees_with_herd_exhaustive() {
+    conformance(EngineKind::Exhaustive);
+}
+
+fn conformance(engine: EngineKind) {
     // `../shared` next to the repository (`/work/main` → `/work/shared`); worktrees one level
     // deeper also look one more level up; `LITMUS_CONFORMANCE` overrides.
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
@@ -27,7 +36,7 @@ fn x86_conformance_suite_agrees_with_herd() {
     let csv = std::fs::read_to_string(dir.join("expected.csv")).unwrap_or_default();
     let start = Instant::now();
     let opts = CheckOptions {
-        engine: EngineKind::Exhaustive,
+        engine,
         ..CheckOptions::default()
     };
     let ctl = Control::new();
@@ -77,7 +86,7 @@ fn x86_conformance_suite_agrees_with_herd() {
         }
     }
     println!(
-        "x86 conformance: {rows} tests, {} disagreements, {:.1}s",
+        "x86 conformance ({engine:?}): {rows} tests, {} disagreements, {:.1}s",
         disagreements.len(),
         start.elapsed().as_secs_f64()
     );

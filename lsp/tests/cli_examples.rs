@@ -114,28 +114,29 @@ fn every_example_gives_the_results_its_header_promises() {
             "{name}: the header must give SC, TSO and PSO"
         );
         let exit = exit.unwrap_or_else(|| panic!("{name}: the header must give the exit status"));
-        // The reference explorer: fast on every example. The default engine's schedules are
-        // exercised below.
-        let r = run(&["check", "--json", "--engine", "exhaustive", &name]);
-        assert_eq!(r.status, exit, "{name}: {}", r.stderr);
-        let doc = r.json();
-        for e in expectations {
-            let m = &doc["files"][0]["results"][e.model];
-            let kinds: Vec<&str> = m["violations"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|v| v["kind"].as_str().unwrap())
-                .collect();
-            match e.word.as_str() {
-                "Ok" => assert_eq!(m["condition"]["holds"], true, "{name} {}: {m}", e.model),
-                "No" => assert_eq!(m["condition"]["holds"], false, "{name} {}: {m}", e.model),
-                "pass" => assert!(kinds.is_empty(), "{name} {}: {kinds:?}", e.model),
-                kind => assert!(
-                    kinds.contains(&kind),
-                    "{name} {}: expected {kind}, got {kinds:?}",
-                    e.model
-                ),
+        // The default engine (MCR) and the reference explorer.
+        for engine in ["mcr", "exhaustive"] {
+            let r = run(&["check", "--json", "--engine", engine, &name]);
+            assert_eq!(r.status, exit, "{name} ({engine}): {}", r.stderr);
+            let doc = r.json();
+            for e in &expectations {
+                let m = &doc["files"][0]["results"][e.model];
+                let kinds: Vec<&str> = m["violations"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|v| v["kind"].as_str().unwrap())
+                    .collect();
+                match e.word.as_str() {
+                    "Ok" => assert_eq!(m["condition"]["holds"], true, "{name} {} ({engine}): {m}", e.model),
+                    "No" => assert_eq!(m["condition"]["holds"], false, "{name} {} ({engine}): {m}", e.model),
+                    "pass" => assert!(kinds.is_empty(), "{name} {} ({engine}): {kinds:?}", e.model),
+                    kind => assert!(
+                        kinds.contains(&kind),
+                        "{name} {} ({engine}): expected {kind}, got {kinds:?}",
+                        e.model
+                    ),
+                }
             }
         }
     }
@@ -144,11 +145,10 @@ fn every_example_gives_the_results_its_header_promises() {
 #[test]
 fn every_printed_schedule_replays() {
     // The text output replays each witness and condition violation to print its final state,
-    // and says so when a schedule does not replay. The default engine (MCR) is the one to
-    // watch: the reference explorer's schedules are property-tested in the engine.
+    // and says so when a schedule does not replay.
     for path in examples() {
         let name = path.display().to_string();
-        for engine in ["mcr"] {
+        for engine in ["mcr", "exhaustive"] {
             let r = run(&["check", "--color", "never", "--engine", engine, &name]);
             assert!(r.status == 0 || r.status == 1, "{name}: {}", r.stderr);
             assert!(

@@ -79,7 +79,8 @@ fn sb_document_has_the_spec_shape_and_herd_counts() {
                 "states",
                 "constraints",
                 "solver_ms",
-                "time_ms"
+                "time_ms",
+                "queries"
             ]
         );
         assert!(stats["executions"].as_u64().unwrap() >= 3);

@@ -56,7 +56,7 @@ fn sb_under_every_model() {
             Positive: 0 Negative: 3
             Condition exists (P0:r0 == 0 && P1:r1 == 0)
             Observation SB Never 0 3
-            Stats: 3 executions, 0 blocked, 3 states, 0 constraints, solver _ ms, time _ ms, complete
+            Stats: 3 executions, 0 blocked, 3 states, 0 queries, 0 constraints, solver _ ms, time _ ms, complete
 
             --- TSO ---
             Test SB Allowed
@@ -79,7 +79,7 @@ fn sb_under_every_model() {
               5. examples/sb.litmus:18:3  P0  flush  x = 1  (buffer -> memory)  // x = 1;
               6. examples/sb.litmus:23:3  P1  flush  y = 1  (buffer -> memory)  // y = 1;
             Final state: P0:r0=0; P1:r1=0;
-            Stats: 4 executions, 0 blocked, 4 states, 0 constraints, solver _ ms, time _ ms, complete
+            Stats: 4 executions, 0 blocked, 4 states, 0 queries, 0 constraints, solver _ ms, time _ ms, complete
 
             --- PSO ---
             Test SB Allowed
@@ -102,7 +102,7 @@ fn sb_under_every_model() {
               5. examples/sb.litmus:18:3  P0  flush  x = 1  (buffer -> memory)  // x = 1;
               6. examples/sb.litmus:23:3  P1  flush  y = 1  (buffer -> memory)  // y = 1;
             Final state: P0:r0=0; P1:r1=0;
-            Stats: 4 executions, 0 blocked, 4 states, 0 constraints, solver _ ms, time _ ms, complete
+            Stats: 4 executions, 0 blocked, 4 states, 0 queries, 0 constraints, solver _ ms, time _ ms, complete
 
         "#]],
     );
@@ -149,7 +149,7 @@ fn dekker_violation_schedule_under_tso() {
               7. examples/dekker.litmus:44:3   P1  flush   flag1 = 1  (buffer -> memory)  // flag1 = 1;
               8. examples/dekker.litmus:55:3   P1  rmw     inside (old value 1)           // r1 = fetch_add(inside, 1);
               9. examples/dekker.litmus:56:3   P1  assert                                 // assert(r1 == 0);
-            Stats: 16 executions, 0 blocked, 2 states, 0 constraints, solver _ ms, time _ ms, complete
+            Stats: 16 executions, 0 blocked, 2 states, 0 queries, 0 constraints, solver _ ms, time _ ms, complete
 
         "#]],
     );
@@ -225,4 +225,34 @@ fn colour_is_off_in_pipes_and_on_when_asked() {
         "{}",
         coloured.stdout
     );
+}
+
+/// The README's example: the default engine (MCR) under TSO.
+#[test]
+fn sb_under_tso_with_the_default_engine() {
+    check_text(&["--model", "tso", "examples/sb.litmus"], 0, expect![[r#"
+        --- TSO ---
+        Test SB Allowed
+        States 4
+        P0:r0=0; P1:r1=0;
+        P0:r0=0; P1:r1=1;
+        P0:r0=1; P1:r1=0;
+        P0:r0=1; P1:r1=1;
+        Ok
+        Witnesses
+        Positive: 1 Negative: 3
+        Condition exists (P0:r0 == 0 && P1:r1 == 0)
+        Observation SB Sometimes 1 3
+
+        Witness (6 steps) reaching a state where the condition holds:
+          1. examples/sb.litmus:23:3  P1  store  y = 1  (buffered)          // y = 1;
+          2. examples/sb.litmus:24:8  P1  load   x -> 0                     // r1 = x;
+          3. examples/sb.litmus:18:3  P0  store  x = 1  (buffered)          // x = 1;
+          4. examples/sb.litmus:19:8  P0  load   y -> 0                     // r0 = y;
+          5. examples/sb.litmus:18:3  P0  flush  x = 1  (buffer -> memory)  // x = 1;
+          6. examples/sb.litmus:23:3  P1  flush  y = 1  (buffer -> memory)  // y = 1;
+        Final state: P0:r0=0; P1:r1=0;
+        Stats: 6 executions, 0 blocked, 4 states, 19 queries, 0 constraints, solver _ ms, time _ ms, complete
+
+    "#]]);
 }

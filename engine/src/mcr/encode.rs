@@ -81,11 +81,10 @@ pub enum Answer {
 /// The base constraints of one trace, asserted once; each query pushes its target on top.
 pub struct Encoder<'t> {
     trace: &'t Trace,
-    solver: Solver,
-    /// Order variable of each event with a shared effect.
-    ord: Vec<Option<Int>>,
-    /// The prefix bound `T`.
-    bound: Int,
+    /// The solver and its variables, made on the first query that reaches Z3 (most never do).
+    z3: Option<Z3Vars>,
+    /// Z3's random seed, if set.
+    seed: Option<u32>,
     /// Flush event of each store (TSO/PSO).
     flush_of: Vec<Option<usize>>,
     /// Per cell: the events that publish a value to memory, with the value.
@@ -104,16 +103,21 @@ pub struct Encoder<'t> {
     pub prefilter_wrong: u64,
     /// Must-happen-before predecessors of each event.
     preds: Vec<Vec<usize>>,
-    /// The validity guard of each read.
-    guards: Vec<(usize, Bool)>,
     /// The `await` round of each load, if any ([`Trace::await_rounds`]).
     rounds: Vec<Option<u32>>,
     /// The closure of must-happen-before for the pre-check, built on its first query.
     hb_order: std::cell::OnceCell<Option<prefilter::Order>>,
     /// Must-happen-before pairs not yet asserted.
     hb: Vec<(usize, usize)>,
-    /// Whether the base constraints are asserted.
-    based: bool,
+}
+
+/// The Z3 side of an [`Encoder`]: the solver holding the trace's base constraints, one integer
+/// order variable per event, the prefix bound `T`, and the validity guard of each read.
+struct Z3Vars {
+    solver: Solver,
+    ord: Vec<Int>,
+    bound: Int,
+    guards: Vec<(usize, Bool)>,
 }
 
 fn lt(a: &Int, b: &Int) -> Bool {
@@ -123,12 +127,6 @@ fn lt(a: &Int, b: &Int) -> Bool {
 impl<'t> Encoder<'t> {
     pub fn new(trace: &'t Trace) -> Encoder<'t> {
         let n = trace.events.len();
-        let solver = Solver::new_for_logic("QF_IDL").unwrap_or_else(Solver::new);
-        let mut ord: Vec<Option<Int>> = Vec::with_capacity(n);
-        for i in 0..trace.events.len() {
-            ord.push(Some(Int::new_const(format!("o{i}"))));
-        }
-        let bound = Int::new_const("bound");
         let flush_of = if trace.model == Model::Sc { vec![None; n] } else { trace.flush_of() };
         let cells = trace.init.len();
         let mut publishes: Vec<Vec<(usize, i64)>> = vec![Vec::new(); cells];
@@ -163,9 +161,8 @@ impl<'t> Encoder<'t> {
         }
         let mut enc = Encoder {
             trace,
-            solver,
-            ord,
-            bound,
+            z3: None,
+            seed: None,
             flush_of,
             publishes,
             own_store,
@@ -175,23 +172,29 @@ impl<'t> Encoder<'t> {
             check_prefilter: false,
             prefilter_wrong: 0,
             preds: vec![Vec::new(); n],
-            guards: Vec::new(),
             rounds: trace.await_rounds(),
             hb_order: std::cell::OnceCell::new(),
             hb: Vec::new(),
-            based: false,
         };
         enc.order_pairs();
         enc
     }
 
+    fn vars(&self) -> &Z3Vars {
+        self.z3.as_ref().expect("Z3 variables are made before the first Z3 query")
+    }
+
     fn o(&self, i: usize) -> &Int {
-        self.ord[i].as_ref().expect("event with an order variable")
+        &self.vars().ord[i]
+    }
+
+    fn bound(&self) -> &Int {
+        &self.vars().bound
     }
 
     fn assert(&mut self, b: &Bool) {
         self.constraints += 1;
-        self.solver.assert(b);
+        self.vars().solver.assert(b);
     }
 
     /// Must-happen-before: fills `preds` (used by the pre-check, the causal cone and Z3) and
@@ -208,7 +211,7 @@ impl<'t> Encoder<'t> {
         for (i, e) in tr.events.iter().enumerate() {
             match e.kind {
                 EvKind::Flush { cell, store, .. } => {
-                    if store < i && self.ord[store].is_some() {
+                    if store < i {
                         hb.push((store, i));
                     }
                     let key = if tr.model == Model::Pso { (e.thread, Some(cell)) } else { (e.thread, None) };
@@ -249,8 +252,15 @@ impl<'t> Encoder<'t> {
     /// Asserts the trace's maximal causal model into Z3, once, before the first Z3 query (most
     /// queries are answered without it: by the pre-check or by [`super::search`]).
     fn ensure_base(&mut self) {
-        if !self.based {
-            self.based = true;
+        if self.z3.is_none() {
+            let solver = Solver::new_for_logic("QF_IDL").unwrap_or_else(Solver::new);
+            if let Some(seed) = self.seed {
+                let mut p = Params::new();
+                p.set_u32("random_seed", seed);
+                solver.set_params(&p);
+            }
+            let ord = (0..self.trace.events.len()).map(|i| Int::new_const(format!("o{i}"))).collect();
+            self.z3 = Some(Z3Vars { solver, ord, bound: Int::new_const("bound"), guards: Vec::new() });
             self.assert_base();
         }
     }
@@ -273,8 +283,10 @@ impl<'t> Encoder<'t> {
             if let Some((cell, value)) = tr.events[i].kind.read() {
                 let v = self.value_is(i, cell, value);
                 let g = Bool::new_const(format!("g{i}"));
-                let c = g.implies(&self.o(i).le(&self.bound).implies(&v));
-                self.guards.push((i, g));
+                let c = g.implies(&self.o(i).le(self.bound()).implies(&v));
+                if let Some(z) = self.z3.as_mut() {
+                    z.guards.push((i, g));
+                }
                 self.assert(&c);
             }
         }
@@ -287,7 +299,7 @@ impl<'t> Encoder<'t> {
                 }
                 let (_, la, ua) = *sa;
                 let (_, lb, ub) = *sb;
-                let mut alts = vec![lt(&self.bound, self.o(la)), lt(&self.bound, self.o(lb))];
+                let mut alts = vec![lt(self.bound(), self.o(la)), lt(self.bound(), self.o(lb))];
                 if let Some(ua) = ua {
                     alts.push(lt(self.o(ua), self.o(lb)));
                 }
@@ -558,9 +570,7 @@ impl<'t> Encoder<'t> {
     /// Seeds Z3's random choices: which satisfying order a query returns, hence which seeds MCR
     /// explores, depends on it (tests vary it to check completeness does not).
     pub fn set_random_seed(&mut self, seed: u32) {
-        let mut p = Params::new();
-        p.set_u32("random_seed", seed);
-        self.solver.set_params(&p);
+        self.seed = Some(seed);
     }
 
     /// Solve one query. `timeout_ms` bounds the solver call.
@@ -628,13 +638,13 @@ impl<'t> Encoder<'t> {
         if target.event().is_some() {
             // The committed prefix stays in the prefix (in any order), with its values.
             for k in 0..keep {
-                goal.push(self.o(k).le(&self.bound));
+                goal.push(self.o(k).le(self.bound()));
             }
         }
         // Pending locks stay out of the prefix unless one is the target.
         for (j, e) in tr.events.iter().enumerate() {
             if e.pending && target.event() != Some(j) {
-                goal.push(lt(&self.bound, self.o(j)));
+                goal.push(lt(self.bound(), self.o(j)));
             }
         }
         match *target {
@@ -648,7 +658,7 @@ impl<'t> Encoder<'t> {
                         goal.push(lt(self.o(p), self.o(first)));
                     }
                 }
-                goal.push(self.o(event).le(&self.bound));
+                goal.push(self.o(event).le(self.bound()));
                 goal.push(self.value_is(event, cell, value));
                 goal.push(self.reads_from(event, cell, from));
                 // With a new value the target's thread may go elsewhere: its later steps are
@@ -657,7 +667,7 @@ impl<'t> Encoder<'t> {
                 if let Some(next) = (event + 1..tr.events.len())
                     .find(|&j| tr.events[j].thread == t && !matches!(tr.events[j].kind, EvKind::Flush { .. }))
                 {
-                    goal.push(lt(&self.bound, self.o(next)));
+                    goal.push(lt(self.bound(), self.o(next)));
                 }
                 // An RMW reading a new value may write something else (or nothing). Its operands
                 // are fixed (they come from registers, which the prefix's reads fix), so what it
@@ -680,7 +690,7 @@ impl<'t> Encoder<'t> {
                             }
                             if let Some((c, v)) = e.kind.read().filter(|&(c, _)| c == cell) {
                                 let valid = self.value_is_with(j, c, v, Some((event, new)));
-                                goal.push(self.o(j).le(&self.bound).implies(&valid));
+                                goal.push(self.o(j).le(self.bound()).implies(&valid));
                                 relaxed.push(j);
                             }
                         }
@@ -702,7 +712,7 @@ impl<'t> Encoder<'t> {
                             continue;
                         }
                         // A later read of the cell must read a later write.
-                        let mut alts = vec![lt(self.o(j), r), lt(&self.bound, self.o(j))];
+                        let mut alts = vec![lt(self.o(j), r), lt(self.bound(), self.o(j))];
                         for &q in &others {
                             alts.push(Bool::and(&[lt(r, self.o(q)), lt(self.o(q), self.o(j))]));
                         }
@@ -713,7 +723,7 @@ impl<'t> Encoder<'t> {
             Target::Lock { event, after } => {
                 let EvKind::Lock { mutex } = tr.events[event].kind else { return Answer::Unsat };
                 let l = self.o(event);
-                goal.push(l.le(&self.bound));
+                goal.push(l.le(self.bound()));
                 let unlocks = tr
                     .events
                     .iter()
@@ -731,44 +741,42 @@ impl<'t> Encoder<'t> {
                 }
             }
             Target::Final { cell, value } => {
-                for o in self.ord.iter().flatten() {
-                    goal.push(lt(o, &self.bound));
+                for o in &self.vars().ord {
+                    goal.push(lt(o, self.bound()));
                 }
                 // The final values are read by an observer after every thread, one cell after
                 // the other: earlier cells keep the value this trace gave them.
                 for (c, pubs) in self.publishes.iter().enumerate().take(cell as usize) {
                     let cur = pubs.last().map(|&(_, v)| v).unwrap_or(tr.init[c]);
-                    goal.push(self.mem_is(&self.bound, c as u32, cur, None));
+                    goal.push(self.mem_is(self.bound(), c as u32, cur, None));
                 }
-                goal.push(self.mem_is(&self.bound, cell, value, None));
+                goal.push(self.mem_is(self.bound(), cell, value, None));
             }
         }
-        self.solver.push();
+        self.vars().solver.push();
         for g in &goal {
             self.assert(g);
         }
         if let Some(ms) = timeout_ms {
             let mut p = Params::new();
             p.set_u32("timeout", ms.max(1));
-            self.solver.set_params(&p);
+            self.vars().solver.set_params(&p);
         }
         if let Target::Read { event, .. } = *target {
             relaxed.push(event);
         }
         let assumptions: Vec<Bool> =
-            self.guards.iter().filter(|(i, _)| !relaxed.contains(i)).map(|(_, g)| g.clone()).collect();
-        let answer = match self.solver.check_assumptions(&assumptions) {
+            self.vars().guards.iter().filter(|(i, _)| !relaxed.contains(i)).map(|(_, g)| g.clone()).collect();
+        let solver = &self.vars().solver;
+        let answer = match solver.check_assumptions(&assumptions) {
             SatResult::Unsat => Answer::Unsat,
             SatResult::Unknown => Answer::Unknown,
-            SatResult::Sat => match self.solver.get_model() {
+            SatResult::Sat => match solver.get_model() {
                 None => Answer::Unknown,
                 Some(m) => {
-                    let pos: Option<Vec<i64>> = self
-                        .ord
-                        .iter()
-                        .map(|o| o.as_ref().and_then(|o| m.eval(o, true)).and_then(|v| v.as_i64()))
-                        .collect();
-                    match (pos, m.eval(&self.bound, true).and_then(|v| v.as_i64())) {
+                    let pos: Option<Vec<i64>> =
+                        self.vars().ord.iter().map(|o| m.eval(o, true).and_then(|v| v.as_i64())).collect();
+                    match (pos, m.eval(self.bound(), true).and_then(|v| v.as_i64())) {
                         (Some(pos), Some(t)) => Answer::Sat(match target.event() {
                             Some(_) => self.cone(target, keep, &pos),
                             None => self.seed_order(target, keep, &pos, t),
@@ -778,7 +786,7 @@ impl<'t> Encoder<'t> {
                 }
             },
         };
-        self.solver.pop(1);
+        self.vars().solver.pop(1);
         answer
     }
 }

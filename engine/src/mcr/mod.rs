@@ -699,6 +699,7 @@ pub fn explore(
     });
     col.stats.constraints += stats.constraints;
     col.stats.solver_ms += stats.solver_ms;
+    col.stats.queries += stats.queries;
     if !stats.complete {
         col.complete = false;
     }

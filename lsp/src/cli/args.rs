@@ -66,9 +66,8 @@ pub struct CheckArgs {
     #[arg(long)]
     pub json: bool,
 
-    /// Exploration engine: the reference explorer (default), or maximal causality reduction
-    /// (experimental: it can still miss states on spin-loop protocols).
-    #[arg(long, value_enum, value_name = "ENGINE", default_value_t = Engine::Exhaustive)]
+    /// Exploration engine: maximal causality reduction (default), or the reference explorer.
+    #[arg(long, value_enum, value_name = "ENGINE", default_value_t = Engine::Mcr)]
     pub engine: Engine,
 
     /// MCR without the static dependency graph pruning.
@@ -123,9 +122,9 @@ pub struct LspArgs {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Engine {
-    /// Maximal causality reduction with an SMT solver.
+    /// Maximal causality reduction: one execution per causal state.
     Mcr,
-    /// Exhaustive exploration of the operational semantics.
+    /// The reference explorer: every interleaving, equal states merged.
     Exhaustive,
 }
 
@@ -179,6 +178,17 @@ mod tests {
         assert!(parse_timeout("-1").is_err());
         assert!(parse_timeout("soon").is_err());
         assert!(parse_timeout("inf").is_err());
+    }
+
+    #[test]
+    fn mcr_is_the_default_engine() {
+        let cli = Cli::try_parse_from(["litmus", "check", "a.litmus"]).unwrap();
+        let Command::Check(args) = cli.command else {
+            panic!("not check")
+        };
+        let opts = args.check_options();
+        assert_eq!(opts.engine, EngineKind::Mcr);
+        assert!(opts.sdg);
     }
 
     #[test]

@@ -136,6 +136,7 @@ pub fn model_report(test: &Test, index: &LineIndex, r: &ModelReport) -> Value {
             "constraints": s.constraints,
             "solver_ms": round3(s.solver_ms),
             "time_ms": round3(s.time_ms),
+            "queries": s.queries,
         },
     })
 }

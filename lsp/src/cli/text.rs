@@ -237,15 +237,17 @@ fn kind_name(k: ViolationKind) -> &'static str {
     }
 }
 
-/// `Stats: 4 executions, 0 blocked, 4 states, 0 constraints, solver 0.0 ms, time 1.2 ms, complete`
+/// `Stats: 6 executions, 0 blocked, 4 states, 19 queries, 0 constraints, solver 0.2 ms,
+/// time 1.2 ms, complete`
 pub fn stats_line(r: &ModelReport) -> String {
     let s = &r.stats;
     format!(
-        "Stats: {} executions, {} blocked, {} states, {} constraints, solver {:.1} ms, \
+        "Stats: {} executions, {} blocked, {} states, {} queries, {} constraints, solver {:.1} ms, \
          time {:.1} ms, {}",
         s.executions,
         s.blocked,
         s.states,
+        s.queries,
         s.constraints,
         s.solver_ms,
         s.time_ms,

@@ -23,7 +23,7 @@ impl Default for Settings {
             models: Model::ALL.to_vec(),
             loop_bound: 8,
             timeout: 10.0,
-            engine: EngineKind::Exhaustive,
+            engine: EngineKind::Mcr,
             verify_on_save: true,
             verify_on_change: false,
         }

@@ -21,7 +21,7 @@ export const DEFAULT_SETTINGS: Readonly<ServerSettings> = Object.freeze({
   models: ['sc', 'tso', 'pso'] as ModelName[],
   loopBound: 8,
   timeout: 10,
-  engine: 'exhaustive' as EngineName,
+  engine: 'mcr' as EngineName,
   verifyOnSave: true,
   verifyOnChange: false,
 });
