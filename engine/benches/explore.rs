@@ -1,6 +1,8 @@
 //! MCR against the exhaustive explorer over the litmus corpus (`tests/litmus/*.litmus`):
-//! per program and model, MCR executions, distinct final states, exhaustive executions, and the
-//! wall time of both, side by side. Prints a Markdown table (committed as `docs/bench-mcr.md`).
+//! per program and model, MCR executions, distinct final states, causal states (MCR's own
+//! measure of redundancy, `McrStats::causal_states`), exhaustive executions, how MCR's queries
+//! were decided (pre-check, causal search, Z3), and the wall time of both engines, side by side.
+//! Prints a Markdown table (committed as `docs/bench-mcr.md`).
 //!
 //! Run: `cargo bench -p litmus-engine --bench explore` (MCR gets 10 s per test and model).
 
@@ -10,31 +12,18 @@ use litmus_engine::report::{Model, ModelReport};
 use litmus_engine::{check, mcr, syntax, CheckOptions, Control, EngineKind};
 use std::time::Instant;
 
-/// MCR's report, wall time, queries, queries answered by the static pre-check, and the number
-/// of distinct *causal states* among its executions: per thread, the sequence of its steps
-/// with the values they read, plus how the execution ended (the paper's notion of state: MCR
-/// aims at one execution per causal state, so executions / causal states is its redundancy).
-fn run_mcr(test: &litmus_engine::ast::Test, model: Model, opts: &CheckOptions) -> (ModelReport, f64, u64, u64, usize) {
+/// MCR's report, its wall time and its own counters.
+fn run_mcr(test: &litmus_engine::ast::Test, model: Model, opts: &CheckOptions) -> (ModelReport, f64, mcr::McrStats) {
     let start = Instant::now();
     let program = Program::lower(test, opts.loop_bound).expect("lowers");
     let mut col = Collector::new(test, &program, model);
-    let mut causal = std::collections::HashSet::new();
     let ctl = Control::new();
-    let stats = mcr::explore_with(&program, model, opts, &ctl, mcr::Tuning::default(), &mut |ex| {
-        col.end(ex.state, ex.events);
-        let mut per: Vec<Vec<String>> = vec![Vec::new(); program.threads.len()];
-        for e in ex.events.iter().filter(|e| e.action != litmus_engine::report::Action::Flush) {
-            if let Some(v) = per.get_mut(e.thread) {
-                v.push(format!("{:?}{:?}{:?}{:?}", e.action, e.cell, e.value, e.mutex));
-            }
-        }
-        causal.insert(format!("{per:?}{:?}{:?}", ex.state.mem, ex.state.status()));
-    });
+    let stats = mcr::explore_with(&program, model, opts, &ctl, mcr::Tuning::default(), &mut |ex| col.end(ex.state, ex.events));
     col.stats.constraints += stats.constraints;
     col.stats.solver_ms += stats.solver_ms;
     col.complete &= stats.complete;
     let r = col.finish(start.elapsed());
-    (r, start.elapsed().as_secs_f64() * 1000.0, stats.queries, stats.prefiltered, causal.len())
+    (r, start.elapsed().as_secs_f64() * 1000.0, stats)
 }
 
 fn main() {
@@ -45,8 +34,8 @@ fn main() {
         .filter(|p| p.extension().is_some_and(|x| x == "litmus"))
         .collect();
     files.sort();
-    println!("| test | model | states | causal states | MCR execs | MCR/states | MCR/causal | exhaustive execs | queries | pre-checked | MCR ms | solver ms | exhaustive ms | agree |");
-    println!("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|");
+    println!("| test | model | states | causal states | MCR execs | MCR/states | MCR/causal | exhaustive execs | queries | pre-checked | searched | Z3 | MCR ms | query ms | exhaustive ms | agree |");
+    println!("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|");
     let (mut tot_states, mut tot_mcr, mut tot_exh) = ([0u64; 3], [0u64; 3], [0u64; 3]);
     let (mut t_mcr, mut t_exh) = ([0f64; 3], [0f64; 3]);
     let mut tot_causal = [0u64; 3];
@@ -61,19 +50,24 @@ fn main() {
             let exh = check(&test, model, &opts, &Control::new());
             let exh_ms = t0.elapsed().as_secs_f64() * 1000.0;
             let mopts = CheckOptions { timeout: Some(std::time::Duration::from_secs(10)), ..CheckOptions::default() };
-            let (m, mcr_ms, queries, prechecked, causal) = run_mcr(&test, model, &mopts);
+            let (m, mcr_ms, ms) = run_mcr(&test, model, &mopts);
+            let causal = ms.causal_states;
             let same = m.complete && m.states == exh.states
                 && m.violations.iter().map(|v| (v.kind, v.span)).eq(exh.violations.iter().map(|v| (v.kind, v.span)));
             disagreements += usize::from(!same);
             let states = exh.states.len() as u64;
             let ratio = m.stats.executions as f64 / states.max(1) as f64;
             let cratio = m.stats.executions as f64 / causal.max(1) as f64;
-            tot_causal[mi] += causal as u64;
+            tot_causal[mi] += causal;
             println!(
-                "| {name} | {} | {states} | {causal} | {} | {ratio:.2} | {cratio:.2} | {} | {queries} | {prechecked} | {mcr_ms:.1} | {:.1} | {exh_ms:.1} | {} |",
+                "| {name} | {} | {states} | {causal} | {} | {ratio:.2} | {cratio:.2} | {} | {} | {} | {} | {} | {mcr_ms:.1} | {:.1} | {exh_ms:.1} | {} |",
                 model.key(),
                 m.stats.executions,
                 exh.stats.executions,
+                ms.queries,
+                ms.prefiltered,
+                ms.searched,
+                ms.queries - ms.prefiltered - ms.searched,
                 m.stats.solver_ms,
                 if same { "yes" } else if !m.complete { "timeout" } else { "NO" }
             );

@@ -78,6 +78,11 @@ pub struct McrStats {
     /// With [`Tuning::check_search`]: searched queries the search solved and Z3 did not (must
     /// be 0).
     pub search_extra: u64,
+    /// Distinct causal states among the executions: per thread, its steps with the values they
+    /// read (leaving out the `await` rounds it retried, see [`drop_failed_rounds`]), and how the
+    /// execution ended. The paper's measure of redundancy is executions per causal state (MCR
+    /// aims at one).
+    pub causal_states: u64,
     /// False when the timeout or the cancel flag stopped exploration.
     pub complete: bool,
 }
@@ -163,6 +168,7 @@ pub fn explore_with(
         out
     };
     let mut seen_states: HashSet<(State, Canon)> = HashSet::new();
+    let mut causal: HashSet<u64> = HashSet::new();
     let mut seen_seeds: HashSet<Vec<Choice>> = HashSet::new();
     let mut seen_traces: HashSet<(Vec<Ev>, usize, u32)> = HashSet::new();
     let mut work: Vec<Seed> = vec![Seed {
@@ -260,6 +266,7 @@ pub fn explore_with(
                     if matches!(s2.status(), Status::Blocked { .. }) {
                         stats.blocked += 1;
                     }
+                    causal.insert(causal_hash(&drop_failed_rounds(evs.clone(), &in_round, 0).0, s2));
                     let mut all = events.clone();
                     all.push(ev.clone());
                     sink(&Execution { events: &all, state: s2 });
@@ -295,7 +302,9 @@ pub fn explore_with(
             if end == End::Cut {
                 tev.extend(pending_locks(p, &st, None));
             }
-            traces.push(make_trace(p, model, &in_round, tev, end, seed.min_event));
+            let traced = make_trace(p, model, &in_round, tev, end, seed.min_event);
+            causal.insert(causal_hash(&traced.0.events, &st));
+            traces.push(traced);
         } else {
             for (ev, s2) in &endings {
                 stats.executions += 1;
@@ -312,7 +321,9 @@ pub fn explore_with(
                     tev.extend(observe(p, ev, &st, s2, &evs));
                 }
                 tev.extend(pending_locks(p, s2, Some(ev.thread)));
-                traces.push(make_trace(p, model, &in_round, tev, End::Cut, seed.min_event));
+                let traced = make_trace(p, model, &in_round, tev, End::Cut, seed.min_event);
+                causal.insert(causal_hash(&traced.0.events, s2));
+                traces.push(traced);
             }
         }
         // 4. New seeds from each trace's maximal causal model.
@@ -430,7 +441,25 @@ pub fn explore_with(
     if !work.is_empty() {
         stats.complete = false;
     }
+    stats.causal_states = causal.len() as u64;
     stats
+}
+
+/// A hash of an execution's causal state (see [`McrStats::causal_states`]): its trace events per
+/// thread, without flushes and pending locks, and the state it ended in.
+fn causal_hash(events: &[Ev], end: &State) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = rustc_hash::FxHasher::default();
+    let threads = events.iter().map(|e| e.thread + 1).max().unwrap_or(0);
+    for t in 0..threads {
+        for e in events.iter().filter(|e| e.thread == t && !e.pending && !matches!(e.kind, EvKind::Flush { .. })) {
+            e.kind.hash(&mut h);
+        }
+        u32::MAX.hash(&mut h);
+    }
+    end.mem.hash(&mut h);
+    end.status().hash(&mut h);
+    h.finish()
 }
 
 /// A trace prefix up to the order of its events: each thread's own steps in program order and
