@@ -1,7 +1,7 @@
 //! Developer tool: runs MCR on litmus files and prints its counters per model.
 //!
 //! `cargo run --release -p litmus-engine --example mcr_stats -- FILE... [--model sc,tso,pso]
-//! [--timeout SECS] [--no-search] [--no-prefilter] [--loop-bound N]`
+//! [--timeout SECS] [--no-search] [--no-prefilter] [--no-sdg] [--loop-bound N]`
 
 use litmus_engine::ir::Program;
 use litmus_engine::mcr::{self, Tuning};
@@ -32,6 +32,7 @@ fn main() {
             }
             "--no-search" => tuning.search_budget = 0,
             "--no-prefilter" => tuning.prefilter = false,
+            "--no-sdg" => opts.sdg = false,
             f => files.push(f.to_string()),
         }
         i += 1;
@@ -50,6 +51,10 @@ fn main() {
                 ghost.insert(format!("{g:?}{:?}{:?}", ex.state.mem, ex.state.status()));
             });
             println!("  causal states {}, without failed await rounds {}", causal.len(), ghost.len());
+            println!(
+                "  Z3: {} calls, {} reads constrained, {} match terms, {} refinements, {} constraints, SDG {:.1} ms",
+                s.z3_queries, s.reads_constrained, s.match_terms, s.refinements, s.constraints, s.sdg_ms
+            );
             println!(
                 "{f} {}: {:.1} ms, {} executions, {} queries ({} pre-checked, {} searched, {} gave up, {} search states), solver {:.1} ms, {} constraints, {} pruned, {} diverged{}",
                 model.key(),

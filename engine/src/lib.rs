@@ -25,6 +25,7 @@ pub mod check;
 pub mod condition;
 pub mod explore;
 pub mod replay;
+pub mod sdg;
 
 pub use check::check;
 pub use condition::evaluate_condition;

@@ -29,6 +29,7 @@ mod prefilter;
 pub use prefilter::{Hints, Precheck};
 
 use super::trace::{End, EvKind, Trace};
+use crate::sdg::TraceDeps;
 use crate::report::Model;
 use std::collections::BTreeSet;
 use z3::ast::{Bool, Int};
@@ -109,6 +110,18 @@ pub struct Encoder<'t> {
     hb_order: std::cell::OnceCell<Option<prefilter::Order>>,
     /// Must-happen-before pairs not yet asserted.
     hb: Vec<(usize, usize)>,
+    /// Z3 solver calls (a query solved again after adding constraints counts again).
+    pub z3_queries: u64,
+    /// Reads whose validity was in force, summed over Z3 solver calls.
+    pub reads_constrained: u64,
+    /// Match terms of that validity (see [`Self::match_terms_of`]), summed over Z3 calls.
+    pub match_terms: u64,
+    /// Queries solved again because the model broke a read left unconstrained (MCR-S+).
+    pub refinements: u64,
+    /// What the trace's events depend on ([`crate::sdg`]), when MCR-S+ is on.
+    deps: Option<TraceDeps>,
+    /// The reads the current query constrains (see [`Self::begin_query`]); `None`: all.
+    constrained: Option<Vec<bool>>,
 }
 
 /// The Z3 side of an [`Encoder`]: the solver holding the trace's base constraints, one integer
@@ -175,6 +188,12 @@ impl<'t> Encoder<'t> {
             rounds: trace.await_rounds(),
             hb_order: std::cell::OnceCell::new(),
             hb: Vec::new(),
+            deps: None,
+            constrained: None,
+            z3_queries: 0,
+            reads_constrained: 0,
+            match_terms: 0,
+            refinements: 0,
         };
         enc.order_pairs();
         enc
@@ -277,17 +296,20 @@ impl<'t> Encoder<'t> {
             let c = lt(self.o(a), self.o(b));
             self.assert(&c);
         }
-        // Data validity: reads in the prefix keep their values — all but the target, whose
-        // guard the query leaves out of its assumptions.
-        for i in 0..tr.events.len() {
-            if let Some((cell, value)) = tr.events[i].kind.read() {
-                let v = self.value_is(i, cell, value);
-                let g = Bool::new_const(format!("g{i}"));
-                let c = g.implies(&self.o(i).le(self.bound()).implies(&v));
-                if let Some(z) = self.z3.as_mut() {
-                    z.guards.push((i, g));
+        // Data validity: reads in the prefix keep their values — those whose guards a query
+        // assumes (all but the target and the reads it re-encodes; with MCR-S+, fewer: see
+        // `solve_z3`).
+        {
+            for i in 0..tr.events.len() {
+                if let Some((cell, value)) = tr.events[i].kind.read() {
+                    let v = self.value_is(i, cell, value);
+                    let g = Bool::new_const(format!("g{i}"));
+                    let c = g.implies(&self.o(i).le(self.bound()).implies(&v));
+                    if let Some(z) = self.z3.as_mut() {
+                        z.guards.push((i, g));
+                    }
+                    self.assert(&c);
                 }
-                self.assert(&c);
             }
         }
         // Lock mutual exclusion over the critical sections of each mutex.
@@ -420,12 +442,14 @@ impl<'t> Encoder<'t> {
             }
             _ => work.extend(target.event()),
         }
-        let latest_before = |cell: u32, at: i64, skip: usize| -> Option<usize> {
+        // The order the seed runs in: by position, ties by event index.
+        let at = |e: usize| (pos[e], e);
+        let latest_before = |cell: u32, before: usize| -> Option<usize> {
             self.publishes
                 .get(cell as usize)?
                 .iter()
-                .filter(|&&(p, _)| p != skip && pos[p] < at)
-                .max_by_key(|&&(p, _)| pos[p])
+                .filter(|&&(p, _)| p != before && at(p) < at(before))
+                .max_by_key(|&&(p, _)| at(p))
                 .map(|&(p, _)| p)
         };
         let sections = self.sections();
@@ -439,17 +463,17 @@ impl<'t> Encoder<'t> {
                 let mut from_mem = true;
                 if let Some(s) = self.own_store[i] {
                     match self.flush_of[s] {
-                        Some(f) if pos[f] < pos[i] => work.push(f),
+                        Some(f) if at(f) < at(i) => work.push(f),
                         _ => from_mem = false,
                     }
                 }
                 if from_mem {
-                    work.extend(latest_before(cell, pos[i], i));
+                    work.extend(latest_before(cell, i));
                 }
             }
             if let EvKind::Lock { mutex } = tr.events[i].kind {
                 for &(m, l, u) in &sections {
-                    if m == mutex && l != i && pos[l] < pos[i] {
+                    if m == mutex && l != i && at(l) < at(i) {
                         work.push(l);
                         work.extend(u);
                     }
@@ -567,6 +591,145 @@ impl<'t> Encoder<'t> {
         out
     }
 
+    /// Turns on MCR-S+ (paper `mcr-static-dependency` §5, Algorithm 3) with the dependences of
+    /// the trace's events.
+    pub fn set_deps(&mut self, deps: Option<TraceDeps>) {
+        self.deps = deps;
+    }
+
+    /// Whether read `i` is among those a Z3 query constrains to begin with (see
+    /// [`Self::closure`]).
+    fn is_constrained(&self, i: usize) -> bool {
+        self.constrained.as_ref().is_none_or(|c| c.get(i).copied().unwrap_or(true))
+    }
+
+    /// MCR-S+ (paper `mcr-static-dependency` §4-5): the reads a Z3 query constrains to begin
+    /// with. Without dependences every read in the prefix keeps its value. With them, only:
+    /// for an event target, every read before it in its thread (Algorithm 3: the read given a
+    /// new value keeps all earlier reads, so it takes exactly the sources MCR would give it);
+    /// the reads any event that may be in the prefix depends on for its existence (control
+    /// dependences, array indices); and, transitively, the reads the value of a candidate
+    /// source of a constrained read depends on (with the source's own read for an RMW).
+    /// `None` (every read) for a final-value target. `solve_z3` then adds any other read of
+    /// the prefix that the model gets wrong, so answers are MCR's.
+    fn closure(&self, target: &Target) -> Option<Vec<bool>> {
+        let deps = self.deps.as_ref()?;
+        let tr = self.trace;
+        let n = tr.events.len();
+        let te = target.event()?;
+        let tt = tr.events.get(te)?.thread;
+        let bit = |s: &Vec<u64>, i: usize| s.get(i / 64).is_some_and(|w| w >> (i % 64) & 1 == 1);
+        let reads_in = |s: &Vec<u64>| -> Vec<usize> { (0..n).filter(|&i| bit(s, i)).collect() };
+        let mut c = vec![false; n];
+        let mut work: Vec<usize> = Vec::new();
+        let is_read = |i: usize| tr.events[i].kind.read().is_some();
+        work.extend((0..te).filter(|&i| tr.events[i].thread == tt && !matches!(tr.events[i].kind, EvKind::Flush { .. }) && is_read(i)));
+        // Existence: every event that may be in the prefix (not the target thread's steps after
+        // it, not a pending lock but the target).
+        for e in 0..n {
+            let ev = &tr.events[e];
+            if (ev.thread == tt && e > te && !matches!(ev.kind, EvKind::Flush { .. })) || (ev.pending && e != te) {
+                continue;
+            }
+            work.extend(reads_in(deps.exist.get(e)?));
+        }
+        // What the target writes (an RMW with its new value) and where its value comes from.
+        work.extend(reads_in(deps.value.get(te)?));
+        if let Target::Read { from: Some(f), .. } = *target {
+            work.extend(self.value_deps(f, deps));
+        }
+        while let Some(r) = work.pop() {
+            if r >= n || c[r] {
+                continue;
+            }
+            c[r] = true;
+            let Some((cell, value)) = tr.events[r].kind.read() else { continue };
+            // The candidate sources of the value the read keeps.
+            let mut sources: Vec<usize> = self
+                .publishes
+                .get(cell as usize)
+                .map(|p| p.iter().filter(|&&(q, v)| q != r && v == value).map(|&(q, _)| q).collect())
+                .unwrap_or_default();
+            if let Some(s) = self.own_store[r] {
+                if matches!(tr.events[s].kind, EvKind::Store { value: v, .. } if v == value) {
+                    sources.push(s);
+                }
+            }
+            for w in sources {
+                work.extend(self.value_deps(w, deps));
+            }
+        }
+        Some(c)
+    }
+
+    /// The reads the value written by publish (or store) `w` depends on: its store's operands,
+    /// and for an RMW its operands and its own read.
+    fn value_deps(&self, w: usize, deps: &TraceDeps) -> Vec<usize> {
+        let tr = self.trace;
+        let n = tr.events.len();
+        let (writer, rmw) = match tr.events.get(w).map(|e| &e.kind) {
+            Some(EvKind::Flush { store, .. }) => (*store, false),
+            Some(EvKind::Rmw { .. }) => (w, true),
+            Some(_) => (w, false),
+            None => return Vec::new(),
+        };
+        let mut out: Vec<usize> = deps
+            .value
+            .get(writer)
+            .map(|s| (0..n).filter(|&i| s.get(i / 64).is_some_and(|x| x >> (i % 64) & 1 == 1)).collect())
+            .unwrap_or_default();
+        if rmw {
+            out.push(w);
+        }
+        out
+    }
+
+    /// Match terms of read `i`'s validity: one per candidate source and other write of its cell
+    /// (the paper's count of constraints).
+    fn match_terms_of(&self, i: usize) -> u64 {
+        let tr = self.trace;
+        let Some((cell, value)) = tr.events.get(i).and_then(|e| e.kind.read()) else { return 0 };
+        let pubs = self.publishes.get(cell as usize).map_or(&[][..], |p| p.as_slice());
+        let cands = pubs.iter().filter(|&&(q, v)| q != i && v == value).count() as u64
+            + u64::from(tr.init.get(cell as usize) == Some(&value))
+            + u64::from(self.own_store[i].is_some());
+        cands * (pubs.len() as u64).max(1)
+    }
+
+    /// Whether read `i` gets its trace value in the order `pos` (store forwarding, else the
+    /// newest publish before it; `over` replaces an RMW target's publish, see
+    /// [`Self::mem_is_with`]).
+    fn reads_its_value(&self, i: usize, pos: &[i64], over: Option<(usize, Option<i64>)>) -> bool {
+        let tr = self.trace;
+        let Some((cell, value)) = tr.events.get(i).and_then(|e| e.kind.read()) else { return true };
+        // The order the seed runs: by position, ties by event index (see `assert_base`).
+        let at = |e: usize| (pos[e], e);
+        if let Some(s) = self.own_store[i] {
+            let forwarded = match self.flush_of[s] {
+                None => true,
+                Some(f) => at(f) > at(i),
+            };
+            if forwarded {
+                return matches!(tr.events[s].kind, EvKind::Store { value: v, .. } if v == value);
+            }
+        }
+        let mut pubs: Vec<(usize, Option<i64>)> =
+            self.publishes.get(cell as usize).map_or(Vec::new(), |p| p.iter().map(|&(q, v)| (q, Some(v))).collect());
+        if let Some((r, w)) = over {
+            // An RMW target that writes another value (or nothing) in place of its trace write.
+            pubs.retain(|&(q, _)| q != r);
+            let same_cell = matches!(tr.events.get(r).map(|e| &e.kind), Some(EvKind::Rmw { cell: c, .. }) if *c == cell);
+            if same_cell && w.is_some() {
+                pubs.push((r, w));
+            }
+        }
+        let latest = pubs.iter().filter(|&&(q, _)| q != i && at(q) < at(i)).max_by_key(|&&(q, _)| at(q));
+        match latest {
+            None => tr.init.get(cell as usize) == Some(&value),
+            Some(&(_, v)) => v == Some(value),
+        }
+    }
+
     /// Seeds Z3's random choices: which satisfying order a query returns, hence which seeds MCR
     /// explores, depends on it (tests vary it to check completeness does not).
     pub fn set_random_seed(&mut self, seed: u32) {
@@ -635,6 +798,8 @@ impl<'t> Encoder<'t> {
         let mut goal: Vec<Bool> = Vec::new();
         // Reads whose base validity is left out (the target, and reads re-encoded here).
         let mut relaxed: Vec<usize> = Vec::new();
+        // An RMW target that writes another value than in the trace (see below).
+        let mut over: Option<(usize, Option<i64>)> = None;
         if target.event().is_some() {
             // The committed prefix stays in the prefix (in any order), with its values.
             for k in 0..keep {
@@ -684,6 +849,7 @@ impl<'t> Encoder<'t> {
                 };
                 if let Some(Some((new, old))) = rmw {
                     if new != old {
+                        over = Some((event, new));
                         for (j, e) in tr.events.iter().enumerate() {
                             if j == event {
                                 continue;
@@ -765,26 +931,64 @@ impl<'t> Encoder<'t> {
         if let Target::Read { event, .. } = *target {
             relaxed.push(event);
         }
-        let assumptions: Vec<Bool> =
-            self.vars().guards.iter().filter(|(i, _)| !relaxed.contains(i)).map(|(_, g)| g.clone()).collect();
-        let solver = &self.vars().solver;
-        let answer = match solver.check_assumptions(&assumptions) {
-            SatResult::Unsat => Answer::Unsat,
-            SatResult::Unknown => Answer::Unknown,
-            SatResult::Sat => match solver.get_model() {
-                None => Answer::Unknown,
-                Some(m) => {
+        // Validity in force for this query. Without dependences (MCR), every read's, asserted
+        // once in the base behind a guard: the assumptions switch on all but the relaxed ones.
+        // With them (MCR-S+), only the reads the query must constrain to begin with
+        // ([`Self::begin_query`]); a read the model then gets wrong is added and the query
+        // solved again, so every answer keeps every read in the prefix valid, as MCR's does.
+        let lazy = self.deps.is_some();
+        if lazy {
+            self.constrained = self.closure(target);
+        }
+        let mut valid: Vec<usize> = (0..tr.events.len())
+            .filter(|&i| tr.events[i].kind.read().is_some() && !relaxed.contains(&i) && (!lazy || self.is_constrained(i)))
+            .collect();
+        let answer = loop {
+            self.z3_queries += 1;
+            self.reads_constrained += valid.len() as u64;
+            self.match_terms += valid.iter().map(|&i| self.match_terms_of(i)).sum::<u64>();
+            // A read not kept valid has its guard assumed false: its validity is then off for
+            // good, rather than a choice left to the solver.
+            let assumptions: Vec<Bool> = self
+                .vars()
+                .guards
+                .iter()
+                .map(|(i, g)| if valid.contains(i) { g.clone() } else { g.not() })
+                .collect();
+            let solver = &self.vars().solver;
+            let (pos, t) = match solver.check_assumptions(&assumptions) {
+                SatResult::Unsat => break Answer::Unsat,
+                SatResult::Unknown => break Answer::Unknown,
+                SatResult::Sat => {
+                    let Some(m) = solver.get_model() else { break Answer::Unknown };
                     let pos: Option<Vec<i64>> =
                         self.vars().ord.iter().map(|o| m.eval(o, true).and_then(|v| v.as_i64())).collect();
                     match (pos, m.eval(self.bound(), true).and_then(|v| v.as_i64())) {
-                        (Some(pos), Some(t)) => Answer::Sat(match target.event() {
-                            Some(_) => self.cone(target, keep, &pos),
-                            None => self.seed_order(target, keep, &pos, t),
-                        }),
-                        _ => Answer::Unknown,
+                        (Some(pos), Some(t)) => (pos, t),
+                        _ => break Answer::Unknown,
                     }
                 }
-            },
+            };
+            if lazy {
+                let wrong: Vec<usize> = (0..tr.events.len())
+                    .filter(|&i| {
+                        tr.events[i].kind.read().is_some()
+                            && !relaxed.contains(&i)
+                            && !valid.contains(&i)
+                            && pos[i] <= t
+                            && !self.reads_its_value(i, &pos, over)
+                    })
+                    .collect();
+                if !wrong.is_empty() {
+                    self.refinements += 1;
+                    valid.extend(wrong);
+                    continue;
+                }
+            }
+            break Answer::Sat(match target.event() {
+                Some(_) => self.cone(target, keep, &pos),
+                None => self.seed_order(target, keep, &pos, t),
+            });
         };
         self.vars().solver.pop(1);
         answer

@@ -78,6 +78,17 @@ pub struct McrStats {
     /// With [`Tuning::check_search`]: searched queries the search solved and Z3 did not (must
     /// be 0).
     pub search_extra: u64,
+    /// Z3 solver calls.
+    pub z3_queries: u64,
+    /// Reads whose validity Z3 had to keep, summed over its calls.
+    pub reads_constrained: u64,
+    /// Match terms of that validity (one per candidate source and other write of the cell: the
+    /// paper's count of constraints), summed over Z3 calls.
+    pub match_terms: u64,
+    /// Z3 queries solved again because the model broke a read MCR-S+ had left unconstrained.
+    pub refinements: u64,
+    /// Time spent building the dependence graph and mapping it onto traces.
+    pub sdg_ms: f64,
     /// Distinct causal states among the executions: per thread, its steps with the values they
     /// read (leaving out the `await` rounds it retried, see [`drop_failed_rounds`]), and how the
     /// execution ended. The paper's measure of redundancy is executions per causal state (MCR
@@ -167,6 +178,9 @@ pub fn explore_with(
         }
         out
     };
+    let t_sdg = Instant::now();
+    let sdg = opts.sdg.then(|| crate::sdg::Sdg::new(p));
+    stats.sdg_ms += t_sdg.elapsed().as_secs_f64() * 1000.0;
     let mut seen_states: HashSet<(State, Canon)> = HashSet::new();
     let mut causal: HashSet<u64> = HashSet::new();
     let mut seen_seeds: HashSet<Vec<Choice>> = HashSet::new();
@@ -231,6 +245,7 @@ pub fn explore_with(
         if !ok {
             stats.diverged += 1;
         }
+        let (seed_min_event, seed_min_cell) = (seed.min_event, seed.min_cell);
         if tuning.prune_states && st.is_running() && !seen_states.insert((st.clone(), canonical(&evs, p.threads.len()))) {
             stats.pruned += 1;
             continue;
@@ -302,7 +317,7 @@ pub fn explore_with(
             if end == End::Cut {
                 tev.extend(pending_locks(p, &st, None));
             }
-            let traced = make_trace(p, model, &in_round, tev, end, seed.min_event);
+            let traced = make_trace(p, model, &in_round, tev, end, seed_min_event);
             causal.insert(causal_hash(&traced.0.events, &st));
             traces.push(traced);
         } else {
@@ -321,7 +336,7 @@ pub fn explore_with(
                     tev.extend(observe(p, ev, &st, s2, &evs));
                 }
                 tev.extend(pending_locks(p, s2, Some(ev.thread)));
-                let traced = make_trace(p, model, &in_round, tev, End::Cut, seed.min_event);
+                let traced = make_trace(p, model, &in_round, tev, End::Cut, seed_min_event);
                 causal.insert(causal_hash(&traced.0.events, s2));
                 traces.push(traced);
             }
@@ -335,13 +350,18 @@ pub fn explore_with(
             // later are targets of its round in this very trace's parent, and so are the values
             // other threads read meanwhile. So it seeds nothing. (A thread that waits for good
             // keeps its last round, which is then not dropped.)
-            if min_event < seed.min_event {
+            if min_event < seed_min_event {
                 continue;
             }
-            if !seen_traces.insert((tr.events.clone(), min_event, seed.min_cell)) {
+            if !seen_traces.insert((tr.events.clone(), min_event, seed_min_cell)) {
                 continue;
             }
             let mut enc = Encoder::new(&tr);
+            if let Some(sdg) = &sdg {
+                let t0 = Instant::now();
+                enc.set_deps(sdg.trace_deps(p, &tr));
+                stats.sdg_ms += t0.elapsed().as_secs_f64() * 1000.0;
+            }
             enc.prefilter = tuning.prefilter;
             enc.check_prefilter = tuning.check_prefilter;
             if let Some(s) = tuning.solver_seed {
@@ -361,7 +381,7 @@ pub fn explore_with(
                 // value of the target made possible (found on peterson_fence under PSO, where
                 // which seeds come up depends on the model Z3 returns).
                 let (after_prefix, new_source) = match target {
-                    Target::Final { cell, .. } => (cell >= seed.min_cell, false),
+                    Target::Final { cell, .. } => (cell >= seed_min_cell, false),
                     Target::Read { event, from, .. } => (event >= min_event, from.is_some_and(|f| f >= min_event)),
                     Target::Lock { event, after } => (event >= min_event, after.is_some_and(|a| a >= min_event)),
                 };
@@ -432,6 +452,10 @@ pub fn explore_with(
                 }
             }
             stats.constraints += enc.constraints;
+            stats.z3_queries += enc.z3_queries;
+            stats.reads_constrained += enc.reads_constrained;
+            stats.match_terms += enc.match_terms;
+            stats.refinements += enc.refinements;
             stats.prefiltered += enc.skipped;
             stats.prefilter_wrong += enc.prefilter_wrong;
             // Depth-first, in target order.
@@ -579,7 +603,8 @@ fn observe(p: &Program, ev: &Event, before: &State, after: &State, evs: &[Ev]) -
         Action::Store | Action::Flush => ev.write,
         _ => None,
     };
-    Some(Ev { thread: t, kind, failed_check, round_start, write, pending: false })
+    let pc = if ev.action == Action::Flush { u32::MAX } else { before.threads.get(t).map_or(u32::MAX, |ts| ts.pc) };
+    Some(Ev { thread: t, kind, failed_check, round_start, write, pending: false, pc })
 }
 
 /// The locks that threads (but `except`, whose step ended the execution) wait for in the final
@@ -599,6 +624,7 @@ fn pending_locks(p: &Program, st: &State, except: Option<usize>) -> Vec<Ev> {
                 round_start: false,
                 write: None,
                 pending: true,
+                pc: ts.pc,
             });
         }
     }
@@ -698,6 +724,34 @@ fn drop_failed_rounds(events: Vec<Ev>, in_round: &[bool], committed: usize) -> (
         })
         .collect();
     (events, kept_committed)
+}
+
+/// The trace of the execution that runs `choices` from the initial state and then, as the
+/// explorer's default scheduler does, the first enabled choice until the end (for tests of what
+/// is computed from traces).
+#[cfg(test)]
+pub(crate) fn trace_of(p: &Program, model: Model, choices: &[Choice]) -> Trace {
+    let mut st = State::initial(p, model);
+    let in_round: Vec<bool> = (0..st.threads.len()).map(|t| at_round_begin(p, &st, t)).collect();
+    let mut evs: Vec<Ev> = Vec::new();
+    let mut k = 0;
+    while st.is_running() {
+        let c = match choices.get(k) {
+            Some(&c) => c,
+            None => match st.enabled(p).first() {
+                Some(&c) => c,
+                None => break,
+            },
+        };
+        k += 1;
+        let before = st.clone();
+        let Some(ev) = st.try_step(p, c) else { break };
+        if let Some(e) = observe(p, &ev, &before, &st, &evs) {
+            evs.push(e);
+        }
+    }
+    let end = if *st.status() == Status::Finished { End::Final } else { End::Cut };
+    make_trace(p, model, &in_round, evs, end, 0).0
 }
 
 /// The interpreter choice that runs event `i` of a trace.

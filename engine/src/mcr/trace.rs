@@ -88,6 +88,8 @@ pub struct Ev {
     /// the lock orders that end in a deadlock are not the only ones explored. Only a query whose
     /// target it is may put it in a prefix.
     pub pending: bool,
+    /// The instruction the step ran (its thread's program counter; `u32::MAX` for a flush).
+    pub pc: u32,
 }
 
 /// How an execution ended.

@@ -41,8 +41,12 @@ pub fn mcr_run(test: &Test, model: Model, tuning: Tuning) -> (ModelReport, McrSt
     mcr_run_opts(test, model, tuning, &opts)
 }
 
+/// With `MCR_NOSDG` set, MCR runs without the static dependency graph (to compare).
 fn mcr_run_opts(test: &Test, model: Model, tuning: Tuning, opts: &CheckOptions) -> (ModelReport, McrStats) {
-    let opts = opts.clone();
+    let mut opts = opts.clone();
+    if std::env::var("MCR_NOSDG").is_ok() {
+        opts.sdg = false;
+    }
     let start = Instant::now();
     let program = Program::lower(test, opts.loop_bound).expect("lowers");
     let mut col = Collector::new(test, &program, model);

@@ -74,6 +74,11 @@ pub struct CheckArgs {
     #[arg(long)]
     pub no_sdg: bool,
 
+    /// Print each test's static dependency graph (control and data dependences per thread,
+    /// as `text` or Graphviz `dot`: `--dump-sdg=dot`) instead of checking it.
+    #[arg(long, value_enum, value_name = "FORMAT", num_args = 0..=1, require_equals = true, default_missing_value = "text", conflicts_with = "json")]
+    pub dump_sdg: Option<SdgFormat>,
+
     /// How often a `while` loop may run its body in one execution.
     #[arg(long, value_name = "N", default_value_t = 8)]
     pub loop_bound: u32,
@@ -126,6 +131,14 @@ pub enum Engine {
     Mcr,
     /// The reference explorer: every interleaving, equal states merged.
     Exhaustive,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum SdgFormat {
+    /// One line per instruction: successors, control and data dependences.
+    Text,
+    /// A Graphviz digraph (`dot -Tsvg`).
+    Dot,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]

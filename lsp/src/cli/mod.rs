@@ -162,6 +162,28 @@ pub fn check(args: CheckArgs) -> i32 {
         return exit::BAD_INPUT;
     }
 
+    if let Some(format) = args.dump_sdg {
+        for (fi, f) in files.iter().enumerate() {
+            let (Some(test), Some(index)) = (&f.test, &f.index) else { continue };
+            let program = match litmus_engine::ir::Program::lower(test, opts.loop_bound) {
+                Ok(p) => p,
+                Err(e) => {
+                    eprintln!("litmus: {}: cannot lower: {e}", f.path);
+                    return exit::BAD_INPUT;
+                }
+            };
+            let sdg = litmus_engine::sdg::Sdg::new(&program);
+            if fi > 0 {
+                out("\n");
+            }
+            out(&match format {
+                args::SdgFormat::Text => format!("# {}\n{}", f.path, sdg.dump_text(&program, index)),
+                args::SdgFormat::Dot => sdg.dump_dot(&program),
+            });
+        }
+        return exit::OK;
+    }
+
     let ctl = progress::interruptible();
     let progress_on = !args.json && std::io::stderr().is_terminal();
     let many = files.len() > 1;

@@ -1,0 +1,106 @@
+//! The static dependency graph (MCR-S+) against plain MCR on the programs issue 4 names: the
+//! paper's Counter with Max = 5, bubble sort of 3 and 4 shared values, and the corpus's
+//! mutual-exclusion algorithms. Every query goes to Z3 (the causal search, which decides most
+//! queries by default, does not use the graph): per program and model, the reads whose
+//! validity Z3 had to keep and their match terms (the paper's #reads and #constraints), the SMT
+//! assertions built, the time spent deciding queries (median of interleaved runs), the time
+//! the graph cost, and the executions. Prints a Markdown table (committed as
+//! `docs/bench-sdg.md`).
+//!
+//! Run: `cargo bench -p litmus-engine --bench sdg` (about 15 minutes; `SDG_BENCH_RUNS=n` sets
+//! the runs per configuration, 3 by default, 1 for Counter, which takes minutes a run).
+
+use litmus_engine::ir::Program;
+use litmus_engine::mcr::{self, McrStats, Tuning};
+use litmus_engine::report::Model;
+use litmus_engine::{syntax, CheckOptions, Control};
+use std::path::PathBuf;
+
+fn run(program: &Program, model: Model, sdg: bool) -> McrStats {
+    let opts = CheckOptions { sdg, ..CheckOptions::default() };
+    let tuning = Tuning { search_budget: 0, ..Tuning::default() };
+    mcr::explore_with(program, model, &opts, &Control::new(), tuning, &mut |_| {})
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(|a, b| a.total_cmp(b));
+    v[v.len() / 2]
+}
+
+fn pct(with: f64, without: f64) -> f64 {
+    if without == 0.0 {
+        0.0
+    } else {
+        100.0 * (with - without) / without
+    }
+}
+
+fn main() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let programs: Vec<(PathBuf, Vec<Model>)> = vec![
+        (root.join("benches/sdg/counter.litmus"), vec![Model::Sc]),
+        (root.join("benches/sdg/bubble3.litmus"), Model::ALL.to_vec()),
+        (root.join("benches/sdg/bubble4.litmus"), Model::ALL.to_vec()),
+        (root.join("../tests/litmus/dekker.litmus"), Model::ALL.to_vec()),
+        (root.join("../tests/litmus/peterson.litmus"), Model::ALL.to_vec()),
+        (root.join("../tests/litmus/lamport_fast.litmus"), Model::ALL.to_vec()),
+        (root.join("../tests/litmus/bakery.litmus"), Model::ALL.to_vec()),
+        (root.join("../tests/litmus/szymanski.litmus"), Model::ALL.to_vec()),
+    ];
+    let runs: usize = std::env::var("SDG_BENCH_RUNS").ok().and_then(|s| s.parse().ok()).unwrap_or(3);
+    println!("| program | model | reads (SDG / none) | Δ | match terms (SDG / none) | Δ | assertions (SDG / none) | query ms (SDG / none) | Δ | solved again | SDG ms | executions (SDG / none) |");
+    println!("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    let (mut d_reads, mut d_terms, mut d_time) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut sdg_ms_total, mut saved_ms_total) = (0.0, 0.0);
+    for (path, models) in &programs {
+        let src = std::fs::read_to_string(path).expect("benchmark program");
+        let test = syntax::parse(&src).test.expect("parses");
+        let program = Program::lower(&test, CheckOptions::default().loop_bound).expect("lowers");
+        let name = path.file_stem().unwrap().to_string_lossy().to_string();
+        let reps = if name == "counter" { 1 } else { runs.max(1) };
+        for &model in models {
+            let (mut with, mut without) = (Vec::new(), Vec::new());
+            for _ in 0..reps {
+                with.push(run(&program, model, true));
+                without.push(run(&program, model, false));
+            }
+            let (w, o) = (&with[0], &without[0]);
+            let tw = median(with.iter().map(|s| s.solver_ms).collect());
+            let to = median(without.iter().map(|s| s.solver_ms).collect());
+            let sdg_ms = median(with.iter().map(|s| s.sdg_ms).collect());
+            let (dr, dt, dq) = (
+                pct(w.reads_constrained as f64, o.reads_constrained as f64),
+                pct(w.match_terms as f64, o.match_terms as f64),
+                pct(tw, to),
+            );
+            d_reads.push(dr);
+            d_terms.push(dt);
+            d_time.push(dq);
+            sdg_ms_total += sdg_ms;
+            saved_ms_total += to - tw;
+            println!(
+                "| {name} | {} | {} / {} | {dr:+.1}% | {} / {} | {dt:+.1}% | {} / {} | {tw:.0} / {to:.0} | {dq:+.1}% | {} | {sdg_ms:.1} | {} / {} |",
+                model.key(),
+                w.reads_constrained,
+                o.reads_constrained,
+                w.match_terms,
+                o.match_terms,
+                w.constraints,
+                o.constraints,
+                w.refinements,
+                w.executions,
+                o.executions
+            );
+        }
+    }
+    let avg = |v: &[f64]| v.iter().sum::<f64>() / v.len().max(1) as f64;
+    println!();
+    println!(
+        "Average over the {} rows: reads {:+.1}%, match terms {:+.1}%, query time {:+.1}%. \
+         The graph cost {sdg_ms_total:.0} ms in all; the query time it saved, in all: {saved_ms_total:.0} ms.",
+        d_reads.len(),
+        avg(&d_reads),
+        avg(&d_terms),
+        avg(&d_time)
+    );
+}

@@ -1,0 +1,96 @@
+//! MCR with and without the static dependency graph (MCR-S+, `--no-sdg`): the same final
+//! states, violations and verdicts, on random programs and on the whole corpus. On random
+//! programs every query goes to Z3 (the causal search, which decides most queries by default,
+//! does not use the graph), so the pruned encoding is what is compared. Its answers keep every
+//! read of the prefix valid, as without the graph, but Z3 returns other models of them, so the
+//! explored seeds, and the number of executions, differ slightly: within 1% here (the totals
+//! are printed; `docs/bench-sdg.md` has them).
+
+mod mcr_support;
+
+use litmus_engine::ast::Test;
+use litmus_engine::explore::Collector;
+use litmus_engine::ir::Program;
+use litmus_engine::mcr::{self, McrStats, Tuning};
+use litmus_engine::report::{Model, ModelReport};
+use litmus_engine::{syntax, CheckOptions, Control};
+use mcr_support::*;
+
+fn run(test: &Test, model: Model, sdg: bool, tuning: Tuning, loop_bound: u32) -> (ModelReport, McrStats) {
+    let opts = CheckOptions { sdg, loop_bound, ..CheckOptions::default() };
+    let program = Program::lower(test, loop_bound).expect("lowers");
+    let mut col = Collector::new(test, &program, model);
+    let stats = mcr::explore_with(&program, model, &opts, &Control::new(), tuning, &mut |ex| col.end(ex.state, ex.events));
+    col.complete &= stats.complete;
+    (col.finish(std::time::Duration::ZERO), stats)
+}
+
+#[derive(Default)]
+struct Totals {
+    runs: u64,
+    execs: [u64; 2],
+    reads: [u64; 2],
+    terms: [u64; 2],
+    solver_ms: [f64; 2],
+    refinements: u64,
+}
+
+fn compare(test: &Test, label: &str, tuning: Tuning, loop_bound: u32, t: &mut Totals, differ: &mut Vec<String>) {
+    for model in Model::ALL {
+        let (with, ws) = run(test, model, true, tuning, loop_bound);
+        let (without, os) = run(test, model, false, tuning, loop_bound);
+        assert!(with.complete && without.complete, "{label} {model:?}: incomplete");
+        assert_eq!((ws.diverged, os.diverged), (0, 0), "{label} {model:?}: a seed diverged");
+        if verdict(&with) != verdict(&without) {
+            differ.push(format!("{label} {model:?}\n--- with the SDG\n{}\n--- without\n{}", verdict(&with), verdict(&without)));
+        }
+        t.runs += 1;
+        t.execs[0] += ws.executions;
+        t.execs[1] += os.executions;
+        t.reads[0] += ws.reads_constrained;
+        t.reads[1] += os.reads_constrained;
+        t.terms[0] += ws.match_terms;
+        t.terms[1] += os.match_terms;
+        t.refinements += ws.refinements;
+        t.solver_ms[0] += ws.solver_ms;
+        t.solver_ms[1] += os.solver_ms;
+    }
+}
+
+fn report(label: &str, t: &Totals, differ: &[String]) {
+    eprintln!(
+        "{label}: {} runs; executions {} with the SDG, {} without; Z3 reads constrained {} / {}, match terms {} / {}; {} queries solved again; query time {:.0} / {:.0} ms",
+        t.runs, t.execs[0], t.execs[1], t.reads[0], t.reads[1], t.terms[0], t.terms[1], t.refinements, t.solver_ms[0], t.solver_ms[1]
+    );
+    for d in differ.iter().take(3) {
+        eprintln!("{d}\n");
+    }
+    assert!(differ.is_empty(), "{label}: {} runs differ with and without the SDG", differ.len());
+    assert!(t.execs[0] * 100 <= t.execs[1] * 101, "{label}: over 1% more executions with the SDG");
+}
+
+#[test]
+fn the_sdg_changes_no_outcome_on_random_programs() {
+    let count = std::env::var("MCR_PROGRAMS").ok().and_then(|s| s.parse().ok()).unwrap_or(2000u64);
+    let z3_only = Tuning { search_budget: 0, ..Tuning::default() };
+    let (mut t, mut differ) = (Totals::default(), Vec::new());
+    for seed in 0..count {
+        compare(&random_test(seed), &format!("seed {seed}"), z3_only, 2, &mut t, &mut differ);
+    }
+    report("random programs (Z3 only)", &t, &differ);
+    assert!(t.reads[0] < t.reads[1], "the SDG constrained no fewer reads");
+}
+
+#[test]
+fn the_sdg_changes_no_outcome_on_the_corpus() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/litmus");
+    let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap().filter_map(|e| e.ok().map(|e| e.path())).collect();
+    files.retain(|p| p.extension().is_some_and(|x| x == "litmus"));
+    files.sort();
+    let (mut t, mut differ) = (Totals::default(), Vec::new());
+    for f in &files {
+        let test = syntax::parse(&std::fs::read_to_string(f).unwrap()).test.expect("corpus parses");
+        compare(&test, &f.display().to_string(), Tuning::default(), 8, &mut t, &mut differ);
+    }
+    report("corpus", &t, &differ);
+}
