@@ -222,15 +222,22 @@ thread P0 { lock(m); }
 thread P1 { r1 = y; lock(m); assert(r1 != 0); unlock(m); }
 thread P2 { y = 1; }";
 
+/// MCR gives `src` the reference explorer's verdict under every model, whose violations
+/// `want` checks first.
+fn agrees_with_exhaustive(src: &str, want: impl Fn(Model, &ModelReport)) {
+    let test = parse(src);
+    for m in Model::ALL {
+        let reference = exhaustive(&test, m);
+        want(m, &reference);
+        assert_eq!(verdict(&mcr(src, m)), verdict(&reference), "{m:?}\n{src}");
+    }
+}
+
 #[test]
 fn a_lock_waited_for_at_the_end_is_a_target() {
-    let test = parse(PENDING_LOCK);
-    for m in Model::ALL {
-        let want = exhaustive(&test, m);
-        assert_eq!(want.violations.len(), 2, "{m:?}: the deadlock and the assertion");
-        let got = mcr(PENDING_LOCK, m);
-        assert_eq!(verdict(&got), verdict(&want), "{m:?}");
-    }
+    agrees_with_exhaustive(PENDING_LOCK, |m, r| {
+        assert_eq!(r.violations.len(), 2, "{m:?}: the deadlock and the assertion");
+    });
 }
 
 /// Random seed 6, shrunk: P1 waits for good when P2's `x = 1` lands after P0's `x = 2`. The
@@ -245,11 +252,7 @@ thread P2 { x = 1; }";
 
 #[test]
 fn a_late_await_target_keeps_the_writes_before_its_round() {
-    let test = parse(WAIT_FOR_GOOD);
-    for m in Model::ALL {
-        let want = exhaustive(&test, m);
-        assert!(want.violations.iter().any(|v| v.kind == litmus_engine::report::ViolationKind::Deadlock), "{m:?}");
-        let got = mcr(WAIT_FOR_GOOD, m);
-        assert_eq!(verdict(&got), verdict(&want), "{m:?}");
-    }
+    agrees_with_exhaustive(WAIT_FOR_GOOD, |m, r| {
+        assert!(r.violations.iter().any(|v| v.kind == litmus_engine::report::ViolationKind::Deadlock), "{m:?}");
+    });
 }

@@ -7,7 +7,7 @@ mod mcr_support;
 use litmus_engine::ir::Program;
 use litmus_engine::mcr::{self, Tuning};
 use litmus_engine::report::Model;
-use litmus_engine::{syntax, CheckOptions, Control};
+use litmus_engine::{CheckOptions, Control};
 use mcr_support::*;
 
 fn check(test: &litmus_engine::ast::Test, loop_bound: u32, label: &str, totals: &mut (u64, u64, u64)) {
@@ -35,14 +35,9 @@ fn prefilter_rejects_only_unsatisfiable_queries_on_random_programs() {
 
 #[test]
 fn prefilter_rejects_only_unsatisfiable_queries_on_the_corpus() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/litmus");
-    let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap().filter_map(|e| e.ok().map(|e| e.path())).collect();
-    files.retain(|p| p.extension().is_some_and(|x| x == "litmus"));
-    files.sort();
     let mut totals = (0, 0, 0);
-    for f in &files {
-        let test = syntax::parse(&std::fs::read_to_string(f).unwrap()).test.expect("corpus parses");
-        check(&test, 2, &f.display().to_string(), &mut totals);
+    for (f, test) in &corpus() {
+        check(test, 2, &f.display().to_string(), &mut totals);
     }
     eprintln!("corpus: {} runs, {} queries, {} answered by the pre-check", totals.2, totals.0, totals.1);
     assert!(totals.1 > 0);

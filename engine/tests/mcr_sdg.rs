@@ -13,7 +13,7 @@ use litmus_engine::explore::Collector;
 use litmus_engine::ir::Program;
 use litmus_engine::mcr::{self, McrStats, Tuning};
 use litmus_engine::report::{Model, ModelReport};
-use litmus_engine::{syntax, CheckOptions, Control};
+use litmus_engine::{CheckOptions, Control};
 use mcr_support::*;
 
 fn run(test: &Test, model: Model, sdg: bool, tuning: Tuning, loop_bound: u32) -> (ModelReport, McrStats) {
@@ -83,14 +83,9 @@ fn the_sdg_changes_no_outcome_on_random_programs() {
 
 #[test]
 fn the_sdg_changes_no_outcome_on_the_corpus() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/litmus");
-    let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap().filter_map(|e| e.ok().map(|e| e.path())).collect();
-    files.retain(|p| p.extension().is_some_and(|x| x == "litmus"));
-    files.sort();
     let (mut t, mut differ) = (Totals::default(), Vec::new());
-    for f in &files {
-        let test = syntax::parse(&std::fs::read_to_string(f).unwrap()).test.expect("corpus parses");
-        compare(&test, &f.display().to_string(), Tuning::default(), 8, &mut t, &mut differ);
+    for (f, test) in &corpus() {
+        compare(test, &f.display().to_string(), Tuning::default(), 8, &mut t, &mut differ);
     }
     report("corpus", &t, &differ);
 }

@@ -8,7 +8,7 @@ mod mcr_support;
 use litmus_engine::ir::Program;
 use litmus_engine::mcr::{self, McrStats, Tuning};
 use litmus_engine::report::Model;
-use litmus_engine::{syntax, CheckOptions, Control};
+use litmus_engine::{CheckOptions, Control};
 use mcr_support::*;
 
 fn check(test: &litmus_engine::ast::Test, loop_bound: u32, label: &str, totals: &mut McrStats) {
@@ -48,14 +48,9 @@ fn search_misses_nothing_z3_finds_on_random_programs() {
 
 #[test]
 fn search_misses_nothing_z3_finds_on_the_corpus() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/litmus");
-    let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap().filter_map(|e| e.ok().map(|e| e.path())).collect();
-    files.retain(|p| p.extension().is_some_and(|x| x == "litmus"));
-    files.sort();
     let mut t = McrStats::default();
-    for f in &files {
-        let test = syntax::parse(&std::fs::read_to_string(f).unwrap()).test.expect("corpus parses");
-        check(&test, 2, &f.display().to_string(), &mut t);
+    for (f, test) in &corpus() {
+        check(test, 2, &f.display().to_string(), &mut t);
     }
     summary("corpus", &t);
     assert!(t.searched > 0);

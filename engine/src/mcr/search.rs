@@ -327,18 +327,28 @@ impl<'s, 't> Query<'s, 't> {
             }
         }
         let (mut tev, mut tthread, mut tcell, mut twrite, mut late, mut finals) = (None, 0, NONE, None, None, Vec::new());
+        // An event target: the cell (mutex) it reads and the write (unlock) it must follow.
+        let event_target = match *target {
+            Target::Read { event, from, .. } => Some((event, tr.events.get(event)?.kind.read()?.0, from)),
+            Target::Lock { event, after } => match tr.events.get(event)?.kind {
+                EvKind::Lock { mutex } => Some((event, mutex, after)),
+                _ => return None,
+            },
+            Target::Final { .. } => None,
+        };
+        if let Some((event, cell, source)) = event_target {
+            if source.is_some_and(|f| f >= n) {
+                return None;
+            }
+            let thread = tr.events[event].thread;
+            tev = Some(event);
+            tthread = thread;
+            tcell = cell;
+            need_pos[thread] = need_pos[thread].max(sp.slot[event] as u16 + 1);
+        }
         match *target {
-            Target::Read { event, value, from, late: is_late } => {
-                let e = tr.events.get(event)?;
-                let (cell, _) = e.kind.read()?;
-                if from.is_some_and(|f| f >= n) {
-                    return None;
-                }
-                tev = Some(event);
-                tthread = e.thread;
-                tcell = cell;
-                need_pos[e.thread] = need_pos[e.thread].max(sp.slot[event] as u16 + 1);
-                if let EvKind::Rmw { op, .. } = e.kind {
+            Target::Read { event, value, late: is_late, .. } => {
+                if let EvKind::Rmw { op, .. } = tr.events[event].kind {
                     twrite = Some(op?.write(value));
                 }
                 if is_late {
@@ -346,17 +356,7 @@ impl<'s, 't> Query<'s, 't> {
                     late = Some((first, need.into_iter().map(|j| j as u32).collect()));
                 }
             }
-            Target::Lock { event, after } => {
-                let e = tr.events.get(event)?;
-                let EvKind::Lock { mutex } = e.kind else { return None };
-                if after.is_some_and(|a| a >= n) {
-                    return None;
-                }
-                tev = Some(event);
-                tthread = e.thread;
-                tcell = mutex;
-                need_pos[e.thread] = need_pos[e.thread].max(sp.slot[event] as u16 + 1);
-            }
+            Target::Lock { .. } => {}
             Target::Final { cell, value } => {
                 if cell as usize >= sp.cells {
                     return None;
@@ -650,46 +650,27 @@ impl<'s, 't> Query<'s, 't> {
         let tr = sp.tr;
         let l = &self.lay;
         if !l.done(n) {
-            match *self.target {
-                Target::Read { event, from, .. } => {
-                    let own = tr.model != Model::Sc && from.is_some_and(|f| matches!(tr.events[f].kind, EvKind::Store { .. }));
-                    if own {
+            // The write (unlock) the target must follow ran and is no longer the last, or the
+            // initial value (no unlock) is gone: writes never come back.
+            let gone = |after: Option<usize>, last: u32| match after {
+                Some(a) => self.ran(n, a) && last != a as u32,
+                None => last != NONE,
+            };
+            let dead = match *self.target {
+                Target::Read { from, .. } => {
+                    if tr.model != Model::Sc && from.is_some_and(|f| matches!(tr.events[f].kind, EvKind::Store { .. })) {
                         // A forwarded read: its store must still be in the buffer.
                         let f = sp.flush_of[from.unwrap_or(0)];
-                        if f != NONE && self.ran(n, f as usize) {
-                            return true;
-                        }
+                        f != NONE && self.ran(n, f as usize)
                     } else {
-                        match from {
-                            Some(p) => {
-                                if self.ran(n, p) && l.src(n) != p as u32 {
-                                    return true;
-                                }
-                            }
-                            None => {
-                                if l.src(n) != NONE {
-                                    return true;
-                                }
-                            }
-                        }
-                        // Reading memory needs the thread's own newest store to the cell flushed
-                        // first, and the event itself still to come.
-                        let _ = event;
+                        gone(from, l.src(n))
                     }
                 }
-                Target::Lock { after, .. } => match after {
-                    Some(a) => {
-                        if self.ran(n, a) && l.unlock(n) != a as u32 {
-                            return true;
-                        }
-                    }
-                    None => {
-                        if l.unlock(n) != NONE {
-                            return true;
-                        }
-                    }
-                },
-                Target::Final { .. } => {}
+                Target::Lock { after, .. } => gone(after, l.unlock(n)),
+                Target::Final { .. } => false,
+            };
+            if dead {
+                return true;
             }
         }
         // A read that must still run needs a value its cell holds or a write left to run gives.

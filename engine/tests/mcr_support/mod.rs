@@ -12,6 +12,21 @@ use litmus_engine::span::Span;
 use litmus_engine::{check, CheckOptions, Control, EngineKind};
 use std::time::Instant;
 
+/// Every program of the corpus `tests/litmus/*.litmus`, parsed, with its path, in file order.
+pub fn corpus() -> Vec<(std::path::PathBuf, Test)> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/litmus");
+    let mut files: Vec<_> = std::fs::read_dir(&dir).expect("tests/litmus").filter_map(|e| e.ok().map(|e| e.path())).collect();
+    files.retain(|p| p.extension().is_some_and(|x| x == "litmus"));
+    files.sort();
+    files
+        .into_iter()
+        .map(|f| {
+            let test = litmus_engine::syntax::parse(&std::fs::read_to_string(&f).expect("readable")).test.expect("corpus parses");
+            (f, test)
+        })
+        .collect()
+}
+
 /// The exhaustive reference report (loop bound 2).
 pub fn exhaustive(test: &Test, model: Model) -> ModelReport {
     let opts = CheckOptions { engine: EngineKind::Exhaustive, loop_bound: 2, ..CheckOptions::default() };
