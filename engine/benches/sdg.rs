@@ -8,7 +8,9 @@
 //! `docs/bench-sdg.md`).
 //!
 //! Run: `cargo bench -p litmus-engine --bench sdg` (about 15 minutes; `SDG_BENCH_RUNS=n` sets
-//! the runs per configuration, 3 by default, 1 for Counter, which takes minutes a run).
+//! the runs per configuration, 3 by default, 1 for Counter, which takes minutes a run;
+//! `SDG_BENCH_ONLY=bubble3,dekker` runs only the programs named; `SDG_BENCH_FRESH=1` builds a
+//! new formula per query, the paper's setting, instead of one incremental solver per trace).
 
 use litmus_engine::ir::Program;
 use litmus_engine::mcr::{self, McrStats, Tuning};
@@ -16,9 +18,9 @@ use litmus_engine::report::Model;
 use litmus_engine::{syntax, CheckOptions, Control};
 use std::path::PathBuf;
 
-fn run(program: &Program, model: Model, sdg: bool) -> McrStats {
+fn run(program: &Program, model: Model, sdg: bool, fresh_solver: bool) -> McrStats {
     let opts = CheckOptions { sdg, ..CheckOptions::default() };
-    let tuning = Tuning { search_budget: 0, ..Tuning::default() };
+    let tuning = Tuning { search_budget: 0, fresh_solver, ..Tuning::default() };
     mcr::explore_with(program, model, &opts, &Control::new(), tuning, &mut |_| {})
 }
 
@@ -48,6 +50,8 @@ fn main() {
         (root.join("../tests/litmus/szymanski.litmus"), Model::ALL.to_vec()),
     ];
     let runs: usize = std::env::var("SDG_BENCH_RUNS").ok().and_then(|s| s.parse().ok()).unwrap_or(3);
+    let fresh = std::env::var("SDG_BENCH_FRESH").is_ok_and(|v| v == "1");
+    let only: Option<Vec<String>> = std::env::var("SDG_BENCH_ONLY").ok().map(|s| s.split(',').map(str::to_string).collect());
     println!("| program | model | reads (SDG / none) | Δ | match terms (SDG / none) | Δ | assertions (SDG / none) | query ms (SDG / none) | Δ | solved again | SDG ms | executions (SDG / none) |");
     println!("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     let (mut d_reads, mut d_terms, mut d_time) = (Vec::new(), Vec::new(), Vec::new());
@@ -57,12 +61,15 @@ fn main() {
         let test = syntax::parse(&src).test.expect("parses");
         let program = Program::lower(&test, CheckOptions::default().loop_bound).expect("lowers");
         let name = path.file_stem().unwrap().to_string_lossy().to_string();
+        if only.as_ref().is_some_and(|o| !o.contains(&name)) {
+            continue;
+        }
         let reps = if name == "counter" { 1 } else { runs.max(1) };
         for &model in models {
             let (mut with, mut without) = (Vec::new(), Vec::new());
             for _ in 0..reps {
-                with.push(run(&program, model, true));
-                without.push(run(&program, model, false));
+                with.push(run(&program, model, true, fresh));
+                without.push(run(&program, model, false, fresh));
             }
             let (w, o) = (&with[0], &without[0]);
             let tw = median(with.iter().map(|s| s.solver_ms).collect());

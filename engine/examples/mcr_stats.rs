@@ -1,7 +1,7 @@
 //! Developer tool: runs MCR on litmus files and prints its counters per model.
 //!
 //! `cargo run --release -p litmus-engine --example mcr_stats -- FILE... [--model sc,tso,pso]
-//! [--timeout SECS] [--no-search] [--no-prefilter] [--no-sdg] [--loop-bound N]`
+//! [--timeout SECS] [--no-search] [--no-prefilter] [--no-sdg] [--fresh-solver] [--loop-bound N]`
 
 use litmus_engine::ir::Program;
 use litmus_engine::mcr::{self, Tuning};
@@ -33,6 +33,7 @@ fn main() {
             "--no-search" => tuning.search_budget = 0,
             "--no-prefilter" => tuning.prefilter = false,
             "--no-sdg" => opts.sdg = false,
+            "--fresh-solver" => tuning.fresh_solver = true,
             f => files.push(f.to_string()),
         }
         i += 1;

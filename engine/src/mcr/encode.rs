@@ -96,6 +96,8 @@ pub struct Encoder<'t> {
     pub constraints: u64,
     /// Whether [`Encoder::solve`] first runs the cheap static check ([`prefilter`]).
     pub prefilter: bool,
+    /// Benchmark mode ([`super::Tuning::fresh_solver`]): a new solver for every Z3 query.
+    pub fresh_solver: bool,
     /// Queries the static check answered `Unsat` without calling Z3.
     pub skipped: u64,
     /// Test mode: solve pre-checked queries anyway and count in `prefilter_wrong` those Z3
@@ -120,7 +122,7 @@ pub struct Encoder<'t> {
     pub refinements: u64,
     /// What the trace's events depend on ([`crate::sdg`]), when MCR-S+ is on.
     deps: Option<TraceDeps>,
-    /// The reads the current query constrains (see [`Self::begin_query`]); `None`: all.
+    /// The reads the current query constrains (see [`Self::closure`]); `None`: all.
     constrained: Option<Vec<bool>>,
 }
 
@@ -130,7 +132,8 @@ struct Z3Vars {
     solver: Solver,
     ord: Vec<Int>,
     bound: Int,
-    guards: Vec<(usize, Bool)>,
+    /// Per event: the guard of its validity, once asserted (reads only).
+    guards: Vec<Option<Bool>>,
 }
 
 fn lt(a: &Int, b: &Int) -> Bool {
@@ -181,6 +184,7 @@ impl<'t> Encoder<'t> {
             own_store,
             constraints: 0,
             prefilter: true,
+            fresh_solver: false,
             skipped: 0,
             check_prefilter: false,
             prefilter_wrong: 0,
@@ -279,7 +283,8 @@ impl<'t> Encoder<'t> {
                 solver.set_params(&p);
             }
             let ord = (0..self.trace.events.len()).map(|i| Int::new_const(format!("o{i}"))).collect();
-            self.z3 = Some(Z3Vars { solver, ord, bound: Int::new_const("bound"), guards: Vec::new() });
+            let guards = vec![None; self.trace.events.len()];
+            self.z3 = Some(Z3Vars { solver, ord, bound: Int::new_const("bound"), guards });
             self.assert_base();
         }
     }
@@ -292,25 +297,17 @@ impl<'t> Encoder<'t> {
         // index, put the bound above the events tied with it — without falsifying any literal,
         // so the order variables need not be distinct (`distinct` makes Z3 case-split on every
         // pair), and reading the order back as (value, index) is exactly such a perturbation.
-        for (a, b) in std::mem::take(&mut self.hb) {
+        let hb = if self.fresh_solver { self.hb.clone() } else { std::mem::take(&mut self.hb) };
+        for (a, b) in hb {
             let c = lt(self.o(a), self.o(b));
             self.assert(&c);
         }
         // Data validity: reads in the prefix keep their values — those whose guards a query
-        // assumes (all but the target and the reads it re-encodes; with MCR-S+, fewer: see
-        // `solve_z3`).
-        {
-            for i in 0..tr.events.len() {
-                if let Some((cell, value)) = tr.events[i].kind.read() {
-                    let v = self.value_is(i, cell, value);
-                    let g = Bool::new_const(format!("g{i}"));
-                    let c = g.implies(&self.o(i).le(self.bound()).implies(&v));
-                    if let Some(z) = self.z3.as_mut() {
-                        z.guards.push((i, g));
-                    }
-                    self.assert(&c);
-                }
-            }
+        // assumes (all but the target and the reads it re-encodes). With MCR-S+ a query assumes
+        // fewer (see `solve_z3`), and a read's validity is asserted only once a query needs it.
+        if self.deps.is_none() {
+            let reads: Vec<usize> = (0..tr.events.len()).filter(|&i| tr.events[i].kind.read().is_some()).collect();
+            self.assert_validity(&reads);
         }
         // Lock mutual exclusion over the critical sections of each mutex.
         let sections = self.sections();
@@ -330,6 +327,25 @@ impl<'t> Encoder<'t> {
                 }
                 let c = Bool::or(&alts);
                 self.assert(&c);
+            }
+        }
+    }
+
+    /// Asserts, at the solver's base level, the guarded validity of those of `reads` that do
+    /// not have it yet: `g_i → (o_i ≤ T → read i gets its trace value)`.
+    fn assert_validity(&mut self, reads: &[usize]) {
+        let tr = self.trace;
+        for &i in reads {
+            if self.vars().guards[i].is_some() {
+                continue;
+            }
+            let Some((cell, value)) = tr.events[i].kind.read() else { continue };
+            let v = self.value_is(i, cell, value);
+            let g = Bool::new_const(format!("g{i}"));
+            let c = g.implies(&self.o(i).le(self.bound()).implies(&v));
+            self.assert(&c);
+            if let Some(z) = self.z3.as_mut() {
+                z.guards[i] = Some(g);
             }
         }
     }
@@ -792,6 +808,10 @@ impl<'t> Encoder<'t> {
 
     /// Solve one query with Z3 (no pre-check).
     pub fn solve_z3(&mut self, target: &Target, keep: usize, timeout_ms: Option<u32>) -> Answer {
+        if self.fresh_solver {
+            // The paper's setting: a new formula per query, holding only the validity it needs.
+            self.z3 = None;
+        }
         self.ensure_base();
         let tr = self.trace;
         let keep = keep.min(tr.events.len());
@@ -919,23 +939,14 @@ impl<'t> Encoder<'t> {
                 goal.push(self.mem_is(self.bound(), cell, value, None));
             }
         }
-        self.vars().solver.push();
-        for g in &goal {
-            self.assert(g);
-        }
-        if let Some(ms) = timeout_ms {
-            let mut p = Params::new();
-            p.set_u32("timeout", ms.max(1));
-            self.vars().solver.set_params(&p);
-        }
         if let Target::Read { event, .. } = *target {
             relaxed.push(event);
         }
         // Validity in force for this query. Without dependences (MCR), every read's, asserted
         // once in the base behind a guard: the assumptions switch on all but the relaxed ones.
         // With them (MCR-S+), only the reads the query must constrain to begin with
-        // ([`Self::begin_query`]); a read the model then gets wrong is added and the query
-        // solved again, so every answer keeps every read in the prefix valid, as MCR's does.
+        // ([`Self::closure`]); a read the model then gets wrong is added and the query solved
+        // again, so every answer keeps every read in the prefix valid, as MCR's does.
         let lazy = self.deps.is_some();
         if lazy {
             self.constrained = self.closure(target);
@@ -943,17 +954,32 @@ impl<'t> Encoder<'t> {
         let mut valid: Vec<usize> = (0..tr.events.len())
             .filter(|&i| tr.events[i].kind.read().is_some() && !relaxed.contains(&i) && (!lazy || self.is_constrained(i)))
             .collect();
+        self.assert_validity(&valid);
+        if let Some(ms) = timeout_ms {
+            let mut p = Params::new();
+            p.set_u32("timeout", ms.max(1));
+            self.vars().solver.set_params(&p);
+        }
+        self.vars().solver.push();
+        for g in &goal {
+            self.assert(g);
+        }
         let answer = loop {
             self.z3_queries += 1;
             self.reads_constrained += valid.len() as u64;
             self.match_terms += valid.iter().map(|&i| self.match_terms_of(i)).sum::<u64>();
             // A read not kept valid has its guard assumed false: its validity is then off for
             // good, rather than a choice left to the solver.
+            let mut on = vec![false; tr.events.len()];
+            for &i in &valid {
+                on[i] = true;
+            }
             let assumptions: Vec<Bool> = self
                 .vars()
                 .guards
                 .iter()
-                .map(|(i, g)| if valid.contains(i) { g.clone() } else { g.not() })
+                .zip(&on)
+                .filter_map(|(g, &on)| g.as_ref().map(|g| if on { g.clone() } else { g.not() }))
                 .collect();
             let solver = &self.vars().solver;
             let (pos, t) = match solver.check_assumptions(&assumptions) {
@@ -980,8 +1006,16 @@ impl<'t> Encoder<'t> {
                     })
                     .collect();
                 if !wrong.is_empty() {
+                    // Their validity goes into the base (outside this query's scope, so that
+                    // later queries on the trace can assume it too), then the goal again.
                     self.refinements += 1;
+                    self.vars().solver.pop(1);
+                    self.assert_validity(&wrong);
                     valid.extend(wrong);
+                    self.vars().solver.push();
+                    for g in &goal {
+                        self.assert(g);
+                    }
                     continue;
                 }
             }

@@ -140,6 +140,10 @@ pub struct Tuning {
     /// Test mode: also solve every searched query with Z3 and count disagreements on
     /// satisfiability (`search_missed`, `search_extra`).
     pub check_search: bool,
+    /// Benchmark mode: build a new Z3 formula for every query, with only the validity the
+    /// query needs (the setting of the MCR-S+ paper), instead of one incremental solver per
+    /// trace with every read's validity behind a guard.
+    pub fresh_solver: bool,
 }
 
 /// The default [`Tuning::search_budget`].
@@ -155,6 +159,7 @@ impl Default for Tuning {
             solver_seed: None,
             search_budget: SEARCH_BUDGET,
             check_search: false,
+            fresh_solver: false,
         }
     }
 }
@@ -363,6 +368,7 @@ pub fn explore_with(
                 stats.sdg_ms += t0.elapsed().as_secs_f64() * 1000.0;
             }
             enc.prefilter = tuning.prefilter;
+            enc.fresh_solver = tuning.fresh_solver;
             enc.check_prefilter = tuning.check_prefilter;
             if let Some(s) = tuning.solver_seed {
                 enc.set_random_seed(s);

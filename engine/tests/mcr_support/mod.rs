@@ -75,7 +75,8 @@ fn mcr_run_opts(test: &Test, model: Model, tuning: Tuning, opts: &CheckOptions) 
 
 /// The MCR tuning, with `MCR_NOPRUNE` / `MCR_ALLTARGETS` / `MCR_NOPREFILTER` turning reductions
 /// off (to compare), `MCR_NOSEARCH` sending every query to Z3, `MCR_SEARCH_BUDGET` setting the
-/// trace-local search's budget, and `MCR_Z3SEED` seeding Z3 (other models, other seeds:
+/// trace-local search's budget, `MCR_FRESH_SOLVER` building a new Z3 formula per query, and
+/// `MCR_Z3SEED` seeding Z3 (other models, other seeds:
 /// completeness must not change).
 pub fn tuning_from_env() -> Tuning {
     Tuning {
@@ -90,6 +91,7 @@ pub fn tuning_from_env() -> Tuning {
             std::env::var("MCR_SEARCH_BUDGET").ok().and_then(|s| s.parse().ok()).unwrap_or(mcr::SEARCH_BUDGET)
         },
         check_search: false,
+        fresh_solver: std::env::var("MCR_FRESH_SOLVER").is_ok(),
     }
 }
 
