@@ -1,7 +1,8 @@
 //! Developer tool: runs MCR on litmus files and prints its counters per model.
 //!
 //! `cargo run --release -p litmus-engine --example mcr_stats -- FILE... [--model sc,tso,pso]
-//! [--timeout SECS] [--no-search] [--no-prefilter] [--no-sdg] [--fresh-solver] [--loop-bound N]`
+//! [--timeout SECS] [--no-search] [--no-prefilter] [--no-sdg] [--fresh-solver] [--verbose] [--loop-bound N]`
+//! (`--verbose` prints every execution)
 
 use litmus_engine::ir::Program;
 use litmus_engine::mcr::{self, Tuning};
@@ -15,6 +16,7 @@ fn main() {
     let mut models = Model::ALL.to_vec();
     let mut opts = CheckOptions::default();
     let mut tuning = Tuning::default();
+    let mut verbose = false;
     let mut i = 0;
     while i < args.len() {
         match args[i].as_str() {
@@ -34,6 +36,7 @@ fn main() {
             "--no-prefilter" => tuning.prefilter = false,
             "--no-sdg" => opts.sdg = false,
             "--fresh-solver" => tuning.fresh_solver = true,
+            "--verbose" => verbose = true,
             f => files.push(f.to_string()),
         }
         i += 1;
@@ -47,6 +50,14 @@ fn main() {
             let mut causal = std::collections::HashSet::new();
             let mut ghost = std::collections::HashSet::new();
             let s = mcr::explore_with(&program, model, &opts, &Control::new(), tuning, &mut |ex| {
+                if verbose {
+                    let steps: Vec<String> = ex
+                        .events
+                        .iter()
+                        .map(|e| format!("P{}:{:?}{}{}", e.thread, e.action, e.cell.map(|c| format!(" c{c}")).unwrap_or_default(), e.value.map(|v| format!("={v}")).unwrap_or_default()))
+                        .collect();
+                    println!("  exec: {:?} {}", ex.state.status(), steps.join(", "));
+                }
                 let (c, g) = causal_keys(&program, model, ex.events);
                 causal.insert(format!("{c:?}{:?}{:?}", ex.state.mem, ex.state.status()));
                 ghost.insert(format!("{g:?}{:?}{:?}", ex.state.mem, ex.state.status()));

@@ -42,11 +42,14 @@ pub struct Progress {
     pub violations: u64,
 }
 
+/// What [`Control`] calls with progress.
+type ProgressFn = Arc<dyn Fn(&Progress) + Send + Sync>;
+
 /// Cancellation and progress for one check. Cloning shares the cancel flag.
 #[derive(Clone, Default)]
 pub struct Control {
     cancel: Arc<AtomicBool>,
-    progress: Option<Arc<dyn Fn(&Progress) + Send + Sync>>,
+    progress: Option<ProgressFn>,
 }
 
 impl Control {

@@ -257,9 +257,7 @@ fn reaching_uses(code: &[crate::ir::Instr], succ: &[Vec<u32>], th: &ThreadCode) 
     // Per instruction and register: the definitions reaching its entry (sets of instruction
     // indices; `n` stands for the initial value).
     let mut ins: Vec<Vec<Vec<u32>>> = vec![vec![Vec::new(); nregs]; n + 1];
-    for r in 0..nregs {
-        ins[0][r] = vec![n as u32];
-    }
+    ins[0].iter_mut().for_each(|defs| *defs = vec![n as u32]);
     let mut changed = true;
     while changed {
         changed = false;

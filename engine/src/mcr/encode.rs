@@ -232,19 +232,16 @@ impl<'t> Encoder<'t> {
         // Stores of each thread issued so far.
         let mut stores: Vec<Vec<usize>> = vec![Vec::new(); tr.threads];
         for (i, e) in tr.events.iter().enumerate() {
-            match e.kind {
-                EvKind::Flush { cell, store, .. } => {
-                    if store < i {
-                        hb.push((store, i));
-                    }
-                    let key = if tr.model == Model::Pso { (e.thread, Some(cell)) } else { (e.thread, None) };
-                    if let Some(&prev) = last_flush.get(&key) {
-                        hb.push((prev, i));
-                    }
-                    last_flush.insert(key, i);
-                    continue;
+            if let EvKind::Flush { cell, store, .. } = e.kind {
+                if store < i {
+                    hb.push((store, i));
                 }
-                _ => {}
+                let key = if tr.model == Model::Pso { (e.thread, Some(cell)) } else { (e.thread, None) };
+                if let Some(&prev) = last_flush.get(&key) {
+                    hb.push((prev, i));
+                }
+                last_flush.insert(key, i);
+                continue;
             }
             if e.thread >= tr.threads {
                 continue;
@@ -276,7 +273,7 @@ impl<'t> Encoder<'t> {
     /// queries are answered without it: by the pre-check or by [`super::search`]).
     fn ensure_base(&mut self) {
         if self.z3.is_none() {
-            let solver = Solver::new_for_logic("QF_IDL").unwrap_or_else(Solver::new);
+            let solver = Solver::new_for_logic("QF_IDL").unwrap_or_default();
             if let Some(seed) = self.seed {
                 let mut p = Params::new();
                 p.set_u32("random_seed", seed);
@@ -342,7 +339,7 @@ impl<'t> Encoder<'t> {
             let Some((cell, value)) = tr.events[i].kind.read() else { continue };
             let v = self.value_is(i, cell, value);
             let g = Bool::new_const(format!("g{i}"));
-            let c = g.implies(&self.o(i).le(self.bound()).implies(&v));
+            let c = g.implies(self.o(i).le(self.bound()).implies(&v));
             self.assert(&c);
             if let Some(z) = self.z3.as_mut() {
                 z.guards[i] = Some(g);
@@ -541,6 +538,19 @@ impl<'t> Encoder<'t> {
         }
     }
 
+    /// The write read `i` reads in the trace: its own buffered store, or the latest publish
+    /// of its cell before it (`None`: the initial value).
+    fn trace_source(&self, i: usize) -> Option<usize> {
+        let tr = self.trace;
+        let (cell, _) = tr.events.get(i)?.kind.read()?;
+        if let Some(s) = self.own_store[i] {
+            if self.flush_of[s].is_none_or(|f| f > i) {
+                return Some(s);
+            }
+        }
+        self.publishes.get(cell as usize)?.iter().map(|&(q, _)| q).filter(|&q| q < i).max()
+    }
+
     /// Every new-value target of the trace, in a deterministic order.
     pub fn targets(&self) -> Vec<Target> {
         let tr = self.trace;
@@ -565,11 +575,18 @@ impl<'t> Encoder<'t> {
                 // in this trace also with the same value (the round failing for good).
                 let round = self.rounds.get(i).copied().flatten();
                 let failed = round.is_some_and(|r| failed_rounds.contains(&r));
+                // A round that already fails for good here (every publish it must follow is
+                // before it) needs no late target with the value and source it has.
+                let late_here = failed && {
+                    let (first, need) = tr.late_needs(i, &self.rounds);
+                    need.iter().all(|&p| p < first)
+                };
+                let here = self.trace_source(i);
                 for (value, from) in srcs {
                     if value != cur {
                         out.push(Target::Read { event: i, value, from, late: false });
                     }
-                    if round.is_some() && (value != cur || failed) {
+                    if round.is_some() && (value != cur || (failed && !(late_here && from == here))) {
                         out.push(Target::Read { event: i, value, from, late: true });
                     }
                 }
@@ -583,7 +600,7 @@ impl<'t> Encoder<'t> {
                     .map(|(j, _)| j)
                     .collect();
                 // A pending lock never acquired the mutex: every acquisition is new.
-                let cur = if e.pending { None } else { unlocks.iter().copied().filter(|&j| j < i).last() };
+                let cur = if e.pending { None } else { unlocks.iter().copied().rfind(|&j| j < i) };
                 if cur.is_some() || e.pending {
                     out.push(Target::Lock { event: i, after: None });
                 }
@@ -611,6 +628,14 @@ impl<'t> Encoder<'t> {
     /// the trace's events.
     pub fn set_deps(&mut self, deps: Option<TraceDeps>) {
         self.deps = deps;
+    }
+
+    /// Whether event `j` may exist, or write, otherwise when read `r` gets another value (with
+    /// no dependency graph: always).
+    fn depends_on(&self, j: usize, r: usize) -> bool {
+        let Some(deps) = &self.deps else { return true };
+        let bit = |s: Option<&Vec<u64>>| s.is_none_or(|s| s.get(r / 64).is_some_and(|w| w >> (r % 64) & 1 == 1));
+        bit(deps.exist.get(j)) || bit(deps.value.get(j)) || j == r
     }
 
     /// Whether read `i` is among those a Z3 query constrains to begin with (see
@@ -847,11 +872,16 @@ impl<'t> Encoder<'t> {
                 goal.push(self.value_is(event, cell, value));
                 goal.push(self.reads_from(event, cell, from));
                 // With a new value the target's thread may go elsewhere: its later steps are
-                // not part of the prefix.
+                // not part of the prefix — from the first one that depends on the target's
+                // value (with the dependency graph; without it, from the next step). Steps
+                // that do not may be needed in the prefix: an unlock that a committed critical
+                // section of another thread waits for (random seed 8472, Z3 only).
                 let t = tr.events[event].thread;
-                if let Some(next) = (event + 1..tr.events.len())
-                    .find(|&j| tr.events[j].thread == t && !matches!(tr.events[j].kind, EvKind::Flush { .. }))
-                {
+                if let Some(next) = (event + 1..tr.events.len()).find(|&j| {
+                    tr.events[j].thread == t
+                        && !matches!(tr.events[j].kind, EvKind::Flush { .. })
+                        && self.depends_on(j, event)
+                }) {
                     goal.push(lt(self.bound(), self.o(next)));
                 }
                 // An RMW reading a new value may write something else (or nothing). Its operands
@@ -894,7 +924,7 @@ impl<'t> Encoder<'t> {
                         if j == event {
                             continue;
                         }
-                        if !e.kind.read().is_some_and(|(c, _)| c == cell) {
+                        if e.kind.read().is_none_or(|(c, _)| c != cell) {
                             continue;
                         }
                         // A later read of the cell must read a later write.

@@ -690,9 +690,7 @@ fn drop_failed_rounds(events: Vec<Ev>, in_round: &[bool], committed: usize) -> (
             // The round's loads: the thread's events from the round's beginning to here.
             failed.push((t, begin[t].unwrap_or(i), i));
             begin[t] = None;
-        } else if e.round_start {
-            begin[t] = None;
-        } else if !matches!(e.kind, EvKind::Load { .. }) {
+        } else if e.round_start || !matches!(e.kind, EvKind::Load { .. }) {
             begin[t] = None;
         }
     }

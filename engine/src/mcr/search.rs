@@ -364,8 +364,8 @@ impl<'s, 't> Query<'s, 't> {
                 let last = |c: usize| sp.publishes[c].last().map(|&(_, v)| v).unwrap_or(tr.init[c]);
                 finals.extend((0..cell).map(|c| (c, last(c as usize))));
                 finals.push((cell, value));
-                for t in 0..sp.threads {
-                    need_pos[t] = sp.thread_evs[t].len() as u16;
+                for (need, evs) in need_pos.iter_mut().zip(&sp.thread_evs).take(sp.threads) {
+                    *need = evs.len() as u16;
                 }
                 for (q, fs) in sp.queues.iter().enumerate() {
                     need_flushed[q] = fs.len() as u16;

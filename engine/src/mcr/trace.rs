@@ -128,9 +128,9 @@ impl Trace {
         let mut round = vec![None; self.events.len()];
         let mut open: Vec<Option<u32>> = vec![None; self.threads];
         let mut next = 0u32;
-        for t in 0..self.threads {
+        for (t, slot) in open.iter_mut().enumerate() {
             if self.in_round_at_start.get(t).copied().unwrap_or(false) {
-                open[t] = Some(next);
+                *slot = Some(next);
                 next += 1;
             }
         }

@@ -173,10 +173,8 @@ impl Encoder<'_> {
         let mut out_roots: Vec<usize> = Vec::new();
         let mut free_read = None;
         let mut fixed: Vec<(usize, Src)> = Vec::new();
-        for k in 0..keep.min(n) {
-            if target.event().is_some() {
-                inside[k] = true;
-            }
+        if target.event().is_some() {
+            inside.iter_mut().take(keep.min(n)).for_each(|x| *x = true);
         }
         match *target {
             Target::Read { event: r, from, .. } => {
@@ -225,11 +223,8 @@ impl Encoder<'_> {
                         .map(|&(p, _)| p)
                         .collect();
                     match last.as_slice() {
-                        [] if pubs.is_empty() => {
-                            if tr.init.get(c) != Some(&want) {
-                                return Precheck::Impossible;
-                            }
-                        }
+                        [] if pubs.is_empty() && tr.init.get(c) != Some(&want) => return Precheck::Impossible,
+                        [] if pubs.is_empty() => {}
                         [] => return Precheck::Impossible,
                         [p] => {
                             for &(q, _) in pubs {
@@ -265,8 +260,8 @@ impl Encoder<'_> {
             for &(x, src) in &fixed {
                 grew |= self.order_source(&mut ord, x, src, &mut inside);
             }
-            for x in 0..n {
-                if !inside[x] || Some(x) == free_read || fixed.iter().any(|&(y, _)| y == x) {
+            for (x, &ins) in inside.iter().enumerate().take(n) {
+                if !ins || Some(x) == free_read || fixed.iter().any(|&(y, _)| y == x) {
                     continue;
                 }
                 let Some((cell, v)) = tr.events[x].kind.read() else { continue };
