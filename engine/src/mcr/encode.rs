@@ -630,14 +630,6 @@ impl<'t> Encoder<'t> {
         self.deps = deps;
     }
 
-    /// Whether event `j` may exist, or write, otherwise when read `r` gets another value (with
-    /// no dependency graph: always).
-    fn depends_on(&self, j: usize, r: usize) -> bool {
-        let Some(deps) = &self.deps else { return true };
-        let bit = |s: Option<&Vec<u64>>| s.is_none_or(|s| s.get(r / 64).is_some_and(|w| w >> (r % 64) & 1 == 1));
-        bit(deps.exist.get(j)) || bit(deps.value.get(j)) || j == r
-    }
-
     /// Whether read `i` is among those a Z3 query constrains to begin with (see
     /// [`Self::closure`]).
     fn is_constrained(&self, i: usize) -> bool {
@@ -872,15 +864,13 @@ impl<'t> Encoder<'t> {
                 goal.push(self.value_is(event, cell, value));
                 goal.push(self.reads_from(event, cell, from));
                 // With a new value the target's thread may go elsewhere: its later steps are
-                // not part of the prefix — from the first one that depends on the target's
-                // value (with the dependency graph; without it, from the next step). Steps
-                // that do not may be needed in the prefix: an unlock that a committed critical
-                // section of another thread waits for (random seed 8472, Z3 only).
+                // not part of the prefix. (Known gap, Z3 only: a committed critical section of
+                // another thread may need the thread's next `unlock`; random seed 8472.)
                 let t = tr.events[event].thread;
                 if let Some(next) = (event + 1..tr.events.len()).find(|&j| {
                     tr.events[j].thread == t
                         && !matches!(tr.events[j].kind, EvKind::Flush { .. })
-                        && self.depends_on(j, event)
+
                 }) {
                     goal.push(lt(self.bound(), self.o(next)));
                 }
