@@ -58,11 +58,18 @@ pub struct TraceDeps {
     pub value: Vec<Vec<u64>>,
 }
 
-impl TraceDeps {
-    /// Whether event `e` depends, for its existence, on read `r`.
-    pub fn exists_by(&self, e: usize, r: usize) -> bool {
-        self.exist.get(e).is_some_and(|b| b.get(r / 64).is_some_and(|w| w >> (r % 64) & 1 == 1))
-    }
+/// Whether bit `i` of the bit set `set` is on.
+pub fn has(set: &[u64], i: usize) -> bool {
+    set.get(i / 64).is_some_and(|w| w >> (i % 64) & 1 == 1)
+}
+
+/// The members of the bit set `set` below `n`.
+pub fn members(set: &[u64], n: usize) -> impl Iterator<Item = usize> + '_ {
+    (0..n).filter(move |&i| has(set, i))
+}
+
+fn insert(set: &mut [u64], i: usize) {
+    set[i / 64] |= 1 << (i % 64);
 }
 
 fn exit_of(code: &[crate::ir::Instr]) -> u32 {
@@ -218,7 +225,7 @@ fn post_dominators(succ: &[Vec<u32>], n: usize) -> Vec<u32> {
     let full = vec![u64::MAX; words];
     let mut pdom: Vec<Vec<u64>> = vec![full; n + 1];
     let mut exit_set = vec![0u64; words];
-    exit_set[n / 64] |= 1 << (n % 64);
+    insert(&mut exit_set, n);
     pdom[n] = exit_set;
     let mut changed = true;
     while changed {
@@ -230,7 +237,7 @@ fn post_dominators(succ: &[Vec<u32>], n: usize) -> Vec<u32> {
                     *m &= *w;
                 }
             }
-            meet[i / 64] |= 1 << (i % 64);
+            insert(&mut meet, i);
             if meet != pdom[i] {
                 pdom[i] = meet;
                 changed = true;
@@ -243,7 +250,7 @@ fn post_dominators(succ: &[Vec<u32>], n: usize) -> Vec<u32> {
     (0..n)
         .map(|i| {
             (0..=n)
-                .filter(|&j| j != i && pdom[i][j / 64] >> (j % 64) & 1 == 1)
+                .filter(|&j| j != i && has(&pdom[i], j))
                 .max_by_key(|&j| count(&pdom[j]))
                 .map_or(exit, |j| j as u32)
         })
@@ -577,7 +584,7 @@ fn shadow(
             (InstrKind::Load { dst, .. }, Some(v)) | (InstrKind::Rmw { dst: Some(dst), .. }, Some(v)) => {
                 *regs.get_mut(*dst as usize)? = v;
                 let mut t = vec![0; words];
-                t[e / 64] |= 1 << (e % 64);
+                insert(&mut t, e);
                 *taint.get_mut(*dst as usize)? = t;
             }
             (InstrKind::Rmw { dst: None, .. }, Some(_)) => {}
@@ -611,7 +618,7 @@ mod tests {
         let p = program(src);
         let tr = trace_of(&p, Model::Sc, &[]);
         let d = Sdg::new(&p).trace_deps(&p, &tr).expect("the events follow the code");
-        let bits = |s: &Set| (0..tr.events.len()).filter(|&i| s[i / 64] >> (i % 64) & 1 == 1).collect();
+        let bits = |s: &Set| members(s, tr.events.len()).collect();
         tr.events
             .iter()
             .enumerate()

@@ -29,7 +29,7 @@ mod prefilter;
 pub use prefilter::{Hints, Precheck};
 
 use super::trace::{End, EvKind, Trace};
-use crate::sdg::TraceDeps;
+use crate::sdg::{self, TraceDeps};
 use crate::report::Model;
 use std::collections::BTreeSet;
 use z3::ast::{Bool, Int};
@@ -110,8 +110,6 @@ pub struct Encoder<'t> {
     rounds: Vec<Option<u32>>,
     /// The closure of must-happen-before for the pre-check, built on its first query.
     hb_order: std::cell::OnceCell<Option<prefilter::Order>>,
-    /// Must-happen-before pairs not yet asserted.
-    hb: Vec<(usize, usize)>,
     /// Z3 solver calls (a query solved again after adding constraints counts again).
     pub z3_queries: u64,
     /// Reads whose validity was in force, summed over Z3 solver calls.
@@ -144,37 +142,8 @@ impl<'t> Encoder<'t> {
     pub fn new(trace: &'t Trace) -> Encoder<'t> {
         let n = trace.events.len();
         let flush_of = if trace.model == Model::Sc { vec![None; n] } else { trace.flush_of() };
-        let cells = trace.init.len();
-        let mut publishes: Vec<Vec<(usize, i64)>> = vec![Vec::new(); cells];
-        let mut own_store = vec![None; n];
-        // Per thread and cell: the newest store issued so far (in trace order = program order).
-        let mut last_store: std::collections::HashMap<(usize, u32), usize> = Default::default();
-        for (i, e) in trace.events.iter().enumerate() {
-            match e.kind {
-                EvKind::Store { cell, value } => {
-                    if trace.model == Model::Sc {
-                        if let Some(p) = publishes.get_mut(cell as usize) {
-                            p.push((i, value));
-                        }
-                    }
-                    last_store.insert((e.thread, cell), i);
-                }
-                EvKind::Flush { cell, value, .. } => {
-                    if let Some(p) = publishes.get_mut(cell as usize) {
-                        p.push((i, value));
-                    }
-                }
-                EvKind::Rmw { cell, write: Some(value), .. } => {
-                    if let Some(p) = publishes.get_mut(cell as usize) {
-                        p.push((i, value));
-                    }
-                }
-                EvKind::Load { cell, .. } if trace.model != Model::Sc => {
-                    own_store[i] = last_store.get(&(e.thread, cell)).copied();
-                }
-                _ => {}
-            }
-        }
+        let publishes = trace.publishes();
+        let own_store = trace.own_stores();
         let mut enc = Encoder {
             trace,
             z3: None,
@@ -191,7 +160,6 @@ impl<'t> Encoder<'t> {
             preds: vec![Vec::new(); n],
             rounds: trace.await_rounds(),
             hb_order: std::cell::OnceCell::new(),
-            hb: Vec::new(),
             deps: None,
             constrained: None,
             z3_queries: 0,
@@ -220,8 +188,8 @@ impl<'t> Encoder<'t> {
         self.vars().solver.assert(b);
     }
 
-    /// Must-happen-before: fills `preds` (used by the pre-check, the causal cone and Z3) and
-    /// keeps the pairs for [`Self::assert_base`].
+    /// Must-happen-before: fills `preds` (used by the pre-check, the causal cone and Z3). Every
+    /// pair is found at its later event, in trace order.
     fn order_pairs(&mut self) {
         let tr = self.trace;
         let mut hb: Vec<(usize, usize)> = Vec::new();
@@ -263,10 +231,9 @@ impl<'t> Encoder<'t> {
                 stores[e.thread].push(i);
             }
         }
-        for &(a, b) in &hb {
+        for (a, b) in hb {
             self.preds[b].push(a);
         }
-        self.hb = hb;
     }
 
     /// Asserts the trace's maximal causal model into Z3, once, before the first Z3 query (most
@@ -294,10 +261,11 @@ impl<'t> Encoder<'t> {
         // index, put the bound above the events tied with it — without falsifying any literal,
         // so the order variables need not be distinct (`distinct` makes Z3 case-split on every
         // pair), and reading the order back as (value, index) is exactly such a perturbation.
-        let hb = if self.fresh_solver { self.hb.clone() } else { std::mem::take(&mut self.hb) };
-        for (a, b) in hb {
-            let c = lt(self.o(a), self.o(b));
-            self.assert(&c);
+        for b in 0..tr.events.len() {
+            for k in 0..self.preds[b].len() {
+                let c = lt(self.o(self.preds[b][k]), self.o(b));
+                self.assert(&c);
+            }
         }
         // Data validity: reads in the prefix keep their values — those whose guards a query
         // assumes (all but the target and the reads it re-encodes). With MCR-S+ a query assumes
@@ -581,12 +549,12 @@ impl<'t> Encoder<'t> {
                     let (first, need) = tr.late_needs(i, &self.rounds);
                     need.iter().all(|&p| p < first)
                 };
-                let here = self.trace_source(i);
+                let repeats = late_here.then(|| self.trace_source(i));
                 for (value, from) in srcs {
                     if value != cur {
                         out.push(Target::Read { event: i, value, from, late: false });
                     }
-                    if round.is_some() && (value != cur || (failed && !(late_here && from == here))) {
+                    if round.is_some() && (value != cur || (failed && repeats != Some(from))) {
                         out.push(Target::Read { event: i, value, from, late: true });
                     }
                 }
@@ -651,8 +619,6 @@ impl<'t> Encoder<'t> {
         let n = tr.events.len();
         let te = target.event()?;
         let tt = tr.events.get(te)?.thread;
-        let bit = |s: &Vec<u64>, i: usize| s.get(i / 64).is_some_and(|w| w >> (i % 64) & 1 == 1);
-        let reads_in = |s: &Vec<u64>| -> Vec<usize> { (0..n).filter(|&i| bit(s, i)).collect() };
         let mut c = vec![false; n];
         let mut work: Vec<usize> = Vec::new();
         let is_read = |i: usize| tr.events[i].kind.read().is_some();
@@ -664,10 +630,10 @@ impl<'t> Encoder<'t> {
             if (ev.thread == tt && e > te && !matches!(ev.kind, EvKind::Flush { .. })) || (ev.pending && e != te) {
                 continue;
             }
-            work.extend(reads_in(deps.exist.get(e)?));
+            work.extend(sdg::members(deps.exist.get(e)?, n));
         }
         // What the target writes (an RMW with its new value) and where its value comes from.
-        work.extend(reads_in(deps.value.get(te)?));
+        work.extend(sdg::members(deps.value.get(te)?, n));
         if let Target::Read { from: Some(f), .. } = *target {
             work.extend(self.value_deps(f, deps));
         }
@@ -709,7 +675,7 @@ impl<'t> Encoder<'t> {
         let mut out: Vec<usize> = deps
             .value
             .get(writer)
-            .map(|s| (0..n).filter(|&i| s.get(i / 64).is_some_and(|x| x >> (i % 64) & 1 == 1)).collect())
+            .map(|s| sdg::members(s, n).collect())
             .unwrap_or_default();
         if rmw {
             out.push(w);
@@ -1039,10 +1005,7 @@ impl<'t> Encoder<'t> {
                     continue;
                 }
             }
-            break Answer::Sat(match target.event() {
-                Some(_) => self.cone(target, keep, &pos),
-                None => self.seed_order(target, keep, &pos, t),
-            });
+            break Answer::Sat(self.seed_order(target, keep, &pos, t));
         };
         self.vars().solver.pop(1);
         answer

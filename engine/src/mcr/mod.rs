@@ -373,7 +373,8 @@ pub fn explore_with(
             if let Some(s) = tuning.solver_seed {
                 enc.set_random_seed(s);
             }
-            let space = if tuning.search_budget > 0 { search::Space::new(&tr) } else { None };
+            // The search's view of the trace, built on the first query the pre-check leaves.
+            let space = std::cell::OnceCell::new();
             let mut fresh: Vec<Seed> = Vec::new();
             for target in enc.targets() {
                 if stop(&mut stats) {
@@ -397,38 +398,7 @@ pub fn explore_with(
                 let left = deadline.map(|d| d.saturating_duration_since(Instant::now()).as_millis().min(u32::MAX as u128) as u32);
                 let t0 = Instant::now();
                 let keep = if tuning.only_new_targets && after_prefix { min_event } else { 0 };
-                let answer = match &space {
-                    None => enc.solve(&target, keep, left),
-                    Some(space) => match enc.precheck(&target, keep, left) {
-                        Precheck::Impossible => Answer::Unsat,
-                        Precheck::Possible(hints) => {
-                            let searched = space.search(&target, keep, tuning.search_budget, hints.as_ref());
-                            stats.search_states += searched.states as u64;
-                            match searched.found {
-                                search::Found::GaveUp => {
-                                    stats.search_gave_up += 1;
-                                    enc.solve_z3(&target, keep, left)
-                                }
-                                found => {
-                                    stats.searched += 1;
-                                    let answer = match found {
-                                        search::Found::Sat(pos) => Answer::Sat(enc.seed_order(&target, keep, &pos, i64::MAX)),
-                                        _ => Answer::Unsat,
-                                    };
-                                    if tuning.check_search {
-                                        let z3 = enc.solve_z3(&target, keep, left);
-                                        match (&answer, &z3) {
-                                            (Answer::Unsat, Answer::Sat(_)) => stats.search_missed += 1,
-                                            (Answer::Sat(_), Answer::Unsat) => stats.search_extra += 1,
-                                            _ => {}
-                                        }
-                                    }
-                                    answer
-                                }
-                            }
-                        }
-                    },
-                };
+                let answer = decide(&mut enc, &tr, &space, &target, keep, left, tuning, &mut stats);
                 stats.solver_ms += t0.elapsed().as_secs_f64() * 1000.0;
                 stats.queries += 1;
                 match answer {
@@ -473,6 +443,51 @@ pub fn explore_with(
     }
     stats.causal_states = causal.len() as u64;
     stats
+}
+
+/// Decides one query: the static pre-check, then the causal search over the trace (`space`,
+/// built on first use), then Z3 if the search gives up; with no search budget, the pre-check
+/// and Z3.
+#[allow(clippy::too_many_arguments)]
+fn decide<'t>(
+    enc: &mut Encoder<'t>,
+    tr: &'t Trace,
+    space: &std::cell::OnceCell<Option<search::Space<'t>>>,
+    target: &Target,
+    keep: usize,
+    left: Option<u32>,
+    tuning: Tuning,
+    stats: &mut McrStats,
+) -> Answer {
+    if tuning.search_budget == 0 {
+        return enc.solve(target, keep, left);
+    }
+    let hints = match enc.precheck(target, keep, left) {
+        Precheck::Impossible => return Answer::Unsat,
+        Precheck::Possible(hints) => hints,
+    };
+    let Some(space) = space.get_or_init(|| search::Space::new(tr)) else {
+        return enc.solve_z3(target, keep, left);
+    };
+    let searched = space.search(target, keep, tuning.search_budget, hints.as_ref());
+    stats.search_states += searched.states as u64;
+    let answer = match searched.found {
+        search::Found::GaveUp => {
+            stats.search_gave_up += 1;
+            return enc.solve_z3(target, keep, left);
+        }
+        search::Found::Sat(pos) => Answer::Sat(enc.seed_order(target, keep, &pos, i64::MAX)),
+        search::Found::Unsat => Answer::Unsat,
+    };
+    stats.searched += 1;
+    if tuning.check_search {
+        match (&answer, &enc.solve_z3(target, keep, left)) {
+            (Answer::Unsat, Answer::Sat(_)) => stats.search_missed += 1,
+            (Answer::Sat(_), Answer::Unsat) => stats.search_extra += 1,
+            _ => {}
+        }
+    }
+    answer
 }
 
 /// A hash of an execution's causal state (see [`McrStats::causal_states`]): its trace events per

@@ -103,10 +103,6 @@ impl<'t> Space<'t> {
         let mut store_rank = vec![0u32; n];
         let mut issued: Vec<u32> = Vec::new();
         let mut drained = vec![Vec::new(); n];
-        let mut own_store = vec![NONE; n];
-        let mut flush_of = vec![NONE; n];
-        let mut publishes: Vec<Vec<(u32, i64)>> = vec![Vec::new(); cells];
-        let mut last_store: rustc_hash::FxHashMap<(usize, u32), u32> = Default::default();
         // The buffer a store of thread `t` to `cell` goes to (created on first use).
         let mut queue_for = |t: usize, cell: u32, queues: &mut Vec<Vec<u32>>, issued: &mut Vec<u32>, tq: &mut Vec<Vec<u32>>| -> u32 {
             let key = (t, if tr.model == Model::Pso { cell } else { 0 });
@@ -128,7 +124,7 @@ impl<'t> Space<'t> {
             }
             match e.kind {
                 EvKind::Local => return None,
-                EvKind::Flush { cell, value, store } => {
+                EvKind::Flush { cell, store, .. } => {
                     if cell as usize >= cells || store >= i || !matches!(tr.events[store].kind, EvKind::Store { .. }) {
                         return None;
                     }
@@ -140,8 +136,6 @@ impl<'t> Space<'t> {
                     if store_rank[store] != slot[i] || queue_of[store] != q {
                         return None;
                     }
-                    flush_of[store] = i as u32;
-                    publishes[cell as usize].push((i as u32, value));
                     continue;
                 }
                 _ => {}
@@ -149,36 +143,18 @@ impl<'t> Space<'t> {
             slot[i] = thread_evs[t].len() as u32;
             thread_evs[t].push(i as u32);
             match e.kind {
-                EvKind::Store { cell, value } => {
+                EvKind::Store { cell, .. } => {
                     if cell as usize >= cells {
                         return None;
                     }
-                    if tr.model == Model::Sc {
-                        publishes[cell as usize].push((i as u32, value));
-                    } else {
+                    if tr.model != Model::Sc {
                         let q = queue_for(t, cell, &mut queues, &mut issued, &mut thread_queues);
                         queue_of[i] = q;
                         store_rank[i] = issued[q as usize];
                         issued[q as usize] += 1;
-                        last_store.insert((t, cell), i as u32);
                     }
                 }
-                EvKind::Load { cell, .. } => {
-                    if cell as usize >= cells {
-                        return None;
-                    }
-                    if let Some(&s) = last_store.get(&(t, cell)) {
-                        own_store[i] = s;
-                    }
-                }
-                EvKind::Rmw { cell, write, .. } => {
-                    if cell as usize >= cells {
-                        return None;
-                    }
-                    if let Some(w) = write {
-                        publishes[cell as usize].push((i as u32, w));
-                    }
-                }
+                EvKind::Load { cell, .. } | EvKind::Rmw { cell, .. } if cell as usize >= cells => return None,
                 EvKind::Lock { mutex } | EvKind::Unlock { mutex } => mutexes = mutexes.max(mutex as usize + 1),
                 _ => {}
             }
@@ -186,6 +162,10 @@ impl<'t> Space<'t> {
                 drained[i] = thread_queues[t].iter().map(|&q| (q, issued[q as usize])).collect();
             }
         }
+        let index = |e: Option<usize>| e.map_or(NONE, |e| e as u32);
+        let own_store = tr.own_stores().into_iter().map(index).collect();
+        let flush_of = tr.flush_of().into_iter().map(index).collect();
+        let publishes = tr.publishes().into_iter().map(|p| p.into_iter().map(|(q, v)| (q as u32, v)).collect()).collect();
         Some(Space {
             tr,
             threads,

@@ -175,6 +175,45 @@ impl Trace {
         (first, need)
     }
 
+    /// Per cell: the events that publish a value to memory (a store under SC, a flush, an RMW
+    /// that wrote), in trace order, with the value.
+    pub fn publishes(&self) -> Vec<Vec<(usize, i64)>> {
+        let mut out: Vec<Vec<(usize, i64)>> = vec![Vec::new(); self.init.len()];
+        for (i, e) in self.events.iter().enumerate() {
+            let published = match e.kind {
+                EvKind::Store { cell, value } if self.model == Model::Sc => Some((cell, value)),
+                EvKind::Flush { cell, value, .. } | EvKind::Rmw { cell, write: Some(value), .. } => Some((cell, value)),
+                _ => None,
+            };
+            if let Some((cell, value)) = published {
+                if let Some(p) = out.get_mut(cell as usize) {
+                    p.push((i, value));
+                }
+            }
+        }
+        out
+    }
+
+    /// Per load under TSO/PSO: the newest earlier store of its thread to its cell (which it
+    /// reads while that store is buffered).
+    pub fn own_stores(&self) -> Vec<Option<usize>> {
+        let mut out = vec![None; self.events.len()];
+        if self.model == Model::Sc {
+            return out;
+        }
+        let mut last: std::collections::HashMap<(usize, u32), usize> = Default::default();
+        for (i, e) in self.events.iter().enumerate() {
+            match e.kind {
+                EvKind::Store { cell, .. } => {
+                    last.insert((e.thread, cell), i);
+                }
+                EvKind::Load { cell, .. } => out[i] = last.get(&(e.thread, cell)).copied(),
+                _ => {}
+            }
+        }
+        out
+    }
+
     /// For each store event, the index of its flush event (TSO/PSO), if it was flushed.
     pub fn flush_of(&self) -> Vec<Option<usize>> {
         let mut f = vec![None; self.events.len()];
