@@ -2,12 +2,13 @@
 //! paper's Counter with Max = 5, bubble sort of 3 and 4 shared values, and the corpus's
 //! mutual-exclusion algorithms. Every query goes to Z3 (the causal search, which decides most
 //! queries by default, does not use the graph): per program and model, the reads whose
-//! validity Z3 had to keep and their match terms (the paper's #reads and #constraints), the SMT
-//! assertions built, the time spent deciding queries (median of interleaved runs), the time
-//! the graph cost, and the executions. Prints a Markdown table (committed as
-//! `docs/bench-sdg.md`).
+//! validity Z3 had to keep and their match terms (the paper's #reads and #constraints), Z3's
+//! work in its own deterministic resource units and its time (median of interleaved runs),
+//! the share of that work due to data validity (the same queries solved again without any:
+//! the ceiling of what pruning it can save), the time the graph cost, and the executions.
+//! Prints a Markdown table (committed as `docs/bench-sdg.md`).
 //!
-//! Run: `cargo bench -p litmus-engine --bench sdg` (about 15 minutes; `SDG_BENCH_RUNS=n` sets
+//! Run: `cargo bench -p litmus-engine --bench sdg` (about 20 minutes; `SDG_BENCH_RUNS=n` sets
 //! the runs per configuration, 3 by default, 1 for Counter, which takes minutes a run;
 //! `SDG_BENCH_ONLY=bubble3,dekker` runs only the programs named; `SDG_BENCH_FRESH=1` builds a
 //! new formula per query, the paper's setting, instead of one incremental solver per trace).
@@ -18,9 +19,9 @@ use litmus_engine::report::Model;
 use litmus_engine::{syntax, CheckOptions, Control};
 use std::path::PathBuf;
 
-fn run(program: &Program, model: Model, sdg: bool, fresh_solver: bool) -> McrStats {
+fn run(program: &Program, model: Model, sdg: bool, fresh_solver: bool, bare_solve: bool) -> McrStats {
     let opts = CheckOptions { sdg, ..CheckOptions::default() };
-    let tuning = Tuning { search_budget: 0, fresh_solver, ..Tuning::default() };
+    let tuning = Tuning { search_budget: 0, fresh_solver, bare_solve, ..Tuning::default() };
     mcr::explore_with(program, model, &opts, &Control::new(), tuning, &mut |_| {})
 }
 
@@ -52,9 +53,9 @@ fn main() {
     let runs: usize = std::env::var("SDG_BENCH_RUNS").ok().and_then(|s| s.parse().ok()).unwrap_or(3);
     let fresh = std::env::var("SDG_BENCH_FRESH").is_ok_and(|v| v == "1");
     let only: Option<Vec<String>> = std::env::var("SDG_BENCH_ONLY").ok().map(|s| s.split(',').map(str::to_string).collect());
-    println!("| program | model | reads (SDG / none) | Δ | match terms (SDG / none) | Δ | assertions (SDG / none) | query ms (SDG / none) | Δ | solved again | SDG ms | executions (SDG / none) |");
-    println!("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
-    let (mut d_reads, mut d_terms, mut d_time) = (Vec::new(), Vec::new(), Vec::new());
+    println!("| program | model | reads (SDG / none) | Δ | match terms (SDG / none) | Δ | Z3 work, k (SDG / none) | Δ | validity share | Z3 ms (SDG / none) | Δ | solved again | SDG ms | executions (SDG / none) |");
+    println!("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    let (mut d_reads, mut d_terms, mut d_work, mut d_time, mut shares) = (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
     let (mut sdg_ms_total, mut saved_ms_total) = (0.0, 0.0);
     for (path, models) in &programs {
         let src = std::fs::read_to_string(path).expect("benchmark program");
@@ -68,32 +69,46 @@ fn main() {
         for &model in models {
             let (mut with, mut without) = (Vec::new(), Vec::new());
             for _ in 0..reps {
-                with.push(run(&program, model, true, fresh));
-                without.push(run(&program, model, false, fresh));
+                with.push(run(&program, model, true, fresh, false));
+                without.push(run(&program, model, false, fresh, false));
             }
             let (w, o) = (&with[0], &without[0]);
-            let tw = median(with.iter().map(|s| s.solver_ms).collect());
-            let to = median(without.iter().map(|s| s.solver_ms).collect());
+            // Work is deterministic (each exploration has a Z3 context of its own): any run.
+            assert!(with.iter().all(|s| s.z3_work == w.z3_work), "Z3 work varied between runs");
+            let tw = median(with.iter().map(|s| s.z3_ms).collect());
+            let to = median(without.iter().map(|s| s.z3_ms).collect());
             let sdg_ms = median(with.iter().map(|s| s.sdg_ms).collect());
-            let (dr, dt, dq) = (
+            let (dr, dt, dw, dq) = (
                 pct(w.reads_constrained as f64, o.reads_constrained as f64),
                 pct(w.match_terms as f64, o.match_terms as f64),
+                pct(w.z3_work as f64, o.z3_work as f64),
                 pct(tw, to),
             );
             d_reads.push(dr);
             d_terms.push(dt);
+            d_work.push(dw);
             d_time.push(dq);
+            // The validity share, without the graph: one more run whose every query is also
+            // solved without validity (not for Counter: minutes more).
+            let share = if name == "counter" {
+                "—".to_string()
+            } else {
+                let b = run(&program, model, false, fresh, true);
+                let share = 100.0 * (1.0 - b.z3_work_bare as f64 / b.z3_work.max(1) as f64);
+                shares.push(share);
+                format!("{share:.0}%")
+            };
             sdg_ms_total += sdg_ms;
             saved_ms_total += to - tw;
             println!(
-                "| {name} | {} | {} / {} | {dr:+.1}% | {} / {} | {dt:+.1}% | {} / {} | {tw:.0} / {to:.0} | {dq:+.1}% | {} | {sdg_ms:.1} | {} / {} |",
+                "| {name} | {} | {} / {} | {dr:+.1}% | {} / {} | {dt:+.1}% | {} / {} | {dw:+.1}% | {share} | {tw:.0} / {to:.0} | {dq:+.1}% | {} | {sdg_ms:.1} | {} / {} |",
                 model.key(),
                 w.reads_constrained,
                 o.reads_constrained,
                 w.match_terms,
                 o.match_terms,
-                w.constraints,
-                o.constraints,
+                w.z3_work / 1000,
+                o.z3_work / 1000,
                 w.refinements,
                 w.executions,
                 o.executions
@@ -103,11 +118,15 @@ fn main() {
     let avg = |v: &[f64]| v.iter().sum::<f64>() / v.len().max(1) as f64;
     println!();
     println!(
-        "Average over the {} rows: reads {:+.1}%, match terms {:+.1}%, query time {:+.1}%. \
-         The graph cost {sdg_ms_total:.0} ms in all; the query time it saved, in all: {saved_ms_total:.0} ms.",
+        "Average over the {} rows: reads {:+.1}%, match terms {:+.1}%, Z3 work {:+.1}%, Z3 time {:+.1}%; \
+         validity's share of Z3's work without the graph, {:.0}% ({} rows). \
+         The graph cost {sdg_ms_total:.0} ms in all; the Z3 time it saved, in all: {saved_ms_total:.0} ms.",
         d_reads.len(),
         avg(&d_reads),
         avg(&d_terms),
-        avg(&d_time)
+        avg(&d_work),
+        avg(&d_time),
+        avg(&shares),
+        shares.len()
     );
 }

@@ -89,3 +89,24 @@ fn the_sdg_changes_no_outcome_on_the_corpus() {
     }
     report("corpus", &t, &differ);
 }
+
+/// Z3's work units (`z3_work`, its "rlimit count") are what `docs/bench-sdg.md` compares, since
+/// times on a shared machine vary by a quarter from run to run: they must not vary at all, and
+/// the benchmark's ceiling (`bare_solve`: the same queries without any validity) must count
+/// less work than the real queries.
+#[test]
+fn z3_work_is_deterministic_and_validity_costs_work() {
+    let corpus = corpus();
+    let (_, test) = corpus.iter().find(|(f, _)| f.ends_with("peterson.litmus")).expect("peterson in the corpus");
+    for fresh_solver in [false, true] {
+        let tuning = Tuning { search_budget: 0, fresh_solver, ..Tuning::default() };
+        for sdg in [true, false] {
+            let (_, a) = run(test, Model::Tso, sdg, tuning, 8);
+            let (_, b) = run(test, Model::Tso, sdg, tuning, 8);
+            assert!(a.z3_queries > 0 && a.z3_work > 0, "no Z3 work counted");
+            assert_eq!((a.executions, a.z3_queries, a.z3_work), (b.executions, b.z3_queries, b.z3_work), "fresh {fresh_solver}, sdg {sdg}");
+        }
+        let (_, bare) = run(test, Model::Tso, false, Tuning { bare_solve: true, ..tuning }, 8);
+        assert!(bare.z3_work_bare > 0 && bare.z3_work_bare < bare.z3_work, "fresh {fresh_solver}: {} bare, {} in all", bare.z3_work_bare, bare.z3_work);
+    }
+}

@@ -118,6 +118,20 @@ pub struct Encoder<'t> {
     pub match_terms: u64,
     /// Queries solved again because the model broke a read left unconstrained (MCR-S+).
     pub refinements: u64,
+    /// Time in [`Self::solve_z3`]: building the query's formula, checking it, reading the model.
+    pub z3_ms: f64,
+    /// Z3's work on queries, in its own resource units (see [`Self::rlimit`]).
+    pub z3_work: u64,
+    /// Benchmark mode ([`super::Tuning::bare_solve`]): solve every Z3 query a second time
+    /// without any data validity, counting only its work, in `z3_work_bare`.
+    pub bare_solve: bool,
+    pub z3_work_bare: u64,
+    /// Set while that second solve runs.
+    bare: bool,
+    /// Time inside Z3's satisfiability checks (not building formulas or reading models).
+    pub check_ms: f64,
+    /// Time computing which reads a query constrains and checking the model's reads (MCR-S+).
+    pub lazy_ms: f64,
     /// What the trace's events depend on ([`crate::sdg`]), when MCR-S+ is on.
     deps: Option<TraceDeps>,
     /// The reads the current query constrains (see [`Self::closure`]); `None`: all.
@@ -166,9 +180,26 @@ impl<'t> Encoder<'t> {
             reads_constrained: 0,
             match_terms: 0,
             refinements: 0,
+            check_ms: 0.0,
+            lazy_ms: 0.0,
+            z3_ms: 0.0,
+            z3_work: 0,
+            bare_solve: false,
+            z3_work_bare: 0,
+            bare: false,
         };
         enc.order_pairs();
         enc
+    }
+
+    /// Z3's resource counter ("rlimit count"): the context's deterministic measure of the
+    /// solver's work, the unit of Z3's `rlimit` (which Dafny and F* use for resource limits
+    /// that do not vary with the machine's speed).
+    fn rlimit(&self) -> u32 {
+        match self.vars().solver.get_statistics().value("rlimit count") {
+            Some(z3::StatisticsValue::UInt(n)) => n,
+            _ => 0,
+        }
     }
 
     fn vars(&self) -> &Z3Vars {
@@ -270,7 +301,7 @@ impl<'t> Encoder<'t> {
         // Data validity: reads in the prefix keep their values — those whose guards a query
         // assumes (all but the target and the reads it re-encodes). With MCR-S+ a query assumes
         // fewer (see `solve_z3`), and a read's validity is asserted only once a query needs it.
-        if self.deps.is_none() {
+        if self.deps.is_none() && !self.bare {
             let reads: Vec<usize> = (0..tr.events.len()).filter(|&i| tr.events[i].kind.read().is_some()).collect();
             self.assert_validity(&reads);
         }
@@ -791,11 +822,30 @@ impl<'t> Encoder<'t> {
 
     /// Solve one query with Z3 (no pre-check).
     pub fn solve_z3(&mut self, target: &Target, keep: usize, timeout_ms: Option<u32>) -> Answer {
+        let t0 = std::time::Instant::now();
+        let answer = self.solve_z3_timed(target, keep, timeout_ms);
+        self.z3_ms += t0.elapsed().as_secs_f64() * 1000.0;
+        if self.bare_solve {
+            // The same query without any validity (not an MCR answer: only its work counts).
+            let kept = (self.z3_queries, self.reads_constrained, self.match_terms, self.refinements);
+            let (constraints, check_ms, work) = (self.constraints, self.check_ms, self.z3_work);
+            self.bare = true;
+            let _ = self.solve_z3_timed(target, keep, timeout_ms);
+            self.bare = false;
+            self.z3_work_bare += self.z3_work - work;
+            (self.z3_queries, self.reads_constrained, self.match_terms, self.refinements) = kept;
+            (self.constraints, self.check_ms, self.z3_work) = (constraints, check_ms, work);
+        }
+        answer
+    }
+
+    fn solve_z3_timed(&mut self, target: &Target, keep: usize, timeout_ms: Option<u32>) -> Answer {
         if self.fresh_solver {
             // The paper's setting: a new formula per query, holding only the validity it needs.
             self.z3 = None;
         }
         self.ensure_base();
+        let work0 = self.rlimit();
         let tr = self.trace;
         let keep = keep.min(tr.events.len());
         let mut goal: Vec<Bool> = Vec::new();
@@ -933,12 +983,16 @@ impl<'t> Encoder<'t> {
         // With them (MCR-S+), only the reads the query must constrain to begin with
         // ([`Self::closure`]); a read the model then gets wrong is added and the query solved
         // again, so every answer keeps every read in the prefix valid, as MCR's does.
-        let lazy = self.deps.is_some();
+        let lazy = self.deps.is_some() && !self.bare;
         if lazy {
+            let t0 = std::time::Instant::now();
             self.constrained = self.closure(target);
+            self.lazy_ms += t0.elapsed().as_secs_f64() * 1000.0;
         }
         let mut valid: Vec<usize> = (0..tr.events.len())
-            .filter(|&i| tr.events[i].kind.read().is_some() && !relaxed.contains(&i) && (!lazy || self.is_constrained(i)))
+            .filter(|&i| {
+                !self.bare && tr.events[i].kind.read().is_some() && !relaxed.contains(&i) && (!lazy || self.is_constrained(i))
+            })
             .collect();
         self.assert_validity(&valid);
         if let Some(ms) = timeout_ms {
@@ -967,8 +1021,11 @@ impl<'t> Encoder<'t> {
                 .zip(&on)
                 .filter_map(|(g, &on)| g.as_ref().map(|g| if on { g.clone() } else { g.not() }))
                 .collect();
+            let t0 = std::time::Instant::now();
+            let sat = self.vars().solver.check_assumptions(&assumptions);
+            self.check_ms += t0.elapsed().as_secs_f64() * 1000.0;
             let solver = &self.vars().solver;
-            let (pos, t) = match solver.check_assumptions(&assumptions) {
+            let (pos, t) = match sat {
                 SatResult::Unsat => break Answer::Unsat,
                 SatResult::Unknown => break Answer::Unknown,
                 SatResult::Sat => {
@@ -982,6 +1039,7 @@ impl<'t> Encoder<'t> {
                 }
             };
             if lazy {
+                let t0 = std::time::Instant::now();
                 let wrong: Vec<usize> = (0..tr.events.len())
                     .filter(|&i| {
                         tr.events[i].kind.read().is_some()
@@ -991,6 +1049,7 @@ impl<'t> Encoder<'t> {
                             && !self.reads_its_value(i, &pos, over)
                     })
                     .collect();
+                self.lazy_ms += t0.elapsed().as_secs_f64() * 1000.0;
                 if !wrong.is_empty() {
                     // Their validity goes into the base (outside this query's scope, so that
                     // later queries on the trace can assume it too), then the goal again.
@@ -1007,6 +1066,7 @@ impl<'t> Encoder<'t> {
             }
             break Answer::Sat(self.seed_order(target, keep, &pos, t));
         };
+        self.z3_work += u64::from(self.rlimit().wrapping_sub(work0));
         self.vars().solver.pop(1);
         answer
     }

@@ -59,7 +59,7 @@ pub struct McrStats {
     pub prefiltered: u64,
     /// With [`Tuning::check_prefilter`]: pre-checked queries Z3 found satisfiable (must be 0).
     pub prefilter_wrong: u64,
-    /// Time spent in Z3.
+    /// Time deciding queries: the static pre-check, the causal search and Z3.
     pub solver_ms: f64,
     /// Seeds whose replay did not follow the solved interleaving (a bug in the encoding if
     /// ever non-zero; the execution is still a real one, so results stay sound).
@@ -89,6 +89,19 @@ pub struct McrStats {
     pub refinements: u64,
     /// Time spent building the dependence graph and mapping it onto traces.
     pub sdg_ms: f64,
+    /// Of `solver_ms`: time in Z3 queries (building the query's formula, checking it, reading
+    /// the model back), the rest being the static pre-check and the causal search.
+    pub z3_ms: f64,
+    /// Z3's work on queries in its own resource units ("rlimit count"): deterministic, unlike
+    /// the times, so comparisons do not depend on the machine's load.
+    pub z3_work: u64,
+    /// With [`Tuning::bare_solve`]: Z3's work on the same queries without any data validity.
+    pub z3_work_bare: u64,
+    /// Of `z3_ms`: time inside Z3's satisfiability checks.
+    pub check_ms: f64,
+    /// Of `solver_ms`: time MCR-S+ spent choosing the reads a query constrains and checking
+    /// the model's reads.
+    pub lazy_ms: f64,
     /// Distinct causal states among the executions: per thread, its steps with the values they
     /// read (leaving out the `await` rounds it retried, see [`drop_failed_rounds`]), and how the
     /// execution ended. The paper's measure of redundancy is executions per causal state (MCR
@@ -144,6 +157,11 @@ pub struct Tuning {
     /// query needs (the setting of the MCR-S+ paper), instead of one incremental solver per
     /// trace with every read's validity behind a guard.
     pub fresh_solver: bool,
+    /// Benchmark mode: solve every Z3 query a second time without any data validity and count
+    /// that work in [`McrStats::z3_work_bare`]: what leaving out every validity constraint
+    /// would save, the ceiling of any pruning of them (the exploration follows the real
+    /// answers).
+    pub bare_solve: bool,
 }
 
 /// The default [`Tuning::search_budget`].
@@ -160,6 +178,7 @@ impl Default for Tuning {
             search_budget: SEARCH_BUDGET,
             check_search: false,
             fresh_solver: false,
+            bare_solve: false,
         }
     }
 }
@@ -171,7 +190,21 @@ pub fn explore_with(
     opts: &CheckOptions,
     ctl: &Control,
     tuning: Tuning,
-    sink: &mut dyn FnMut(&Execution<'_>),
+    sink: &mut (dyn FnMut(&Execution<'_>) + Send + Sync),
+) -> McrStats {
+    // A Z3 context of its own: the thread's default context keeps what earlier explorations
+    // built (hash-consed terms, its resource counter), and Z3's models, hence the seeds, could
+    // then depend on what ran before on the thread (a language server checks many files).
+    z3::with_z3_config(&z3::Config::new(), || explore_in(p, model, opts, ctl, tuning, sink))
+}
+
+fn explore_in(
+    p: &Program,
+    model: Model,
+    opts: &CheckOptions,
+    ctl: &Control,
+    tuning: Tuning,
+    sink: &mut (dyn FnMut(&Execution<'_>) + Send + Sync),
 ) -> McrStats {
     let start = Instant::now();
     let deadline = opts.timeout.map(|d| start + d);
@@ -369,6 +402,7 @@ pub fn explore_with(
             }
             enc.prefilter = tuning.prefilter;
             enc.fresh_solver = tuning.fresh_solver;
+            enc.bare_solve = tuning.bare_solve;
             enc.check_prefilter = tuning.check_prefilter;
             if let Some(s) = tuning.solver_seed {
                 enc.set_random_seed(s);
@@ -432,6 +466,11 @@ pub fn explore_with(
             stats.reads_constrained += enc.reads_constrained;
             stats.match_terms += enc.match_terms;
             stats.refinements += enc.refinements;
+            stats.check_ms += enc.check_ms;
+            stats.z3_ms += enc.z3_ms;
+            stats.z3_work += enc.z3_work;
+            stats.z3_work_bare += enc.z3_work_bare;
+            stats.lazy_ms += enc.lazy_ms;
             stats.prefiltered += enc.skipped;
             stats.prefilter_wrong += enc.prefilter_wrong;
             // Depth-first, in target order.
