@@ -110,32 +110,39 @@ pub struct Encoder<'t> {
     rounds: Vec<Option<u32>>,
     /// The closure of must-happen-before for the pre-check, built on its first query.
     hb_order: std::cell::OnceCell<Option<prefilter::Order>>,
-    /// Z3 solver calls (a query solved again after adding constraints counts again).
-    pub z3_queries: u64,
-    /// Reads whose validity was in force, summed over Z3 solver calls.
-    pub reads_constrained: u64,
-    /// Match terms of that validity (see [`Self::match_terms_of`]), summed over Z3 calls.
-    pub match_terms: u64,
-    /// Queries solved again because the model broke a read left unconstrained (MCR-S+).
-    pub refinements: u64,
-    /// Time in [`Self::solve_z3`]: building the query's formula, checking it, reading the model.
-    pub z3_ms: f64,
-    /// Z3's work on queries, in its own resource units (see [`Self::rlimit`]).
-    pub z3_work: u64,
+    /// What the Z3 queries counted.
+    pub counts: Z3Counts,
     /// Benchmark mode ([`super::Tuning::bare_solve`]): solve every Z3 query a second time
-    /// without any data validity, counting only its work, in `z3_work_bare`.
+    /// without any data validity, counting only its work, in `counts.work_bare`.
     pub bare_solve: bool,
-    pub z3_work_bare: u64,
-    /// Set while that second solve runs.
-    bare: bool,
-    /// Time inside Z3's satisfiability checks (not building formulas or reading models).
-    pub check_ms: f64,
-    /// Time computing which reads a query constrains and checking the model's reads (MCR-S+).
-    pub lazy_ms: f64,
     /// What the trace's events depend on ([`crate::sdg`]), when MCR-S+ is on.
     deps: Option<TraceDeps>,
     /// The reads the current query constrains (see [`Self::closure`]); `None`: all.
     constrained: Option<Vec<bool>>,
+}
+
+/// What an [`Encoder`]'s Z3 queries counted.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Z3Counts {
+    /// Z3 solver calls (a query solved again after adding constraints counts again).
+    pub queries: u64,
+    /// Reads whose validity was in force, summed over Z3 solver calls.
+    pub reads_constrained: u64,
+    /// Match terms of that validity (see [`Encoder::match_terms_of`]), summed over Z3 calls.
+    pub match_terms: u64,
+    /// Queries solved again because the model broke a read left unconstrained (MCR-S+).
+    pub refinements: u64,
+    /// Z3's work on queries, in its own resource units (see [`Encoder::rlimit`]).
+    pub work: u64,
+    /// With [`Encoder::bare_solve`]: Z3's work on the same queries without any validity.
+    pub work_bare: u64,
+    /// Time in [`Encoder::solve_z3`]: building the query's formula, checking it, reading the
+    /// model.
+    pub ms: f64,
+    /// Of `ms`: time inside Z3's satisfiability checks.
+    pub check_ms: f64,
+    /// Time computing which reads a query constrains and checking the model's reads (MCR-S+).
+    pub lazy_ms: f64,
 }
 
 /// The Z3 side of an [`Encoder`]: the solver holding the trace's base constraints, one integer
@@ -176,17 +183,8 @@ impl<'t> Encoder<'t> {
             hb_order: std::cell::OnceCell::new(),
             deps: None,
             constrained: None,
-            z3_queries: 0,
-            reads_constrained: 0,
-            match_terms: 0,
-            refinements: 0,
-            check_ms: 0.0,
-            lazy_ms: 0.0,
-            z3_ms: 0.0,
-            z3_work: 0,
+            counts: Z3Counts::default(),
             bare_solve: false,
-            z3_work_bare: 0,
-            bare: false,
         };
         enc.order_pairs();
         enc
@@ -269,7 +267,7 @@ impl<'t> Encoder<'t> {
 
     /// Asserts the trace's maximal causal model into Z3, once, before the first Z3 query (most
     /// queries are answered without it: by the pre-check or by [`super::search`]).
-    fn ensure_base(&mut self) {
+    fn ensure_base(&mut self, validity: bool) {
         if self.z3.is_none() {
             let solver = Solver::new_for_logic("QF_IDL").unwrap_or_default();
             if let Some(seed) = self.seed {
@@ -280,11 +278,11 @@ impl<'t> Encoder<'t> {
             let ord = (0..self.trace.events.len()).map(|i| Int::new_const(format!("o{i}"))).collect();
             let guards = vec![None; self.trace.events.len()];
             self.z3 = Some(Z3Vars { solver, ord, bound: Int::new_const("bound"), guards });
-            self.assert_base();
+            self.assert_base(validity);
         }
     }
 
-    fn assert_base(&mut self) {
+    fn assert_base(&mut self, validity: bool) {
         let tr = self.trace;
         // Ties. Every atom of the encoding is a strict `<` between order variables or a `<=`
         // against the bound, occurring only positively (or, for `<=`, negated into a strict
@@ -301,7 +299,7 @@ impl<'t> Encoder<'t> {
         // Data validity: reads in the prefix keep their values — those whose guards a query
         // assumes (all but the target and the reads it re-encodes). With MCR-S+ a query assumes
         // fewer (see `solve_z3`), and a read's validity is asserted only once a query needs it.
-        if self.deps.is_none() && !self.bare {
+        if self.deps.is_none() && validity {
             let reads: Vec<usize> = (0..tr.events.len()).filter(|&i| tr.events[i].kind.read().is_some()).collect();
             self.assert_validity(&reads);
         }
@@ -823,28 +821,26 @@ impl<'t> Encoder<'t> {
     /// Solve one query with Z3 (no pre-check).
     pub fn solve_z3(&mut self, target: &Target, keep: usize, timeout_ms: Option<u32>) -> Answer {
         let t0 = std::time::Instant::now();
-        let answer = self.solve_z3_timed(target, keep, timeout_ms);
-        self.z3_ms += t0.elapsed().as_secs_f64() * 1000.0;
+        let answer = self.solve_z3_with(target, keep, timeout_ms, true);
+        self.counts.ms += t0.elapsed().as_secs_f64() * 1000.0;
         if self.bare_solve {
             // The same query without any validity (not an MCR answer: only its work counts).
-            let kept = (self.z3_queries, self.reads_constrained, self.match_terms, self.refinements);
-            let (constraints, check_ms, work) = (self.constraints, self.check_ms, self.z3_work);
-            self.bare = true;
-            let _ = self.solve_z3_timed(target, keep, timeout_ms);
-            self.bare = false;
-            self.z3_work_bare += self.z3_work - work;
-            (self.z3_queries, self.reads_constrained, self.match_terms, self.refinements) = kept;
-            (self.constraints, self.check_ms, self.z3_work) = (constraints, check_ms, work);
+            let (counts, constraints) = (self.counts, self.constraints);
+            self.solve_z3_with(target, keep, timeout_ms, false);
+            self.counts = Z3Counts { work_bare: counts.work_bare + (self.counts.work - counts.work), ..counts };
+            self.constraints = constraints;
         }
         answer
     }
 
-    fn solve_z3_timed(&mut self, target: &Target, keep: usize, timeout_ms: Option<u32>) -> Answer {
+    /// [`Self::solve_z3`], with data validity or (`validity: false`, a benchmark's ceiling)
+    /// without any.
+    fn solve_z3_with(&mut self, target: &Target, keep: usize, timeout_ms: Option<u32>, validity: bool) -> Answer {
         if self.fresh_solver {
             // The paper's setting: a new formula per query, holding only the validity it needs.
             self.z3 = None;
         }
-        self.ensure_base();
+        self.ensure_base(validity);
         let work0 = self.rlimit();
         let tr = self.trace;
         let keep = keep.min(tr.events.len());
@@ -983,16 +979,14 @@ impl<'t> Encoder<'t> {
         // With them (MCR-S+), only the reads the query must constrain to begin with
         // ([`Self::closure`]); a read the model then gets wrong is added and the query solved
         // again, so every answer keeps every read in the prefix valid, as MCR's does.
-        let lazy = self.deps.is_some() && !self.bare;
+        let lazy = self.deps.is_some() && validity;
         if lazy {
             let t0 = std::time::Instant::now();
             self.constrained = self.closure(target);
-            self.lazy_ms += t0.elapsed().as_secs_f64() * 1000.0;
+            self.counts.lazy_ms += t0.elapsed().as_secs_f64() * 1000.0;
         }
         let mut valid: Vec<usize> = (0..tr.events.len())
-            .filter(|&i| {
-                !self.bare && tr.events[i].kind.read().is_some() && !relaxed.contains(&i) && (!lazy || self.is_constrained(i))
-            })
+            .filter(|&i| validity && tr.events[i].kind.read().is_some() && !relaxed.contains(&i) && (!lazy || self.is_constrained(i)))
             .collect();
         self.assert_validity(&valid);
         if let Some(ms) = timeout_ms {
@@ -1005,9 +999,9 @@ impl<'t> Encoder<'t> {
             self.assert(g);
         }
         let answer = loop {
-            self.z3_queries += 1;
-            self.reads_constrained += valid.len() as u64;
-            self.match_terms += valid.iter().map(|&i| self.match_terms_of(i)).sum::<u64>();
+            self.counts.queries += 1;
+            self.counts.reads_constrained += valid.len() as u64;
+            self.counts.match_terms += valid.iter().map(|&i| self.match_terms_of(i)).sum::<u64>();
             // A read not kept valid has its guard assumed false: its validity is then off for
             // good, rather than a choice left to the solver.
             let mut on = vec![false; tr.events.len()];
@@ -1023,7 +1017,7 @@ impl<'t> Encoder<'t> {
                 .collect();
             let t0 = std::time::Instant::now();
             let sat = self.vars().solver.check_assumptions(&assumptions);
-            self.check_ms += t0.elapsed().as_secs_f64() * 1000.0;
+            self.counts.check_ms += t0.elapsed().as_secs_f64() * 1000.0;
             let solver = &self.vars().solver;
             let (pos, t) = match sat {
                 SatResult::Unsat => break Answer::Unsat,
@@ -1054,11 +1048,11 @@ impl<'t> Encoder<'t> {
                 let wrong: Vec<usize> = (0..tr.events.len())
                     .filter(|&i| check[i] && tr.events[i].kind.read().is_some() && !self.reads_its_value(i, &pos, over))
                     .collect();
-                self.lazy_ms += t0.elapsed().as_secs_f64() * 1000.0;
+                self.counts.lazy_ms += t0.elapsed().as_secs_f64() * 1000.0;
                 if !wrong.is_empty() {
                     // Their validity goes into the base (outside this query's scope, so that
                     // later queries on the trace can assume it too), then the goal again.
-                    self.refinements += 1;
+                    self.counts.refinements += 1;
                     self.vars().solver.pop(1);
                     self.assert_validity(&wrong);
                     valid.extend(wrong);
@@ -1071,7 +1065,7 @@ impl<'t> Encoder<'t> {
             }
             break Answer::Sat(seed);
         };
-        self.z3_work += u64::from(self.rlimit().wrapping_sub(work0));
+        self.counts.work += u64::from(self.rlimit().wrapping_sub(work0));
         self.vars().solver.pop(1);
         answer
     }

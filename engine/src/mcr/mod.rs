@@ -111,6 +111,20 @@ pub struct McrStats {
     pub complete: bool,
 }
 
+impl McrStats {
+    fn add_z3(&mut self, c: &encode::Z3Counts) {
+        self.z3_queries += c.queries;
+        self.reads_constrained += c.reads_constrained;
+        self.match_terms += c.match_terms;
+        self.refinements += c.refinements;
+        self.z3_work += c.work;
+        self.z3_work_bare += c.work_bare;
+        self.z3_ms += c.ms;
+        self.check_ms += c.check_ms;
+        self.lazy_ms += c.lazy_ms;
+    }
+}
+
 /// One finished execution: its steps and the state it ended in (`Finished`, a violation, or
 /// blocked).
 pub struct Execution<'a> {
@@ -462,15 +476,7 @@ fn explore_in(
                 }
             }
             stats.constraints += enc.constraints;
-            stats.z3_queries += enc.z3_queries;
-            stats.reads_constrained += enc.reads_constrained;
-            stats.match_terms += enc.match_terms;
-            stats.refinements += enc.refinements;
-            stats.check_ms += enc.check_ms;
-            stats.z3_ms += enc.z3_ms;
-            stats.z3_work += enc.z3_work;
-            stats.z3_work_bare += enc.z3_work_bare;
-            stats.lazy_ms += enc.lazy_ms;
+            stats.add_z3(&enc.counts);
             stats.prefiltered += enc.skipped;
             stats.prefilter_wrong += enc.prefilter_wrong;
             // Depth-first, in target order.
