@@ -6,9 +6,13 @@
 //! work in its own deterministic resource units and its time (median of interleaved runs),
 //! the share of that work due to data validity (the same queries solved again without any:
 //! the ceiling of what pruning it can save), the time the graph cost, and the executions.
+//! Runs with and without the graph explore differently (Z3's models pick the seeds), so one
+//! more run with the graph solves each of its queries twice more in solvers of their own,
+//! with every read's validity and with the paper's Algorithm 3 taken literally: Z3's work on
+//! identical queries (`Tuning::paired_solve`).
 //! Prints a Markdown table (committed as `docs/bench-sdg.md`).
 //!
-//! Run: `cargo bench -p litmus-engine --bench sdg` (about 20 minutes; `SDG_BENCH_RUNS=n` sets
+//! Run: `cargo bench -p litmus-engine --bench sdg` (about 35 minutes; `SDG_BENCH_RUNS=n` sets
 //! the runs per configuration, 3 by default, 1 for Counter, which takes minutes a run;
 //! `SDG_BENCH_ONLY=bubble3,dekker` runs only the programs named; `SDG_BENCH_FRESH=1` builds a
 //! new formula per query, the paper's setting, instead of one incremental solver per trace).
@@ -19,9 +23,9 @@ use litmus_engine::report::Model;
 use litmus_engine::{syntax, CheckOptions, Control};
 use std::path::PathBuf;
 
-fn run(program: &Program, model: Model, sdg: bool, fresh_solver: bool, bare_solve: bool) -> McrStats {
+fn run(program: &Program, model: Model, sdg: bool, fresh_solver: bool, bare_solve: bool, paired_solve: bool) -> McrStats {
     let opts = CheckOptions { sdg, ..CheckOptions::default() };
-    let tuning = Tuning { search_budget: 0, fresh_solver, bare_solve, ..Tuning::default() };
+    let tuning = Tuning { search_budget: 0, fresh_solver, bare_solve, paired_solve, ..Tuning::default() };
     mcr::explore_with(program, model, &opts, &Control::new(), tuning, &mut |_| {})
 }
 
@@ -53,9 +57,10 @@ fn main() {
     let runs: usize = std::env::var("SDG_BENCH_RUNS").ok().and_then(|s| s.parse().ok()).unwrap_or(3);
     let fresh = std::env::var("SDG_BENCH_FRESH").is_ok_and(|v| v == "1");
     let only: Option<Vec<String>> = std::env::var("SDG_BENCH_ONLY").ok().map(|s| s.split(',').map(str::to_string).collect());
-    println!("| program | model | reads (SDG / none) | Δ | match terms (SDG / none) | Δ | Z3 work, k (SDG / none) | Δ | validity share | Z3 ms (SDG / none) | Δ | solved again | SDG ms | executions (SDG / none) |");
-    println!("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    println!("| program | model | reads (SDG / none) | Δ | match terms (SDG / none) | Δ | Z3 work, k (SDG / none) | Δ | validity share | Z3 ms (SDG / none) | Δ | solved again | SDG ms | executions (SDG / none) | same queries: Z3 work, k (SDG / all / Alg. 3) | Δ SDG | Δ Alg. 3 |");
+    println!("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     let (mut d_reads, mut d_terms, mut d_work, mut d_time, mut shares) = (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let (mut d_paired, mut d_literal) = (Vec::new(), Vec::new());
     let (mut sdg_ms_total, mut saved_ms_total) = (0.0, 0.0);
     for (path, models) in &programs {
         let src = std::fs::read_to_string(path).expect("benchmark program");
@@ -69,8 +74,8 @@ fn main() {
         for &model in models {
             let (mut with, mut without) = (Vec::new(), Vec::new());
             for _ in 0..reps {
-                with.push(run(&program, model, true, fresh, false));
-                without.push(run(&program, model, false, fresh, false));
+                with.push(run(&program, model, true, fresh, false, false));
+                without.push(run(&program, model, false, fresh, false, false));
             }
             let (w, o) = (&with[0], &without[0]);
             // Work is deterministic (each exploration has a Z3 context of its own): any run.
@@ -93,15 +98,21 @@ fn main() {
             let share = if name == "counter" {
                 "—".to_string()
             } else {
-                let b = run(&program, model, false, fresh, true);
+                let b = run(&program, model, false, fresh, true, false);
                 let share = 100.0 * (1.0 - b.z3_work_bare as f64 / b.z3_work.max(1) as f64);
                 shares.push(share);
                 format!("{share:.0}%")
             };
+            // The same queries three ways: one more run with the graph, each query also solved
+            // with every read's validity and with Algorithm 3 as the paper writes it.
+            let p = run(&program, model, true, fresh, false, true);
+            let (dp, dl) = (pct(p.z3_work as f64, p.z3_work_all as f64), pct(p.z3_work_literal as f64, p.z3_work_all as f64));
+            d_paired.push(dp);
+            d_literal.push(dl);
             sdg_ms_total += sdg_ms;
             saved_ms_total += to - tw;
             println!(
-                "| {name} | {} | {} / {} | {dr:+.1}% | {} / {} | {dt:+.1}% | {} / {} | {dw:+.1}% | {share} | {tw:.0} / {to:.0} | {dq:+.1}% | {} | {sdg_ms:.1} | {} / {} |",
+                "| {name} | {} | {} / {} | {dr:+.1}% | {} / {} | {dt:+.1}% | {} / {} | {dw:+.1}% | {share} | {tw:.0} / {to:.0} | {dq:+.1}% | {} | {sdg_ms:.1} | {} / {} | {} / {} / {} | {dp:+.1}% | {dl:+.1}% |",
                 model.key(),
                 w.reads_constrained,
                 o.reads_constrained,
@@ -111,7 +122,10 @@ fn main() {
                 o.z3_work / 1000,
                 w.refinements,
                 w.executions,
-                o.executions
+                o.executions,
+                p.z3_work / 1000,
+                p.z3_work_all / 1000,
+                p.z3_work_literal / 1000
             );
         }
     }
@@ -120,13 +134,16 @@ fn main() {
     println!(
         "Average over the {} rows: reads {:+.1}%, match terms {:+.1}%, Z3 work {:+.1}%, Z3 time {:+.1}%; \
          validity's share of Z3's work without the graph, {:.0}% ({} rows). \
-         The graph cost {sdg_ms_total:.0} ms in all; the Z3 time it saved, in all: {saved_ms_total:.0} ms.",
+         The graph cost {sdg_ms_total:.0} ms in all; the Z3 time it saved, in all: {saved_ms_total:.0} ms. \
+         On the same queries, Z3 work: with the graph {:+.1}%, with Algorithm 3 literally {:+.1}%.",
         d_reads.len(),
         avg(&d_reads),
         avg(&d_terms),
         avg(&d_work),
         avg(&d_time),
         avg(&shares),
-        shares.len()
+        shares.len(),
+        avg(&d_paired),
+        avg(&d_literal)
     );
 }

@@ -1,7 +1,7 @@
 //! Developer tool: runs MCR on litmus files and prints its counters per model.
 //!
 //! `cargo run --release -p litmus-engine --example mcr_stats -- FILE... [--model sc,tso,pso]
-//! [--timeout SECS] [--no-search] [--no-prefilter] [--no-sdg] [--fresh-solver] [--bare] [--verbose] [--loop-bound N]`
+//! [--timeout SECS] [--no-search] [--no-prefilter] [--no-sdg] [--fresh-solver] [--bare] [--paired] [--verbose] [--loop-bound N]`
 //! (`--verbose` prints every execution)
 
 use litmus_engine::ir::Program;
@@ -37,6 +37,7 @@ fn main() {
             "--no-sdg" => opts.sdg = false,
             "--fresh-solver" => tuning.fresh_solver = true,
             "--bare" => tuning.bare_solve = true,
+            "--paired" => tuning.paired_solve = true,
             "--verbose" => verbose = true,
             f => files.push(f.to_string()),
         }
@@ -65,8 +66,8 @@ fn main() {
             });
             println!("  causal states {}, without failed await rounds {}", causal.len(), ghost.len());
             println!(
-                "  Z3: {} calls, {} reads constrained, {} match terms, {} refinements, {} constraints, SDG {:.1} ms, z3 {:.1} ms, work {} (bare {}), check {:.1} ms, lazy {:.1} ms",
-                s.z3_queries, s.reads_constrained, s.match_terms, s.refinements, s.constraints, s.sdg_ms, s.z3_ms, s.z3_work, s.z3_work_bare, s.check_ms, s.lazy_ms
+                "  Z3: {} calls, {} reads constrained, {} match terms, {} refinements, {} constraints, SDG {:.1} ms, z3 {:.1} ms, work {} (bare {}, all {}, literal {}), check {:.1} ms, lazy {:.1} ms",
+                s.z3_queries, s.reads_constrained, s.match_terms, s.refinements, s.constraints, s.sdg_ms, s.z3_ms, s.z3_work, s.z3_work_bare, s.z3_work_all, s.z3_work_literal, s.check_ms, s.lazy_ms
             );
             println!(
                 "{f} {}: {:.1} ms, {} executions, {} queries ({} pre-checked, {} searched, {} gave up, {} search states), solver {:.1} ms, {} constraints, {} pruned, {} diverged{}",

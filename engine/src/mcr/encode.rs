@@ -115,6 +115,13 @@ pub struct Encoder<'t> {
     /// Benchmark mode ([`super::Tuning::bare_solve`]): solve every Z3 query a second time
     /// without any data validity, counting only its work, in `counts.work_bare`.
     pub bare_solve: bool,
+    /// Benchmark mode ([`super::Tuning::paired_solve`]): with dependences, solve every Z3
+    /// query twice more, with every read's validity and with the paper's Algorithm 3 taken
+    /// literally, counting only their work (`counts.work_all`, `counts.work_literal`).
+    pub paired_solve: bool,
+    /// The solvers of the benchmark's extra solves (bare, all, literal: see [`Validity`]),
+    /// each kept apart from the real one so that none changes what another learns.
+    sides: [Option<Z3Vars>; 3],
     /// What the trace's events depend on ([`crate::sdg`]), when MCR-S+ is on.
     deps: Option<TraceDeps>,
     /// The reads the current query constrains (see [`Self::closure`]); `None`: all.
@@ -136,6 +143,12 @@ pub struct Z3Counts {
     pub work: u64,
     /// With [`Encoder::bare_solve`]: Z3's work on the same queries without any validity.
     pub work_bare: u64,
+    /// With [`Encoder::paired_solve`]: Z3's work on the same queries with every read's
+    /// validity (MCR without the graph).
+    pub work_all: u64,
+    /// With [`Encoder::paired_solve`]: Z3's work on the same queries with the paper's
+    /// Algorithm 3 taken literally.
+    pub work_literal: u64,
     /// Time in [`Encoder::solve_z3`]: building the query's formula, checking it, reading the
     /// model.
     pub ms: f64,
@@ -143,6 +156,25 @@ pub struct Z3Counts {
     pub check_ms: f64,
     /// Time computing which reads a query constrains and checking the model's reads (MCR-S+).
     pub lazy_ms: f64,
+}
+
+/// Which data validity a Z3 query keeps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Validity {
+    /// MCR's: every read of the prefix. With dependences, MCR-S+: the reads of
+    /// [`Encoder::closure`], then those of the seed the model got wrong; an answer keeps every
+    /// read of its seed valid either way.
+    Mcr,
+    /// Benchmark only: none at all (the ceiling of what pruning validity can save).
+    Bare,
+    /// Benchmark only: every read of the prefix even with dependences (MCR on the same
+    /// queries).
+    All,
+    /// Benchmark only: the paper's Algorithm 3 taken literally: the closure, with existence
+    /// constraints only for the target, the reads kept and their candidate sources, and
+    /// nothing added after (answers may break seed reads, which loses states here, see
+    /// `docs/design/sdg.md`).
+    Literal,
 }
 
 /// The Z3 side of an [`Encoder`]: the solver holding the trace's base constraints, one integer
@@ -185,6 +217,8 @@ impl<'t> Encoder<'t> {
             constrained: None,
             counts: Z3Counts::default(),
             bare_solve: false,
+            paired_solve: false,
+            sides: [None, None, None],
         };
         enc.order_pairs();
         enc
@@ -267,7 +301,7 @@ impl<'t> Encoder<'t> {
 
     /// Asserts the trace's maximal causal model into Z3, once, before the first Z3 query (most
     /// queries are answered without it: by the pre-check or by [`super::search`]).
-    fn ensure_base(&mut self, validity: bool) {
+    fn ensure_base(&mut self, validity: Validity) {
         if self.z3.is_none() {
             let solver = Solver::new_for_logic("QF_IDL").unwrap_or_default();
             if let Some(seed) = self.seed {
@@ -282,7 +316,7 @@ impl<'t> Encoder<'t> {
         }
     }
 
-    fn assert_base(&mut self, validity: bool) {
+    fn assert_base(&mut self, validity: Validity) {
         let tr = self.trace;
         // Ties. Every atom of the encoding is a strict `<` between order variables or a `<=`
         // against the bound, occurring only positively (or, for `<=`, negated into a strict
@@ -299,7 +333,7 @@ impl<'t> Encoder<'t> {
         // Data validity: reads in the prefix keep their values — those whose guards a query
         // assumes (all but the target and the reads it re-encodes). With MCR-S+ a query assumes
         // fewer (see `solve_z3`), and a read's validity is asserted only once a query needs it.
-        if self.deps.is_none() && validity {
+        if validity == Validity::All || (validity == Validity::Mcr && self.deps.is_none()) {
             let reads: Vec<usize> = (0..tr.events.len()).filter(|&i| tr.events[i].kind.read().is_some()).collect();
             self.assert_validity(&reads);
         }
@@ -642,7 +676,11 @@ impl<'t> Encoder<'t> {
     /// source of a constrained read depends on (with the source's own read for an RMW).
     /// `None` (every read) for a final-value target. `solve_z3` then adds any other read of
     /// the prefix that the model gets wrong, so answers are MCR's.
-    fn closure(&self, target: &Target) -> Option<Vec<bool>> {
+    ///
+    /// `literal`: the paper's Algorithm 3 as written (a benchmark's comparison): existence
+    /// constraints only for the target, the reads kept and their candidate sources, not for
+    /// every event that may be in the prefix.
+    fn closure(&self, target: &Target, literal: bool) -> Option<Vec<bool>> {
         let deps = self.deps.as_ref()?;
         let tr = self.trace;
         let n = tr.events.len();
@@ -659,6 +697,9 @@ impl<'t> Encoder<'t> {
             if (ev.thread == tt && e > te && !matches!(ev.kind, EvKind::Flush { .. })) || (ev.pending && e != te) {
                 continue;
             }
+            if literal && e != te {
+                continue;
+            }
             work.extend(sdg::members(deps.exist.get(e)?, n));
         }
         // What the target writes (an RMW with its new value) and where its value comes from.
@@ -671,6 +712,9 @@ impl<'t> Encoder<'t> {
                 continue;
             }
             c[r] = true;
+            if literal {
+                work.extend(sdg::members(deps.exist.get(r)?, n));
+            }
             let Some((cell, value)) = tr.events[r].kind.read() else { continue };
             // The candidate sources of the value the read keeps.
             let mut sources: Vec<usize> = self
@@ -685,6 +729,13 @@ impl<'t> Encoder<'t> {
             }
             for w in sources {
                 work.extend(self.value_deps(w, deps));
+                if literal {
+                    let writer = match tr.events[w].kind {
+                        EvKind::Flush { store, .. } => store,
+                        _ => w,
+                    };
+                    work.extend(sdg::members(deps.exist.get(writer)?, n));
+                }
             }
         }
         Some(c)
@@ -821,21 +872,39 @@ impl<'t> Encoder<'t> {
     /// Solve one query with Z3 (no pre-check).
     pub fn solve_z3(&mut self, target: &Target, keep: usize, timeout_ms: Option<u32>) -> Answer {
         let t0 = std::time::Instant::now();
-        let answer = self.solve_z3_with(target, keep, timeout_ms, true);
+        let answer = self.solve_z3_with(target, keep, timeout_ms, Validity::Mcr);
         self.counts.ms += t0.elapsed().as_secs_f64() * 1000.0;
         if self.bare_solve {
-            // The same query without any validity (not an MCR answer: only its work counts).
-            let (counts, constraints) = (self.counts, self.constraints);
-            self.solve_z3_with(target, keep, timeout_ms, false);
-            self.counts = Z3Counts { work_bare: counts.work_bare + (self.counts.work - counts.work), ..counts };
-            self.constraints = constraints;
+            self.counts.work_bare += self.side_solve(target, keep, timeout_ms, Validity::Bare);
+        }
+        if self.paired_solve && self.deps.is_some() {
+            self.counts.work_all += self.side_solve(target, keep, timeout_ms, Validity::All);
+            self.counts.work_literal += self.side_solve(target, keep, timeout_ms, Validity::Literal);
         }
         answer
     }
 
-    /// [`Self::solve_z3`], with data validity or (`validity: false`, a benchmark's ceiling)
-    /// without any.
-    fn solve_z3_with(&mut self, target: &Target, keep: usize, timeout_ms: Option<u32>, validity: bool) -> Answer {
+    /// A benchmark's extra solve of the query with other validity, in a solver of its own:
+    /// only its work counts (returned); the answer and the other counters are dropped.
+    fn side_solve(&mut self, target: &Target, keep: usize, timeout_ms: Option<u32>, validity: Validity) -> u64 {
+        let slot = match validity {
+            Validity::Bare => 0,
+            Validity::All => 1,
+            Validity::Literal => 2,
+            Validity::Mcr => return 0,
+        };
+        let (counts, constraints, constrained) = (self.counts, self.constraints, self.constrained.take());
+        std::mem::swap(&mut self.z3, &mut self.sides[slot]);
+        self.solve_z3_with(target, keep, timeout_ms, validity);
+        std::mem::swap(&mut self.z3, &mut self.sides[slot]);
+        let work = self.counts.work - counts.work;
+        (self.counts, self.constraints, self.constrained) = (counts, constraints, constrained);
+        work
+    }
+
+    /// [`Self::solve_z3`] with the data validity `validity` (MCR's, or a benchmark's
+    /// comparison).
+    fn solve_z3_with(&mut self, target: &Target, keep: usize, timeout_ms: Option<u32>, validity: Validity) -> Answer {
         if self.fresh_solver {
             // The paper's setting: a new formula per query, holding only the validity it needs.
             self.z3 = None;
@@ -979,14 +1048,20 @@ impl<'t> Encoder<'t> {
         // With them (MCR-S+), only the reads the query must constrain to begin with
         // ([`Self::closure`]); a read the model then gets wrong is added and the query solved
         // again, so every answer keeps every read in the prefix valid, as MCR's does.
-        let lazy = self.deps.is_some() && validity;
-        if lazy {
+        let lazy = self.deps.is_some() && validity == Validity::Mcr;
+        let closed = lazy || (self.deps.is_some() && validity == Validity::Literal);
+        if closed {
             let t0 = std::time::Instant::now();
-            self.constrained = self.closure(target);
+            self.constrained = self.closure(target, validity == Validity::Literal);
             self.counts.lazy_ms += t0.elapsed().as_secs_f64() * 1000.0;
         }
         let mut valid: Vec<usize> = (0..tr.events.len())
-            .filter(|&i| validity && tr.events[i].kind.read().is_some() && !relaxed.contains(&i) && (!lazy || self.is_constrained(i)))
+            .filter(|&i| {
+                validity != Validity::Bare
+                    && tr.events[i].kind.read().is_some()
+                    && !relaxed.contains(&i)
+                    && (!closed || self.is_constrained(i))
+            })
             .collect();
         self.assert_validity(&valid);
         if let Some(ms) = timeout_ms {

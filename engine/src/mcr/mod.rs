@@ -97,6 +97,12 @@ pub struct McrStats {
     pub z3_work: u64,
     /// With [`Tuning::bare_solve`]: Z3's work on the same queries without any data validity.
     pub z3_work_bare: u64,
+    /// With [`Tuning::paired_solve`]: Z3's work on the same queries with every read's validity
+    /// (MCR without the graph).
+    pub z3_work_all: u64,
+    /// With [`Tuning::paired_solve`]: Z3's work on the same queries with the MCR-S+ paper's
+    /// Algorithm 3 taken literally.
+    pub z3_work_literal: u64,
     /// Of `z3_ms`: time inside Z3's satisfiability checks.
     pub check_ms: f64,
     /// Of `solver_ms`: time MCR-S+ spent choosing the reads a query constrains and checking
@@ -119,6 +125,8 @@ impl McrStats {
         self.refinements += c.refinements;
         self.z3_work += c.work;
         self.z3_work_bare += c.work_bare;
+        self.z3_work_all += c.work_all;
+        self.z3_work_literal += c.work_literal;
         self.z3_ms += c.ms;
         self.check_ms += c.check_ms;
         self.lazy_ms += c.lazy_ms;
@@ -176,6 +184,12 @@ pub struct Tuning {
     /// would save, the ceiling of any pruning of them (the exploration follows the real
     /// answers).
     pub bare_solve: bool,
+    /// Benchmark mode, with the graph on: solve every Z3 query twice more, each time in a
+    /// solver of its own, with every read's validity ([`McrStats::z3_work_all`]) and with the
+    /// MCR-S+ paper's Algorithm 3 taken literally ([`McrStats::z3_work_literal`]), so that the
+    /// graph's saving is measured on identical queries (the exploration follows the real
+    /// answers).
+    pub paired_solve: bool,
 }
 
 /// The default [`Tuning::search_budget`].
@@ -193,6 +207,7 @@ impl Default for Tuning {
             check_search: false,
             fresh_solver: false,
             bare_solve: false,
+            paired_solve: false,
         }
     }
 }
@@ -417,6 +432,7 @@ fn explore_in(
             enc.prefilter = tuning.prefilter;
             enc.fresh_solver = tuning.fresh_solver;
             enc.bare_solve = tuning.bare_solve;
+            enc.paired_solve = tuning.paired_solve;
             enc.check_prefilter = tuning.check_prefilter;
             if let Some(s) = tuning.solver_seed {
                 enc.set_random_seed(s);

@@ -93,6 +93,7 @@ pub fn tuning_from_env() -> Tuning {
         check_search: false,
         fresh_solver: std::env::var("MCR_FRESH_SOLVER").is_ok(),
         bare_solve: false,
+        paired_solve: false,
     }
 }
 
