@@ -90,14 +90,18 @@ fn the_sdg_changes_no_outcome_on_the_corpus() {
     report("corpus", &t, &differ);
 }
 
+/// Peterson's algorithm from the corpus: small, and every model sends queries to Z3.
+fn peterson() -> Test {
+    corpus().into_iter().find(|(f, _)| f.ends_with("peterson.litmus")).expect("peterson in the corpus").1
+}
+
 /// Z3's work units (`z3_work`, its "rlimit count") are what `docs/bench-sdg.md` compares, since
 /// times on a shared machine vary by a quarter from run to run: they must not vary at all, and
 /// the benchmark's ceiling (`bare_solve`: the same queries without any validity) must count
 /// less work than the real queries.
 #[test]
 fn z3_work_is_deterministic_and_validity_costs_work() {
-    let corpus = corpus();
-    let (_, test) = corpus.iter().find(|(f, _)| f.ends_with("peterson.litmus")).expect("peterson in the corpus");
+    let test = &peterson();
     for fresh_solver in [false, true] {
         let tuning = Tuning { search_budget: 0, fresh_solver, ..Tuning::default() };
         for sdg in [true, false] {
@@ -117,8 +121,7 @@ fn z3_work_is_deterministic_and_validity_costs_work() {
 /// per query, the paper's setting) the graph saves work on the identical queries.
 #[test]
 fn paired_solve_counts_the_same_queries_three_ways() {
-    let corpus = corpus();
-    let (_, test) = corpus.iter().find(|(f, _)| f.ends_with("peterson.litmus")).expect("peterson in the corpus");
+    let test = &peterson();
     let tuning = Tuning { search_budget: 0, fresh_solver: true, paired_solve: true, ..Tuning::default() };
     let (_, a) = run(test, Model::Sc, true, tuning, 8);
     let (_, b) = run(test, Model::Sc, true, tuning, 8);

@@ -177,6 +177,18 @@ enum Validity {
     Literal,
 }
 
+impl Validity {
+    /// The slot of a benchmark's extra solve in [`Encoder::sides`] (`None`: the real one).
+    fn side(self) -> Option<usize> {
+        match self {
+            Validity::Mcr => None,
+            Validity::Bare => Some(0),
+            Validity::All => Some(1),
+            Validity::Literal => Some(2),
+        }
+    }
+}
+
 /// The Z3 side of an [`Encoder`]: the solver holding the trace's base constraints, one integer
 /// order variable per event, the prefix bound `T`, and the validity guard of each read.
 struct Z3Vars {
@@ -730,11 +742,7 @@ impl<'t> Encoder<'t> {
             for w in sources {
                 work.extend(self.value_deps(w, deps));
                 if literal {
-                    let writer = match tr.events[w].kind {
-                        EvKind::Flush { store, .. } => store,
-                        _ => w,
-                    };
-                    work.extend(sdg::members(deps.exist.get(writer)?, n));
+                    work.extend(sdg::members(deps.exist.get(self.writer(w))?, n));
                 }
             }
         }
@@ -746,21 +754,24 @@ impl<'t> Encoder<'t> {
     fn value_deps(&self, w: usize, deps: &TraceDeps) -> Vec<usize> {
         let tr = self.trace;
         let n = tr.events.len();
-        let (writer, rmw) = match tr.events.get(w).map(|e| &e.kind) {
-            Some(EvKind::Flush { store, .. }) => (*store, false),
-            Some(EvKind::Rmw { .. }) => (w, true),
-            Some(_) => (w, false),
-            None => return Vec::new(),
-        };
+        let Some(e) = tr.events.get(w) else { return Vec::new() };
         let mut out: Vec<usize> = deps
             .value
-            .get(writer)
+            .get(self.writer(w))
             .map(|s| sdg::members(s, n).collect())
             .unwrap_or_default();
-        if rmw {
+        if matches!(e.kind, EvKind::Rmw { .. }) {
             out.push(w);
         }
         out
+    }
+
+    /// The instruction that writes publish `w`: the store a flush drains, else `w` itself.
+    fn writer(&self, w: usize) -> usize {
+        match self.trace.events.get(w).map(|e| &e.kind) {
+            Some(EvKind::Flush { store, .. }) => *store,
+            _ => w,
+        }
     }
 
     /// Match terms of read `i`'s validity: one per candidate source and other write of its cell
@@ -887,12 +898,7 @@ impl<'t> Encoder<'t> {
     /// A benchmark's extra solve of the query with other validity, in a solver of its own:
     /// only its work counts (returned); the answer and the other counters are dropped.
     fn side_solve(&mut self, target: &Target, keep: usize, timeout_ms: Option<u32>, validity: Validity) -> u64 {
-        let slot = match validity {
-            Validity::Bare => 0,
-            Validity::All => 1,
-            Validity::Literal => 2,
-            Validity::Mcr => return 0,
-        };
+        let Some(slot) = validity.side() else { return 0 };
         let (counts, constraints, constrained) = (self.counts, self.constraints, self.constrained.take());
         std::mem::swap(&mut self.z3, &mut self.sides[slot]);
         self.solve_z3_with(target, keep, timeout_ms, validity);
@@ -1048,8 +1054,8 @@ impl<'t> Encoder<'t> {
         // With them (MCR-S+), only the reads the query must constrain to begin with
         // ([`Self::closure`]); a read the model then gets wrong is added and the query solved
         // again, so every answer keeps every read in the prefix valid, as MCR's does.
-        let lazy = self.deps.is_some() && validity == Validity::Mcr;
-        let closed = lazy || (self.deps.is_some() && validity == Validity::Literal);
+        let closed = self.deps.is_some() && matches!(validity, Validity::Mcr | Validity::Literal);
+        let lazy = closed && validity == Validity::Mcr;
         if closed {
             let t0 = std::time::Instant::now();
             self.constrained = self.closure(target, validity == Validity::Literal);
