@@ -683,16 +683,17 @@ impl<'t> Encoder<'t> {
     /// with. Without dependences every read in the prefix keeps its value. With them, only:
     /// for an event target, every read before it in its thread (Algorithm 3: the read given a
     /// new value keeps all earlier reads, so it takes exactly the sources MCR would give it);
-    /// the reads any event that may be in the prefix depends on for its existence (control
-    /// dependences, array indices); and, transitively, the reads the value of a candidate
-    /// source of a constrained read depends on (with the source's own read for an RMW).
-    /// `None` (every read) for a final-value target. `solve_z3` then adds any other read of
-    /// the prefix that the model gets wrong, so answers are MCR's.
+    /// the reads any event that can be in the seed ([`Self::may_cone`]) depends on for its
+    /// existence (control dependences, array indices); and, transitively, the reads the value
+    /// of a candidate source of a constrained read depends on (with the source's own read for
+    /// an RMW; a write that must come after the read or after the target is no candidate).
+    /// `None` (every read) for a final-value target. `solve_z3` then adds any read of the seed
+    /// that the model gets wrong, so answers are MCR's.
     ///
     /// `literal`: the paper's Algorithm 3 as written (a benchmark's comparison): existence
-    /// constraints only for the target, the reads kept and their candidate sources, not for
-    /// every event that may be in the prefix.
-    fn closure(&self, target: &Target, literal: bool) -> Option<Vec<bool>> {
+    /// constraints only for the target, its source, the reads kept and their candidate sources
+    /// (every write of the value), not for every event that can be in the seed.
+    fn closure(&self, target: &Target, keep: usize, literal: bool) -> Option<Vec<bool>> {
         let deps = self.deps.as_ref()?;
         let tr = self.trace;
         let n = tr.events.len();
@@ -702,22 +703,18 @@ impl<'t> Encoder<'t> {
         let mut work: Vec<usize> = Vec::new();
         let is_read = |i: usize| tr.events[i].kind.read().is_some();
         work.extend((0..te).filter(|&i| tr.events[i].thread == tt && !matches!(tr.events[i].kind, EvKind::Flush { .. }) && is_read(i)));
-        // Existence: every event that may be in the prefix (not the target thread's steps after
-        // it, not a pending lock but the target).
-        for e in 0..n {
-            let ev = &tr.events[e];
-            if (ev.thread == tt && e > te && !matches!(ev.kind, EvKind::Flush { .. })) || (ev.pending && e != te) {
-                continue;
-            }
-            if literal && e != te {
-                continue;
-            }
+        // Existence: every event that can be in the seed (literally: the target only).
+        let exist: Vec<bool> = if literal { (0..n).map(|e| e == te).collect() } else { self.may_cone(target, keep) };
+        for e in (0..n).filter(|&e| exist[e]) {
             work.extend(sdg::members(deps.exist.get(e)?, n));
         }
         // What the target writes (an RMW with its new value) and where its value comes from.
         work.extend(sdg::members(deps.value.get(te)?, n));
         if let Target::Read { from: Some(f), .. } = *target {
             work.extend(self.value_deps(f, deps));
+            if literal {
+                work.extend(sdg::members(deps.exist.get(self.writer(f))?, n));
+            }
         }
         while let Some(r) = work.pop() {
             if r >= n || c[r] {
@@ -732,7 +729,7 @@ impl<'t> Encoder<'t> {
             let mut sources: Vec<usize> = self
                 .publishes
                 .get(cell as usize)
-                .map(|p| p.iter().filter(|&&(q, v)| q != r && v == value).map(|&(q, _)| q).collect())
+                .map(|p| p.iter().filter(|&&(q, v)| q != r && v == value && (literal || self.may_source(r, q, te))).map(|&(q, _)| q).collect())
                 .unwrap_or_default();
             if let Some(s) = self.own_store[r] {
                 if matches!(tr.events[s].kind, EvKind::Store { value: v, .. } if v == value) {
@@ -747,6 +744,66 @@ impl<'t> Encoder<'t> {
             }
         }
         Some(c)
+    }
+
+    /// Whether publish `q` can be the source of read `r` in the seed of an answer for target
+    /// event `te`: not if `r` must happen before `q`, nor if the target must (every event of
+    /// the seed comes before the target).
+    fn may_source(&self, r: usize, q: usize, te: usize) -> bool {
+        !self.must_precede(r, q) && !self.must_precede(te, q)
+    }
+
+    /// The events that can be in the seed of an answer to `target` (a superset of every
+    /// [`Self::cone`] whose reads keep their trace values): the target and the committed
+    /// prefix, and transitively their must-happen-before predecessors, the candidate sources
+    /// of their reads (the target's: its `from`), the own flush a load may read memory after,
+    /// and the critical sections of their locks' mutexes. The target thread's steps after the
+    /// target and pending locks other than the target are after the bound, so never in it.
+    fn may_cone(&self, target: &Target, keep: usize) -> Vec<bool> {
+        let tr = self.trace;
+        let n = tr.events.len();
+        let mut inc = vec![false; n];
+        let Some(te) = target.event() else { return vec![true; n] };
+        let tt = tr.events[te].thread;
+        let mut work: Vec<usize> = (0..keep.min(n)).collect();
+        work.push(te);
+        if let Target::Read { event, late: true, .. } = *target {
+            work.extend(tr.late_needs(event, &self.rounds).1);
+        }
+        if let Target::Read { from: Some(f), .. } = *target {
+            work.push(f);
+        }
+        let sections = self.sections();
+        while let Some(i) = work.pop() {
+            if i >= n || inc[i] {
+                continue;
+            }
+            let ev = &tr.events[i];
+            if (ev.thread == tt && i > te && !matches!(ev.kind, EvKind::Flush { .. })) || (ev.pending && i != te) {
+                continue;
+            }
+            inc[i] = true;
+            work.extend(self.preds[i].iter().copied());
+            if let Some((cell, value)) = ev.kind.read() {
+                if let Some(s) = self.own_store[i] {
+                    work.extend(self.flush_of[s]);
+                }
+                if i != te {
+                    if let Some(p) = self.publishes.get(cell as usize) {
+                        work.extend(p.iter().filter(|&&(q, v)| q != i && v == value && self.may_source(i, q, te)).map(|&(q, _)| q));
+                    }
+                }
+            }
+            if let EvKind::Lock { mutex } = ev.kind {
+                for &(m, l, u) in &sections {
+                    if m == mutex {
+                        work.push(l);
+                        work.extend(u);
+                    }
+                }
+            }
+        }
+        inc
     }
 
     /// The reads the value written by publish (or store) `w` depends on: its store's operands,
@@ -1058,7 +1115,7 @@ impl<'t> Encoder<'t> {
         let lazy = closed && validity == Validity::Mcr;
         if closed {
             let t0 = std::time::Instant::now();
-            self.constrained = self.closure(target, validity == Validity::Literal);
+            self.constrained = self.closure(target, keep, validity == Validity::Literal);
             self.counts.lazy_ms += t0.elapsed().as_secs_f64() * 1000.0;
         }
         let mut valid: Vec<usize> = (0..tr.events.len())
@@ -1149,5 +1206,59 @@ impl<'t> Encoder<'t> {
         self.counts.work += u64::from(self.rlimit().wrapping_sub(work0));
         self.vars().solver.pop(1);
         answer
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::Program;
+    use crate::mcr::trace_of;
+    use crate::semantics::Choice;
+
+    /// The trace of `src` (SC) run by `choices` then thread by thread, with its dependences,
+    /// and the reads MCR-S+ constrains for the new-value target `(event, value, from)`: as
+    /// litmus does it, and as the paper's Algorithm 3 does literally.
+    fn constrained(src: &str, choices: &[Choice], target: (usize, i64, Option<usize>)) -> (Vec<usize>, Vec<usize>) {
+        let parsed = crate::syntax::parse(src);
+        assert!(parsed.diagnostics.is_empty(), "{:?}", parsed.diagnostics);
+        let p = Program::lower(&parsed.test.unwrap(), 8).unwrap();
+        let tr = trace_of(&p, Model::Sc, choices);
+        let mut enc = Encoder::new(&tr);
+        enc.set_deps(crate::sdg::Sdg::new(&p).trace_deps(&p, &tr));
+        let (event, value, from) = target;
+        let target = Target::Read { event, value, from, late: false };
+        assert!(enc.targets().contains(&target), "{target:?} is not a target of {:?}", tr.events);
+        let reads = |c: Option<Vec<bool>>| (0..tr.events.len()).filter(|&i| c.as_ref().expect("dependences")[i]).collect();
+        (reads(enc.closure(&target, 0, false)), reads(enc.closure(&target, 0, true)))
+    }
+
+    /// P0's store to `z` exists by P0's read of `x`, but no read that can be in a seed for P1's
+    /// read of `y` reads `z`: the read of `x` need not keep its value.
+    #[test]
+    fn an_event_that_cannot_be_in_the_seed_constrains_nothing() {
+        let src = "litmus T shared x = 0, y = 0, z = 0;
+            thread P0 { a = x; if (a == 0) { z = 1; } }
+            thread P1 { b = y; }
+            thread P2 { y = 1; }";
+        // 0: P0 a = x, 1: P0 z = 1, 2: P1 b = y (0), 3: P2 y = 1.
+        let (ours, literal) = constrained(src, &[], (2, 1, Some(3)));
+        assert_eq!(ours, Vec::<usize>::new());
+        assert_eq!(literal, Vec::<usize>::new());
+    }
+
+    /// P1's read of `y` is given P0's `y = 1`, which exists by P0's read of `x` (kept). That read
+    /// keeps 0, also written by P0's later `x = b`; but that store must come after the read, so
+    /// it is no source of it, and the read of `z` that `x = b` writes stays free. The paper's
+    /// Algorithm 3 counts every write of the value as a source and keeps it.
+    #[test]
+    fn a_write_that_must_come_after_a_read_is_not_its_source() {
+        let src = "litmus T shared x = 0, y = 0, z = 0;
+            thread P0 { a = x; if (a == 0) { y = 1; } b = z; x = b; }
+            thread P1 { c = y; }";
+        // 0: P1 c = y (0), 1: P0 a = x, 2: P0 y = 1, 3: P0 b = z, 4: P0 x = b (0).
+        let (ours, literal) = constrained(src, &[Choice::Exec(1)], (0, 1, Some(2)));
+        assert_eq!(ours, vec![1]);
+        assert_eq!(literal, vec![1, 3]);
     }
 }

@@ -160,6 +160,12 @@ impl Encoder<'_> {
             .as_ref()
     }
 
+    /// Whether event `a` must happen before event `b` in every order of the trace's events
+    /// (the closure of must-happen-before).
+    pub(super) fn must_precede(&self, a: usize, b: usize) -> bool {
+        self.hb_order().is_some_and(|o| o.before(a, b))
+    }
+
     /// The pre-check of `target` (with the first `keep` events committed): `Impossible` when it
     /// certainly has no solution.
     pub(super) fn precheck_orders(&self, target: &Target, keep: usize) -> Precheck {
