@@ -110,6 +110,8 @@ pub struct Encoder<'t> {
     rounds: Vec<Option<u32>>,
     /// The closure of must-happen-before for the pre-check, built on its first query.
     hb_order: std::cell::OnceCell<Option<prefilter::Order>>,
+    /// The trace's critical sections ([`Self::sections`]).
+    sections: std::cell::OnceCell<Vec<(u32, usize, Option<usize>)>>,
     /// What the Z3 queries counted.
     pub counts: Z3Counts,
     /// Benchmark mode ([`super::Tuning::bare_solve`]): solve every Z3 query a second time
@@ -171,8 +173,8 @@ enum Validity {
     /// queries).
     All,
     /// Benchmark only: the paper's Algorithm 3 taken literally: the closure, with existence
-    /// constraints only for the target, the reads kept and their candidate sources, and
-    /// nothing added after (answers may break seed reads, which loses states here, see
+    /// constraints only for the target, its source, the reads kept and their candidate
+    /// sources, and nothing added after (answers may break seed reads, which loses states here, see
     /// `docs/design/sdg.md`).
     Literal,
 }
@@ -225,6 +227,7 @@ impl<'t> Encoder<'t> {
             preds: vec![Vec::new(); n],
             rounds: trace.await_rounds(),
             hb_order: std::cell::OnceCell::new(),
+            sections: std::cell::OnceCell::new(),
             deps: None,
             constrained: None,
             counts: Z3Counts::default(),
@@ -350,7 +353,7 @@ impl<'t> Encoder<'t> {
             self.assert_validity(&reads);
         }
         // Lock mutual exclusion over the critical sections of each mutex.
-        let sections = self.sections();
+        let sections = self.sections().to_vec();
         for (a, sa) in sections.iter().enumerate() {
             for sb in sections.iter().skip(a + 1) {
                 if sa.0 != sb.0 {
@@ -390,19 +393,22 @@ impl<'t> Encoder<'t> {
         }
     }
 
-    /// Critical sections: (mutex, lock event, matching unlock event of the same thread).
-    fn sections(&self) -> Vec<(u32, usize, Option<usize>)> {
-        let tr = self.trace;
-        let mut out = Vec::new();
-        for (i, e) in tr.events.iter().enumerate() {
-            if let EvKind::Lock { mutex } = e.kind {
-                let unlock = tr.events.iter().enumerate().skip(i + 1).find_map(|(j, f)| {
-                    (f.thread == e.thread && f.kind == EvKind::Unlock { mutex }).then_some(j)
-                });
-                out.push((mutex, i, unlock));
+    /// Critical sections: (mutex, lock event, matching unlock event of the same thread),
+    /// found on first use (the base and every query's cones use them).
+    fn sections(&self) -> &[(u32, usize, Option<usize>)] {
+        self.sections.get_or_init(|| {
+            let tr = self.trace;
+            let mut out = Vec::new();
+            for (i, e) in tr.events.iter().enumerate() {
+                if let EvKind::Lock { mutex } = e.kind {
+                    let unlock = tr.events.iter().enumerate().skip(i + 1).find_map(|(j, f)| {
+                        (f.thread == e.thread && f.kind == EvKind::Unlock { mutex }).then_some(j)
+                    });
+                    out.push((mutex, i, unlock));
+                }
             }
-        }
-        out
+            out
+        })
     }
 
     /// `reader` reads `value` of `cell` from memory (the newest publish ordered before it, or
@@ -528,7 +534,7 @@ impl<'t> Encoder<'t> {
                 }
             }
             if let EvKind::Lock { mutex } = tr.events[i].kind {
-                for &(m, l, u) in &sections {
+                for &(m, l, u) in sections {
                     if m == mutex && l != i && at(l) < at(i) {
                         work.push(l);
                         work.extend(u);
@@ -724,19 +730,7 @@ impl<'t> Encoder<'t> {
             if literal {
                 work.extend(sdg::members(deps.exist.get(r)?, n));
             }
-            let Some((cell, value)) = tr.events[r].kind.read() else { continue };
-            // The candidate sources of the value the read keeps.
-            let mut sources: Vec<usize> = self
-                .publishes
-                .get(cell as usize)
-                .map(|p| p.iter().filter(|&&(q, v)| q != r && v == value && (literal || self.may_source(r, q, te))).map(|&(q, _)| q).collect())
-                .unwrap_or_default();
-            if let Some(s) = self.own_store[r] {
-                if matches!(tr.events[s].kind, EvKind::Store { value: v, .. } if v == value) {
-                    sources.push(s);
-                }
-            }
-            for w in sources {
+            for w in self.candidate_sources(r, (!literal).then_some(te)) {
                 work.extend(self.value_deps(w, deps));
                 if literal {
                     work.extend(sdg::members(deps.exist.get(self.writer(w))?, n));
@@ -746,11 +740,25 @@ impl<'t> Encoder<'t> {
         Some(c)
     }
 
-    /// Whether publish `q` can be the source of read `r` in the seed of an answer for target
-    /// event `te`: not if `r` must happen before `q`, nor if the target must (every event of
-    /// the seed comes before the target).
-    fn may_source(&self, r: usize, q: usize, te: usize) -> bool {
-        !self.must_precede(r, q) && !self.must_precede(te, q)
+    /// The writes read `r` can take its trace value from: the publishes of that value to its
+    /// cell and its own buffered store if it wrote the value. With the target event `te`, only
+    /// those that can be its source in the seed of an answer: not a write that `r` must happen
+    /// before, nor one the target must (every event of the seed comes before the target).
+    fn candidate_sources(&self, r: usize, te: Option<usize>) -> Vec<usize> {
+        let tr = self.trace;
+        let Some((cell, value)) = tr.events.get(r).and_then(|e| e.kind.read()) else { return Vec::new() };
+        let possible = |q: usize| te.is_none_or(|te| !self.must_precede(r, q) && !self.must_precede(te, q));
+        let mut out: Vec<usize> = self
+            .publishes
+            .get(cell as usize)
+            .map(|p| p.iter().filter(|&&(q, v)| q != r && v == value && possible(q)).map(|&(q, _)| q).collect())
+            .unwrap_or_default();
+        if let Some(s) = self.own_store[r] {
+            if matches!(tr.events[s].kind, EvKind::Store { value: v, .. } if v == value) {
+                out.push(s);
+            }
+        }
+        out
     }
 
     /// The events that can be in the seed of an answer to `target` (a superset of every
@@ -784,18 +792,16 @@ impl<'t> Encoder<'t> {
             }
             inc[i] = true;
             work.extend(self.preds[i].iter().copied());
-            if let Some((cell, value)) = ev.kind.read() {
+            if ev.kind.read().is_some() {
                 if let Some(s) = self.own_store[i] {
                     work.extend(self.flush_of[s]);
                 }
                 if i != te {
-                    if let Some(p) = self.publishes.get(cell as usize) {
-                        work.extend(p.iter().filter(|&&(q, v)| q != i && v == value && self.may_source(i, q, te)).map(|&(q, _)| q));
-                    }
+                    work.extend(self.candidate_sources(i, Some(te)));
                 }
             }
             if let EvKind::Lock { mutex } = ev.kind {
-                for &(m, l, u) in &sections {
+                for &(m, l, u) in sections {
                     if m == mutex {
                         work.push(l);
                         work.extend(u);
