@@ -7,9 +7,10 @@
 //! the share of that work due to data validity (the same queries solved again without any:
 //! the ceiling of what pruning it can save), the time the graph cost, and the executions.
 //! Runs with and without the graph explore differently (Z3's models pick the seeds), so one
-//! more run with the graph solves each of its queries twice more in solvers of their own,
-//! with every read's validity and with the paper's Algorithm 3 taken literally: Z3's work on
-//! identical queries (`Tuning::paired_solve`).
+//! more run with the graph solves each of its queries three times more in solvers of their
+//! own, with every read's validity, with the static closure (every read an event that can be
+//! in the seed may need, up front) and with the paper's Algorithm 3 taken literally: Z3's work
+//! on identical queries (`Tuning::paired_solve`).
 //! Prints a Markdown table (committed as `docs/bench-sdg.md`).
 //!
 //! Run: `cargo bench -p litmus-engine --bench sdg` (about 35 minutes; `SDG_BENCH_RUNS=n` sets
@@ -58,10 +59,10 @@ fn main() {
     // Every query to Z3; the two benchmark modes only in the runs that count them.
     let tuning = Tuning { search_budget: 0, fresh_solver, ..Tuning::default() };
     let only: Option<Vec<String>> = std::env::var("SDG_BENCH_ONLY").ok().map(|s| s.split(',').map(str::to_string).collect());
-    println!("| program | model | reads (SDG / none) | Δ | match terms (SDG / none) | Δ | Z3 work, k (SDG / none) | Δ | validity share | Z3 ms (SDG / none) | Δ | solved again | SDG ms | executions (SDG / none) | same queries: Z3 work, k (SDG / all / Alg. 3) | Δ SDG | Δ Alg. 3 |");
-    println!("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    println!("| program | model | reads (SDG / none) | Δ | match terms (SDG / none) | Δ | Z3 work, k (SDG / none) | Δ | validity share | Z3 ms (SDG / none) | Δ | solved again | SDG ms | executions (SDG / none) | same queries: Z3 work, k (SDG / all / static / Alg. 3) | Δ SDG | Δ static | Δ Alg. 3 |");
+    println!("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     let (mut d_reads, mut d_terms, mut d_work, mut d_time, mut shares) = (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
-    let (mut d_paired, mut d_literal) = (Vec::new(), Vec::new());
+    let (mut d_paired, mut d_cone, mut d_literal) = (Vec::new(), Vec::new(), Vec::new());
     let (mut sdg_ms_total, mut saved_ms_total) = (0.0, 0.0);
     for (path, models) in &programs {
         let src = std::fs::read_to_string(path).expect("benchmark program");
@@ -104,16 +105,19 @@ fn main() {
                 shares.push(share);
                 format!("{share:.0}%")
             };
-            // The same queries three ways: one more run with the graph, each query also solved
-            // with every read's validity and with Algorithm 3 as the paper writes it.
+            // The same queries four ways: one more run with the graph, each query also solved
+            // with every read's validity, with the static closure and with Algorithm 3 as the
+            // paper writes it.
             let p = run(&program, model, true, Tuning { paired_solve: true, ..tuning });
-            let (dp, dl) = (pct(p.z3_work as f64, p.z3_work_all as f64), pct(p.z3_work_literal as f64, p.z3_work_all as f64));
+            let all = p.z3_work_all as f64;
+            let (dp, dc, dl) = (pct(p.z3_work as f64, all), pct(p.z3_work_cone as f64, all), pct(p.z3_work_literal as f64, all));
             d_paired.push(dp);
+            d_cone.push(dc);
             d_literal.push(dl);
             sdg_ms_total += sdg_ms;
             saved_ms_total += to - tw;
             println!(
-                "| {name} | {} | {} / {} | {dr:+.1}% | {} / {} | {dt:+.1}% | {} / {} | {dw:+.1}% | {share} | {tw:.0} / {to:.0} | {dq:+.1}% | {} | {sdg_ms:.1} | {} / {} | {} / {} / {} | {dp:+.1}% | {dl:+.1}% |",
+                "| {name} | {} | {} / {} | {dr:+.1}% | {} / {} | {dt:+.1}% | {} / {} | {dw:+.1}% | {share} | {tw:.0} / {to:.0} | {dq:+.1}% | {} | {sdg_ms:.1} | {} / {} | {} / {} / {} / {} | {dp:+.1}% | {dc:+.1}% | {dl:+.1}% |",
                 model.key(),
                 w.reads_constrained,
                 o.reads_constrained,
@@ -126,6 +130,7 @@ fn main() {
                 o.executions,
                 p.z3_work / 1000,
                 p.z3_work_all / 1000,
+                p.z3_work_cone / 1000,
                 p.z3_work_literal / 1000
             );
         }
@@ -136,7 +141,7 @@ fn main() {
         "Average over the {} rows: reads {:+.1}%, match terms {:+.1}%, Z3 work {:+.1}%, Z3 time {:+.1}%; \
          validity's share of Z3's work without the graph, {:.0}% ({} rows). \
          The graph cost {sdg_ms_total:.0} ms in all; the Z3 time it saved, in all: {saved_ms_total:.0} ms. \
-         On the same queries, Z3 work: with the graph {:+.1}%, with Algorithm 3 literally {:+.1}%.",
+         On the same queries, Z3 work: with the graph {:+.1}%, with the static closure {:+.1}%, with Algorithm 3 literally {:+.1}%.",
         d_reads.len(),
         avg(&d_reads),
         avg(&d_terms),
@@ -145,6 +150,7 @@ fn main() {
         avg(&shares),
         shares.len(),
         avg(&d_paired),
+        avg(&d_cone),
         avg(&d_literal)
     );
 }

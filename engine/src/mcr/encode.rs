@@ -119,11 +119,13 @@ pub struct Encoder<'t> {
     pub bare_solve: bool,
     /// Benchmark mode ([`super::Tuning::paired_solve`]): with dependences, solve every Z3
     /// query twice more, with every read's validity and with the paper's Algorithm 3 taken
-    /// literally, counting only their work (`counts.work_all`, `counts.work_literal`).
+    /// literally, counting only their work (`counts.work_all`, `counts.work_literal`), and
+    /// once more with the static closure ([`Validity::Cone`], `counts.work_cone`).
     pub paired_solve: bool,
-    /// The solvers of the benchmark's extra solves (bare, all, literal: see [`Validity`]),
-    /// each kept apart from the real one so that none changes what another learns.
-    sides: [Option<Z3Vars>; 3],
+    /// The solvers of the benchmark's extra solves (bare, all, literal, cone: see
+    /// [`Validity`]), each kept apart from the real one so that none changes what another
+    /// learns.
+    sides: [Option<Z3Vars>; 4],
     /// What the trace's events depend on ([`crate::sdg`]), when MCR-S+ is on.
     deps: Option<TraceDeps>,
     /// The reads the current query constrains (see [`Self::closure`]); `None`: all.
@@ -135,9 +137,10 @@ pub struct Encoder<'t> {
 pub struct Z3Counts {
     /// Z3 solver calls (a query solved again after adding constraints counts again).
     pub queries: u64,
-    /// Reads whose validity was in force, summed over Z3 solver calls.
+    /// Reads whose validity a query kept, summed over queries (a query solved again counts
+    /// each of its reads once: their constraints are built once, the added ones on top).
     pub reads_constrained: u64,
-    /// Match terms of that validity (see [`Encoder::match_terms_of`]), summed over Z3 calls.
+    /// Match terms of that validity (see [`Encoder::match_terms_of`]), summed likewise.
     pub match_terms: u64,
     /// Queries solved again because the model broke a read left unconstrained (MCR-S+).
     pub refinements: u64,
@@ -151,6 +154,9 @@ pub struct Z3Counts {
     /// With [`Encoder::paired_solve`]: Z3's work on the same queries with the paper's
     /// Algorithm 3 taken literally.
     pub work_literal: u64,
+    /// With [`Encoder::paired_solve`]: Z3's work on the same queries with the static closure
+    /// ([`Validity::Cone`]).
+    pub work_cone: u64,
     /// Time in [`Encoder::solve_z3`]: building the query's formula, checking it, reading the
     /// model.
     pub ms: f64,
@@ -177,6 +183,11 @@ enum Validity {
     /// sources, and nothing added after (answers may break seed reads, which loses states here, see
     /// `docs/design/sdg.md`).
     Literal,
+    /// Benchmark only: the static closure (litmus's MCR-S+ before existence became lazy, see
+    /// `docs/design/sdg.md`): existence constraints for every event that can be in the seed
+    /// ([`Encoder::may_cone`]) and the value dependences of candidate sources, transitively,
+    /// all up front (nothing added after).
+    Cone,
 }
 
 impl Validity {
@@ -187,6 +198,7 @@ impl Validity {
             Validity::Bare => Some(0),
             Validity::All => Some(1),
             Validity::Literal => Some(2),
+            Validity::Cone => Some(3),
         }
     }
 }
@@ -233,7 +245,7 @@ impl<'t> Encoder<'t> {
             counts: Z3Counts::default(),
             bare_solve: false,
             paired_solve: false,
-            sides: [None, None, None],
+            sides: [None, None, None, None],
         };
         enc.order_pairs();
         enc
@@ -686,20 +698,27 @@ impl<'t> Encoder<'t> {
     }
 
     /// MCR-S+ (paper `mcr-static-dependency` §4-5): the reads a Z3 query constrains to begin
-    /// with. Without dependences every read in the prefix keeps its value. With them, only:
-    /// for an event target, every read before it in its thread (Algorithm 3: the read given a
-    /// new value keeps all earlier reads, so it takes exactly the sources MCR would give it);
-    /// the reads any event that can be in the seed ([`Self::may_cone`]) depends on for its
-    /// existence (control dependences, array indices); and, transitively, the reads the value
-    /// of a candidate source of a constrained read depends on (with the source's own read for
-    /// an RMW; a write that must come after the read or after the target is no candidate).
-    /// `None` (every read) for a final-value target. `solve_z3` then adds any read of the seed
-    /// that the model gets wrong, so answers are MCR's.
+    /// with. Without dependences every read in the prefix keeps its value. With them, only the
+    /// reads no answer can do without: for an event target, every read before it in its thread
+    /// (Algorithm 3's no-redundancy rule: the read given a new value keeps all earlier reads,
+    /// so it takes exactly the sources MCR would give it), and the reads its new value is
+    /// computed from (what the target writes, for an RMW, and what its source's value depends
+    /// on, with the source's own read for an RMW). `None` (every read) for a final-value
+    /// target. The other events of the seed need their reads too, to exist and to write what
+    /// they wrote; `solve_z3` adds those a model gets wrong and solves again, so every answer
+    /// keeps every read of its seed valid, as MCR's does. Encoding them up front as the paper
+    /// does, from the graph's control and data dependences ([`Validity::Cone`]), costs Z3 more
+    /// work than the few queries solved again (`docs/bench-sdg.md`).
     ///
-    /// `literal`: the paper's Algorithm 3 as written (a benchmark's comparison): existence
-    /// constraints only for the target, its source, the reads kept and their candidate sources
-    /// (every write of the value), not for every event that can be in the seed.
-    fn closure(&self, target: &Target, keep: usize, literal: bool) -> Option<Vec<bool>> {
+    /// The benchmark's comparisons: [`Validity::Cone`] also keeps, from the start, the reads
+    /// every event that can be in the seed ([`Self::may_cone`]) depends on for its existence
+    /// (control dependences, array indices), and, transitively, those the value of a candidate
+    /// source of a kept read depends on (a write that must come after the read or after the
+    /// target is no candidate). [`Validity::Literal`]: the paper's Algorithm 3 as written:
+    /// existence constraints only for the target, its source, the reads kept and their
+    /// candidate sources (every write of the value).
+    fn closure(&self, target: &Target, keep: usize, validity: Validity) -> Option<Vec<bool>> {
+        let literal = validity == Validity::Literal;
         let deps = self.deps.as_ref()?;
         let tr = self.trace;
         let n = tr.events.len();
@@ -709,11 +728,6 @@ impl<'t> Encoder<'t> {
         let mut work: Vec<usize> = Vec::new();
         let is_read = |i: usize| tr.events[i].kind.read().is_some();
         work.extend((0..te).filter(|&i| tr.events[i].thread == tt && !matches!(tr.events[i].kind, EvKind::Flush { .. }) && is_read(i)));
-        // Existence: every event that can be in the seed (literally: the target only).
-        let exist: Vec<bool> = if literal { (0..n).map(|e| e == te).collect() } else { self.may_cone(target, keep) };
-        for e in (0..n).filter(|&e| exist[e]) {
-            work.extend(sdg::members(deps.exist.get(e)?, n));
-        }
         // What the target writes (an RMW with its new value) and where its value comes from.
         work.extend(sdg::members(deps.value.get(te)?, n));
         if let Target::Read { from: Some(f), .. } = *target {
@@ -721,6 +735,17 @@ impl<'t> Encoder<'t> {
             if literal {
                 work.extend(sdg::members(deps.exist.get(self.writer(f))?, n));
             }
+        }
+        if validity == Validity::Mcr {
+            for r in work.into_iter().filter(|&r| r < n) {
+                c[r] = true;
+            }
+            return Some(c);
+        }
+        // Existence: every event that can be in the seed (literally: the target only).
+        let exist: Vec<bool> = if literal { (0..n).map(|e| e == te).collect() } else { self.may_cone(target, keep) };
+        for e in (0..n).filter(|&e| exist[e]) {
+            work.extend(sdg::members(deps.exist.get(e)?, n));
         }
         while let Some(r) = work.pop() {
             if r >= n || c[r] {
@@ -954,6 +979,7 @@ impl<'t> Encoder<'t> {
         if self.paired_solve && self.deps.is_some() {
             self.counts.work_all += self.side_solve(target, keep, timeout_ms, Validity::All);
             self.counts.work_literal += self.side_solve(target, keep, timeout_ms, Validity::Literal);
+            self.counts.work_cone += self.side_solve(target, keep, timeout_ms, Validity::Cone);
         }
         answer
     }
@@ -1117,11 +1143,11 @@ impl<'t> Encoder<'t> {
         // With them (MCR-S+), only the reads the query must constrain to begin with
         // ([`Self::closure`]); a read the model then gets wrong is added and the query solved
         // again, so every answer keeps every read in the prefix valid, as MCR's does.
-        let closed = self.deps.is_some() && matches!(validity, Validity::Mcr | Validity::Literal);
+        let closed = self.deps.is_some() && matches!(validity, Validity::Mcr | Validity::Literal | Validity::Cone);
         let lazy = closed && validity == Validity::Mcr;
         if closed {
             let t0 = std::time::Instant::now();
-            self.constrained = self.closure(target, keep, validity == Validity::Literal);
+            self.constrained = self.closure(target, keep, validity);
             self.counts.lazy_ms += t0.elapsed().as_secs_f64() * 1000.0;
         }
         let mut valid: Vec<usize> = (0..tr.events.len())
@@ -1144,8 +1170,6 @@ impl<'t> Encoder<'t> {
         }
         let answer = loop {
             self.counts.queries += 1;
-            self.counts.reads_constrained += valid.len() as u64;
-            self.counts.match_terms += valid.iter().map(|&i| self.match_terms_of(i)).sum::<u64>();
             // A read not kept valid has its guard assumed false: its validity is then off for
             // good, rather than a choice left to the solver.
             let mut on = vec![false; tr.events.len()];
@@ -1209,6 +1233,9 @@ impl<'t> Encoder<'t> {
             }
             break Answer::Sat(seed);
         };
+        // The validity this query built, each read once (a query solved again adds to it).
+        self.counts.reads_constrained += valid.len() as u64;
+        self.counts.match_terms += valid.iter().map(|&i| self.match_terms_of(i)).sum::<u64>();
         self.counts.work += u64::from(self.rlimit().wrapping_sub(work0));
         self.vars().solver.pop(1);
         answer
@@ -1222,21 +1249,27 @@ mod tests {
     use crate::mcr::trace_of;
     use crate::semantics::Choice;
 
-    /// The trace of `src` (SC) run by `choices` then thread by thread, with its dependences,
-    /// and the reads MCR-S+ constrains for the new-value target `(event, value, from)`: as
-    /// litmus does it, and as the paper's Algorithm 3 does literally.
-    fn constrained(src: &str, choices: &[Choice], target: (usize, i64, Option<usize>)) -> (Vec<usize>, Vec<usize>) {
+    /// The trace of `src` (SC) run by `choices` then thread by thread, with an encoder holding
+    /// its dependences, and the new-value target `(event, value, from)`.
+    fn encoder(src: &str, choices: &[Choice], target: (usize, i64, Option<usize>)) -> (Trace, Program, Target) {
         let parsed = crate::syntax::parse(src);
         assert!(parsed.diagnostics.is_empty(), "{:?}", parsed.diagnostics);
         let p = Program::lower(&parsed.test.unwrap(), 8).unwrap();
         let tr = trace_of(&p, Model::Sc, choices);
+        let (event, value, from) = target;
+        (tr, p, Target::Read { event, value, from, late: false })
+    }
+
+    /// The reads MCR-S+ constrains from the start for the new-value target `(event, value,
+    /// from)` of the trace of `src` (see [`encoder`]): as litmus does it, with the static
+    /// closure, and as the paper's Algorithm 3 does literally.
+    fn constrained(src: &str, choices: &[Choice], target: (usize, i64, Option<usize>)) -> [Vec<usize>; 3] {
+        let (tr, p, target) = encoder(src, choices, target);
         let mut enc = Encoder::new(&tr);
         enc.set_deps(crate::sdg::Sdg::new(&p).trace_deps(&p, &tr));
-        let (event, value, from) = target;
-        let target = Target::Read { event, value, from, late: false };
         assert!(enc.targets().contains(&target), "{target:?} is not a target of {:?}", tr.events);
         let reads = |c: Option<Vec<bool>>| (0..tr.events.len()).filter(|&i| c.as_ref().expect("dependences")[i]).collect();
-        (reads(enc.closure(&target, 0, false)), reads(enc.closure(&target, 0, true)))
+        [Validity::Mcr, Validity::Cone, Validity::Literal].map(|v| reads(enc.closure(&target, 0, v)))
     }
 
     /// P0's store to `z` exists by P0's read of `x`, but no read that can be in a seed for P1's
@@ -1248,23 +1281,65 @@ mod tests {
             thread P1 { b = y; }
             thread P2 { y = 1; }";
         // 0: P0 a = x, 1: P0 z = 1, 2: P1 b = y (0), 3: P2 y = 1.
-        let (ours, literal) = constrained(src, &[], (2, 1, Some(3)));
-        assert_eq!(ours, Vec::<usize>::new());
-        assert_eq!(literal, Vec::<usize>::new());
+        let [ours, cone, literal] = constrained(src, &[], (2, 1, Some(3)));
+        assert_eq!((ours, cone, literal), (vec![], vec![], vec![]));
     }
 
-    /// P1's read of `y` is given P0's `y = 1`, which exists by P0's read of `x` (kept). That read
-    /// keeps 0, also written by P0's later `x = b`; but that store must come after the read, so
-    /// it is no source of it, and the read of `z` that `x = b` writes stays free. The paper's
-    /// Algorithm 3 counts every write of the value as a source and keeps it.
+    /// P1's read of `y` is given P0's `y = 1`, which exists by P0's read of `x`: litmus keeps
+    /// that read only if a model breaks it (see the next test); the static closure keeps it
+    /// from the start. That read keeps 0, also written by P0's later `x = b`; but that store
+    /// must come after the read, so it is no source of it, and the read of `z` that `x = b`
+    /// writes stays free. The paper's Algorithm 3 counts every write of the value as a source
+    /// and keeps it.
     #[test]
     fn a_write_that_must_come_after_a_read_is_not_its_source() {
         let src = "litmus T shared x = 0, y = 0, z = 0;
             thread P0 { a = x; if (a == 0) { y = 1; } b = z; x = b; }
             thread P1 { c = y; }";
         // 0: P1 c = y (0), 1: P0 a = x, 2: P0 y = 1, 3: P0 b = z, 4: P0 x = b (0).
-        let (ours, literal) = constrained(src, &[Choice::Exec(1)], (0, 1, Some(2)));
-        assert_eq!(ours, vec![1]);
-        assert_eq!(literal, vec![1, 3]);
+        let [ours, cone, literal] = constrained(src, &[Choice::Exec(1)], (0, 1, Some(2)));
+        assert_eq!((ours, cone, literal), (vec![], vec![1], vec![1, 3]));
+    }
+
+    /// The target's thread keeps its earlier reads (no redundant executions); the reads the
+    /// seed's other events exist by are not encoded up front, yet the answer's seed still
+    /// keeps them: P0's `y = 1` exists only while P0 reads `x == 0`, which P2's `x = 1` would
+    /// break. The seed is P0's read of `x` (from the initial value), its `y = 1`, P1's read of
+    /// `w`, then the target, without P2's store.
+    #[test]
+    fn existence_is_checked_on_the_model_not_encoded_up_front() {
+        let src = "litmus T shared x = 0, y = 0, w = 0;
+            thread P0 { a = x; if (a == 0) { y = 1; } }
+            thread P1 { d = w; c = y; }
+            thread P2 { x = 1; }";
+        // 0: P1 d = w, 1: P1 c = y (0), 2: P0 a = x (0), 3: P0 y = 1, 4: P2 x = 1.
+        let target = (1, 1, Some(3));
+        let [ours, cone, _] = constrained(src, &[Choice::Exec(1), Choice::Exec(1)], target);
+        assert_eq!(ours, vec![0], "the target's earlier read only");
+        assert_eq!(cone, vec![0, 2], "and what the source exists by");
+        let (tr, p, target) = encoder(src, &[Choice::Exec(1), Choice::Exec(1)], target);
+        for deps in [false, true] {
+            let mut enc = Encoder::new(&tr);
+            if deps {
+                enc.set_deps(crate::sdg::Sdg::new(&p).trace_deps(&p, &tr));
+            }
+            match enc.solve_z3(&target, 0, None) {
+                Answer::Sat(mut order) => {
+                    assert_eq!(order.last(), Some(&1), "dependences {deps}: the target last");
+                    order.sort_unstable();
+                    assert_eq!(order, vec![0, 1, 2, 3], "dependences {deps}");
+                }
+                a => panic!("dependences {deps}: {a:?}"),
+            }
+        }
+        // A model that breaks the read of `x` (forced here by putting P2's store before it) is
+        // caught: with the read kept valid there is no answer left.
+        let mut enc = Encoder::new(&tr);
+        enc.set_deps(crate::sdg::Sdg::new(&p).trace_deps(&p, &tr));
+        enc.ensure_base(Validity::Mcr);
+        let early = lt(enc.o(4), enc.o(2));
+        enc.assert(&early);
+        assert_eq!(enc.solve_z3(&target, 0, None), Answer::Unsat);
+        assert_eq!(enc.counts.refinements, 1, "solved once more with the read of x kept");
     }
 }
