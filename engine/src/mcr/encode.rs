@@ -98,6 +98,9 @@ pub struct Encoder<'t> {
     pub prefilter: bool,
     /// Benchmark mode ([`super::Tuning::fresh_solver`]): a new solver for every Z3 query.
     pub fresh_solver: bool,
+    /// MCR-S+ keeps up front only what no answer can do without, and checks on the model what
+    /// the seed's other events need (see [`Self::closure`]); set with `fresh_solver`.
+    pub lazy_existence: bool,
     /// Queries the static check answered `Unsat` without calling Z3.
     pub skipped: u64,
     /// Test mode: solve pre-checked queries anyway and count in `prefilter_wrong` those Z3
@@ -183,10 +186,10 @@ enum Validity {
     /// sources, and nothing added after (answers may break seed reads, which loses states here, see
     /// `docs/design/sdg.md`).
     Literal,
-    /// Benchmark only: the static closure (litmus's MCR-S+ before existence became lazy, see
-    /// `docs/design/sdg.md`): existence constraints for every event that can be in the seed
-    /// ([`Encoder::may_cone`]) and the value dependences of candidate sources, transitively,
-    /// all up front (nothing added after).
+    /// Benchmark only: the static closure (what [`Encoder::closure`] keeps in the incremental
+    /// solver, see `docs/design/sdg.md`): existence constraints for every event that can be in
+    /// the seed ([`Encoder::may_cone`]) and the value dependences of candidate sources,
+    /// transitively, all up front, and nothing added after.
     Cone,
 }
 
@@ -233,6 +236,7 @@ impl<'t> Encoder<'t> {
             constraints: 0,
             prefilter: true,
             fresh_solver: false,
+            lazy_existence: false,
             skipped: 0,
             check_prefilter: false,
             prefilter_wrong: 0,
@@ -698,23 +702,25 @@ impl<'t> Encoder<'t> {
     }
 
     /// MCR-S+ (paper `mcr-static-dependency` §4-5): the reads a Z3 query constrains to begin
-    /// with. Without dependences every read in the prefix keeps its value. With them, only the
-    /// reads no answer can do without: for an event target, every read before it in its thread
-    /// (Algorithm 3's no-redundancy rule: the read given a new value keeps all earlier reads,
-    /// so it takes exactly the sources MCR would give it), and the reads its new value is
-    /// computed from (what the target writes, for an RMW, and what its source's value depends
-    /// on, with the source's own read for an RMW). `None` (every read) for a final-value
-    /// target. The other events of the seed need their reads too, to exist and to write what
-    /// they wrote; `solve_z3` adds those a model gets wrong and solves again, so every answer
-    /// keeps every read of its seed valid, as MCR's does. Encoding them up front as the paper
-    /// does, from the graph's control and data dependences ([`Validity::Cone`]), costs Z3 more
-    /// work than the few queries solved again (`docs/bench-sdg.md`).
+    /// with. Without dependences every read in the prefix keeps its value. With them, for an
+    /// event target, every read before it in its thread (Algorithm 3's no-redundancy rule: the
+    /// read given a new value keeps all earlier reads, so it takes exactly the sources MCR
+    /// would give it), and the reads its new value is computed from (what the target writes,
+    /// for an RMW, and what its source's value depends on, with the source's own read for an
+    /// RMW); `None` (every read) for a final-value target. Then, in litmus's incremental solver,
+    /// also the static closure ([`Validity::Cone`]): the reads any event that can be in the
+    /// seed ([`Self::may_cone`]) depends on for its existence (control dependences, array
+    /// indices), and, transitively, the reads the value of a candidate source of a kept read
+    /// depends on (a write that must come after the read or after the target is no
+    /// candidate). With a new formula per query ([`Self::fresh_solver`], which sets
+    /// [`Self::lazy_existence`]) only the first part: every constraint is then built and paid
+    /// again on each query, and checking the model costs Z3 less than the static closure; in
+    /// the incremental solver validity is asserted once per trace and kept, and solving again
+    /// costs more (`docs/bench-sdg.md`). Either way
+    /// `solve_z3` adds any read of the seed that the model gets wrong and solves again, so
+    /// every answer keeps every read of its seed valid, as MCR's does.
     ///
-    /// The benchmark's comparisons: [`Validity::Cone`] also keeps, from the start, the reads
-    /// every event that can be in the seed ([`Self::may_cone`]) depends on for its existence
-    /// (control dependences, array indices), and, transitively, those the value of a candidate
-    /// source of a kept read depends on (a write that must come after the read or after the
-    /// target is no candidate). [`Validity::Literal`]: the paper's Algorithm 3 as written:
+    /// [`Validity::Literal`], a benchmark's comparison: the paper's Algorithm 3 as written:
     /// existence constraints only for the target, its source, the reads kept and their
     /// candidate sources (every write of the value).
     fn closure(&self, target: &Target, keep: usize, validity: Validity) -> Option<Vec<bool>> {
@@ -736,7 +742,7 @@ impl<'t> Encoder<'t> {
                 work.extend(sdg::members(deps.exist.get(self.writer(f))?, n));
             }
         }
-        if validity == Validity::Mcr {
+        if validity == Validity::Mcr && self.lazy_existence {
             for r in work.into_iter().filter(|&r| r < n) {
                 c[r] = true;
             }
@@ -747,6 +753,16 @@ impl<'t> Encoder<'t> {
         for e in (0..n).filter(|&e| exist[e]) {
             work.extend(sdg::members(deps.exist.get(e)?, n));
         }
+        self.grow(&mut c, work, te, literal)?;
+        Some(c)
+    }
+
+    /// Marks in `c` the reads of `work` and, transitively, the reads the value of a candidate
+    /// source of a marked read depends on (literally: every write of the value, and what it
+    /// and each marked read exist by).
+    fn grow(&self, c: &mut [bool], mut work: Vec<usize>, te: usize, literal: bool) -> Option<()> {
+        let deps = self.deps.as_ref()?;
+        let n = c.len();
         while let Some(r) = work.pop() {
             if r >= n || c[r] {
                 continue;
@@ -762,7 +778,7 @@ impl<'t> Encoder<'t> {
                 }
             }
         }
-        Some(c)
+        Some(())
     }
 
     /// The writes read `r` can take its trace value from: the publishes of that value to its
@@ -1261,15 +1277,19 @@ mod tests {
     }
 
     /// The reads MCR-S+ constrains from the start for the new-value target `(event, value,
-    /// from)` of the trace of `src` (see [`encoder`]): as litmus does it, with the static
-    /// closure, and as the paper's Algorithm 3 does literally.
+    /// from)` of the trace of `src` (see [`encoder`]): with existence checked on the model (a
+    /// new formula per query), with the static closure (litmus's incremental solver), and as
+    /// the paper's Algorithm 3 does literally.
     fn constrained(src: &str, choices: &[Choice], target: (usize, i64, Option<usize>)) -> [Vec<usize>; 3] {
         let (tr, p, target) = encoder(src, choices, target);
         let mut enc = Encoder::new(&tr);
         enc.set_deps(crate::sdg::Sdg::new(&p).trace_deps(&p, &tr));
         assert!(enc.targets().contains(&target), "{target:?} is not a target of {:?}", tr.events);
-        let reads = |c: Option<Vec<bool>>| (0..tr.events.len()).filter(|&i| c.as_ref().expect("dependences")[i]).collect();
-        [Validity::Mcr, Validity::Cone, Validity::Literal].map(|v| reads(enc.closure(&target, 0, v)))
+        let reads = |c: Option<Vec<bool>>| -> Vec<usize> { (0..tr.events.len()).filter(|&i| c.as_ref().expect("dependences")[i]).collect() };
+        let incremental = reads(enc.closure(&target, 0, Validity::Mcr));
+        assert_eq!(incremental, reads(enc.closure(&target, 0, Validity::Cone)), "the static closure");
+        enc.lazy_existence = true;
+        [reads(enc.closure(&target, 0, Validity::Mcr)), incremental, reads(enc.closure(&target, 0, Validity::Literal))]
     }
 
     /// P0's store to `z` exists by P0's read of `x`, but no read that can be in a seed for P1's
@@ -1281,13 +1301,13 @@ mod tests {
             thread P1 { b = y; }
             thread P2 { y = 1; }";
         // 0: P0 a = x, 1: P0 z = 1, 2: P1 b = y (0), 3: P2 y = 1.
-        let [ours, cone, literal] = constrained(src, &[], (2, 1, Some(3)));
-        assert_eq!((ours, cone, literal), (vec![], vec![], vec![]));
+        let [lazy, cone, literal] = constrained(src, &[], (2, 1, Some(3)));
+        assert_eq!((lazy, cone, literal), (vec![], vec![], vec![]));
     }
 
-    /// P1's read of `y` is given P0's `y = 1`, which exists by P0's read of `x`: litmus keeps
-    /// that read only if a model breaks it (see the next test); the static closure keeps it
-    /// from the start. That read keeps 0, also written by P0's later `x = b`; but that store
+    /// P1's read of `y` is given P0's `y = 1`, which exists by P0's read of `x`: the static
+    /// closure keeps that read from the start; with existence checked on the model, only if a
+    /// model breaks it (see the next test). That read keeps 0, also written by P0's later `x = b`; but that store
     /// must come after the read, so it is no source of it, and the read of `z` that `x = b`
     /// writes stays free. The paper's Algorithm 3 counts every write of the value as a source
     /// and keeps it.
@@ -1297,13 +1317,13 @@ mod tests {
             thread P0 { a = x; if (a == 0) { y = 1; } b = z; x = b; }
             thread P1 { c = y; }";
         // 0: P1 c = y (0), 1: P0 a = x, 2: P0 y = 1, 3: P0 b = z, 4: P0 x = b (0).
-        let [ours, cone, literal] = constrained(src, &[Choice::Exec(1)], (0, 1, Some(2)));
-        assert_eq!((ours, cone, literal), (vec![], vec![1], vec![1, 3]));
+        let [lazy, cone, literal] = constrained(src, &[Choice::Exec(1)], (0, 1, Some(2)));
+        assert_eq!((lazy, cone, literal), (vec![], vec![1], vec![1, 3]));
     }
 
-    /// The target's thread keeps its earlier reads (no redundant executions); the reads the
-    /// seed's other events exist by are not encoded up front, yet the answer's seed still
-    /// keeps them: P0's `y = 1` exists only while P0 reads `x == 0`, which P2's `x = 1` would
+    /// With existence checked on the model, the target's thread keeps its earlier reads (no
+    /// redundant executions) and the reads the seed's other events exist by are not encoded up
+    /// front, yet the answer's seed still keeps them: P0's `y = 1` exists only while P0 reads `x == 0`, which P2's `x = 1` would
     /// break. The seed is P0's read of `x` (from the initial value), its `y = 1`, P1's read of
     /// `w`, then the target, without P2's store.
     #[test]
@@ -1314,12 +1334,13 @@ mod tests {
             thread P2 { x = 1; }";
         // 0: P1 d = w, 1: P1 c = y (0), 2: P0 a = x (0), 3: P0 y = 1, 4: P2 x = 1.
         let target = (1, 1, Some(3));
-        let [ours, cone, _] = constrained(src, &[Choice::Exec(1), Choice::Exec(1)], target);
-        assert_eq!(ours, vec![0], "the target's earlier read only");
+        let [lazy, cone, _] = constrained(src, &[Choice::Exec(1), Choice::Exec(1)], target);
+        assert_eq!(lazy, vec![0], "the target's earlier read only");
         assert_eq!(cone, vec![0, 2], "and what the source exists by");
         let (tr, p, target) = encoder(src, &[Choice::Exec(1), Choice::Exec(1)], target);
         for deps in [false, true] {
             let mut enc = Encoder::new(&tr);
+            enc.lazy_existence = true;
             if deps {
                 enc.set_deps(crate::sdg::Sdg::new(&p).trace_deps(&p, &tr));
             }
@@ -1335,6 +1356,7 @@ mod tests {
         // A model that breaks the read of `x` (forced here by putting P2's store before it) is
         // caught: with the read kept valid there is no answer left.
         let mut enc = Encoder::new(&tr);
+        enc.lazy_existence = true;
         enc.set_deps(crate::sdg::Sdg::new(&p).trace_deps(&p, &tr));
         enc.ensure_base(Validity::Mcr);
         let early = lt(enc.o(4), enc.o(2));

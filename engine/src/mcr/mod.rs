@@ -105,8 +105,8 @@ pub struct McrStats {
     /// Algorithm 3 taken literally.
     pub z3_work_literal: u64,
     /// With [`Tuning::paired_solve`]: Z3's work on the same queries with every read the graph
-    /// says an event of the seed may need kept valid from the start (the static closure
-    /// litmus used before existence became lazy; no query solved again).
+    /// says an event of the seed may need kept valid from the start (the static closure, as
+    /// in the incremental solver, but no query solved again).
     pub z3_work_cone: u64,
     /// Of `z3_ms`: time inside Z3's satisfiability checks.
     pub check_ms: f64,
@@ -437,6 +437,8 @@ fn explore_in(
             }
             enc.prefilter = tuning.prefilter;
             enc.fresh_solver = tuning.fresh_solver;
+            // A new formula per query pays every constraint again: keep the fewest up front.
+            enc.lazy_existence = tuning.fresh_solver;
             enc.bare_solve = tuning.bare_solve;
             enc.paired_solve = tuning.paired_solve;
             enc.check_prefilter = tuning.check_prefilter;
