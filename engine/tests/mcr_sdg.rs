@@ -117,8 +117,9 @@ fn z3_work_is_deterministic_and_validity_costs_work() {
 
 /// The benchmark's paired solve (`paired_solve`): each query of a run with the graph is also
 /// solved with every read's validity, with the paper's Algorithm 3 literally and with the
-/// static closure, in solvers of their own. Their work is counted, the same on every run, and on Peterson (SC, a new formula
-/// per query, the paper's setting) the graph saves work on the identical queries.
+/// static closure, in solvers of their own. Their work is counted, the same on every run, and
+/// on Peterson (SC, a new formula per query, the paper's setting) the graph saves work on the
+/// identical queries.
 #[test]
 fn paired_solve_counts_the_same_queries_four_ways() {
     let test = &peterson();

@@ -183,8 +183,8 @@ enum Validity {
     All,
     /// Benchmark only: the paper's Algorithm 3 taken literally: the closure, with existence
     /// constraints only for the target, its source, the reads kept and their candidate
-    /// sources, and nothing added after (answers may break seed reads, which loses states here, see
-    /// `docs/design/sdg.md`).
+    /// sources, and nothing added after (answers may break seed reads, which loses states
+    /// here, see `docs/design/sdg.md`).
     Literal,
     /// Benchmark only: the static closure (what [`Encoder::closure`] keeps in the incremental
     /// solver, see `docs/design/sdg.md`): existence constraints for every event that can be in
@@ -716,9 +716,9 @@ impl<'t> Encoder<'t> {
     /// [`Self::lazy_existence`]) only the first part: every constraint is then built and paid
     /// again on each query, and checking the model costs Z3 less than the static closure; in
     /// the incremental solver validity is asserted once per trace and kept, and solving again
-    /// costs more (`docs/bench-sdg.md`). Either way
-    /// `solve_z3` adds any read of the seed that the model gets wrong and solves again, so
-    /// every answer keeps every read of its seed valid, as MCR's does.
+    /// costs more (`docs/bench-sdg.md`). Either way `solve_z3` adds any read of the seed that
+    /// the model gets wrong and solves again, so every answer keeps every read of its seed
+    /// valid, as MCR's does.
     ///
     /// [`Validity::Literal`], a benchmark's comparison: the paper's Algorithm 3 as written:
     /// existence constraints only for the target, its source, the reads kept and their
@@ -753,16 +753,8 @@ impl<'t> Encoder<'t> {
         for e in (0..n).filter(|&e| exist[e]) {
             work.extend(sdg::members(deps.exist.get(e)?, n));
         }
-        self.grow(&mut c, work, te, literal)?;
-        Some(c)
-    }
-
-    /// Marks in `c` the reads of `work` and, transitively, the reads the value of a candidate
-    /// source of a marked read depends on (literally: every write of the value, and what it
-    /// and each marked read exist by).
-    fn grow(&self, c: &mut [bool], mut work: Vec<usize>, te: usize, literal: bool) -> Option<()> {
-        let deps = self.deps.as_ref()?;
-        let n = c.len();
+        // Transitively, what the candidate sources of the kept reads write (literally: every
+        // write of the value, and what it and each kept read exist by).
         while let Some(r) = work.pop() {
             if r >= n || c[r] {
                 continue;
@@ -778,7 +770,7 @@ impl<'t> Encoder<'t> {
                 }
             }
         }
-        Some(())
+        Some(c)
     }
 
     /// The writes read `r` can take its trace value from: the publishes of that value to its
@@ -1307,10 +1299,10 @@ mod tests {
 
     /// P1's read of `y` is given P0's `y = 1`, which exists by P0's read of `x`: the static
     /// closure keeps that read from the start; with existence checked on the model, only if a
-    /// model breaks it (see the next test). That read keeps 0, also written by P0's later `x = b`; but that store
-    /// must come after the read, so it is no source of it, and the read of `z` that `x = b`
-    /// writes stays free. The paper's Algorithm 3 counts every write of the value as a source
-    /// and keeps it.
+    /// model breaks it (see the next test). That read keeps 0, also written by P0's later
+    /// `x = b`; but that store must come after the read, so it is no source of it, and the
+    /// read of `z` that `x = b` writes stays free. The paper's Algorithm 3 counts every write
+    /// of the value as a source and keeps it.
     #[test]
     fn a_write_that_must_come_after_a_read_is_not_its_source() {
         let src = "litmus T shared x = 0, y = 0, z = 0;
@@ -1323,9 +1315,9 @@ mod tests {
 
     /// With existence checked on the model, the target's thread keeps its earlier reads (no
     /// redundant executions) and the reads the seed's other events exist by are not encoded up
-    /// front, yet the answer's seed still keeps them: P0's `y = 1` exists only while P0 reads `x == 0`, which P2's `x = 1` would
-    /// break. The seed is P0's read of `x` (from the initial value), its `y = 1`, P1's read of
-    /// `w`, then the target, without P2's store.
+    /// front, yet the answer's seed still keeps them: P0's `y = 1` exists only while P0 reads
+    /// `x == 0`, which P2's `x = 1` would break. The seed is P0's read of `x` (from the initial
+    /// value), its `y = 1`, P1's read of `w`, then the target, without P2's store.
     #[test]
     fn existence_is_checked_on_the_model_not_encoded_up_front() {
         let src = "litmus T shared x = 0, y = 0, w = 0;
