@@ -133,6 +133,9 @@ pub struct Encoder<'t> {
     deps: Option<TraceDeps>,
     /// The reads the current query constrains (see [`Self::closure`]); `None`: all.
     constrained: Option<Vec<bool>>,
+    /// Tests: pairs `(a, b)` every query puts `a` before `b` in, to force a model.
+    #[cfg(test)]
+    forced: Vec<(usize, usize)>,
 }
 
 /// What an [`Encoder`]'s Z3 queries counted.
@@ -246,6 +249,8 @@ impl<'t> Encoder<'t> {
             sections: std::cell::OnceCell::new(),
             deps: None,
             constrained: None,
+            #[cfg(test)]
+            forced: Vec::new(),
             counts: Z3Counts::default(),
             bare_solve: false,
             paired_solve: false,
@@ -364,7 +369,8 @@ impl<'t> Encoder<'t> {
         // Data validity: reads in the prefix keep their values — those whose guards a query
         // assumes (all but the target and the reads it re-encodes). With MCR-S+ a query assumes
         // fewer (see `solve_z3`), and a read's validity is asserted only once a query needs it.
-        if validity == Validity::All || (validity == Validity::Mcr && self.deps.is_none()) {
+        // (With a new solver per query, each query asserts the validity it keeps instead.)
+        if !self.fresh_solver && (validity == Validity::All || (validity == Validity::Mcr && self.deps.is_none())) {
             let reads: Vec<usize> = (0..tr.events.len()).filter(|&i| tr.events[i].kind.read().is_some()).collect();
             self.assert_validity(&reads);
         }
@@ -391,7 +397,8 @@ impl<'t> Encoder<'t> {
     }
 
     /// Asserts, at the solver's base level, the guarded validity of those of `reads` that do
-    /// not have it yet: `g_i → (o_i ≤ T → read i gets its trace value)`.
+    /// not have it yet: `g_i → (o_i ≤ T → read i gets its trace value)`. In a new solver per
+    /// query, without the guard, at the current level (see `solve_z3_with`).
     fn assert_validity(&mut self, reads: &[usize]) {
         let tr = self.trace;
         for &i in reads {
@@ -400,8 +407,16 @@ impl<'t> Encoder<'t> {
             }
             let Some((cell, value)) = tr.events[i].kind.read() else { continue };
             let v = self.value_is(i, cell, value);
-            let g = Bool::new_const(format!("g{i}"));
-            let c = g.implies(self.o(i).le(self.bound()).implies(&v));
+            // A new solver per query holds only this query's validity: no guard to switch
+            // (the guard `true` just marks the read's validity as asserted).
+            let c = self.o(i).le(self.bound()).implies(&v);
+            let (g, c) = if self.fresh_solver {
+                (Bool::from_bool(true), c)
+            } else {
+                let g = Bool::new_const(format!("g{i}"));
+                let c = g.implies(&c);
+                (g, c)
+            };
             self.assert(&c);
             if let Some(z) = self.z3.as_mut() {
                 z.guards[i] = Some(g);
@@ -1146,6 +1161,10 @@ impl<'t> Encoder<'t> {
         if let Target::Read { event, .. } = *target {
             relaxed.push(event);
         }
+        #[cfg(test)]
+        for &(a, b) in &self.forced {
+            goal.push(lt(self.o(a), self.o(b)));
+        }
         // Validity in force for this query. Without dependences (MCR), every read's, asserted
         // once in the base behind a guard: the assumptions switch on all but the relaxed ones.
         // With them (MCR-S+), only the reads the query must constrain to begin with
@@ -1172,27 +1191,37 @@ impl<'t> Encoder<'t> {
             p.set_u32("timeout", ms.max(1));
             self.vars().solver.set_params(&p);
         }
+        // A new solver per query ([`Self::fresh_solver`]) holds only this query: its validity
+        // has no guards, and a read added by the lazy check below is asserted in place, the
+        // goal kept and what Z3 learnt with it. Its scope is pushed all the same, which puts
+        // Z3 in its incremental SMT core: without it Z3 solves QF_IDL with its tactic, which
+        // cost 4 times the work on Dekker PSO, with or without the graph.
+        let fresh = self.fresh_solver;
         self.vars().solver.push();
         for g in &goal {
             self.assert(g);
         }
         let answer = loop {
             self.counts.queries += 1;
-            // A read not kept valid has its guard assumed false: its validity is then off for
-            // good, rather than a choice left to the solver.
-            let mut on = vec![false; tr.events.len()];
-            for &i in &valid {
-                on[i] = true;
-            }
-            let assumptions: Vec<Bool> = self
-                .vars()
-                .guards
-                .iter()
-                .zip(&on)
-                .filter_map(|(g, &on)| g.as_ref().map(|g| if on { g.clone() } else { g.not() }))
-                .collect();
             let t0 = std::time::Instant::now();
-            let sat = self.vars().solver.check_assumptions(&assumptions);
+            let sat = if fresh {
+                self.vars().solver.check()
+            } else {
+                // A read not kept valid has its guard assumed false: its validity is then off
+                // for good, rather than a choice left to the solver.
+                let mut on = vec![false; tr.events.len()];
+                for &i in &valid {
+                    on[i] = true;
+                }
+                let assumptions: Vec<Bool> = self
+                    .vars()
+                    .guards
+                    .iter()
+                    .zip(&on)
+                    .filter_map(|(g, &on)| g.as_ref().map(|g| if on { g.clone() } else { g.not() }))
+                    .collect();
+                self.vars().solver.check_assumptions(&assumptions)
+            };
             self.counts.check_ms += t0.elapsed().as_secs_f64() * 1000.0;
             let solver = &self.vars().solver;
             let (pos, t) = match sat {
@@ -1227,8 +1256,14 @@ impl<'t> Encoder<'t> {
                 self.counts.lazy_ms += t0.elapsed().as_secs_f64() * 1000.0;
                 if !wrong.is_empty() {
                     // Their validity goes into the base (outside this query's scope, so that
-                    // later queries on the trace can assume it too), then the goal again.
+                    // later queries on the trace can assume it too), then the goal again; in
+                    // a new solver per query, into the query's scope, beside the goal.
                     self.counts.refinements += 1;
+                    if fresh {
+                        self.assert_validity(&wrong);
+                        valid.extend(wrong);
+                        continue;
+                    }
                     self.vars().solver.pop(1);
                     self.assert_validity(&wrong);
                     valid.extend(wrong);
@@ -1245,7 +1280,9 @@ impl<'t> Encoder<'t> {
         self.counts.reads_constrained += valid.len() as u64;
         self.counts.match_terms += valid.iter().map(|&i| self.match_terms_of(i)).sum::<u64>();
         self.counts.work += u64::from(self.rlimit().wrapping_sub(work0));
-        self.vars().solver.pop(1);
+        if !fresh {
+            self.vars().solver.pop(1);
+        }
         answer
     }
 }
@@ -1330,30 +1367,36 @@ mod tests {
         assert_eq!(lazy, vec![0], "the target's earlier read only");
         assert_eq!(cone, vec![0, 2], "and what the source exists by");
         let (tr, p, target) = encoder(src, &[Choice::Exec(1), Choice::Exec(1)], target);
-        for deps in [false, true] {
-            let mut enc = Encoder::new(&tr);
-            enc.lazy_existence = true;
-            if deps {
-                enc.set_deps(crate::sdg::Sdg::new(&p).trace_deps(&p, &tr));
-            }
-            match enc.solve_z3(&target, 0, None) {
-                Answer::Sat(mut order) => {
-                    assert_eq!(order.last(), Some(&1), "dependences {deps}: the target last");
-                    order.sort_unstable();
-                    assert_eq!(order, vec![0, 1, 2, 3], "dependences {deps}");
+        // Both solver settings: the incremental one (validity behind guards, a read the model
+        // breaks added to the base and the goal asserted again) and a new solver per query
+        // (the read asserted beside the goal, in place).
+        for fresh in [false, true] {
+            let encoder = |deps: bool| {
+                let mut enc = Encoder::new(&tr);
+                enc.lazy_existence = true;
+                enc.fresh_solver = fresh;
+                if deps {
+                    enc.set_deps(crate::sdg::Sdg::new(&p).trace_deps(&p, &tr));
                 }
-                a => panic!("dependences {deps}: {a:?}"),
+                enc
+            };
+            for deps in [false, true] {
+                match encoder(deps).solve_z3(&target, 0, None) {
+                    Answer::Sat(mut order) => {
+                        assert_eq!(order.last(), Some(&1), "fresh {fresh}, dependences {deps}: the target last");
+                        order.sort_unstable();
+                        assert_eq!(order, vec![0, 1, 2, 3], "fresh {fresh}, dependences {deps}");
+                    }
+                    a => panic!("fresh {fresh}, dependences {deps}: {a:?}"),
+                }
             }
+            // A model that breaks the read of `x` (forced here by putting P2's store before
+            // it) is caught: with the read kept valid there is no answer left.
+            let mut enc = encoder(true);
+            enc.forced = vec![(4, 2)];
+            assert_eq!(enc.solve_z3(&target, 0, None), Answer::Unsat, "fresh {fresh}");
+            assert_eq!(enc.counts.refinements, 1, "fresh {fresh}: solved once more with the read of x kept");
+            assert_eq!(enc.counts.reads_constrained, 2, "fresh {fresh}: the reads of w and x");
         }
-        // A model that breaks the read of `x` (forced here by putting P2's store before it) is
-        // caught: with the read kept valid there is no answer left.
-        let mut enc = Encoder::new(&tr);
-        enc.lazy_existence = true;
-        enc.set_deps(crate::sdg::Sdg::new(&p).trace_deps(&p, &tr));
-        enc.ensure_base(Validity::Mcr);
-        let early = lt(enc.o(4), enc.o(2));
-        enc.assert(&early);
-        assert_eq!(enc.solve_z3(&target, 0, None), Answer::Unsat);
-        assert_eq!(enc.counts.refinements, 1, "solved once more with the read of x kept");
     }
 }
