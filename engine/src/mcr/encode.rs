@@ -1259,17 +1259,16 @@ impl<'t> Encoder<'t> {
                     // later queries on the trace can assume it too), then the goal again; in
                     // a new solver per query, into the query's scope, beside the goal.
                     self.counts.refinements += 1;
-                    if fresh {
-                        self.assert_validity(&wrong);
-                        valid.extend(wrong);
-                        continue;
+                    if !fresh {
+                        self.vars().solver.pop(1);
                     }
-                    self.vars().solver.pop(1);
                     self.assert_validity(&wrong);
                     valid.extend(wrong);
-                    self.vars().solver.push();
-                    for g in &goal {
-                        self.assert(g);
+                    if !fresh {
+                        self.vars().solver.push();
+                        for g in &goal {
+                            self.assert(g);
+                        }
                     }
                     continue;
                 }
@@ -1280,6 +1279,7 @@ impl<'t> Encoder<'t> {
         self.counts.reads_constrained += valid.len() as u64;
         self.counts.match_terms += valid.iter().map(|&i| self.match_terms_of(i)).sum::<u64>();
         self.counts.work += u64::from(self.rlimit().wrapping_sub(work0));
+        // A new solver per query is dropped at the next one, scope and all.
         if !fresh {
             self.vars().solver.pop(1);
         }
@@ -1371,7 +1371,7 @@ mod tests {
         // breaks added to the base and the goal asserted again) and a new solver per query
         // (the read asserted beside the goal, in place).
         for fresh in [false, true] {
-            let encoder = |deps: bool| {
+            let make = |deps: bool| {
                 let mut enc = Encoder::new(&tr);
                 enc.lazy_existence = true;
                 enc.fresh_solver = fresh;
@@ -1381,7 +1381,7 @@ mod tests {
                 enc
             };
             for deps in [false, true] {
-                match encoder(deps).solve_z3(&target, 0, None) {
+                match make(deps).solve_z3(&target, 0, None) {
                     Answer::Sat(mut order) => {
                         assert_eq!(order.last(), Some(&1), "fresh {fresh}, dependences {deps}: the target last");
                         order.sort_unstable();
@@ -1392,7 +1392,7 @@ mod tests {
             }
             // A model that breaks the read of `x` (forced here by putting P2's store before
             // it) is caught: with the read kept valid there is no answer left.
-            let mut enc = encoder(true);
+            let mut enc = make(true);
             enc.forced = vec![(4, 2)];
             assert_eq!(enc.solve_z3(&target, 0, None), Answer::Unsat, "fresh {fresh}");
             assert_eq!(enc.counts.refinements, 1, "fresh {fresh}: solved once more with the read of x kept");
