@@ -15,8 +15,9 @@
 //!
 //! Run: `cargo bench -p litmus-engine --bench sdg` (about 35 minutes; `SDG_BENCH_RUNS=n` sets
 //! the runs per configuration, 3 by default, 1 for Counter, which takes minutes a run;
-//! `SDG_BENCH_ONLY=bubble3,dekker` runs only the programs named; `SDG_BENCH_FRESH=1` builds a
-//! new formula per query, the paper's setting, instead of one incremental solver per trace).
+//! `SDG_BENCH_ONLY=bubble3,dekker` runs only the programs named; `SDG_BENCH_PER_QUERY=1` gives
+//! each query a formula with only its own validity, the paper's setting, instead of every
+//! read's validity behind guards in one incremental solver per trace).
 
 use litmus_engine::ir::Program;
 use litmus_engine::mcr::{self, McrStats, Tuning};
@@ -55,9 +56,9 @@ fn main() {
         (root.join("../tests/litmus/szymanski.litmus"), Model::ALL.to_vec()),
     ];
     let runs: usize = std::env::var("SDG_BENCH_RUNS").ok().and_then(|s| s.parse().ok()).unwrap_or(3);
-    let fresh_solver = std::env::var("SDG_BENCH_FRESH").is_ok_and(|v| v == "1");
+    let per_query = std::env::var("SDG_BENCH_PER_QUERY").is_ok_and(|v| v == "1");
     // Every query to Z3; the two benchmark modes only in the runs that count them.
-    let tuning = Tuning { search_budget: 0, fresh_solver, ..Tuning::default() };
+    let tuning = Tuning { search_budget: 0, per_query, ..Tuning::default() };
     let only: Option<Vec<String>> = std::env::var("SDG_BENCH_ONLY").ok().map(|s| s.split(',').map(str::to_string).collect());
     println!("| program | model | reads (SDG / none) | Δ | match terms (SDG / none) | Δ | Z3 work, k (SDG / none) | Δ | validity share | Z3 ms (SDG / none) | Δ | solved again | SDG ms | executions (SDG / none) | same queries: Z3 work, k (SDG / all / static / Alg. 3) | Δ SDG | Δ static | Δ Alg. 3 |");
     println!("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");

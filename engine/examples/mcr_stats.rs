@@ -1,7 +1,7 @@
 //! Developer tool: runs MCR on litmus files and prints its counters per model.
 //!
 //! `cargo run --release -p litmus-engine --example mcr_stats -- FILE... [--model sc,tso,pso]
-//! [--timeout SECS] [--no-search] [--no-prefilter] [--no-sdg] [--fresh-solver] [--bare] [--paired] [--verbose] [--loop-bound N]`
+//! [--timeout SECS] [--no-search] [--no-prefilter] [--no-sdg] [--per-query] [--bare] [--paired] [--verbose] [--loop-bound N]`
 //! (`--verbose` prints every execution)
 
 use litmus_engine::ir::Program;
@@ -35,7 +35,7 @@ fn main() {
             "--no-search" => tuning.search_budget = 0,
             "--no-prefilter" => tuning.prefilter = false,
             "--no-sdg" => opts.sdg = false,
-            "--fresh-solver" => tuning.fresh_solver = true,
+            "--per-query" => tuning.per_query = true,
             "--bare" => tuning.bare_solve = true,
             "--paired" => tuning.paired_solve = true,
             "--verbose" => verbose = true,

@@ -96,10 +96,11 @@ pub struct Encoder<'t> {
     pub constraints: u64,
     /// Whether [`Encoder::solve`] first runs the cheap static check ([`prefilter`]).
     pub prefilter: bool,
-    /// Benchmark mode ([`super::Tuning::fresh_solver`]): a new solver for every Z3 query.
-    pub fresh_solver: bool,
+    /// Benchmark mode ([`super::Tuning::per_query`]): each Z3 query's formula holds only the
+    /// validity it needs, in a scope of its own on the trace's base.
+    pub per_query: bool,
     /// MCR-S+ keeps up front only what no answer can do without, and checks on the model what
-    /// the seed's other events need (see [`Self::closure`]); set with `fresh_solver`.
+    /// the seed's other events need (see [`Self::closure`]); set with `per_query`.
     pub lazy_existence: bool,
     /// Queries the static check answered `Unsat` without calling Z3.
     pub skipped: u64,
@@ -238,7 +239,7 @@ impl<'t> Encoder<'t> {
             own_store,
             constraints: 0,
             prefilter: true,
-            fresh_solver: false,
+            per_query: false,
             lazy_existence: false,
             skipped: 0,
             check_prefilter: false,
@@ -369,8 +370,8 @@ impl<'t> Encoder<'t> {
         // Data validity: reads in the prefix keep their values — those whose guards a query
         // assumes (all but the target and the reads it re-encodes). With MCR-S+ a query assumes
         // fewer (see `solve_z3`), and a read's validity is asserted only once a query needs it.
-        // (With a new solver per query, each query asserts the validity it keeps instead.)
-        if !self.fresh_solver && (validity == Validity::All || (validity == Validity::Mcr && self.deps.is_none())) {
+        // (Per query, each query asserts the validity it keeps, in its own scope, instead.)
+        if !self.per_query && (validity == Validity::All || (validity == Validity::Mcr && self.deps.is_none())) {
             let reads: Vec<usize> = (0..tr.events.len()).filter(|&i| tr.events[i].kind.read().is_some()).collect();
             self.assert_validity(&reads);
         }
@@ -397,8 +398,8 @@ impl<'t> Encoder<'t> {
     }
 
     /// Asserts, at the solver's base level, the guarded validity of those of `reads` that do
-    /// not have it yet: `g_i → (o_i ≤ T → read i gets its trace value)`. In a new solver per
-    /// query, without the guard, at the current level (see `solve_z3_with`).
+    /// not have it yet: `g_i → (o_i ≤ T → read i gets its trace value)`. Per query
+    /// ([`Self::per_query`]), without the guard, in the query's scope (see `solve_z3_with`).
     fn assert_validity(&mut self, reads: &[usize]) {
         let tr = self.trace;
         for &i in reads {
@@ -407,10 +408,10 @@ impl<'t> Encoder<'t> {
             }
             let Some((cell, value)) = tr.events[i].kind.read() else { continue };
             let v = self.value_is(i, cell, value);
-            // A new solver per query holds only this query's validity: no guard to switch
-            // (the guard `true` just marks the read's validity as asserted).
+            // A query's own validity has no guard to switch (the guard `true` just marks the
+            // read's validity as asserted in this scope; the pop at the query's end clears it).
             let c = self.o(i).le(self.bound()).implies(&v);
-            let (g, c) = if self.fresh_solver {
+            let (g, c) = if self.per_query {
                 (Bool::from_bool(true), c)
             } else {
                 let g = Bool::new_const(format!("g{i}"));
@@ -727,11 +728,10 @@ impl<'t> Encoder<'t> {
     /// seed ([`Self::may_cone`]) depends on for its existence (control dependences, array
     /// indices), and, transitively, the reads the value of a candidate source of a kept read
     /// depends on (a write that must come after the read or after the target is no
-    /// candidate). With a new formula per query ([`Self::fresh_solver`], which sets
-    /// [`Self::lazy_existence`]) only the first part: every constraint is then built and paid
-    /// again on each query, and checking the model costs Z3 less than the static closure; in
-    /// the incremental solver validity is asserted once per trace and kept, and solving again
-    /// costs more (`docs/bench-sdg.md`). Either way `solve_z3` adds any read of the seed that
+    /// candidate). Per query ([`Self::per_query`], which sets [`Self::lazy_existence`]) only
+    /// the first part: every validity constraint is then built and paid again on each query,
+    /// and checking the model costs Z3 less than the static closure; in the incremental
+    /// solver validity is asserted once per trace and kept, and solving again costs more (`docs/bench-sdg.md`). Either way `solve_z3` adds any read of the seed that
     /// the model gets wrong and solves again, so every answer keeps every read of its seed
     /// valid, as MCR's does.
     ///
@@ -1023,10 +1023,6 @@ impl<'t> Encoder<'t> {
     /// [`Self::solve_z3`] with the data validity `validity` (MCR's, or a benchmark's
     /// comparison).
     fn solve_z3_with(&mut self, target: &Target, keep: usize, timeout_ms: Option<u32>, validity: Validity) -> Answer {
-        if self.fresh_solver {
-            // The paper's setting: a new formula per query, holding only the validity it needs.
-            self.z3 = None;
-        }
         self.ensure_base(validity);
         let work0 = self.rlimit();
         let tr = self.trace;
@@ -1185,26 +1181,33 @@ impl<'t> Encoder<'t> {
                     && (!closed || self.is_constrained(i))
             })
             .collect();
+        // Per query ([`Self::per_query`]), the query's formula is the trace's base and, in a
+        // scope of its own, the validity it keeps (without guards) and its goal; a read added
+        // by the lazy check below is asserted in place, the goal kept and what Z3 learnt with
+        // it. (A new solver per query, the base built again each time, took 1.7 times as long
+        // on the set of `docs/bench-sdg.md` with the graph, 1.3 times without.) In the
+        // incremental solver, validity goes into the base, behind guards, and only the goal
+        // into the scope.
+        let per_query = self.per_query;
+        if per_query {
+            self.vars().solver.push();
+        }
         self.assert_validity(&valid);
         if let Some(ms) = timeout_ms {
             let mut p = Params::new();
             p.set_u32("timeout", ms.max(1));
             self.vars().solver.set_params(&p);
         }
-        // A new solver per query ([`Self::fresh_solver`]) holds only this query: its validity
-        // has no guards, and a read added by the lazy check below is asserted in place, the
-        // goal kept and what Z3 learnt with it. Its scope is pushed all the same, which puts
-        // Z3 in its incremental SMT core: without it Z3 solves QF_IDL with its tactic, which
-        // cost 4 times the work on Dekker PSO, with or without the graph.
-        let fresh = self.fresh_solver;
-        self.vars().solver.push();
+        if !per_query {
+            self.vars().solver.push();
+        }
         for g in &goal {
             self.assert(g);
         }
         let answer = loop {
             self.counts.queries += 1;
             let t0 = std::time::Instant::now();
-            let sat = if fresh {
+            let sat = if per_query {
                 self.vars().solver.check()
             } else {
                 // A read not kept valid has its guard assumed false: its validity is then off
@@ -1256,15 +1259,15 @@ impl<'t> Encoder<'t> {
                 self.counts.lazy_ms += t0.elapsed().as_secs_f64() * 1000.0;
                 if !wrong.is_empty() {
                     // Their validity goes into the base (outside this query's scope, so that
-                    // later queries on the trace can assume it too), then the goal again; in
-                    // a new solver per query, into the query's scope, beside the goal.
+                    // later queries on the trace can assume it too), then the goal again; per
+                    // query, into the query's scope, beside the goal.
                     self.counts.refinements += 1;
-                    if !fresh {
+                    if !per_query {
                         self.vars().solver.pop(1);
                     }
                     self.assert_validity(&wrong);
                     valid.extend(wrong);
-                    if !fresh {
+                    if !per_query {
                         self.vars().solver.push();
                         for g in &goal {
                             self.assert(g);
@@ -1279,9 +1282,12 @@ impl<'t> Encoder<'t> {
         self.counts.reads_constrained += valid.len() as u64;
         self.counts.match_terms += valid.iter().map(|&i| self.match_terms_of(i)).sum::<u64>();
         self.counts.work += u64::from(self.rlimit().wrapping_sub(work0));
-        // A new solver per query is dropped at the next one, scope and all.
-        if !fresh {
-            self.vars().solver.pop(1);
+        self.vars().solver.pop(1);
+        if per_query {
+            // The query's validity went with its scope.
+            if let Some(z) = self.z3.as_mut() {
+                z.guards.iter_mut().for_each(|g| *g = None);
+            }
         }
         answer
     }
@@ -1306,8 +1312,8 @@ mod tests {
     }
 
     /// The reads MCR-S+ constrains from the start for the new-value target `(event, value,
-    /// from)` of the trace of `src` (see [`encoder`]): with existence checked on the model (a
-    /// new formula per query), with the static closure (litmus's incremental solver), and as
+    /// from)` of the trace of `src` (see [`encoder`]): with existence checked on the model (the
+    /// validity per query), with the static closure (litmus's incremental solver), and as
     /// the paper's Algorithm 3 does literally.
     fn constrained(src: &str, choices: &[Choice], target: (usize, i64, Option<usize>)) -> [Vec<usize>; 3] {
         let (tr, p, target) = encoder(src, choices, target);
@@ -1368,13 +1374,13 @@ mod tests {
         assert_eq!(cone, vec![0, 2], "and what the source exists by");
         let (tr, p, target) = encoder(src, &[Choice::Exec(1), Choice::Exec(1)], target);
         // Both solver settings: the incremental one (validity behind guards, a read the model
-        // breaks added to the base and the goal asserted again) and a new solver per query
+        // breaks added to the base and the goal asserted again) and the validity per query
         // (the read asserted beside the goal, in place).
-        for fresh in [false, true] {
+        for per_query in [false, true] {
             let make = |deps: bool| {
                 let mut enc = Encoder::new(&tr);
                 enc.lazy_existence = true;
-                enc.fresh_solver = fresh;
+                enc.per_query = per_query;
                 if deps {
                     enc.set_deps(crate::sdg::Sdg::new(&p).trace_deps(&p, &tr));
                 }
@@ -1383,20 +1389,20 @@ mod tests {
             for deps in [false, true] {
                 match make(deps).solve_z3(&target, 0, None) {
                     Answer::Sat(mut order) => {
-                        assert_eq!(order.last(), Some(&1), "fresh {fresh}, dependences {deps}: the target last");
+                        assert_eq!(order.last(), Some(&1), "per query {per_query}, dependences {deps}: the target last");
                         order.sort_unstable();
-                        assert_eq!(order, vec![0, 1, 2, 3], "fresh {fresh}, dependences {deps}");
+                        assert_eq!(order, vec![0, 1, 2, 3], "per query {per_query}, dependences {deps}");
                     }
-                    a => panic!("fresh {fresh}, dependences {deps}: {a:?}"),
+                    a => panic!("per query {per_query}, dependences {deps}: {a:?}"),
                 }
             }
             // A model that breaks the read of `x` (forced here by putting P2's store before
             // it) is caught: with the read kept valid there is no answer left.
             let mut enc = make(true);
             enc.forced = vec![(4, 2)];
-            assert_eq!(enc.solve_z3(&target, 0, None), Answer::Unsat, "fresh {fresh}");
-            assert_eq!(enc.counts.refinements, 1, "fresh {fresh}: solved once more with the read of x kept");
-            assert_eq!(enc.counts.reads_constrained, 2, "fresh {fresh}: the reads of w and x");
+            assert_eq!(enc.solve_z3(&target, 0, None), Answer::Unsat, "per query {per_query}");
+            assert_eq!(enc.counts.refinements, 1, "per query {per_query}: solved once more with the read of x kept");
+            assert_eq!(enc.counts.reads_constrained, 2, "per query {per_query}: the reads of w and x");
         }
     }
 }

@@ -181,10 +181,11 @@ pub struct Tuning {
     /// Test mode: also solve every searched query with Z3 and count disagreements on
     /// satisfiability (`search_missed`, `search_extra`).
     pub check_search: bool,
-    /// Benchmark mode: build a new Z3 formula for every query, with only the validity the
-    /// query needs (the setting of the MCR-S+ paper), instead of one incremental solver per
-    /// trace with every read's validity behind a guard.
-    pub fresh_solver: bool,
+    /// Benchmark mode: each Z3 query's formula holds only the validity the query needs (the
+    /// setting of the MCR-S+ paper), asserted in a scope of its own on the trace's base and
+    /// popped with it, instead of every read's validity asserted once per trace behind a
+    /// guard that each query's assumptions switch.
+    pub per_query: bool,
     /// Benchmark mode: solve every Z3 query a second time without any data validity and count
     /// that work in [`McrStats::z3_work_bare`]: what leaving out every validity constraint
     /// would save, the ceiling of any pruning of them (the exploration follows the real
@@ -211,7 +212,7 @@ impl Default for Tuning {
             solver_seed: None,
             search_budget: SEARCH_BUDGET,
             check_search: false,
-            fresh_solver: false,
+            per_query: false,
             bare_solve: false,
             paired_solve: false,
         }
@@ -436,9 +437,9 @@ fn explore_in(
                 stats.sdg_ms += t0.elapsed().as_secs_f64() * 1000.0;
             }
             enc.prefilter = tuning.prefilter;
-            enc.fresh_solver = tuning.fresh_solver;
-            // A new formula per query pays every constraint again: keep the fewest up front.
-            enc.lazy_existence = tuning.fresh_solver;
+            enc.per_query = tuning.per_query;
+            // Validity per query pays every constraint again: keep the fewest up front.
+            enc.lazy_existence = tuning.per_query;
             enc.bare_solve = tuning.bare_solve;
             enc.paired_solve = tuning.paired_solve;
             enc.check_prefilter = tuning.check_prefilter;

@@ -75,7 +75,7 @@ fn mcr_run_opts(test: &Test, model: Model, tuning: Tuning, opts: &CheckOptions) 
 
 /// The MCR tuning, with `MCR_NOPRUNE` / `MCR_ALLTARGETS` / `MCR_NOPREFILTER` turning reductions
 /// off (to compare), `MCR_NOSEARCH` sending every query to Z3, `MCR_SEARCH_BUDGET` setting the
-/// trace-local search's budget, `MCR_FRESH_SOLVER` building a new Z3 formula per query, and
+/// trace-local search's budget, `MCR_PER_QUERY` giving each Z3 query a formula with only its own validity, and
 /// `MCR_Z3SEED` seeding Z3 (other models, other seeds:
 /// completeness must not change).
 pub fn tuning_from_env() -> Tuning {
@@ -91,7 +91,7 @@ pub fn tuning_from_env() -> Tuning {
             std::env::var("MCR_SEARCH_BUDGET").ok().and_then(|s| s.parse().ok()).unwrap_or(mcr::SEARCH_BUDGET)
         },
         check_search: false,
-        fresh_solver: std::env::var("MCR_FRESH_SOLVER").is_ok(),
+        per_query: std::env::var("MCR_PER_QUERY").is_ok(),
         bare_solve: false,
         paired_solve: false,
     }
