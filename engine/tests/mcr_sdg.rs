@@ -84,8 +84,8 @@ fn the_sdg_changes_no_outcome_on_random_programs() {
     on_random_programs("random programs (Z3 only)", Tuning { search_budget: 0, ..Tuning::default() }, 2000);
 }
 
-/// The benchmark's setting, validity per query (the paper's), where the reads the seed's events need
-/// are checked on Z3's model and added in place (`docs/design/sdg.md`).
+/// The benchmark's setting, validity per query (the paper's), where the reads the seed's events
+/// need are checked on Z3's model and added in place (`docs/design/sdg.md`).
 #[test]
 fn the_sdg_changes_no_outcome_with_validity_per_query() {
     let tuning = Tuning { search_budget: 0, per_query: true, ..Tuning::default() };

@@ -408,17 +408,15 @@ impl<'t> Encoder<'t> {
             }
             let Some((cell, value)) = tr.events[i].kind.read() else { continue };
             let v = self.value_is(i, cell, value);
-            // A query's own validity has no guard to switch (the guard `true` just marks the
-            // read's validity as asserted in this scope; the pop at the query's end clears it).
             let c = self.o(i).le(self.bound()).implies(&v);
-            let (g, c) = if self.per_query {
-                (Bool::from_bool(true), c)
-            } else {
-                let g = Bool::new_const(format!("g{i}"));
-                let c = g.implies(&c);
-                (g, c)
-            };
-            self.assert(&c);
+            if self.per_query {
+                // A query's own validity, gone with its scope: no guard to switch, and no
+                // record needed (a query never asserts a read's validity twice).
+                self.assert(&c);
+                continue;
+            }
+            let g = Bool::new_const(format!("g{i}"));
+            self.assert(&g.implies(&c));
             if let Some(z) = self.z3.as_mut() {
                 z.guards[i] = Some(g);
             }
@@ -731,9 +729,10 @@ impl<'t> Encoder<'t> {
     /// candidate). Per query ([`Self::per_query`], which sets [`Self::lazy_existence`]) only
     /// the first part: every validity constraint is then built and paid again on each query,
     /// and checking the model costs Z3 less than the static closure; in the incremental
-    /// solver validity is asserted once per trace and kept, and solving again costs more (`docs/bench-sdg.md`). Either way `solve_z3` adds any read of the seed that
-    /// the model gets wrong and solves again, so every answer keeps every read of its seed
-    /// valid, as MCR's does.
+    /// solver validity is asserted once per trace and kept, and solving again costs more
+    /// (`docs/bench-sdg.md`). Either way `solve_z3` adds any read of the seed that the model
+    /// gets wrong and solves again, so every answer keeps every read of its seed valid, as
+    /// MCR's does.
     ///
     /// [`Validity::Literal`], a benchmark's comparison: the paper's Algorithm 3 as written:
     /// existence constraints only for the target, its source, the reads kept and their
@@ -1283,12 +1282,6 @@ impl<'t> Encoder<'t> {
         self.counts.match_terms += valid.iter().map(|&i| self.match_terms_of(i)).sum::<u64>();
         self.counts.work += u64::from(self.rlimit().wrapping_sub(work0));
         self.vars().solver.pop(1);
-        if per_query {
-            // The query's validity went with its scope.
-            if let Some(z) = self.z3.as_mut() {
-                z.guards.iter_mut().for_each(|g| *g = None);
-            }
-        }
         answer
     }
 }

@@ -438,7 +438,7 @@ fn explore_in(
             }
             enc.prefilter = tuning.prefilter;
             enc.per_query = tuning.per_query;
-            // Validity per query pays every constraint again: keep the fewest up front.
+            // Validity per query pays every validity constraint again: keep the fewest up front.
             enc.lazy_existence = tuning.per_query;
             enc.bare_solve = tuning.bare_solve;
             enc.paired_solve = tuning.paired_solve;
