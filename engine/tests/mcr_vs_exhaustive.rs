@@ -24,7 +24,9 @@ fn agree_on(gen: &dyn Fn(u64) -> Test, label: &str, default_count: u64, default_
     agree_with(gen, label, default_count, default_first, tuning_from_env());
 }
 
-fn agree_with(gen: &dyn Fn(u64) -> Test, label: &str, default_count: u64, default_first: u64, tuning: Tuning) {
+/// Checks MCR against the reference explorer on `count` programs from `first`; returns MCR's
+/// executions.
+fn agree_with(gen: &dyn Fn(u64) -> Test, label: &str, default_count: u64, default_first: u64, tuning: Tuning) -> u64 {
     let count = std::env::var("MCR_PROGRAMS").ok().and_then(|s| s.parse().ok()).unwrap_or(default_count);
     let first = std::env::var("MCR_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(default_first);
     // Soundness and completeness are both strict: the same outcomes as the reference explorer,
@@ -71,6 +73,7 @@ fn agree_with(gen: &dyn Fn(u64) -> Test, label: &str, default_count: u64, defaul
     }
     assert!(unsound.is_empty(), "{label}: {} unsound or diverged runs (first ones above)", unsound.len());
     assert!(incomplete.is_empty(), "{label}: {} runs missed an outcome (first ones above)", incomplete.len());
+    execs
 }
 
 #[test]
@@ -101,4 +104,15 @@ fn mcr_with_search_falling_back_to_z3_agrees_with_exhaustive() {
 fn mcr_agrees_with_exhaustive_on_testgen_programs() {
     let gen = |seed| testgen::random_test_with(seed, testgen::GenConfig::all());
     agree_on(&gen, "testgen", TESTGEN_PROGRAMS, 0);
+}
+
+/// Seeds are dropped at every point an earlier execution's default run passed, not only where
+/// an earlier seed's prefix ended: still complete, and fewer executions.
+#[test]
+fn pruning_at_points_of_default_runs_loses_nothing_and_saves_executions() {
+    let gen = |seed| testgen::random_test_with(seed, testgen::GenConfig::all());
+    let tuning = Tuning { prune_states: true, prune_runs: true, ..tuning_from_env() };
+    let runs = agree_with(&gen, "testgen 100.. (default runs pruned)", TESTGEN_PROGRAMS, 100, tuning);
+    let ends = agree_with(&gen, "testgen 100.. (prefix ends only)", TESTGEN_PROGRAMS, 100, Tuning { prune_runs: false, ..tuning });
+    assert!(runs < ends, "{runs} executions pruning default runs, {ends} without");
 }

@@ -555,7 +555,9 @@ impl<'t> Encoder<'t> {
                 let mut from_mem = true;
                 if let Some(s) = self.own_store[i] {
                     match self.flush_of[s] {
-                        Some(f) if at(f) < at(i) => work.push(f),
+                        // Reading memory right after its own flush, the load reads the store it
+                        // would be forwarded: the flush need not be in the seed.
+                        Some(f) if at(f) < at(i) && latest_before(cell, i) != Some(f) => work.push(f),
                         _ => from_mem = false,
                     }
                 }
@@ -1318,6 +1320,43 @@ mod tests {
         assert_eq!(incremental, reads(enc.closure(&target, 0, Validity::Cone)), "the static closure");
         enc.lazy_existence = true;
         [reads(enc.closure(&target, 0, Validity::Mcr)), incremental, reads(enc.closure(&target, 0, Validity::Literal))]
+    }
+
+    /// Under PSO, P0 reads `x` from memory right after flushing its own `x = 1`: the value it
+    /// would be forwarded from its buffer. The seed for P1's read of `y = 1` (P0's load of `x`
+    /// comes before `y = 1` in P0) therefore leaves the flush of `x` out; with it, the seed would
+    /// differ from the one the model ordering the flush after the load gives, for the same
+    /// execution (a redundant one).
+    #[test]
+    fn a_load_reading_its_own_flushed_store_does_not_bring_the_flush_into_the_seed() {
+        let src = "litmus T shared x = 0, y = 0;
+            thread P0 { x = 1; a = x; y = 1; }
+            thread P1 { b = y; }";
+        let parsed = crate::syntax::parse(src);
+        let p = Program::lower(&parsed.test.unwrap(), 8).unwrap();
+        let flush = |cell| Choice::Flush { thread: 0, cell: Some(cell) };
+        // P1's read of `y` first (0), then P0 step by step, flushing each store at once.
+        let tr = trace_of(&p, Model::Pso, &[Choice::Exec(1), Choice::Exec(0), flush(0), Choice::Exec(0), Choice::Exec(0), flush(1)]);
+        let kinds: Vec<String> = tr.events.iter().map(|e| format!("{}:{:?}", e.thread, e.kind)).collect();
+        let find = |pat: &str| kinds.iter().position(|k| k.starts_with(pat)).unwrap_or_else(|| panic!("{pat} in {kinds:?}"));
+        let (read_y, store_x, load_x, store_y) = (find("1:Load"), find("0:Store { cell: 0"), find("0:Load"), find("0:Store { cell: 1"));
+        let (flush_x, flush_y) = (find("0:Flush { cell: 0"), find("0:Flush { cell: 1"));
+        let enc = Encoder::new(&tr);
+        let target = Target::Read { event: read_y, value: 1, from: Some(flush_y), late: false };
+        // The answer's order: P0's steps as in the trace, then P1's read.
+        let order = [store_x, flush_x, load_x, store_y, flush_y, read_y];
+        let mut pos = vec![0i64; tr.events.len()];
+        for (k, &e) in order.iter().enumerate() {
+            pos[e] = k as i64;
+        }
+        assert!(enc.reads_its_value(load_x, &pos, None));
+        assert_eq!(enc.cone(&target, 0, &pos), vec![store_x, load_x, store_y, flush_y, read_y]);
+        // The same seed as with the flush ordered after the load.
+        let late = [store_x, load_x, store_y, flush_y, read_y, flush_x];
+        for (k, &e) in late.iter().enumerate() {
+            pos[e] = k as i64;
+        }
+        assert_eq!(enc.cone(&target, 0, &pos), vec![store_x, load_x, store_y, flush_y, read_y]);
     }
 
     /// P0's store to `z` exists by P0's read of `x`, but no read that can be in a seed for P1's

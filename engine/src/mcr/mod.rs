@@ -21,10 +21,12 @@
 //! explorer by `engine/tests/mcr_vs_exhaustive.rs`.
 //!
 //! Reductions: a seed whose replayed prefix consists of the same per-thread steps (same values)
-//! and flushes as an earlier seed's prefix, and ends in the same state, is dropped: the default
-//! continuation is then the same, so the trace is a reordering of an explored one with the same
-//! maximal causal model. Seeds with equal choice sequences and traces with equal events are
-//! handled once.
+//! and flushes as an earlier seed's prefix, or as any point of an earlier execution's default
+//! run, and ends in the same state, is dropped: the default continuation depends on the state
+//! only, so it is the same, and the trace is a reordering of an explored one with the same
+//! maximal causal model, whose committed prefix is no longer than the dropped seed's (so its
+//! queries ask for at least as many new values). Seeds with equal choice sequences and traces
+//! with equal events are handled once.
 //!
 //! Invariants: deterministic (no randomness, ordered containers and a fixed target order); the
 //! Z3 context lives on the calling thread; the `Control` cancel flag and the timeout are checked
@@ -64,7 +66,8 @@ pub struct McrStats {
     /// Seeds whose replay did not follow the solved interleaving (a bug in the encoding if
     /// ever non-zero; the execution is still a real one, so results stay sound).
     pub diverged: u64,
-    /// Seeds dropped because their prefix reached an already-seen state.
+    /// Seeds dropped because their prefix reached an already-seen state (an earlier seed's
+    /// prefix or a point of an earlier default run, with the same steps).
     pub pruned: u64,
     /// Queries answered by the trace-local search ([`search`]) instead of Z3.
     pub searched: u64,
@@ -163,8 +166,11 @@ struct Seed {
 /// Knobs for tests and benchmarks (not user options).
 #[derive(Clone, Copy, Debug)]
 pub struct Tuning {
-    /// Drop seeds whose prefix reaches an already-seen state with the same steps.
+    /// Drop seeds whose prefix reaches a state with the same steps as an earlier seed's prefix.
     pub prune_states: bool,
+    /// With `prune_states`, also drop those reaching a point of an earlier execution's default
+    /// run.
+    pub prune_runs: bool,
     /// Ask for new values only of reads after the seed's prefix (the paper's MCR): the reads in
     /// the prefix had their other values tried by the trace the seed came from.
     pub only_new_targets: bool,
@@ -206,6 +212,7 @@ impl Default for Tuning {
     fn default() -> Self {
         Tuning {
             prune_states: true,
+            prune_runs: true,
             only_new_targets: true,
             prefilter: true,
             check_prefilter: false,
@@ -368,6 +375,11 @@ fn explore_in(
                     }
                     events.push(ev);
                     st = s2;
+                    // Every point of the default run is a prefix later seeds may reach too: from
+                    // there the default continuation is this one (it depends on the state only).
+                    if tuning.prune_states && tuning.prune_runs && st.is_running() {
+                        seen_states.insert((st.clone(), canonical(&evs, p.threads.len())));
+                    }
                 }
                 None => {
                     endings = ends;
