@@ -1,7 +1,7 @@
 //! Developer tool: runs MCR on litmus files and prints its counters per model.
 //!
 //! `cargo run --release -p litmus-engine --example mcr_stats -- FILE... [--model sc,tso,pso]
-//! [--timeout SECS] [--no-search] [--no-prefilter] [--no-sdg] [--per-query] [--bare] [--paired] [--verbose] [--loop-bound N]`
+//! [--timeout SECS] [--no-search] [--no-prefilter] [--no-sdg] [--per-query] [--no-prune-runs] [--bare] [--paired] [--verbose] [--loop-bound N]`
 //! (`--verbose` prints every execution)
 
 use litmus_engine::ir::Program;
@@ -37,6 +37,7 @@ fn main() {
             "--no-sdg" => opts.sdg = false,
             "--per-query" => tuning.per_query = true,
             "--bare" => tuning.bare_solve = true,
+            "--no-prune-runs" => tuning.prune_runs = false,
             "--paired" => tuning.paired_solve = true,
             "--verbose" => verbose = true,
             f => files.push(f.to_string()),

@@ -263,6 +263,8 @@ fn explore_in(
     let sdg = opts.sdg.then(|| crate::sdg::Sdg::new(p));
     stats.sdg_ms += t_sdg.elapsed().as_secs_f64() * 1000.0;
     let mut seen_states: HashSet<(State, Canon)> = HashSet::new();
+    let mut step_ids = Steps::default();
+    let (threads, cells) = (p.threads.len(), p.cells.len());
     let mut causal: HashSet<u64> = HashSet::new();
     let mut seen_seeds: HashSet<Vec<Choice>> = HashSet::new();
     let mut seen_traces: HashSet<(Vec<Ev>, usize, u32)> = HashSet::new();
@@ -327,7 +329,8 @@ fn explore_in(
             stats.diverged += 1;
         }
         let (seed_min_event, seed_min_cell) = (seed.min_event, seed.min_cell);
-        if tuning.prune_states && st.is_running() && !seen_states.insert((st.clone(), canonical(&evs, p.threads.len()))) {
+        let mut canon = if tuning.prune_states { Canon::of(&evs, threads, cells, &mut step_ids) } else { Canon::new(0, 0) };
+        if tuning.prune_states && st.is_running() && !seen_states.insert((st.clone(), canon.clone())) {
             stats.pruned += 1;
             continue;
         }
@@ -371,6 +374,9 @@ fn explore_in(
             match next {
                 Some((ev, s2)) => {
                     if let Some(e) = observe(p, &ev, &st, &s2, &evs) {
+                        if tuning.prune_states && tuning.prune_runs {
+                            canon.push(&e, &mut step_ids);
+                        }
                         evs.push(e);
                     }
                     events.push(ev);
@@ -378,7 +384,7 @@ fn explore_in(
                     // Every point of the default run is a prefix later seeds may reach too: from
                     // there the default continuation is this one (it depends on the state only).
                     if tuning.prune_states && tuning.prune_runs && st.is_running() {
-                        seen_states.insert((st.clone(), canonical(&evs, p.threads.len())));
+                        seen_states.insert((st.clone(), canon.clone()));
                     }
                 }
                 None => {
@@ -589,26 +595,52 @@ fn causal_hash(events: &[Ev], end: &State) -> u64 {
     h.finish()
 }
 
-/// A trace prefix up to the order of its events: each thread's own steps in program order and
-/// which stores have been flushed. The maximal causal model of a trace depends only on this
-/// (and on how the trace continues, which the state after the prefix determines).
-type Canon = (Vec<Vec<Ev>>, Vec<(usize, Option<crate::semantics::WriteId>)>);
+/// A trace prefix up to the order of its events: each thread's own steps in program order and,
+/// per thread and cell, how many of its stores have been flushed (flushes are FIFO per thread
+/// and cell, so the count says which). The maximal causal model of a trace depends only on this
+/// (and on how the trace continues, which the state after the prefix determines). Each thread's
+/// steps are an id in [`Steps`], so extending a prefix by one event costs one lookup: default
+/// runs add every point they pass.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct Canon {
+    steps: Vec<u32>,
+    flushed: Vec<u32>,
+}
 
-fn canonical(evs: &[Ev], threads: usize) -> Canon {
-    let mut per: Vec<Vec<Ev>> = vec![Vec::new(); threads];
-    let mut flushed: Vec<(usize, Option<crate::semantics::WriteId>)> = Vec::new();
-    for e in evs {
+/// Interns step sequences: a sequence's id is that of its last step after its prefix's id (0 is
+/// the empty sequence). Equal sequences get equal ids, exactly (keys are compared in full).
+#[derive(Default)]
+struct Steps(rustc_hash::FxHashMap<(u32, Ev), u32>);
+
+impl Canon {
+    fn new(threads: usize, cells: usize) -> Canon {
+        Canon { steps: vec![0; threads], flushed: vec![0; threads * cells] }
+    }
+
+    fn of(evs: &[Ev], threads: usize, cells: usize, ids: &mut Steps) -> Canon {
+        let mut c = Canon::new(threads, cells);
+        for e in evs {
+            c.push(e, ids);
+        }
+        c
+    }
+
+    fn push(&mut self, e: &Ev, ids: &mut Steps) {
         match e.kind {
-            EvKind::Flush { .. } => flushed.push((e.thread, e.write)),
+            EvKind::Flush { cell, .. } => {
+                let cells = self.flushed.len() / self.steps.len().max(1);
+                if let Some(n) = self.flushed.get_mut(e.thread * cells + cell as usize) {
+                    *n += 1;
+                }
+            }
             _ => {
-                if let Some(v) = per.get_mut(e.thread) {
-                    v.push(e.clone());
+                if let Some(id) = self.steps.get(e.thread).copied() {
+                    let next = ids.0.len() as u32 + 1;
+                    self.steps[e.thread] = *ids.0.entry((id, e.clone())).or_insert(next);
                 }
             }
         }
     }
-    flushed.sort_unstable();
-    (per, flushed)
 }
 
 fn discriminant(k: &EvKind) -> (u8, Option<u32>) {
