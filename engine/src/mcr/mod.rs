@@ -262,7 +262,7 @@ fn explore_in(
     let t_sdg = Instant::now();
     let sdg = opts.sdg.then(|| crate::sdg::Sdg::new(p));
     stats.sdg_ms += t_sdg.elapsed().as_secs_f64() * 1000.0;
-    let mut seen_states: HashSet<(State, Canon)> = HashSet::new();
+    let mut seen_states: rustc_hash::FxHashSet<(State, Canon)> = Default::default();
     let mut step_ids = Steps::default();
     let (threads, cells) = (p.threads.len(), p.cells.len());
     let mut causal: HashSet<u64> = HashSet::new();
