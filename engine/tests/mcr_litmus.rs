@@ -271,3 +271,30 @@ thread P1 { await(y == 1); x = 1; }";
         assert_eq!(stats.executions, 1, "{m:?}");
     }
 }
+
+/// An exploration starts without a Z3 context and, at the first query that needs Z3, starts
+/// again in one: the executions handed out before that are not handed out again, none is
+/// lost, and the whole is deterministic.
+#[test]
+fn an_exploration_that_needs_z3_midway_hands_out_each_execution_once() {
+    use litmus_engine::ir::Program;
+    use litmus_engine::mcr;
+    use litmus_engine::{CheckOptions, Control};
+    let test = parse(&std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/litmus/dekker.litmus")).unwrap());
+    let program = Program::lower(&test, CheckOptions::default().loop_bound).unwrap();
+    // Every query the pre-check leaves goes to Z3; the first execution comes before any query.
+    let tuning = Tuning { search_budget: 0, ..Tuning::default() };
+    let run = || {
+        let mut handed: Vec<String> = Vec::new();
+        let stats = mcr::explore_with(&program, Model::Tso, &CheckOptions::default(), &Control::new(), tuning, &mut |ex| {
+            handed.push(ex.events.iter().map(|e| format!("{}{:?}{:?}{:?}", e.thread, e.action, e.cell, e.value)).collect::<Vec<_>>().join(" "));
+        });
+        (handed, stats)
+    };
+    let (handed, stats) = run();
+    assert!(stats.complete && stats.z3_queries > 0, "Z3 was not needed");
+    assert!(handed.len() > 1);
+    assert_eq!(handed.len() as u64, stats.executions, "executions handed out twice or lost");
+    // Deterministic: the same executions in the same order again.
+    assert_eq!(run().0, handed);
+}

@@ -86,6 +86,10 @@ pub struct Encoder<'t> {
     z3: Option<Z3Vars>,
     /// Z3's random seed, if set.
     seed: Option<u32>,
+    /// Whether a Z3 context is there to solve in; without one, a query that needs Z3 sets
+    /// `z3_wanted` and answers `Unknown` (the exploration then starts again with a context).
+    pub z3_allowed: bool,
+    pub z3_wanted: bool,
     /// Flush event of each store (TSO/PSO).
     flush_of: Vec<Option<usize>>,
     /// Per cell: the events that publish a value to memory, with the value.
@@ -256,6 +260,8 @@ impl<'t> Encoder<'t> {
             bare_solve: false,
             paired_solve: false,
             sides: [None, None, None, None],
+            z3_allowed: true,
+            z3_wanted: false,
         };
         enc.order_pairs();
         enc
@@ -994,6 +1000,10 @@ impl<'t> Encoder<'t> {
 
     /// Solve one query with Z3 (no pre-check).
     pub fn solve_z3(&mut self, target: &Target, keep: usize, timeout_ms: Option<u32>) -> Answer {
+        if !self.z3_allowed {
+            self.z3_wanted = true;
+            return Answer::Unknown;
+        }
         let t0 = std::time::Instant::now();
         let answer = self.solve_z3_with(target, keep, timeout_ms, Validity::Mcr);
         self.counts.ms += t0.elapsed().as_secs_f64() * 1000.0;

@@ -235,21 +235,49 @@ pub fn explore_with(
     tuning: Tuning,
     sink: &mut (dyn FnMut(&Execution<'_>) + Send + Sync),
 ) -> McrStats {
-    // A Z3 context of its own: the thread's default context keeps what earlier explorations
-    // built (hash-consed terms, its resource counter), and Z3's models, hence the seeds, could
-    // then depend on what ran before on the thread (a language server checks many files).
-    z3::with_z3_config(&z3::Config::new(), || explore_in(p, model, opts, ctl, tuning, sink))
+    // Most explorations never reach Z3 (the pre-check and the causal search decide their
+    // queries), and creating a Z3 context costs a few milliseconds, most of a small test's
+    // time. So explore without one first; only if a query needs Z3, explore again from the
+    // start in a context of its own, without handing `sink` again the executions it already
+    // has: exploration is deterministic, and Z3 decides nothing before that query, so the
+    // second run repeats the first up to it. A context of its own, not the thread's default
+    // one: that one keeps what earlier explorations built (hash-consed terms, its resource
+    // counter), and Z3's models, hence the seeds, could then depend on what ran before on the
+    // thread (a language server checks many files).
+    let start = Instant::now();
+    let mut handed = 0u64;
+    let first = explore_in(p, model, opts, ctl, tuning, start, false, &mut |ex| {
+        handed += 1;
+        sink(ex)
+    });
+    match first {
+        Some(stats) => stats,
+        None => z3::with_z3_config(&z3::Config::new(), || {
+            let mut skip = handed;
+            let again = explore_in(p, model, opts, ctl, tuning, start, true, &mut |ex| {
+                if skip > 0 {
+                    skip -= 1;
+                } else {
+                    sink(ex)
+                }
+            });
+            again.expect("with a Z3 context every query can be solved")
+        }),
+    }
 }
 
+/// The exploration; `None` if a query needed Z3 and `z3` is false (no context to solve in).
+#[allow(clippy::too_many_arguments)]
 fn explore_in(
     p: &Program,
     model: Model,
     opts: &CheckOptions,
     ctl: &Control,
     tuning: Tuning,
+    start: Instant,
+    z3: bool,
     sink: &mut (dyn FnMut(&Execution<'_>) + Send + Sync),
-) -> McrStats {
-    let start = Instant::now();
+) -> Option<McrStats> {
     let deadline = opts.timeout.map(|d| start + d);
     let mut stats = McrStats { complete: true, ..McrStats::default() };
     let stop = |stats: &mut McrStats| {
@@ -461,6 +489,7 @@ fn explore_in(
             enc.bare_solve = tuning.bare_solve;
             enc.paired_solve = tuning.paired_solve;
             enc.check_prefilter = tuning.check_prefilter;
+            enc.z3_allowed = z3;
             if let Some(s) = tuning.solver_seed {
                 enc.set_random_seed(s);
             }
@@ -490,6 +519,9 @@ fn explore_in(
                 let t0 = Instant::now();
                 let keep = if tuning.only_new_targets && after_prefix { min_event } else { 0 };
                 let answer = decide(&mut enc, &tr, &space, &target, keep, left, tuning, &mut stats);
+                if enc.z3_wanted {
+                    return None;
+                }
                 stats.solver_ms += t0.elapsed().as_secs_f64() * 1000.0;
                 stats.queries += 1;
                 match answer {
@@ -530,7 +562,7 @@ fn explore_in(
         stats.complete = false;
     }
     stats.causal_states = causal.len() as u64;
-    stats
+    Some(stats)
 }
 
 /// Decides one query: the static pre-check, then the causal search over the trace (`space`,
