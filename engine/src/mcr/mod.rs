@@ -244,9 +244,12 @@ pub fn explore_with(
     // one: that one keeps what earlier explorations built (hash-consed terms, its resource
     // counter), and Z3's models, hence the seeds, could then depend on what ran before on the
     // thread (a language server checks many files).
+    // The dependency graph is built once, for both runs.
     let start = Instant::now();
+    let sdg = opts.sdg.then(|| crate::sdg::Sdg::new(p));
+    let sdg = (sdg.as_ref(), start.elapsed().as_secs_f64() * 1000.0);
     let mut handed = 0u64;
-    let first = explore_in(p, model, opts, ctl, tuning, start, false, &mut |ex| {
+    let first = explore_in(p, model, opts, ctl, tuning, start, sdg, false, &mut |ex| {
         handed += 1;
         sink(ex)
     });
@@ -254,7 +257,7 @@ pub fn explore_with(
         Some(stats) => stats,
         None => z3::with_z3_config(&z3::Config::new(), || {
             let mut skip = handed;
-            let again = explore_in(p, model, opts, ctl, tuning, start, true, &mut |ex| {
+            let again = explore_in(p, model, opts, ctl, tuning, start, sdg, true, &mut |ex| {
                 if skip > 0 {
                     skip -= 1;
                 } else {
@@ -267,6 +270,7 @@ pub fn explore_with(
 }
 
 /// The exploration; `None` if a query needed Z3 and `z3` is false (no context to solve in).
+/// `sdg`: the dependency graph, if on, and the time it took to build.
 #[allow(clippy::too_many_arguments)]
 fn explore_in(
     p: &Program,
@@ -275,11 +279,12 @@ fn explore_in(
     ctl: &Control,
     tuning: Tuning,
     start: Instant,
+    (sdg, sdg_ms): (Option<&crate::sdg::Sdg>, f64),
     z3: bool,
     sink: &mut (dyn FnMut(&Execution<'_>) + Send + Sync),
 ) -> Option<McrStats> {
     let deadline = opts.timeout.map(|d| start + d);
-    let mut stats = McrStats { complete: true, ..McrStats::default() };
+    let mut stats = McrStats { complete: true, sdg_ms, ..McrStats::default() };
     let stop = |stats: &mut McrStats| {
         let out = ctl.is_cancelled() || deadline.is_some_and(|d| Instant::now() >= d);
         if out {
@@ -287,12 +292,11 @@ fn explore_in(
         }
         out
     };
-    let t_sdg = Instant::now();
-    let sdg = opts.sdg.then(|| crate::sdg::Sdg::new(p));
-    stats.sdg_ms += t_sdg.elapsed().as_secs_f64() * 1000.0;
     let mut seen_states: rustc_hash::FxHashSet<(State, Canon)> = Default::default();
     let mut step_ids = Steps::default();
     let (threads, cells) = (p.threads.len(), p.cells.len());
+    // Every point of a default run is recorded as seen (see the module's doc).
+    let record_runs = tuning.prune_states && tuning.prune_runs;
     let mut causal: HashSet<u64> = HashSet::new();
     let mut seen_seeds: HashSet<Vec<Choice>> = HashSet::new();
     let mut seen_traces: HashSet<(Vec<Ev>, usize, u32)> = HashSet::new();
@@ -402,7 +406,7 @@ fn explore_in(
             match next {
                 Some((ev, s2)) => {
                     if let Some(e) = observe(p, &ev, &st, &s2, &evs) {
-                        if tuning.prune_states && tuning.prune_runs {
+                        if record_runs {
                             canon.push(&e, &mut step_ids);
                         }
                         evs.push(e);
@@ -411,7 +415,7 @@ fn explore_in(
                     st = s2;
                     // Every point of the default run is a prefix later seeds may reach too: from
                     // there the default continuation is this one (it depends on the state only).
-                    if tuning.prune_states && tuning.prune_runs && st.is_running() {
+                    if record_runs && st.is_running() {
                         seen_states.insert((st.clone(), canon.clone()));
                     }
                 }
@@ -477,7 +481,7 @@ fn explore_in(
                 continue;
             }
             let mut enc = Encoder::new(&tr);
-            if let Some(sdg) = &sdg {
+            if let Some(sdg) = sdg {
                 let t0 = Instant::now();
                 enc.set_deps(sdg.trace_deps(p, &tr));
                 stats.sdg_ms += t0.elapsed().as_secs_f64() * 1000.0;
@@ -636,7 +640,9 @@ fn causal_hash(events: &[Ev], end: &State) -> u64 {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 struct Canon {
     steps: Vec<u32>,
+    /// Indexed by `thread * cells + cell`.
     flushed: Vec<u32>,
+    cells: usize,
 }
 
 /// Interns step sequences: a sequence's id is that of its last step after its prefix's id (0 is
@@ -646,7 +652,7 @@ struct Steps(rustc_hash::FxHashMap<(u32, Ev), u32>);
 
 impl Canon {
     fn new(threads: usize, cells: usize) -> Canon {
-        Canon { steps: vec![0; threads], flushed: vec![0; threads * cells] }
+        Canon { steps: vec![0; threads], flushed: vec![0; threads * cells], cells }
     }
 
     fn of(evs: &[Ev], threads: usize, cells: usize, ids: &mut Steps) -> Canon {
@@ -660,8 +666,7 @@ impl Canon {
     fn push(&mut self, e: &Ev, ids: &mut Steps) {
         match e.kind {
             EvKind::Flush { cell, .. } => {
-                let cells = self.flushed.len() / self.steps.len().max(1);
-                if let Some(n) = self.flushed.get_mut(e.thread * cells + cell as usize) {
+                if let Some(n) = self.flushed.get_mut(e.thread * self.cells + cell as usize) {
                     *n += 1;
                 }
             }

@@ -73,11 +73,11 @@ fn mcr_run_opts(test: &Test, model: Model, tuning: Tuning, opts: &CheckOptions) 
     (col.finish(start.elapsed()), stats)
 }
 
-/// The MCR tuning, with `MCR_NOPRUNE` / `MCR_NOPRUNE_RUNS` / `MCR_ALLTARGETS` / `MCR_NOPREFILTER` turning reductions
-/// off (to compare), `MCR_NOSEARCH` sending every query to Z3, `MCR_SEARCH_BUDGET` setting the
-/// trace-local search's budget, `MCR_PER_QUERY` giving each Z3 query a formula with only its
-/// own validity, and `MCR_Z3SEED` seeding Z3 (other models, other seeds: completeness must not
-/// change).
+/// The MCR tuning, with `MCR_NOPRUNE` / `MCR_NOPRUNE_RUNS` / `MCR_ALLTARGETS` /
+/// `MCR_NOPREFILTER` turning reductions off (to compare), `MCR_NOSEARCH` sending every query
+/// to Z3, `MCR_SEARCH_BUDGET` setting the trace-local search's budget, `MCR_PER_QUERY` giving
+/// each Z3 query a formula with only its own validity, and `MCR_Z3SEED` seeding Z3 (other
+/// models, other seeds: completeness must not change).
 pub fn tuning_from_env() -> Tuning {
     Tuning {
         prune_states: std::env::var("MCR_NOPRUNE").is_err(),
