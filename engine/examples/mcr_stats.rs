@@ -1,7 +1,7 @@
 //! Developer tool: runs MCR on litmus files and prints its counters per model.
 //!
 //! `cargo run --release -p litmus-engine --example mcr_stats -- FILE... [--model sc,tso,pso]
-//! [--timeout SECS] [--no-search] [--no-prefilter] [--no-sdg] [--per-query] [--no-prune-runs] [--bare] [--paired] [--verbose] [--loop-bound N]`
+//! [--timeout SECS] [--no-search] [--no-prefilter] [--no-sdg] [--per-query] [--no-prune-runs] [--no-merge-runs] [--z3-seed N] [--bare] [--paired] [--verbose] [--loop-bound N]`
 //! (`--verbose` prints every execution)
 
 use litmus_engine::ir::Program;
@@ -38,6 +38,11 @@ fn main() {
             "--per-query" => tuning.per_query = true,
             "--bare" => tuning.bare_solve = true,
             "--no-prune-runs" => tuning.prune_runs = false,
+            "--no-merge-runs" => tuning.merge_runs = false,
+            "--z3-seed" => {
+                i += 1;
+                tuning.solver_seed = Some(args[i].parse().expect("seed"));
+            }
             "--paired" => tuning.paired_solve = true,
             "--verbose" => verbose = true,
             f => files.push(f.to_string()),
@@ -71,7 +76,7 @@ fn main() {
                 s.z3_queries, s.reads_constrained, s.match_terms, s.refinements, s.constraints, s.sdg_ms, s.z3_ms, s.z3_work, s.z3_work_bare, s.z3_work_all, s.z3_work_literal, s.z3_work_cone, s.check_ms, s.lazy_ms
             );
             println!(
-                "{f} {}: {:.1} ms, {} executions, {} queries ({} pre-checked, {} searched, {} gave up, {} search states), solver {:.1} ms, {} constraints, {} pruned, {} diverged{}",
+                "{f} {}: {:.1} ms, {} executions, {} queries ({} pre-checked, {} searched, {} gave up, {} search states), solver {:.1} ms, {} constraints, {} pruned, {} merged, {} diverged{}",
                 model.key(),
                 t0.elapsed().as_secs_f64() * 1000.0,
                 s.executions,
@@ -83,6 +88,7 @@ fn main() {
                 s.solver_ms,
                 s.constraints,
                 s.pruned,
+                s.merged,
                 s.diverged,
                 if s.complete { "" } else { ", INCOMPLETE" }
             );

@@ -116,3 +116,15 @@ fn pruning_at_points_of_default_runs_loses_nothing_and_saves_executions() {
     let ends = agree_with(&gen, "testgen 100.. (prefix ends only)", TESTGEN_PROGRAMS, 100, Tuning { prune_runs: false, ..tuning });
     assert!(runs < ends, "{runs} executions pruning default runs, {ends} without");
 }
+
+/// A default run that reaches a point an earlier run passed, where that run's committed prefix
+/// is part of its own, is stopped there and neither reported nor analysed (from that point it
+/// is the earlier run): still complete, and fewer executions.
+#[test]
+fn merging_default_runs_into_earlier_ones_loses_nothing_and_saves_executions() {
+    let gen = |seed| testgen::random_test_with(seed, testgen::GenConfig::all());
+    let tuning = Tuning { merge_runs: true, ..tuning_from_env() };
+    let merged = agree_with(&gen, "testgen 200.. (runs merged)", TESTGEN_PROGRAMS, 200, tuning);
+    let apart = agree_with(&gen, "testgen 200.. (runs not merged)", TESTGEN_PROGRAMS, 200, Tuning { merge_runs: false, ..tuning });
+    assert!(merged < apart, "{merged} executions merging runs, {apart} without");
+}

@@ -252,7 +252,7 @@ fn sb_under_tso_with_the_default_engine() {
           5. examples/sb.litmus:18:3  P0  flush  x = 1  (buffer -> memory)  // x = 1;
           6. examples/sb.litmus:23:3  P1  flush  y = 1  (buffer -> memory)  // y = 1;
         Final state: P0:r0=0; P1:r1=0;
-        Stats: 6 executions, 0 blocked, 4 states, 19 queries, 0 constraints, solver _ ms, time _ ms, complete
+        Stats: 4 executions, 0 blocked, 4 states, 14 queries, 0 constraints, solver _ ms, time _ ms, complete
 
     "#]]);
 }

@@ -25,8 +25,11 @@
 //! run, and ends in the same state, is dropped: the default continuation depends on the state
 //! only, so it is the same, and the trace is a reordering of an explored one with the same
 //! maximal causal model, whose committed prefix is no longer than the dropped seed's (so its
-//! queries ask for at least as many new values). Seeds with equal choice sequences and traces
-//! with equal events are handled once.
+//! queries ask for at least as many new values). Likewise a default run that reaches a point
+//! an earlier run passed, where that run's committed prefix is part of its own, stops there,
+//! unreported: from there it is that run, so its execution has that run's causal state, and
+//! that run's trace asked every query its own would. Seeds with equal choice sequences and
+//! traces with equal events are handled once.
 //!
 //! Invariants: deterministic (no randomness, ordered containers and a fixed target order); the
 //! Z3 context lives on the calling thread; the `Control` cancel flag and the timeout are checked
@@ -69,6 +72,9 @@ pub struct McrStats {
     /// Seeds dropped because their prefix reached an already-seen state (an earlier seed's
     /// prefix or a point of an earlier default run, with the same steps).
     pub pruned: u64,
+    /// Default runs stopped, unreported, where they reached a point of an earlier default run
+    /// whose committed prefix was part of theirs ([`Tuning::merge_runs`]).
+    pub merged: u64,
     /// Queries answered by the trace-local search ([`search`]) instead of Z3.
     pub searched: u64,
     /// Queries whose search ran out of budget (then Z3 answered them).
@@ -171,6 +177,11 @@ pub struct Tuning {
     /// With `prune_states`, also drop those reaching a point of an earlier execution's default
     /// run.
     pub prune_runs: bool,
+    /// With `prune_runs`, also stop a default run, and neither report nor analyse it, where it
+    /// reaches a point of an earlier run whose committed prefix is part of its own: from there
+    /// it is that run, so its execution has that run's causal state, and that run's queries
+    /// asked for at least as many new values.
+    pub merge_runs: bool,
     /// Ask for new values only of reads after the seed's prefix (the paper's MCR): the reads in
     /// the prefix had their other values tried by the trace the seed came from.
     pub only_new_targets: bool,
@@ -213,6 +224,7 @@ impl Default for Tuning {
         Tuning {
             prune_states: true,
             prune_runs: true,
+            merge_runs: true,
             only_new_targets: true,
             prefilter: true,
             check_prefilter: false,
@@ -292,7 +304,9 @@ fn explore_in(
         }
         out
     };
-    let mut seen_states: rustc_hash::FxHashSet<(State, Canon)> = Default::default();
+    // Each seen point, with the run that first reached it (an index into `runs`).
+    let mut seen_states: rustc_hash::FxHashMap<(State, Canon), u32> = Default::default();
+    let mut runs: Vec<Run> = Vec::new();
     let mut step_ids = Steps::default();
     let (threads, cells) = (p.threads.len(), p.cells.len());
     // Every point of a default run is recorded as seen (see the module's doc).
@@ -362,10 +376,20 @@ fn explore_in(
         }
         let (seed_min_event, seed_min_cell) = (seed.min_event, seed.min_cell);
         let mut canon = if tuning.prune_states { Canon::of(&evs, threads, cells, &mut step_ids) } else { Canon::new(0, 0) };
-        if tuning.prune_states && st.is_running() && !seen_states.insert((st.clone(), canon.clone())) {
-            stats.pruned += 1;
-            continue;
+        let run = runs.len() as u32;
+        if tuning.prune_states && st.is_running() {
+            match seen_states.entry((st.clone(), canon.clone())) {
+                std::collections::hash_map::Entry::Occupied(_) => {
+                    stats.pruned += 1;
+                    continue;
+                }
+                std::collections::hash_map::Entry::Vacant(v) => {
+                    v.insert(run);
+                }
+            }
         }
+        runs.push(Run::committed(&evs, threads, cells, seed_min_cell));
+        let mut merged = false;
         // 2. Run the default scheduler to the end; a choice that would end the execution
         // (a violation, a failed assume, the loop bound, a deadlock) is taken only when every
         // enabled choice would; then each of them is one execution.
@@ -416,7 +440,24 @@ fn explore_in(
                     // Every point of the default run is a prefix later seeds may reach too: from
                     // there the default continuation is this one (it depends on the state only).
                     if record_runs && st.is_running() {
-                        seen_states.insert((st.clone(), canon.clone()));
+                        match seen_states.entry((st.clone(), canon.clone())) {
+                            std::collections::hash_map::Entry::Vacant(v) => {
+                                v.insert(run);
+                            }
+                            // From this point on, this run is that one (see `Tuning::merge_runs`).
+                            std::collections::hash_map::Entry::Occupied(mut o) => {
+                                if tuning.merge_runs {
+                                    let first = &runs[*o.get() as usize];
+                                    if first.covers(&runs[run as usize]) {
+                                        merged = true;
+                                        break;
+                                    }
+                                    if !first.seeded || runs[run as usize].within(first) {
+                                        o.insert(run);
+                                    }
+                                }
+                            }
+                        }
                     }
                 }
                 None => {
@@ -427,6 +468,10 @@ fn explore_in(
         }
         if !stats.complete {
             break;
+        }
+        if merged {
+            stats.merged += 1;
+            continue;
         }
         // 3. Report and collect the traces to analyse.
         let mut traces: Vec<(Trace, usize)> = Vec::new();
@@ -477,6 +522,7 @@ fn explore_in(
             if min_event < seed_min_event {
                 continue;
             }
+            runs[run as usize].seeded = true;
             if !seen_traces.insert((tr.events.clone(), min_event, seed_min_cell)) {
                 continue;
             }
@@ -643,6 +689,46 @@ struct Canon {
     /// Indexed by `thread * cells + cell`.
     flushed: Vec<u32>,
     cells: usize,
+}
+
+/// A default run's committed prefix (its seed), as counts: per thread its steps, and per thread
+/// and cell its flushes; with the first cell whose final value its trace asks about.
+struct Run {
+    steps: Vec<u32>,
+    flushed: Vec<u32>,
+    min_cell: u32,
+    /// Whether a trace of the run was analysed for new seeds (not one whose target round was
+    /// retried, which seeds nothing).
+    seeded: bool,
+}
+
+impl Run {
+    fn committed(evs: &[Ev], threads: usize, cells: usize, min_cell: u32) -> Run {
+        let mut r = Run { steps: vec![0; threads], flushed: vec![0; threads * cells], min_cell, seeded: false };
+        for e in evs {
+            let n = match e.kind {
+                EvKind::Flush { cell, .. } => r.flushed.get_mut(e.thread * cells + cell as usize),
+                _ => r.steps.get_mut(e.thread),
+            };
+            if let Some(n) = n {
+                *n += 1;
+            }
+        }
+        r
+    }
+
+    /// Whether this run's trace asked every query `other`'s would, at a point both passed (so
+    /// both are prefixes of the same steps there): it was analysed, and its committed prefix is
+    /// part of `other`'s.
+    fn covers(&self, other: &Run) -> bool {
+        self.seeded && self.within(other)
+    }
+
+    /// Whether this run's committed prefix is part of `other`'s.
+    fn within(&self, other: &Run) -> bool {
+        let le = |a: &[u32], b: &[u32]| a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x <= y);
+        self.min_cell <= other.min_cell && le(&self.steps, &other.steps) && le(&self.flushed, &other.flushed)
+    }
 }
 
 /// Interns step sequences: a sequence's id is that of its last step after its prefix's id (0 is

@@ -237,7 +237,7 @@ fn kind_name(k: ViolationKind) -> &'static str {
     }
 }
 
-/// `Stats: 6 executions, 0 blocked, 4 states, 19 queries, 0 constraints, solver 0.2 ms,
+/// `Stats: 4 executions, 0 blocked, 4 states, 14 queries, 0 constraints, solver 0.1 ms,
 /// time 1.2 ms, complete`
 pub fn stats_line(r: &ModelReport) -> String {
     let s = &r.stats;
