@@ -45,6 +45,7 @@ use crate::options::{CheckOptions, Control};
 use crate::report::{Action, Model, ViolationKind};
 use crate::semantics::{Choice, Event, State, Status};
 use encode::{Answer, Encoder, Precheck, Target};
+use std::collections::hash_map::Entry;
 use std::collections::HashSet;
 use std::time::Instant;
 use trace::{End, Ev, EvKind, RmwFn, Trace};
@@ -379,16 +380,16 @@ fn explore_in(
         let run = runs.len() as u32;
         if tuning.prune_states && st.is_running() {
             match seen_states.entry((st.clone(), canon.clone())) {
-                std::collections::hash_map::Entry::Occupied(_) => {
+                Entry::Occupied(_) => {
                     stats.pruned += 1;
                     continue;
                 }
-                std::collections::hash_map::Entry::Vacant(v) => {
+                Entry::Vacant(v) => {
                     v.insert(run);
                 }
             }
         }
-        runs.push(Run::committed(&evs, threads, cells, seed_min_cell));
+        runs.push(Run { committed: canon.clone(), min_cell: seed_min_cell, seeded: false });
         let mut merged = false;
         // 2. Run the default scheduler to the end; a choice that would end the execution
         // (a violation, a failed assume, the loop bound, a deadlock) is taken only when every
@@ -441,22 +442,21 @@ fn explore_in(
                     // there the default continuation is this one (it depends on the state only).
                     if record_runs && st.is_running() {
                         match seen_states.entry((st.clone(), canon.clone())) {
-                            std::collections::hash_map::Entry::Vacant(v) => {
+                            Entry::Vacant(v) => {
                                 v.insert(run);
                             }
                             // From this point on, this run is that one (see `Tuning::merge_runs`).
-                            std::collections::hash_map::Entry::Occupied(mut o) => {
-                                if tuning.merge_runs {
-                                    let first = &runs[*o.get() as usize];
-                                    if first.covers(&runs[run as usize]) {
-                                        merged = true;
-                                        break;
-                                    }
-                                    if !first.seeded || runs[run as usize].within(first) {
-                                        o.insert(run);
-                                    }
+                            Entry::Occupied(mut o) if tuning.merge_runs => {
+                                let (first, this) = (&runs[*o.get() as usize], &runs[run as usize]);
+                                if first.seeded && first.within(this, &step_ids) {
+                                    merged = true;
+                                    break;
+                                }
+                                if !first.seeded || this.within(first, &step_ids) {
+                                    o.insert(run);
                                 }
                             }
+                            Entry::Occupied(_) => {}
                         }
                     }
                 }
@@ -691,50 +691,43 @@ struct Canon {
     cells: usize,
 }
 
-/// A default run's committed prefix (its seed), as counts: per thread its steps, and per thread
-/// and cell its flushes; with the first cell whose final value its trace asks about.
+/// A default run: its committed prefix (its seed) and the first cell whose final value its
+/// trace asks about.
 struct Run {
-    steps: Vec<u32>,
-    flushed: Vec<u32>,
+    committed: Canon,
     min_cell: u32,
     /// Whether a trace of the run was analysed for new seeds (not one whose target round was
-    /// retried, which seeds nothing).
+    /// retried, which seeds nothing). A run covers a later one that reaches a point it passed
+    /// (it asked every query the later one would) when it was analysed and its committed prefix
+    /// is [`Run::within`] the later one's.
     seeded: bool,
 }
 
 impl Run {
-    fn committed(evs: &[Ev], threads: usize, cells: usize, min_cell: u32) -> Run {
-        let mut r = Run { steps: vec![0; threads], flushed: vec![0; threads * cells], min_cell, seeded: false };
-        for e in evs {
-            let n = match e.kind {
-                EvKind::Flush { cell, .. } => r.flushed.get_mut(e.thread * cells + cell as usize),
-                _ => r.steps.get_mut(e.thread),
-            };
-            if let Some(n) = n {
-                *n += 1;
-            }
-        }
-        r
-    }
-
-    /// Whether this run's trace asked every query `other`'s would, at a point both passed (so
-    /// both are prefixes of the same steps there): it was analysed, and its committed prefix is
-    /// part of `other`'s.
-    fn covers(&self, other: &Run) -> bool {
-        self.seeded && self.within(other)
-    }
-
-    /// Whether this run's committed prefix is part of `other`'s.
-    fn within(&self, other: &Run) -> bool {
-        let le = |a: &[u32], b: &[u32]| a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x <= y);
-        self.min_cell <= other.min_cell && le(&self.steps, &other.steps) && le(&self.flushed, &other.flushed)
+    /// Whether this run's committed prefix is part of `other`'s, both being prefixes of the same
+    /// point (so per thread, the shorter step sequence is a prefix of the longer one).
+    fn within(&self, other: &Run, ids: &Steps) -> bool {
+        let (a, b) = (&self.committed, &other.committed);
+        self.min_cell <= other.min_cell
+            && a.steps.iter().zip(&b.steps).all(|(&x, &y)| ids.len(x) <= ids.len(y))
+            && a.flushed.iter().zip(&b.flushed).all(|(x, y)| x <= y)
     }
 }
 
 /// Interns step sequences: a sequence's id is that of its last step after its prefix's id (0 is
 /// the empty sequence). Equal sequences get equal ids, exactly (keys are compared in full).
+/// `lens[id - 1]` is the length of sequence `id`.
 #[derive(Default)]
-struct Steps(rustc_hash::FxHashMap<(u32, Ev), u32>);
+struct Steps {
+    ids: rustc_hash::FxHashMap<(u32, Ev), u32>,
+    lens: Vec<u32>,
+}
+
+impl Steps {
+    fn len(&self, id: u32) -> u32 {
+        id.checked_sub(1).and_then(|i| self.lens.get(i as usize)).copied().unwrap_or(0)
+    }
+}
 
 impl Canon {
     fn new(threads: usize, cells: usize) -> Canon {
@@ -758,8 +751,12 @@ impl Canon {
             }
             _ => {
                 if let Some(id) = self.steps.get(e.thread).copied() {
-                    let next = ids.0.len() as u32 + 1;
-                    self.steps[e.thread] = *ids.0.entry((id, e.clone())).or_insert(next);
+                    let next = ids.ids.len() as u32 + 1;
+                    let len = ids.len(id) + 1;
+                    self.steps[e.thread] = *ids.ids.entry((id, e.clone())).or_insert_with(|| {
+                        ids.lens.push(len);
+                        next
+                    });
                 }
             }
         }
