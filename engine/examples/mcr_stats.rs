@@ -1,7 +1,7 @@
 //! Developer tool: runs MCR on litmus files and prints its counters per model.
 //!
 //! `cargo run --release -p litmus-engine --example mcr_stats -- FILE... [--model sc,tso,pso]
-//! [--timeout SECS] [--no-search] [--no-prefilter] [--no-sdg] [--per-query] [--no-prune-runs] [--no-merge-runs] [--z3-seed N] [--bare] [--paired] [--verbose] [--loop-bound N]`
+//! [--timeout SECS] [--no-search] [--no-prefilter] [--no-sdg] [--per-query] [--no-prune-runs] [--no-merge-runs] [--no-canonical] [--z3-seed N] [--bare] [--paired] [--verbose] [--loop-bound N]`
 //! (`--verbose` prints every execution)
 
 use litmus_engine::ir::Program;
@@ -39,6 +39,7 @@ fn main() {
             "--bare" => tuning.bare_solve = true,
             "--no-prune-runs" => tuning.prune_runs = false,
             "--no-merge-runs" => tuning.merge_runs = false,
+            "--no-canonical" => tuning.canonical_seeds = false,
             "--z3-seed" => {
                 i += 1;
                 tuning.solver_seed = Some(args[i].parse().expect("seed"));

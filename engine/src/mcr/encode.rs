@@ -141,6 +141,10 @@ pub struct Encoder<'t> {
     /// Tests: pairs `(a, b)` every query puts `a` before `b` in, to force a model.
     #[cfg(test)]
     forced: Vec<(usize, usize)>,
+    /// Hand out seeds in canonical order ([`Self::canonical`]) rather than the model's.
+    pub canonical: bool,
+    /// Threads whose code has an `await` (see [`Self::canonical`]); empty: none.
+    pub await_threads: Vec<bool>,
 }
 
 /// What an [`Encoder`]'s Z3 queries counted.
@@ -256,6 +260,8 @@ impl<'t> Encoder<'t> {
             constrained: None,
             #[cfg(test)]
             forced: Vec::new(),
+            canonical: false,
+            await_threads: Vec::new(),
             counts: Z3Counts::default(),
             bare_solve: false,
             paired_solve: false,
@@ -988,14 +994,100 @@ impl<'t> Encoder<'t> {
     /// ([`Self::cone`]); for a final-value target, every event.
     pub fn seed_order(&self, target: &Target, keep: usize, pos: &[i64], bound: i64) -> Vec<usize> {
         let keep = keep.min(self.trace.events.len());
-        match target.event() {
+        let seed = match target.event() {
             Some(_) => self.cone(target, keep, pos),
             None => {
                 let mut all: Vec<usize> = (0..pos.len()).filter(|&i| pos[i] < bound).collect();
                 all.sort_by_key(|&i| pos[i]);
                 all
             }
+        };
+        if self.canonical { self.canonical(&seed) } else { seed }
+    }
+
+    /// The seed `seed` (events in the solved order) in canonical order: every pair of
+    /// dependent events as the solved order has them, and otherwise the trace's order (the
+    /// earliest trace event whose dependences have run goes next). Two events are dependent
+    /// when they are steps of one thread (its flushes included), access one cell and one of
+    /// them writes memory (a flush, an RMW, a store under SC), or lock or unlock one mutex;
+    /// and a step of a thread with an `await` depends on every write of another thread to any
+    /// cell (a write that changes a value wakes a parked thread and marks a round in progress
+    /// as stale, so where it comes relative to the thread's steps matters; this also keeps the
+    /// order a `late` target puts publishes in before its round). Independent steps commute
+    /// in the semantics, so the canonical order replays to the same state with every read
+    /// reading the same write, and it satisfies the query as the solved order does; what Z3
+    /// chose for the order of independent events no longer decides the seed, nor the order of
+    /// the trace it leads to.
+    fn canonical(&self, seed: &[usize]) -> Vec<usize> {
+        use std::cmp::Reverse;
+        use std::collections::BinaryHeap;
+        let tr = self.trace;
+        let m = seed.len();
+        // What an event accesses besides its thread: a cell or a mutex, and whether it writes.
+        #[derive(Clone, Copy, PartialEq, Eq, Hash)]
+        enum Key {
+            Cell(u32),
+            Mutex(u32),
+            /// Every write (as readers) against the steps of `await` threads (as writers).
+            Awaits,
         }
+        let access = |e: usize| -> Option<(Key, bool)> {
+            match tr.events[e].kind {
+                EvKind::Load { cell, .. } => Some((Key::Cell(cell), false)),
+                EvKind::Rmw { cell, .. } | EvKind::Flush { cell, .. } => Some((Key::Cell(cell), true)),
+                EvKind::Store { cell, .. } if tr.model == Model::Sc => Some((Key::Cell(cell), true)),
+                EvKind::Lock { mutex } | EvKind::Unlock { mutex } => Some((Key::Mutex(mutex), true)),
+                _ => None,
+            }
+        };
+        // Edges from seed positions to later seed positions (enough of them that their
+        // transitive closure orders every dependent pair).
+        let mut succ: Vec<Vec<usize>> = vec![Vec::new(); m];
+        let mut indeg = vec![0u32; m];
+        let mut last_of_thread: rustc_hash::FxHashMap<usize, usize> = Default::default();
+        // Per key: the last writer and the readers since.
+        let mut last: rustc_hash::FxHashMap<Key, (Option<usize>, Vec<usize>)> = Default::default();
+        let mut edge = |a: usize, b: usize, succ: &mut Vec<Vec<usize>>| {
+            succ[a].push(b);
+            indeg[b] += 1;
+        };
+        for (k, &e) in seed.iter().enumerate() {
+            let t = tr.events[e].thread;
+            if let Some(prev) = last_of_thread.insert(t, k) {
+                edge(prev, k, &mut succ);
+            }
+            let waits = self.await_threads.get(t).copied().unwrap_or(false);
+            let publishes = matches!(access(e), Some((Key::Cell(_), true)));
+            let awaits = if waits { Some((Key::Awaits, true)) } else { publishes.then_some((Key::Awaits, false)) };
+            for (key, writes) in access(e).into_iter().chain(awaits) {
+                let (w, readers) = last.entry(key).or_default();
+                if let Some(w) = *w {
+                    edge(w, k, &mut succ);
+                }
+                if writes {
+                    for r in readers.drain(..) {
+                        edge(r, k, &mut succ);
+                    }
+                    *w = Some(k);
+                } else {
+                    readers.push(k);
+                }
+            }
+        }
+        let mut ready: BinaryHeap<Reverse<(usize, usize)>> =
+            (0..m).filter(|&k| indeg[k] == 0).map(|k| Reverse((seed[k], k))).collect();
+        let mut out = Vec::with_capacity(m);
+        while let Some(Reverse((e, k))) = ready.pop() {
+            out.push(e);
+            for &j in &succ[k] {
+                indeg[j] -= 1;
+                if indeg[j] == 0 {
+                    ready.push(Reverse((seed[j], j)));
+                }
+            }
+        }
+        debug_assert_eq!(out.len(), m);
+        out
     }
 
     /// Solve one query with Z3 (no pre-check).
@@ -1446,5 +1538,31 @@ mod tests {
             assert_eq!(enc.counts.refinements, 1, "per query {per_query}: solved once more with the read of x kept");
             assert_eq!(enc.counts.reads_constrained, 2, "per query {per_query}: the reads of w and x");
         }
+    }
+    /// A seed in canonical order keeps the solved order of dependent events and otherwise the
+    /// trace's: P1's `y = 1` stays before P0's read of `y`, and P0's `x = 1`, which nothing
+    /// orders after P1's store, comes first as in the trace. With an `await` in P0, every
+    /// write of another thread keeps its place against P0's steps.
+    #[test]
+    fn a_canonical_seed_keeps_dependent_pairs_and_otherwise_the_trace_order() {
+        let src = "litmus T shared x = 0, y = 0;
+            thread P0 { x = 1; a = y; }
+            thread P1 { y = 1; b = x; }";
+        // 0: P0 x = 1, 1: P0 a = y (0), 2: P1 y = 1, 3: P1 b = x (1).
+        let (tr, _, _) = encoder(src, &[], (1, 1, Some(2)));
+        let mut enc = Encoder::new(&tr);
+        enc.canonical = true;
+        assert_eq!(enc.canonical(&[2, 0, 1, 3]), vec![0, 2, 1, 3]);
+        assert_eq!(enc.canonical(&[0, 1, 2, 3]), vec![0, 1, 2, 3], "P0 reads y before y = 1");
+        let awaits = "litmus T shared x = 0, y = 0, z = 0;
+            thread P0 { x = 1; a = y; await(z == 0); }
+            thread P1 { y = 1; b = x; }";
+        // 0: P0 x = 1, 1: P0 a = y (0), 2: P0 reads z, 3: P1 y = 1, 4: P1 b = x (1).
+        let (tr, _, _) = encoder(awaits, &[], (1, 1, Some(3)));
+        let mut enc = Encoder::new(&tr);
+        enc.canonical = true;
+        assert_eq!(enc.canonical(&[3, 0, 1, 2, 4]), vec![0, 3, 1, 2, 4], "no thread has an await yet");
+        enc.await_threads = vec![true, false];
+        assert_eq!(enc.canonical(&[3, 0, 1, 2, 4]), vec![3, 0, 1, 2, 4]);
     }
 }

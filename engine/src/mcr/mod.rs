@@ -183,6 +183,9 @@ pub struct Tuning {
     /// it is that run, so its execution has that run's causal state, and that run's queries
     /// asked for at least as many new values.
     pub merge_runs: bool,
+    /// Hand out each seed in canonical order (see `Encoder::canonical`): dependent events as
+    /// the answer orders them, the others in the trace's order.
+    pub canonical_seeds: bool,
     /// Ask for new values only of reads after the seed's prefix (the paper's MCR): the reads in
     /// the prefix had their other values tried by the trace the seed came from.
     pub only_new_targets: bool,
@@ -226,6 +229,7 @@ impl Default for Tuning {
             prune_states: true,
             prune_runs: true,
             merge_runs: true,
+            canonical_seeds: true,
             only_new_targets: true,
             prefilter: true,
             check_prefilter: false,
@@ -312,6 +316,8 @@ fn explore_in(
     let (threads, cells) = (p.threads.len(), p.cells.len());
     // Every point of a default run is recorded as seen (see the module's doc).
     let record_runs = tuning.prune_states && tuning.prune_runs;
+    let await_threads: Vec<bool> =
+        p.threads.iter().map(|t| t.code.iter().any(|i| i.kind == InstrKind::AwaitBegin)).collect();
     let mut causal: HashSet<u64> = HashSet::new();
     let mut seen_seeds: HashSet<Vec<Choice>> = HashSet::new();
     let mut seen_traces: HashSet<(Vec<Ev>, usize, u32)> = HashSet::new();
@@ -540,6 +546,8 @@ fn explore_in(
             enc.paired_solve = tuning.paired_solve;
             enc.check_prefilter = tuning.check_prefilter;
             enc.z3_allowed = z3;
+            enc.canonical = tuning.canonical_seeds;
+            enc.await_threads = await_threads.clone();
             if let Some(s) = tuning.solver_seed {
                 enc.set_random_seed(s);
             }

@@ -73,7 +73,8 @@ fn mcr_run_opts(test: &Test, model: Model, tuning: Tuning, opts: &CheckOptions) 
     (col.finish(start.elapsed()), stats)
 }
 
-/// The MCR tuning, with `MCR_NOPRUNE` / `MCR_NOPRUNE_RUNS` / `MCR_NOMERGE` / `MCR_ALLTARGETS` /
+/// The MCR tuning, with `MCR_NOPRUNE` / `MCR_NOPRUNE_RUNS` / `MCR_NOMERGE` / `MCR_NOCANON` /
+/// `MCR_ALLTARGETS` /
 /// `MCR_NOPREFILTER` turning reductions off (to compare), `MCR_NOSEARCH` sending every query
 /// to Z3, `MCR_SEARCH_BUDGET` setting the trace-local search's budget, `MCR_PER_QUERY` giving
 /// each Z3 query a formula with only its own validity, and `MCR_Z3SEED` seeding Z3 (other
@@ -83,6 +84,7 @@ pub fn tuning_from_env() -> Tuning {
         prune_states: std::env::var("MCR_NOPRUNE").is_err(),
         prune_runs: std::env::var("MCR_NOPRUNE_RUNS").is_err(),
         merge_runs: std::env::var("MCR_NOMERGE").is_err(),
+        canonical_seeds: std::env::var("MCR_NOCANON").is_err(),
         only_new_targets: std::env::var("MCR_ALLTARGETS").is_err(),
         prefilter: std::env::var("MCR_NOPREFILTER").is_err(),
         check_prefilter: false,
