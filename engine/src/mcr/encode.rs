@@ -145,6 +145,8 @@ pub struct Encoder<'t> {
     pub canonical: bool,
     /// Threads whose code has an `await` (see [`Self::canonical`]); empty: none.
     pub await_threads: Vec<bool>,
+    /// The steps next to an `await` round ([`Self::round_steps`]), built on first use.
+    round_steps: std::cell::OnceCell<Vec<bool>>,
 }
 
 /// What an [`Encoder`]'s Z3 queries counted.
@@ -262,6 +264,7 @@ impl<'t> Encoder<'t> {
             forced: Vec::new(),
             canonical: false,
             await_threads: Vec::new(),
+            round_steps: std::cell::OnceCell::new(),
             counts: Z3Counts::default(),
             bare_solve: false,
             paired_solve: false,
@@ -1005,15 +1008,51 @@ impl<'t> Encoder<'t> {
         if self.canonical { self.canonical(&seed) } else { seed }
     }
 
+    /// Per event: a step of a thread whose code has an `await`, with the thread inside a round
+    /// (or parked) right before it or right after it: the thread's next step is a load of a
+    /// round ([`Trace::await_rounds`], which over-approximates rounds), or there is none (the
+    /// thread may end parked); before its first step, whether it starts in a round. Between
+    /// two steps of the thread neither of which is such a step, it is outside every round and
+    /// not parked, and a write of another thread leaves its state as it is.
+    fn round_steps(&self) -> &[bool] {
+        self.round_steps.get_or_init(|| {
+            let tr = self.trace;
+            let n = tr.events.len();
+            let mut out = vec![false; n];
+            let mut prev: Vec<Option<usize>> = vec![None; tr.threads];
+            for (i, e) in tr.events.iter().enumerate() {
+                let t = e.thread;
+                if t >= tr.threads || matches!(e.kind, EvKind::Flush { .. }) || !self.await_threads.get(t).copied().unwrap_or(false) {
+                    continue;
+                }
+                // Inside a round (or parked) between the thread's previous step and this one.
+                let between = self.rounds[i].is_some()
+                    || (prev[t].is_none() && tr.in_round_at_start.get(t).copied().unwrap_or(false));
+                if let Some(p) = prev[t] {
+                    out[p] |= between;
+                }
+                out[i] = between;
+                prev[t] = Some(i);
+            }
+            // A thread's last step: it may end inside a round, or parked.
+            for p in prev.into_iter().flatten() {
+                out[p] = true;
+            }
+            out
+        })
+    }
+
     /// The seed `seed` (events in the solved order) in canonical order: every pair of
     /// dependent events as the solved order has them, and otherwise the trace's order (the
     /// earliest trace event whose dependences have run goes next). Two events are dependent
     /// when they are steps of one thread (its flushes included), access one cell and one of
     /// them writes memory (a flush, an RMW, a store under SC), or lock or unlock one mutex;
-    /// and a step of a thread with an `await` depends on every write of another thread to any
-    /// cell (a write that changes a value wakes a parked thread and marks a round in progress
-    /// as stale, so where it comes relative to the thread's steps matters; this also keeps the
-    /// order a `late` target puts publishes in before its round). Independent steps commute
+    /// and a step of a thread with an `await` that begins or ends inside a round
+    /// ([`Self::round_steps`]) depends on every write of another thread to any cell (a write
+    /// that changes a value wakes a parked thread and marks a round in progress as stale, so
+    /// where it comes relative to such a step matters; this also keeps the order a `late`
+    /// target puts publishes in before its round, whose first load is such a step). Outside
+    /// rounds a write changes nothing of the thread's. Independent steps commute
     /// in the semantics, so the canonical order replays to the same state with every read
     /// reading the same write, and it satisfies the query as the solved order does; what Z3
     /// chose for the order of independent events no longer decides the seed, nor the order of
@@ -1056,7 +1095,7 @@ impl<'t> Encoder<'t> {
             if let Some(prev) = last_of_thread.insert(t, k) {
                 edge(prev, k, &mut succ);
             }
-            let waits = self.await_threads.get(t).copied().unwrap_or(false);
+            let waits = self.round_steps()[e];
             let publishes = matches!(access(e), Some((Key::Cell(_), true)));
             let awaits = if waits { Some((Key::Awaits, true)) } else { publishes.then_some((Key::Awaits, false)) };
             for (key, writes) in access(e).into_iter().chain(awaits) {
@@ -1541,8 +1580,9 @@ mod tests {
     }
     /// A seed in canonical order keeps the solved order of dependent events and otherwise the
     /// trace's: P1's `y = 1` stays before P0's read of `y`, and P0's `x = 1`, which nothing
-    /// orders after P1's store, comes first as in the trace. With an `await` in P0, every
-    /// write of another thread keeps its place against P0's steps.
+    /// orders after P1's store, comes first as in the trace. With an `await` in P0, a write of
+    /// another thread keeps its place against P0's steps that begin or end inside a round,
+    /// and only those.
     #[test]
     fn a_canonical_seed_keeps_dependent_pairs_and_otherwise_the_trace_order() {
         let src = "litmus T shared x = 0, y = 0;
@@ -1554,15 +1594,23 @@ mod tests {
         enc.canonical = true;
         assert_eq!(enc.canonical(&[2, 0, 1, 3]), vec![0, 2, 1, 3]);
         assert_eq!(enc.canonical(&[0, 1, 2, 3]), vec![0, 1, 2, 3], "P0 reads y before y = 1");
-        let awaits = "litmus T shared x = 0, y = 0, z = 0;
+        let awaits = "litmus T shared x = 0, y = 0, z = 0, w = 0;
             thread P0 { x = 1; a = y; await(z == 0); }
-            thread P1 { y = 1; b = x; }";
-        // 0: P0 x = 1, 1: P0 a = y (0), 2: P0 reads z, 3: P1 y = 1, 4: P1 b = x (1).
-        let (tr, _, _) = encoder(awaits, &[], (1, 1, Some(3)));
-        let mut enc = Encoder::new(&tr);
-        enc.canonical = true;
-        assert_eq!(enc.canonical(&[3, 0, 1, 2, 4]), vec![0, 3, 1, 2, 4], "no thread has an await yet");
-        enc.await_threads = vec![true, false];
-        assert_eq!(enc.canonical(&[3, 0, 1, 2, 4]), vec![3, 0, 1, 2, 4]);
+            thread P1 { w = 1; b = x; }";
+        // 0: P0 x = 1, 1: P0 a = y, after which P0's round begins, 2: P0 reads z in it,
+        // 3: P1 w = 1, 4: P1 b = x (1).
+        let (tr, _, _) = encoder(awaits, &[], (4, 0, None));
+        let make = |await_threads: Vec<bool>| {
+            let mut enc = Encoder::new(&tr);
+            enc.canonical = true;
+            enc.await_threads = await_threads;
+            enc
+        };
+        let plain = make(vec![]);
+        assert_eq!(plain.canonical(&[0, 1, 3, 2, 4]), vec![0, 1, 2, 3, 4], "no thread has an await");
+        let enc = make(vec![true, false]);
+        assert_eq!(enc.round_steps(), &[false, true, true, false, false]);
+        assert_eq!(enc.canonical(&[0, 1, 3, 2, 4]), vec![0, 1, 3, 2, 4], "w = 1 inside P0's round stays there");
+        assert_eq!(enc.canonical(&[3, 0, 1, 2, 4]), vec![0, 3, 1, 2, 4], "before the round, only before it");
     }
 }
