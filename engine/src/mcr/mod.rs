@@ -168,6 +168,8 @@ struct Seed {
     min_cell: u32,
     /// Position of the target event in `choices`.
     target_at: Option<usize>,
+    /// The run whose trace the seed came from (`u32::MAX`: none).
+    parent: u32,
 }
 
 /// Knobs for tests and benchmarks (not user options).
@@ -179,9 +181,13 @@ pub struct Tuning {
     /// run.
     pub prune_runs: bool,
     /// With `prune_runs`, also stop a default run, and neither report nor analyse it, where it
-    /// reaches a point of an earlier run whose committed prefix is part of its own: from there
-    /// it is that run, so its execution has that run's causal state, and that run's queries
-    /// asked for at least as many new values.
+    /// reaches a point of an ancestor run (one whose trace the seed descends from) whose
+    /// committed prefix is part of its own: from there it is that run, so its execution has
+    /// that run's causal state, and that run's queries asked for at least as many new values.
+    /// The points the stopped run recorded are taken back. Merging into any earlier run, not
+    /// only an ancestor, lost a state (testgen seed 1355, every query to Z3): that run's
+    /// query for it had been dropped at a point of a run whose own seed for it then merged
+    /// back into the first.
     pub merge_runs: bool,
     /// Hand out each seed in canonical order (see `Encoder::canonical`): dependent events as
     /// the answer orders them, the others in the trace's order.
@@ -328,6 +334,7 @@ fn explore_in(
         min_event: 0,
         min_cell: 0,
         target_at: None,
+        parent: u32::MAX,
     }];
     while let Some(seed) = work.pop() {
         if stop(&mut stats) {
@@ -384,6 +391,8 @@ fn explore_in(
         let (seed_min_event, seed_min_cell) = (seed.min_event, seed.min_cell);
         let mut canon = if tuning.prune_states { Canon::of(&evs, threads, cells, &mut step_ids) } else { Canon::new(0, 0) };
         let run = runs.len() as u32;
+        // The points this run recorded, each with the run it had before (undone if it merges).
+        let mut touched: Vec<((State, Canon), Option<u32>)> = Vec::new();
         if tuning.prune_states && st.is_running() {
             match seen_states.entry((st.clone(), canon.clone())) {
                 Entry::Occupied(_) => {
@@ -391,11 +400,14 @@ fn explore_in(
                     continue;
                 }
                 Entry::Vacant(v) => {
+                    if tuning.merge_runs {
+                        touched.push((v.key().clone(), None));
+                    }
                     v.insert(run);
                 }
             }
         }
-        runs.push(Run { committed: canon.clone(), min_cell: seed_min_cell, seeded: false });
+        runs.push(Run { committed: canon.clone(), min_cell: seed_min_cell, seeded: false, parent: seed.parent });
         let mut merged = false;
         // 2. Run the default scheduler to the end; a choice that would end the execution
         // (a violation, a failed assume, the loop bound, a deadlock) is taken only when every
@@ -449,16 +461,20 @@ fn explore_in(
                     if record_runs && st.is_running() {
                         match seen_states.entry((st.clone(), canon.clone())) {
                             Entry::Vacant(v) => {
+                                if tuning.merge_runs {
+                                    touched.push((v.key().clone(), None));
+                                }
                                 v.insert(run);
                             }
                             // From this point on, this run is that one (see `Tuning::merge_runs`).
                             Entry::Occupied(mut o) if tuning.merge_runs => {
                                 let (first, this) = (&runs[*o.get() as usize], &runs[run as usize]);
-                                if first.seeded && first.within(this, &step_ids) {
+                                if first.seeded && first.within(this, &step_ids) && is_ancestor(&runs, *o.get(), run) {
                                     merged = true;
                                     break;
                                 }
                                 if !first.seeded || this.within(first, &step_ids) {
+                                    touched.push((o.key().clone(), Some(*o.get())));
                                     o.insert(run);
                                 }
                             }
@@ -476,6 +492,18 @@ fn explore_in(
             break;
         }
         if merged {
+            // A merged run is not analysed, so no seed may be dropped on its account: its
+            // points go back to the runs they had.
+            for (key, prev) in touched.drain(..).rev() {
+                match prev {
+                    Some(r) => {
+                        seen_states.insert(key, r);
+                    }
+                    None => {
+                        seen_states.remove(&key);
+                    }
+                }
+            }
             stats.merged += 1;
             continue;
         }
@@ -599,6 +627,7 @@ fn explore_in(
                                 min_event,
                                 min_cell,
                                 target_at,
+                                parent: run,
                             });
                         }
                     }
@@ -709,6 +738,21 @@ struct Run {
     /// (it asked every query the later one would) when it was analysed and its committed prefix
     /// is [`Run::within`] the later one's.
     seeded: bool,
+    /// The run whose trace the seed came from (`u32::MAX`: none).
+    parent: u32,
+}
+
+/// Whether run `a` is `b` or an ancestor of it (`b`'s seed came from `a`'s trace, or from a
+/// trace of a run `a` is an ancestor of).
+fn is_ancestor(runs: &[Run], a: u32, b: u32) -> bool {
+    let mut r = b;
+    while r != u32::MAX {
+        if r == a {
+            return true;
+        }
+        r = runs[r as usize].parent;
+    }
+    false
 }
 
 impl Run {
