@@ -102,19 +102,29 @@ fn mcr_with_search_falling_back_to_z3_agrees_with_exhaustive() {
 
 #[test]
 fn mcr_agrees_with_exhaustive_on_testgen_programs() {
-    let gen = |seed| testgen::random_test_with(seed, testgen::GenConfig::all());
-    agree_on(&gen, "testgen", TESTGEN_PROGRAMS, 0);
+    agree_on(&testgen_program, "testgen", TESTGEN_PROGRAMS, 0);
+}
+
+/// A `testgen` program with every feature (awaits, arrays, divisions).
+fn testgen_program(seed: u64) -> Test {
+    testgen::random_test_with(seed, testgen::GenConfig::all())
+}
+
+/// Runs `testgen` programs `first..` with a reduction on and off: both agree with the reference
+/// explorer, and the reduction runs fewer executions. `what` names it in the failure message.
+fn reduction_saves(first: u64, what: &str, (on_label, on): (&str, Tuning), (off_label, off): (&str, Tuning)) {
+    let with = agree_with(&testgen_program, on_label, TESTGEN_PROGRAMS, first, on);
+    let without = agree_with(&testgen_program, off_label, TESTGEN_PROGRAMS, first, off);
+    assert!(with < without, "{with} executions {what}, {without} without");
 }
 
 /// Seeds are dropped at every point an earlier execution's default run passed, not only where
 /// an earlier seed's prefix ended: still complete, and fewer executions.
 #[test]
 fn pruning_at_points_of_default_runs_loses_nothing_and_saves_executions() {
-    let gen = |seed| testgen::random_test_with(seed, testgen::GenConfig::all());
     let tuning = Tuning { prune_states: true, prune_runs: true, ..tuning_from_env() };
-    let runs = agree_with(&gen, "testgen 100.. (default runs pruned)", TESTGEN_PROGRAMS, 100, tuning);
-    let ends = agree_with(&gen, "testgen 100.. (prefix ends only)", TESTGEN_PROGRAMS, 100, Tuning { prune_runs: false, ..tuning });
-    assert!(runs < ends, "{runs} executions pruning default runs, {ends} without");
+    let off = Tuning { prune_runs: false, ..tuning };
+    reduction_saves(100, "pruning default runs", ("testgen 100.. (default runs pruned)", tuning), ("testgen 100.. (prefix ends only)", off));
 }
 
 /// A default run that reaches a point an ancestor run passed, where that run's committed prefix
@@ -122,11 +132,9 @@ fn pruning_at_points_of_default_runs_loses_nothing_and_saves_executions() {
 /// is the earlier run): still complete, and fewer executions.
 #[test]
 fn merging_default_runs_into_earlier_ones_loses_nothing_and_saves_executions() {
-    let gen = |seed| testgen::random_test_with(seed, testgen::GenConfig::all());
     let tuning = Tuning { merge_runs: true, ..tuning_from_env() };
-    let merged = agree_with(&gen, "testgen 200.. (runs merged)", TESTGEN_PROGRAMS, 200, tuning);
-    let apart = agree_with(&gen, "testgen 200.. (runs not merged)", TESTGEN_PROGRAMS, 200, Tuning { merge_runs: false, ..tuning });
-    assert!(merged < apart, "{merged} executions merging runs, {apart} without");
+    let off = Tuning { merge_runs: false, ..tuning };
+    reduction_saves(200, "merging runs", ("testgen 200.. (runs merged)", tuning), ("testgen 200.. (runs not merged)", off));
 }
 
 /// Merging into any earlier run, not only an ancestor, lost a state of `testgen` seed 1355 with
@@ -134,9 +142,8 @@ fn merging_default_runs_into_earlier_ones_loses_nothing_and_saves_executions() {
 /// was dropped at a point of a run whose own seed for it then merged back into the earlier run.
 #[test]
 fn runs_merge_only_into_their_ancestors() {
-    let gen = |seed| testgen::random_test_with(seed, testgen::GenConfig::all());
     for z3 in [None, Some(1), Some(2), Some(3)] {
         let tuning = Tuning { search_budget: 0, solver_seed: z3, ..tuning_from_env() };
-        agree_with(&gen, &format!("testgen 1355, Z3 only, Z3 seed {z3:?}"), 1, 1355, tuning);
+        agree_with(&testgen_program, &format!("testgen 1355, Z3 only, Z3 seed {z3:?}"), 1, 1355, tuning);
     }
 }

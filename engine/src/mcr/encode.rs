@@ -1086,26 +1086,29 @@ impl<'t> Encoder<'t> {
         let mut last_of_thread: rustc_hash::FxHashMap<usize, usize> = Default::default();
         // Per key: the last writer and the readers since.
         let mut last: rustc_hash::FxHashMap<Key, (Option<usize>, Vec<usize>)> = Default::default();
-        let mut edge = |a: usize, b: usize, succ: &mut Vec<Vec<usize>>| {
+        let mut edge = |a: usize, b: usize| {
             succ[a].push(b);
             indeg[b] += 1;
         };
+        let round_steps = self.round_steps();
         for (k, &e) in seed.iter().enumerate() {
-            let t = tr.events[e].thread;
-            if let Some(prev) = last_of_thread.insert(t, k) {
-                edge(prev, k, &mut succ);
+            if let Some(prev) = last_of_thread.insert(tr.events[e].thread, k) {
+                edge(prev, k);
             }
-            let waits = self.round_steps()[e];
-            let publishes = matches!(access(e), Some((Key::Cell(_), true)));
-            let awaits = if waits { Some((Key::Awaits, true)) } else { publishes.then_some((Key::Awaits, false)) };
-            for (key, writes) in access(e).into_iter().chain(awaits) {
+            let acc = access(e);
+            let awaits = if round_steps[e] {
+                Some((Key::Awaits, true))
+            } else {
+                matches!(acc, Some((Key::Cell(_), true))).then_some((Key::Awaits, false))
+            };
+            for (key, writes) in acc.into_iter().chain(awaits) {
                 let (w, readers) = last.entry(key).or_default();
                 if let Some(w) = *w {
-                    edge(w, k, &mut succ);
+                    edge(w, k);
                 }
                 if writes {
                     for r in readers.drain(..) {
-                        edge(r, k, &mut succ);
+                        edge(r, k);
                     }
                     *w = Some(k);
                 } else {

@@ -47,6 +47,7 @@ use crate::semantics::{Choice, Event, State, Status};
 use encode::{Answer, Encoder, Precheck, Target};
 use std::collections::hash_map::Entry;
 use std::collections::HashSet;
+use std::rc::Rc;
 use std::time::Instant;
 use trace::{End, Ev, EvKind, RmwFn, Trace};
 
@@ -315,8 +316,9 @@ fn explore_in(
         }
         out
     };
-    // Each seen point, with the run that first reached it (an index into `runs`).
-    let mut seen_states: rustc_hash::FxHashMap<(State, Canon), u32> = Default::default();
+    // Each seen point, with the run that first reached it (an index into `runs`). Shared keys,
+    // so that a run can note the points it recorded without copying them.
+    let mut seen_states: rustc_hash::FxHashMap<Point, u32> = Default::default();
     let mut runs: Vec<Run> = Vec::new();
     let mut step_ids = Steps::default();
     let (threads, cells) = (p.threads.len(), p.cells.len());
@@ -392,16 +394,16 @@ fn explore_in(
         let mut canon = if tuning.prune_states { Canon::of(&evs, threads, cells, &mut step_ids) } else { Canon::new(0, 0) };
         let run = runs.len() as u32;
         // The points this run recorded, each with the run it had before (undone if it merges).
-        let mut touched: Vec<((State, Canon), Option<u32>)> = Vec::new();
+        let mut touched: Vec<(Point, Option<u32>)> = Vec::new();
         if tuning.prune_states && st.is_running() {
-            match seen_states.entry((st.clone(), canon.clone())) {
+            match seen_states.entry(Rc::new((st.clone(), canon.clone()))) {
                 Entry::Occupied(_) => {
                     stats.pruned += 1;
                     continue;
                 }
                 Entry::Vacant(v) => {
                     if tuning.merge_runs {
-                        touched.push((v.key().clone(), None));
+                        touched.push((Rc::clone(v.key()), None));
                     }
                     v.insert(run);
                 }
@@ -459,10 +461,10 @@ fn explore_in(
                     // Every point of the default run is a prefix later seeds may reach too: from
                     // there the default continuation is this one (it depends on the state only).
                     if record_runs && st.is_running() {
-                        match seen_states.entry((st.clone(), canon.clone())) {
+                        match seen_states.entry(Rc::new((st.clone(), canon.clone()))) {
                             Entry::Vacant(v) => {
                                 if tuning.merge_runs {
-                                    touched.push((v.key().clone(), None));
+                                    touched.push((Rc::clone(v.key()), None));
                                 }
                                 v.insert(run);
                             }
@@ -474,7 +476,7 @@ fn explore_in(
                                     break;
                                 }
                                 if !first.seeded || this.within(first, &step_ids) {
-                                    touched.push((o.key().clone(), Some(*o.get())));
+                                    touched.push((Rc::clone(o.key()), Some(*o.get())));
                                     o.insert(run);
                                 }
                             }
@@ -727,6 +729,10 @@ struct Canon {
     flushed: Vec<u32>,
     cells: usize,
 }
+
+/// A point of an execution: its state and its steps (see the module's doc), shared between the
+/// seen points and the run that recorded it.
+type Point = Rc<(State, Canon)>;
 
 /// A default run: its committed prefix (its seed) and the first cell whose final value its
 /// trace asks about.
