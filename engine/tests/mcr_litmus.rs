@@ -298,3 +298,36 @@ fn an_exploration_that_needs_z3_midway_hands_out_each_execution_once() {
     // Deterministic: the same executions in the same order again.
     assert_eq!(run().0, handed);
 }
+
+/// Random seed 8472: P0 reading `y` before P1's `y = 2` moves P0's critical section before
+/// P1's, which the committed prefix keeps; P1's `lock` then needs P0's `unlock`, a step after
+/// the target that does not depend on its value. The query lets it into the prefix (the
+/// dependency graph says which steps may, with MCR-S+ on or off), where it used to keep every
+/// later step of the target's thread out: Z3 and the causal search then called the state
+/// unreachable, and with every query to Z3 it was missed.
+const UNLOCK_AFTER_TARGET: &str = "litmus UnlockAfterTarget
+shared y = 1, z = 0;
+mutex m;
+thread P0 { lock(m); r1 = y; unlock(m); z = 1; fence; y = r0 + 1; }
+thread P1 { y = 2; lock(m); r0 = z; unlock(m); }";
+
+#[test]
+fn a_step_after_the_target_that_does_not_depend_on_it_may_stay_in_the_prefix() {
+    use litmus_engine::options::EngineKind;
+    use litmus_engine::CheckOptions;
+    let test = parse(UNLOCK_AFTER_TARGET);
+    for m in Model::ALL {
+        let reference = exhaustive(&test, m);
+        assert!(outcomes(&reference, &["P0:r1", "P1:r0", "y"]).contains(&"1,0,1".to_string()), "{m:?}: the state is reachable");
+        for sdg in [true, false] {
+            let opts = CheckOptions { engine: EngineKind::Mcr, loop_bound: 2, sdg, ..CheckOptions::default() };
+            // Every query to Z3; and the causal search, each of its answers checked against Z3.
+            for tuning in [Tuning { search_budget: 0, ..Tuning::default() }, Tuning { check_search: true, ..Tuning::default() }] {
+                let (got, stats) = mcr_run_opts(&test, m, tuning, &opts);
+                assert!(stats.z3_queries > 0, "{m:?}: the queries went to Z3");
+                assert_eq!(verdict(&got), verdict(&reference), "{m:?}, graph {sdg}, search budget {}", tuning.search_budget);
+                assert_eq!((stats.search_missed, stats.search_extra, stats.diverged), (0, 0, 0), "{m:?}");
+            }
+        }
+    }
+}

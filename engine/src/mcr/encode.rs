@@ -134,8 +134,11 @@ pub struct Encoder<'t> {
     /// [`Validity`]), each kept apart from the real one so that none changes what another
     /// learns.
     sides: [Option<Z3Vars>; 4],
-    /// What the trace's events depend on ([`crate::sdg`]), when MCR-S+ is on.
+    /// What the trace's events depend on ([`crate::sdg`]): which steps after a read target
+    /// may stay in the prefix ([`Self::stop_after`]), and, when [`Self::prune`], MCR-S+.
     deps: Option<TraceDeps>,
+    /// MCR-S+: queries keep only the validity the dependences say they need.
+    prune: bool,
     /// The reads the current query constrains (see [`Self::closure`]); `None`: all.
     constrained: Option<Vec<bool>>,
     /// Tests: pairs `(a, b)` every query puts `a` before `b` in, to force a model.
@@ -259,6 +262,7 @@ impl<'t> Encoder<'t> {
             hb_order: std::cell::OnceCell::new(),
             sections: std::cell::OnceCell::new(),
             deps: None,
+            prune: false,
             constrained: None,
             #[cfg(test)]
             forced: Vec::new(),
@@ -386,7 +390,7 @@ impl<'t> Encoder<'t> {
         // assumes (all but the target and the reads it re-encodes). With MCR-S+ a query assumes
         // fewer (see `solve_z3`), and a read's validity is asserted only once a query needs it.
         // (Per query, each query asserts the validity it keeps, in its own scope, instead.)
-        if !self.per_query && (validity == Validity::All || (validity == Validity::Mcr && self.deps.is_none())) {
+        if !self.per_query && (validity == Validity::All || (validity == Validity::Mcr && self.pruning().is_none())) {
             let reads: Vec<usize> = (0..tr.events.len()).filter(|&i| tr.events[i].kind.read().is_some()).collect();
             self.assert_validity(&reads);
         }
@@ -724,6 +728,38 @@ impl<'t> Encoder<'t> {
     /// the trace's events.
     pub fn set_deps(&mut self, deps: Option<TraceDeps>) {
         self.deps = deps;
+        self.prune = true;
+    }
+
+    /// The dependences of the trace's events, for [`Self::stop_after`] only (MCR-S+ off).
+    pub fn set_step_deps(&mut self, deps: Option<TraceDeps>) {
+        self.deps = deps;
+        self.prune = false;
+    }
+
+    /// The dependences, when MCR-S+ is on.
+    fn pruning(&self) -> Option<&TraceDeps> {
+        self.deps.as_ref().filter(|_| self.prune)
+    }
+
+    /// The first step of read `r`'s thread after `r` (not a flush) that may go otherwise
+    /// when `r` reads another value: one whose existence (control dependences, address) or
+    /// written value depends on it. With a new value for `r`, that step and the thread's later
+    /// ones stay out of the prefix; the steps between stay as in the trace, with their values
+    /// (an `unlock` right after the read, which a committed critical section of another
+    /// thread may need: random seed 8472). Without dependences: the next step. Await rounds,
+    /// failed `assume`s and the loop bound are control dependences in the graph, so steps
+    /// after them depend on what they read.
+    pub fn stop_after(&self, r: usize) -> Option<usize> {
+        let tr = self.trace;
+        let t = tr.events.get(r)?.thread;
+        let depends = |j: usize| {
+            let Some(deps) = &self.deps else { return true };
+            let bit = |s: Option<&Vec<u64>>| s.is_none_or(|s| sdg::has(s, r));
+            bit(deps.exist.get(j)) || bit(deps.value.get(j))
+        };
+        (r + 1..tr.events.len())
+            .find(|&j| tr.events[j].thread == t && !matches!(tr.events[j].kind, EvKind::Flush { .. }) && depends(j))
     }
 
     /// Whether read `i` is among those a Z3 query constrains to begin with (see
@@ -756,7 +792,7 @@ impl<'t> Encoder<'t> {
     /// candidate sources (every write of the value).
     fn closure(&self, target: &Target, keep: usize, validity: Validity) -> Option<Vec<bool>> {
         let literal = validity == Validity::Literal;
-        let deps = self.deps.as_ref()?;
+        let deps = self.pruning()?;
         let tr = self.trace;
         let n = tr.events.len();
         let te = target.event()?;
@@ -837,6 +873,12 @@ impl<'t> Encoder<'t> {
         let mut inc = vec![false; n];
         let Some(te) = target.event() else { return vec![true; n] };
         let tt = tr.events[te].thread;
+        // A read target's thread stops at its first step that depends on the new value; a
+        // lock target's goes on as in the trace.
+        let stop = match *target {
+            Target::Read { event, .. } => self.stop_after(event),
+            _ => Some(te + 1),
+        };
         let mut work: Vec<usize> = (0..keep.min(n)).collect();
         work.push(te);
         if let Target::Read { event, late: true, .. } = *target {
@@ -851,7 +893,7 @@ impl<'t> Encoder<'t> {
                 continue;
             }
             let ev = &tr.events[i];
-            if (ev.thread == tt && i > te && !matches!(ev.kind, EvKind::Flush { .. })) || (ev.pending && i != te) {
+            if (ev.thread == tt && stop.is_some_and(|s| i >= s) && !matches!(ev.kind, EvKind::Flush { .. })) || (ev.pending && i != te) {
                 continue;
             }
             inc[i] = true;
@@ -1144,7 +1186,7 @@ impl<'t> Encoder<'t> {
         if self.bare_solve {
             self.counts.work_bare += self.side_solve(target, keep, timeout_ms, Validity::Bare);
         }
-        if self.paired_solve && self.deps.is_some() {
+        if self.paired_solve && self.pruning().is_some() {
             self.counts.work_all += self.side_solve(target, keep, timeout_ms, Validity::All);
             self.counts.work_literal += self.side_solve(target, keep, timeout_ms, Validity::Literal);
             self.counts.work_cone += self.side_solve(target, keep, timeout_ms, Validity::Cone);
@@ -1203,16 +1245,10 @@ impl<'t> Encoder<'t> {
                 goal.push(self.o(event).le(self.bound()));
                 goal.push(self.value_is(event, cell, value));
                 goal.push(self.reads_from(event, cell, from));
-                // With a new value the target's thread may go elsewhere: its later steps are
-                // not part of the prefix. (Known gap, Z3 only: a committed critical section of
-                // another thread may need the thread's next `unlock`; random seed 8472.)
-                let t = tr.events[event].thread;
-                if let Some(next) = (event + 1..tr.events.len()).find(|&j| {
-                    tr.events[j].thread == t
-                        && !matches!(tr.events[j].kind, EvKind::Flush { .. })
-
-                }) {
-                    goal.push(lt(self.bound(), self.o(next)));
+                // With a new value the target's thread may go elsewhere: from its first later
+                // step that depends on the value, its steps are not part of the prefix.
+                if let Some(stop) = self.stop_after(event) {
+                    goal.push(lt(self.bound(), self.o(stop)));
                 }
                 // An RMW reading a new value may write something else (or nothing). Its operands
                 // are fixed (they come from registers, which the prefix's reads fix), so what it
@@ -1311,7 +1347,7 @@ impl<'t> Encoder<'t> {
         // With them (MCR-S+), only the reads the query must constrain to begin with
         // ([`Self::closure`]); a read the model then gets wrong is added and the query solved
         // again, so every answer keeps every read in the prefix valid, as MCR's does.
-        let closed = self.deps.is_some() && matches!(validity, Validity::Mcr | Validity::Literal | Validity::Cone);
+        let closed = self.pruning().is_some() && matches!(validity, Validity::Mcr | Validity::Literal | Validity::Cone);
         let lazy = closed && validity == Validity::Mcr;
         if closed {
             let t0 = std::time::Instant::now();

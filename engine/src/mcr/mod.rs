@@ -268,10 +268,11 @@ pub fn explore_with(
     // one: that one keeps what earlier explorations built (hash-consed terms, its resource
     // counter), and Z3's models, hence the seeds, could then depend on what ran before on the
     // thread (a language server checks many files).
-    // The dependency graph is built once, for both runs.
+    // The dependency graph is built once, for both runs. It decides which steps after a read
+    // target may stay in the prefix (`Encoder::stop_after`) even without MCR-S+ (`opts.sdg`).
     let start = Instant::now();
-    let sdg = opts.sdg.then(|| crate::sdg::Sdg::new(p));
-    let sdg = (sdg.as_ref(), start.elapsed().as_secs_f64() * 1000.0);
+    let sdg = crate::sdg::Sdg::new(p);
+    let sdg = (&sdg, start.elapsed().as_secs_f64() * 1000.0);
     let mut handed = 0u64;
     let first = explore_in(p, model, opts, ctl, tuning, start, sdg, false, &mut |ex| {
         handed += 1;
@@ -294,7 +295,7 @@ pub fn explore_with(
 }
 
 /// The exploration; `None` if a query needed Z3 and `z3` is false (no context to solve in).
-/// `sdg`: the dependency graph, if on, and the time it took to build.
+/// `sdg`: the dependency graph and the time it took to build.
 #[allow(clippy::too_many_arguments)]
 fn explore_in(
     p: &Program,
@@ -303,7 +304,7 @@ fn explore_in(
     ctl: &Control,
     tuning: Tuning,
     start: Instant,
-    (sdg, sdg_ms): (Option<&crate::sdg::Sdg>, f64),
+    (sdg, sdg_ms): (&crate::sdg::Sdg, f64),
     z3: bool,
     sink: &mut (dyn FnMut(&Execution<'_>) + Send + Sync),
 ) -> Option<McrStats> {
@@ -563,11 +564,14 @@ fn explore_in(
                 continue;
             }
             let mut enc = Encoder::new(&tr);
-            if let Some(sdg) = sdg {
-                let t0 = Instant::now();
-                enc.set_deps(sdg.trace_deps(p, &tr));
-                stats.sdg_ms += t0.elapsed().as_secs_f64() * 1000.0;
+            let t0 = Instant::now();
+            let deps = sdg.trace_deps(p, &tr);
+            if opts.sdg {
+                enc.set_deps(deps);
+            } else {
+                enc.set_step_deps(deps);
             }
+            stats.sdg_ms += t0.elapsed().as_secs_f64() * 1000.0;
             enc.prefilter = tuning.prefilter;
             enc.per_query = tuning.per_query;
             // Validity per query pays every validity constraint again: keep the fewest up front.
@@ -678,7 +682,11 @@ fn decide<'t>(
     let Some(space) = space.get_or_init(|| search::Space::new(tr)) else {
         return enc.solve_z3(target, keep, left);
     };
-    let searched = space.search(target, keep, tuning.search_budget, hints.as_ref());
+    let stop = match *target {
+        Target::Read { event, .. } => enc.stop_after(event),
+        _ => None,
+    };
+    let searched = space.search(target, keep, tuning.search_budget, hints.as_ref(), stop);
     stats.search_states += searched.states as u64;
     let answer = match searched.found {
         search::Found::GaveUp => {

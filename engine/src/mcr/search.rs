@@ -187,12 +187,14 @@ impl<'t> Space<'t> {
     /// Searches for an interleaving answering `target`, keeping the trace's first `keep` events,
     /// expanding at most `budget` states. `hints` are orderings the pre-check derived, which
     /// every answer obeys: the search runs no event before those it must follow, and none forced
-    /// out of the prefix.
-    pub fn search(&self, target: &Target, keep: usize, budget: usize, hints: Option<&Hints>) -> Searched {
+    /// out of the prefix. `stop`, for a read target: its thread's first later step that depends
+    /// on the new value ([`super::encode::Encoder::stop_after`]), where the thread stops.
+    pub fn search(&self, target: &Target, keep: usize, budget: usize, hints: Option<&Hints>, stop: Option<usize>) -> Searched {
         let Some(mut q) = Query::new(self, target, keep.min(self.tr.events.len())) else {
             return Searched { found: Found::GaveUp, states: 0 };
         };
         q.budget = budget;
+        q.tstop = stop.map_or(NONE, |s| s as u32);
         q.hints = hints.filter(|h| h.after.len() == self.tr.events.len() && h.out.len() == self.tr.events.len());
         let found = q.run();
         Searched { found, states: q.expanded }
@@ -272,6 +274,9 @@ struct Query<'s, 't> {
     tev: Option<usize>,
     tthread: usize,
     tcell: u32,
+    /// For a read target: the first step of its thread that depends on the new value
+    /// (`NONE`: none does).
+    tstop: u32,
     /// What the target RMW writes with its new value (`None`: nothing).
     twrite: Option<Option<i64>>,
     /// Per thread: how many of its events must run (committed ones, those before the target).
@@ -361,6 +366,7 @@ impl<'s, 't> Query<'s, 't> {
             tev,
             tthread,
             tcell,
+            tstop: NONE,
             twrite,
             need_pos,
             need_flushed,
@@ -480,12 +486,13 @@ impl<'s, 't> Query<'s, 't> {
         let sp = self.sp;
         let tr = sp.tr;
         let l = &self.lay;
-        // A read target's thread stops after it (with its new value it may go elsewhere); a lock
-        // target changes no value, so its thread goes on as in the trace.
-        if l.done(node) && t == self.tthread && matches!(self.target, Target::Read { .. }) {
+        let i = *sp.thread_evs[t].get(l.pos(node, t) as usize)? as usize;
+        // A read target's thread stops at its first later step that depends on the new value
+        // (with it, it may go elsewhere); a lock target changes no value, so its thread goes on
+        // as in the trace.
+        if t == self.tthread && matches!(self.target, Target::Read { .. }) && self.tstop != NONE && i as u32 >= self.tstop {
             return None;
         }
-        let i = *sp.thread_evs[t].get(l.pos(node, t) as usize)? as usize;
         let e = &tr.events[i];
         let is_target = self.tev == Some(i);
         if (e.pending && !is_target) || !self.allowed(node, i) {

@@ -56,8 +56,8 @@ pub fn mcr_run(test: &Test, model: Model, tuning: Tuning) -> (ModelReport, McrSt
     mcr_run_opts(test, model, tuning, &opts)
 }
 
-/// With `MCR_NOSDG` set, MCR runs without the static dependency graph (to compare).
-fn mcr_run_opts(test: &Test, model: Model, tuning: Tuning, opts: &CheckOptions) -> (ModelReport, McrStats) {
+/// MCR with `opts`; with `MCR_NOSDG` set, without the static dependency graph (to compare).
+pub fn mcr_run_opts(test: &Test, model: Model, tuning: Tuning, opts: &CheckOptions) -> (ModelReport, McrStats) {
     let mut opts = opts.clone();
     if std::env::var("MCR_NOSDG").is_ok() {
         opts.sdg = false;

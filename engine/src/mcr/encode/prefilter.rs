@@ -7,7 +7,7 @@
 //!
 //! The check reasons on a subset of the query's constraints — must-happen-before, the events
 //! forced into the prefix (the committed events, the target, its source) and out of it (the
-//! target's next step and what must follow it), and data validity of the reads forced into the
+//! target's first later step that depends on its value, and what must follow it), and data validity of the reads forced into the
 //! prefix — and derives orderings from them (a read with a single possible source comes after
 //! it; other writes to the cell come before that source or after the read). It answers
 //! "impossible" only on a cycle in those orderings, an event both in and out of the prefix, or a
@@ -192,12 +192,8 @@ impl Encoder<'_> {
                 }
                 free_read = Some(r);
                 inside[r] = true;
-                let t = tr.events[r].thread;
-                if let Some(next) =
-                    (r + 1..n).find(|&j| tr.events[j].thread == t && !matches!(tr.events[j].kind, EvKind::Flush { .. }))
-                {
-                    out_roots.push(next);
-                }
+                // The target's thread stops at its first step that depends on the new value.
+                out_roots.extend(self.stop_after(r));
                 let forwarded =
                     from.is_some_and(|s| tr.model != Model::Sc && matches!(tr.events.get(s).map(|e| &e.kind), Some(EvKind::Store { .. })));
                 let src = match from {
