@@ -22,10 +22,12 @@
 //! - *for its existence* (its control dependences, and the address it accesses): the reads that
 //!   flow into the conditions of the predicate instances it is control dependent on (the latest
 //!   instance of each, and transitively theirs), and into its array index;
-//! - *for its value* (a store, an RMW's operands): the reads that flow into what it writes.
+//! - *for its value* (a store, an RMW's operands): the reads that flow into what it writes;
+//! - *for its path*: the reads that flow into any condition its thread evaluated before it.
 //!
-//! MCR uses this to constrain fewer reads (MCR-S+, see [`crate::mcr`]); `litmus check
-//! --dump-sdg` prints the static graph.
+//! MCR uses this to constrain fewer reads (MCR-S+, see [`crate::mcr`]), and to decide which
+//! steps after a read given a new value may stay in a query's prefix (its existence, value and
+//! path independent of the read); `litmus check --dump-sdg` prints the static graph.
 
 use crate::ast::{BinOp, RmwOp};
 use crate::ir::{Access, InstrKind, PExpr, Program, Reg, ThreadCode};
@@ -56,6 +58,12 @@ pub struct TraceDeps {
     pub exist: Vec<Vec<u64>>,
     /// Per event: the reads flowing into the value it writes (stores, RMWs).
     pub value: Vec<Vec<u64>>,
+    /// Per event: the reads flowing into any condition its thread evaluated before it (a
+    /// branch, an `assert`, `assume` or `await` check, an operation that can fail). An event
+    /// whose existence does not depend on a read may still come after a different path when
+    /// the read changes (an `if` whose other branch has a step of its own): it is reached the
+    /// same way, with the same steps before it, only if no read in this set changes.
+    pub path: Vec<Vec<u64>>,
 }
 
 /// Whether bit `i` of the bit set `set` is on.
@@ -321,14 +329,15 @@ impl Sdg {
         let words = n.div_ceil(64).max(1);
         let mut exist = vec![vec![0u64; words]; n];
         let mut value = vec![vec![0u64; words]; n];
+        let mut path = vec![vec![0u64; words]; n];
         for (t, th) in p.threads.iter().enumerate() {
             let g = self.threads.get(t)?;
             let evs: Vec<usize> = (0..n)
                 .filter(|&i| tr.events[i].thread == t && !matches!(tr.events[i].kind, EvKind::Flush { .. }))
                 .collect();
-            shadow(th, g, tr, &evs, p.loop_bound, words, &mut exist, &mut value)?;
+            shadow(th, g, tr, &evs, p.loop_bound, words, [&mut exist, &mut value, &mut path])?;
         }
-        Some(TraceDeps { exist, value })
+        Some(TraceDeps { exist, value, path })
     }
 
     /// A text dump: per thread, each instruction with its successors, the predicates it is
@@ -469,8 +478,7 @@ fn shadow(
     evs: &[usize],
     loop_bound: u32,
     words: usize,
-    exist: &mut [Set],
-    value: &mut [Set],
+    [exist, value, path]: [&mut [Set]; 3],
 ) -> Option<()> {
     let code = &th.code;
     let named = th.regs.len();
@@ -481,6 +489,8 @@ fn shadow(
     let mut last: Vec<Set> = vec![vec![0; words]; code.len()];
     let mut loops = vec![0u32; th.n_loops as usize];
     let mut pc = 0usize;
+    // The reads flowing into every condition evaluated so far (see `TraceDeps::path`).
+    let mut conds: Set = vec![0; words];
     let regs_taint = |regs_used: &[Reg], taint: &[Set]| -> Set {
         let mut s = vec![0; words];
         for &r in regs_used {
@@ -520,6 +530,7 @@ fn shadow(
             let (ex, _) = uses(&ins.kind);
             let mut here = regs_taint(&ex, &taint);
             union(&mut here, &ctrl);
+            union(&mut conds, &here);
             last[pc] = here;
             let mut next = pc + 1;
             match &ins.kind {
@@ -572,6 +583,8 @@ fn shadow(
         let (ex, val) = uses(&ins.kind);
         let mut ex_t = regs_taint(&ex, &taint);
         union(&mut ex_t, &ctrl);
+        path[e] = conds.clone();
+        union(&mut conds, &ex_t);
         exist[e] = ex_t.clone();
         value[e] = regs_taint(&val, &taint);
         last[pc] = ex_t;
