@@ -139,6 +139,8 @@ pub struct Encoder<'t> {
     deps: Option<TraceDeps>,
     /// MCR-S+: queries keep only the validity the dependences say they need.
     prune: bool,
+    /// Per read event, [`Self::stop_after`], built on first use.
+    stops: std::cell::OnceCell<Vec<Option<usize>>>,
     /// The reads the current query constrains (see [`Self::closure`]); `None`: all.
     constrained: Option<Vec<bool>>,
     /// Tests: pairs `(a, b)` every query puts `a` before `b` in, to force a model.
@@ -263,6 +265,7 @@ impl<'t> Encoder<'t> {
             sections: std::cell::OnceCell::new(),
             deps: None,
             prune: false,
+            stops: std::cell::OnceCell::new(),
             constrained: None,
             #[cfg(test)]
             forced: Vec::new(),
@@ -724,17 +727,12 @@ impl<'t> Encoder<'t> {
         out
     }
 
-    /// Turns on MCR-S+ (paper `mcr-static-dependency` §5, Algorithm 3) with the dependences of
-    /// the trace's events.
-    pub fn set_deps(&mut self, deps: Option<TraceDeps>) {
+    /// The dependences of the trace's events: for [`Self::stop_after`], and with `prune`, MCR-S+
+    /// (paper `mcr-static-dependency` §5, Algorithm 3).
+    pub fn set_deps(&mut self, deps: Option<TraceDeps>, prune: bool) {
         self.deps = deps;
-        self.prune = true;
-    }
-
-    /// The dependences of the trace's events, for [`Self::stop_after`] only (MCR-S+ off).
-    pub fn set_step_deps(&mut self, deps: Option<TraceDeps>) {
-        self.deps = deps;
-        self.prune = false;
+        self.prune = prune;
+        self.stops = std::cell::OnceCell::new();
     }
 
     /// The dependences, when MCR-S+ is on.
@@ -749,17 +747,27 @@ impl<'t> Encoder<'t> {
     /// take another path to it). With a new value for `r`, that step and the thread's later
     /// ones stay out of the prefix; the steps between stay as in the trace, with their values
     /// (an `unlock` right after the read, which a committed critical section of another
-    /// thread may need: random seed 8472). Without dependences: the next step.
+    /// thread may need: random seed 8472). Without dependences: the next step. Computed once
+    /// per trace: the Z3 encoding, the pre-check and the causal search all ask for it.
     pub fn stop_after(&self, r: usize) -> Option<usize> {
-        let tr = self.trace;
-        let t = tr.events.get(r)?.thread;
-        let depends = |j: usize| {
-            let Some(deps) = &self.deps else { return true };
-            let bit = |s: Option<&Vec<u64>>| s.is_none_or(|s| sdg::has(s, r));
-            bit(deps.exist.get(j)) || bit(deps.value.get(j)) || bit(deps.path.get(j))
-        };
-        (r + 1..tr.events.len())
-            .find(|&j| tr.events[j].thread == t && !matches!(tr.events[j].kind, EvKind::Flush { .. }) && depends(j))
+        let stops = self.stops.get_or_init(|| {
+            let tr = self.trace;
+            let n = tr.events.len();
+            let step = |j: usize| !matches!(tr.events[j].kind, EvKind::Flush { .. });
+            (0..n)
+                .map(|r| {
+                    tr.events[r].kind.read()?;
+                    let t = tr.events[r].thread;
+                    let depends = |j: usize| {
+                        let Some(deps) = &self.deps else { return true };
+                        let bit = |s: Option<&Vec<u64>>| s.is_none_or(|s| sdg::has(s, r));
+                        bit(deps.exist.get(j)) || bit(deps.value.get(j)) || bit(deps.path.get(j))
+                    };
+                    (r + 1..n).find(|&j| tr.events[j].thread == t && step(j) && depends(j))
+                })
+                .collect()
+        });
+        stops.get(r).copied().flatten()
     }
 
     /// Whether read `i` is among those a Z3 query constrains to begin with (see
@@ -1493,7 +1501,7 @@ mod tests {
     fn constrained(src: &str, choices: &[Choice], target: (usize, i64, Option<usize>)) -> [Vec<usize>; 3] {
         let (tr, p, target) = encoder(src, choices, target);
         let mut enc = Encoder::new(&tr);
-        enc.set_deps(crate::sdg::Sdg::new(&p).trace_deps(&p, &tr));
+        enc.set_deps(crate::sdg::Sdg::new(&p).trace_deps(&p, &tr), true);
         assert!(enc.targets().contains(&target), "{target:?} is not a target of {:?}", tr.events);
         let reads = |c: Option<Vec<bool>>| -> Vec<usize> { (0..tr.events.len()).filter(|&i| c.as_ref().expect("dependences")[i]).collect() };
         let incremental = reads(enc.closure(&target, 0, Validity::Mcr));
@@ -1518,7 +1526,7 @@ mod tests {
         assert_eq!(kinds.len(), 6, "{kinds:?}");
         let mut enc = Encoder::new(&tr);
         assert_eq!((enc.stop_after(0), enc.stop_after(3)), (Some(1), Some(4)), "without dependences: the next step");
-        enc.set_step_deps(crate::sdg::Sdg::new(&p).trace_deps(&p, &tr));
+        enc.set_deps(crate::sdg::Sdg::new(&p).trace_deps(&p, &tr), false);
         assert_eq!(enc.stop_after(0), Some(1), "y = 1 comes after the branch on a");
         assert_eq!(enc.stop_after(3), Some(5), "the unlock stays in, y = c not");
     }
@@ -1615,7 +1623,7 @@ mod tests {
                 enc.lazy_existence = true;
                 enc.per_query = per_query;
                 if deps {
-                    enc.set_deps(crate::sdg::Sdg::new(&p).trace_deps(&p, &tr));
+                    enc.set_deps(crate::sdg::Sdg::new(&p).trace_deps(&p, &tr), true);
                 }
                 enc
             };

@@ -565,12 +565,7 @@ fn explore_in(
             }
             let mut enc = Encoder::new(&tr);
             let t0 = Instant::now();
-            let deps = sdg.trace_deps(p, &tr);
-            if opts.sdg {
-                enc.set_deps(deps);
-            } else {
-                enc.set_step_deps(deps);
-            }
+            enc.set_deps(sdg.trace_deps(p, &tr), opts.sdg);
             stats.sdg_ms += t0.elapsed().as_secs_f64() * 1000.0;
             enc.prefilter = tuning.prefilter;
             enc.per_query = tuning.per_query;

@@ -274,8 +274,8 @@ struct Query<'s, 't> {
     tev: Option<usize>,
     tthread: usize,
     tcell: u32,
-    /// For a read target: the first step of its thread that depends on the new value
-    /// (`NONE`: none does).
+    /// For a read target: the first step of its thread that depends on the new value, where
+    /// the thread stops (`NONE`: none does, or another kind of target).
     tstop: u32,
     /// What the target RMW writes with its new value (`None`: nothing).
     twrite: Option<Option<i64>>,
@@ -490,7 +490,7 @@ impl<'s, 't> Query<'s, 't> {
         // A read target's thread stops at its first later step that depends on the new value
         // (with it, it may go elsewhere); a lock target changes no value, so its thread goes on
         // as in the trace.
-        if t == self.tthread && matches!(self.target, Target::Read { .. }) && self.tstop != NONE && i as u32 >= self.tstop {
+        if t == self.tthread && i as u32 >= self.tstop {
             return None;
         }
         let e = &tr.events[i];
