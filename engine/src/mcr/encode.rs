@@ -179,6 +179,16 @@ pub struct Z3Counts {
     /// With [`Encoder::paired_solve`]: Z3's work on the same queries with the static closure
     /// ([`Validity::Cone`]).
     pub work_cone: u64,
+    /// With [`Encoder::paired_solve`]: queries whose satisfiability with every read's validity
+    /// differs from the real answer (the graph must change no answer, only which model of it
+    /// Z3 returns).
+    pub paired_differ: u64,
+    /// With [`Encoder::paired_solve`]: queries satisfiable both ways.
+    pub paired_sat: u64,
+    /// With [`Encoder::paired_solve`]: satisfiable queries whose seed with every read's
+    /// validity differs from the real one (both keep every read of their seed valid; Z3 chose
+    /// another model).
+    pub paired_other_seed: u64,
     /// Time in [`Encoder::solve_z3`]: building the query's formula, checking it, reading the
     /// model.
     pub ms: f64,
@@ -1192,27 +1202,36 @@ impl<'t> Encoder<'t> {
         let answer = self.solve_z3_with(target, keep, timeout_ms, Validity::Mcr);
         self.counts.ms += t0.elapsed().as_secs_f64() * 1000.0;
         if self.bare_solve {
-            self.counts.work_bare += self.side_solve(target, keep, timeout_ms, Validity::Bare);
+            self.counts.work_bare += self.side_solve(target, keep, timeout_ms, Validity::Bare).0;
         }
         if self.paired_solve && self.pruning().is_some() {
-            self.counts.work_all += self.side_solve(target, keep, timeout_ms, Validity::All);
-            self.counts.work_literal += self.side_solve(target, keep, timeout_ms, Validity::Literal);
-            self.counts.work_cone += self.side_solve(target, keep, timeout_ms, Validity::Cone);
+            let (work, all) = self.side_solve(target, keep, timeout_ms, Validity::All);
+            self.counts.work_all += work;
+            match (&answer, &all) {
+                (Answer::Sat(a), Answer::Sat(b)) => {
+                    self.counts.paired_sat += 1;
+                    self.counts.paired_other_seed += u64::from(a != b);
+                }
+                (Answer::Unknown, _) | (_, Answer::Unknown) => {}
+                (a, b) => self.counts.paired_differ += u64::from(matches!(a, Answer::Sat(_)) != matches!(b, Answer::Sat(_))),
+            }
+            self.counts.work_literal += self.side_solve(target, keep, timeout_ms, Validity::Literal).0;
+            self.counts.work_cone += self.side_solve(target, keep, timeout_ms, Validity::Cone).0;
         }
         answer
     }
 
     /// A benchmark's extra solve of the query with other validity, in a solver of its own:
-    /// only its work counts (returned); the answer and the other counters are dropped.
-    fn side_solve(&mut self, target: &Target, keep: usize, timeout_ms: Option<u32>, validity: Validity) -> u64 {
-        let Some(slot) = validity.side() else { return 0 };
+    /// its work (returned) and its answer count; the other counters are dropped.
+    fn side_solve(&mut self, target: &Target, keep: usize, timeout_ms: Option<u32>, validity: Validity) -> (u64, Answer) {
+        let Some(slot) = validity.side() else { return (0, Answer::Unknown) };
         let (counts, constraints, constrained) = (self.counts, self.constraints, self.constrained.take());
         std::mem::swap(&mut self.z3, &mut self.sides[slot]);
-        self.solve_z3_with(target, keep, timeout_ms, validity);
+        let answer = self.solve_z3_with(target, keep, timeout_ms, validity);
         std::mem::swap(&mut self.z3, &mut self.sides[slot]);
         let work = self.counts.work - counts.work;
         (self.counts, self.constraints, self.constrained) = (counts, constraints, constrained);
-        work
+        (work, answer)
     }
 
     /// [`Self::solve_z3`] with the data validity `validity` (MCR's, or a benchmark's

@@ -84,8 +84,11 @@ pub struct McrStats {
     /// States the searches visited, in all.
     pub search_states: u64,
     /// With [`Tuning::check_search`]: searched queries the search found unsatisfiable and Z3
-    /// satisfiable (the search missing an interleaving of the encoding; must be 0).
+    /// satisfiable (the search missing an interleaving of the encoding; must be 0); also with
+    /// [`Tuning::witness_budget`].
     pub search_missed: u64,
+    /// With [`Tuning::witness_budget`]: satisfiable queries whose seed came from the search.
+    pub witnesses: u64,
     /// With [`Tuning::check_search`]: searched queries the search solved and Z3 did not (must
     /// be 0).
     pub search_extra: u64,
@@ -119,6 +122,15 @@ pub struct McrStats {
     /// says an event of the seed may need kept valid from the start (the static closure, as
     /// in the incremental solver, but no query solved again).
     pub z3_work_cone: u64,
+    /// With [`Tuning::paired_solve`]: queries whose satisfiability with every read's validity
+    /// differs from the real answer's (must be none: the graph changes no answer).
+    pub paired_differ: u64,
+    /// With [`Tuning::paired_solve`]: queries satisfiable both ways.
+    pub paired_sat: u64,
+    /// With [`Tuning::paired_solve`]: satisfiable queries for which Z3's model with every
+    /// read's validity gives another seed than the real answer (the graph leaves the answers
+    /// as they are, but which of their models Z3 returns is its own choice).
+    pub paired_other_seed: u64,
     /// Of `z3_ms`: time inside Z3's satisfiability checks.
     pub check_ms: f64,
     /// Of `solver_ms`: time MCR-S+ spent choosing the reads a query constrains and checking
@@ -144,6 +156,9 @@ impl McrStats {
         self.z3_work_all += c.work_all;
         self.z3_work_literal += c.work_literal;
         self.z3_work_cone += c.work_cone;
+        self.paired_differ += c.paired_differ;
+        self.paired_sat += c.paired_sat;
+        self.paired_other_seed += c.paired_other_seed;
         self.z3_ms += c.ms;
         self.check_ms += c.check_ms;
         self.lazy_ms += c.lazy_ms;
@@ -209,6 +224,12 @@ pub struct Tuning {
     /// Test mode: also solve every searched query with Z3 and count disagreements on
     /// satisfiability (`search_missed`, `search_extra`).
     pub check_search: bool,
+    /// Test mode, with no search budget: take the seed of a query Z3 finds satisfiable from
+    /// the causal search, given this budget, rather than from Z3's model (0: Z3's model). The
+    /// search is deterministic, so the seed is then a function of the query alone, not of
+    /// which model Z3 happened to return: what the graph changes is then only what it
+    /// changes in the answers.
+    pub witness_budget: usize,
     /// Benchmark mode: each Z3 query's formula holds only the validity the query needs (the
     /// setting of the MCR-S+ paper), asserted in a scope of its own on the trace's base and
     /// popped with it, instead of every read's validity asserted once per trace behind a
@@ -243,6 +264,7 @@ impl Default for Tuning {
             solver_seed: None,
             search_budget: SEARCH_BUDGET,
             check_search: false,
+            witness_budget: 0,
             per_query: false,
             bare_solve: false,
             paired_solve: false,
@@ -668,7 +690,22 @@ fn decide<'t>(
     stats: &mut McrStats,
 ) -> Answer {
     if tuning.search_budget == 0 {
-        return enc.solve(target, keep, left);
+        let answer = enc.solve(target, keep, left);
+        if tuning.witness_budget > 0 && matches!(answer, Answer::Sat(_)) {
+            let found = match space.get_or_init(|| search::Space::new(tr)) {
+                Some(space) => space.search(target, keep, tuning.witness_budget, None, stop_of(enc, target)).found,
+                None => search::Found::GaveUp,
+            };
+            match found {
+                search::Found::Sat(pos) => {
+                    stats.witnesses += 1;
+                    return Answer::Sat(enc.seed_order(target, keep, &pos, i64::MAX));
+                }
+                search::Found::Unsat => stats.search_missed += 1,
+                search::Found::GaveUp => stats.search_gave_up += 1,
+            }
+        }
+        return answer;
     }
     let hints = match enc.precheck(target, keep, left) {
         Precheck::Impossible => return Answer::Unsat,
@@ -677,11 +714,7 @@ fn decide<'t>(
     let Some(space) = space.get_or_init(|| search::Space::new(tr)) else {
         return enc.solve_z3(target, keep, left);
     };
-    let stop = match *target {
-        Target::Read { event, .. } => enc.stop_after(event),
-        _ => None,
-    };
-    let searched = space.search(target, keep, tuning.search_budget, hints.as_ref(), stop);
+    let searched = space.search(target, keep, tuning.search_budget, hints.as_ref(), stop_of(enc, target));
     stats.search_states += searched.states as u64;
     let answer = match searched.found {
         search::Found::GaveUp => {
@@ -700,6 +733,14 @@ fn decide<'t>(
         }
     }
     answer
+}
+
+/// Where a read target's thread leaves the prefix ([`Encoder::stop_after`]), for the search.
+fn stop_of(enc: &Encoder<'_>, target: &Target) -> Option<usize> {
+    match *target {
+        Target::Read { event, .. } => enc.stop_after(event),
+        _ => None,
+    }
 }
 
 /// A hash of an execution's causal state (see [`McrStats::causal_states`]): its trace events per

@@ -77,8 +77,9 @@ pub fn mcr_run_opts(test: &Test, model: Model, tuning: Tuning, opts: &CheckOptio
 /// `MCR_ALLTARGETS` /
 /// `MCR_NOPREFILTER` turning reductions off (to compare), `MCR_NOSEARCH` sending every query
 /// to Z3, `MCR_SEARCH_BUDGET` setting the trace-local search's budget, `MCR_PER_QUERY` giving
-/// each Z3 query a formula with only its own validity, and `MCR_Z3SEED` seeding Z3 (other
-/// models, other seeds: completeness must not change).
+/// each Z3 query a formula with only its own validity, `MCR_Z3SEED` seeding Z3 (other
+/// models, other seeds: completeness must not change), and `MCR_WITNESS=n` taking the seeds of
+/// satisfiable Z3 queries from the causal search with budget `n`.
 pub fn tuning_from_env() -> Tuning {
     Tuning {
         prune_states: std::env::var("MCR_NOPRUNE").is_err(),
@@ -95,6 +96,7 @@ pub fn tuning_from_env() -> Tuning {
             std::env::var("MCR_SEARCH_BUDGET").ok().and_then(|s| s.parse().ok()).unwrap_or(mcr::SEARCH_BUDGET)
         },
         check_search: false,
+        witness_budget: std::env::var("MCR_WITNESS").ok().and_then(|s| s.parse().ok()).unwrap_or(0),
         per_query: std::env::var("MCR_PER_QUERY").is_ok(),
         bare_solve: false,
         paired_solve: false,
