@@ -32,8 +32,8 @@ pub(super) struct Order {
     words: usize,
     /// Direct predecessors (must-happen-before and derived).
     preds: Vec<Vec<usize>>,
-    /// `anc[b]` has bit `a` when `a` must come before `b`.
-    anc: Vec<Vec<u64>>,
+    /// Row `b` (`words` words from `b * words`) has bit `a` when `a` must come before `b`.
+    anc: Vec<u64>,
     /// Edges were added since the closure was computed.
     dirty: bool,
 }
@@ -62,32 +62,45 @@ impl Order {
         if !self.dirty {
             return true;
         }
-        let n = self.n;
+        let (n, words) = (self.n, self.words);
+        // Successors in one array (`start[a]..start[a + 1]`), fewer allocations than a `Vec`
+        // per event: the closure is recomputed on most queries.
         let mut indeg = vec![0usize; n];
-        let mut succs: Vec<Vec<usize>> = vec![Vec::new(); n];
+        let mut start = vec![0usize; n + 1];
         for (b, ps) in self.preds.iter().enumerate() {
             for &a in ps {
                 if a == b {
                     return false;
                 }
                 indeg[b] += 1;
-                succs[a].push(b);
+                start[a + 1] += 1;
+            }
+        }
+        for a in 0..n {
+            start[a + 1] += start[a];
+        }
+        let mut fill = start.clone();
+        let mut succs = vec![0usize; start[n]];
+        for (b, ps) in self.preds.iter().enumerate() {
+            for &a in ps {
+                succs[fill[a]] = b;
+                fill[a] += 1;
             }
         }
         let mut ready: Vec<usize> = (0..n).filter(|&i| indeg[i] == 0).collect();
-        let mut anc = vec![vec![0u64; self.words]; n];
+        let mut anc = std::mem::take(&mut self.anc);
+        anc.clear();
+        anc.resize(n * words, 0);
         let mut done = 0;
         while let Some(a) = ready.pop() {
             done += 1;
-            let mut mine = std::mem::take(&mut anc[a]);
             for &p in &self.preds[a] {
-                mine[p / 64] |= 1 << (p % 64);
-                for w in 0..self.words {
-                    mine[w] |= anc[p][w];
+                anc[a * words + p / 64] |= 1 << (p % 64);
+                for w in 0..words {
+                    anc[a * words + w] |= anc[p * words + w];
                 }
             }
-            anc[a] = mine;
-            for &b in &succs[a] {
+            for &b in &succs[start[a]..start[a + 1]] {
                 indeg[b] -= 1;
                 if indeg[b] == 0 {
                     ready.push(b);
@@ -101,7 +114,7 @@ impl Order {
 
     /// `a` must come before `b`.
     fn before(&self, a: usize, b: usize) -> bool {
-        a < self.n && b < self.n && self.anc[b][a / 64] >> (a % 64) & 1 == 1
+        a < self.n && b < self.n && self.anc[b * self.words + a / 64] >> (a % 64) & 1 == 1
     }
 
     /// Adds `i` and everything before it to `set`.
@@ -110,8 +123,9 @@ impl Order {
             return;
         }
         set[i] = true;
+        let row = &self.anc[i * self.words..(i + 1) * self.words];
         for (j, s) in set.iter_mut().enumerate() {
-            if self.anc[i][j / 64] >> (j % 64) & 1 == 1 {
+            if row[j / 64] >> (j % 64) & 1 == 1 {
                 *s = true;
             }
         }
@@ -376,8 +390,13 @@ impl Encoder<'_> {
         if from_memory {
             let pubs = self.publishes.get(cell as usize).map(Vec::as_slice).unwrap_or(&[]);
             for &(p, pv) in pubs {
-                let overwritten = pubs.iter().any(|&(q, _)| q != p && q != x && ord.before(p, q) && ord.before(q, x));
-                if p != x && pv == v && !out[p] && !ord.before(x, p) && !overwritten {
+                // The scan for an overwriting publish last: most publishes fail the cheap tests.
+                if p != x
+                    && pv == v
+                    && !out[p]
+                    && !ord.before(x, p)
+                    && !pubs.iter().any(|&(q, _)| q != p && q != x && ord.before(p, q) && ord.before(q, x))
+                {
                     found.push(Src::Mem(p));
                 }
             }
