@@ -491,21 +491,25 @@ fn shadow(
     let mut pc = 0usize;
     // The reads flowing into every condition evaluated so far (see `TraceDeps::path`).
     let mut conds: Set = vec![0; words];
-    let regs_taint = |regs_used: &[Reg], taint: &[Set]| -> Set {
-        let mut s = vec![0; words];
+    // Scratch sets, reused: this runs on every trace MCR analyses, and a fresh set per
+    // instruction was most of its time.
+    let (mut ctrl, mut here, mut tmp): (Set, Set, Set) = (vec![0; words], vec![0; words], vec![0; words]);
+    let mut vr: Vec<Reg> = Vec::new();
+    // `out` := the union of the taints of `regs_used`.
+    let regs_taint = |out: &mut Set, regs_used: &[Reg], taint: &[Set]| {
+        out.fill(0);
         for &r in regs_used {
             if let Some(t) = taint.get(r as usize) {
-                union(&mut s, t);
+                union(out, t);
             }
         }
-        s
     };
-    let control_of = |i: usize, last: &[Set]| -> Set {
-        let mut s = vec![0; words];
+    // `out` := the dependences of the latest instances of the predicates `i` depends on.
+    let control_of = |out: &mut Set, i: usize, last: &[Set]| {
+        out.fill(0);
         for &c in &g.control[i] {
-            union(&mut s, &last[c as usize]);
+            union(out, &last[c as usize]);
         }
-        s
     };
     let clear = |regs: &mut [i64], taint: &mut [Set]| {
         for r in named..regs.len() {
@@ -526,21 +530,21 @@ fn shadow(
             if ins.kind.is_visible() {
                 return None;
             }
-            let ctrl = control_of(pc, &last);
+            control_of(&mut ctrl, pc, &last);
             let (ex, _) = uses(&ins.kind);
-            let mut here = regs_taint(&ex, &taint);
+            regs_taint(&mut here, &ex, &taint);
             union(&mut here, &ctrl);
             union(&mut conds, &here);
-            last[pc] = here;
+            last[pc].copy_from_slice(&here);
             let mut next = pc + 1;
             match &ins.kind {
                 InstrKind::Assign { dst, value: v } => {
                     let x = v.eval(&regs).ok()?;
-                    let mut vr = Vec::new();
+                    vr.clear();
                     regs_of(v, &mut vr);
-                    let t = regs_taint(&vr, &taint);
+                    regs_taint(&mut tmp, &vr, &taint);
                     *regs.get_mut(*dst as usize)? = x;
-                    *taint.get_mut(*dst as usize)? = t;
+                    taint.get_mut(*dst as usize)?.copy_from_slice(&tmp);
                 }
                 InstrKind::Jump(t) => next = *t as usize,
                 InstrKind::JumpIf { cond, target, when } => {
@@ -579,15 +583,15 @@ fn shadow(
         }
         // The event's own instruction.
         let ins = code.get(pc)?;
-        let ctrl = control_of(pc, &last);
+        control_of(&mut ctrl, pc, &last);
         let (ex, val) = uses(&ins.kind);
-        let mut ex_t = regs_taint(&ex, &taint);
-        union(&mut ex_t, &ctrl);
-        path[e] = conds.clone();
-        union(&mut conds, &ex_t);
-        exist[e] = ex_t.clone();
-        value[e] = regs_taint(&val, &taint);
-        last[pc] = ex_t;
+        regs_taint(&mut here, &ex, &taint);
+        union(&mut here, &ctrl);
+        path[e].copy_from_slice(&conds);
+        union(&mut conds, &here);
+        exist[e].copy_from_slice(&here);
+        regs_taint(&mut value[e], &val, &taint);
+        last[pc].copy_from_slice(&here);
         if ev.pending {
             // A lock the thread waits for: it does not run.
             break;
@@ -596,9 +600,9 @@ fn shadow(
         match (&ins.kind, read) {
             (InstrKind::Load { dst, .. }, Some(v)) | (InstrKind::Rmw { dst: Some(dst), .. }, Some(v)) => {
                 *regs.get_mut(*dst as usize)? = v;
-                let mut t = vec![0; words];
-                insert(&mut t, e);
-                *taint.get_mut(*dst as usize)? = t;
+                let t = taint.get_mut(*dst as usize)?;
+                t.fill(0);
+                insert(t, e);
             }
             (InstrKind::Rmw { dst: None, .. }, Some(_)) => {}
             (k, None) if k.is_visible() && !matches!(k, InstrKind::Load { .. } | InstrKind::Rmw { .. }) => {}
