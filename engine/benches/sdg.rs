@@ -100,7 +100,8 @@ fn main() {
                 explore_ms.push(ms);
             }
             let (w, o) = (&with[0], &without[0]);
-            (execs[0], execs[1]) = (execs[0] + w.executions, execs[1] + o.executions);
+            execs[0] += w.executions;
+            execs[1] += o.executions;
             // Work is deterministic (each exploration has a Z3 context of its own): any run.
             assert!(with.iter().all(|s| s.z3_work == w.z3_work), "Z3 work varied between runs");
             let tw = median(with.iter().map(|s| s.z3_ms).collect());
@@ -109,7 +110,10 @@ fn main() {
             let co = median(without.iter().map(|s| s.check_ms).collect());
             let dc_ms = pct(cw, co);
             d_check.push(dc_ms);
-            (sum_z3[0], sum_z3[1], sum_check[0], sum_check[1]) = (sum_z3[0] + tw, sum_z3[1] + to, sum_check[0] + cw, sum_check[1] + co);
+            sum_z3[0] += tw;
+            sum_z3[1] += to;
+            sum_check[0] += cw;
+            sum_check[1] += co;
             let sdg_ms = median(with.iter().map(|s| s.sdg_ms).collect());
             let (dr, dt, dw, dq) = (
                 pct(w.reads_constrained as f64, o.reads_constrained as f64),
@@ -140,7 +144,8 @@ fn main() {
             let p = run(&program, model, true, Tuning { paired_solve: true, ..tuning }).0;
             // The paper's lemma (MCR-S+ explores what MCR does) on identical queries.
             assert_eq!(p.paired_differ, 0, "{name} {}: the graph changed the answer of a query", model.key());
-            (paired_sat, paired_other) = (paired_sat + p.paired_sat, paired_other + p.paired_other_seed);
+            paired_sat += p.paired_sat;
+            paired_other += p.paired_other_seed;
             let all = p.z3_work_all as f64;
             let (dp, dc, dl) = (pct(p.z3_work as f64, all), pct(p.z3_work_cone as f64, all), pct(p.z3_work_literal as f64, all));
             d_paired.push(dp);

@@ -494,7 +494,6 @@ fn shadow(
     // Scratch sets, reused: this runs on every trace MCR analyses, and a fresh set per
     // instruction was most of its time.
     let (mut ctrl, mut here, mut tmp): (Set, Set, Set) = (vec![0; words], vec![0; words], vec![0; words]);
-    let mut vr: Vec<Reg> = Vec::new();
     // `out` := the union of the taints of `regs_used`.
     let regs_taint = |out: &mut Set, regs_used: &[Reg], taint: &[Set]| {
         out.fill(0);
@@ -531,7 +530,7 @@ fn shadow(
                 return None;
             }
             control_of(&mut ctrl, pc, &last);
-            let (ex, _) = uses(&ins.kind);
+            let (ex, val) = uses(&ins.kind);
             regs_taint(&mut here, &ex, &taint);
             union(&mut here, &ctrl);
             union(&mut conds, &here);
@@ -540,9 +539,7 @@ fn shadow(
             match &ins.kind {
                 InstrKind::Assign { dst, value: v } => {
                     let x = v.eval(&regs).ok()?;
-                    vr.clear();
-                    regs_of(v, &mut vr);
-                    regs_taint(&mut tmp, &vr, &taint);
+                    regs_taint(&mut tmp, &val, &taint);
                     *regs.get_mut(*dst as usize)? = x;
                     taint.get_mut(*dst as usize)?.copy_from_slice(&tmp);
                 }

@@ -1212,8 +1212,8 @@ impl<'t> Encoder<'t> {
                     self.counts.paired_sat += 1;
                     self.counts.paired_other_seed += u64::from(a != b);
                 }
-                (Answer::Unknown, _) | (_, Answer::Unknown) => {}
-                (a, b) => self.counts.paired_differ += u64::from(matches!(a, Answer::Sat(_)) != matches!(b, Answer::Sat(_))),
+                (Answer::Unknown, _) | (_, Answer::Unknown) | (Answer::Unsat, Answer::Unsat) => {}
+                _ => self.counts.paired_differ += 1,
             }
             self.counts.work_literal += self.side_solve(target, keep, timeout_ms, Validity::Literal).0;
             self.counts.work_cone += self.side_solve(target, keep, timeout_ms, Validity::Cone).0;

@@ -8,13 +8,14 @@
 //! The check reasons on a subset of the query's constraints — must-happen-before, the events
 //! forced into the prefix (the committed events, the target, its source) and out of it (the
 //! target's first later step that depends on its value, and what must follow it), and data
-//! validity of the reads forced into the prefix — and derives orderings from them (a read with a single possible source comes after
-//! it; other writes to the cell come before that source or after the read). It answers
-//! "impossible" only on a cycle in those orderings, an event both in and out of the prefix, or a
-//! read with no possible source, each of which makes the full query unsatisfiable too; so it
-//! never changes what Z3 would answer, only skips the call. Await retries and lock mutual
-//! exclusion are left to the solver. The work per query is bounded (a few rounds of closure over
-//! bitsets of the trace's events); running out of rounds means "possible".
+//! validity of the reads forced into the prefix — and derives orderings from them (a read
+//! with a single possible source comes after it; other writes to the cell come before that
+//! source or after the read). It answers "impossible" only on a cycle in those orderings, an
+//! event both in and out of the prefix, or a read with no possible source, each of which makes
+//! the full query unsatisfiable too; so it never changes what Z3 would answer, only skips the
+//! call. Await retries and lock mutual exclusion are left to the solver. The work per query is
+//! bounded (a few rounds of closure over bitsets of the trace's events); running out of rounds
+//! means "possible".
 
 use super::{Encoder, Target};
 use crate::mcr::trace::EvKind;
