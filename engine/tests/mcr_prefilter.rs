@@ -3,6 +3,7 @@
 //! satisfiable one counts as wrong. Run over random programs and the corpus, all three models.
 
 mod mcr_support;
+mod tier;
 
 use litmus_engine::ir::Program;
 use litmus_engine::mcr::{self, Tuning};
@@ -26,7 +27,7 @@ fn check(test: &litmus_engine::ast::Test, loop_bound: u32, label: &str, totals: 
 #[test]
 fn prefilter_rejects_only_unsatisfiable_queries_on_random_programs() {
     let mut totals = (0, 0, 0);
-    for seed in 0..200 {
+    for seed in 0..tier::sweep(20, 200) {
         check(&random_test(seed), 2, &format!("seed {seed}"), &mut totals);
     }
     eprintln!("random: {} runs, {} queries, {} answered by the pre-check", totals.2, totals.0, totals.1);

@@ -10,6 +10,7 @@
 //! of `mcr_support::tuning_from_env` apply (`MCR_Z3SEED`, `MCR_NOCANON`, `MCR_WITNESS`, ...).
 
 mod mcr_support;
+mod tier;
 
 use litmus_engine::ast::Test;
 use litmus_engine::explore::Collector;
@@ -101,7 +102,7 @@ fn on_random_programs(label: &str, tuning: Tuning, default_count: u64, surplus: 
 
 #[test]
 fn the_sdg_changes_no_outcome_on_random_programs() {
-    on_random_programs("random programs (Z3 only)", Tuning { search_budget: 0, ..tuning_from_env() }, 2000, 1);
+    on_random_programs("random programs (Z3 only)", Tuning { search_budget: 0, ..tuning_from_env() }, tier::sweep(200, 2000), 1);
 }
 
 /// Issue 4's "the number of executions does not grow", with Z3's choice of model taken out:
@@ -113,7 +114,7 @@ fn the_sdg_changes_no_outcome_on_random_programs() {
 #[test]
 fn with_seeds_independent_of_z3s_model_the_sdg_runs_the_same_executions() {
     let tuning = Tuning { search_budget: 0, witness_budget: mcr::SEARCH_BUDGET, ..tuning_from_env() };
-    on_random_programs("random programs (Z3 only, seeds from the search)", tuning, 2000, 0);
+    on_random_programs("random programs (Z3 only, seeds from the search)", tuning, tier::sweep(200, 2000), 0);
 }
 
 /// The benchmark's setting, validity per query (the paper's), where the reads the seed's events
@@ -123,7 +124,7 @@ fn with_seeds_independent_of_z3s_model_the_sdg_runs_the_same_executions() {
 #[test]
 fn the_sdg_changes_no_outcome_with_validity_per_query() {
     let tuning = Tuning { search_budget: 0, per_query: true, ..tuning_from_env() };
-    on_random_programs("random programs (Z3 only, validity per query)", tuning, 200, 2);
+    on_random_programs("random programs (Z3 only, validity per query)", tuning, tier::sweep(40, 200), 2);
 }
 
 /// The paper's claim for Algorithm 3 (its Lemma: MCR-S+ explores the same executions as MCR)
@@ -133,7 +134,7 @@ fn the_sdg_changes_no_outcome_with_validity_per_query() {
 /// satisfiable query Z3 returns; `paired_other_seed` counts how often that is another seed.)
 #[test]
 fn on_identical_queries_the_graph_changes_no_answer() {
-    let count = std::env::var("MCR_PROGRAMS").ok().and_then(|s| s.parse().ok()).unwrap_or(100);
+    let count = std::env::var("MCR_PROGRAMS").ok().and_then(|s| s.parse().ok()).unwrap_or(tier::sweep(20, 100));
     for per_query in [false, true] {
         let tuning = Tuning { search_budget: 0, per_query, paired_solve: true, ..tuning_from_env() };
         let (mut queries, mut differ, mut sat, mut other_seed) = (0, 0, 0, 0);

@@ -4,6 +4,7 @@
 //! other way round (`search_extra`). Random programs and the corpus, all three models.
 
 mod mcr_support;
+mod tier;
 
 use litmus_engine::ir::Program;
 use litmus_engine::mcr::{self, McrStats, Tuning};
@@ -39,7 +40,7 @@ fn summary(label: &str, t: &McrStats) {
 #[test]
 fn search_misses_nothing_z3_finds_on_random_programs() {
     let mut t = McrStats::default();
-    for seed in 0..200 {
+    for seed in 0..tier::sweep(20, 200) {
         check(&random_test(seed), 2, &format!("seed {seed}"), &mut t);
     }
     summary("random", &t);

@@ -5,6 +5,7 @@
 //! with a budget small enough that both answer.
 
 mod mcr_support;
+mod tier;
 
 use litmus_engine::report::Model;
 use litmus_engine::ast::Test;
@@ -13,8 +14,14 @@ use litmus_engine::testgen;
 use mcr_support::*;
 
 /// Random programs of this file's generator per test function (each checked under all three
-/// models); two functions, so 2,000 programs in all, run in parallel by the test harness.
+/// models); two functions, so 2,000 programs in all in the full tier, run in parallel by the
+/// test harness. The seeds of the second function start at `PROGRAMS` whatever the tier.
 const PROGRAMS: u64 = 1000;
+
+/// The sweep size of one function: a tenth in the fast tier.
+fn programs() -> u64 {
+    tier::sweep(PROGRAMS / 10, PROGRAMS)
+}
 
 /// Programs of sem's `testgen` with awaits, arrays and divisions: larger programs (up to four
 /// threads and loops), on which MCR runs many more executions, so fewer of them.
@@ -78,26 +85,26 @@ fn agree_with(gen: &dyn Fn(u64) -> Test, label: &str, default_count: u64, defaul
 
 #[test]
 fn mcr_agrees_with_exhaustive_on_random_programs() {
-    agree_on(&random_test, "random programs 0..", PROGRAMS, 0);
+    agree_on(&random_test, "random programs 0..", programs(), 0);
 }
 
 #[test]
 fn mcr_agrees_with_exhaustive_on_more_random_programs() {
-    agree_on(&random_test, "random programs 1000..", PROGRAMS, PROGRAMS);
+    agree_on(&random_test, "random programs 1000..", programs(), PROGRAMS);
 }
 
 /// Every query to Z3 (no trace-local search): the encoding alone is complete too.
 #[test]
 fn mcr_with_z3_only_agrees_with_exhaustive() {
     let tuning = Tuning { search_budget: 0, ..tuning_from_env() };
-    agree_with(&random_test, "random programs 2000.. (Z3 only)", 300, 2 * PROGRAMS, tuning);
+    agree_with(&random_test, "random programs 2000.. (Z3 only)", tier::sweep(30, 300), 2 * PROGRAMS, tuning);
 }
 
 /// A search budget so small that many queries fall back to Z3: mixed answers agree too.
 #[test]
 fn mcr_with_search_falling_back_to_z3_agrees_with_exhaustive() {
     let tuning = Tuning { search_budget: 12, ..tuning_from_env() };
-    agree_with(&random_test, "random programs 2300.. (search budget 12)", 300, 2 * PROGRAMS + 300, tuning);
+    agree_with(&random_test, "random programs 2300.. (search budget 12)", tier::sweep(30, 300), 2 * PROGRAMS + 300, tuning);
 }
 
 #[test]

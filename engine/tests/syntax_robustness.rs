@@ -3,6 +3,8 @@
 //! `test` is `None` iff there is an error diagnostic, and every span lies inside the text.
 //! Incremental reparsing gives the same result as parsing from scratch.
 
+mod tier;
+
 use litmus_engine::syntax;
 use proptest::prelude::*;
 use tree_sitter::{InputEdit, Point};
@@ -150,7 +152,7 @@ fn char_floor(s: &str, mut i: usize) -> usize {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: tier::sweep(64, 400) as u32, ..ProptestConfig::default() })]
 
     #[test]
     fn random_bytes(bytes in proptest::collection::vec(any::<u8>(), 0..300)) {
