@@ -230,7 +230,10 @@ fn colour_is_off_in_pipes_and_on_when_asked() {
 /// The README's example: the default engine (MCR) under TSO.
 #[test]
 fn sb_under_tso_with_the_default_engine() {
-    check_text(&["--model", "tso", "examples/sb.litmus"], 0, expect![[r#"
+    check_text(
+        &["--model", "tso", "examples/sb.litmus"],
+        0,
+        expect![[r#"
         --- TSO ---
         Test SB Allowed
         States 4
@@ -254,5 +257,6 @@ fn sb_under_tso_with_the_default_engine() {
         Final state: P0:r0=0; P1:r1=0;
         Stats: 4 executions, 0 blocked, 4 states, 14 queries, 0 constraints, solver _ ms, time _ ms, complete
 
-    "#]]);
+    "#]],
+    );
 }
