@@ -368,6 +368,18 @@ fn bin(op: BinOp, a: Expr, b: Expr, span: Span) -> Expr {
     }
 }
 
+/// The value of 64-bit register `r` after writing `v` to its low `bits` bits (x86-64: a 32-bit
+/// write zero-extends, an 8- or 16-bit one keeps the upper bits).
+fn part_write(r: &Name, v: Expr, bits: u32, span: Span) -> Expr {
+    let mask = (1i64 << bits) - 1;
+    let low = bin(BinOp::BitAnd, v, int(mask, span), span);
+    if bits >= 32 {
+        return low;
+    }
+    let high = bin(BinOp::BitAnd, reg_expr(r), int(!mask, span), span);
+    bin(BinOp::BitOr, high, low, span)
+}
+
 fn not(e: Expr) -> Expr {
     let span = e.span;
     Expr {
@@ -485,8 +497,9 @@ impl X86<'_, '_> {
                 self.error(
                     at,
                     format!(
-                        "mixed-size accesses are not supported: this is a {bits}-bit access to \
-                         `{name}`, which is accessed or declared with {first} bits elsewhere"
+                        "mixed-size accesses are not supported: this access to `{name}` is \
+                         {bits} bits wide, and `{name}` is accessed or declared with {first} \
+                         bits elsewhere"
                     ),
                 );
             }
@@ -672,6 +685,10 @@ impl X86<'_, '_> {
         let written = self.src.text(mnemonic_node).to_ascii_uppercase();
         let (mnemonic, suffix) = split_size(&written);
         let locked = field(node, "prefix").is_some();
+        // No-ops: their operands (`NOPL %cs:0(%rax,%rax,1)`) only fill space.
+        if !locked && matches!(mnemonic.as_str(), "NOP" | "ENDBR64" | "PAUSE" | "LFENCE") {
+            return;
+        }
         let operand_nodes = children_by_field(node, "operand");
         let mut ops = Vec::new();
         // Labels are only operands of jumps; elsewhere an identifier is a register (X86).
@@ -986,9 +1003,57 @@ impl X86<'_, '_> {
                 return;
             }
         };
-        if let Some(item) = item {
-            out.push(item);
+        let Some(item) = item else { return };
+        // X86_64: a write to part of a 64-bit register. A 32-bit write zero-extends; an 8- or
+        // 16-bit write keeps the other bits.
+        if self.dialect == Dialect::X86_64 {
+            let width_of = |r: &Name| {
+                ops.iter()
+                    .find_map(|o| match o {
+                        Operand::Reg(n, w) if n.text == r.text => Some(*w),
+                        _ => None,
+                    })
+                    .flatten()
+                    .or(size)
+            };
+            match &item {
+                Item::Stmt(Stmt {
+                    kind: StmtKind::Assign { reg, value },
+                    span,
+                }) if matches!(width_of(reg), Some(w) if w < 64) => {
+                    let w = width_of(reg).unwrap_or(64);
+                    let value = part_write(reg, value.clone(), w, *span);
+                    out.push(Item::Stmt(Stmt {
+                        kind: StmtKind::Assign {
+                            reg: reg.clone(),
+                            value,
+                        },
+                        span: *span,
+                    }));
+                    return;
+                }
+                Item::Stmt(Stmt {
+                    kind: StmtKind::Rmw { dest: Some(d), .. },
+                    span,
+                }) if matches!(width_of(d), Some(w) if w < 64) => {
+                    let w = width_of(d).unwrap_or(64);
+                    if w < 32 {
+                        self.error(*span, format!("{w}-bit registers as the destination of `{mnemonic}` are not supported (use a 32- or 64-bit register)"));
+                        return;
+                    }
+                    let (d, span) = (d.clone(), *span);
+                    out.push(item);
+                    let value = bin(BinOp::BitAnd, reg_expr(&d), int(0xffff_ffff, span), span);
+                    out.push(Item::Stmt(Stmt {
+                        kind: StmtKind::Assign { reg: d, value },
+                        span,
+                    }));
+                    return;
+                }
+                _ => {}
+            }
         }
+        out.push(item);
     }
 
     /// `EAX` (X86) or `rax` (X86_64), the register `CMPXCHG` compares with.
