@@ -90,11 +90,17 @@ pub fn thread_name(test: &Test, i: usize) -> String {
 fn reached(ctx: &Ctx, r: &ModelReport, steps: &[Step], keys: &[String]) -> String {
     match litmus_engine::replay(ctx.test, r.model, ctx.opts, steps) {
         Ok(ReplayEnd::Final(state)) => {
-            let shown = if keys.is_empty() {
+            let mut shown = if keys.is_empty() {
                 state
             } else {
                 state.project(keys)
             };
+            // herd's dialects: herd's names (`0:EAX`, `[x]`), as in the block above.
+            if ctx.test.dialect.is_herd() {
+                for (k, _) in shown.0.iter_mut() {
+                    *k = cond::herd_key(ctx.test, k);
+                }
+            }
             format!("Final state: {}\n", cond::state_line(&shown))
         }
         Ok(_) => String::new(),
