@@ -1152,7 +1152,7 @@ impl X86<'_, '_> {
                                     target: t2,
                                     ..
                                 }) if k - 1 > i => {
-                                    Self::label_at(&items[k..], &t2.text).map(|m| m + k)
+                                    Self::label_at(&items[k + 1..], &t2.text).map(|m| m + k + 1)
                                 }
                                 _ => None,
                             };
