@@ -197,6 +197,29 @@ fn backward_jumps_are_bounded_loops() {
 }
 
 #[test]
+fn ret_ends_the_thread() {
+    // P0 returns after its first store: y is never written; P1's `ret` is its last cell.
+    both(
+        "X86_64 RET\n{ }\n P0 | P1 ;\n movq $1,(x) | movq (x),%rax ;\n ret | ret ;\n movq $1,(y) | ;\nexists (y=1)\n",
+        &["P1:rax", "x", "y"],
+        &["P1:rax=0; x=1; y=0;", "P1:rax=1; x=1; y=0;"],
+    );
+    // `JE L; RET; L: ...` (compilers' early return) is an if/else: EAX=1 goes on to EBX=2,
+    // EAX=0 returns.
+    both(
+        "X86 R2\n{ x=0; }\n P0 | P1 ;\n MOV EAX,[x] | MOV [x],$1 ;\n CMP EAX,$1 | ;\n JE L | ;\n RET | ;\n L: MOV EBX,$2 | ;\nexists (0:EBX=2)\n",
+        &["P0:EAX", "P0:EBX"],
+        &["P0:EAX=0; P0:EBX=0;", "P0:EAX=1; P0:EBX=2;"],
+    );
+    // In the middle of a block a jump skips, `RET` is reported.
+    let d = diagnostics("X86 R\n{ }\n P0 ;\n CMP EAX,$0 ;\n JE L ;\n RET ;\n MOV EBX,$1 ;\n L: NOP ;\nexists (0:EAX=0)\n");
+    assert_eq!(
+        d,
+        vec!["6:2: `RET` inside a block that a jump skips or repeats is not supported (only at the thread's top level)".to_string()]
+    );
+}
+
+#[test]
 fn x86_64_att_syntax_forms() {
     // rbx=2: XADD gives rbx = 0 (x's old value), x = 2, then +10 = 12; rcx = rbx = 0.
     // P1: eax=1; XCHG with y=3 gives rax=3, y=1; then INC y = 2; rdx reads x: 0, 2 or 12.
@@ -232,16 +255,16 @@ fn x86_64_typed_declarations_hex_values_and_locations() {
 #[test]
 fn unsupported_forms_are_reported_at_their_cell() {
     let d = diagnostics(
-        "X86 BAD\n{ x=0; }\n P0 | P1 ;\n CPUID | ADD [x],$1 ;\n LOCK MOV [x],$1 | JE L9 ;\n RET | MOV EAX,$1 ;\nexists (x=1)\n",
+        "X86 BAD\n{ x=0; }\n P0 | P1 ;\n CPUID | ADD [x],$1 ;\n LOCK MOV [x],$1 | JE L9 ;\n SFENCE | MOV EAX,$1 ;\nexists (x=1)\n",
     );
     assert_eq!(
         d,
         vec![
-            "4:2: unsupported x86 instruction `CPUID`; supported: MOV, MFENCE, XCHG, LOCK ADD/SUB/INC/DEC/AND/OR/XOR/XADD/CMPXCHG, ADD, SUB, INC, DEC, NEG, AND, OR, XOR, SHL, SHR, CMP, TEST, JE/JNE/JL/JLE/JG/JGE/JMP, NOP, ENDBR64".to_string(),
+            "4:2: unsupported x86 instruction `CPUID`; supported: MOV, MFENCE, XCHG, LOCK ADD/SUB/INC/DEC/AND/OR/XOR/XADD/CMPXCHG, ADD, SUB, INC, DEC, NEG, AND, OR, XOR, SHL, SHR, CMP, TEST, JE/JNE/JL/JLE/JG/JGE/JMP, RET, NOP, ENDBR64".to_string(),
             "4:10: `ADD` on memory without `LOCK` is a non-atomic read-modify-write, which is not supported; write `LOCK ADD` for the atomic one".to_string(),
             "5:2: `LOCK` cannot prefix `MOV` (only read-modify-writes of memory: ADD, SUB, INC, DEC, AND, OR, XOR, XADD, CMPXCHG, XCHG)".to_string(),
             "5:20: `JE` needs a preceding `CMP`, `TEST` or arithmetic instruction in its thread".to_string(),
-            "6:2: unsupported x86 instruction `RET`; supported: MOV, MFENCE, XCHG, LOCK ADD/SUB/INC/DEC/AND/OR/XOR/XADD/CMPXCHG, ADD, SUB, INC, DEC, NEG, AND, OR, XOR, SHL, SHR, CMP, TEST, JE/JNE/JL/JLE/JG/JGE/JMP, NOP, ENDBR64".to_string(),
+            "6:2: unsupported x86 instruction `SFENCE`; supported: MOV, MFENCE, XCHG, LOCK ADD/SUB/INC/DEC/AND/OR/XOR/XADD/CMPXCHG, ADD, SUB, INC, DEC, NEG, AND, OR, XOR, SHL, SHR, CMP, TEST, JE/JNE/JL/JLE/JG/JGE/JMP, RET, NOP, ENDBR64".to_string(),
         ]
     );
     // Jumps: an unknown label, a jump into a loop from outside, flags clobbered.

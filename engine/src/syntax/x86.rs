@@ -14,8 +14,9 @@
 //!   `MFENCE`, `XCHG` (atomic), `LOCK`-prefixed `ADD/SUB/INC/DEC/AND/OR/XOR/XADD/CMPXCHG` on
 //!   memory (atomic: an RMW, which drains the store buffer), register arithmetic
 //!   (`ADD/SUB/INC/DEC/AND/OR/XOR/SHL/SHR/NEG`, with a register or memory source), `CMP`/`TEST`
-//!   and `JE/JZ/JNE/JNZ/JL/JLE/JG/JGE/JMP` to labels (`L0:`), `NOP`/`NOPL`/`ENDBR64`/`PAUSE`/
-//!   `LFENCE` (no effect on the memory model). A statement's span is its cell.
+//!   and `JE/JZ/JNE/JNZ/JL/JLE/JG/JGE/JMP` to labels (`L0:`), `RET` (the end of the thread),
+//!   `NOP`/`NOPL`/`ENDBR64`/`PAUSE`/`LFENCE` (no effect on the memory model). A statement's
+//!   span is its cell.
 //! - Jumps become structured control flow: a forward conditional jump over a block is an `if`,
 //!   with an `else` when the block ends in a forward `JMP` over a second block; a backward
 //!   conditional jump to a label is a loop (`do { body } while (cond)`), bounded by
@@ -39,7 +40,7 @@ use tree_sitter::{Node, Tree};
 
 const SUPPORTED: &str =
     "supported: MOV, MFENCE, XCHG, LOCK ADD/SUB/INC/DEC/AND/OR/XOR/XADD/CMPXCHG, \
-ADD, SUB, INC, DEC, NEG, AND, OR, XOR, SHL, SHR, CMP, TEST, JE/JNE/JL/JLE/JG/JGE/JMP, NOP, ENDBR64";
+ADD, SUB, INC, DEC, NEG, AND, OR, XOR, SHL, SHR, CMP, TEST, JE/JNE/JL/JLE/JG/JGE/JMP, RET, NOP, ENDBR64";
 
 /// The dialect a header's first word names.
 fn dialect_of(src: &Src, node: Node) -> Dialect {
@@ -252,6 +253,11 @@ pub(super) fn lower(text: &str, node: Node, diags: &mut Vec<Diagnostic>) -> Opti
         for cell in column {
             l.instruction(cell, &mut regs[t], &mut flags, &mut flat);
         }
+        // `RET` jumps here: the end of the thread.
+        flat.push(Item::Label(Name {
+            text: END.to_string(),
+            span: threads[t].span,
+        }));
         threads[t].body = l.structure(&flat);
     }
     // `reg_init` holds the non-zero values (ast::Thread's contract); a register initialised
@@ -412,8 +418,11 @@ fn regs_of(e: &Expr, out: &mut Vec<String>) {
 const MNEMONICS: &[&str] = &[
     "MOV", "MFENCE", "XCHG", "ADD", "SUB", "INC", "DEC", "NEG", "AND", "OR", "XOR", "SHL", "SAL",
     "SHR", "XADD", "CMPXCHG", "CMP", "TEST", "JE", "JZ", "JNE", "JNZ", "JL", "JLE", "JG", "JGE",
-    "JMP", "NOP", "ENDBR64", "PAUSE", "LFENCE",
+    "JMP", "NOP", "ENDBR64", "PAUSE", "LFENCE", "RET",
 ];
+
+/// The label `RET` jumps to: the end of the thread (not a name a test can write).
+const END: &str = "<end>";
 
 /// `MOVQ` → (`MOV`, 64); `SHL` stays `SHL`; unknown mnemonics are returned whole.
 fn split_size(m: &str) -> (String, Option<u32>) {
@@ -757,6 +766,15 @@ impl X86<'_, '_> {
 
         let item: Option<Item> = match (mnemonic.as_str(), ops.as_slice()) {
             ("NOP" | "ENDBR64" | "PAUSE" | "LFENCE", _) => None,
+            // The end of the thread (herd's compiled tests end each thread with `ret`).
+            ("RET", []) => Some(Item::Jump {
+                cond: None,
+                target: Name {
+                    text: END.to_string(),
+                    span: sp,
+                },
+                span: sp,
+            }),
             ("MFENCE", []) => stmt(StmtKind::Fence),
             ("MFENCE", _) => {
                 self.error(sp, "MFENCE takes no operands");
@@ -1125,7 +1143,9 @@ impl X86<'_, '_> {
                 Item::Jump { cond, target, span } => {
                     let Some(k) = Self::label_at(&items[i + 1..], &target.text).map(|k| k + i + 1)
                     else {
-                        let msg = if Self::label_at(items, &target.text).is_some() {
+                        let msg = if target.text == END {
+                            "`RET` inside a block that a jump skips or repeats is not supported (only at the thread's top level)".to_string()
+                        } else if Self::label_at(items, &target.text).is_some() {
                             format!("unsupported jump to `{}`: a backward jump must close a loop that starts at its label, and jumps may not leave a loop or an `if` block", target.text)
                         } else {
                             format!(
