@@ -81,6 +81,23 @@ fn locked_read_modify_writes_compute_and_are_atomic() {
 }
 
 #[test]
+fn read_modify_writes_without_lock_are_not_atomic() {
+    // `INC [x]` without LOCK is a load and a store: both threads may read 0 and write 1 (a
+    // lost update), under SC too; with LOCK x is always 2 (above). `ADD`/`SUB`/`AND`/`OR`/
+    // `XOR` likewise: 6 + 4 = 10, then & 12 = 8, | 1 = 9, ^ 3 = 10, - 2 = 8, - 1 = 7.
+    both(
+        "X86 RACY\n{ x=0; }\n P0 | P1 ;\n INC [x] | INC [x] ;\nexists (x=1)\n",
+        &["x"],
+        &["x=1;", "x=2;"],
+    );
+    both(
+        "X86_64 RMW\n{ uint64_t y = 6; }\n P0 ;\n addq $4,(y) ;\n andq $12,(y) ;\n orq $1,(y) ;\n xorq $3,(y) ;\n subq $2,(y) ;\n decq (y) ;\nexists ([y]=7)\n",
+        &["y"],
+        &["y=7;"],
+    );
+}
+
+#[test]
 fn lock_xadd_returns_the_old_value() {
     // P0 adds EBX=3 and gets x's old value: 0 before P1's INC, 1 after; x ends at 4.
     both(
@@ -255,13 +272,13 @@ fn x86_64_typed_declarations_hex_values_and_locations() {
 #[test]
 fn unsupported_forms_are_reported_at_their_cell() {
     let d = diagnostics(
-        "X86 BAD\n{ x=0; }\n P0 | P1 ;\n CPUID | ADD [x],$1 ;\n LOCK MOV [x],$1 | JE L9 ;\n SFENCE | MOV EAX,$1 ;\nexists (x=1)\n",
+        "X86 BAD\n{ x=0; }\n P0 | P1 ;\n CPUID | XADD [x],EAX ;\n LOCK MOV [x],$1 | JE L9 ;\n SFENCE | MOV EAX,$1 ;\nexists (x=1)\n",
     );
     assert_eq!(
         d,
         vec![
             "4:2: unsupported x86 instruction `CPUID`; supported: MOV, MFENCE, XCHG, LOCK ADD/SUB/INC/DEC/AND/OR/XOR/XADD/CMPXCHG, ADD, SUB, INC, DEC, NEG, AND, OR, XOR, SHL, SHR, CMP, TEST, JE/JNE/JL/JLE/JG/JGE/JMP, RET, NOP, ENDBR64".to_string(),
-            "4:10: `ADD` on memory without `LOCK` is a non-atomic read-modify-write, which is not supported; write `LOCK ADD` for the atomic one".to_string(),
+            "4:10: `XADD` on memory needs `LOCK` here (`LOCK XADD`): without it, litmus supports ADD, SUB, INC, DEC, AND, OR, XOR".to_string(),
             "5:2: `LOCK` cannot prefix `MOV` (only read-modify-writes of memory: ADD, SUB, INC, DEC, AND, OR, XOR, XADD, CMPXCHG, XCHG)".to_string(),
             "5:20: `JE` needs a preceding `CMP`, `TEST` or arithmetic instruction in its thread".to_string(),
             "6:2: unsupported x86 instruction `SFENCE`; supported: MOV, MFENCE, XCHG, LOCK ADD/SUB/INC/DEC/AND/OR/XOR/XADD/CMPXCHG, ADD, SUB, INC, DEC, NEG, AND, OR, XOR, SHL, SHR, CMP, TEST, JE/JNE/JL/JLE/JG/JGE/JMP, RET, NOP, ENDBR64".to_string(),

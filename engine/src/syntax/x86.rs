@@ -12,7 +12,8 @@
 //! - Instructions (any case, in Intel order here; AT&T operands are reversed first, and a size
 //!   suffix `b/w/l/q` is accepted on every mnemonic): `MOV` (store, load, register move),
 //!   `MFENCE`, `XCHG` (atomic), `LOCK`-prefixed `ADD/SUB/INC/DEC/AND/OR/XOR/XADD/CMPXCHG` on
-//!   memory (atomic: an RMW, which drains the store buffer), register arithmetic
+//!   memory (atomic: an RMW, which drains the store buffer), `ADD/SUB/AND/OR/XOR/INC/DEC` on
+//!   memory without `LOCK` (a load, then a store: not atomic), register arithmetic
 //!   (`ADD/SUB/INC/DEC/AND/OR/XOR/SHL/SHR/NEG`, with a register or memory source), `CMP`/`TEST`
 //!   and `JE/JZ/JNE/JNZ/JL/JLE/JG/JGE/JMP` to labels (`L0:`), `RET` (the end of the thread),
 //!   `NOP`/`NOPL`/`ENDBR64`/`PAUSE`/`LFENCE` (no effect on the memory model). A statement's
@@ -839,7 +840,30 @@ impl X86<'_, '_> {
                 [Operand::Mem(loc), rest @ ..],
             ) => {
                 if !locked {
-                    self.error(sp, format!("`{m}` on memory without `LOCK` is a non-atomic read-modify-write, which is not supported; write `LOCK {m}` for the atomic one"));
+                    // Without LOCK: a load, then a store of the result (not atomic: another
+                    // thread's store may come between), as `x = x + 1` in the native dialect.
+                    let op = match (m, rest) {
+                        ("INC", []) => Some((BinOp::Add, int(1, sp))),
+                        ("DEC", []) => Some((BinOp::Sub, int(1, sp))),
+                        (_, [src @ (Operand::Imm(..) | Operand::Reg(..))]) => {
+                            arith(m).map(|op| (op, value(src).unwrap()))
+                        }
+                        _ => None,
+                    };
+                    let Some((op, v)) = op else {
+                        self.error(sp, format!("`{m}` on memory needs `LOCK` here (`LOCK {m}`): without it, litmus supports ADD, SUB, INC, DEC, AND, OR, XOR"));
+                        return;
+                    };
+                    *flags = Flags::Unknown("a read-modify-write of memory");
+                    let old = Expr {
+                        kind: ExprKind::Load(loc.clone()),
+                        span: loc.span,
+                    };
+                    let item = stmt(StmtKind::Store {
+                        loc: loc.clone(),
+                        value: bin(op, old, v, sp),
+                    });
+                    out.extend(item);
                     return;
                 }
                 let loc = loc.clone();
