@@ -1,6 +1,7 @@
 /**
  * @file tree-sitter grammar for litmus tests: the native dialect (`litmus NAME ...`, spec §1)
- *       and the herd7 x86 dialect (`X86 NAME ...`, spec §4).
+ *       and herd7's x86 dialects (`X86 NAME ...` in Intel syntax, spec §4, and `X86_64 NAME ...`
+ *       in AT&T syntax).
  * @license MIT
  *
  * Both dialects share one expression grammar. It is deliberately more permissive than either
@@ -327,8 +328,10 @@ export default grammar({
       )),
     ),
 
+    // `X86` (Intel operand order, `MOV [x],$1`) and `X86_64` (AT&T: `movq $1,(x)`) share the
+    // rules below; the front end reads the operands in the dialect's order.
     x86_header: $ => seq(
-      choice('X86', 'x86'),
+      field('dialect', choice('X86', 'x86', 'X86_64')),
       field('name', $.test_name),
       optional(seq('(', field('texname', $.test_name), ')')),
       optional(field('description', $.string)),
@@ -345,10 +348,13 @@ export default grammar({
       optional(';'),
     ),
 
+    // `x=1`, `0:EAX=2`, and X86_64's typed declarations `uint64_t x;`, `int64_t t[2]={1,-1}`,
+    // `uint64_t 0:rax;`, `0:rax=t` (a register holding the address of `t`).
     x86_init_entry: $ => seq(
+      optional(field('type', alias($.identifier, $.type_name))),
       field('location', choice($.identifier, $.thread_register, $.memory_operand)),
-      '=',
-      field('value', choice($.immediate, $.identifier)),
+      optional(seq('[', field('size', $.integer), ']')),
+      optional(seq('=', field('value', choice($.immediate, $.identifier, $.initializer_list)))),
     ),
 
     // ` P0 | P1 ;`
@@ -361,14 +367,50 @@ export default grammar({
       ';',
     ),
 
+    // `L0:`, `L0: MOV EAX,[x]`, `LOCK ADD [x],$1`, `LOCK; XADD [x],EAX`, `lock xaddq %rax,(x)`.
     // Any mnemonic parses; the front end reports the unsupported ones at their cell.
-    x86_instruction: $ => seq(
-      field('mnemonic', $.identifier),
-      optional(commaSep1(field('operand', choice($.memory_operand, $.identifier, $.immediate)))),
+    x86_instruction: $ => choice(
+      seq(field('label', $.x86_label), optional($._x86_operation)),
+      $._x86_operation,
     ),
 
-    // `$1`, `1`, `$-1`
+    _x86_operation: $ => seq(
+      optional(field('prefix', $.lock_prefix)),
+      field('mnemonic', $.identifier),
+      optional(commaSep1(field('operand', $._x86_operand))),
+    ),
+
+    x86_label: $ => seq(field('name', $.identifier), ':'),
+
+    lock_prefix: $ => seq(choice('lock', 'LOCK', 'Lock'), optional(';')),
+
+    _x86_operand: $ => choice(
+      $.memory_operand,
+      $.identifier,
+      $.immediate,
+      $.att_register,
+      $.att_memory,
+    ),
+
+    // `$1`, `1`, `$-1`, `$0x10`
     immediate: $ => seq(optional('$'), optional('-'), field('value', $.integer)),
+
+    // AT&T: `%rax`
+    att_register: $ => seq('%', field('name', $.identifier)),
+
+    // AT&T memory: `(x)`, `(%rax)`, `8(%rax,%rbx,8)`, `x(%rip)`, `%cs:0(%rax,%eax,0)`.
+    att_memory: $ => seq(
+      optional(seq(field('segment', $.att_register), ':')),
+      optional(field('offset', choice($.identifier, $.immediate))),
+      '(',
+      optional(field('base', choice($.identifier, $.att_register))),
+      optional(seq(
+        ',',
+        field('index', $.att_register),
+        optional(seq(',', field('scale', $.integer))),
+      )),
+      ')',
+    ),
 
     // herd's `locations [x; 0:EAX;]`: what to show; the front end declares its locations.
     locations_clause: $ => seq(
@@ -394,7 +436,8 @@ export default grammar({
 
     identifier: _ => /[A-Za-z_][A-Za-z0-9_]*/,
 
-    integer: _ => /[0-9]+/,
+    // Decimal, or hexadecimal as herd writes initial values (`0x202020202020202`).
+    integer: _ => /0[xX][0-9a-fA-F]+|[0-9]+/,
 
     true: _ => 'true',
 

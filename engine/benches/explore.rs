@@ -13,12 +13,23 @@ use litmus_engine::{check, mcr, syntax, CheckOptions, Control, EngineKind};
 use std::time::Instant;
 
 /// MCR's report, its wall time and its own counters.
-fn run_mcr(test: &litmus_engine::ast::Test, model: Model, opts: &CheckOptions) -> (ModelReport, f64, mcr::McrStats) {
+fn run_mcr(
+    test: &litmus_engine::ast::Test,
+    model: Model,
+    opts: &CheckOptions,
+) -> (ModelReport, f64, mcr::McrStats) {
     let start = Instant::now();
     let program = Program::lower(test, opts.loop_bound).expect("lowers");
     let mut col = Collector::new(test, &program, model);
     let ctl = Control::new();
-    let stats = mcr::explore_with(&program, model, opts, &ctl, mcr::Tuning::default(), &mut |ex| col.end(ex.state, ex.events));
+    let stats = mcr::explore_with(
+        &program,
+        model,
+        opts,
+        &ctl,
+        mcr::Tuning::default(),
+        &mut |ex| col.end(ex.state, ex.events),
+    );
     col.stats.constraints += stats.constraints;
     col.stats.solver_ms += stats.solver_ms;
     col.complete &= stats.complete;
@@ -42,18 +53,30 @@ fn main() {
     let mut disagreements = 0;
     for f in &files {
         let src = std::fs::read_to_string(f).unwrap();
-        let Some(test) = syntax::parse(&src).test else { continue };
+        let Some(test) = syntax::parse(&src).test else {
+            continue;
+        };
         let name = f.file_stem().unwrap().to_string_lossy();
         for (mi, model) in Model::ALL.into_iter().enumerate() {
-            let opts = CheckOptions { engine: EngineKind::Exhaustive, ..CheckOptions::default() };
+            let opts = CheckOptions {
+                engine: EngineKind::Exhaustive,
+                ..CheckOptions::default()
+            };
             let t0 = Instant::now();
             let exh = check(&test, model, &opts, &Control::new());
             let exh_ms = t0.elapsed().as_secs_f64() * 1000.0;
-            let mopts = CheckOptions { timeout: Some(std::time::Duration::from_secs(10)), ..CheckOptions::default() };
+            let mopts = CheckOptions {
+                timeout: Some(std::time::Duration::from_secs(10)),
+                ..CheckOptions::default()
+            };
             let (m, mcr_ms, ms) = run_mcr(&test, model, &mopts);
             let causal = ms.causal_states;
-            let same = m.complete && m.states == exh.states
-                && m.violations.iter().map(|v| (v.kind, v.span)).eq(exh.violations.iter().map(|v| (v.kind, v.span)));
+            let same = m.complete
+                && m.states == exh.states
+                && m.violations
+                    .iter()
+                    .map(|v| (v.kind, v.span))
+                    .eq(exh.violations.iter().map(|v| (v.kind, v.span)));
             disagreements += usize::from(!same);
             let states = exh.states.len() as u64;
             let ratio = m.stats.executions as f64 / states.max(1) as f64;

@@ -33,7 +33,10 @@ use std::path::PathBuf;
 
 /// The exploration's statistics and its whole time in milliseconds.
 fn run(program: &Program, model: Model, sdg: bool, tuning: Tuning) -> (McrStats, f64) {
-    let opts = CheckOptions { sdg, ..CheckOptions::default() };
+    let opts = CheckOptions {
+        sdg,
+        ..CheckOptions::default()
+    };
     let t0 = std::time::Instant::now();
     let stats = mcr::explore_with(program, model, &opts, &Control::new(), tuning, &mut |_| {});
     (stats, t0.elapsed().as_secs_f64() * 1000.0)
@@ -58,23 +61,53 @@ fn main() {
         (root.join("benches/sdg/counter.litmus"), vec![Model::Sc]),
         (root.join("benches/sdg/bubble3.litmus"), Model::ALL.to_vec()),
         (root.join("benches/sdg/bubble4.litmus"), Model::ALL.to_vec()),
-        (root.join("../tests/litmus/dekker.litmus"), Model::ALL.to_vec()),
-        (root.join("../tests/litmus/peterson.litmus"), Model::ALL.to_vec()),
-        (root.join("../tests/litmus/lamport_fast.litmus"), Model::ALL.to_vec()),
-        (root.join("../tests/litmus/bakery.litmus"), Model::ALL.to_vec()),
-        (root.join("../tests/litmus/szymanski.litmus"), Model::ALL.to_vec()),
+        (
+            root.join("../tests/litmus/dekker.litmus"),
+            Model::ALL.to_vec(),
+        ),
+        (
+            root.join("../tests/litmus/peterson.litmus"),
+            Model::ALL.to_vec(),
+        ),
+        (
+            root.join("../tests/litmus/lamport_fast.litmus"),
+            Model::ALL.to_vec(),
+        ),
+        (
+            root.join("../tests/litmus/bakery.litmus"),
+            Model::ALL.to_vec(),
+        ),
+        (
+            root.join("../tests/litmus/szymanski.litmus"),
+            Model::ALL.to_vec(),
+        ),
     ];
-    let runs: usize = std::env::var("SDG_BENCH_RUNS").ok().and_then(|s| s.parse().ok()).unwrap_or(3);
+    let runs: usize = std::env::var("SDG_BENCH_RUNS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(3);
     let per_query = std::env::var("SDG_BENCH_PER_QUERY").is_ok_and(|v| v == "1");
     // Every query to Z3; the two benchmark modes only in the runs that count them.
     // `SDG_BENCH_WITNESS=1`: seeds of satisfiable queries from the causal search, not from
     // Z3's model (`Tuning::witness_budget`), so that both sides explore the same executions.
-    let witness_budget = if std::env::var("SDG_BENCH_WITNESS").is_ok_and(|v| v == "1") { mcr::SEARCH_BUDGET } else { 0 };
-    let tuning = Tuning { search_budget: 0, per_query, witness_budget, ..Tuning::default() };
-    let only: Option<Vec<String>> = std::env::var("SDG_BENCH_ONLY").ok().map(|s| s.split(',').map(str::to_string).collect());
+    let witness_budget = if std::env::var("SDG_BENCH_WITNESS").is_ok_and(|v| v == "1") {
+        mcr::SEARCH_BUDGET
+    } else {
+        0
+    };
+    let tuning = Tuning {
+        search_budget: 0,
+        per_query,
+        witness_budget,
+        ..Tuning::default()
+    };
+    let only: Option<Vec<String>> = std::env::var("SDG_BENCH_ONLY")
+        .ok()
+        .map(|s| s.split(',').map(str::to_string).collect());
     println!("| program | model | reads (SDG / none) | Δ | match terms (SDG / none) | Δ | Z3 work, k (SDG / none) | Δ | validity share | Z3 ms (SDG / none) | Δ | check ms (SDG / none) | Δ | solved again | SDG ms | executions (SDG / none) | same queries: Z3 work, k (SDG / all / static / Alg. 3) | Δ SDG | Δ static | Δ Alg. 3 |");
     println!("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
-    let (mut d_reads, mut d_terms, mut d_work, mut d_time, mut shares) = (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let (mut d_reads, mut d_terms, mut d_work, mut d_time, mut shares) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
     let (mut d_paired, mut d_cone, mut d_literal) = (Vec::new(), Vec::new(), Vec::new());
     let (mut sdg_ms_total, mut saved_ms_total) = (0.0, 0.0);
     // The paper leaves out of its averages the benchmarks whose exploration takes "far less
@@ -103,7 +136,10 @@ fn main() {
             execs[0] += w.executions;
             execs[1] += o.executions;
             // Work is deterministic (each exploration has a Z3 context of its own): any run.
-            assert!(with.iter().all(|s| s.z3_work == w.z3_work), "Z3 work varied between runs");
+            assert!(
+                with.iter().all(|s| s.z3_work == w.z3_work),
+                "Z3 work varied between runs"
+            );
             let tw = median(with.iter().map(|s| s.z3_ms).collect());
             let to = median(without.iter().map(|s| s.z3_ms).collect());
             let cw = median(with.iter().map(|s| s.check_ms).collect());
@@ -133,7 +169,16 @@ fn main() {
             let share = if name == "counter" {
                 "—".to_string()
             } else {
-                let b = run(&program, model, false, Tuning { bare_solve: true, ..tuning }).0;
+                let b = run(
+                    &program,
+                    model,
+                    false,
+                    Tuning {
+                        bare_solve: true,
+                        ..tuning
+                    },
+                )
+                .0;
                 let share = 100.0 * (1.0 - b.z3_work_bare as f64 / b.z3_work.max(1) as f64);
                 shares.push(share);
                 format!("{share:.0}%")
@@ -141,13 +186,31 @@ fn main() {
             // The same queries four ways: one more run with the graph, each query also solved
             // with every read's validity, with the static closure and with Algorithm 3 as the
             // paper writes it.
-            let p = run(&program, model, true, Tuning { paired_solve: true, ..tuning }).0;
+            let p = run(
+                &program,
+                model,
+                true,
+                Tuning {
+                    paired_solve: true,
+                    ..tuning
+                },
+            )
+            .0;
             // The paper's lemma (MCR-S+ explores what MCR does) on identical queries.
-            assert_eq!(p.paired_differ, 0, "{name} {}: the graph changed the answer of a query", model.key());
+            assert_eq!(
+                p.paired_differ,
+                0,
+                "{name} {}: the graph changed the answer of a query",
+                model.key()
+            );
             paired_sat += p.paired_sat;
             paired_other += p.paired_other_seed;
             let all = p.z3_work_all as f64;
-            let (dp, dc, dl) = (pct(p.z3_work as f64, all), pct(p.z3_work_cone as f64, all), pct(p.z3_work_literal as f64, all));
+            let (dp, dc, dl) = (
+                pct(p.z3_work as f64, all),
+                pct(p.z3_work_cone as f64, all),
+                pct(p.z3_work_literal as f64, all),
+            );
             d_paired.push(dp);
             d_cone.push(dc);
             d_literal.push(dl);

@@ -22,7 +22,15 @@ fn main() {
         match args[i].as_str() {
             "--model" => {
                 i += 1;
-                models = args[i].split(',').map(|m| Model::ALL.into_iter().find(|x| x.key() == m).expect("model")).collect();
+                models = args[i]
+                    .split(',')
+                    .map(|m| {
+                        Model::ALL
+                            .into_iter()
+                            .find(|x| x.key() == m)
+                            .expect("model")
+                    })
+                    .collect();
             }
             "--timeout" => {
                 i += 1;
@@ -63,7 +71,15 @@ fn main() {
                     let steps: Vec<String> = ex
                         .events
                         .iter()
-                        .map(|e| format!("P{}:{:?}{}{}", e.thread, e.action, e.cell.map(|c| format!(" c{c}")).unwrap_or_default(), e.value.map(|v| format!("={v}")).unwrap_or_default()))
+                        .map(|e| {
+                            format!(
+                                "P{}:{:?}{}{}",
+                                e.thread,
+                                e.action,
+                                e.cell.map(|c| format!(" c{c}")).unwrap_or_default(),
+                                e.value.map(|v| format!("={v}")).unwrap_or_default()
+                            )
+                        })
                         .collect();
                     println!("  exec: {:?} {}", ex.state.status(), steps.join(", "));
                 }
@@ -71,7 +87,11 @@ fn main() {
                 causal.insert(format!("{c:?}{:?}{:?}", ex.state.mem, ex.state.status()));
                 ghost.insert(format!("{g:?}{:?}{:?}", ex.state.mem, ex.state.status()));
             });
-            println!("  causal states {}, without failed await rounds {}", causal.len(), ghost.len());
+            println!(
+                "  causal states {}, without failed await rounds {}",
+                causal.len(),
+                ghost.len()
+            );
             println!(
                 "  Z3: {} calls, {} reads constrained, {} match terms, {} refinements, {} constraints, SDG {:.1} ms, z3 {:.1} ms, work {} (bare {}, all {}, literal {}, cone {}), check {:.1} ms, lazy {:.1} ms",
                 s.z3_queries, s.reads_constrained, s.match_terms, s.refinements, s.constraints, s.sdg_ms, s.z3_ms, s.z3_work, s.z3_work_bare, s.z3_work_all, s.z3_work_literal, s.z3_work_cone, s.check_ms, s.lazy_ms
@@ -98,7 +118,11 @@ fn main() {
 }
 
 /// Per thread, its steps with values; and the same without the loads of failed `await` rounds.
-fn causal_keys(p: &Program, model: Model, events: &[litmus_engine::semantics::Event]) -> (Vec<Vec<String>>, Vec<Vec<String>>) {
+fn causal_keys(
+    p: &Program,
+    model: Model,
+    events: &[litmus_engine::semantics::Event],
+) -> (Vec<Vec<String>>, Vec<Vec<String>>) {
     use litmus_engine::report::Action;
     use litmus_engine::semantics::{Choice, State};
     let n = p.threads.len();
@@ -109,7 +133,10 @@ fn causal_keys(p: &Program, model: Model, events: &[litmus_engine::semantics::Ev
     for ev in events {
         let t = ev.thread;
         let c = if ev.action == Action::Flush {
-            Choice::Flush { thread: t, cell: (model == Model::Pso).then_some(ev.cell.unwrap_or(0)) }
+            Choice::Flush {
+                thread: t,
+                cell: (model == Model::Pso).then_some(ev.cell.unwrap_or(0)),
+            }
         } else {
             Choice::Exec(t)
         };

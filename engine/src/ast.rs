@@ -15,6 +15,15 @@ pub enum Dialect {
     Native,
     /// `X86 NAME ...` (herd7 format, spec §4)
     X86,
+    /// `X86_64 NAME ...` (herd7's AT&T-syntax format: `movq $1,(x)`)
+    X86_64,
+}
+
+impl Dialect {
+    /// One of herd's dialects (`X86`, `X86_64`): herd's condition syntax and output.
+    pub fn is_herd(self) -> bool {
+        self != Dialect::Native
+    }
 }
 
 /// A name with the span of one of its occurrences.
@@ -94,6 +103,10 @@ pub enum RmwOp {
     Cas,
     /// `fetch_add(x, v)`: args = [v]
     FetchAdd,
+    /// x86 `LOCK AND/OR/XOR [x],v`: args = [v]
+    FetchAnd,
+    FetchOr,
+    FetchXor,
 }
 
 impl RmwOp {
@@ -104,6 +117,9 @@ impl RmwOp {
         match self {
             RmwOp::Xchg => Some(arg(0)),
             RmwOp::FetchAdd => Some(old.wrapping_add(arg(0))),
+            RmwOp::FetchAnd => Some(old & arg(0)),
+            RmwOp::FetchOr => Some(old | arg(0)),
+            RmwOp::FetchXor => Some(old ^ arg(0)),
             RmwOp::Cas => (old == arg(0)).then(|| arg(1)),
         }
     }
@@ -118,23 +134,47 @@ pub struct Stmt {
 #[derive(Clone, Debug, PartialEq)]
 pub enum StmtKind {
     /// `x = e;` / `a[i] = e;`
-    Store { loc: LocRef, value: Expr },
+    Store {
+        loc: LocRef,
+        value: Expr,
+    },
     /// `r = e;` (register assignment)
-    Assign { reg: Name, value: Expr },
+    Assign {
+        reg: Name,
+        value: Expr,
+    },
     /// `fence;` / `MFENCE`
     Fence,
     /// `lock(m);`, index into [`Test::mutexes`]
-    Lock { mutex: usize, name: Name },
+    Lock {
+        mutex: usize,
+        name: Name,
+    },
     /// `unlock(m);`
-    Unlock { mutex: usize, name: Name },
+    Unlock {
+        mutex: usize,
+        name: Name,
+    },
     /// `r = xchg(x, e);`, `cas`, `fetch_add`, or the bare form with `dest: None`.
-    Rmw { dest: Option<Name>, op: RmwOp, loc: LocRef, args: Vec<Expr> },
+    Rmw {
+        dest: Option<Name>,
+        op: RmwOp,
+        loc: LocRef,
+        args: Vec<Expr>,
+    },
     Assert(Expr),
     Assume(Expr),
     Await(Expr),
     /// `if (c) {..} else if ..` is nested: `else_body` holds one `If`.
-    If { cond: Expr, then_body: Vec<Stmt>, else_body: Vec<Stmt> },
-    While { cond: Expr, body: Vec<Stmt> },
+    If {
+        cond: Expr,
+        then_body: Vec<Stmt>,
+        else_body: Vec<Stmt>,
+    },
+    While {
+        cond: Expr,
+        body: Vec<Stmt>,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -160,6 +200,13 @@ pub enum BinOp {
     Or,
     /// `=>` (x86 conditions only)
     Implies,
+    /// Bitwise `&`, `|`, `^` and shifts: only produced by x86 instructions (`AND`, `OR`,
+    /// `XOR`, `SHL`, `SHR`); no surface syntax writes them. A shift count is taken modulo 64.
+    BitAnd,
+    BitOr,
+    BitXor,
+    Shl,
+    Shr,
 }
 
 impl BinOp {
@@ -180,6 +227,11 @@ impl BinOp {
             BinOp::And => "&&",
             BinOp::Or => "||",
             BinOp::Implies => "=>",
+            BinOp::BitAnd => "&",
+            BinOp::BitOr => "|",
+            BinOp::BitXor => "^",
+            BinOp::Shl => "<<",
+            BinOp::Shr => ">>",
         }
     }
 }
@@ -200,7 +252,10 @@ pub enum ExprKind {
     /// location's final value (the index must then be a constant expression).
     Load(LocRef),
     /// `P0:r0` in the final condition: `thread` indexes [`Test::threads`].
-    ThreadReg { thread: usize, reg: Name },
+    ThreadReg {
+        thread: usize,
+        reg: Name,
+    },
     Unary(UnOp, Box<Expr>),
     Binary(BinOp, Box<Expr>, Box<Expr>),
 }

@@ -31,13 +31,26 @@ pub struct Diagnostic {
 
 impl Diagnostic {
     pub fn error(span: Span, message: impl Into<String>) -> Diagnostic {
-        Diagnostic { severity: Severity::Error, span, message: message.into(), related: vec![] }
+        Diagnostic {
+            severity: Severity::Error,
+            span,
+            message: message.into(),
+            related: vec![],
+        }
     }
     pub fn warning(span: Span, message: impl Into<String>) -> Diagnostic {
-        Diagnostic { severity: Severity::Warning, span, message: message.into(), related: vec![] }
+        Diagnostic {
+            severity: Severity::Warning,
+            span,
+            message: message.into(),
+            related: vec![],
+        }
     }
     pub fn with_related(mut self, span: Span, message: impl Into<String>) -> Diagnostic {
-        self.related.push(Related { span, message: message.into() });
+        self.related.push(Related {
+            span,
+            message: message.into(),
+        });
         self
     }
     pub fn is_error(&self) -> bool {

@@ -95,6 +95,11 @@ pub fn binop(op: BinOp, x: i64, y: i64) -> Result<i64, EvalError> {
         BinOp::And => (x != 0 && y != 0) as i64,
         BinOp::Or => (x != 0 || y != 0) as i64,
         BinOp::Implies => (x == 0 || y != 0) as i64,
+        BinOp::BitAnd => x & y,
+        BinOp::BitOr => x | y,
+        BinOp::BitXor => x ^ y,
+        BinOp::Shl => x.wrapping_shl(y as u32),
+        BinOp::Shr => ((x as u64).wrapping_shr(y as u32)) as i64,
     })
 }
 

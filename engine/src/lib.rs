@@ -19,13 +19,13 @@ pub mod options;
 
 pub use options::{CheckOptions, Control, EngineKind, Progress};
 
-pub mod ir;
-pub mod semantics;
 pub mod check;
 pub mod condition;
 pub mod explore;
+pub mod ir;
 pub mod replay;
 pub mod sdg;
+pub mod semantics;
 
 pub use check::check;
 pub use condition::evaluate_condition;

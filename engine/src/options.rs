@@ -30,7 +30,12 @@ pub struct CheckOptions {
 
 impl Default for CheckOptions {
     fn default() -> Self {
-        CheckOptions { engine: EngineKind::Mcr, sdg: true, loop_bound: 8, timeout: None }
+        CheckOptions {
+            engine: EngineKind::Mcr,
+            sdg: true,
+            loop_bound: 8,
+            timeout: None,
+        }
     }
 }
 
@@ -80,6 +85,8 @@ impl Control {
 
 impl std::fmt::Debug for Control {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Control").field("cancelled", &self.is_cancelled()).finish()
+        f.debug_struct("Control")
+            .field("cancelled", &self.is_cancelled())
+            .finish()
     }
 }

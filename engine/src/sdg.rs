@@ -89,7 +89,9 @@ fn can_fail(e: &PExpr) -> bool {
     match e {
         PExpr::Int(_) | PExpr::Reg(_) => false,
         PExpr::Unary(_, a) => can_fail(a),
-        PExpr::Binary(op, a, b) => matches!(op, BinOp::Div | BinOp::Rem) || can_fail(a) || can_fail(b),
+        PExpr::Binary(op, a, b) => {
+            matches!(op, BinOp::Div | BinOp::Rem) || can_fail(a) || can_fail(b)
+        }
     }
 }
 
@@ -171,7 +173,9 @@ fn may_stop(k: &InstrKind) -> bool {
         | InstrKind::Assume(_)
         | InstrKind::AwaitCheck { .. }
         | InstrKind::LoopIter(_) => true,
-        InstrKind::Fence | InstrKind::Jump(_) | InstrKind::AwaitBegin | InstrKind::LoopEnter(_) => false,
+        InstrKind::Fence | InstrKind::Jump(_) | InstrKind::AwaitBegin | InstrKind::LoopEnter(_) => {
+            false
+        }
     }
 }
 
@@ -220,7 +224,12 @@ impl ThreadSdg {
         }
         control.iter_mut().for_each(|c| c.sort_unstable());
         let data = reaching_uses(code, &succ, th);
-        ThreadSdg { succ, ipdom, control, data }
+        ThreadSdg {
+            succ,
+            ipdom,
+            control,
+            data,
+        }
     }
 }
 
@@ -266,7 +275,11 @@ fn post_dominators(succ: &[Vec<u32>], n: usize) -> Vec<u32> {
 }
 
 /// Reaching definitions: for each instruction, the (definition, register) pairs its uses read.
-fn reaching_uses(code: &[crate::ir::Instr], succ: &[Vec<u32>], th: &ThreadCode) -> Vec<Vec<(u32, Reg)>> {
+fn reaching_uses(
+    code: &[crate::ir::Instr],
+    succ: &[Vec<u32>],
+    th: &ThreadCode,
+) -> Vec<Vec<(u32, Reg)>> {
     let n = code.len();
     let nregs = th.n_regs as usize;
     // Per instruction and register: the definitions reaching its entry (sets of instruction
@@ -309,7 +322,15 @@ fn reaching_uses(code: &[crate::ir::Instr], succ: &[Vec<u32>], th: &ThreadCode) 
             regs.dedup();
             let mut out: Vec<(u32, Reg)> = regs
                 .into_iter()
-                .flat_map(|r| ins[i].get(r as usize).cloned().unwrap_or_default().into_iter().filter(|&d| (d as usize) < n).map(move |d| (d, r)))
+                .flat_map(|r| {
+                    ins[i]
+                        .get(r as usize)
+                        .cloned()
+                        .unwrap_or_default()
+                        .into_iter()
+                        .filter(|&d| (d as usize) < n)
+                        .map(move |d| (d, r))
+                })
                 .collect();
             out.sort_unstable();
             out
@@ -319,7 +340,9 @@ fn reaching_uses(code: &[crate::ir::Instr], succ: &[Vec<u32>], th: &ThreadCode) 
 
 impl Sdg {
     pub fn new(p: &Program) -> Sdg {
-        Sdg { threads: p.threads.iter().map(ThreadSdg::new).collect() }
+        Sdg {
+            threads: p.threads.iter().map(ThreadSdg::new).collect(),
+        }
     }
 
     /// The dependences of the events of `tr` (a trace of `p`), or `None` if a thread's events do
@@ -333,9 +356,19 @@ impl Sdg {
         for (t, th) in p.threads.iter().enumerate() {
             let g = self.threads.get(t)?;
             let evs: Vec<usize> = (0..n)
-                .filter(|&i| tr.events[i].thread == t && !matches!(tr.events[i].kind, EvKind::Flush { .. }))
+                .filter(|&i| {
+                    tr.events[i].thread == t && !matches!(tr.events[i].kind, EvKind::Flush { .. })
+                })
                 .collect();
-            shadow(th, g, tr, &evs, p.loop_bound, words, [&mut exist, &mut value, &mut path])?;
+            shadow(
+                th,
+                g,
+                tr,
+                &evs,
+                p.loop_bound,
+                words,
+                [&mut exist, &mut value, &mut path],
+            )?;
         }
         Some(TraceDeps { exist, value, path })
     }
@@ -350,13 +383,20 @@ impl Sdg {
                 let text = instr_text(th, &ins.kind, p);
                 let line = lines.line_col(ins.span.start).line;
                 let succ: Vec<String> = g.succ[i].iter().map(|&s| label(s, th)).collect();
-                let _ = write!(out, "  {i:>3}  {text:<28} line {line:<4} -> {}", succ.join(", "));
+                let _ = write!(
+                    out,
+                    "  {i:>3}  {text:<28} line {line:<4} -> {}",
+                    succ.join(", ")
+                );
                 if !g.control[i].is_empty() {
                     let c: Vec<String> = g.control[i].iter().map(|c| c.to_string()).collect();
                     let _ = write!(out, "   control: {}", c.join(", "));
                 }
                 if !g.data[i].is_empty() {
-                    let d: Vec<String> = g.data[i].iter().map(|(d, r)| format!("{d} ({})", reg_name(th, *r))).collect();
+                    let d: Vec<String> = g.data[i]
+                        .iter()
+                        .map(|(d, r)| format!("{d} ({})", reg_name(th, *r)))
+                        .collect();
                     let _ = write!(out, "   data: {}", d.join(", "));
                 }
                 out.push('\n');
@@ -370,9 +410,17 @@ impl Sdg {
     pub fn dump_dot(&self, p: &Program) -> String {
         let mut out = String::from("digraph sdg {\n  node [shape=box, fontname=monospace];\n");
         for (t, (th, g)) in p.threads.iter().zip(&self.threads).enumerate() {
-            let _ = writeln!(out, "  subgraph cluster_{t} {{\n    label=\"{}\";", escape(&th.name));
+            let _ = writeln!(
+                out,
+                "  subgraph cluster_{t} {{\n    label=\"{}\";",
+                escape(&th.name)
+            );
             for (i, ins) in th.code.iter().enumerate() {
-                let _ = writeln!(out, "    t{t}_{i} [label=\"{i}: {}\"];", escape(&instr_text(th, &ins.kind, p)));
+                let _ = writeln!(
+                    out,
+                    "    t{t}_{i} [label=\"{i}: {}\"];",
+                    escape(&instr_text(th, &ins.kind, p))
+                );
             }
             let _ = writeln!(out, "    t{t}_exit [label=\"exit\", shape=oval];\n  }}");
             for i in 0..th.code.len() {
@@ -380,7 +428,11 @@ impl Sdg {
                     let _ = writeln!(out, "  t{t}_{c} -> t{t}_{i};");
                 }
                 for &(d, r) in &g.data[i] {
-                    let _ = writeln!(out, "  t{t}_{d} -> t{t}_{i} [style=dashed, label=\"{}\"];", escape(&reg_name(th, r)));
+                    let _ = writeln!(
+                        out,
+                        "  t{t}_{d} -> t{t}_{i} [style=dashed, label=\"{}\"];",
+                        escape(&reg_name(th, r))
+                    );
                 }
             }
         }
@@ -402,15 +454,31 @@ fn label(s: u32, th: &ThreadCode) -> String {
 }
 
 fn reg_name(th: &ThreadCode, r: Reg) -> String {
-    th.regs.get(r as usize).cloned().unwrap_or_else(|| format!("t{r}"))
+    th.regs
+        .get(r as usize)
+        .cloned()
+        .unwrap_or_else(|| format!("t{r}"))
 }
 
 fn pexpr_text(th: &ThreadCode, e: &PExpr) -> String {
     match e {
         PExpr::Int(v) => v.to_string(),
         PExpr::Reg(r) => reg_name(th, *r),
-        PExpr::Unary(op, a) => format!("{}{}", if *op == crate::ast::UnOp::Neg { "-" } else { "!" }, pexpr_text(th, a)),
-        PExpr::Binary(op, a, b) => format!("({} {} {})", pexpr_text(th, a), op.symbol(), pexpr_text(th, b)),
+        PExpr::Unary(op, a) => format!(
+            "{}{}",
+            if *op == crate::ast::UnOp::Neg {
+                "-"
+            } else {
+                "!"
+            },
+            pexpr_text(th, a)
+        ),
+        PExpr::Binary(op, a, b) => format!(
+            "({} {} {})",
+            pexpr_text(th, a),
+            op.symbol(),
+            pexpr_text(th, b)
+        ),
     }
 }
 
@@ -425,8 +493,14 @@ fn access_text(th: &ThreadCode, a: &Access, p: &Program) -> String {
 fn instr_text(th: &ThreadCode, k: &InstrKind, p: &Program) -> String {
     let mutex = |m: &u32| p.mutexes.get(*m as usize).cloned().unwrap_or_default();
     match k {
-        InstrKind::Load { dst, loc } => format!("{} = load {}", reg_name(th, *dst), access_text(th, loc, p)),
-        InstrKind::Store { loc, value } => format!("store {} = {}", access_text(th, loc, p), pexpr_text(th, value)),
+        InstrKind::Load { dst, loc } => {
+            format!("{} = load {}", reg_name(th, *dst), access_text(th, loc, p))
+        }
+        InstrKind::Store { loc, value } => format!(
+            "store {} = {}",
+            access_text(th, loc, p),
+            pexpr_text(th, value)
+        ),
         InstrKind::Fence => "fence".to_string(),
         InstrKind::Lock(m) => format!("lock {}", mutex(m)),
         InstrKind::Unlock(m) => format!("unlock {}", mutex(m)),
@@ -435,6 +509,9 @@ fn instr_text(th: &ThreadCode, k: &InstrKind, p: &Program) -> String {
                 RmwOp::Xchg => "xchg",
                 RmwOp::Cas => "cas",
                 RmwOp::FetchAdd => "fetch_add",
+                RmwOp::FetchAnd => "fetch_and",
+                RmwOp::FetchOr => "fetch_or",
+                RmwOp::FetchXor => "fetch_xor",
             };
             let args: Vec<String> = args.iter().map(|a| pexpr_text(th, a)).collect();
             let call = format!("{name}({}, {})", access_text(th, loc, p), args.join(", "));
@@ -443,15 +520,23 @@ fn instr_text(th: &ThreadCode, k: &InstrKind, p: &Program) -> String {
                 None => call,
             }
         }
-        InstrKind::Assign { dst, value } => format!("{} = {}", reg_name(th, *dst), pexpr_text(th, value)),
+        InstrKind::Assign { dst, value } => {
+            format!("{} = {}", reg_name(th, *dst), pexpr_text(th, value))
+        }
         InstrKind::Jump(t) => format!("jump {t}"),
         InstrKind::JumpIf { cond, target, when } => {
-            format!("if {}{} jump {target}", if *when { "" } else { "!" }, pexpr_text(th, cond))
+            format!(
+                "if {}{} jump {target}",
+                if *when { "" } else { "!" },
+                pexpr_text(th, cond)
+            )
         }
         InstrKind::Assert(c) => format!("assert {}", pexpr_text(th, c)),
         InstrKind::Assume(c) => format!("assume {}", pexpr_text(th, c)),
         InstrKind::AwaitBegin => "await begin".to_string(),
-        InstrKind::AwaitCheck { cond, retry } => format!("await {} else {retry}", pexpr_text(th, cond)),
+        InstrKind::AwaitCheck { cond, retry } => {
+            format!("await {} else {retry}", pexpr_text(th, cond))
+        }
         InstrKind::LoopEnter(l) => format!("loop {l} enter"),
         InstrKind::LoopIter(l) => format!("loop {l} iteration"),
     }
@@ -493,7 +578,8 @@ fn shadow(
     let mut conds: Set = vec![0; words];
     // Scratch sets, reused: this runs on every trace MCR analyses, and a fresh set per
     // instruction was most of its time.
-    let (mut ctrl, mut here, mut tmp): (Set, Set, Set) = (vec![0; words], vec![0; words], vec![0; words]);
+    let (mut ctrl, mut here, mut tmp): (Set, Set, Set) =
+        (vec![0; words], vec![0; words], vec![0; words]);
     // `out` := the union of the taints of `regs_used`.
     let regs_taint = |out: &mut Set, regs_used: &[Reg], taint: &[Set]| {
         out.fill(0);
@@ -595,14 +681,17 @@ fn shadow(
         }
         let read = ev.kind.read().map(|(_, v)| v);
         match (&ins.kind, read) {
-            (InstrKind::Load { dst, .. }, Some(v)) | (InstrKind::Rmw { dst: Some(dst), .. }, Some(v)) => {
+            (InstrKind::Load { dst, .. }, Some(v))
+            | (InstrKind::Rmw { dst: Some(dst), .. }, Some(v)) => {
                 *regs.get_mut(*dst as usize)? = v;
                 let t = taint.get_mut(*dst as usize)?;
                 t.fill(0);
                 insert(t, e);
             }
             (InstrKind::Rmw { dst: None, .. }, Some(_)) => {}
-            (k, None) if k.is_visible() && !matches!(k, InstrKind::Load { .. } | InstrKind::Rmw { .. }) => {}
+            (k, None)
+                if k.is_visible()
+                    && !matches!(k, InstrKind::Load { .. } | InstrKind::Rmw { .. }) => {}
             _ => return None,
         }
         if ins.clear_temps {
@@ -631,12 +720,21 @@ mod tests {
     fn deps(src: &str) -> Vec<(usize, String, Vec<usize>, Vec<usize>)> {
         let p = program(src);
         let tr = trace_of(&p, Model::Sc, &[]);
-        let d = Sdg::new(&p).trace_deps(&p, &tr).expect("the events follow the code");
+        let d = Sdg::new(&p)
+            .trace_deps(&p, &tr)
+            .expect("the events follow the code");
         let bits = |s: &Set| members(s, tr.events.len()).collect();
         tr.events
             .iter()
             .enumerate()
-            .map(|(i, e)| (e.thread, format!("{:?}", e.kind), bits(&d.exist[i]), bits(&d.value[i])))
+            .map(|(i, e)| {
+                (
+                    e.thread,
+                    format!("{:?}", e.kind),
+                    bits(&d.exist[i]),
+                    bits(&d.value[i]),
+                )
+            })
             .collect()
     }
 
@@ -645,7 +743,11 @@ mod tests {
         let d = deps("litmus T shared x = 0, y = 0, z = 0; thread P0 { r1 = x; y = r1; z = 1; }");
         assert_eq!(d[1].2, Vec::<usize>::new(), "y = r1 exists whatever r1 is");
         assert_eq!(d[1].3, vec![0], "y = r1 writes what the load read");
-        assert_eq!((d[2].2.clone(), d[2].3.clone()), (vec![], vec![]), "z = 1 depends on nothing");
+        assert_eq!(
+            (d[2].2.clone(), d[2].3.clone()),
+            (vec![], vec![]),
+            "z = 1 depends on nothing"
+        );
     }
 
     #[test]
@@ -660,26 +762,54 @@ mod tests {
         // The paper's Counter: the loop runs on a register, so each store depends only on the
         // load just before it.
         let d = deps("litmus T shared c = 0; thread P0 { i = 0; while (i < 3) { r = c; c = r + 1; i = i + 1; } }");
-        let stores: Vec<_> = d.iter().enumerate().filter(|(_, e)| e.1.starts_with("Store")).collect();
+        let stores: Vec<_> = d
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| e.1.starts_with("Store"))
+            .collect();
         assert_eq!(stores.len(), 3);
         for (i, s) in stores {
-            assert_eq!(s.2, Vec::<usize>::new(), "store {i} exists whatever was read");
-            assert_eq!(s.3, vec![i - 1], "store {i} writes its own iteration's read");
+            assert_eq!(
+                s.2,
+                Vec::<usize>::new(),
+                "store {i} exists whatever was read"
+            );
+            assert_eq!(
+                s.3,
+                vec![i - 1],
+                "store {i} writes its own iteration's read"
+            );
         }
     }
 
     #[test]
     fn code_after_an_await_or_a_possible_block_depends_on_what_decides_it() {
         let d = deps("litmus T shared x = 1, y = 0; thread P0 { await(x == 1); y = 1; }");
-        assert_eq!(d[1].2, vec![0], "y = 1 follows the await's successful round");
+        assert_eq!(
+            d[1].2,
+            vec![0],
+            "y = 1 follows the await's successful round"
+        );
         let d = deps("litmus T shared x = 1, z = 0; mutex m; thread P0 { r = x; if (r == 1) { lock(m); } z = 1; }");
-        assert_eq!(d.last().unwrap().2, vec![0], "z = 1 needs the lock, which the branch decides, not to block");
+        assert_eq!(
+            d.last().unwrap().2,
+            vec![0],
+            "z = 1 needs the lock, which the branch decides, not to block"
+        );
     }
 
     #[test]
     fn an_array_access_depends_on_its_index() {
         let d = deps("litmus T shared i = 1, a[2], y = 0; thread P0 { r = i; a[r] = 5; y = 2; }");
-        assert_eq!(d[1].2, vec![0], "where a[r] = 5 writes (and that it does not fault) comes from the read");
-        assert_eq!(d[2].2, vec![0], "a possible index error decides whether y = 2 runs");
+        assert_eq!(
+            d[1].2,
+            vec![0],
+            "where a[r] = 5 writes (and that it does not fault) comes from the read"
+        );
+        assert_eq!(
+            d[2].2,
+            vec![0],
+            "a possible index error decides whether y = 2 runs"
+        );
     }
 }

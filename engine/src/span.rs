@@ -17,11 +17,17 @@ pub struct Span {
 
 impl Span {
     pub fn new(start: usize, end: usize) -> Span {
-        Span { start: start as u32, end: end.max(start) as u32 }
+        Span {
+            start: start as u32,
+            end: end.max(start) as u32,
+        }
     }
     /// The smallest span covering both.
     pub fn cover(self, other: Span) -> Span {
-        Span { start: self.start.min(other.start), end: self.end.max(other.end) }
+        Span {
+            start: self.start.min(other.start),
+            end: self.end.max(other.end),
+        }
     }
     pub fn range(self) -> std::ops::Range<usize> {
         self.start as usize..self.end as usize
@@ -54,7 +60,10 @@ impl LineIndex {
                 line_starts.push(i + 1);
             }
         }
-        LineIndex { line_starts, text: text.to_owned() }
+        LineIndex {
+            line_starts,
+            text: text.to_owned(),
+        }
     }
 
     /// The position of byte `offset` (clamped to the text, and back to a char boundary).
@@ -65,7 +74,10 @@ impl LineIndex {
         }
         let line = self.line_starts.partition_point(|&s| s <= offset) - 1;
         let col = self.text[self.line_starts[line]..offset].chars().count();
-        LineCol { line: line as u32 + 1, col: col as u32 + 1 }
+        LineCol {
+            line: line as u32 + 1,
+            col: col as u32 + 1,
+        }
     }
 
     /// Start and end positions of a span.
@@ -75,9 +87,15 @@ impl LineIndex {
 
     /// The text of 1-based line `line`, without its newline.
     pub fn line_text(&self, line: u32) -> &str {
-        let i = (line as usize).saturating_sub(1).min(self.line_starts.len() - 1);
+        let i = (line as usize)
+            .saturating_sub(1)
+            .min(self.line_starts.len() - 1);
         let start = self.line_starts[i];
-        let end = self.line_starts.get(i + 1).copied().unwrap_or(self.text.len());
+        let end = self
+            .line_starts
+            .get(i + 1)
+            .copied()
+            .unwrap_or(self.text.len());
         self.text[start..end].trim_end_matches(['\n', '\r'])
     }
 

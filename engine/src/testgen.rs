@@ -552,6 +552,10 @@ fn print_stmt(test: &Test, s: &Stmt, depth: usize, out: &mut String) {
                 RmwOp::Xchg => "xchg",
                 RmwOp::Cas => "cas",
                 RmwOp::FetchAdd => "fetch_add",
+                // x86-only operations (`LOCK AND`, ...), never generated.
+                RmwOp::FetchAnd => "fetch_and",
+                RmwOp::FetchOr => "fetch_or",
+                RmwOp::FetchXor => "fetch_xor",
             };
             let mut a = vec![print_loc(test, loc)];
             a.extend(args.iter().map(|x| print_expr(test, x)));

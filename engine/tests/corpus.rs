@@ -205,7 +205,11 @@ fn corpus_matches_hand_derived_expectations() {
                 };
                 let t0 = std::time::Instant::now();
                 let r = check(&test, model, &opts, &ctl);
-                eprintln!("{name:24} {engine:?} {}: {:.2}s", model.label(), t0.elapsed().as_secs_f64());
+                eprintln!(
+                    "{name:24} {engine:?} {}: {:.2}s",
+                    model.label(),
+                    t0.elapsed().as_secs_f64()
+                );
                 for msg in compare(&keys, e, &r)
                     .into_iter()
                     .chain(check_replays(&test, model, &opts, &r))
@@ -216,13 +220,22 @@ fn corpus_matches_hand_derived_expectations() {
             }
         }
         for (engine, model, mcr) in reports.iter().filter(|r| r.0 == EngineKind::Mcr) {
-            let Some((_, _, exh)) = reports.iter().find(|r| r.0 == EngineKind::Exhaustive && r.1 == *model) else {
+            let Some((_, _, exh)) = reports
+                .iter()
+                .find(|r| r.0 == EngineKind::Exhaustive && r.1 == *model)
+            else {
                 continue;
             };
             let spans = |r: &ModelReport| -> std::collections::BTreeSet<String> {
-                r.violations.iter().map(|v| format!("{:?}@{:?}", v.kind, v.span)).collect()
+                r.violations
+                    .iter()
+                    .map(|v| format!("{:?}@{:?}", v.kind, v.span))
+                    .collect()
             };
-            if mcr.states != exh.states || spans(mcr) != spans(exh) || mcr.condition != exh.condition {
+            if mcr.states != exh.states
+                || spans(mcr) != spans(exh)
+                || mcr.condition != exh.condition
+            {
                 failures.push(format!(
                     "{name} {engine:?} {}: differs from the reference explorer: states {:?} vs {:?}, violations {:?} vs {:?}",
                     model.label(),

@@ -21,7 +21,10 @@ fn parse(src: &str) -> Test {
 fn mcr(src: &str, model: Model) -> ModelReport {
     let (r, stats) = mcr_run(&parse(src), model, Tuning::default());
     assert!(r.complete, "incomplete");
-    assert_eq!(stats.diverged, 0, "a seed's replay left the solved interleaving");
+    assert_eq!(
+        stats.diverged, 0,
+        "a seed's replay left the solved interleaving"
+    );
     r
 }
 
@@ -30,7 +33,12 @@ fn outcomes(r: &ModelReport, keys: &[&str]) -> Vec<String> {
     let mut v: Vec<String> = r
         .states
         .iter()
-        .map(|s| keys.iter().map(|k| s.get(k).unwrap().to_string()).collect::<Vec<_>>().join(","))
+        .map(|s| {
+            keys.iter()
+                .map(|k| s.get(k).unwrap().to_string())
+                .collect::<Vec<_>>()
+                .join(",")
+        })
         .collect();
     v.sort();
     v.dedup();
@@ -68,7 +76,10 @@ fn message_passing() {
         assert_eq!(outcomes(&mcr(MP, m), &k), ["0,0", "0,1", "1,1"], "{m:?}");
     }
     // PSO lets y = 1 reach memory before x = 1.
-    assert_eq!(outcomes(&mcr(MP, Model::Pso), &k), ["0,0", "0,1", "1,0", "1,1"]);
+    assert_eq!(
+        outcomes(&mcr(MP, Model::Pso), &k),
+        ["0,0", "0,1", "1,0", "1,1"]
+    );
 }
 
 const IRIW: &str = "litmus IRIW
@@ -101,11 +112,20 @@ fn n6_needs_store_forwarding() {
     // y = 0 from memory, then P1's y = 2 and x = 2 reach memory, and P0's x = 1 last. The
     // paper's encoding, which makes the load of x read memory after its own store, loses it.
     let k = ["P0:r0", "P0:r1", "x"];
-    assert_eq!(outcomes(&mcr(N6, Model::Sc), &k), ["1,0,2", "1,2,1", "1,2,2", "2,2,2"]);
+    assert_eq!(
+        outcomes(&mcr(N6, Model::Sc), &k),
+        ["1,0,2", "1,2,1", "1,2,2", "2,2,2"]
+    );
     let tso = mcr(N6, Model::Tso);
-    assert_eq!(outcomes(&tso, &k), ["1,0,1", "1,0,2", "1,2,1", "1,2,2", "2,2,2"]);
+    assert_eq!(
+        outcomes(&tso, &k),
+        ["1,0,1", "1,0,2", "1,2,1", "1,2,2", "2,2,2"]
+    );
     assert!(tso.condition.unwrap().holds);
-    assert_eq!(outcomes(&mcr(N6, Model::Pso), &k), ["1,0,1", "1,0,2", "1,2,1", "1,2,2", "2,0,2", "2,2,2"]);
+    assert_eq!(
+        outcomes(&mcr(N6, Model::Pso), &k),
+        ["1,0,1", "1,0,2", "1,2,1", "1,2,2", "2,0,2", "2,2,2"]
+    );
 }
 
 const FORWARD: &str = "litmus Forward
@@ -118,7 +138,10 @@ exists (P0:r0 == 2 && x == 1)";
 fn a_load_reads_its_own_buffered_store() {
     let k = ["P0:r0", "x"];
     // SC: r0 == 2 only when P1's store comes between, and then x ends 2.
-    assert_eq!(outcomes(&mcr(FORWARD, Model::Sc), &k), ["1,1", "1,2", "2,2"]);
+    assert_eq!(
+        outcomes(&mcr(FORWARD, Model::Sc), &k),
+        ["1,1", "1,2", "2,2"]
+    );
     // TSO/PSO: x = 1 may reach memory after x = 2 while r0 already read 1 from the buffer;
     // r0 == 2 with x == 1 would need P0 to see P1's store before its own, which the FIFO
     // buffer forbids (the flush of x = 1 comes after the load).
@@ -140,7 +163,12 @@ fn lock_order_deadlock_is_found() {
     for m in Model::ALL {
         let (r, stats) = mcr_run(&parse(LOCK_ORDER), m, Tuning::default());
         eprintln!("{stats:?}");
-        assert!(r.violations.iter().any(|v| v.kind == litmus_engine::report::ViolationKind::Deadlock), "{m:?}");
+        assert!(
+            r.violations
+                .iter()
+                .any(|v| v.kind == litmus_engine::report::ViolationKind::Deadlock),
+            "{m:?}"
+        );
     }
 }
 
@@ -200,12 +228,18 @@ fn an_rmw_that_starts_writing_is_read_after_it() {
 /// value from a write only the seed's trace has; only reads after the prefix were targets.
 #[test]
 fn prefix_reads_get_the_new_writes_of_their_trace() {
-    let src = std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/litmus/peterson_fence.litmus"))
-        .expect("corpus file");
+    let src = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../tests/litmus/peterson_fence.litmus"),
+    )
+    .expect("corpus file");
     let test = parse(&src);
     let want = exhaustive(&test, Model::Pso);
     for seed in [2, 5] {
-        let tuning = Tuning { solver_seed: Some(seed), ..Tuning::default() };
+        let tuning = Tuning {
+            solver_seed: Some(seed),
+            ..Tuning::default()
+        };
         let (got, stats) = mcr_run(&test, Model::Pso, tuning);
         assert_eq!(stats.diverged, 0);
         assert_eq!(verdict(&got), verdict(&want), "solver seed {seed}");
@@ -236,7 +270,11 @@ fn agrees_with_exhaustive(src: &str, want: impl Fn(Model, &ModelReport)) {
 #[test]
 fn a_lock_waited_for_at_the_end_is_a_target() {
     agrees_with_exhaustive(PENDING_LOCK, |m, r| {
-        assert_eq!(r.violations.len(), 2, "{m:?}: the deadlock and the assertion");
+        assert_eq!(
+            r.violations.len(),
+            2,
+            "{m:?}: the deadlock and the assertion"
+        );
     });
 }
 
@@ -253,7 +291,12 @@ thread P2 { x = 1; }";
 #[test]
 fn a_late_await_target_keeps_the_writes_before_its_round() {
     agrees_with_exhaustive(WAIT_FOR_GOOD, |m, r| {
-        assert!(r.violations.iter().any(|v| v.kind == litmus_engine::report::ViolationKind::Deadlock), "{m:?}");
+        assert!(
+            r.violations
+                .iter()
+                .any(|v| v.kind == litmus_engine::report::ViolationKind::Deadlock),
+            "{m:?}"
+        );
     });
 }
 
@@ -280,21 +323,47 @@ fn an_exploration_that_needs_z3_midway_hands_out_each_execution_once() {
     use litmus_engine::ir::Program;
     use litmus_engine::mcr;
     use litmus_engine::{CheckOptions, Control};
-    let test = parse(&std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/litmus/dekker.litmus")).unwrap());
+    let test = parse(
+        &std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../tests/litmus/dekker.litmus"
+        ))
+        .unwrap(),
+    );
     let program = Program::lower(&test, CheckOptions::default().loop_bound).unwrap();
     // Every query the pre-check leaves goes to Z3; the first execution comes before any query.
-    let tuning = Tuning { search_budget: 0, ..Tuning::default() };
+    let tuning = Tuning {
+        search_budget: 0,
+        ..Tuning::default()
+    };
     let run = || {
         let mut handed: Vec<String> = Vec::new();
-        let stats = mcr::explore_with(&program, Model::Tso, &CheckOptions::default(), &Control::new(), tuning, &mut |ex| {
-            handed.push(ex.events.iter().map(|e| format!("{}{:?}{:?}{:?}", e.thread, e.action, e.cell, e.value)).collect::<Vec<_>>().join(" "));
-        });
+        let stats = mcr::explore_with(
+            &program,
+            Model::Tso,
+            &CheckOptions::default(),
+            &Control::new(),
+            tuning,
+            &mut |ex| {
+                handed.push(
+                    ex.events
+                        .iter()
+                        .map(|e| format!("{}{:?}{:?}{:?}", e.thread, e.action, e.cell, e.value))
+                        .collect::<Vec<_>>()
+                        .join(" "),
+                );
+            },
+        );
         (handed, stats)
     };
     let (handed, stats) = run();
     assert!(stats.complete && stats.z3_queries > 0, "Z3 was not needed");
     assert!(handed.len() > 1);
-    assert_eq!(handed.len() as u64, stats.executions, "executions handed out twice or lost");
+    assert_eq!(
+        handed.len() as u64,
+        stats.executions,
+        "executions handed out twice or lost"
+    );
     // Deterministic: the same executions in the same order again.
     assert_eq!(run().0, handed);
 }
@@ -318,15 +387,41 @@ fn a_step_after_the_target_that_does_not_depend_on_it_may_stay_in_the_prefix() {
     let test = parse(UNLOCK_AFTER_TARGET);
     for m in Model::ALL {
         let reference = exhaustive(&test, m);
-        assert!(outcomes(&reference, &["P0:r1", "P1:r0", "y"]).contains(&"1,0,1".to_string()), "{m:?}: the state is reachable");
+        assert!(
+            outcomes(&reference, &["P0:r1", "P1:r0", "y"]).contains(&"1,0,1".to_string()),
+            "{m:?}: the state is reachable"
+        );
         for sdg in [true, false] {
-            let opts = CheckOptions { engine: EngineKind::Mcr, loop_bound: 2, sdg, ..CheckOptions::default() };
+            let opts = CheckOptions {
+                engine: EngineKind::Mcr,
+                loop_bound: 2,
+                sdg,
+                ..CheckOptions::default()
+            };
             // Every query to Z3; and the causal search, each of its answers checked against Z3.
-            for tuning in [Tuning { search_budget: 0, ..Tuning::default() }, Tuning { check_search: true, ..Tuning::default() }] {
+            for tuning in [
+                Tuning {
+                    search_budget: 0,
+                    ..Tuning::default()
+                },
+                Tuning {
+                    check_search: true,
+                    ..Tuning::default()
+                },
+            ] {
                 let (got, stats) = mcr_run_opts(&test, m, tuning, &opts);
                 assert!(stats.z3_queries > 0, "{m:?}: the queries went to Z3");
-                assert_eq!(verdict(&got), verdict(&reference), "{m:?}, graph {sdg}, search budget {}", tuning.search_budget);
-                assert_eq!((stats.search_missed, stats.search_extra, stats.diverged), (0, 0, 0), "{m:?}");
+                assert_eq!(
+                    verdict(&got),
+                    verdict(&reference),
+                    "{m:?}, graph {sdg}, search budget {}",
+                    tuning.search_budget
+                );
+                assert_eq!(
+                    (stats.search_missed, stats.search_extra, stats.diverged),
+                    (0, 0, 0),
+                    "{m:?}"
+                );
             }
         }
     }

@@ -13,14 +13,30 @@ use litmus_engine::{CheckOptions, Control};
 use mcr_support::*;
 
 fn check(test: &litmus_engine::ast::Test, loop_bound: u32, label: &str, totals: &mut McrStats) {
-    let opts = CheckOptions { loop_bound, timeout: Some(std::time::Duration::from_secs(30)), ..CheckOptions::default() };
+    let opts = CheckOptions {
+        loop_bound,
+        timeout: Some(std::time::Duration::from_secs(30)),
+        ..CheckOptions::default()
+    };
     let program = Program::lower(test, opts.loop_bound).expect("lowers");
-    let tuning = Tuning { check_search: true, ..Tuning::default() };
+    let tuning = Tuning {
+        check_search: true,
+        ..Tuning::default()
+    };
     for model in Model::ALL {
         let s = mcr::explore_with(&program, model, &opts, &Control::new(), tuning, &mut |_| {});
-        assert_eq!(s.search_missed, 0, "{label} {model:?}: the search missed an interleaving Z3 found");
-        assert_eq!(s.search_extra, 0, "{label} {model:?}: the search found an interleaving Z3 rules out");
-        assert_eq!(s.diverged, 0, "{label} {model:?}: a searched seed did not replay");
+        assert_eq!(
+            s.search_missed, 0,
+            "{label} {model:?}: the search missed an interleaving Z3 found"
+        );
+        assert_eq!(
+            s.search_extra, 0,
+            "{label} {model:?}: the search found an interleaving Z3 rules out"
+        );
+        assert_eq!(
+            s.diverged, 0,
+            "{label} {model:?}: a searched seed did not replay"
+        );
         totals.queries += s.queries;
         totals.prefiltered += s.prefiltered;
         totals.searched += s.searched;
@@ -44,7 +60,10 @@ fn search_misses_nothing_z3_finds_on_random_programs() {
         check(&random_test(seed), 2, &format!("seed {seed}"), &mut t);
     }
     summary("random", &t);
-    assert!(t.searched * 2 > t.queries - t.prefiltered, "the search should answer most queries the pre-check leaves");
+    assert!(
+        t.searched * 2 > t.queries - t.prefiltered,
+        "the search should answer most queries the pre-check leaves"
+    );
 }
 
 #[test]

@@ -189,18 +189,18 @@ fn not_a_test() {
     check(
         "hello world\n",
         expect![[r#"
-        error 1:1-1:6: expected a test: `litmus NAME` (native dialect) or `X86 NAME` (herd x86 dialect)
-          | hello world
-          | ^^^^^
-    "#]],
+            error 1:1-1:6: expected a test: `litmus NAME` (native dialect), `X86 NAME` or `X86_64 NAME` (herd's x86 dialects)
+              | hello world
+              | ^^^^^
+        "#]],
     );
     check(
         "",
         expect![[r#"
-        error 1:1-1:1: expected a test: `litmus NAME` (native dialect) or `X86 NAME` (herd x86 dialect)
-          | 
-          | ^
-    "#]],
+            error 1:1-1:1: expected a test: `litmus NAME` (native dialect), `X86 NAME` or `X86_64 NAME` (herd's x86 dialects)
+              | 
+              | ^
+        "#]],
     );
 }
 

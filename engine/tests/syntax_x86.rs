@@ -111,16 +111,13 @@ fn unsupported_instructions_are_reported_at_their_cell() {
     check(
         "X86 U\n{ }\n P0         | P1 ;\n ADD [x],1  | MOV [x],[y] ;\n MFENCE EAX | XCHG EAX,$1 ;\n MOV [x],1  | MOV EAX,EBX | MOV [y],1 ;\nexists (x=1)\n",
         expect![[r#"
-            error 4:2-4:11: unsupported x86 instruction `ADD`; supported: MOV, MFENCE, XCHG
-              |  ADD [x],1  | MOV [x],[y] ;
-              |  ^^^^^^^^^
-            error 4:15-4:26: unsupported MOV operands; supported: `MOV [x],$1`, `MOV [x],EAX`, `MOV EAX,[x]`, `MOV EAX,$1`
+            error 4:15-4:26: unsupported MOV operands in `MOV [x],[y]`; supported: a store `MOV [x],$1` / `MOV [x],EAX`, a load `MOV EAX,[x]`, a register move `MOV EAX,$1` / `MOV EAX,EBX` (AT&T order in X86_64)
               |  ADD [x],1  | MOV [x],[y] ;
               |               ^^^^^^^^^^^
             error 5:2-5:12: MFENCE takes no operands
               |  MFENCE EAX | XCHG EAX,$1 ;
               |  ^^^^^^^^^^
-            error 5:15-5:26: unsupported XCHG operands; supported: `XCHG [x],EAX`, `XCHG EAX,[x]`
+            error 5:15-5:26: unsupported XCHG operands in `XCHG EAX,$1`; supported: a register and a location, `XCHG [x],EAX`
               |  MFENCE EAX | XCHG EAX,$1 ;
               |               ^^^^^^^^^^^
             error 6:29-6:38: this cell is in column 3 but the table has 2 thread columns
@@ -167,10 +164,10 @@ fn x86_syntax_errors() {
     check(
         "X86 E\n{ x=0;\n P0 ;\n MOV [x],$1 ;\n",
         expect![[r#"
-        error 3:2-4:11: unexpected `P0`
-          |  P0 ;
-          |  ^
-    "#]],
+            error 4:9-4:12: unexpected `,`
+              |  MOV [x],$1 ;
+              |         ^^^
+        "#]],
     );
 }
 

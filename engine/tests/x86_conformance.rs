@@ -1,5 +1,6 @@
-//! x86 conformance: every test of `../shared/conformance/x86` (relative to the repository root;
-//! skipped with a message when absent) under SC and TSO with both engines, compared with
+//! x86 conformance: every test of `../shared/conformance/x86` (herd's `X86` dialect) and of
+//! `../shared/conformance/x86_64` (herd's `X86_64` dialect), relative to the repository root
+//! (skipped with a message when absent), under SC and TSO with both engines, compared with
 //! `expected.csv` (herd7's `Ok`/`No` per model). PSO must allow every TSO state.
 
 use litmus_engine::{check, syntax, CheckOptions, Control, EngineKind, Model};
@@ -8,29 +9,44 @@ use std::time::Instant;
 
 #[test]
 fn x86_conformance_suite_agrees_with_herd_mcr() {
-    conformance(EngineKind::Mcr);
+    conformance(EngineKind::Mcr, "x86", "LITMUS_CONFORMANCE", 400);
 }
 
 #[test]
 fn x86_conformance_suite_agrees_with_herd_exhaustive() {
-    conformance(EngineKind::Exhaustive);
+    conformance(EngineKind::Exhaustive, "x86", "LITMUS_CONFORMANCE", 400);
 }
 
-fn conformance(engine: EngineKind) {
+#[test]
+fn x86_64_conformance_suite_agrees_with_herd_mcr() {
+    conformance(EngineKind::Mcr, "x86_64", "LITMUS_CONFORMANCE_X86_64", 300);
+}
+
+#[test]
+fn x86_64_conformance_suite_agrees_with_herd_exhaustive() {
+    conformance(
+        EngineKind::Exhaustive,
+        "x86_64",
+        "LITMUS_CONFORMANCE_X86_64",
+        300,
+    );
+}
+
+fn conformance(engine: EngineKind, set: &str, var: &str, min_rows: usize) {
     // `../shared` next to the repository (`/work/main` → `/work/shared`); worktrees one level
     // deeper also look one more level up; `LITMUS_CONFORMANCE` overrides.
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
-    let mut candidates: Vec<PathBuf> = std::env::var_os("LITMUS_CONFORMANCE")
+    let mut candidates: Vec<PathBuf> = std::env::var_os(var)
         .map(PathBuf::from)
         .into_iter()
         .collect();
-    candidates.push(root.join("../shared/conformance/x86"));
-    candidates.push(root.join("../../shared/conformance/x86"));
+    candidates.push(root.join(format!("../shared/conformance/{set}")));
+    candidates.push(root.join(format!("../../shared/conformance/{set}")));
     let Some(dir) = candidates
         .into_iter()
         .find(|d| d.join("expected.csv").is_file())
     else {
-        println!("skipping x86 conformance: ../shared/conformance/x86 not found");
+        println!("skipping {set} conformance: ../shared/conformance/{set} not found");
         return;
     };
     let csv = std::fs::read_to_string(dir.join("expected.csv")).unwrap_or_default();
@@ -86,14 +102,14 @@ fn conformance(engine: EngineKind) {
         }
     }
     println!(
-        "x86 conformance ({engine:?}): {rows} tests, {} disagreements, {:.1}s",
+        "{set} conformance ({engine:?}): {rows} tests, {} disagreements, {:.1}s",
         disagreements.len(),
         start.elapsed().as_secs_f64()
     );
     for d in &disagreements {
         println!("  {d}");
     }
-    assert!(rows > 400, "only {rows} rows in expected.csv");
+    assert!(rows >= min_rows, "only {rows} rows in expected.csv");
     assert!(
         disagreements.is_empty(),
         "{} disagreements:\n{}",

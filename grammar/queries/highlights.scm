@@ -1,4 +1,4 @@
-; Syntax highlighting for litmus tests (native and herd x86 dialects).
+; Syntax highlighting for litmus tests (native and herd's X86 / X86_64 dialects).
 
 (comment) @comment
 (herd_block) @comment
@@ -8,6 +8,7 @@
   "litmus"
   "X86"
   "x86"
+  "X86_64"
   "shared"
   "mutex"
   "thread"
@@ -53,6 +54,11 @@
 (mutex_declaration name: (identifier) @variable)
 (x86_instruction mnemonic: (identifier) @function.builtin)
 (memory_operand location: (identifier) @variable)
+(att_memory base: (identifier) @variable)
+(att_register) @variable.parameter
+(lock_prefix) @keyword
+(x86_label name: (identifier) @label)
+(x86_init_entry type: (type_name) @type.builtin)
 (with_entry model: (identifier) @attribute)
 
 (integer) @number

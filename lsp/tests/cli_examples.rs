@@ -128,8 +128,16 @@ fn every_example_gives_the_results_its_header_promises() {
                     .map(|v| v["kind"].as_str().unwrap())
                     .collect();
                 match e.word.as_str() {
-                    "Ok" => assert_eq!(m["condition"]["holds"], true, "{name} {} ({engine}): {m}", e.model),
-                    "No" => assert_eq!(m["condition"]["holds"], false, "{name} {} ({engine}): {m}", e.model),
+                    "Ok" => assert_eq!(
+                        m["condition"]["holds"], true,
+                        "{name} {} ({engine}): {m}",
+                        e.model
+                    ),
+                    "No" => assert_eq!(
+                        m["condition"]["holds"], false,
+                        "{name} {} ({engine}): {m}",
+                        e.model
+                    ),
                     "pass" => assert!(kinds.is_empty(), "{name} {} ({engine}): {kinds:?}", e.model),
                     kind => assert!(
                         kinds.contains(&kind),

@@ -135,15 +135,31 @@ fn dump_sdg_prints_the_dependence_graph_instead_of_checking() {
     let path = scratch("options", "spin-sdg.litmus", SPIN.as_bytes());
     let r = run(&["check", "--dump-sdg", &path]);
     assert_eq!(r.status, 0, "{}", r.stderr);
-    assert!(!r.stdout.contains("Test Spin"), "nothing is checked:\n{}", r.stdout);
+    assert!(
+        !r.stdout.contains("Test Spin"),
+        "nothing is checked:\n{}",
+        r.stdout
+    );
     // P0's loop: the load of x decides whether the body runs, and the body's assignment reads
     // the register it updates.
     assert!(r.stdout.contains("thread P0 (#0):"), "{}", r.stdout);
-    let load = r.stdout.lines().find(|l| l.contains("= load x")).expect("the load of x");
+    let load = r
+        .stdout
+        .lines()
+        .find(|l| l.contains("= load x"))
+        .expect("the load of x");
     let pc = load.split_whitespace().next().unwrap();
-    let branch = r.stdout.lines().find(|l| l.contains("if !")).expect("the loop test");
+    let branch = r
+        .stdout
+        .lines()
+        .find(|l| l.contains("if !"))
+        .expect("the loop test");
     assert!(branch.contains(&format!("data: {pc} (")), "{branch}");
-    let body = r.stdout.lines().find(|l| l.contains("r0 = (r0 + 1)")).expect("the loop body");
+    let body = r
+        .stdout
+        .lines()
+        .find(|l| l.contains("r0 = (r0 + 1)"))
+        .expect("the loop body");
     assert!(body.contains("control:"), "{body}");
     let dot = run(&["check", "--dump-sdg=dot", &path]);
     assert_eq!(dot.status, 0, "{}", dot.stderr);

@@ -171,11 +171,68 @@ fn x86_condition_is_printed_in_herd_syntax() {
         "{}",
         r.stdout
     );
-    assert!(r.stdout.contains("P0:EAX=0; P1:EAX=0;"), "{}", r.stdout);
+    assert!(r.stdout.contains("\n0:EAX=0; 1:EAX=0;\n"), "{}", r.stdout);
+    assert!(!r.stdout.contains("P0:EAX"), "{}", r.stdout);
     assert!(
         r.stdout.contains("Observation SB Sometimes 1 3"),
         "{}",
         r.stdout
+    );
+}
+
+#[test]
+fn herd_dialects_print_herds_block() {
+    // X86: registers `1:EAX`, memory `x`, the `locations` added to each state, and for
+    // `~exists` herd's witness counts (positive: states where the proposition fails).
+    check_text(
+        &[
+            "--model",
+            "tso",
+            "--engine",
+            "exhaustive",
+            "examples/x86-lock-counter.litmus",
+        ],
+        0,
+        expect![[r#"
+            --- TSO ---
+            Test LockCounter Forbidden
+            States 2
+            1:EAX=0; x=2;
+            1:EAX=1; x=2;
+            Ok
+            Witnesses
+            Positive: 2 Negative: 0
+            Condition ~exists (x=1)
+            Observation LockCounter Never 0 2
+            Stats: 2 executions, 0 blocked, 2 states, 0 queries, 0 constraints, solver _ ms, time _ ms, complete
+
+        "#]],
+    );
+    // X86_64: registers `0:rax`, memory `[x]`.
+    check_text(
+        &[
+            "--model",
+            "sc",
+            "--engine",
+            "exhaustive",
+            "examples/sb-x86_64.litmus",
+        ],
+        0,
+        expect![[r#"
+            --- SC ---
+            Test SB Allowed
+            States 3
+            0:rax=0; 1:rax=1; [x]=1; [y]=1;
+            0:rax=1; 1:rax=0; [x]=1; [y]=1;
+            0:rax=1; 1:rax=1; [x]=1; [y]=1;
+            No
+            Witnesses
+            Positive: 0 Negative: 3
+            Condition exists (0:rax=0 /\ 1:rax=0)
+            Observation SB Never 0 3
+            Stats: 3 executions, 0 blocked, 3 states, 0 queries, 0 constraints, solver _ ms, time _ ms, complete
+
+        "#]],
     );
 }
 
@@ -230,7 +287,10 @@ fn colour_is_off_in_pipes_and_on_when_asked() {
 /// The README's example: the default engine (MCR) under TSO.
 #[test]
 fn sb_under_tso_with_the_default_engine() {
-    check_text(&["--model", "tso", "examples/sb.litmus"], 0, expect![[r#"
+    check_text(
+        &["--model", "tso", "examples/sb.litmus"],
+        0,
+        expect![[r#"
         --- TSO ---
         Test SB Allowed
         States 4
@@ -254,5 +314,6 @@ fn sb_under_tso_with_the_default_engine() {
         Final state: P0:r0=0; P1:r1=0;
         Stats: 4 executions, 0 blocked, 4 states, 14 queries, 0 constraints, solver _ ms, time _ ms, complete
 
-    "#]]);
+    "#]],
+    );
 }

@@ -1,5 +1,5 @@
 " Regex highlighting for litmus tests, for Neovim without nvim-treesitter. Covers the native
-" dialect (`litmus NAME ...`) and herd7's x86 dialect (`X86 NAME ...`).
+" dialect (`litmus NAME ...`) and herd7's x86 dialects (`X86 NAME ...`, `X86_64 NAME ...`).
 if exists('b:current_syntax')
   finish
 endif
@@ -26,12 +26,16 @@ syn region litmusComment start='<<' end='>>'
 
 " x86 dialect: instructions and registers in any case, [x], $1, the | column separator.
 syn case ignore
-syn keyword litmusX86Header X86
+syn keyword litmusX86Header X86 X86_64
 syn keyword litmusInstruction mov xchg lock add sub inc dec cmp xor and or jmp je jne cmpxchg xadd
+syn keyword litmusInstruction movb movw movl movq xchgl xchgq addl addq subl subq incl incq decl decq
+syn keyword litmusInstruction xaddl xaddq cmpxchgl cmpxchgq shl shr jz jnz jl jle jg jge
+syn keyword litmusInstruction nop nopl nopw endbr64
 syn keyword litmusFence mfence lfence sfence
 syn keyword litmusRegister eax ebx ecx edx esi edi ebp esp rax rbx rcx rdx rsi rdi rbp rsp
 syn case match
 syn match litmusImmediate '\$-\?\d\+'
+syn match litmusRegister '%\h\w*'
 syn match litmusMemory '\[\s*\h\w*\s*\]'
 syn match litmusSeparator '|'
 

@@ -72,7 +72,10 @@ pub fn explore(
                 continue;
             }
             visited.insert(s.clone());
-            nodes.push(Node { parent: id, event: ev });
+            nodes.push(Node {
+                parent: id,
+                event: ev,
+            });
             let nid = nodes.len() - 1;
             if s.is_running() {
                 queue.push_back((s, nid));

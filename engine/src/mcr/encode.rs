@@ -29,8 +29,8 @@ mod prefilter;
 pub use prefilter::{Hints, Precheck};
 
 use super::trace::{End, EvKind, Trace};
-use crate::sdg::{self, TraceDeps};
 use crate::report::Model;
+use crate::sdg::{self, TraceDeps};
 use std::collections::BTreeSet;
 use z3::ast::{Bool, Int};
 use z3::{Params, SatResult, Solver};
@@ -50,7 +50,12 @@ pub enum Target {
     /// last round, values no later write changes (any change would wake it); a plain query is
     /// free to leave value-changing writes after the read, so the thread is woken again and
     /// passes, and the deadlock is never produced (sem's `testgen` seed 207 lost one so).
-    Read { event: usize, value: i64, from: Option<usize>, late: bool },
+    Read {
+        event: usize,
+        value: i64,
+        from: Option<usize>,
+        late: bool,
+    },
     /// Make the lock at `event` acquire the mutex right after the unlock at `after` (or as its
     /// first acquisition with `None`).
     Lock { event: usize, after: Option<usize> },
@@ -252,7 +257,11 @@ fn lt(a: &Int, b: &Int) -> Bool {
 impl<'t> Encoder<'t> {
     pub fn new(trace: &'t Trace) -> Encoder<'t> {
         let n = trace.events.len();
-        let flush_of = if trace.model == Model::Sc { vec![None; n] } else { trace.flush_of() };
+        let flush_of = if trace.model == Model::Sc {
+            vec![None; n]
+        } else {
+            trace.flush_of()
+        };
         let publishes = trace.publishes();
         let own_store = trace.own_stores();
         let mut enc = Encoder {
@@ -304,7 +313,9 @@ impl<'t> Encoder<'t> {
     }
 
     fn vars(&self) -> &Z3Vars {
-        self.z3.as_ref().expect("Z3 variables are made before the first Z3 query")
+        self.z3
+            .as_ref()
+            .expect("Z3 variables are made before the first Z3 query")
     }
 
     fn o(&self, i: usize) -> &Int {
@@ -328,7 +339,8 @@ impl<'t> Encoder<'t> {
         // Program order of each thread's own steps.
         let mut last_exec: Vec<Option<usize>> = vec![None; tr.threads];
         // FIFO order of flushes: per thread (TSO) or per thread and cell (PSO).
-        let mut last_flush: std::collections::HashMap<(usize, Option<u32>), usize> = Default::default();
+        let mut last_flush: std::collections::HashMap<(usize, Option<u32>), usize> =
+            Default::default();
         // Stores of each thread issued so far.
         let mut stores: Vec<Vec<usize>> = vec![Vec::new(); tr.threads];
         for (i, e) in tr.events.iter().enumerate() {
@@ -336,7 +348,11 @@ impl<'t> Encoder<'t> {
                 if store < i {
                     hb.push((store, i));
                 }
-                let key = if tr.model == Model::Pso { (e.thread, Some(cell)) } else { (e.thread, None) };
+                let key = if tr.model == Model::Pso {
+                    (e.thread, Some(cell))
+                } else {
+                    (e.thread, None)
+                };
                 if let Some(&prev) = last_flush.get(&key) {
                     hb.push((prev, i));
                 }
@@ -378,9 +394,16 @@ impl<'t> Encoder<'t> {
                 p.set_u32("random_seed", seed);
                 solver.set_params(&p);
             }
-            let ord = (0..self.trace.events.len()).map(|i| Int::new_const(format!("o{i}"))).collect();
+            let ord = (0..self.trace.events.len())
+                .map(|i| Int::new_const(format!("o{i}")))
+                .collect();
             let guards = vec![None; self.trace.events.len()];
-            self.z3 = Some(Z3Vars { solver, ord, bound: Int::new_const("bound"), guards });
+            self.z3 = Some(Z3Vars {
+                solver,
+                ord,
+                bound: Int::new_const("bound"),
+                guards,
+            });
             self.assert_base(validity);
         }
     }
@@ -403,8 +426,13 @@ impl<'t> Encoder<'t> {
         // assumes (all but the target and the reads it re-encodes). With MCR-S+ a query assumes
         // fewer (see `solve_z3`), and a read's validity is asserted only once a query needs it.
         // (Per query, each query asserts the validity it keeps, in its own scope, instead.)
-        if !self.per_query && (validity == Validity::All || (validity == Validity::Mcr && self.pruning().is_none())) {
-            let reads: Vec<usize> = (0..tr.events.len()).filter(|&i| tr.events[i].kind.read().is_some()).collect();
+        if !self.per_query
+            && (validity == Validity::All
+                || (validity == Validity::Mcr && self.pruning().is_none()))
+        {
+            let reads: Vec<usize> = (0..tr.events.len())
+                .filter(|&i| tr.events[i].kind.read().is_some())
+                .collect();
             self.assert_validity(&reads);
         }
         // Lock mutual exclusion over the critical sections of each mutex.
@@ -438,7 +466,9 @@ impl<'t> Encoder<'t> {
             if self.vars().guards[i].is_some() {
                 continue;
             }
-            let Some((cell, value)) = tr.events[i].kind.read() else { continue };
+            let Some((cell, value)) = tr.events[i].kind.read() else {
+                continue;
+            };
             let v = self.value_is(i, cell, value);
             let c = self.o(i).le(self.bound()).implies(&v);
             if self.per_query {
@@ -482,11 +512,23 @@ impl<'t> Encoder<'t> {
     /// [`Self::mem_is`] with the publish of one RMW replaced: `over = (rmw, write)` makes that
     /// RMW write `write` instead of its trace value, or nothing with `None` (an RMW target that
     /// reads a new value, see [`Self::solve`]).
-    fn mem_is_with(&self, reader: &Int, cell: u32, value: i64, skip: Option<usize>, over: Option<(usize, Option<i64>)>) -> Bool {
+    fn mem_is_with(
+        &self,
+        reader: &Int,
+        cell: u32,
+        value: i64,
+        skip: Option<usize>,
+        over: Option<(usize, Option<i64>)>,
+    ) -> Bool {
         let mut pubs: Vec<(usize, i64)> = self
             .publishes
             .get(cell as usize)
-            .map(|p| p.iter().copied().filter(|&(p, _)| Some(p) != skip).collect())
+            .map(|p| {
+                p.iter()
+                    .copied()
+                    .filter(|&(p, _)| Some(p) != skip)
+                    .collect()
+            })
             .unwrap_or_default();
         if let Some((r, w)) = over {
             // The RMW may not have written in the trace (a failed `cas`), so add it as well.
@@ -522,7 +564,13 @@ impl<'t> Encoder<'t> {
     }
 
     /// [`Self::value_is`] with one RMW's publish replaced (see [`Self::mem_is_with`]).
-    fn value_is_with(&self, i: usize, cell: u32, value: i64, over: Option<(usize, Option<i64>)>) -> Bool {
+    fn value_is_with(
+        &self,
+        i: usize,
+        cell: u32,
+        value: i64,
+        over: Option<(usize, Option<i64>)>,
+    ) -> Bool {
         let skip = matches!(self.trace.events[i].kind, EvKind::Rmw { .. }).then_some(i);
         let mem = self.mem_is_with(self.o(i), cell, value, skip, over);
         match self.own_store[i] {
@@ -560,7 +608,9 @@ impl<'t> Encoder<'t> {
         let mut inc = vec![false; n];
         let mut work: Vec<usize> = (0..keep).collect();
         match *target {
-            Target::Read { event, late: true, .. } => {
+            Target::Read {
+                event, late: true, ..
+            } => {
                 work.push(event);
                 work.extend(tr.late_needs(event, &self.rounds).1);
             }
@@ -589,7 +639,9 @@ impl<'t> Encoder<'t> {
                     match self.flush_of[s] {
                         // Reading memory right after its own flush, the load reads the store it
                         // would be forwarded: the flush need not be in the seed.
-                        Some(f) if at(f) < at(i) && latest_before(cell, i) != Some(f) => work.push(f),
+                        Some(f) if at(f) < at(i) && latest_before(cell, i) != Some(f) => {
+                            work.push(f)
+                        }
                         _ => from_mem = false,
                     }
                 }
@@ -629,7 +681,9 @@ impl<'t> Encoder<'t> {
             }
         };
         match from {
-            Some(s) if tr.model != Model::Sc && matches!(tr.events[s].kind, EvKind::Store { .. }) => {
+            Some(s)
+                if tr.model != Model::Sc && matches!(tr.events[s].kind, EvKind::Store { .. }) =>
+            {
                 // Forwarded from the own buffer: the store is not flushed yet.
                 match self.flush_of[s] {
                     Some(f) => lt(me, self.o(f)),
@@ -661,15 +715,25 @@ impl<'t> Encoder<'t> {
                 return Some(s);
             }
         }
-        self.publishes.get(cell as usize)?.iter().map(|&(q, _)| q).filter(|&q| q < i).max()
+        self.publishes
+            .get(cell as usize)?
+            .iter()
+            .map(|&(q, _)| q)
+            .filter(|&q| q < i)
+            .max()
     }
 
     /// Every new-value target of the trace, in a deterministic order.
     pub fn targets(&self) -> Vec<Target> {
         let tr = self.trace;
         let mut out = Vec::new();
-        let failed_rounds: BTreeSet<u32> =
-            tr.events.iter().zip(&self.rounds).filter(|(e, _)| e.failed_check).filter_map(|(_, r)| *r).collect();
+        let failed_rounds: BTreeSet<u32> = tr
+            .events
+            .iter()
+            .zip(&self.rounds)
+            .filter(|(e, _)| e.failed_check)
+            .filter_map(|(_, r)| *r)
+            .collect();
         for (i, e) in tr.events.iter().enumerate() {
             if let Some((cell, cur)) = e.kind.read() {
                 let mut srcs: BTreeSet<(i64, Option<usize>)> = BTreeSet::new();
@@ -677,7 +741,11 @@ impl<'t> Encoder<'t> {
                     srcs.insert((v, None));
                 }
                 if let Some(p) = self.publishes.get(cell as usize) {
-                    srcs.extend(p.iter().filter(|&&(p, _)| p != i).map(|&(p, v)| (v, Some(p))));
+                    srcs.extend(
+                        p.iter()
+                            .filter(|&&(p, _)| p != i)
+                            .map(|&(p, v)| (v, Some(p))),
+                    );
                 }
                 if let Some(s) = self.own_store[i] {
                     if let EvKind::Store { value, .. } = tr.events[s].kind {
@@ -697,10 +765,20 @@ impl<'t> Encoder<'t> {
                 let repeats = late_here.then(|| self.trace_source(i));
                 for (value, from) in srcs {
                     if value != cur {
-                        out.push(Target::Read { event: i, value, from, late: false });
+                        out.push(Target::Read {
+                            event: i,
+                            value,
+                            from,
+                            late: false,
+                        });
                     }
                     if round.is_some() && (value != cur || (failed && repeats != Some(from))) {
-                        out.push(Target::Read { event: i, value, from, late: true });
+                        out.push(Target::Read {
+                            event: i,
+                            value,
+                            from,
+                            late: true,
+                        });
                     }
                 }
             }
@@ -713,14 +791,24 @@ impl<'t> Encoder<'t> {
                     .map(|(j, _)| j)
                     .collect();
                 // A pending lock never acquired the mutex: every acquisition is new.
-                let cur = if e.pending { None } else { unlocks.iter().copied().rfind(|&j| j < i) };
+                let cur = if e.pending {
+                    None
+                } else {
+                    unlocks.iter().copied().rfind(|&j| j < i)
+                };
                 if cur.is_some() || e.pending {
-                    out.push(Target::Lock { event: i, after: None });
+                    out.push(Target::Lock {
+                        event: i,
+                        after: None,
+                    });
                 }
                 for &u in &unlocks {
                     let same_later = tr.events[u].thread == e.thread && u > i;
                     if Some(u) != cur && !same_later {
-                        out.push(Target::Lock { event: i, after: Some(u) });
+                        out.push(Target::Lock {
+                            event: i,
+                            after: Some(u),
+                        });
                     }
                 }
             }
@@ -731,7 +819,10 @@ impl<'t> Encoder<'t> {
                 let mut vals: BTreeSet<i64> = pubs.iter().map(|&(_, v)| v).collect();
                 vals.insert(tr.init[cell]);
                 vals.remove(&cur);
-                out.extend(vals.into_iter().map(|value| Target::Final { cell: cell as u32, value }));
+                out.extend(vals.into_iter().map(|value| Target::Final {
+                    cell: cell as u32,
+                    value,
+                }));
             }
         }
         out
@@ -783,7 +874,9 @@ impl<'t> Encoder<'t> {
     /// Whether read `i` is among those a Z3 query constrains to begin with (see
     /// [`Self::closure`]).
     fn is_constrained(&self, i: usize) -> bool {
-        self.constrained.as_ref().is_none_or(|c| c.get(i).copied().unwrap_or(true))
+        self.constrained
+            .as_ref()
+            .is_none_or(|c| c.get(i).copied().unwrap_or(true))
     }
 
     /// MCR-S+ (paper `mcr-static-dependency` §4-5): the reads a Z3 query constrains to begin
@@ -818,7 +911,11 @@ impl<'t> Encoder<'t> {
         let mut c = vec![false; n];
         let mut work: Vec<usize> = Vec::new();
         let is_read = |i: usize| tr.events[i].kind.read().is_some();
-        work.extend((0..te).filter(|&i| tr.events[i].thread == tt && !matches!(tr.events[i].kind, EvKind::Flush { .. }) && is_read(i)));
+        work.extend((0..te).filter(|&i| {
+            tr.events[i].thread == tt
+                && !matches!(tr.events[i].kind, EvKind::Flush { .. })
+                && is_read(i)
+        }));
         // What the target writes (an RMW with its new value) and where its value comes from.
         work.extend(sdg::members(deps.value.get(te)?, n));
         if let Target::Read { from: Some(f), .. } = *target {
@@ -834,7 +931,11 @@ impl<'t> Encoder<'t> {
             return Some(c);
         }
         // Existence: every event that can be in the seed (literally: the target only).
-        let exist: Vec<bool> = if literal { (0..n).map(|e| e == te).collect() } else { self.may_cone(target, keep) };
+        let exist: Vec<bool> = if literal {
+            (0..n).map(|e| e == te).collect()
+        } else {
+            self.may_cone(target, keep)
+        };
         for e in (0..n).filter(|&e| exist[e]) {
             work.extend(sdg::members(deps.exist.get(e)?, n));
         }
@@ -864,12 +965,20 @@ impl<'t> Encoder<'t> {
     /// before, nor one the target must (every event of the seed comes before the target).
     fn candidate_sources(&self, r: usize, te: Option<usize>) -> Vec<usize> {
         let tr = self.trace;
-        let Some((cell, value)) = tr.events.get(r).and_then(|e| e.kind.read()) else { return Vec::new() };
-        let possible = |q: usize| te.is_none_or(|te| !self.must_precede(r, q) && !self.must_precede(te, q));
+        let Some((cell, value)) = tr.events.get(r).and_then(|e| e.kind.read()) else {
+            return Vec::new();
+        };
+        let possible =
+            |q: usize| te.is_none_or(|te| !self.must_precede(r, q) && !self.must_precede(te, q));
         let mut out: Vec<usize> = self
             .publishes
             .get(cell as usize)
-            .map(|p| p.iter().filter(|&&(q, v)| q != r && v == value && possible(q)).map(|&(q, _)| q).collect())
+            .map(|p| {
+                p.iter()
+                    .filter(|&&(q, v)| q != r && v == value && possible(q))
+                    .map(|&(q, _)| q)
+                    .collect()
+            })
             .unwrap_or_default();
         if let Some(s) = self.own_store[r] {
             if matches!(tr.events[s].kind, EvKind::Store { value: v, .. } if v == value) {
@@ -889,7 +998,9 @@ impl<'t> Encoder<'t> {
         let tr = self.trace;
         let n = tr.events.len();
         let mut inc = vec![false; n];
-        let Some(te) = target.event() else { return vec![true; n] };
+        let Some(te) = target.event() else {
+            return vec![true; n];
+        };
         let tt = tr.events[te].thread;
         // A read target's thread stops at its first step that depends on the new value; a
         // lock target's goes on as in the trace.
@@ -899,7 +1010,10 @@ impl<'t> Encoder<'t> {
         };
         let mut work: Vec<usize> = (0..keep.min(n)).collect();
         work.push(te);
-        if let Target::Read { event, late: true, .. } = *target {
+        if let Target::Read {
+            event, late: true, ..
+        } = *target
+        {
             work.extend(tr.late_needs(event, &self.rounds).1);
         }
         if let Target::Read { from: Some(f), .. } = *target {
@@ -911,7 +1025,11 @@ impl<'t> Encoder<'t> {
                 continue;
             }
             let ev = &tr.events[i];
-            if (ev.thread == tt && stop.is_some_and(|s| i >= s) && !matches!(ev.kind, EvKind::Flush { .. })) || (ev.pending && i != te) {
+            if (ev.thread == tt
+                && stop.is_some_and(|s| i >= s)
+                && !matches!(ev.kind, EvKind::Flush { .. }))
+                || (ev.pending && i != te)
+            {
                 continue;
             }
             inc[i] = true;
@@ -941,7 +1059,9 @@ impl<'t> Encoder<'t> {
     fn value_deps(&self, w: usize, deps: &TraceDeps) -> Vec<usize> {
         let tr = self.trace;
         let n = tr.events.len();
-        let Some(e) = tr.events.get(w) else { return Vec::new() };
+        let Some(e) = tr.events.get(w) else {
+            return Vec::new();
+        };
         let mut out: Vec<usize> = deps
             .value
             .get(self.writer(w))
@@ -965,8 +1085,13 @@ impl<'t> Encoder<'t> {
     /// (the paper's count of constraints).
     fn match_terms_of(&self, i: usize) -> u64 {
         let tr = self.trace;
-        let Some((cell, value)) = tr.events.get(i).and_then(|e| e.kind.read()) else { return 0 };
-        let pubs = self.publishes.get(cell as usize).map_or(&[][..], |p| p.as_slice());
+        let Some((cell, value)) = tr.events.get(i).and_then(|e| e.kind.read()) else {
+            return 0;
+        };
+        let pubs = self
+            .publishes
+            .get(cell as usize)
+            .map_or(&[][..], |p| p.as_slice());
         let cands = pubs.iter().filter(|&&(q, v)| q != i && v == value).count() as u64
             + u64::from(tr.init.get(cell as usize) == Some(&value))
             + u64::from(self.own_store[i].is_some());
@@ -978,7 +1103,9 @@ impl<'t> Encoder<'t> {
     /// [`Self::mem_is_with`]).
     fn reads_its_value(&self, i: usize, pos: &[i64], over: Option<(usize, Option<i64>)>) -> bool {
         let tr = self.trace;
-        let Some((cell, value)) = tr.events.get(i).and_then(|e| e.kind.read()) else { return true };
+        let Some((cell, value)) = tr.events.get(i).and_then(|e| e.kind.read()) else {
+            return true;
+        };
         // The order the seed runs: by position, ties by event index (see `assert_base`).
         let at = |e: usize| (pos[e], e);
         if let Some(s) = self.own_store[i] {
@@ -991,7 +1118,9 @@ impl<'t> Encoder<'t> {
             }
         }
         let mut pubs: Vec<(usize, Option<i64>)> =
-            self.publishes.get(cell as usize).map_or(Vec::new(), |p| p.iter().map(|&(q, v)| (q, Some(v))).collect());
+            self.publishes.get(cell as usize).map_or(Vec::new(), |p| {
+                p.iter().map(|&(q, v)| (q, Some(v))).collect()
+            });
         if let Some((r, w)) = over {
             // An RMW target that writes another value (or nothing) in place of its trace write.
             pubs.retain(|&(q, _)| q != r);
@@ -1000,7 +1129,10 @@ impl<'t> Encoder<'t> {
                 pubs.push((r, w));
             }
         }
-        let latest = pubs.iter().filter(|&&(q, _)| q != i && at(q) < at(i)).max_by_key(|&&(q, _)| at(q));
+        let latest = pubs
+            .iter()
+            .filter(|&&(q, _)| q != i && at(q) < at(i))
+            .max_by_key(|&&(q, _)| at(q));
         match latest {
             None => tr.init.get(cell as usize) == Some(&value),
             Some(&(_, v)) => v == Some(value),
@@ -1028,7 +1160,10 @@ impl<'t> Encoder<'t> {
     /// Whether the static pre-check ([`prefilter`]) proves the query unsatisfiable (counted in
     /// `skipped`; with `check_prefilter`, also solved by Z3 to count wrong rejections).
     pub fn rejects(&mut self, target: &Target, keep: usize, timeout_ms: Option<u32>) -> bool {
-        matches!(self.precheck(target, keep, timeout_ms), Precheck::Impossible)
+        matches!(
+            self.precheck(target, keep, timeout_ms),
+            Precheck::Impossible
+        )
     }
 
     /// The static pre-check ([`prefilter`]): `Impossible` when it proves the query
@@ -1065,7 +1200,11 @@ impl<'t> Encoder<'t> {
                 all
             }
         };
-        if self.canonical { self.canonical(&seed) } else { seed }
+        if self.canonical {
+            self.canonical(&seed)
+        } else {
+            seed
+        }
     }
 
     /// Per event: a step of a thread whose code has an `await`, with the thread inside a round
@@ -1082,7 +1221,10 @@ impl<'t> Encoder<'t> {
             let mut prev: Vec<Option<usize>> = vec![None; tr.threads];
             for (i, e) in tr.events.iter().enumerate() {
                 let t = e.thread;
-                if t >= tr.threads || matches!(e.kind, EvKind::Flush { .. }) || !self.await_threads.get(t).copied().unwrap_or(false) {
+                if t >= tr.threads
+                    || matches!(e.kind, EvKind::Flush { .. })
+                    || !self.await_threads.get(t).copied().unwrap_or(false)
+                {
                     continue;
                 }
                 // Inside a round (or parked) between the thread's previous step and this one.
@@ -1133,9 +1275,15 @@ impl<'t> Encoder<'t> {
         let access = |e: usize| -> Option<(Key, bool)> {
             match tr.events[e].kind {
                 EvKind::Load { cell, .. } => Some((Key::Cell(cell), false)),
-                EvKind::Rmw { cell, .. } | EvKind::Flush { cell, .. } => Some((Key::Cell(cell), true)),
-                EvKind::Store { cell, .. } if tr.model == Model::Sc => Some((Key::Cell(cell), true)),
-                EvKind::Lock { mutex } | EvKind::Unlock { mutex } => Some((Key::Mutex(mutex), true)),
+                EvKind::Rmw { cell, .. } | EvKind::Flush { cell, .. } => {
+                    Some((Key::Cell(cell), true))
+                }
+                EvKind::Store { cell, .. } if tr.model == Model::Sc => {
+                    Some((Key::Cell(cell), true))
+                }
+                EvKind::Lock { mutex } | EvKind::Unlock { mutex } => {
+                    Some((Key::Mutex(mutex), true))
+                }
                 _ => None,
             }
         };
@@ -1176,8 +1324,10 @@ impl<'t> Encoder<'t> {
                 }
             }
         }
-        let mut ready: BinaryHeap<Reverse<(usize, usize)>> =
-            (0..m).filter(|&k| indeg[k] == 0).map(|k| Reverse((seed[k], k))).collect();
+        let mut ready: BinaryHeap<Reverse<(usize, usize)>> = (0..m)
+            .filter(|&k| indeg[k] == 0)
+            .map(|k| Reverse((seed[k], k)))
+            .collect();
         let mut out = Vec::with_capacity(m);
         while let Some(Reverse((e, k))) = ready.pop() {
             out.push(e);
@@ -1215,7 +1365,9 @@ impl<'t> Encoder<'t> {
                 (Answer::Unknown, _) | (_, Answer::Unknown) | (Answer::Unsat, Answer::Unsat) => {}
                 _ => self.counts.paired_differ += 1,
             }
-            self.counts.work_literal += self.side_solve(target, keep, timeout_ms, Validity::Literal).0;
+            self.counts.work_literal += self
+                .side_solve(target, keep, timeout_ms, Validity::Literal)
+                .0;
             self.counts.work_cone += self.side_solve(target, keep, timeout_ms, Validity::Cone).0;
         }
         answer
@@ -1223,9 +1375,18 @@ impl<'t> Encoder<'t> {
 
     /// A benchmark's extra solve of the query with other validity, in a solver of its own:
     /// its work (returned) and its answer count; the other counters are dropped.
-    fn side_solve(&mut self, target: &Target, keep: usize, timeout_ms: Option<u32>, validity: Validity) -> (u64, Answer) {
-        let Some(slot) = validity.side() else { return (0, Answer::Unknown) };
-        let (counts, constraints, constrained) = (self.counts, self.constraints, self.constrained.take());
+    fn side_solve(
+        &mut self,
+        target: &Target,
+        keep: usize,
+        timeout_ms: Option<u32>,
+        validity: Validity,
+    ) -> (u64, Answer) {
+        let Some(slot) = validity.side() else {
+            return (0, Answer::Unknown);
+        };
+        let (counts, constraints, constrained) =
+            (self.counts, self.constraints, self.constrained.take());
         std::mem::swap(&mut self.z3, &mut self.sides[slot]);
         let answer = self.solve_z3_with(target, keep, timeout_ms, validity);
         std::mem::swap(&mut self.z3, &mut self.sides[slot]);
@@ -1236,7 +1397,13 @@ impl<'t> Encoder<'t> {
 
     /// [`Self::solve_z3`] with the data validity `validity` (MCR's, or a benchmark's
     /// comparison).
-    fn solve_z3_with(&mut self, target: &Target, keep: usize, timeout_ms: Option<u32>, validity: Validity) -> Answer {
+    fn solve_z3_with(
+        &mut self,
+        target: &Target,
+        keep: usize,
+        timeout_ms: Option<u32>,
+        validity: Validity,
+    ) -> Answer {
         self.ensure_base(validity);
         let work0 = self.rlimit();
         let tr = self.trace;
@@ -1259,7 +1426,12 @@ impl<'t> Encoder<'t> {
             }
         }
         match *target {
-            Target::Read { event, value, from, late } => {
+            Target::Read {
+                event,
+                value,
+                from,
+                late,
+            } => {
                 let Some((cell, _)) = tr.events.get(event).and_then(|e| e.kind.read()) else {
                     return Answer::Unsat;
                 };
@@ -1330,7 +1502,9 @@ impl<'t> Encoder<'t> {
                 }
             }
             Target::Lock { event, after } => {
-                let EvKind::Lock { mutex } = tr.events[event].kind else { return Answer::Unsat };
+                let EvKind::Lock { mutex } = tr.events[event].kind else {
+                    return Answer::Unsat;
+                };
                 let l = self.o(event);
                 goal.push(l.le(self.bound()));
                 let unlocks = tr
@@ -1374,7 +1548,8 @@ impl<'t> Encoder<'t> {
         // With them (MCR-S+), only the reads the query must constrain to begin with
         // ([`Self::closure`]); a read the model then gets wrong is added and the query solved
         // again, so every answer keeps every read in the prefix valid, as MCR's does.
-        let closed = self.pruning().is_some() && matches!(validity, Validity::Mcr | Validity::Literal | Validity::Cone);
+        let closed = self.pruning().is_some()
+            && matches!(validity, Validity::Mcr | Validity::Literal | Validity::Cone);
         let lazy = closed && validity == Validity::Mcr;
         if closed {
             let t0 = std::time::Instant::now();
@@ -1439,9 +1614,15 @@ impl<'t> Encoder<'t> {
                 SatResult::Unsat => break Answer::Unsat,
                 SatResult::Unknown => break Answer::Unknown,
                 SatResult::Sat => {
-                    let Some(m) = solver.get_model() else { break Answer::Unknown };
-                    let pos: Option<Vec<i64>> =
-                        self.vars().ord.iter().map(|o| m.eval(o, true).and_then(|v| v.as_i64())).collect();
+                    let Some(m) = solver.get_model() else {
+                        break Answer::Unknown;
+                    };
+                    let pos: Option<Vec<i64>> = self
+                        .vars()
+                        .ord
+                        .iter()
+                        .map(|o| m.eval(o, true).and_then(|v| v.as_i64()))
+                        .collect();
                     match (pos, m.eval(self.bound(), true).and_then(|v| v.as_i64())) {
                         (Some(pos), Some(t)) => (pos, t),
                         _ => break Answer::Unknown,
@@ -1462,7 +1643,11 @@ impl<'t> Encoder<'t> {
                     check[i] = false;
                 }
                 let wrong: Vec<usize> = (0..tr.events.len())
-                    .filter(|&i| check[i] && tr.events[i].kind.read().is_some() && !self.reads_its_value(i, &pos, over))
+                    .filter(|&i| {
+                        check[i]
+                            && tr.events[i].kind.read().is_some()
+                            && !self.reads_its_value(i, &pos, over)
+                    })
                     .collect();
                 self.counts.lazy_ms += t0.elapsed().as_secs_f64() * 1000.0;
                 if !wrong.is_empty() {
@@ -1504,29 +1689,62 @@ mod tests {
 
     /// The trace of `src` (SC) run by `choices` then thread by thread, with an encoder holding
     /// its dependences, and the new-value target `(event, value, from)`.
-    fn encoder(src: &str, choices: &[Choice], target: (usize, i64, Option<usize>)) -> (Trace, Program, Target) {
+    fn encoder(
+        src: &str,
+        choices: &[Choice],
+        target: (usize, i64, Option<usize>),
+    ) -> (Trace, Program, Target) {
         let parsed = crate::syntax::parse(src);
         assert!(parsed.diagnostics.is_empty(), "{:?}", parsed.diagnostics);
         let p = Program::lower(&parsed.test.unwrap(), 8).unwrap();
         let tr = trace_of(&p, Model::Sc, choices);
         let (event, value, from) = target;
-        (tr, p, Target::Read { event, value, from, late: false })
+        (
+            tr,
+            p,
+            Target::Read {
+                event,
+                value,
+                from,
+                late: false,
+            },
+        )
     }
 
     /// The reads MCR-S+ constrains from the start for the new-value target `(event, value,
     /// from)` of the trace of `src` (see [`encoder`]): with existence checked on the model (the
     /// validity per query), with the static closure (litmus's incremental solver), and as
     /// the paper's Algorithm 3 does literally.
-    fn constrained(src: &str, choices: &[Choice], target: (usize, i64, Option<usize>)) -> [Vec<usize>; 3] {
+    fn constrained(
+        src: &str,
+        choices: &[Choice],
+        target: (usize, i64, Option<usize>),
+    ) -> [Vec<usize>; 3] {
         let (tr, p, target) = encoder(src, choices, target);
         let mut enc = Encoder::new(&tr);
         enc.set_deps(crate::sdg::Sdg::new(&p).trace_deps(&p, &tr), true);
-        assert!(enc.targets().contains(&target), "{target:?} is not a target of {:?}", tr.events);
-        let reads = |c: Option<Vec<bool>>| -> Vec<usize> { (0..tr.events.len()).filter(|&i| c.as_ref().expect("dependences")[i]).collect() };
+        assert!(
+            enc.targets().contains(&target),
+            "{target:?} is not a target of {:?}",
+            tr.events
+        );
+        let reads = |c: Option<Vec<bool>>| -> Vec<usize> {
+            (0..tr.events.len())
+                .filter(|&i| c.as_ref().expect("dependences")[i])
+                .collect()
+        };
         let incremental = reads(enc.closure(&target, 0, Validity::Mcr));
-        assert_eq!(incremental, reads(enc.closure(&target, 0, Validity::Cone)), "the static closure");
+        assert_eq!(
+            incremental,
+            reads(enc.closure(&target, 0, Validity::Cone)),
+            "the static closure"
+        );
         enc.lazy_existence = true;
-        [reads(enc.closure(&target, 0, Validity::Mcr)), incremental, reads(enc.closure(&target, 0, Validity::Literal))]
+        [
+            reads(enc.closure(&target, 0, Validity::Mcr)),
+            incremental,
+            reads(enc.closure(&target, 0, Validity::Literal)),
+        ]
     }
 
     /// A read target's thread keeps in the prefix the steps it reaches the same way whatever
@@ -1544,9 +1762,17 @@ mod tests {
         let kinds: Vec<String> = tr.events.iter().map(|e| format!("{:?}", e.kind)).collect();
         assert_eq!(kinds.len(), 6, "{kinds:?}");
         let mut enc = Encoder::new(&tr);
-        assert_eq!((enc.stop_after(0), enc.stop_after(3)), (Some(1), Some(4)), "without dependences: the next step");
+        assert_eq!(
+            (enc.stop_after(0), enc.stop_after(3)),
+            (Some(1), Some(4)),
+            "without dependences: the next step"
+        );
         enc.set_deps(crate::sdg::Sdg::new(&p).trace_deps(&p, &tr), false);
-        assert_eq!(enc.stop_after(0), Some(1), "y = 1 comes after the branch on a");
+        assert_eq!(
+            enc.stop_after(0),
+            Some(1),
+            "y = 1 comes after the branch on a"
+        );
         assert_eq!(enc.stop_after(3), Some(5), "the unlock stays in, y = c not");
     }
 
@@ -1562,15 +1788,48 @@ mod tests {
             thread P1 { b = y; }";
         let parsed = crate::syntax::parse(src);
         let p = Program::lower(&parsed.test.unwrap(), 8).unwrap();
-        let flush = |cell| Choice::Flush { thread: 0, cell: Some(cell) };
+        let flush = |cell| Choice::Flush {
+            thread: 0,
+            cell: Some(cell),
+        };
         // P1's read of `y` first (0), then P0 step by step, flushing each store at once.
-        let tr = trace_of(&p, Model::Pso, &[Choice::Exec(1), Choice::Exec(0), flush(0), Choice::Exec(0), Choice::Exec(0), flush(1)]);
-        let kinds: Vec<String> = tr.events.iter().map(|e| format!("{}:{:?}", e.thread, e.kind)).collect();
-        let find = |pat: &str| kinds.iter().position(|k| k.starts_with(pat)).unwrap_or_else(|| panic!("{pat} in {kinds:?}"));
-        let (read_y, store_x, load_x, store_y) = (find("1:Load"), find("0:Store { cell: 0"), find("0:Load"), find("0:Store { cell: 1"));
+        let tr = trace_of(
+            &p,
+            Model::Pso,
+            &[
+                Choice::Exec(1),
+                Choice::Exec(0),
+                flush(0),
+                Choice::Exec(0),
+                Choice::Exec(0),
+                flush(1),
+            ],
+        );
+        let kinds: Vec<String> = tr
+            .events
+            .iter()
+            .map(|e| format!("{}:{:?}", e.thread, e.kind))
+            .collect();
+        let find = |pat: &str| {
+            kinds
+                .iter()
+                .position(|k| k.starts_with(pat))
+                .unwrap_or_else(|| panic!("{pat} in {kinds:?}"))
+        };
+        let (read_y, store_x, load_x, store_y) = (
+            find("1:Load"),
+            find("0:Store { cell: 0"),
+            find("0:Load"),
+            find("0:Store { cell: 1"),
+        );
         let (flush_x, flush_y) = (find("0:Flush { cell: 0"), find("0:Flush { cell: 1"));
         let enc = Encoder::new(&tr);
-        let target = Target::Read { event: read_y, value: 1, from: Some(flush_y), late: false };
+        let target = Target::Read {
+            event: read_y,
+            value: 1,
+            from: Some(flush_y),
+            late: false,
+        };
         // The answer's order: P0's steps as in the trace, then P1's read.
         let order = [store_x, flush_x, load_x, store_y, flush_y, read_y];
         let mut pos = vec![0i64; tr.events.len()];
@@ -1578,13 +1837,19 @@ mod tests {
             pos[e] = k as i64;
         }
         assert!(enc.reads_its_value(load_x, &pos, None));
-        assert_eq!(enc.cone(&target, 0, &pos), vec![store_x, load_x, store_y, flush_y, read_y]);
+        assert_eq!(
+            enc.cone(&target, 0, &pos),
+            vec![store_x, load_x, store_y, flush_y, read_y]
+        );
         // The same seed as with the flush ordered after the load.
         let late = [store_x, load_x, store_y, flush_y, read_y, flush_x];
         for (k, &e) in late.iter().enumerate() {
             pos[e] = k as i64;
         }
-        assert_eq!(enc.cone(&target, 0, &pos), vec![store_x, load_x, store_y, flush_y, read_y]);
+        assert_eq!(
+            enc.cone(&target, 0, &pos),
+            vec![store_x, load_x, store_y, flush_y, read_y]
+        );
     }
 
     /// P0's store to `z` exists by P0's read of `x`, but no read that can be in a seed for P1's
@@ -1649,9 +1914,17 @@ mod tests {
             for deps in [false, true] {
                 match make(deps).solve_z3(&target, 0, None) {
                     Answer::Sat(mut order) => {
-                        assert_eq!(order.last(), Some(&1), "per query {per_query}, dependences {deps}: the target last");
+                        assert_eq!(
+                            order.last(),
+                            Some(&1),
+                            "per query {per_query}, dependences {deps}: the target last"
+                        );
                         order.sort_unstable();
-                        assert_eq!(order, vec![0, 1, 2, 3], "per query {per_query}, dependences {deps}");
+                        assert_eq!(
+                            order,
+                            vec![0, 1, 2, 3],
+                            "per query {per_query}, dependences {deps}"
+                        );
                     }
                     a => panic!("per query {per_query}, dependences {deps}: {a:?}"),
                 }
@@ -1660,9 +1933,19 @@ mod tests {
             // it) is caught: with the read kept valid there is no answer left.
             let mut enc = make(true);
             enc.forced = vec![(4, 2)];
-            assert_eq!(enc.solve_z3(&target, 0, None), Answer::Unsat, "per query {per_query}");
-            assert_eq!(enc.counts.refinements, 1, "per query {per_query}: solved once more with the read of x kept");
-            assert_eq!(enc.counts.reads_constrained, 2, "per query {per_query}: the reads of w and x");
+            assert_eq!(
+                enc.solve_z3(&target, 0, None),
+                Answer::Unsat,
+                "per query {per_query}"
+            );
+            assert_eq!(
+                enc.counts.refinements, 1,
+                "per query {per_query}: solved once more with the read of x kept"
+            );
+            assert_eq!(
+                enc.counts.reads_constrained, 2,
+                "per query {per_query}: the reads of w and x"
+            );
         }
     }
     /// A seed in canonical order keeps the solved order of dependent events and otherwise the
@@ -1680,7 +1963,11 @@ mod tests {
         let mut enc = Encoder::new(&tr);
         enc.canonical = true;
         assert_eq!(enc.canonical(&[2, 0, 1, 3]), vec![0, 2, 1, 3]);
-        assert_eq!(enc.canonical(&[0, 1, 2, 3]), vec![0, 1, 2, 3], "P0 reads y before y = 1");
+        assert_eq!(
+            enc.canonical(&[0, 1, 2, 3]),
+            vec![0, 1, 2, 3],
+            "P0 reads y before y = 1"
+        );
         let awaits = "litmus T shared x = 0, y = 0, z = 0, w = 0;
             thread P0 { x = 1; a = y; await(z == 0); }
             thread P1 { w = 1; b = x; }";
@@ -1694,10 +1981,22 @@ mod tests {
             enc
         };
         let plain = make(vec![]);
-        assert_eq!(plain.canonical(&[0, 1, 3, 2, 4]), vec![0, 1, 2, 3, 4], "no thread has an await");
+        assert_eq!(
+            plain.canonical(&[0, 1, 3, 2, 4]),
+            vec![0, 1, 2, 3, 4],
+            "no thread has an await"
+        );
         let enc = make(vec![true, false]);
         assert_eq!(enc.round_steps(), &[false, true, true, false, false]);
-        assert_eq!(enc.canonical(&[0, 1, 3, 2, 4]), vec![0, 1, 3, 2, 4], "w = 1 inside P0's round stays there");
-        assert_eq!(enc.canonical(&[3, 0, 1, 2, 4]), vec![0, 3, 1, 2, 4], "before the round, only before it");
+        assert_eq!(
+            enc.canonical(&[0, 1, 3, 2, 4]),
+            vec![0, 1, 3, 2, 4],
+            "w = 1 inside P0's round stays there"
+        );
+        assert_eq!(
+            enc.canonical(&[3, 0, 1, 2, 4]),
+            vec![0, 3, 1, 2, 4],
+            "before the round, only before it"
+        );
     }
 }

@@ -331,7 +331,11 @@ fn explore_in(
     sink: &mut (dyn FnMut(&Execution<'_>) + Send + Sync),
 ) -> Option<McrStats> {
     let deadline = opts.timeout.map(|d| start + d);
-    let mut stats = McrStats { complete: true, sdg_ms, ..McrStats::default() };
+    let mut stats = McrStats {
+        complete: true,
+        sdg_ms,
+        ..McrStats::default()
+    };
     let stop = |stats: &mut McrStats| {
         let out = ctl.is_cancelled() || deadline.is_some_and(|d| Instant::now() >= d);
         if out {
@@ -347,15 +351,21 @@ fn explore_in(
     let (threads, cells) = (p.threads.len(), p.cells.len());
     // Every point of a default run is recorded as seen (see the module's doc).
     let record_runs = tuning.prune_states && tuning.prune_runs;
-    let await_threads: Vec<bool> =
-        p.threads.iter().map(|t| t.code.iter().any(|i| i.kind == InstrKind::AwaitBegin)).collect();
+    let await_threads: Vec<bool> = p
+        .threads
+        .iter()
+        .map(|t| t.code.iter().any(|i| i.kind == InstrKind::AwaitBegin))
+        .collect();
     let mut causal: HashSet<u64> = HashSet::new();
     let mut seen_seeds: HashSet<Vec<Choice>> = HashSet::new();
     let mut seen_traces: HashSet<(Vec<Ev>, usize, u32)> = HashSet::new();
     let mut work: Vec<Seed> = vec![Seed {
         choices: Vec::new(),
         expect: Vec::new(),
-        target: Target::Final { cell: u32::MAX, value: 0 },
+        target: Target::Final {
+            cell: u32::MAX,
+            value: 0,
+        },
         min_event: 0,
         min_cell: 0,
         target_at: None,
@@ -368,7 +378,9 @@ fn explore_in(
         // 1. Replay the seed prefix. The wake-up step of a parked `await` is not in traces:
         // it runs on demand, right before the thread's next step.
         let mut st = State::initial(p, model);
-        let in_round: Vec<bool> = (0..st.threads.len()).map(|t| at_round_begin(p, &st, t)).collect();
+        let in_round: Vec<bool> = (0..st.threads.len())
+            .map(|t| at_round_begin(p, &st, t))
+            .collect();
         let mut events: Vec<Event> = Vec::new();
         let mut evs: Vec<Ev> = Vec::new();
         let mut ok = true;
@@ -391,7 +403,12 @@ fn explore_in(
             };
             let e = observe(p, &ev, &before, &st, &evs);
             let got = e.as_ref().map(|e| (e.thread, discriminant(&e.kind)));
-            if seed.expect.get(k).map(|x| (x.thread, discriminant(&x.kind))) != got {
+            if seed
+                .expect
+                .get(k)
+                .map(|x| (x.thread, discriminant(&x.kind)))
+                != got
+            {
                 ok = false;
             }
             events.push(ev);
@@ -414,7 +431,11 @@ fn explore_in(
             stats.diverged += 1;
         }
         let (seed_min_event, seed_min_cell) = (seed.min_event, seed.min_cell);
-        let mut canon = if tuning.prune_states { Canon::of(&evs, threads, cells, &mut step_ids) } else { Canon::new(0, 0) };
+        let mut canon = if tuning.prune_states {
+            Canon::of(&evs, threads, cells, &mut step_ids)
+        } else {
+            Canon::new(0, 0)
+        };
         let run = runs.len() as u32;
         // The points this run recorded, each with the run it had before (undone if it merges).
         let mut touched: Vec<(Point, Option<u32>)> = Vec::new();
@@ -432,7 +453,12 @@ fn explore_in(
                 }
             }
         }
-        runs.push(Run { committed: canon.clone(), min_cell: seed_min_cell, seeded: false, parent: seed.parent });
+        runs.push(Run {
+            committed: canon.clone(),
+            min_cell: seed_min_cell,
+            seeded: false,
+            parent: seed.parent,
+        });
         let mut merged = false;
         // 2. Run the default scheduler to the end; a choice that would end the execution
         // (a violation, a failed assume, the loop bound, a deadlock) is taken only when every
@@ -447,7 +473,9 @@ fn explore_in(
             let mut ends: Vec<(Event, State)> = Vec::new();
             for &c in &en {
                 let mut s2 = st.clone();
-                let Some(ev) = s2.try_step(p, c) else { continue };
+                let Some(ev) = s2.try_step(p, c) else {
+                    continue;
+                };
                 match s2.status() {
                     Status::Running | Status::Finished => {
                         if next.is_none() {
@@ -465,10 +493,16 @@ fn explore_in(
                     if matches!(s2.status(), Status::Blocked { .. }) {
                         stats.blocked += 1;
                     }
-                    causal.insert(causal_hash(&drop_failed_rounds(evs.clone(), &in_round, 0).0, s2));
+                    causal.insert(causal_hash(
+                        &drop_failed_rounds(evs.clone(), &in_round, 0).0,
+                        s2,
+                    ));
                     let mut all = events.clone();
                     all.push(ev.clone());
-                    sink(&Execution { events: &all, state: s2 });
+                    sink(&Execution {
+                        events: &all,
+                        state: s2,
+                    });
                 }
             }
             match next {
@@ -494,7 +528,10 @@ fn explore_in(
                             // From this point on, this run is that one (see `Tuning::merge_runs`).
                             Entry::Occupied(mut o) if tuning.merge_runs => {
                                 let (first, this) = (&runs[*o.get() as usize], &runs[run as usize]);
-                                if first.seeded && first.within(this, &step_ids) && is_ancestor(&runs, *o.get(), run) {
+                                if first.seeded
+                                    && first.within(this, &step_ids)
+                                    && is_ancestor(&runs, *o.get(), run)
+                                {
                                     merged = true;
                                     break;
                                 }
@@ -539,8 +576,15 @@ fn explore_in(
             if matches!(st.status(), Status::Blocked { .. }) {
                 stats.blocked += 1;
             }
-            sink(&Execution { events: &events, state: &st });
-            let end = if *st.status() == Status::Finished { End::Final } else { End::Cut };
+            sink(&Execution {
+                events: &events,
+                state: &st,
+            });
+            let end = if *st.status() == Status::Finished {
+                End::Final
+            } else {
+                End::Cut
+            };
             let mut tev = evs.clone();
             if end == End::Cut {
                 tev.extend(pending_locks(p, &st, None));
@@ -556,11 +600,20 @@ fn explore_in(
                 }
                 let mut all = events.clone();
                 all.push(ev.clone());
-                sink(&Execution { events: &all, state: s2 });
+                sink(&Execution {
+                    events: &all,
+                    state: s2,
+                });
                 // A deadlock follows an ordinary step, which stays in the trace; a fault is
                 // the faulting step itself, which the model never schedules.
                 let mut tev = evs.clone();
-                if matches!(s2.status(), Status::Violation { kind: ViolationKind::Deadlock, .. }) {
+                if matches!(
+                    s2.status(),
+                    Status::Violation {
+                        kind: ViolationKind::Deadlock,
+                        ..
+                    }
+                ) {
                     tev.extend(observe(p, ev, &st, s2, &evs));
                 }
                 tev.extend(pending_locks(p, s2, Some(ev.thread)));
@@ -618,16 +671,30 @@ fn explore_in(
                 // which seeds come up depends on the model Z3 returns).
                 let (after_prefix, new_source) = match target {
                     Target::Final { cell, .. } => (cell >= seed_min_cell, false),
-                    Target::Read { event, from, .. } => (event >= min_event, from.is_some_and(|f| f >= min_event)),
-                    Target::Lock { event, after } => (event >= min_event, after.is_some_and(|a| a >= min_event)),
+                    Target::Read { event, from, .. } => {
+                        (event >= min_event, from.is_some_and(|f| f >= min_event))
+                    }
+                    Target::Lock { event, after } => {
+                        (event >= min_event, after.is_some_and(|a| a >= min_event))
+                    }
                 };
                 if tuning.only_new_targets && !after_prefix && !new_source {
                     continue;
                 }
-                let left = deadline.map(|d| d.saturating_duration_since(Instant::now()).as_millis().min(u32::MAX as u128) as u32);
+                let left = deadline.map(|d| {
+                    d.saturating_duration_since(Instant::now())
+                        .as_millis()
+                        .min(u32::MAX as u128) as u32
+                });
                 let t0 = Instant::now();
-                let keep = if tuning.only_new_targets && after_prefix { min_event } else { 0 };
-                let answer = decide(&mut enc, &tr, &space, &target, keep, left, tuning, &mut stats);
+                let keep = if tuning.only_new_targets && after_prefix {
+                    min_event
+                } else {
+                    0
+                };
+                let answer = decide(
+                    &mut enc, &tr, &space, &target, keep, left, tuning, &mut stats,
+                );
                 if enc.z3_wanted {
                     return None;
                 }
@@ -635,14 +702,17 @@ fn explore_in(
                 stats.queries += 1;
                 match answer {
                     Answer::Sat(order) => {
-                        let choices: Vec<Choice> = order.iter().map(|&i| choice_of(&tr, i)).collect();
+                        let choices: Vec<Choice> =
+                            order.iter().map(|&i| choice_of(&tr, i)).collect();
                         if seen_seeds.insert(choices.clone()) {
                             let expect = order.iter().map(|&i| tr.events[i].clone()).collect();
                             let (min_event, min_cell) = match target {
                                 Target::Final { cell, .. } => (order.len(), cell + 1),
                                 _ => (order.len(), 0),
                             };
-                            let target_at = target.event().and_then(|e| order.iter().position(|&i| i == e));
+                            let target_at = target
+                                .event()
+                                .and_then(|e| order.iter().position(|&i| i == e));
                             fresh.push(Seed {
                                 choices,
                                 expect,
@@ -693,7 +763,17 @@ fn decide<'t>(
         let answer = enc.solve(target, keep, left);
         if tuning.witness_budget > 0 && matches!(answer, Answer::Sat(_)) {
             let found = match space.get_or_init(|| search::Space::new(tr)) {
-                Some(space) => space.search(target, keep, tuning.witness_budget, None, stop_of(enc, target)).found,
+                Some(space) => {
+                    space
+                        .search(
+                            target,
+                            keep,
+                            tuning.witness_budget,
+                            None,
+                            stop_of(enc, target),
+                        )
+                        .found
+                }
                 None => search::Found::GaveUp,
             };
             match found {
@@ -714,7 +794,13 @@ fn decide<'t>(
     let Some(space) = space.get_or_init(|| search::Space::new(tr)) else {
         return enc.solve_z3(target, keep, left);
     };
-    let searched = space.search(target, keep, tuning.search_budget, hints.as_ref(), stop_of(enc, target));
+    let searched = space.search(
+        target,
+        keep,
+        tuning.search_budget,
+        hints.as_ref(),
+        stop_of(enc, target),
+    );
     stats.search_states += searched.states as u64;
     let answer = match searched.found {
         search::Found::GaveUp => {
@@ -750,7 +836,10 @@ fn causal_hash(events: &[Ev], end: &State) -> u64 {
     let mut h = rustc_hash::FxHasher::default();
     let threads = events.iter().map(|e| e.thread + 1).max().unwrap_or(0);
     for t in 0..threads {
-        for e in events.iter().filter(|e| e.thread == t && !e.pending && !matches!(e.kind, EvKind::Flush { .. })) {
+        for e in events
+            .iter()
+            .filter(|e| e.thread == t && !e.pending && !matches!(e.kind, EvKind::Flush { .. }))
+        {
             e.kind.hash(&mut h);
         }
         u32::MAX.hash(&mut h);
@@ -811,7 +900,10 @@ impl Run {
     fn within(&self, other: &Run, ids: &Steps) -> bool {
         let (a, b) = (&self.committed, &other.committed);
         self.min_cell <= other.min_cell
-            && a.steps.iter().zip(&b.steps).all(|(&x, &y)| ids.len(x) <= ids.len(y))
+            && a.steps
+                .iter()
+                .zip(&b.steps)
+                .all(|(&x, &y)| ids.len(x) <= ids.len(y))
             && a.flushed.iter().zip(&b.flushed).all(|(x, y)| x <= y)
     }
 }
@@ -827,13 +919,20 @@ struct Steps {
 
 impl Steps {
     fn len(&self, id: u32) -> u32 {
-        id.checked_sub(1).and_then(|i| self.lens.get(i as usize)).copied().unwrap_or(0)
+        id.checked_sub(1)
+            .and_then(|i| self.lens.get(i as usize))
+            .copied()
+            .unwrap_or(0)
     }
 }
 
 impl Canon {
     fn new(threads: usize, cells: usize) -> Canon {
-        Canon { steps: vec![0; threads], flushed: vec![0; threads * cells], cells }
+        Canon {
+            steps: vec![0; threads],
+            flushed: vec![0; threads * cells],
+            cells,
+        }
     }
 
     fn of(evs: &[Ev], threads: usize, cells: usize, ids: &mut Steps) -> Canon {
@@ -913,16 +1012,27 @@ fn seed_reached(seed: &Seed, evs: &[Ev], st: &State) -> bool {
 /// Whether thread `t` has just begun an `await` round (its last local step was the round's
 /// `AwaitBegin`).
 fn at_round_begin(p: &Program, st: &State, t: usize) -> bool {
-    let Some(ts) = st.threads.get(t) else { return false };
+    let Some(ts) = st.threads.get(t) else {
+        return false;
+    };
     ts.awaiting.is_none()
         && ts.pc > 0
-        && p.threads[t].code.get(ts.pc as usize - 1).is_some_and(|i| i.kind == InstrKind::AwaitBegin)
+        && p.threads[t]
+            .code
+            .get(ts.pc as usize - 1)
+            .is_some_and(|i| i.kind == InstrKind::AwaitBegin)
 }
 
 /// Whether thread `t` was woken from a parked `await` and must run its wake-up step.
 fn wake_pending(p: &Program, st: &State, t: usize) -> bool {
-    let Some(ts) = st.threads.get(t) else { return false };
-    ts.awaiting.is_none() && p.threads[t].code.get(ts.pc as usize).is_some_and(|i| i.kind == InstrKind::AwaitBegin)
+    let Some(ts) = st.threads.get(t) else {
+        return false;
+    };
+    ts.awaiting.is_none()
+        && p.threads[t]
+            .code
+            .get(ts.pc as usize)
+            .is_some_and(|i| i.kind == InstrKind::AwaitBegin)
 }
 
 /// The MCR view of one interpreter step from `before` to `after`, or `None` for a step with no
@@ -937,14 +1047,27 @@ fn observe(p: &Program, ev: &Event, before: &State, after: &State, evs: &[Ev]) -
         Action::Flush => {
             let store = evs
                 .iter()
-                .rposition(|e| matches!(e.kind, EvKind::Store { .. }) && e.write.is_some() && e.write == ev.write)
+                .rposition(|e| {
+                    matches!(e.kind, EvKind::Store { .. })
+                        && e.write.is_some()
+                        && e.write == ev.write
+                })
                 .unwrap_or(usize::MAX);
             EvKind::Flush { cell, value, store }
         }
-        Action::Rmw => EvKind::Rmw { cell, read: value, write: ev.stored, op: rmw_fn(p, before, ev.thread).filter(|f| f.write(value) == ev.stored) },
+        Action::Rmw => EvKind::Rmw {
+            cell,
+            read: value,
+            write: ev.stored,
+            op: rmw_fn(p, before, ev.thread).filter(|f| f.write(value) == ev.stored),
+        },
         Action::Fence => EvKind::Fence,
-        Action::Lock => EvKind::Lock { mutex: ev.mutex.unwrap_or(0) },
-        Action::Unlock => EvKind::Unlock { mutex: ev.mutex.unwrap_or(0) },
+        Action::Lock => EvKind::Lock {
+            mutex: ev.mutex.unwrap_or(0),
+        },
+        Action::Unlock => EvKind::Unlock {
+            mutex: ev.mutex.unwrap_or(0),
+        },
         _ => return None,
     };
     let t = ev.thread;
@@ -952,7 +1075,8 @@ fn observe(p: &Program, ev: &Event, before: &State, after: &State, evs: &[Ev]) -
     if ev.action != Action::Flush {
         if let (Some(b), Some(a)) = (before.threads.get(t), after.threads.get(t)) {
             let begun = at_round_begin(p, after, t);
-            failed_check = b.await_dirty.is_some() && (a.awaiting.is_some() || (begun && a.pc <= b.pc));
+            failed_check =
+                b.await_dirty.is_some() && (a.awaiting.is_some() || (begun && a.pc <= b.pc));
             round_start = !failed_check && begun;
         }
     }
@@ -960,8 +1084,20 @@ fn observe(p: &Program, ev: &Event, before: &State, after: &State, evs: &[Ev]) -
         Action::Store | Action::Flush => ev.write,
         _ => None,
     };
-    let pc = if ev.action == Action::Flush { u32::MAX } else { before.threads.get(t).map_or(u32::MAX, |ts| ts.pc) };
-    Some(Ev { thread: t, kind, failed_check, round_start, write, pending: false, pc })
+    let pc = if ev.action == Action::Flush {
+        u32::MAX
+    } else {
+        before.threads.get(t).map_or(u32::MAX, |ts| ts.pc)
+    };
+    Some(Ev {
+        thread: t,
+        kind,
+        failed_check,
+        round_start,
+        write,
+        pending: false,
+        pc,
+    })
 }
 
 /// The locks that threads (but `except`, whose step ended the execution) wait for in the final
@@ -972,8 +1108,17 @@ fn pending_locks(p: &Program, st: &State, except: Option<usize>) -> Vec<Ev> {
         if Some(t) == except || ts.awaiting.is_some() {
             continue;
         }
-        let Some(InstrKind::Lock(m)) = p.threads[t].code.get(ts.pc as usize).map(|i| &i.kind) else { continue };
-        if st.locks.get(*m as usize).copied().flatten().is_some_and(|o| o as usize != t) {
+        let Some(InstrKind::Lock(m)) = p.threads[t].code.get(ts.pc as usize).map(|i| &i.kind)
+        else {
+            continue;
+        };
+        if st
+            .locks
+            .get(*m as usize)
+            .copied()
+            .flatten()
+            .is_some_and(|o| o as usize != t)
+        {
             out.push(Ev {
                 thread: t,
                 kind: EvKind::Lock { mutex: *m },
@@ -994,13 +1139,27 @@ fn rmw_fn(p: &Program, st: &State, t: usize) -> Option<RmwFn> {
     let InstrKind::Rmw { op, args, .. } = &p.threads.get(t)?.code.get(ts.pc as usize)?.kind else {
         return None;
     };
-    let arg = |k: usize| args.get(k).map(|a| a.eval(&ts.regs).ok()).unwrap_or(Some(0));
-    Some(RmwFn { op: *op, args: [arg(0)?, arg(1)?] })
+    let arg = |k: usize| {
+        args.get(k)
+            .map(|a| a.eval(&ts.regs).ok())
+            .unwrap_or(Some(0))
+    };
+    Some(RmwFn {
+        op: *op,
+        args: [arg(0)?, arg(1)?],
+    })
 }
 
 /// The trace of an execution's MCR events, and how many of its first `committed` events (the
 /// seed prefix) remain in it.
-fn make_trace(p: &Program, model: Model, in_round: &[bool], events: Vec<Ev>, end: End, committed: usize) -> (Trace, usize) {
+fn make_trace(
+    p: &Program,
+    model: Model,
+    in_round: &[bool],
+    events: Vec<Ev>,
+    end: End,
+    committed: usize,
+) -> (Trace, usize) {
     let (events, committed) = drop_failed_rounds(events, in_round, committed);
     let tr = Trace {
         model,
@@ -1047,8 +1206,12 @@ fn drop_failed_rounds(events: Vec<Ev>, in_round: &[bool], committed: usize) -> (
     }
     for (t, from, to) in failed {
         let last = last_own[t] == Some(to);
-        let members: Vec<usize> = (from..=to).filter(|&j| events[j].thread == t && !matches!(events[j].kind, EvKind::Flush { .. })).collect();
-        let is_round = members.iter().all(|&j| matches!(events[j].kind, EvKind::Load { .. }));
+        let members: Vec<usize> = (from..=to)
+            .filter(|&j| events[j].thread == t && !matches!(events[j].kind, EvKind::Flush { .. }))
+            .collect();
+        let is_round = members
+            .iter()
+            .all(|&j| matches!(events[j].kind, EvKind::Load { .. }));
         if !last && is_round {
             for j in members {
                 ghost[j] = true;
@@ -1087,7 +1250,9 @@ fn drop_failed_rounds(events: Vec<Ev>, in_round: &[bool], committed: usize) -> (
 #[cfg(test)]
 pub(crate) fn trace_of(p: &Program, model: Model, choices: &[Choice]) -> Trace {
     let mut st = State::initial(p, model);
-    let in_round: Vec<bool> = (0..st.threads.len()).map(|t| at_round_begin(p, &st, t)).collect();
+    let in_round: Vec<bool> = (0..st.threads.len())
+        .map(|t| at_round_begin(p, &st, t))
+        .collect();
     let mut evs: Vec<Ev> = Vec::new();
     let mut k = 0;
     while st.is_running() {
@@ -1105,7 +1270,11 @@ pub(crate) fn trace_of(p: &Program, model: Model, choices: &[Choice]) -> Trace {
             evs.push(e);
         }
     }
-    let end = if *st.status() == Status::Finished { End::Final } else { End::Cut };
+    let end = if *st.status() == Status::Finished {
+        End::Final
+    } else {
+        End::Cut
+    };
     make_trace(p, model, &in_round, evs, end, 0).0
 }
 

@@ -104,7 +104,12 @@ impl<'t> Space<'t> {
         let mut issued: Vec<u32> = Vec::new();
         let mut drained = vec![Vec::new(); n];
         // The buffer a store of thread `t` to `cell` goes to (created on first use).
-        let mut queue_for = |t: usize, cell: u32, queues: &mut Vec<Vec<u32>>, issued: &mut Vec<u32>, tq: &mut Vec<Vec<u32>>| -> u32 {
+        let mut queue_for = |t: usize,
+                             cell: u32,
+                             queues: &mut Vec<Vec<u32>>,
+                             issued: &mut Vec<u32>,
+                             tq: &mut Vec<Vec<u32>>|
+         -> u32 {
             let key = (t, if tr.model == Model::Pso { cell } else { 0 });
             match queue_key.iter().position(|&k| k == key) {
                 Some(q) => q as u32,
@@ -125,7 +130,10 @@ impl<'t> Space<'t> {
             match e.kind {
                 EvKind::Local => return None,
                 EvKind::Flush { cell, store, .. } => {
-                    if cell as usize >= cells || store >= i || !matches!(tr.events[store].kind, EvKind::Store { .. }) {
+                    if cell as usize >= cells
+                        || store >= i
+                        || !matches!(tr.events[store].kind, EvKind::Store { .. })
+                    {
                         return None;
                     }
                     let q = queue_for(t, cell, &mut queues, &mut issued, &mut thread_queues);
@@ -154,18 +162,29 @@ impl<'t> Space<'t> {
                         issued[q as usize] += 1;
                     }
                 }
-                EvKind::Load { cell, .. } | EvKind::Rmw { cell, .. } if cell as usize >= cells => return None,
-                EvKind::Lock { mutex } | EvKind::Unlock { mutex } => mutexes = mutexes.max(mutex as usize + 1),
+                EvKind::Load { cell, .. } | EvKind::Rmw { cell, .. } if cell as usize >= cells => {
+                    return None
+                }
+                EvKind::Lock { mutex } | EvKind::Unlock { mutex } => {
+                    mutexes = mutexes.max(mutex as usize + 1)
+                }
                 _ => {}
             }
             if e.kind.is_barrier() && tr.model != Model::Sc {
-                drained[i] = thread_queues[t].iter().map(|&q| (q, issued[q as usize])).collect();
+                drained[i] = thread_queues[t]
+                    .iter()
+                    .map(|&q| (q, issued[q as usize]))
+                    .collect();
             }
         }
         let index = |e: Option<usize>| e.map_or(NONE, |e| e as u32);
         let own_store = tr.own_stores().into_iter().map(index).collect();
         let flush_of = tr.flush_of().into_iter().map(index).collect();
-        let publishes = tr.publishes().into_iter().map(|p| p.into_iter().map(|(q, v)| (q as u32, v)).collect()).collect();
+        let publishes = tr
+            .publishes()
+            .into_iter()
+            .map(|p| p.into_iter().map(|(q, v)| (q as u32, v)).collect())
+            .collect();
         Some(Space {
             tr,
             threads,
@@ -189,15 +208,30 @@ impl<'t> Space<'t> {
     /// every answer obeys: the search runs no event before those it must follow, and none forced
     /// out of the prefix. `stop`, for a read target: its thread's first later step that depends
     /// on the new value ([`super::encode::Encoder::stop_after`]), where the thread stops.
-    pub fn search(&self, target: &Target, keep: usize, budget: usize, hints: Option<&Hints>, stop: Option<usize>) -> Searched {
+    pub fn search(
+        &self,
+        target: &Target,
+        keep: usize,
+        budget: usize,
+        hints: Option<&Hints>,
+        stop: Option<usize>,
+    ) -> Searched {
         let Some(mut q) = Query::new(self, target, keep.min(self.tr.events.len())) else {
-            return Searched { found: Found::GaveUp, states: 0 };
+            return Searched {
+                found: Found::GaveUp,
+                states: 0,
+            };
         };
         q.budget = budget;
         q.tstop = stop.map_or(NONE, |s| s as u32);
-        q.hints = hints.filter(|h| h.after.len() == self.tr.events.len() && h.out.len() == self.tr.events.len());
+        q.hints = hints.filter(|h| {
+            h.after.len() == self.tr.events.len() && h.out.len() == self.tr.events.len()
+        });
         let found = q.run();
-        Searched { found, states: q.expanded }
+        Searched {
+            found,
+            states: q.expanded,
+        }
     }
 }
 
@@ -223,7 +257,13 @@ impl Layout {
         let counters = cells;
         let owners = counters + (threads + queues).div_ceil(4);
         let misc = owners + mutexes.div_ceil(8);
-        Layout { threads, counters, owners, misc, words: misc + 1 }
+        Layout {
+            threads,
+            counters,
+            owners,
+            misc,
+            words: misc + 1,
+        }
     }
     fn counter(&self, n: &[u64], k: usize) -> u16 {
         (n[self.counters + k / 4] >> (16 * (k % 4))) as u16
@@ -311,10 +351,13 @@ impl<'s, 't> Query<'s, 't> {
                 need_pos[e.thread] = need_pos[e.thread].max(s);
             }
         }
-        let (mut tev, mut tthread, mut tcell, mut twrite, mut late, mut finals) = (None, 0, NONE, None, None, Vec::new());
+        let (mut tev, mut tthread, mut tcell, mut twrite, mut late, mut finals) =
+            (None, 0, NONE, None, None, Vec::new());
         // An event target: the cell (mutex) it reads and the write (unlock) it must follow.
         let event_target = match *target {
-            Target::Read { event, from, .. } => Some((event, tr.events.get(event)?.kind.read()?.0, from)),
+            Target::Read { event, from, .. } => {
+                Some((event, tr.events.get(event)?.kind.read()?.0, from))
+            }
             Target::Lock { event, after } => match tr.events.get(event)?.kind {
                 EvKind::Lock { mutex } => Some((event, mutex, after)),
                 _ => return None,
@@ -332,7 +375,12 @@ impl<'s, 't> Query<'s, 't> {
             need_pos[thread] = need_pos[thread].max(sp.slot[event] as u16 + 1);
         }
         match *target {
-            Target::Read { event, value, late: is_late, .. } => {
+            Target::Read {
+                event,
+                value,
+                late: is_late,
+                ..
+            } => {
                 if let EvKind::Rmw { op, .. } = tr.events[event].kind {
                     twrite = Some(op?.write(value));
                 }
@@ -346,7 +394,12 @@ impl<'s, 't> Query<'s, 't> {
                 if cell as usize >= sp.cells {
                     return None;
                 }
-                let last = |c: usize| sp.publishes[c].last().map(|&(_, v)| v).unwrap_or(tr.init[c]);
+                let last = |c: usize| {
+                    sp.publishes[c]
+                        .last()
+                        .map(|&(_, v)| v)
+                        .unwrap_or(tr.init[c])
+                };
                 finals.extend((0..cell).map(|c| (c, last(c as usize))));
                 finals.push((cell, value));
                 for (need, evs) in need_pos.iter_mut().zip(&sp.thread_evs).take(sp.threads) {
@@ -467,7 +520,9 @@ impl<'s, 't> Query<'s, 't> {
         let counts = (0..self.sp.threads).all(|t| l.pos(n, t) >= self.need_pos[t])
             && (0..self.sp.queues.len()).all(|q| l.flushed(n, q) >= self.need_flushed[q]);
         match self.target {
-            Target::Final { .. } => counts && self.finals.iter().all(|&(c, v)| n[c as usize] as i64 == v),
+            Target::Final { .. } => {
+                counts && self.finals.iter().all(|&(c, v)| n[c as usize] as i64 == v)
+            }
             _ => l.done(n) && counts,
         }
     }
@@ -498,7 +553,11 @@ impl<'s, 't> Query<'s, 't> {
         if (e.pending && !is_target) || !self.allowed(node, i) {
             return None;
         }
-        let drained = || sp.drained[i].iter().all(|&(q, k)| l.flushed(node, q as usize) as u32 >= k);
+        let drained = || {
+            sp.drained[i]
+                .iter()
+                .all(|&(q, k)| l.flushed(node, q as usize) as u32 >= k)
+        };
         if let Some((first, need)) = &self.late {
             if i == *first && !need.iter().all(|&j| self.ran(node, j as usize)) {
                 return None;
@@ -509,7 +568,9 @@ impl<'s, 't> Query<'s, 't> {
                 let s = sp.own_store[i];
                 let forwarded = s != NONE && {
                     let f = sp.flush_of[s as usize];
-                    f == NONE || (l.flushed(node, sp.queue_of[f as usize] as usize) as u32) <= sp.store_rank[s as usize]
+                    f == NONE
+                        || (l.flushed(node, sp.queue_of[f as usize] as usize) as u32)
+                            <= sp.store_rank[s as usize]
                 };
                 let got = if forwarded {
                     match tr.events[s as usize].kind {
@@ -520,12 +581,20 @@ impl<'s, 't> Query<'s, 't> {
                     node[cell as usize] as i64
                 };
                 if is_target {
-                    let Target::Read { value: want, from, .. } = *self.target else { return None };
+                    let Target::Read {
+                        value: want, from, ..
+                    } = *self.target
+                    else {
+                        return None;
+                    };
                     if got != want {
                         return None;
                     }
                     let ok = match from {
-                        Some(f) if tr.model != Model::Sc && matches!(tr.events[f].kind, EvKind::Store { .. }) => {
+                        Some(f)
+                            if tr.model != Model::Sc
+                                && matches!(tr.events[f].kind, EvKind::Store { .. }) =>
+                        {
                             forwarded && s as usize == f
                         }
                         _ => !forwarded && l.src(node) == from.map_or(NONE, |f| f as u32),
@@ -543,13 +612,20 @@ impl<'s, 't> Query<'s, 't> {
                     self.publish(n, cell, value, i as u32);
                 }
             }
-            EvKind::Rmw { cell, read, write, .. } => {
+            EvKind::Rmw {
+                cell, read, write, ..
+            } => {
                 if !drained() {
                     return None;
                 }
                 let got = node[cell as usize] as i64;
                 let write = if is_target {
-                    let Target::Read { value: want, from, .. } = *self.target else { return None };
+                    let Target::Read {
+                        value: want, from, ..
+                    } = *self.target
+                    else {
+                        return None;
+                    };
                     if got != want || l.src(node) != from.map_or(NONE, |f| f as u32) {
                         return None;
                     }
@@ -575,7 +651,9 @@ impl<'s, 't> Query<'s, 't> {
                     return None;
                 }
                 if is_target {
-                    let Target::Lock { after, .. } = *self.target else { return None };
+                    let Target::Lock { after, .. } = *self.target else {
+                        return None;
+                    };
                     if l.unlock(node) != after.map_or(NONE, |a| a as u32) {
                         return None;
                     }
@@ -604,7 +682,9 @@ impl<'s, 't> Query<'s, 't> {
         let sp = self.sp;
         let l = &self.lay;
         let i = *sp.queues[q].get(l.flushed(node, q) as usize)? as usize;
-        let EvKind::Flush { cell, value, store } = sp.tr.events[i].kind else { return None };
+        let EvKind::Flush { cell, value, store } = sp.tr.events[i].kind else {
+            return None;
+        };
         let t = sp.tr.events[i].thread;
         if l.pos(node, t) as u32 <= sp.slot[store] || !self.allowed(node, i) {
             return None;
@@ -626,7 +706,9 @@ impl<'s, 't> Query<'s, 't> {
     fn ran(&self, n: &[u64], j: usize) -> bool {
         let sp = self.sp;
         match sp.tr.events[j].kind {
-            EvKind::Flush { .. } => self.lay.flushed(n, sp.queue_of[j] as usize) as u32 > sp.slot[j],
+            EvKind::Flush { .. } => {
+                self.lay.flushed(n, sp.queue_of[j] as usize) as u32 > sp.slot[j]
+            }
             _ => self.lay.pos(n, sp.tr.events[j].thread) as u32 > sp.slot[j],
         }
     }
@@ -645,7 +727,9 @@ impl<'s, 't> Query<'s, 't> {
             };
             let dead = match *self.target {
                 Target::Read { from, .. } => {
-                    if tr.model != Model::Sc && from.is_some_and(|f| matches!(tr.events[f].kind, EvKind::Store { .. })) {
+                    if tr.model != Model::Sc
+                        && from.is_some_and(|f| matches!(tr.events[f].kind, EvKind::Store { .. }))
+                    {
                         // A forwarded read: its store must still be in the buffer.
                         let f = sp.flush_of[from.unwrap_or(0)];
                         f != NONE && self.ran(n, f as usize)
@@ -690,9 +774,9 @@ impl<'s, 't> Query<'s, 't> {
                     && cell == self.tcell
                     && self.twrite.is_some_and(|w| w == Some(value));
                 let left = by_target
-                    || sp.publishes[cell as usize]
-                        .iter()
-                        .any(|&(p, v)| v == value && self.tev != Some(p as usize) && !self.ran(n, p as usize));
+                    || sp.publishes[cell as usize].iter().any(|&(p, v)| {
+                        v == value && self.tev != Some(p as usize) && !self.ran(n, p as usize)
+                    });
                 if !left {
                     return true;
                 }

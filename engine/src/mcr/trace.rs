@@ -30,7 +30,12 @@ pub enum EvKind {
     /// writes `write` to memory in the same instant. `op` is what it would write for any other
     /// value read (its operands come from registers, fixed by the thread's earlier reads), or
     /// `None` if unknown.
-    Rmw { cell: u32, read: i64, write: Option<i64>, op: Option<RmwFn> },
+    Rmw {
+        cell: u32,
+        read: i64,
+        write: Option<i64>,
+        op: Option<RmwFn>,
+    },
     /// A full fence: waits for the thread's buffers to drain.
     Fence,
     /// Acquire a mutex (also a full fence).
@@ -42,7 +47,10 @@ pub enum EvKind {
 impl EvKind {
     /// Events that wait for the thread's own buffers to be empty.
     pub fn is_barrier(&self) -> bool {
-        matches!(self, EvKind::Fence | EvKind::Lock { .. } | EvKind::Unlock { .. } | EvKind::Rmw { .. })
+        matches!(
+            self,
+            EvKind::Fence | EvKind::Lock { .. } | EvKind::Unlock { .. } | EvKind::Rmw { .. }
+        )
     }
     /// The cell read and the value read, for loads and RMWs.
     pub fn read(&self) -> Option<(u32, i64)> {
@@ -159,7 +167,9 @@ impl Trace {
     /// `event`). `rounds` is [`Trace::await_rounds`].
     pub fn late_needs(&self, event: usize, rounds: &[Option<u32>]) -> (usize, Vec<usize>) {
         let round = rounds.get(event).copied().flatten();
-        let first = (0..=event).find(|&j| round.is_some() && rounds[j] == round).unwrap_or(event);
+        let first = (0..=event)
+            .find(|&j| round.is_some() && rounds[j] == round)
+            .unwrap_or(event);
         let t = self.events[event].thread;
         let need = (0..self.events.len())
             .filter(|&j| {
@@ -182,7 +192,12 @@ impl Trace {
         for (i, e) in self.events.iter().enumerate() {
             let published = match e.kind {
                 EvKind::Store { cell, value } if self.model == Model::Sc => Some((cell, value)),
-                EvKind::Flush { cell, value, .. } | EvKind::Rmw { cell, write: Some(value), .. } => Some((cell, value)),
+                EvKind::Flush { cell, value, .. }
+                | EvKind::Rmw {
+                    cell,
+                    write: Some(value),
+                    ..
+                } => Some((cell, value)),
                 _ => None,
             };
             if let Some((cell, value)) = published {

@@ -88,14 +88,23 @@ pub(crate) fn const_eval(e: &Expr) -> Option<i64> {
                 BinOp::And => (a != 0 && b != 0) as i64,
                 BinOp::Or => (a != 0 || b != 0) as i64,
                 BinOp::Implies => (a == 0 || b != 0) as i64,
+                op => crate::ir::binop(*op, a, b).ok()?,
             }
         }
         _ => return None,
     })
 }
 
-/// Parses a decimal literal, negated if `negative`; `None` when out of the i64 range.
+/// Parses a decimal (or `0x` hexadecimal) literal, negated if `negative`; `None` when out of the i64 range.
 pub(crate) fn parse_int(digits: &str, negative: bool) -> Option<i64> {
+    if let Some(hex) = digits
+        .strip_prefix("0x")
+        .or_else(|| digits.strip_prefix("0X"))
+    {
+        // herd writes 64-bit patterns in hex: `0xffffffffffffffff` is -1.
+        let v = u64::from_str_radix(hex, 16).ok()? as i64;
+        return Some(if negative { v.wrapping_neg() } else { v });
+    }
     if negative {
         format!("-{digits}").parse().ok()
     } else {
@@ -302,7 +311,7 @@ impl ExprLowerer<'_, '_> {
             written.parse::<usize>().ok().filter(|&i| i < threads.len())
         } else {
             threads.iter().position(|t| {
-                if self.dialect == Dialect::X86 {
+                if self.dialect.is_herd() {
                     t.name.eq_ignore_ascii_case(written)
                 } else {
                     t.name == written
@@ -323,8 +332,8 @@ impl ExprLowerer<'_, '_> {
             return placeholder(sp);
         };
         let mut name = self.src.name(reg);
-        if self.dialect == Dialect::X86 {
-            name.text = name.text.to_ascii_uppercase();
+        if self.dialect.is_herd() {
+            name.text = super::x86::register_key(self.dialect, &name.text);
         }
         if !threads[index].regs.contains(&name.text) {
             self.diags.push(Diagnostic::warning(

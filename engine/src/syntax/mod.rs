@@ -19,6 +19,8 @@ mod expr;
 mod native;
 mod x86;
 
+pub use x86::herd_locations;
+
 use crate::ast;
 use crate::diag::Diagnostic;
 use crate::span::Span;
@@ -94,11 +96,11 @@ pub fn lower(text: &str, tree: &Tree) -> (Option<ast::Test>, Vec<Diagnostic>) {
             let first_word = &text[start..end];
             // A test whose header is right but that failed to parse as a whole keeps its
             // syntax errors; anything else gets one diagnostic saying what a test looks like.
-            if !matches!(first_word, "litmus" | "X86" | "x86") || diags.is_empty() {
+            if !matches!(first_word, "litmus" | "X86" | "x86" | "X86_64") || diags.is_empty() {
                 diags.clear();
                 diags.push(Diagnostic::error(
                     Span::new(start, end),
-                    "expected a test: `litmus NAME` (native dialect) or `X86 NAME` (herd x86 dialect)",
+                    "expected a test: `litmus NAME` (native dialect), `X86 NAME` or `X86_64 NAME` (herd's x86 dialects)",
                 ));
             }
             None

@@ -15,13 +15,19 @@ use std::time::Instant;
 /// Every program of the corpus `tests/litmus/*.litmus`, parsed, with its path, in file order.
 pub fn corpus() -> Vec<(std::path::PathBuf, Test)> {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/litmus");
-    let mut files: Vec<_> = std::fs::read_dir(&dir).expect("tests/litmus").filter_map(|e| e.ok().map(|e| e.path())).collect();
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .expect("tests/litmus")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .collect();
     files.retain(|p| p.extension().is_some_and(|x| x == "litmus"));
     files.sort();
     files
         .into_iter()
         .map(|f| {
-            let test = litmus_engine::syntax::parse(&std::fs::read_to_string(&f).expect("readable")).test.expect("corpus parses");
+            let test =
+                litmus_engine::syntax::parse(&std::fs::read_to_string(&f).expect("readable"))
+                    .test
+                    .expect("corpus parses");
             (f, test)
         })
         .collect()
@@ -29,13 +35,20 @@ pub fn corpus() -> Vec<(std::path::PathBuf, Test)> {
 
 /// The exhaustive reference report (loop bound 2).
 pub fn exhaustive(test: &Test, model: Model) -> ModelReport {
-    let opts = CheckOptions { engine: EngineKind::Exhaustive, loop_bound: 2, ..CheckOptions::default() };
+    let opts = CheckOptions {
+        engine: EngineKind::Exhaustive,
+        loop_bound: 2,
+        ..CheckOptions::default()
+    };
     check(test, model, &opts, &Control::new())
 }
 
 /// The exhaustive reference report with the default options.
 pub fn exhaustive_with_default_bound(test: &Test, model: Model) -> ModelReport {
-    let opts = CheckOptions { engine: EngineKind::Exhaustive, ..CheckOptions::default() };
+    let opts = CheckOptions {
+        engine: EngineKind::Exhaustive,
+        ..CheckOptions::default()
+    };
     check(test, model, &opts, &Control::new())
 }
 
@@ -45,19 +58,35 @@ pub fn mcr_run_default_bound(test: &Test, model: Model) -> (ModelReport, McrStat
 }
 
 /// The MCR report and MCR's own counters with the default options and a timeout.
-pub fn mcr_run_with_timeout(test: &Test, model: Model, timeout: std::time::Duration) -> (ModelReport, McrStats) {
-    let opts = CheckOptions { timeout: Some(timeout), ..CheckOptions::default() };
+pub fn mcr_run_with_timeout(
+    test: &Test,
+    model: Model,
+    timeout: std::time::Duration,
+) -> (ModelReport, McrStats) {
+    let opts = CheckOptions {
+        timeout: Some(timeout),
+        ..CheckOptions::default()
+    };
     mcr_run_opts(test, model, Tuning::default(), &opts)
 }
 
 /// The MCR report and MCR's own counters (loop bound 2).
 pub fn mcr_run(test: &Test, model: Model, tuning: Tuning) -> (ModelReport, McrStats) {
-    let opts = CheckOptions { engine: EngineKind::Mcr, loop_bound: 2, ..CheckOptions::default() };
+    let opts = CheckOptions {
+        engine: EngineKind::Mcr,
+        loop_bound: 2,
+        ..CheckOptions::default()
+    };
     mcr_run_opts(test, model, tuning, &opts)
 }
 
 /// MCR with `opts`; with `MCR_NOSDG` set, without the static dependency graph (to compare).
-pub fn mcr_run_opts(test: &Test, model: Model, tuning: Tuning, opts: &CheckOptions) -> (ModelReport, McrStats) {
+pub fn mcr_run_opts(
+    test: &Test,
+    model: Model,
+    tuning: Tuning,
+    opts: &CheckOptions,
+) -> (ModelReport, McrStats) {
     let mut opts = opts.clone();
     if std::env::var("MCR_NOSDG").is_ok() {
         opts.sdg = false;
@@ -66,7 +95,9 @@ pub fn mcr_run_opts(test: &Test, model: Model, tuning: Tuning, opts: &CheckOptio
     let program = Program::lower(test, opts.loop_bound).expect("lowers");
     let mut col = Collector::new(test, &program, model);
     let ctl = Control::new();
-    let stats = mcr::explore_with(&program, model, &opts, &ctl, tuning, &mut |ex| col.end(ex.state, ex.events));
+    let stats = mcr::explore_with(&program, model, &opts, &ctl, tuning, &mut |ex| {
+        col.end(ex.state, ex.events)
+    });
     col.stats.constraints += stats.constraints;
     col.stats.solver_ms += stats.solver_ms;
     col.complete &= stats.complete;
@@ -89,14 +120,22 @@ pub fn tuning_from_env() -> Tuning {
         only_new_targets: std::env::var("MCR_ALLTARGETS").is_err(),
         prefilter: std::env::var("MCR_NOPREFILTER").is_err(),
         check_prefilter: false,
-        solver_seed: std::env::var("MCR_Z3SEED").ok().and_then(|s| s.parse().ok()),
+        solver_seed: std::env::var("MCR_Z3SEED")
+            .ok()
+            .and_then(|s| s.parse().ok()),
         search_budget: if std::env::var("MCR_NOSEARCH").is_ok() {
             0
         } else {
-            std::env::var("MCR_SEARCH_BUDGET").ok().and_then(|s| s.parse().ok()).unwrap_or(mcr::SEARCH_BUDGET)
+            std::env::var("MCR_SEARCH_BUDGET")
+                .ok()
+                .and_then(|s| s.parse().ok())
+                .unwrap_or(mcr::SEARCH_BUDGET)
         },
         check_search: false,
-        witness_budget: std::env::var("MCR_WITNESS").ok().and_then(|s| s.parse().ok()).unwrap_or(0),
+        witness_budget: std::env::var("MCR_WITNESS")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(0),
         per_query: std::env::var("MCR_PER_QUERY").is_ok(),
         bare_solve: false,
         paired_solve: false,
@@ -105,7 +144,11 @@ pub fn tuning_from_env() -> Tuning {
 
 /// What must agree between the engines: states, (kind, span) of violations, the verdict.
 pub fn verdict(r: &ModelReport) -> String {
-    let mut v: Vec<String> = r.violations.iter().map(|v| format!("{:?}@{:?}", v.kind, v.span)).collect();
+    let mut v: Vec<String> = r
+        .violations
+        .iter()
+        .map(|v| format!("{:?}@{:?}", v.kind, v.span))
+        .collect();
     v.sort();
     format!(
         "states={:?}\nviolations={:?}\ncondition={:?}\ncomplete={}",
@@ -150,31 +193,56 @@ impl B {
         Span::new(self.pos - 3, self.pos - 1)
     }
     pub fn name(&mut self, s: &str) -> Name {
-        Name { text: s.to_string(), span: self.span() }
+        Name {
+            text: s.to_string(),
+            span: self.span(),
+        }
     }
     pub fn int(&mut self, v: i64) -> Expr {
-        Expr { kind: ExprKind::Int(v), span: self.span() }
+        Expr {
+            kind: ExprKind::Int(v),
+            span: self.span(),
+        }
     }
     pub fn reg(&mut self, r: &str) -> Expr {
         let n = self.name(r);
-        Expr { kind: ExprKind::Reg(n), span: self.span() }
+        Expr {
+            kind: ExprKind::Reg(n),
+            span: self.span(),
+        }
     }
     pub fn loc(&mut self, var: usize) -> LocRef {
-        LocRef { var, index: None, span: self.span() }
+        LocRef {
+            var,
+            index: None,
+            span: self.span(),
+        }
     }
     pub fn load(&mut self, var: usize) -> Expr {
         let l = self.loc(var);
-        Expr { kind: ExprKind::Load(l), span: self.span() }
+        Expr {
+            kind: ExprKind::Load(l),
+            span: self.span(),
+        }
     }
     pub fn bin(&mut self, op: BinOp, a: Expr, b: Expr) -> Expr {
-        Expr { kind: ExprKind::Binary(op, Box::new(a), Box::new(b)), span: self.span() }
+        Expr {
+            kind: ExprKind::Binary(op, Box::new(a), Box::new(b)),
+            span: self.span(),
+        }
     }
     pub fn tr(&mut self, t: usize, r: &str) -> Expr {
         let n = self.name(r);
-        Expr { kind: ExprKind::ThreadReg { thread: t, reg: n }, span: self.span() }
+        Expr {
+            kind: ExprKind::ThreadReg { thread: t, reg: n },
+            span: self.span(),
+        }
     }
     pub fn stmt(&mut self, kind: StmtKind) -> Stmt {
-        Stmt { kind, span: self.span() }
+        Stmt {
+            kind,
+            span: self.span(),
+        }
     }
     pub fn store(&mut self, var: usize, value: Expr) -> Stmt {
         let loc = self.loc(var);
@@ -187,11 +255,21 @@ impl B {
     pub fn rmw(&mut self, r: Option<&str>, op: RmwOp, var: usize, args: Vec<Expr>) -> Stmt {
         let dest = r.map(|r| self.name(r));
         let loc = self.loc(var);
-        self.stmt(StmtKind::Rmw { dest, op, loc, args })
+        self.stmt(StmtKind::Rmw {
+            dest,
+            op,
+            loc,
+            args,
+        })
     }
     pub fn thread(&mut self, name: &str, body: Vec<Stmt>) -> Thread {
         let name = self.name(name);
-        Thread { name, reg_init: vec![], body, span: self.span() }
+        Thread {
+            name,
+            reg_init: vec![],
+            body,
+            span: self.span(),
+        }
     }
     pub fn test(
         &mut self,
@@ -204,11 +282,20 @@ impl B {
             .iter()
             .map(|&(n, v)| {
                 let name = self.name(n);
-                SharedDecl { name, size: None, init: vec![v], span: self.span() }
+                SharedDecl {
+                    name,
+                    size: None,
+                    init: vec![v],
+                    span: self.span(),
+                }
             })
             .collect();
         let mutexes = mutexes.iter().map(|m| self.name(m)).collect();
-        let condition = condition.map(|(quantifier, expr)| Condition { quantifier, expr, span: self.span() });
+        let condition = condition.map(|(quantifier, expr)| Condition {
+            quantifier,
+            expr,
+            span: self.span(),
+        });
         Test {
             dialect: Dialect::Native,
             name: self.name("T"),
@@ -254,12 +341,17 @@ pub fn random_test(seed: u64) -> Test {
         let m = b.load(var);
         let w = b.int(g.below(3) as i64);
         let c = b.bin(BinOp::Eq, m, w);
-        Some((q, b.bin(if g.chance(50) { BinOp::And } else { BinOp::Or }, a, c)))
+        Some((
+            q,
+            b.bin(if g.chance(50) { BinOp::And } else { BinOp::Or }, a, c),
+        ))
     } else {
         None
     };
     let names = ["x", "y", "z"];
-    let shared: Vec<(&str, i64)> = (0..nvars).map(|i| (names[i], if g.chance(10) { 1 } else { 0 })).collect();
+    let shared: Vec<(&str, i64)> = (0..nvars)
+        .map(|i| (names[i], if g.chance(10) { 1 } else { 0 }))
+        .collect();
     let mutexes: &[&str] = if with_mutex { &["m"] } else { &[] };
     b.test(&shared, mutexes, threads, cond)
 }
@@ -312,8 +404,16 @@ fn random_stmt(g: &mut Rng, b: &mut B, nvars: usize, mutex: bool, depth: u32) ->
             let v = b.int(g.below(2) as i64);
             let cond = b.bin(BinOp::Eq, lhs, v);
             let then_body = random_stmt(g, b, nvars, mutex, depth - 1);
-            let else_body = if g.chance(40) { random_stmt(g, b, nvars, mutex, depth - 1) } else { vec![] };
-            vec![b.stmt(StmtKind::If { cond, then_body, else_body })]
+            let else_body = if g.chance(40) {
+                random_stmt(g, b, nvars, mutex, depth - 1)
+            } else {
+                vec![]
+            };
+            vec![b.stmt(StmtKind::If {
+                cond,
+                then_body,
+                else_body,
+            })]
         }
         80..=85 => {
             let lhs = b.reg(r);
@@ -371,7 +471,9 @@ pub fn show(t: &Test) -> String {
             ExprKind::Int(v) => v.to_string(),
             ExprKind::Reg(n) => n.text.clone(),
             ExprKind::Load(l) => t.shared[l.var].name.text.clone(),
-            ExprKind::ThreadReg { thread, reg } => format!("{}:{}", t.threads[*thread].name.text, reg.text),
+            ExprKind::ThreadReg { thread, reg } => {
+                format!("{}:{}", t.threads[*thread].name.text, reg.text)
+            }
             ExprKind::Unary(op, a) => format!("{op:?}({})", e(t, a)),
             ExprKind::Binary(op, a, b) => format!("({} {op:?} {})", e(t, a), e(t, b)),
         }
@@ -379,12 +481,19 @@ pub fn show(t: &Test) -> String {
     fn st(t: &Test, s: &Stmt, ind: usize, out: &mut String) {
         let pad = " ".repeat(ind);
         let line = match &s.kind {
-            StmtKind::Store { loc, value } => format!("{} = {};", t.shared[loc.var].name.text, e(t, value)),
+            StmtKind::Store { loc, value } => {
+                format!("{} = {};", t.shared[loc.var].name.text, e(t, value))
+            }
             StmtKind::Assign { reg, value } => format!("{} = {};", reg.text, e(t, value)),
             StmtKind::Fence => "fence;".into(),
             StmtKind::Lock { .. } => "lock(m);".into(),
             StmtKind::Unlock { .. } => "unlock(m);".into(),
-            StmtKind::Rmw { dest, op, loc, args } => format!(
+            StmtKind::Rmw {
+                dest,
+                op,
+                loc,
+                args,
+            } => format!(
                 "{} = {op:?}({}, {});",
                 dest.as_ref().map(|d| d.text.as_str()).unwrap_or("_"),
                 t.shared[loc.var].name.text,
@@ -393,7 +502,11 @@ pub fn show(t: &Test) -> String {
             StmtKind::Assert(c) => format!("assert({});", e(t, c)),
             StmtKind::Assume(c) => format!("assume({});", e(t, c)),
             StmtKind::Await(c) => format!("await({});", e(t, c)),
-            StmtKind::If { cond, then_body, else_body } => {
+            StmtKind::If {
+                cond,
+                then_body,
+                else_body,
+            } => {
                 out.push_str(&format!("{pad}if ({}) {{\n", e(t, cond)));
                 for s in then_body {
                     st(t, s, ind + 2, out);

@@ -114,6 +114,9 @@ fn stmts(t: &Test, body: &[Stmt], depth: usize, out: &mut String) {
                     RmwOp::Xchg => "xchg",
                     RmwOp::Cas => "cas",
                     RmwOp::FetchAdd => "fetch_add",
+                    RmwOp::FetchAnd => "fetch_and",
+                    RmwOp::FetchOr => "fetch_or",
+                    RmwOp::FetchXor => "fetch_xor",
                 };
                 let args: Vec<String> = args.iter().map(|a| expr(t, a)).collect();
                 let call = format!("{op}({}, {})", loc(t, l), args.join(", "));

@@ -83,6 +83,60 @@ pub fn project(states: &[FinalState], keys: &[String]) -> Vec<FinalState> {
     set.into_iter().collect()
 }
 
+/// herd's view of the final states of a test in one of its dialects: the keys it shows (the
+/// condition's and the `locations [...]` ones) in herd's order, registers by thread then name,
+/// then memory by name; and the distinct states projected onto them, sorted by their values in
+/// that order.
+pub fn herd_states(
+    test: &Test,
+    states: &[FinalState],
+    locations: &[String],
+) -> (Vec<String>, Vec<FinalState>) {
+    let mut keys = litmus_engine::condition::observed_keys(test);
+    for k in locations {
+        if !keys.contains(k) {
+            keys.push(k.clone());
+        }
+    }
+    if keys.is_empty() {
+        if let Some(first) = states.first() {
+            keys = first.0.iter().map(|(k, _)| k.clone()).collect();
+        }
+    }
+    // `P3:rax` → (0, 3, "rax"); `x` → (1, 0, "x").
+    let rank = |k: &String| -> (u8, usize, String) {
+        if let Some((t, r)) = k.split_once(':') {
+            if let Some(n) = t.strip_prefix('P').and_then(|d| d.parse::<usize>().ok()) {
+                return (0, n, r.to_owned());
+            }
+        }
+        (1, 0, k.clone())
+    };
+    keys.sort_by_key(rank);
+    let mut projected: Vec<FinalState> = states.iter().map(|s| s.project(&keys)).collect();
+    projected.sort_by(|a, b| {
+        let va = a.0.iter().map(|(_, v)| *v);
+        let vb = b.0.iter().map(|(_, v)| *v);
+        va.cmp(vb)
+    });
+    projected.dedup();
+    (keys, projected)
+}
+
+/// A state key as herd prints it: `P0:EAX` → `0:EAX`; `x` → `x` in `X86`, `[x]` in `X86_64`.
+pub fn herd_key(test: &Test, key: &str) -> String {
+    if let Some((t, r)) = key.split_once(':') {
+        if let Some(n) = t.strip_prefix('P').filter(|d| d.parse::<usize>().is_ok()) {
+            return format!("{n}:{r}");
+        }
+    }
+    if test.dialect == Dialect::X86_64 {
+        format!("[{key}]")
+    } else {
+        key.to_owned()
+    }
+}
+
 /// One state as herd prints it: `P0:r0=0; P1:r1=0;`.
 pub fn state_line(state: &FinalState) -> String {
     let mut out = String::new();
@@ -101,7 +155,7 @@ pub fn print_condition(test: &Test) -> Option<String> {
     let cond = test.condition.as_ref()?;
     Some(match test.dialect {
         Dialect::Native => print_native(test, &cond.expr),
-        Dialect::X86 => print_herd(test, &cond.expr),
+        Dialect::X86 | Dialect::X86_64 => print_herd(test, &cond.expr),
     })
 }
 
@@ -119,6 +173,9 @@ fn native_prec(op: BinOp) -> u8 {
         BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => 5,
         BinOp::Add | BinOp::Sub => 6,
         BinOp::Mul | BinOp::Div | BinOp::Rem => 7,
+        // Not written in any condition (x86 instructions only); C's order, kept tight.
+        BinOp::BitOr | BinOp::BitXor | BinOp::BitAnd => 4,
+        BinOp::Shl | BinOp::Shr => 6,
     }
 }
 
@@ -154,7 +211,8 @@ fn native(test: &Test, e: &Expr, min: u8) -> String {
     }
 }
 
-/// herd's own syntax: `0:EAX=0 /\ 1:EAX=0`, `~`, `\/`, `=>`.
+/// herd's own syntax: `0:EAX=0 /\ 1:EAX=0`, `not (..)`, `\/`, `=>`; memory as `x` in `X86`
+/// and `[x]` in `X86_64`, as herd7 prints them.
 pub fn print_herd(test: &Test, e: &Expr) -> String {
     herd(test, e, 0)
 }
@@ -164,8 +222,12 @@ fn herd(test: &Test, e: &Expr, min: u8) -> String {
         ExprKind::Int(v) => v.to_string(),
         ExprKind::Reg(n) => n.text.clone(),
         ExprKind::ThreadReg { thread, reg } => format!("{thread}:{}", reg.text),
+        ExprKind::Load(loc) if test.dialect == Dialect::X86_64 => {
+            format!("[{}]", loc_key(test, loc))
+        }
         ExprKind::Load(loc) => loc_key(test, loc),
-        ExprKind::Unary(UnOp::Not, a) => format!("~{}", herd(test, a, 9)),
+        // herd7 prints a negation as `not (p)` whichever way it was written.
+        ExprKind::Unary(UnOp::Not, a) => format!("not ({})", herd(test, a, 0)),
         ExprKind::Unary(UnOp::Neg, a) => format!("-{}", herd(test, a, 9)),
         ExprKind::Binary(op, a, b) => {
             let (p, sym) = match op {
@@ -262,7 +324,8 @@ mod tests {
                 "0:EAX=0 /\\ (1:EAX=1 \\/ x=2)",
             ),
             ("~exists (P0:EAX=1 /\\ [y]=0)", "0:EAX=1 /\\ y=0"),
-            ("forall (0:EAX=1 => ~(x=2))", "0:EAX=1 => ~(x=2)"),
+            ("forall (0:EAX=1 => ~(x=2))", "0:EAX=1 => not (x=2)"),
+            ("exists (not (0:EAX=0 /\\ x=1))", "not (0:EAX=0 /\\ x=1)"),
         ];
         for (src, want) in cases {
             assert_eq!(printed(&format!("{head}{src}\n")), want, "{src}");

@@ -50,6 +50,8 @@ pub struct FileRun {
     /// The test, when the file has no error diagnostic.
     pub test: Option<Test>,
     pub diagnostics: Vec<Diagnostic>,
+    /// herd's `locations [...]` as state keys (x86 dialects).
+    pub locations: Vec<String>,
     /// One report per model checked, in the order SC, TSO, PSO.
     pub reports: Vec<ModelReport>,
 }
@@ -90,6 +92,7 @@ fn load(path: &Path) -> FileRun {
             index: None,
             test: None,
             diagnostics: vec![],
+            locations: vec![],
             reports: vec![],
         },
         Ok(text) => {
@@ -98,6 +101,7 @@ fn load(path: &Path) -> FileRun {
                 path: shown,
                 read_error: None,
                 index: Some(LineIndex::new(&text)),
+                locations: litmus_engine::syntax::herd_locations(&text, &parsed.tree),
                 test: parsed.test,
                 diagnostics: parsed.diagnostics,
                 reports: vec![],
@@ -164,7 +168,9 @@ pub fn check(args: CheckArgs) -> i32 {
 
     if let Some(format) = args.dump_sdg {
         for (fi, f) in files.iter().enumerate() {
-            let (Some(test), Some(index)) = (&f.test, &f.index) else { continue };
+            let (Some(test), Some(index)) = (&f.test, &f.index) else {
+                continue;
+            };
             let program = match litmus_engine::ir::Program::lower(test, opts.loop_bound) {
                 Ok(p) => p,
                 Err(e) => {
@@ -177,7 +183,9 @@ pub fn check(args: CheckArgs) -> i32 {
                 out("\n");
             }
             out(&match format {
-                args::SdgFormat::Text => format!("# {}\n{}", f.path, sdg.dump_text(&program, index)),
+                args::SdgFormat::Text => {
+                    format!("# {}\n{}", f.path, sdg.dump_text(&program, index))
+                }
                 args::SdgFormat::Dot => sdg.dump_dot(&program),
             });
         }
@@ -198,6 +206,7 @@ pub fn check(args: CheckArgs) -> i32 {
             index,
             opts: &opts,
             style,
+            locations: &f.locations,
         };
         if many && !args.json && !args.quiet {
             if fi > 0 {

@@ -65,6 +65,8 @@ pub struct Ctx<'a> {
     /// The options the reports were made with (replaying a schedule needs them).
     pub opts: &'a CheckOptions,
     pub style: Style,
+    /// herd's `locations [...]`, as state keys (`P0:EAX`, `x`); empty for the native dialect.
+    pub locations: &'a [String],
 }
 
 impl Ctx<'_> {
@@ -88,11 +90,17 @@ pub fn thread_name(test: &Test, i: usize) -> String {
 fn reached(ctx: &Ctx, r: &ModelReport, steps: &[Step], keys: &[String]) -> String {
     match litmus_engine::replay(ctx.test, r.model, ctx.opts, steps) {
         Ok(ReplayEnd::Final(state)) => {
-            let shown = if keys.is_empty() {
+            let mut shown = if keys.is_empty() {
                 state
             } else {
                 state.project(keys)
             };
+            // herd's dialects: herd's names (`0:EAX`, `[x]`), as in the block above.
+            if ctx.test.dialect.is_herd() {
+                for (k, _) in shown.0.iter_mut() {
+                    *k = cond::herd_key(ctx.test, k);
+                }
+            }
             format!("Final state: {}\n", cond::state_line(&shown))
         }
         Ok(_) => String::new(),
@@ -111,13 +119,92 @@ pub fn model_header(ctx: &Ctx, report: &ModelReport) -> String {
 /// herd's block, violations, witness, warnings and stats for one model.
 pub fn model_block(ctx: &Ctx, r: &ModelReport) -> String {
     let mut out = String::new();
+    let test = ctx.test;
+    let _ = writeln!(out, "{}", model_header(ctx, r));
+    let keys = cond::observed_keys(test, &r.states);
+    if test.dialect.is_herd() {
+        out.push_str(&herd_block(ctx, r));
+    } else {
+        native_block(ctx, r, &keys, &mut out);
+    }
+    violations_and_stats(ctx, r, &keys, &mut out);
+    out
+}
+
+/// herd's block for a test in one of herd's dialects, line for line as herd7 prints it (apart
+/// from its `Time` and `Hash` lines): the states over the condition's locations and the
+/// `locations [...]` ones, sorted as herd sorts them, with herd's names (`0:EAX`, `[x]` in
+/// `X86_64`), and the witness counts of the condition's proposition (for `~exists p`, herd
+/// counts the states satisfying `~p` as positive; `Observation` counts `p`).
+pub fn herd_block(ctx: &Ctx, r: &ModelReport) -> String {
+    let mut out = String::new();
     let st = ctx.style;
     let test = ctx.test;
     let name = &test.name.text;
-    let _ = writeln!(out, "{}", model_header(ctx, r));
-    let keys = cond::observed_keys(test, &r.states);
-    let states = cond::project(&r.states, &keys);
+    let (keys, states) = cond::herd_states(test, &r.states, ctx.locations);
+    let display: Vec<String> = keys.iter().map(|k| cond::herd_key(test, k)).collect();
+    let write_states = |out: &mut String| {
+        let _ = writeln!(out, "States {}", states.len());
+        for s in &states {
+            let mut line = String::new();
+            for (i, (_, v)) in s.0.iter().enumerate() {
+                if i > 0 {
+                    line.push(' ');
+                }
+                let _ = write!(line, "{}={v};", display[i]);
+            }
+            let _ = writeln!(out, "{line}");
+        }
+    };
+    let (Some(c), Some(res)) = (&test.condition, &r.condition) else {
+        let _ = writeln!(out, "Test {name}");
+        write_states(&mut out);
+        return out;
+    };
+    let kind = match c.quantifier {
+        Quantifier::Exists => "Allowed",
+        Quantifier::NotExists => "Forbidden",
+        Quantifier::Forall => "Required",
+    };
+    let _ = writeln!(out, "Test {name} {kind}");
+    write_states(&mut out);
+    let sat = states
+        .iter()
+        .filter(|s| litmus_engine::condition::satisfies(test, s) == Some(true))
+        .count();
+    let unsat = states.len() - sat;
+    let verdict = if res.holds {
+        st.green("Ok")
+    } else {
+        st.red("No")
+    };
+    let _ = writeln!(out, "{verdict}");
+    let _ = writeln!(out, "Witnesses");
+    let (pos, neg) = if c.quantifier == Quantifier::NotExists {
+        (unsat, sat)
+    } else {
+        (sat, unsat)
+    };
+    let _ = writeln!(out, "Positive: {pos} Negative: {neg}");
+    let printed = cond::print_condition(test).unwrap_or_default();
+    let _ = writeln!(out, "Condition {} ({printed})", c.quantifier.as_str());
+    let obs = if sat == 0 {
+        "Never"
+    } else if unsat == 0 {
+        "Always"
+    } else {
+        "Sometimes"
+    };
+    let _ = writeln!(out, "Observation {name} {obs} {sat} {unsat}");
+    out
+}
 
+/// The native dialect's block: herd's shape with the native dialect's own names.
+fn native_block(ctx: &Ctx, r: &ModelReport, keys: &[String], out: &mut String) {
+    let st = ctx.style;
+    let test = ctx.test;
+    let name = &test.name.text;
+    let states = cond::project(&r.states, keys);
     match (&test.condition, &r.condition) {
         (Some(c), Some(res)) => {
             let kind = match c.quantifier {
@@ -126,7 +213,7 @@ pub fn model_block(ctx: &Ctx, r: &ModelReport) -> String {
                 Quantifier::Forall => "Required",
             };
             let _ = writeln!(out, "Test {name} {kind}");
-            write_states(&mut out, &states);
+            write_states(out, &states);
             let verdict = if res.holds {
                 st.green("Ok")
             } else {
@@ -152,10 +239,14 @@ pub fn model_block(ctx: &Ctx, r: &ModelReport) -> String {
         }
         _ => {
             let _ = writeln!(out, "Test {name}");
-            write_states(&mut out, &states);
+            write_states(out, &states);
         }
     }
+}
 
+/// Violations with their schedules, the witness, warnings and the stats line.
+fn violations_and_stats(ctx: &Ctx, r: &ModelReport, keys: &[String], out: &mut String) {
+    let st = ctx.style;
     for (i, v) in r.violations.iter().enumerate() {
         let _ = writeln!(out);
         let head = format!(
@@ -174,7 +265,7 @@ pub fn model_block(ctx: &Ctx, r: &ModelReport) -> String {
         let _ = writeln!(out, "Schedule ({}):", steps_word(v.schedule.len()));
         out.push_str(&schedule(ctx, &v.schedule));
         if v.kind == ViolationKind::Condition {
-            out.push_str(&reached(ctx, r, &v.schedule, &keys));
+            out.push_str(&reached(ctx, r, &v.schedule, keys));
         }
     }
     if let (Some(w), Some(res)) = (&r.witness, &r.condition) {
@@ -186,7 +277,7 @@ pub fn model_block(ctx: &Ctx, r: &ModelReport) -> String {
                 steps_word(w.len())
             );
             out.push_str(&schedule(ctx, w));
-            out.push_str(&reached(ctx, r, w, &keys));
+            out.push_str(&reached(ctx, r, w, keys));
         }
     }
     if !r.warnings.is_empty() || !r.complete {
@@ -210,7 +301,6 @@ pub fn model_block(ctx: &Ctx, r: &ModelReport) -> String {
         );
     }
     let _ = writeln!(out, "{}", st.dim(&stats_line(r)));
-    out
 }
 
 fn steps_word(n: usize) -> String {

@@ -43,7 +43,13 @@ impl Order {
     fn new(preds: &[Vec<usize>]) -> Order {
         let n = preds.len();
         let words = n.div_ceil(64).max(1);
-        Order { n, words, preds: preds.to_vec(), anc: Vec::new(), dirty: true }
+        Order {
+            n,
+            words,
+            preds: preds.to_vec(),
+            anc: Vec::new(),
+            dirty: true,
+        }
     }
 
     fn add(&mut self, a: usize, b: usize) -> bool {
@@ -189,7 +195,9 @@ impl Encoder<'_> {
         if self.preds.len() != n || n == 0 {
             return Precheck::Possible(None);
         }
-        let Some(mut ord) = self.hb_order().cloned() else { return Precheck::Possible(None) };
+        let Some(mut ord) = self.hb_order().cloned() else {
+            return Precheck::Possible(None);
+        };
         let mut inside = vec![false; n];
         let mut out_roots: Vec<usize> = Vec::new();
         let mut free_read = None;
@@ -199,7 +207,9 @@ impl Encoder<'_> {
         }
         match *target {
             Target::Read { event: r, from, .. } => {
-                let Some(_) = tr.events.get(r).and_then(|e| e.kind.read()) else { return Precheck::Possible(None) };
+                let Some(_) = tr.events.get(r).and_then(|e| e.kind.read()) else {
+                    return Precheck::Possible(None);
+                };
                 // An RMW given a new value may write another value, which the reads of its cell
                 // can then take: the sources below are the trace's writes only.
                 if matches!(tr.events[r].kind, EvKind::Rmw { .. }) {
@@ -209,8 +219,13 @@ impl Encoder<'_> {
                 inside[r] = true;
                 // The target's thread stops at its first step that depends on the new value.
                 out_roots.extend(self.stop_after(r));
-                let forwarded =
-                    from.is_some_and(|s| tr.model != Model::Sc && matches!(tr.events.get(s).map(|e| &e.kind), Some(EvKind::Store { .. })));
+                let forwarded = from.is_some_and(|s| {
+                    tr.model != Model::Sc
+                        && matches!(
+                            tr.events.get(s).map(|e| &e.kind),
+                            Some(EvKind::Store { .. })
+                        )
+                });
                 let src = match from {
                     Some(s) if forwarded => Src::Fwd(s),
                     Some(p) => Src::Mem(p),
@@ -236,11 +251,15 @@ impl Encoder<'_> {
                     };
                     let last: Vec<usize> = pubs
                         .iter()
-                        .filter(|&&(p, v)| v == want && !pubs.iter().any(|&(q, _)| q != p && ord.before(p, q)))
+                        .filter(|&&(p, v)| {
+                            v == want && !pubs.iter().any(|&(q, _)| q != p && ord.before(p, q))
+                        })
                         .map(|&(p, _)| p)
                         .collect();
                     match last.as_slice() {
-                        [] if pubs.is_empty() && tr.init.get(c) != Some(&want) => return Precheck::Impossible,
+                        [] if pubs.is_empty() && tr.init.get(c) != Some(&want) => {
+                            return Precheck::Impossible
+                        }
                         [] if pubs.is_empty() => {}
                         [] => return Precheck::Impossible,
                         [p] => {
@@ -268,7 +287,9 @@ impl Encoder<'_> {
             for i in roots {
                 ord.with_ancestors(i, &mut inside);
             }
-            out = (0..n).map(|j| out_roots.iter().any(|&o| o == j || ord.before(o, j))).collect();
+            out = (0..n)
+                .map(|j| out_roots.iter().any(|&o| o == j || ord.before(o, j)))
+                .collect();
             if (0..n).any(|i| inside[i] && out[i]) {
                 return Precheck::Impossible;
             }
@@ -281,7 +302,9 @@ impl Encoder<'_> {
                 if !ins || Some(x) == free_read || fixed.iter().any(|&(y, _)| y == x) {
                     continue;
                 }
-                let Some((cell, v)) = tr.events[x].kind.read() else { continue };
+                let Some((cell, v)) = tr.events[x].kind.read() else {
+                    continue;
+                };
                 let srcs = self.sources(&ord, x, cell, v, &out);
                 match srcs.as_slice() {
                     [] => return Precheck::Impossible,
@@ -300,15 +323,29 @@ impl Encoder<'_> {
             return Precheck::Impossible;
         }
         // What must-happen-before does not already say.
-        let after = (0..n).map(|b| ord.preds[b].iter().copied().filter(|a| !self.preds[b].contains(a)).collect()).collect();
+        let after = (0..n)
+            .map(|b| {
+                ord.preds[b]
+                    .iter()
+                    .copied()
+                    .filter(|a| !self.preds[b].contains(a))
+                    .collect()
+            })
+            .collect();
         Precheck::Possible(Some(Hints { after, out }))
     }
 
     /// Adds the orderings that read `x` taking its value from `src` implies; whether any was new.
     fn order_source(&self, ord: &mut Order, x: usize, src: Src, inside: &mut [bool]) -> bool {
         let tr = self.trace;
-        let Some((cell, _)) = tr.events[x].kind.read() else { return false };
-        let pubs = self.publishes.get(cell as usize).map(Vec::as_slice).unwrap_or(&[]);
+        let Some((cell, _)) = tr.events[x].kind.read() else {
+            return false;
+        };
+        let pubs = self
+            .publishes
+            .get(cell as usize)
+            .map(Vec::as_slice)
+            .unwrap_or(&[]);
         let mut grew = false;
         match src {
             Src::Fwd(s) => {
@@ -389,19 +426,27 @@ impl Encoder<'_> {
             }
         }
         if from_memory {
-            let pubs = self.publishes.get(cell as usize).map(Vec::as_slice).unwrap_or(&[]);
+            let pubs = self
+                .publishes
+                .get(cell as usize)
+                .map(Vec::as_slice)
+                .unwrap_or(&[]);
             for &(p, pv) in pubs {
                 // The scan for an overwriting publish last: most publishes fail the cheap tests.
                 if p != x
                     && pv == v
                     && !out[p]
                     && !ord.before(x, p)
-                    && !pubs.iter().any(|&(q, _)| q != p && q != x && ord.before(p, q) && ord.before(q, x))
+                    && !pubs
+                        .iter()
+                        .any(|&(q, _)| q != p && q != x && ord.before(p, q) && ord.before(q, x))
                 {
                     found.push(Src::Mem(p));
                 }
             }
-            if tr.init.get(cell as usize) == Some(&v) && !pubs.iter().any(|&(q, _)| q != x && ord.before(q, x)) {
+            if tr.init.get(cell as usize) == Some(&v)
+                && !pubs.iter().any(|&(q, _)| q != x && ord.before(q, x))
+            {
                 found.push(Src::Init);
             }
         }
