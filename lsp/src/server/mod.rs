@@ -133,6 +133,17 @@ fn guard<T>(f: impl FnOnce() -> T) -> Result<T> {
     })
 }
 
+impl Inner {
+    /// Cancels every running check (the client is gone).
+    pub fn cancel_all(&self) {
+        for d in lock(&self.docs).values() {
+            if let Some(j) = &d.job {
+                j.control.cancel();
+            }
+        }
+    }
+}
+
 impl Ctx {
     pub fn docs(&self) -> MutexGuard<'_, HashMap<Uri, Document>> {
         lock(&self.inner.docs)
@@ -239,6 +250,11 @@ impl Backend {
                 inner: Arc::new(inner),
             },
         }
+    }
+
+    /// The state the handlers share.
+    pub fn shared(&self) -> Arc<Inner> {
+        self.ctx.inner.clone()
     }
 
     pub async fn work_done_progress_cancel(&self, params: WorkDoneProgressCancelParams) {
