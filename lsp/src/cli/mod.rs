@@ -37,6 +37,9 @@ pub mod exit {
     pub const VIOLATION: i32 = 1;
     pub const BAD_INPUT: i32 = 2;
     pub const INCOMPLETE: i32 = 3;
+    /// stdout was closed before everything was written (128 + SIGPIPE, as a shell shows a
+    /// tool killed by the signal).
+    pub const CLOSED_PIPE: i32 = 141;
 }
 
 /// Everything known about one input file.
@@ -114,12 +117,25 @@ fn use_color(when: ColorWhen, is_tty: bool) -> bool {
     }
 }
 
-/// Writes to stdout; a closed pipe (`litmus check ... | head`) ends the process quietly.
+/// Writes to stdout. A closed pipe (`litmus check ... | head`) ends the process quietly with
+/// [`exit::CLOSED_PIPE`], as a Unix tool killed by `SIGPIPE` would; any other failure (no
+/// space, an I/O error) loses results, so it ends the process with [`exit::BAD_INPUT`] and a
+/// message on stderr (the same status if even that cannot be written).
 fn out(s: &str) {
     let mut o = std::io::stdout().lock();
-    if o.write_all(s.as_bytes()).and_then(|_| o.flush()).is_err() {
-        std::process::exit(exit::OK);
+    if let Err(e) = o.write_all(s.as_bytes()).and_then(|_| o.flush()) {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            std::process::exit(exit::CLOSED_PIPE);
+        }
+        err(&format!("litmus: cannot write the results: {e}"));
+        std::process::exit(exit::BAD_INPUT);
     }
+}
+
+/// Writes a line to stderr; a failure is ignored (there is nowhere left to say it).
+fn err(s: &str) {
+    let mut e = std::io::stderr().lock();
+    let _ = writeln!(e, "{s}").and_then(|_| e.flush());
 }
 
 /// Runs `litmus check`; returns the exit status.
@@ -157,7 +173,7 @@ pub fn check(args: CheckArgs) -> i32 {
             } else {
                 format!("{bad} files have errors")
             };
-            eprintln!("litmus: {what}; nothing was checked");
+            err(&format!("litmus: {what}; nothing was checked"));
         }
         return exit::BAD_INPUT;
     }
@@ -168,7 +184,7 @@ pub fn check(args: CheckArgs) -> i32 {
             let program = match litmus_engine::ir::Program::lower(test, opts.loop_bound) {
                 Ok(p) => p,
                 Err(e) => {
-                    eprintln!("litmus: {}: cannot lower: {e}", f.path);
+                    err(&format!("litmus: {}: cannot lower: {e}", f.path));
                     return exit::BAD_INPUT;
                 }
             };
@@ -184,7 +200,7 @@ pub fn check(args: CheckArgs) -> i32 {
         return exit::OK;
     }
 
-    let ctl = progress::interruptible();
+    let ctl = progress::interruptible().with_memory_budget(crate::memory::budget(args.max_memory));
     let progress_on = !args.json && std::io::stderr().is_terminal();
     let many = files.len() > 1;
     let mut cancelled = false;
@@ -227,7 +243,7 @@ pub fn check(args: CheckArgs) -> i32 {
     }
     if ctl.is_cancelled() {
         cancelled = true;
-        eprintln!("litmus: interrupted; the results are incomplete");
+        err("litmus: interrupted; the results are incomplete");
     }
     if args.json {
         out(&format!("{:#}\n", json::document(&files)));

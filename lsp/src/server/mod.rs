@@ -97,6 +97,8 @@ pub struct Inner {
     pub caps: Mutex<ClientCaps>,
     pub cache: Mutex<verify::Cache>,
     pub next_job: AtomicU64,
+    /// What was wrong with `initializationOptions`, shown after `initialized`.
+    pub init_warnings: Mutex<Vec<String>>,
 }
 
 /// The handle the handlers and background tasks share (cheap to clone).
@@ -220,8 +222,16 @@ impl Ctx {
         };
         if let Ok(vals) = self.client.configuration(vec![item]).await {
             if let Some(v) = vals.first() {
-                lock(&self.inner.settings).merge(v);
+                let warnings = lock(&self.inner.settings).merge(v);
+                self.warn_settings(warnings).await;
             }
+        }
+    }
+
+    /// Shows what was wrong with the settings (`window/showMessage`, warning).
+    pub async fn warn_settings(&self, warnings: Vec<String>) {
+        for w in warnings {
+            self.client.show_message(MessageType::WARNING, w).await;
         }
     }
 }
@@ -243,6 +253,7 @@ impl Backend {
             caps: Mutex::new(ClientCaps::default()),
             cache: Mutex::new(verify::Cache::default()),
             next_job: AtomicU64::new(1),
+            init_warnings: Mutex::new(Vec::new()),
         };
         Backend {
             ctx: Ctx {
@@ -334,7 +345,9 @@ impl LanguageServer for Backend {
                 .unwrap_or(false),
         };
         if let Some(opts) = &params.initialization_options {
-            lock(&self.ctx.inner.settings).merge(opts);
+            let warnings = lock(&self.ctx.inner.settings).merge(opts);
+            // Shown once the client is initialized (no notification may precede the answer).
+            lock(&self.ctx.inner.init_warnings).extend(warnings);
         }
         Ok(InitializeResult {
             capabilities: ServerCapabilities {
@@ -386,6 +399,8 @@ impl LanguageServer for Backend {
     }
 
     async fn initialized(&self, _: InitializedParams) {
+        let warnings = std::mem::take(&mut *lock(&self.ctx.inner.init_warnings));
+        self.ctx.warn_settings(warnings).await;
         self.ctx.fetch_configuration().await;
     }
 
@@ -476,7 +491,8 @@ impl LanguageServer for Backend {
                 .as_object()
                 .is_some_and(|o| o.keys().any(|k| k.starts_with("litmus.")));
         if has_section {
-            lock(&self.ctx.inner.settings).merge(&p.settings);
+            let warnings = lock(&self.ctx.inner.settings).merge(&p.settings);
+            self.ctx.warn_settings(warnings).await;
         } else {
             self.ctx.fetch_configuration().await;
         }
