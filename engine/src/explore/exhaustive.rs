@@ -61,6 +61,7 @@ pub fn explore(
             // Every step: a step of a program with thousands of threads clones a large state.
             if ctl.should_stop() {
                 col.complete = false;
+                col.stats.explored = visited.len() as u64;
                 return;
             }
             if steps.is_multiple_of(8192) {
@@ -79,6 +80,7 @@ pub fn explore(
             }
         }
     }
+    col.stats.explored = visited.len() as u64;
     ctl.report(&col.progress());
 }
 

@@ -15,6 +15,7 @@ pub mod config;
 pub mod document;
 pub mod engine;
 pub mod position;
+pub mod queue;
 pub mod schedule;
 pub mod symbols;
 pub mod to_proto;
@@ -99,6 +100,8 @@ pub struct Inner {
     pub next_job: AtomicU64,
     /// What was wrong with `initializationOptions`, shown after `initialized`.
     pub init_warnings: Mutex<Vec<String>>,
+    /// At most `litmus.maxJobs` checks at once, the newest first.
+    pub queue: queue::Queue,
 }
 
 /// The handle the handlers and background tasks share (cheap to clone).
@@ -196,7 +199,10 @@ impl Ctx {
         let v = {
             let docs = self.docs();
             let Some(d) = docs.get(uri) else { return };
-            to_proto::status(uri, d.version, state, &d.results)
+            let mut v = to_proto::status(uri, d.version, state, &d.results);
+            // How many checks wait for a place (`queue`), this one included when "queued".
+            v["queued"] = self.inner.queue.waiting().len().into();
+            v
         };
         self.client.send_notification::<StatusNotification>(v).await;
     }
@@ -254,6 +260,7 @@ impl Backend {
             cache: Mutex::new(verify::Cache::default()),
             next_job: AtomicU64::new(1),
             init_warnings: Mutex::new(Vec::new()),
+            queue: queue::Queue::default(),
         };
         Backend {
             ctx: Ctx {
@@ -496,6 +503,8 @@ impl LanguageServer for Backend {
         } else {
             self.ctx.fetch_configuration().await;
         }
+        let limit = self.ctx.settings().max_jobs.unwrap_or_else(queue::default_limit);
+        self.ctx.inner.queue.refill(limit);
         let uris: Vec<Uri> = self.ctx.docs().keys().cloned().collect();
         for u in uris {
             verify::start(&self.ctx, &u).await;
