@@ -165,6 +165,7 @@ impl<'a> Collector<'a> {
             });
         }
         warnings.extend(self.warnings);
+        warnings.extend(crate::condition::condition_fault(self.test, &states));
         let mut stats = self.stats;
         stats.states = states.len() as u64;
         stats.time_ms = elapsed.as_secs_f64() * 1000.0;
