@@ -223,3 +223,30 @@ proptest! {
         prop_assert_eq!(code, Some(0));
     }
 }
+
+#[test]
+fn edits_past_the_end_are_clamped_not_dropped() {
+    // LSP 3.17: a position past the end of a line is the line's end, a line past the end of
+    // the text is its end. The edit applies there, so client and server texts agree.
+    let mut s = Server::start();
+    s.initialize(json!({}));
+    let uri = "file:///clamp.litmus";
+    s.write(&frame(&json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {
+        "textDocument": {"uri": uri, "languageId": "litmus", "version": 1,
+        "text": "litmus A\nshared x = 0;\nthread P0 { x = 1; }\n"}}})));
+    let far = json!({"line": 4000, "character": 99999});
+    s.write(&frame(&json!({"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
+        "textDocument": {"uri": uri, "version": 2},
+        "contentChanges": [{"range": {"start": far, "end": far}, "text": "exists (x == 1)\n"}]}})));
+    let line_end = json!({"line": 2, "character": 500});
+    s.write(&frame(&json!({"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
+        "textDocument": {"uri": uri, "version": 3},
+        "contentChanges": [{"range": {"start": line_end, "end": line_end}, "text": " // end"}]}})));
+    s.write(&frame(&json!({"jsonrpc": "2.0", "id": 5, "method": "textDocument/documentSymbol",
+        "params": {"textDocument": {"uri": uri}}})));
+    let v = s.answer(5, true).unwrap();
+    let text = v["result"].to_string();
+    assert!(text.contains("\"exists\""), "{v}");
+    let (code, _) = s.close();
+    assert_eq!(code, Some(0));
+}
