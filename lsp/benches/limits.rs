@@ -43,9 +43,9 @@ fn heavy() -> String {
     format!("litmus H\nshared {};\n{}\n", shared.join(", "), th.join("\n"))
 }
 
-/// Runs the binary; returns (wall time, peak RSS in MiB). `sigint_after`: send SIGINT then,
-/// and measure from the signal.
-fn measure(bin: &std::path::Path, args: &[&str], sigint_after: Option<Duration>) -> (Duration, f64) {
+/// Runs the binary; returns (wall time, peak RSS in MiB, whether the signal was sent).
+/// `sigint_after`: send SIGINT then, and measure from the signal.
+fn measure(bin: &std::path::Path, args: &[&str], sigint_after: Option<Duration>) -> (Duration, f64, bool) {
     let mut child = Command::new(bin)
         .args(args)
         .stdout(Stdio::null())
@@ -77,7 +77,7 @@ fn measure(bin: &std::path::Path, args: &[&str], sigint_after: Option<Duration>)
         }
         std::thread::sleep(Duration::from_millis(5));
     }
-    (signalled.unwrap_or(start).elapsed(), peak_kb as f64 / 1024.0)
+    (signalled.unwrap_or(start).elapsed(), peak_kb as f64 / 1024.0, signalled.is_some())
 }
 
 fn main() {
@@ -108,18 +108,22 @@ fn main() {
         args.extend_from_slice(extra);
         let mut timed = args.clone();
         timed.extend(["--timeout", &t, &f]);
-        let (took, _) = measure(&bin, &timed, None);
+        let (took, _, _) = measure(&bin, &timed, None);
         let past = took.as_secs_f64() - TIMEOUT;
         let mut plain = args.clone();
         plain.push(&f);
-        let (after_int, _) = measure(&bin, &plain, Some(Duration::from_secs(1)));
+        let (after_int, _, sent) = measure(&bin, &plain, Some(Duration::from_secs(1)));
         let mut budget = args.clone();
         budget.extend(["--max-memory", &b, "--timeout", "10", &f]);
-        let (_, peak) = measure(&bin, &budget, None);
+        let (_, peak, _) = measure(&bin, &budget, None);
+        let int = if sent {
+            format!("{:.3}", after_int.as_secs_f64())
+        } else {
+            format!("ended first ({:.2} s)", after_int.as_secs_f64())
+        };
         println!(
-            "| {name} | {} | {:.3} | {peak:.0} |",
+            "| {name} | {} | {int} | {peak:.0} |",
             if past < 0.0 { format!("ended first ({:.2} s)", took.as_secs_f64()) } else { format!("{past:.3}") },
-            after_int.as_secs_f64()
         );
     }
 }
