@@ -55,6 +55,8 @@ pub struct FileRun {
     pub diagnostics: Vec<Diagnostic>,
     /// One report per model checked, in the order SC, TSO, PSO.
     pub reports: Vec<ModelReport>,
+    /// How long reading and parsing took: it counts against the first model's `--timeout`.
+    pub parse_time: std::time::Duration,
 }
 
 impl FileRun {
@@ -81,6 +83,13 @@ fn read_input(path: &Path) -> Result<String, String> {
 
 /// Reads and parses one file.
 fn load(path: &Path) -> FileRun {
+    let start = std::time::Instant::now();
+    let mut f = load_file(path);
+    f.parse_time = start.elapsed();
+    f
+}
+
+fn load_file(path: &Path) -> FileRun {
     let shown = if path == Path::new("-") {
         "<stdin>".to_owned()
     } else {
@@ -94,6 +103,7 @@ fn load(path: &Path) -> FileRun {
             test: None,
             diagnostics: vec![],
             reports: vec![],
+            parse_time: Default::default(),
         },
         Ok(text) => {
             let parsed = litmus_engine::syntax::parse(&text);
@@ -104,6 +114,7 @@ fn load(path: &Path) -> FileRun {
                 test: parsed.test,
                 diagnostics: parsed.diagnostics,
                 reports: vec![],
+                parse_time: Default::default(),
             }
         }
     }
@@ -228,6 +239,12 @@ pub fn check(args: CheckArgs) -> i32 {
             }
             let label = format!("{} {}", f.path, model.label());
             let (c, line) = ProgressLine::start(&ctl, label, progress_on);
+            // `--timeout` counts from the start of the model's work, parsing included.
+            let c = if f.reports.is_empty() {
+                c.with_timeout(opts.timeout.map(|t| t.saturating_sub(f.parse_time)))
+            } else {
+                c
+            };
             let report = litmus_engine::check(test, model, &opts, &c);
             line.finish();
             if !args.json {
