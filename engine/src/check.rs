@@ -11,6 +11,9 @@ use std::time::Instant;
 /// violations with schedules, a witness, stats. Never panics; a violation is a result.
 pub fn check(test: &Test, model: Model, opts: &CheckOptions, ctl: &Control) -> ModelReport {
     let start = Instant::now();
+    // The deadline counts from here (or from the caller's, if earlier: the CLI's includes
+    // parsing), and the stop reason is this check's own.
+    let ctl = &ctl.for_check(opts);
     let program = match Program::lower(test, opts.loop_bound) {
         Ok(p) => p,
         Err(message) => {
@@ -35,6 +38,9 @@ pub fn check(test: &Test, model: Model, opts: &CheckOptions, ctl: &Control) -> M
             explore::exhaustive::explore(&program, model, opts, ctl, &mut col)
         }
         EngineKind::Mcr => explore::explore_mcr(&program, model, opts, ctl, &mut col),
+    }
+    if !col.complete {
+        col.stop = ctl.stop_reason();
     }
     col.finish(start.elapsed())
 }

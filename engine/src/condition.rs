@@ -87,6 +87,53 @@ fn eval_in(test: &ast::Test, e: &ast::Expr, state: Option<&FinalState>) -> i64 {
 }
 
 /// Whether the condition's expression `c` holds in `state` (`None` without a condition).
+/// The first division or remainder by zero evaluating `e` in `state` meets (the operation's
+/// span), following the same short-circuits as [`eval_in`], which reads it as 0.
+fn division_by_zero(
+    test: &ast::Test,
+    e: &ast::Expr,
+    state: Option<&FinalState>,
+) -> Option<crate::span::Span> {
+    match &e.kind {
+        ExprKind::Unary(_, a) => division_by_zero(test, a, state),
+        ExprKind::Binary(op, a, b) => {
+            if let Some(s) = division_by_zero(test, a, state) {
+                return Some(s);
+            }
+            let x = eval_in(test, a, state);
+            if matches!(
+                (op, x != 0),
+                (BinOp::And, false) | (BinOp::Or, true) | (BinOp::Implies, false)
+            ) {
+                return None;
+            }
+            if let Some(s) = division_by_zero(test, b, state) {
+                return Some(s);
+            }
+            (matches!(op, BinOp::Div | BinOp::Rem) && eval_in(test, b, state) == 0).then_some(e.span)
+        }
+        ExprKind::Load(loc) => loc.index.as_ref().and_then(|i| division_by_zero(test, i, state)),
+        _ => None,
+    }
+}
+
+/// A warning if the final condition divides by zero in some of `states` (where it reads the
+/// result as 0): a run-time error in the condition is reported, never a silent `false`.
+pub fn condition_fault(test: &ast::Test, states: &[FinalState]) -> Option<crate::report::Warning> {
+    let c = test.condition.as_ref()?;
+    let mut faulty = states.iter().filter_map(|s| division_by_zero(test, &c.expr, Some(s)));
+    let span = faulty.next()?;
+    let n = 1 + faulty.count();
+    Some(crate::report::Warning {
+        message: format!(
+            "division by zero in the final condition ({n} of {} final states): the \
+             operation reads as 0 there, so the verdict may not mean what it says",
+            states.len()
+        ),
+        span: Some(span),
+    })
+}
+
 pub fn satisfies(test: &ast::Test, state: &FinalState) -> Option<bool> {
     let c = test.condition.as_ref()?;
     Some(eval_in(test, &c.expr, Some(state)) != 0)

@@ -17,7 +17,7 @@ pub use report::{Model, ModelReport};
 pub use span::{LineIndex, Span};
 pub mod options;
 
-pub use options::{CheckOptions, Control, EngineKind, Progress};
+pub use options::{CheckOptions, Control, EngineKind, MemoryBudget, Progress, StopReason};
 
 pub mod check;
 pub mod condition;

@@ -1,8 +1,8 @@
 //! How a check runs: engine choice, bounds, timeout, cancellation and progress.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Which explorer answers a check.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -50,11 +50,54 @@ pub struct Progress {
 /// What [`Control`] calls with progress.
 type ProgressFn = Arc<dyn Fn(&Progress) + Send + Sync>;
 
-/// Cancellation and progress for one check. Cloning shares the cancel flag.
+/// Why an exploration stopped before it was complete.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum StopReason {
+    /// [`Control::cancel`] (Ctrl-C, a newer edit, the client's cancel).
+    Cancelled,
+    /// The deadline ([`CheckOptions::timeout`], or [`Control::with_deadline`]).
+    Timeout,
+    /// The process's memory use reached the budget ([`Control::with_memory_budget`]), in bytes.
+    Memory { budget: u64 },
+}
+
+impl StopReason {
+    fn code(self) -> u8 {
+        match self {
+            StopReason::Cancelled => 1,
+            StopReason::Timeout => 2,
+            StopReason::Memory { .. } => 3,
+        }
+    }
+}
+
+/// A process-wide memory budget: the limit in bytes and how to read the bytes in use. The
+/// engine does no I/O and knows no allocator: the program that embeds it supplies `used` (the
+/// `litmus` binary counts its allocations with a global allocator).
+#[derive(Clone, Copy)]
+pub struct MemoryBudget {
+    pub limit: u64,
+    pub used: fn() -> u64,
+}
+
+/// Cancellation, deadline, memory budget and progress for one check. Cloning shares the cancel
+/// flag.
+///
+/// Every phase and every engine polls [`Control::should_stop`] (one call: cancel flag, deadline,
+/// memory budget) often enough to stop within a few milliseconds: between steps, iterations of
+/// an analysis and solver calls. It costs an atomic load, a clock read and, with a budget, a
+/// counter read: cheap next to a step of the interpreter, but in a tight loop call it every few
+/// hundred iterations. Once it says stop, it keeps saying so, and [`Control::stop_reason`] says
+/// why (the report's warning names it).
 #[derive(Clone, Default)]
 pub struct Control {
     cancel: Arc<AtomicBool>,
     progress: Option<ProgressFn>,
+    deadline: Option<Instant>,
+    memory: Option<MemoryBudget>,
+    /// The first reason [`Control::should_stop`] gave (0: none), shared by clones made after
+    /// [`Control::for_check`].
+    stopped: Arc<AtomicU8>,
 }
 
 impl Control {
@@ -64,6 +107,38 @@ impl Control {
     pub fn with_progress(mut self, f: impl Fn(&Progress) + Send + Sync + 'static) -> Control {
         self.progress = Some(Arc::new(f));
         self
+    }
+    /// Stops the exploration at `deadline` (the earlier one, if it already had one).
+    pub fn with_deadline(mut self, deadline: Instant) -> Control {
+        self.deadline = Some(self.deadline.map_or(deadline, |d| d.min(deadline)));
+        self
+    }
+    /// Stops the exploration `timeout` from now (no deadline if that is past the clock's range).
+    pub fn with_timeout(self, timeout: Option<Duration>) -> Control {
+        match timeout.and_then(|t| Instant::now().checked_add(t)) {
+            Some(d) => self.with_deadline(d),
+            None => self,
+        }
+    }
+    /// Stops the exploration once `budget.used()` reaches `budget.limit`.
+    pub fn with_memory_budget(mut self, budget: MemoryBudget) -> Control {
+        self.memory = Some(budget);
+        self
+    }
+    /// The deadline, if any (for a solver's own time limit).
+    pub fn deadline(&self) -> Option<Instant> {
+        self.deadline
+    }
+    /// The memory budget, if any.
+    pub fn memory_budget(&self) -> Option<MemoryBudget> {
+        self.memory
+    }
+    /// The control of one check: this one with `opts.timeout` counted from now (unless an
+    /// earlier deadline was set) and a stop reason of its own.
+    pub fn for_check(&self, opts: &CheckOptions) -> Control {
+        let mut c = self.clone().with_timeout(opts.timeout);
+        c.stopped = Arc::new(AtomicU8::new(0));
+        c
     }
     /// Ask the exploration to stop; it returns a report with `complete: false`.
     pub fn cancel(&self) {
@@ -75,6 +150,34 @@ impl Control {
     /// The shared flag itself, for callers that keep their own handle.
     pub fn flag(&self) -> Arc<AtomicBool> {
         self.cancel.clone()
+    }
+    /// Whether to stop now: cancelled, past the deadline, or over the memory budget. The one
+    /// check every phase and engine calls (see the type's doc).
+    pub fn should_stop(&self) -> bool {
+        let reason = if self.is_cancelled() {
+            StopReason::Cancelled
+        } else if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            StopReason::Timeout
+        } else if let Some(m) = self.memory.filter(|m| (m.used)() >= m.limit) {
+            StopReason::Memory { budget: m.limit }
+        } else {
+            return self.stopped.load(Ordering::Relaxed) != 0;
+        };
+        let _ = self
+            .stopped
+            .compare_exchange(0, reason.code(), Ordering::Relaxed, Ordering::Relaxed);
+        true
+    }
+    /// Why [`Control::should_stop`] first said stop, if it did.
+    pub fn stop_reason(&self) -> Option<StopReason> {
+        match self.stopped.load(Ordering::Relaxed) {
+            1 => Some(StopReason::Cancelled),
+            2 => Some(StopReason::Timeout),
+            3 => Some(StopReason::Memory {
+                budget: self.memory.map_or(0, |m| m.limit),
+            }),
+            _ => None,
+        }
     }
     pub fn report(&self, p: &Progress) {
         if let Some(f) = &self.progress {

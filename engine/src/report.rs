@@ -158,6 +158,10 @@ pub struct Stats {
     pub time_ms: f64,
     /// New-value queries MCR asked about its traces (MCR only).
     pub queries: u64,
+    /// Distinct program states the reference explorer visited (0 for MCR). A breadth-first
+    /// search reaches final states only at its last levels, so an exploration stopped early
+    /// may have no execution yet: this says how far it got.
+    pub explored: u64,
 }
 
 /// The result of checking one test under one model.

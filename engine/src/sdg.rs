@@ -36,8 +36,23 @@ use std::fmt::Write;
 
 /// The dependence graph of every thread of a program.
 pub struct Sdg {
+    /// One graph per thread; empty when the graph was not built (see `skipped`).
     pub threads: Vec<ThreadSdg>,
+    /// Why the graph was not built, if it was not: a thread above [`MAX_CONTROL_DEPS`] or
+    /// [`MAX_REACHING_CELLS`], or the check stopped while building it. Without the graph every
+    /// trace's dependences are unknown, and MCR keeps every read constrained (exact, slower).
+    pub skipped: Option<String>,
 }
+
+/// The most control dependences (instruction, predicate pairs) a thread's graph may have.
+/// Their number can be quadratic in the thread's length (code after n asserts depends on all
+/// n); above this the graph is skipped.
+pub const MAX_CONTROL_DEPS: usize = 4_000_000;
+/// The most (instruction x register) cells reaching definitions may track in one thread.
+pub const MAX_REACHING_CELLS: usize = 4_000_000;
+/// The most bytes the dependences of one trace may take (three bit sets over the trace's events
+/// per event, so quadratic in its length); a longer trace gets none.
+pub const MAX_TRACE_DEPS_BYTES: usize = 64 << 20;
 
 /// The dependence graph of one thread. Instruction `code.len()` is the exit node.
 pub struct ThreadSdg {
@@ -180,7 +195,8 @@ fn may_stop(k: &InstrKind) -> bool {
 }
 
 impl ThreadSdg {
-    fn new(th: &ThreadCode) -> ThreadSdg {
+    /// The thread's graph, or why it was not built.
+    fn new(th: &ThreadCode, stop: &mut dyn FnMut() -> bool) -> Result<ThreadSdg, String> {
         let code = &th.code;
         let n = code.len();
         let exit = exit_of(code);
@@ -201,21 +217,33 @@ impl ThreadSdg {
             s.dedup();
             succ.push(s);
         }
-        let ipdom = post_dominators(&succ, n);
+        let stopped = || "the check stopped".to_string();
+        let ipdom = post_dominators(&succ, n, stop).ok_or_else(stopped)?;
         // Control dependence: for an edge a -> b where b does not post-dominate a, every node on
         // the post-dominator tree path from b up to (not including) ipdom(a) depends on a.
         let mut control: Vec<Vec<u32>> = vec![Vec::new(); n];
+        let mut total = 0usize;
         for a in 0..n {
             if succ[a].len() < 2 {
                 continue;
             }
+            if a % 256 == 0 && stop() {
+                return Err(stopped());
+            }
             for &b in &succ[a] {
                 let mut x = b;
-                let stop = ipdom[a];
+                let end = ipdom[a];
                 let mut guard = 0;
-                while x != stop && (x as usize) < n && guard <= n {
-                    if !control[x as usize].contains(&(a as u32)) {
+                while x != end && (x as usize) < n && guard <= n {
+                    // `a` grows in this loop, so a repeat can only be the last entry.
+                    if control[x as usize].last() != Some(&(a as u32)) {
                         control[x as usize].push(a as u32);
+                        total += 1;
+                        if total > MAX_CONTROL_DEPS {
+                            return Err(format!(
+                                "more than {MAX_CONTROL_DEPS} control dependences in one thread"
+                            ));
+                        }
                     }
                     x = ipdom[x as usize];
                     guard += 1;
@@ -223,55 +251,87 @@ impl ThreadSdg {
             }
         }
         control.iter_mut().for_each(|c| c.sort_unstable());
-        let data = reaching_uses(code, &succ, th);
-        ThreadSdg {
-            succ,
-            ipdom,
-            control,
-            data,
+        let cells = (n + 1).saturating_mul(th.n_regs as usize);
+        if cells > MAX_REACHING_CELLS {
+            return Err(format!(
+                "{n} instructions x {} registers in one thread, above {MAX_REACHING_CELLS}",
+                th.n_regs
+            ));
         }
+        let data = reaching_uses(code, &succ, th, stop).ok_or_else(stopped)?;
+        Ok(ThreadSdg { succ, ipdom, control, data })
     }
 }
 
-/// Immediate post-dominators by the iterative data-flow algorithm over the reversed graph,
-/// rooted at the exit node `n`.
-fn post_dominators(succ: &[Vec<u32>], n: usize) -> Vec<u32> {
-    let exit = n as u32;
-    // Post-dominator sets as bit sets over nodes 0..=n.
-    let words = (n + 1).div_ceil(64);
-    let full = vec![u64::MAX; words];
-    let mut pdom: Vec<Vec<u64>> = vec![full; n + 1];
-    let mut exit_set = vec![0u64; words];
-    insert(&mut exit_set, n);
-    pdom[n] = exit_set;
+/// Immediate post-dominators, rooted at the exit node `n`: Cooper, Harvey and Kennedy's
+/// "simple, fast dominance algorithm" on the reversed graph (near-linear on the structured
+/// flow graphs the IR makes; the bit-set data flow it replaces was quadratic in time and
+/// memory). A node that cannot reach the exit gets the exit. `None` if `stop` says stop.
+fn post_dominators(succ: &[Vec<u32>], n: usize, stop: &mut dyn FnMut() -> bool) -> Option<Vec<u32>> {
+    const UNDEF: u32 = u32::MAX;
+    // Predecessors in the original graph = successors in the reversed one.
+    let mut pred: Vec<Vec<u32>> = vec![Vec::new(); n + 1];
+    for (i, ss) in succ.iter().enumerate() {
+        for &s in ss {
+            pred[s as usize].push(i as u32);
+        }
+    }
+    // Post-order of the reversed graph from the exit (iterative depth-first search).
+    let mut order: Vec<u32> = Vec::with_capacity(n + 1);
+    let mut po = vec![UNDEF; n + 1];
+    let mut seen = vec![false; n + 1];
+    let mut stack: Vec<(u32, usize)> = vec![(n as u32, 0)];
+    seen[n] = true;
+    while let Some((v, k)) = stack.last_mut() {
+        let v = *v;
+        if let Some(&w) = pred[v as usize].get(*k) {
+            *k += 1;
+            if !seen[w as usize] {
+                seen[w as usize] = true;
+                stack.push((w, 0));
+            }
+        } else {
+            po[v as usize] = order.len() as u32;
+            order.push(v);
+            stack.pop();
+        }
+    }
+    let mut idom = vec![UNDEF; n + 1];
+    idom[n] = n as u32;
+    let intersect = |idom: &[u32], mut a: u32, mut b: u32| {
+        while a != b {
+            while po[a as usize] < po[b as usize] {
+                a = idom[a as usize];
+            }
+            while po[b as usize] < po[a as usize] {
+                b = idom[b as usize];
+            }
+        }
+        a
+    };
     let mut changed = true;
     while changed {
         changed = false;
-        for i in (0..n).rev() {
-            let mut meet = vec![u64::MAX; words];
-            for &s in &succ[i] {
-                for (m, w) in meet.iter_mut().zip(&pdom[s as usize]) {
-                    *m &= *w;
+        if stop() {
+            return None;
+        }
+        // Reverse post-order, the root (last in post-order) excluded.
+        for &v in order.iter().rev().skip(1) {
+            let mut new = UNDEF;
+            // The "predecessors" of `v` in the reversed graph: its successors.
+            for &s in &succ[v as usize] {
+                if idom[s as usize] == UNDEF {
+                    continue;
                 }
+                new = if new == UNDEF { s } else { intersect(&idom, s, new) };
             }
-            insert(&mut meet, i);
-            if meet != pdom[i] {
-                pdom[i] = meet;
+            if new != UNDEF && idom[v as usize] != new {
+                idom[v as usize] = new;
                 changed = true;
             }
         }
     }
-    // The immediate post-dominator: the strict post-dominator post-dominated by all others, i.e.
-    // the one with the largest set of its own.
-    let count = |s: &Vec<u64>| s.iter().map(|w| w.count_ones()).sum::<u32>();
-    (0..n)
-        .map(|i| {
-            (0..=n)
-                .filter(|&j| j != i && has(&pdom[i], j))
-                .max_by_key(|&j| count(&pdom[j]))
-                .map_or(exit, |j| j as u32)
-        })
-        .collect()
+    Some((0..n).map(|i| if idom[i] == UNDEF { n as u32 } else { idom[i] }).collect())
 }
 
 /// Reaching definitions: for each instruction, the (definition, register) pairs its uses read.
@@ -279,7 +339,8 @@ fn reaching_uses(
     code: &[crate::ir::Instr],
     succ: &[Vec<u32>],
     th: &ThreadCode,
-) -> Vec<Vec<(u32, Reg)>> {
+    stop: &mut dyn FnMut() -> bool,
+) -> Option<Vec<Vec<(u32, Reg)>>> {
     let n = code.len();
     let nregs = th.n_regs as usize;
     // Per instruction and register: the definitions reaching its entry (sets of instruction
@@ -290,6 +351,9 @@ fn reaching_uses(
     while changed {
         changed = false;
         for i in 0..n {
+            if i % 256 == 0 && stop() {
+                return None;
+            }
             let mut out = ins[i].clone();
             if let Some(d) = def(&code[i].kind) {
                 if let Some(o) = out.get_mut(d as usize) {
@@ -314,7 +378,7 @@ fn reaching_uses(
             }
         }
     }
-    (0..n)
+    let out = (0..n)
         .map(|i| {
             let (a, b) = uses(&code[i].kind);
             let mut regs: Vec<Reg> = a.into_iter().chain(b).collect();
@@ -335,14 +399,32 @@ fn reaching_uses(
             out.sort_unstable();
             out
         })
-        .collect()
+        .collect();
+    Some(out)
 }
 
 impl Sdg {
     pub fn new(p: &Program) -> Sdg {
-        Sdg {
-            threads: p.threads.iter().map(ThreadSdg::new).collect(),
+        Sdg::with_control(p, &crate::options::Control::new())
+    }
+
+    /// The graph, built while `ctl` says go on; skipped (see [`Sdg::skipped`]) when a thread is
+    /// too large or the check stops meanwhile.
+    pub fn with_control(p: &Program, ctl: &crate::options::Control) -> Sdg {
+        let mut stop = || ctl.should_stop();
+        let mut threads = Vec::with_capacity(p.threads.len());
+        for (t, th) in p.threads.iter().enumerate() {
+            match ThreadSdg::new(th, &mut stop) {
+                Ok(g) => threads.push(g),
+                Err(why) => {
+                    return Sdg {
+                        threads: Vec::new(),
+                        skipped: Some(format!("thread {t}: {why}")),
+                    }
+                }
+            }
         }
+        Sdg { threads, skipped: None }
     }
 
     /// The dependences of the events of `tr` (a trace of `p`), or `None` if a thread's events do
@@ -350,6 +432,9 @@ impl Sdg {
     pub fn trace_deps(&self, p: &Program, tr: &Trace) -> Option<TraceDeps> {
         let n = tr.events.len();
         let words = n.div_ceil(64).max(1);
+        if n.saturating_mul(words).saturating_mul(3 * 8) > MAX_TRACE_DEPS_BYTES {
+            return None;
+        }
         let mut exist = vec![vec![0u64; words]; n];
         let mut value = vec![vec![0u64; words]; n];
         let mut path = vec![vec![0u64; words]; n];

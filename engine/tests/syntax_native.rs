@@ -637,3 +637,30 @@ fn description_escapes() {
         "#]],
     );
 }
+
+#[test]
+fn a_sum_of_more_than_a_hundred_terms_is_accepted_and_checked() {
+    // 300 terms nest 300 levels deep (left-associated): accepted, lowered and evaluated, on a
+    // thread with a language server worker's 2 MiB stack.
+    let chain = format!(
+        "litmus A\nshared x = 0;\nthread P0 {{ r0 = 1{}; }}\nexists (P0:r0 == 300)\n",
+        " + 1".repeat(299)
+    );
+    let r = std::thread::Builder::new()
+        .stack_size(2 << 20)
+        .spawn(move || {
+            let parsed = litmus_engine::syntax::parse(&chain);
+            assert!(parsed.diagnostics.is_empty(), "{:?}", parsed.diagnostics);
+            let test = parsed.test.unwrap();
+            litmus_engine::check(
+                &test,
+                litmus_engine::Model::Sc,
+                &litmus_engine::CheckOptions::default(),
+                &litmus_engine::Control::new(),
+            )
+        })
+        .unwrap()
+        .join()
+        .unwrap();
+    assert!(r.condition.unwrap().holds);
+}

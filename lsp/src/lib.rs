@@ -3,3 +3,4 @@
 //! [`server::run_stdio`].
 
 pub mod server;
+pub mod memory;

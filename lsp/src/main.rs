@@ -2,7 +2,12 @@
 //! runs the language server on stdin/stdout (see `server`).
 
 mod cli;
+mod memory;
 mod server;
+
+/// Counts allocations so that every check can stop at the memory budget (`memory`).
+#[global_allocator]
+static ALLOC: memory::Counting = memory::Counting;
 
 use clap::Parser;
 use cli::args::{Cli, Command};

@@ -80,7 +80,8 @@ fn sb_document_has_the_spec_shape_and_herd_counts() {
                 "constraints",
                 "solver_ms",
                 "time_ms",
-                "queries"
+                "queries",
+                "explored"
             ]
         );
         assert!(stats["executions"].as_u64().unwrap() >= 3);

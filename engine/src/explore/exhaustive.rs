@@ -8,7 +8,7 @@
 //! *execution* here is a path reaching a terminal state not seen before, so `stats.executions`
 //! counts distinct terminal states (final, violating or blocked).
 
-use super::{Collector, Limits};
+use super::Collector;
 use crate::ir::Program;
 use crate::options::{CheckOptions, Control};
 use crate::report::Model;
@@ -39,11 +39,10 @@ const ROOT: usize = usize::MAX;
 pub fn explore(
     program: &Program,
     model: Model,
-    opts: &CheckOptions,
+    _opts: &CheckOptions,
     ctl: &Control,
     col: &mut Collector<'_>,
 ) {
-    let limits = Limits::new(opts, ctl);
     let init = State::initial(program, model);
     if !init.is_running() {
         col.end(&init, &[]);
@@ -59,14 +58,14 @@ pub fn explore(
             let mut s = state.clone();
             let ev = s.step(program, choice);
             steps += 1;
-            if steps.is_multiple_of(512) {
-                if limits.stop() {
-                    col.complete = false;
-                    return;
-                }
-                if steps.is_multiple_of(8192) {
-                    ctl.report(&col.progress());
-                }
+            // Every step: a step of a program with thousands of threads clones a large state.
+            if ctl.should_stop() {
+                col.complete = false;
+                col.stats.explored = visited.len() as u64;
+                return;
+            }
+            if steps.is_multiple_of(8192) {
+                ctl.report(&col.progress());
             }
             if visited.contains(&s) {
                 continue;
@@ -84,6 +83,7 @@ pub fn explore(
             }
         }
     }
+    col.stats.explored = visited.len() as u64;
     ctl.report(&col.progress());
 }
 

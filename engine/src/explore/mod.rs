@@ -11,14 +11,14 @@ pub mod exhaustive;
 use crate::ast::{Quantifier, Test};
 use crate::condition::{evaluate_condition, falsifies, satisfies};
 use crate::ir::Program;
-use crate::options::{CheckOptions, Control, Progress};
+use crate::options::{CheckOptions, Control, Progress, StopReason};
 use crate::report::{
     FinalState, Model, ModelReport, Schedule, Stats, Violation, ViolationKind, Warning,
 };
 use crate::semantics::{to_schedule, BlockReason, Event, State, Status};
 use crate::span::Span;
 use std::collections::{BTreeMap, BTreeSet};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Accumulates what the executions of one check found.
 pub struct Collector<'a> {
@@ -35,6 +35,8 @@ pub struct Collector<'a> {
     pub complete: bool,
     /// Extra warnings an explorer wants reported.
     pub warnings: Vec<Warning>,
+    /// Why the exploration stopped early (the incompleteness warning says it).
+    pub stop: Option<StopReason>,
 }
 
 impl<'a> Collector<'a> {
@@ -50,6 +52,7 @@ impl<'a> Collector<'a> {
             stats: Stats::default(),
             complete: true,
             warnings: Vec::new(),
+            stop: None,
         }
     }
 
@@ -157,13 +160,12 @@ impl<'a> Collector<'a> {
             .collect();
         if !self.complete {
             warnings.push(Warning {
-                message:
-                    "exploration stopped early (timeout or cancellation): results are incomplete"
-                        .to_string(),
+                message: incomplete_message(self.stop),
                 span: None,
             });
         }
         warnings.extend(self.warnings);
+        warnings.extend(crate::condition::condition_fault(self.test, &states));
         let mut stats = self.stats;
         stats.states = states.len() as u64;
         stats.time_ms = elapsed.as_secs_f64() * 1000.0;
@@ -180,22 +182,23 @@ impl<'a> Collector<'a> {
     }
 }
 
-/// When an exploration must stop: cancellation or the per-model timeout.
-pub struct Limits<'c> {
-    ctl: &'c Control,
-    deadline: Option<Instant>,
-}
-
-impl<'c> Limits<'c> {
-    pub fn new(opts: &CheckOptions, ctl: &'c Control) -> Limits<'c> {
-        Limits {
-            ctl,
-            deadline: opts.timeout.map(|d| Instant::now() + d),
+/// The warning of an incomplete report: why it stopped and, for the memory budget, how to
+/// raise it.
+pub fn incomplete_message(stop: Option<StopReason>) -> String {
+    match stop {
+        Some(StopReason::Cancelled) => {
+            "exploration stopped early (cancelled): results are incomplete".into()
         }
-    }
-    /// Whether to stop now.
-    pub fn stop(&self) -> bool {
-        self.ctl.is_cancelled() || self.deadline.is_some_and(|d| Instant::now() >= d)
+        Some(StopReason::Timeout) => {
+            "exploration stopped early (timeout): results are incomplete".into()
+        }
+        Some(StopReason::Memory { budget }) => format!(
+            "exploration stopped early: the memory budget of {} MiB was reached; results are \
+             incomplete (raise it with `--max-memory MIB` or the `litmus.maxMemory` setting)",
+            budget >> 20
+        ),
+        None => "exploration stopped early (timeout or cancellation): results are incomplete"
+            .into(),
     }
 }
 

@@ -104,6 +104,8 @@ pub struct McrStats {
     pub refinements: u64,
     /// Time spent building the dependence graph and mapping it onto traces.
     pub sdg_ms: f64,
+    /// Why the dependence graph was not built, if it was not ([`crate::sdg::Sdg::skipped`]).
+    pub sdg_skipped: Option<String>,
     /// Of `solver_ms`: time in Z3 queries (building the query's formula, checking it, reading
     /// the model back), the rest being the static pre-check and the causal search.
     pub z3_ms: f64,
@@ -293,18 +295,19 @@ pub fn explore_with(
     // The dependency graph is built once, for both runs. It decides which steps after a read
     // target may stay in the prefix (`Encoder::stop_after`) even without MCR-S+ (`opts.sdg`).
     let start = Instant::now();
-    let sdg = crate::sdg::Sdg::new(p);
+    let sdg = crate::sdg::Sdg::with_control(p, ctl);
+    let skipped = sdg.skipped.clone().filter(|_| !ctl.should_stop());
     let sdg = (&sdg, start.elapsed().as_secs_f64() * 1000.0);
     let mut handed = 0u64;
-    let first = explore_in(p, model, opts, ctl, tuning, start, sdg, false, &mut |ex| {
+    let first = explore_in(p, model, opts, ctl, tuning, sdg, false, &mut |ex| {
         handed += 1;
         sink(ex)
     });
-    match first {
+    let mut stats = match first {
         Some(stats) => stats,
         None => z3::with_z3_config(&z3::Config::new(), || {
             let mut skip = handed;
-            let again = explore_in(p, model, opts, ctl, tuning, start, sdg, true, &mut |ex| {
+            let again = explore_in(p, model, opts, ctl, tuning, sdg, true, &mut |ex| {
                 if skip > 0 {
                     skip -= 1;
                 } else {
@@ -313,7 +316,9 @@ pub fn explore_with(
             });
             again.expect("with a Z3 context every query can be solved")
         }),
-    }
+    };
+    stats.sdg_skipped = skipped;
+    stats
 }
 
 /// The exploration; `None` if a query needed Z3 and `z3` is false (no context to solve in).
@@ -325,19 +330,13 @@ fn explore_in(
     opts: &CheckOptions,
     ctl: &Control,
     tuning: Tuning,
-    start: Instant,
     (sdg, sdg_ms): (&crate::sdg::Sdg, f64),
     z3: bool,
     sink: &mut (dyn FnMut(&Execution<'_>) + Send + Sync),
 ) -> Option<McrStats> {
-    let deadline = opts.timeout.map(|d| start + d);
-    let mut stats = McrStats {
-        complete: true,
-        sdg_ms,
-        ..McrStats::default()
-    };
+    let mut stats = McrStats { complete: true, sdg_ms, ..McrStats::default() };
     let stop = |stats: &mut McrStats| {
-        let out = ctl.is_cancelled() || deadline.is_some_and(|d| Instant::now() >= d);
+        let out = ctl.should_stop();
         if out {
             stats.complete = false;
         }
@@ -385,6 +384,10 @@ fn explore_in(
         let mut evs: Vec<Ev> = Vec::new();
         let mut ok = true;
         for (k, &c) in seed.choices.iter().enumerate() {
+            if stop(&mut stats) {
+                ok = false;
+                break;
+            }
             if let Choice::Exec(t) = c {
                 if wake_pending(p, &st, t) {
                     let before = st.clone();
@@ -472,6 +475,10 @@ fn explore_in(
             let mut next = None;
             let mut ends: Vec<(Event, State)> = Vec::new();
             for &c in &en {
+                // Each choice clones the state: with thousands of threads one step is long.
+                if stop(&mut stats) {
+                    break;
+                }
                 let mut s2 = st.clone();
                 let Some(ev) = s2.try_step(p, c) else {
                     continue;
@@ -681,11 +688,7 @@ fn explore_in(
                 if tuning.only_new_targets && !after_prefix && !new_source {
                     continue;
                 }
-                let left = deadline.map(|d| {
-                    d.saturating_duration_since(Instant::now())
-                        .as_millis()
-                        .min(u32::MAX as u128) as u32
-                });
+                let left = ctl.deadline().map(|d| d.saturating_duration_since(Instant::now()).as_millis().min(u32::MAX as u128) as u32);
                 let t0 = Instant::now();
                 let keep = if tuning.only_new_targets && after_prefix {
                     min_event
@@ -1309,5 +1312,14 @@ pub fn explore(
     col.stats.queries += stats.queries;
     if !stats.complete {
         col.complete = false;
+    }
+    if let Some(why) = stats.sdg_skipped {
+        col.warnings.push(crate::report::Warning {
+            message: format!(
+                "the dependency graph was not built ({why}): every read stays constrained, \
+                 which is exact but slower"
+            ),
+            span: None,
+        });
     }
 }

@@ -15,8 +15,14 @@ use crate::span::Span;
 use std::collections::{BTreeSet, HashMap};
 use tree_sitter::Node;
 
-/// Nesting deeper than this is reported instead of followed (no stack overflow on any input).
+/// Statement nesting deeper than this is reported instead of followed (no stack overflow on
+/// any input).
 pub(crate) const MAX_DEPTH: usize = 100;
+/// Expression nesting deeper than this is reported instead of followed. Higher than
+/// [`MAX_DEPTH`]: a left-associated chain `1 + 1 + ... + 1` nests one level per term, and
+/// every later phase (lowering, evaluation) recurses once per level, on threads with 2 MiB
+/// stacks (the language server's).
+pub(crate) const MAX_EXPR_DEPTH: usize = 400;
 
 /// What a global name refers to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -123,10 +129,10 @@ impl ExprLowerer<'_, '_> {
 
     pub fn lower(&mut self, node: Node, depth: usize) -> Expr {
         let sp = span(node);
-        if depth > MAX_DEPTH {
+        if depth > MAX_EXPR_DEPTH {
             self.error(
                 sp,
-                format!("expression nested too deeply (more than {MAX_DEPTH} levels)"),
+                format!("expression nested too deeply (more than {MAX_EXPR_DEPTH} levels)"),
             );
             return placeholder(sp);
         }

@@ -22,7 +22,8 @@ Exit status:
   0  every assertion and condition holds in every model checked
   1  a violation (failed assert, forall/~exists that does not hold, runtime error, deadlock)
   2  unreadable input, a syntax or name error, or bad options (nothing is checked)
-  3  exploration was incomplete (timeout, Ctrl-C) and found no violation";
+  3  exploration was incomplete (timeout, Ctrl-C, memory budget) and found no violation
+  141  stdout was closed early (`litmus check ... | head`): the rest is not printed";
 
 /// A checker for litmus tests under the SC, TSO and PSO memory models.
 #[derive(Debug, Parser)]
@@ -86,6 +87,12 @@ pub struct CheckArgs {
     /// Time limit per test and model; exploration then ends incomplete (exit 3).
     #[arg(long, value_name = "SECONDS", value_parser = parse_timeout)]
     pub timeout: Option<Duration>,
+
+    /// Memory budget for the whole run in MiB, shared by every file and model: a check that
+    /// reaches it stops, incomplete (exit 3), with what it found. Default: half the machine's
+    /// memory (or of the cgroup's limit).
+    #[arg(long, value_name = "MIB", value_parser = parse_max_memory)]
+    pub max_memory: Option<u64>,
 
     /// When to use colours in text output and diagnostics.
     #[arg(long, value_enum, value_name = "WHEN", default_value_t = ColorWhen::Auto)]
@@ -162,7 +169,25 @@ fn parse_timeout(s: &str) -> Result<Duration, String> {
     if !secs.is_finite() || secs < 0.0 {
         return Err(format!("`{s}` is not a non-negative number of seconds"));
     }
+    if secs > MAX_TIMEOUT_SECS {
+        return Err(format!("`{s}` seconds is too long (at most {MAX_TIMEOUT_SECS}, a year)"));
+    }
     Duration::try_from_secs_f64(secs).map_err(|_| format!("`{s}` seconds is too long"))
+}
+
+/// The longest `--timeout` accepted: a year.
+pub const MAX_TIMEOUT_SECS: f64 = 365.0 * 24.0 * 3600.0;
+
+fn parse_max_memory(s: &str) -> Result<u64, String> {
+    use crate::memory::{MAX_MIB, MIN_MIB};
+    let n: u64 = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{s}` is not a whole number of MiB (e.g. 4096)"))?;
+    if !(MIN_MIB..=MAX_MIB).contains(&n) {
+        return Err(format!("`{s}` MiB is out of range ({MIN_MIB} to {MAX_MIB})"));
+    }
+    Ok(n)
 }
 
 #[cfg(test)]
@@ -191,6 +216,10 @@ mod tests {
         assert!(parse_timeout("-1").is_err());
         assert!(parse_timeout("soon").is_err());
         assert!(parse_timeout("inf").is_err());
+        assert!(parse_timeout("1e19").is_err());
+        assert!(parse_max_memory("0").is_err());
+        assert!(parse_max_memory("18446744073709551615").is_err());
+        assert_eq!(parse_max_memory("512"), Ok(512));
     }
 
     #[test]

@@ -137,6 +137,7 @@ pub fn model_report(test: &Test, index: &LineIndex, r: &ModelReport) -> Value {
             "solver_ms": round3(s.solver_ms),
             "time_ms": round3(s.time_ms),
             "queries": s.queries,
+            "explored": s.explored,
         },
     })
 }

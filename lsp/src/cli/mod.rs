@@ -37,6 +37,9 @@ pub mod exit {
     pub const VIOLATION: i32 = 1;
     pub const BAD_INPUT: i32 = 2;
     pub const INCOMPLETE: i32 = 3;
+    /// stdout was closed before everything was written (128 + SIGPIPE, as a shell shows a
+    /// tool killed by the signal).
+    pub const CLOSED_PIPE: i32 = 141;
 }
 
 /// Everything known about one input file.
@@ -54,6 +57,8 @@ pub struct FileRun {
     pub locations: Vec<String>,
     /// One report per model checked, in the order SC, TSO, PSO.
     pub reports: Vec<ModelReport>,
+    /// How long reading and parsing took: it counts against the first model's `--timeout`.
+    pub parse_time: std::time::Duration,
 }
 
 impl FileRun {
@@ -80,6 +85,13 @@ fn read_input(path: &Path) -> Result<String, String> {
 
 /// Reads and parses one file.
 fn load(path: &Path) -> FileRun {
+    let start = std::time::Instant::now();
+    let mut f = load_file(path);
+    f.parse_time = start.elapsed();
+    f
+}
+
+fn load_file(path: &Path) -> FileRun {
     let shown = if path == Path::new("-") {
         "<stdin>".to_owned()
     } else {
@@ -94,6 +106,7 @@ fn load(path: &Path) -> FileRun {
             diagnostics: vec![],
             locations: vec![],
             reports: vec![],
+            parse_time: Default::default(),
         },
         Ok(text) => {
             let parsed = litmus_engine::syntax::parse(&text);
@@ -105,6 +118,7 @@ fn load(path: &Path) -> FileRun {
                 test: parsed.test,
                 diagnostics: parsed.diagnostics,
                 reports: vec![],
+                parse_time: Default::default(),
             }
         }
     }
@@ -118,12 +132,25 @@ fn use_color(when: ColorWhen, is_tty: bool) -> bool {
     }
 }
 
-/// Writes to stdout; a closed pipe (`litmus check ... | head`) ends the process quietly.
+/// Writes to stdout. A closed pipe (`litmus check ... | head`) ends the process quietly with
+/// [`exit::CLOSED_PIPE`], as a Unix tool killed by `SIGPIPE` would; any other failure (no
+/// space, an I/O error) loses results, so it ends the process with [`exit::BAD_INPUT`] and a
+/// message on stderr (the same status if even that cannot be written).
 fn out(s: &str) {
     let mut o = std::io::stdout().lock();
-    if o.write_all(s.as_bytes()).and_then(|_| o.flush()).is_err() {
-        std::process::exit(exit::OK);
+    if let Err(e) = o.write_all(s.as_bytes()).and_then(|_| o.flush()) {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            std::process::exit(exit::CLOSED_PIPE);
+        }
+        err(&format!("litmus: cannot write the results: {e}"));
+        std::process::exit(exit::BAD_INPUT);
     }
+}
+
+/// Writes a line to stderr; a failure is ignored (there is nowhere left to say it).
+fn err(s: &str) {
+    let mut e = std::io::stderr().lock();
+    let _ = writeln!(e, "{s}").and_then(|_| e.flush());
 }
 
 /// Runs `litmus check`; returns the exit status.
@@ -161,7 +188,7 @@ pub fn check(args: CheckArgs) -> i32 {
             } else {
                 format!("{bad} files have errors")
             };
-            eprintln!("litmus: {what}; nothing was checked");
+            err(&format!("litmus: {what}; nothing was checked"));
         }
         return exit::BAD_INPUT;
     }
@@ -174,7 +201,7 @@ pub fn check(args: CheckArgs) -> i32 {
             let program = match litmus_engine::ir::Program::lower(test, opts.loop_bound) {
                 Ok(p) => p,
                 Err(e) => {
-                    eprintln!("litmus: {}: cannot lower: {e}", f.path);
+                    err(&format!("litmus: {}: cannot lower: {e}", f.path));
                     return exit::BAD_INPUT;
                 }
             };
@@ -192,7 +219,7 @@ pub fn check(args: CheckArgs) -> i32 {
         return exit::OK;
     }
 
-    let ctl = progress::interruptible();
+    let ctl = progress::interruptible().with_memory_budget(crate::memory::budget(args.max_memory));
     let progress_on = !args.json && std::io::stderr().is_terminal();
     let many = files.len() > 1;
     let mut cancelled = false;
@@ -221,6 +248,12 @@ pub fn check(args: CheckArgs) -> i32 {
             }
             let label = format!("{} {}", f.path, model.label());
             let (c, line) = ProgressLine::start(&ctl, label, progress_on);
+            // `--timeout` counts from the start of the model's work, parsing included.
+            let c = if f.reports.is_empty() {
+                c.with_timeout(opts.timeout.map(|t| t.saturating_sub(f.parse_time)))
+            } else {
+                c
+            };
             let report = litmus_engine::check(test, model, &opts, &c);
             line.finish();
             if !args.json {
@@ -236,7 +269,7 @@ pub fn check(args: CheckArgs) -> i32 {
     }
     if ctl.is_cancelled() {
         cancelled = true;
-        eprintln!("litmus: interrupted; the results are incomplete");
+        err("litmus: interrupted; the results are incomplete");
     }
     if args.json {
         out(&format!("{:#}\n", json::document(&files)));

@@ -341,7 +341,11 @@ pub fn stats_line(r: &ModelReport) -> String {
         s.constraints,
         s.solver_ms,
         s.time_ms,
-        if r.complete { "complete" } else { "incomplete" }
+        match (r.complete, s.explored) {
+            (true, _) => "complete".to_string(),
+            (false, 0) => "incomplete".to_string(),
+            (false, n) => format!("incomplete after {n} explored states"),
+        }
     )
 }
 

@@ -15,7 +15,20 @@ pub struct Settings {
     pub engine: EngineKind,
     pub verify_on_save: bool,
     pub verify_on_change: bool,
+    /// The process's memory budget in MiB (`None`: [`crate::memory::default_budget`]).
+    pub max_memory: Option<u64>,
+    /// How many checks may run at once (`None`: one per core).
+    pub max_jobs: Option<usize>,
 }
+
+/// The largest `timeout` accepted (seconds): a year.
+pub const MAX_TIMEOUT: f64 = 365.0 * 24.0 * 3600.0;
+/// The largest `loopBound` accepted.
+pub const MAX_LOOP_BOUND: u64 = 1_000_000;
+/// The largest `maxMemory` accepted (MiB): 1 TiB.
+pub const MAX_MEMORY_MIB: u64 = 1 << 20;
+/// The largest `maxJobs` accepted.
+pub const MAX_JOBS: u64 = 256;
 
 impl Default for Settings {
     fn default() -> Self {
@@ -26,49 +39,112 @@ impl Default for Settings {
             engine: EngineKind::Mcr,
             verify_on_save: true,
             verify_on_change: false,
+            max_memory: None,
+            max_jobs: None,
         }
     }
 }
 
 impl Settings {
     /// Applies the keys present in `v` over `self`. Accepts the section itself (`{"models":..}`),
-    /// a wrapper (`{"litmus": {..}}`) or dotted keys (`{"litmus.models": ..}`); ignores values of
-    /// the wrong type rather than failing.
-    pub fn merge(&mut self, v: &Value) {
+    /// a wrapper (`{"litmus": {..}}`) or dotted keys (`{"litmus.models": ..}`). A value of the
+    /// wrong type or out of range leaves the setting at its default; the returned messages say
+    /// which (the server shows them with `window/showMessage`).
+    pub fn merge(&mut self, v: &Value) -> Vec<String> {
+        let mut warnings = Vec::new();
+        self.merge_into(v, &mut warnings);
+        warnings
+    }
+
+    fn merge_into(&mut self, v: &Value, warnings: &mut Vec<String>) {
         let Some(obj) = v.as_object() else { return };
         if let Some(inner) = obj.get("litmus") {
-            self.merge(inner);
+            self.merge_into(inner, warnings);
         }
         let get = |k: &str| obj.get(k).or_else(|| obj.get(&format!("litmus.{k}")));
-        if let Some(ms) = get("models").and_then(Value::as_array) {
-            let mut models: Vec<Model> = ms
+        let defaults = Settings::default();
+        let bad = |warnings: &mut Vec<String>, k: &str, v: &Value, want: &str, default: String| {
+            warnings.push(format!(
+                "litmus.{k}: {v} is not {want}; using the default ({default})"
+            ))
+        };
+        if let Some(v) = get("models") {
+            let items = v.as_array().map(Vec::as_slice).unwrap_or_default();
+            let mut models: Vec<Model> = items
                 .iter()
                 .filter_map(|m| m.as_str().and_then(Model::parse))
                 .collect();
             models.sort();
             models.dedup();
-            if !models.is_empty() {
+            if models.is_empty() {
+                bad(warnings, "models", v, "a non-empty list of \"sc\", \"tso\", \"pso\"", "all three".into());
+                self.models = defaults.models.clone();
+            } else {
+                if models.len() < items.len() {
+                    warnings.push(format!("litmus.models: unknown models in {v} are ignored"));
+                }
                 self.models = models;
             }
         }
-        if let Some(n) = get("loopBound").and_then(Value::as_u64) {
-            self.loop_bound = n.min(u32::MAX as u64) as u32;
-        }
-        if let Some(t) = get("timeout").and_then(Value::as_f64) {
-            if t >= 0.0 && t.is_finite() {
-                self.timeout = t;
+        if let Some(v) = get("loopBound") {
+            match v.as_u64().filter(|&n| n <= MAX_LOOP_BOUND) {
+                Some(n) => self.loop_bound = n as u32,
+                None => {
+                    bad(warnings, "loopBound", v, &format!("an integer from 0 to {MAX_LOOP_BOUND}"), defaults.loop_bound.to_string());
+                    self.loop_bound = defaults.loop_bound;
+                }
             }
         }
-        match get("engine").and_then(Value::as_str) {
-            Some("mcr") => self.engine = EngineKind::Mcr,
-            Some("exhaustive") => self.engine = EngineKind::Exhaustive,
-            _ => {}
+        if let Some(v) = get("timeout") {
+            match v.as_f64().filter(|t| t.is_finite() && (0.0..=MAX_TIMEOUT).contains(t)) {
+                Some(t) => self.timeout = t,
+                None => {
+                    bad(warnings, "timeout", v, &format!("a number of seconds from 0 (none) to {MAX_TIMEOUT}"), defaults.timeout.to_string());
+                    self.timeout = defaults.timeout;
+                }
+            }
         }
-        if let Some(b) = get("verifyOnSave").and_then(Value::as_bool) {
-            self.verify_on_save = b;
+        if let Some(v) = get("engine") {
+            match v.as_str() {
+                Some("mcr") => self.engine = EngineKind::Mcr,
+                Some("exhaustive") => self.engine = EngineKind::Exhaustive,
+                _ => {
+                    bad(warnings, "engine", v, "\"mcr\" or \"exhaustive\"", "mcr".into());
+                    self.engine = defaults.engine;
+                }
+            }
         }
-        if let Some(b) = get("verifyOnChange").and_then(Value::as_bool) {
-            self.verify_on_change = b;
+        if let Some(v) = get("verifyOnSave") {
+            match v.as_bool() {
+                Some(b) => self.verify_on_save = b,
+                None => bad(warnings, "verifyOnSave", v, "true or false", "true".into()),
+            }
+        }
+        if let Some(v) = get("verifyOnChange") {
+            match v.as_bool() {
+                Some(b) => self.verify_on_change = b,
+                None => bad(warnings, "verifyOnChange", v, "true or false", "false".into()),
+            }
+        }
+        if let Some(v) = get("maxMemory") {
+            match v.as_u64().filter(|&n| n <= MAX_MEMORY_MIB) {
+                Some(0) => self.max_memory = None,
+                Some(n) => self.max_memory = Some(n),
+                None => {
+                    bad(warnings, "maxMemory", v, &format!("a number of MiB from 0 (the default) to {MAX_MEMORY_MIB}"), "a share of the machine".into());
+                    self.max_memory = None;
+                }
+            }
+        }
+        if let Some(v) = get("maxJobs") {
+            match v.as_u64().filter(|&n| n <= MAX_JOBS) {
+                Some(0) => self.max_jobs = None,
+                Some(n) => self.max_jobs = Some(n as usize),
+                None => {
+                    bad(warnings, "maxJobs", v, &format!("an integer from 0 (one per core) to {MAX_JOBS}"), "one per core".into());
+                    self.max_jobs = None;
+                }
+            }
         }
     }
 
@@ -77,7 +153,9 @@ impl Settings {
             engine: self.engine,
             sdg: true,
             loop_bound: self.loop_bound,
-            timeout: (self.timeout > 0.0).then(|| Duration::from_secs_f64(self.timeout)),
+            timeout: (self.timeout > 0.0)
+                .then(|| Duration::try_from_secs_f64(self.timeout).ok())
+                .flatten(),
         }
     }
 }
@@ -97,8 +175,33 @@ mod tests {
         assert_eq!(s.check_options().timeout, None);
         assert_eq!(s.engine, EngineKind::Exhaustive);
         assert!(s.verify_on_change);
-        s.merge(&json!({"models": "tso", "loopBound": -1, "engine": 3}));
-        assert_eq!(s.models, vec![Model::Sc, Model::Tso]);
-        assert_eq!(s.loop_bound, 3);
+        let w = s.merge(&json!({"models": "tso", "loopBound": -1, "engine": 3}));
+        assert_eq!(w.len(), 3, "{w:?}");
+        assert_eq!(s.models, Model::ALL.to_vec());
+        assert_eq!(s.loop_bound, 8);
+        assert_eq!(s.engine, EngineKind::Mcr);
+    }
+
+    #[test]
+    fn out_of_range_values_warn_and_fall_back_to_the_default() {
+        for bad in [
+            json!({"litmus": {"timeout": 1e300}}),
+            json!({"timeout": -1}),
+            json!({"litmus.timeout": "soon"}),
+            json!({"loopBound": 1e12}),
+            json!({"maxMemory": -5}),
+            json!({"maxJobs": 100000}),
+            json!({"models": []}),
+        ] {
+            let mut s = Settings::default();
+            let w = s.merge(&bad);
+            assert_eq!(w.len(), 1, "{bad}: {w:?}");
+            assert!(w[0].contains("using the default"), "{w:?}");
+            assert_eq!(s, Settings::default(), "{bad}");
+            let _ = s.check_options();
+        }
+        let mut s = Settings::default();
+        assert!(s.merge(&json!({"timeout": 31536000.0, "maxMemory": 512, "maxJobs": 2})).is_empty());
+        assert_eq!((s.max_memory, s.max_jobs), (Some(512), Some(2)));
     }
 }

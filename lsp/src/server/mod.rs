@@ -15,6 +15,7 @@ pub mod config;
 pub mod document;
 pub mod engine;
 pub mod position;
+pub mod queue;
 pub mod schedule;
 pub mod symbols;
 pub mod to_proto;
@@ -97,6 +98,10 @@ pub struct Inner {
     pub caps: Mutex<ClientCaps>,
     pub cache: Mutex<verify::Cache>,
     pub next_job: AtomicU64,
+    /// What was wrong with `initializationOptions`, shown after `initialized`.
+    pub init_warnings: Mutex<Vec<String>>,
+    /// At most `litmus.maxJobs` checks at once, the newest first.
+    pub queue: queue::Queue,
 }
 
 /// The handle the handlers and background tasks share (cheap to clone).
@@ -131,6 +136,17 @@ fn guard<T>(f: impl FnOnce() -> T) -> Result<T> {
         err.message = format!("internal error: {}", panic_message(&*e)).into();
         err
     })
+}
+
+impl Inner {
+    /// Cancels every running check (the client is gone).
+    pub fn cancel_all(&self) {
+        for d in lock(&self.docs).values() {
+            if let Some(j) = &d.job {
+                j.control.cancel();
+            }
+        }
+    }
 }
 
 impl Ctx {
@@ -183,7 +199,10 @@ impl Ctx {
         let v = {
             let docs = self.docs();
             let Some(d) = docs.get(uri) else { return };
-            to_proto::status(uri, d.version, state, &d.results)
+            let mut v = to_proto::status(uri, d.version, state, &d.results);
+            // How many checks wait for a place (`queue`), this one included when "queued".
+            v["queued"] = self.inner.queue.waiting().len().into();
+            v
         };
         self.client.send_notification::<StatusNotification>(v).await;
     }
@@ -209,8 +228,16 @@ impl Ctx {
         };
         if let Ok(vals) = self.client.configuration(vec![item]).await {
             if let Some(v) = vals.first() {
-                lock(&self.inner.settings).merge(v);
+                let warnings = lock(&self.inner.settings).merge(v);
+                self.warn_settings(warnings).await;
             }
+        }
+    }
+
+    /// Shows what was wrong with the settings (`window/showMessage`, warning).
+    pub async fn warn_settings(&self, warnings: Vec<String>) {
+        for w in warnings {
+            self.client.show_message(MessageType::WARNING, w).await;
         }
     }
 }
@@ -232,6 +259,8 @@ impl Backend {
             caps: Mutex::new(ClientCaps::default()),
             cache: Mutex::new(verify::Cache::default()),
             next_job: AtomicU64::new(1),
+            init_warnings: Mutex::new(Vec::new()),
+            queue: queue::Queue::default(),
         };
         Backend {
             ctx: Ctx {
@@ -239,6 +268,11 @@ impl Backend {
                 inner: Arc::new(inner),
             },
         }
+    }
+
+    /// The state the handlers share.
+    pub fn shared(&self) -> Arc<Inner> {
+        self.ctx.inner.clone()
     }
 
     pub async fn work_done_progress_cancel(&self, params: WorkDoneProgressCancelParams) {
@@ -318,7 +352,9 @@ impl LanguageServer for Backend {
                 .unwrap_or(false),
         };
         if let Some(opts) = &params.initialization_options {
-            lock(&self.ctx.inner.settings).merge(opts);
+            let warnings = lock(&self.ctx.inner.settings).merge(opts);
+            // Shown once the client is initialized (no notification may precede the answer).
+            lock(&self.ctx.inner.init_warnings).extend(warnings);
         }
         Ok(InitializeResult {
             capabilities: ServerCapabilities {
@@ -370,6 +406,8 @@ impl LanguageServer for Backend {
     }
 
     async fn initialized(&self, _: InitializedParams) {
+        let warnings = std::mem::take(&mut *lock(&self.ctx.inner.init_warnings));
+        self.ctx.warn_settings(warnings).await;
         self.ctx.fetch_configuration().await;
     }
 
@@ -460,10 +498,13 @@ impl LanguageServer for Backend {
                 .as_object()
                 .is_some_and(|o| o.keys().any(|k| k.starts_with("litmus.")));
         if has_section {
-            lock(&self.ctx.inner.settings).merge(&p.settings);
+            let warnings = lock(&self.ctx.inner.settings).merge(&p.settings);
+            self.ctx.warn_settings(warnings).await;
         } else {
             self.ctx.fetch_configuration().await;
         }
+        let limit = self.ctx.settings().max_jobs.unwrap_or_else(queue::default_limit);
+        self.ctx.inner.queue.refill(limit);
         let uris: Vec<Uri> = self.ctx.docs().keys().cloned().collect();
         for u in uris {
             verify::start(&self.ctx, &u).await;

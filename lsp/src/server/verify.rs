@@ -269,6 +269,17 @@ async fn run_job(ctx: Ctx, uri: Uri, plan: Plan) {
         opts,
         opts_key,
     } = plan;
+    // Wait for a place in the queue (see `queue`); a job cancelled meanwhile never runs.
+    let settings = ctx.settings();
+    let limit = settings.max_jobs.unwrap_or_else(super::queue::default_limit);
+    let slot = ctx
+        .inner
+        .queue
+        .acquire(job.id, limit, &job.control, ctx.send_status(&uri, "queued"))
+        .await;
+    if slot.is_some() && !job.control.is_cancelled() {
+        ctx.send_status(&uri, "running").await;
+    }
     // The progress token, if the client can show progress.
     let mut token = None;
     if ctx.caps().work_done_progress {
@@ -315,9 +326,12 @@ async fn run_job(ctx: Ctx, uri: Uri, plan: Plan) {
 
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<Msg>();
     let engine = ctx.inner.engine.clone();
-    let control = job.control.clone();
+    let control = job
+        .control
+        .clone()
+        .with_memory_budget(crate::memory::budget(settings.max_memory));
     let worker_models = models.clone();
-    let spawned = std::thread::Builder::new()
+    let worker = (slot.is_some() && !job.control.is_cancelled()).then(|| std::thread::Builder::new()
         .name(format!("litmus-check-{}", job.id))
         .spawn(move || {
             for m in worker_models {
@@ -341,8 +355,8 @@ async fn run_job(ctx: Ctx, uri: Uri, plan: Plan) {
                     break;
                 }
             }
-        });
-    if let Err(e) = spawned {
+        }));
+    if let Some(Err(e)) = worker {
         let mut docs = ctx.docs();
         if let Some(d) = docs.get_mut(&uri) {
             for m in &models {

@@ -1,0 +1,129 @@
+//! Time to stop and peak memory on the reproducers of issue 26, through the real `litmus`
+//! binary. Prints a markdown table; the committed copy is `docs/bench-limits.md`. Run:
+//! `cargo bench -p litmus --bench limits` (builds the release binary first).
+//!
+//! Per reproducer and model: with `--timeout T`, the wall time past T until the process exits
+//! (its report printed); with SIGINT sent after 1 s, the time from the signal to the exit; and
+//! with `--max-memory B`, the peak resident set size against B (`VmHWM` polled every 5 ms
+//! from `/proc`, so Linux only). The budget counts the heap the binary allocates; resident
+//! memory also has code, stacks and freed pages the allocator keeps.
+
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+const TIMEOUT: f64 = 2.0;
+const BUDGET_MIB: u64 = 256;
+
+fn binary() -> std::path::PathBuf {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf();
+    let st = Command::new(env!("CARGO"))
+        .args(["build", "--release", "-p", "litmus", "--bin", "litmus"])
+        .current_dir(&root)
+        .status()
+        .expect("cargo build");
+    assert!(st.success());
+    root.join("target/release/litmus")
+}
+
+fn straight(n: usize, regs: usize) -> String {
+    let body: String = (0..n).map(|i| format!("  r{} = {i};\n", i % regs)).collect();
+    format!("litmus S\nshared x = 0;\nthread P0 {{\n{body}}}\n")
+}
+
+fn heavy() -> String {
+    let th: Vec<String> = (0..6)
+        .map(|t| {
+            let ops: String = (0..3)
+                .map(|k| format!("x{} = {}; r{k} = x{}; ", (t + k) % 6, k + 1, (t + k + 1) % 6))
+                .collect();
+            format!("thread P{t} {{ {ops}}}")
+        })
+        .collect();
+    let shared: Vec<String> = (0..6).map(|i| format!("x{i} = 0")).collect();
+    format!("litmus H\nshared {};\n{}\n", shared.join(", "), th.join("\n"))
+}
+
+/// Runs the binary; returns (wall time, peak RSS in MiB, whether the signal was sent).
+/// `sigint_after`: send SIGINT then, and measure from the signal.
+fn measure(bin: &std::path::Path, args: &[&str], sigint_after: Option<Duration>) -> (Duration, f64, bool) {
+    let mut child = Command::new(bin)
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let status = format!("/proc/{}/status", child.id());
+    let start = Instant::now();
+    let mut signalled: Option<Instant> = None;
+    let mut peak_kb = 0u64;
+    loop {
+        if let Ok(s) = std::fs::read_to_string(&status) {
+            if let Some(kb) = s
+                .lines()
+                .find_map(|l| l.strip_prefix("VmHWM:"))
+                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+            {
+                peak_kb = peak_kb.max(kb);
+            }
+        }
+        if child.try_wait().unwrap().is_some() {
+            break;
+        }
+        if let (Some(after), None) = (sigint_after, signalled) {
+            if start.elapsed() >= after {
+                let _ = Command::new("kill").args(["-INT", &child.id().to_string()]).status();
+                signalled = Some(Instant::now());
+            }
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    (signalled.unwrap_or(start).elapsed(), peak_kb as f64 / 1024.0, signalled.is_some())
+}
+
+fn main() {
+    let bin = binary();
+    let dir = std::env::temp_dir().join("litmus-bench-limits");
+    std::fs::create_dir_all(&dir).unwrap();
+    let threads: String = (0..10_000).map(|t| format!("thread P{t} {{ x = {t}; }}\n")).collect();
+    let locs: Vec<String> = (0..800).map(|i| format!("v{i} = 0")).collect();
+    let stores: String = (0..800).map(|i| format!("v{i} = 1; ")).collect();
+    let cases: Vec<(&str, String, &[&str])> = vec![
+        ("20,000 statements", straight(20_000, 50), &["--model", "sc"]),
+        ("10,000 registers", straight(10_000, 10_000), &["--model", "sc"]),
+        ("TSO `while (1) { x = 1; }`, bound 10,000", "litmus L\nshared x = 0;\nthread P0 { while (1) { x = 1; } }\n".into(), &["--model", "tso", "--loop-bound", "10000"]),
+        ("6 threads x 6 operations, MCR", heavy(), &["--model", "pso"]),
+        ("6 threads x 6 operations, exhaustive", heavy(), &["--model", "pso", "--engine", "exhaustive"]),
+        ("10,000 threads", format!("litmus T\nshared x = 0;\n{threads}"), &["--model", "sc"]),
+        ("PSO, 800 locations", format!("litmus P\nshared {};\nthread P0 {{ {stores}}}\n", locs.join(", ")), &["--model", "pso"]),
+    ];
+    println!("| reproducer | past `--timeout {TIMEOUT}` (s) | after SIGINT (s) | peak RSS, `--max-memory {BUDGET_MIB}` (MiB) |");
+    println!("|---|---|---|---|");
+    for (name, text, extra) in cases {
+        let f = dir.join("case.litmus");
+        std::fs::write(&f, text).unwrap();
+        let f = f.display().to_string();
+        let t = TIMEOUT.to_string();
+        let b = BUDGET_MIB.to_string();
+        let mut args = vec!["check", "-q"];
+        args.extend_from_slice(extra);
+        let mut timed = args.clone();
+        timed.extend(["--timeout", &t, &f]);
+        let (took, _, _) = measure(&bin, &timed, None);
+        let past = took.as_secs_f64() - TIMEOUT;
+        let mut plain = args.clone();
+        plain.push(&f);
+        let (after_int, _, sent) = measure(&bin, &plain, Some(Duration::from_secs(1)));
+        let mut budget = args.clone();
+        budget.extend(["--max-memory", &b, "--timeout", "10", &f]);
+        let (_, peak, _) = measure(&bin, &budget, None);
+        let int = if sent {
+            format!("{:.3}", after_int.as_secs_f64())
+        } else {
+            format!("ended first ({:.2} s)", after_int.as_secs_f64())
+        };
+        println!(
+            "| {name} | {} | {int} | {peak:.0} |",
+            if past < 0.0 { format!("ended first ({:.2} s)", took.as_secs_f64()) } else { format!("{past:.3}") },
+        );
+    }
+}
