@@ -23,6 +23,7 @@ pub mod ir;
 pub mod semantics;
 pub mod check;
 pub mod condition;
+pub mod dpor;
 pub mod explore;
 pub mod replay;
 pub mod sdg;

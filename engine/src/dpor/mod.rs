@@ -1,0 +1,508 @@
+//! Stateless dynamic partial order reduction over chronological traces (`--engine dpor`).
+//!
+//! Source-DPOR with sleep sets (Abdulla, Aronis, Jonsson, Sagonas, POPL'14) on the events of
+//! the interpreter ([`crate::semantics::State::step`]), with stores split into an *issue* (the
+//! thread's step) and a *flush* (a step of the buffer), as in the seed paper's chronological
+//! traces (Abdulla et al., TACAS'15). Every execution is run by the interpreter, so every
+//! schedule it reports replays.
+//!
+//! **Processes.** Thread `t`'s steps (`Choice::Exec(t)`) are one process; each store buffer is
+//! another (TSO: one per thread, PSO: one per thread and cell; SC has none). Each process is
+//! deterministic: its next event depends on the state only through what it reads.
+//!
+//! **Dependence** ([`dep`]) between events of different processes, on what each event did:
+//! - *races* (reversible, explored both ways): two memory accesses to one cell of which one
+//!   writes memory (a flush, an SC store, an RMW that wrote); a load forwarded from its
+//!   thread's buffer and the flush of the store it read; two `lock`s of one mutex; a memory
+//!   write and any step of a thread inside an `await` round (the write may wake a parked
+//!   thread or make a round retry, spec §2);
+//! - *orders* (happens-before, never reversed): a store's issue before its flush; a flush of
+//!   thread `t`'s buffer before `t`'s next fence, RMW, lock or unlock (they wait for empty
+//!   buffers); an `unlock(m)` before the next `lock(m)`.
+//!
+//! This is the paper's happens-before, coarsened where that was simpler to get right: a load
+//! reading its own thread's store is ordered with that store's flush (the paper leaves them
+//! unordered), and await rounds depend on every memory write. The coarsening only adds
+//! executions (sound); `docs/design/dpor.md` measures how many.
+//!
+//! **Faults.** A step that would fault (failed `assert`, runtime error, false `assume`, the loop
+//! bound) ends the whole execution in the interpreter, which would make it depend on every
+//! other process. Instead, when a thread's next step faults, the fault is recorded at once
+//! (state and schedule from the interpreter) and the thread is not scheduled again in that
+//! execution; the others go on. A fault depends only on its thread's own state, so every
+//! execution reaching that point reports the same fault.
+//!
+//! **Races** are found with vector clocks when an event is added; the race's reversal `v`
+//! (the events after the first not happening after it, then the second) gives its initials,
+//! one of which joins the backtrack set of the state before the first (unless one already
+//! is there, or none is enabled there: the race cannot be reversed, e.g. a write that woke a
+//! parked thread). Sleep sets keep equivalent executions from being explored twice;
+//! executions that end with every enabled process asleep are counted apart
+//! ([`DporStats::sleep_blocked`]), as Nidhugg does.
+//!
+//! **Memory**: one node per step of the current execution (its state, enabled processes,
+//! backtrack and sleep sets) and one vector clock per step: proportional to the length of
+//! one execution, never to the number explored.
+
+use crate::explore::{Collector, Limits};
+use crate::ir::Program;
+use crate::options::{CheckOptions, Control};
+use crate::report::{Action, Model, ViolationKind};
+use crate::semantics::{Choice, Event, State, Status, WriteId};
+
+/// What an event did, as far as dependence is concerned.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Footprint {
+    pub proc: usize,
+    pub thread: usize,
+    /// Cell read from memory (a load not forwarded, an RMW).
+    pub mem_read: Option<u32>,
+    /// Cell written to memory (a flush, an SC store, an RMW that wrote).
+    pub mem_write: Option<u32>,
+    /// A load forwarded from the thread's buffer: the buffered store it read.
+    pub fwd: Option<WriteId>,
+    /// A buffered store's issue.
+    pub issue: Option<WriteId>,
+    /// A flush: the store it publishes.
+    pub flush_of: Option<WriteId>,
+    pub lock: Option<u32>,
+    pub unlock: Option<u32>,
+    /// A thread step that waits for the thread's buffers to be empty.
+    pub barrier: bool,
+    /// A thread step inside an `await` round (or one that begins it).
+    pub awaits: bool,
+}
+
+/// How two events of different processes depend on each other.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dep {
+    /// Conflicting accesses: explored in both orders.
+    Race,
+    /// Happens-before that can never be reversed.
+    Order,
+    /// `unlock(m)` before a later `lock(m)`: happens-before, but invisible when looking for
+    /// the lock's races (its race is with the previous `lock(m)`).
+    Unlock,
+}
+
+/// The dependence of `b` on the earlier event `a` (of another process).
+pub fn dep(a: &Footprint, b: &Footprint) -> Option<Dep> {
+    if let Some(c) = a.mem_write {
+        if b.mem_write == Some(c) || b.mem_read == Some(c) {
+            return Some(Dep::Race);
+        }
+    }
+    if let Some(c) = b.mem_write {
+        if a.mem_read == Some(c) {
+            return Some(Dep::Race);
+        }
+    }
+    if (a.fwd.is_some() && a.fwd == b.flush_of) || (b.fwd.is_some() && b.fwd == a.flush_of) {
+        return Some(Dep::Race);
+    }
+    if a.lock.is_some() && a.lock == b.lock {
+        return Some(Dep::Race);
+    }
+    if (a.mem_write.is_some() && b.awaits) || (a.awaits && b.mem_write.is_some()) {
+        return Some(Dep::Race);
+    }
+    if a.issue.is_some() && a.issue == b.flush_of {
+        return Some(Dep::Order);
+    }
+    if a.flush_of.is_some() && b.barrier && a.thread == b.thread {
+        return Some(Dep::Order);
+    }
+    if a.unlock.is_some() && a.unlock == b.lock {
+        return Some(Dep::Unlock);
+    }
+    None
+}
+
+fn independent(a: &Footprint, b: &Footprint) -> bool {
+    a.proc != b.proc && dep(a, b).is_none() && dep(b, a).is_none()
+}
+
+/// The processes of a program under a model: threads, then buffers.
+struct Procs {
+    threads: usize,
+    cells: usize,
+    model: Model,
+}
+
+impl Procs {
+    fn count(&self) -> usize {
+        match self.model {
+            Model::Sc => self.threads,
+            Model::Tso => 2 * self.threads,
+            Model::Pso => self.threads + self.threads * self.cells,
+        }
+    }
+    fn of(&self, c: Choice) -> usize {
+        match c {
+            Choice::Exec(t) => t,
+            Choice::Flush { thread, cell } => match self.model {
+                Model::Pso => self.threads + thread * self.cells + cell.unwrap_or(0) as usize,
+                _ => self.threads + thread,
+            },
+        }
+    }
+}
+
+/// What DPOR counted besides the collector's stats.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct DporStats {
+    /// Executions that ended with every enabled process in the sleep set (redundant, cut).
+    pub sleep_blocked: u64,
+    /// Steps run by the interpreter (including the look-ahead of each enabled process).
+    pub steps: u64,
+    /// The longest execution, in steps.
+    pub max_depth: usize,
+}
+
+/// An enabled process at a node: its choice and the footprint of its next step.
+struct Peek {
+    proc: usize,
+    choice: Choice,
+    fp: Footprint,
+    /// Its next step faults (ends the execution in a violation or blocked).
+    fault: bool,
+}
+
+struct Node {
+    state: State,
+    peeks: Vec<Peek>,
+    sleep: Vec<Footprint>,
+    backtrack: Vec<usize>,
+    done: Vec<Footprint>,
+}
+
+impl Node {
+    fn asleep(&self, p: usize) -> bool {
+        self.sleep.iter().chain(&self.done).any(|f| f.proc == p)
+    }
+    fn enabled(&self, p: usize) -> bool {
+        self.peeks.iter().any(|k| k.proc == p && !k.fault)
+    }
+}
+
+/// One step of the current execution.
+struct TEvent {
+    fp: Footprint,
+    clock: Vec<u32>,
+}
+
+/// What the step `ev` (by `choice`, from `before` to `after`) did.
+fn footprint(proc: usize, choice: Choice, before: &State, ev: &Event, after: &State) -> Footprint {
+    let mut f = Footprint {
+        proc,
+        thread: ev.thread,
+        ..Footprint::default()
+    };
+    match choice {
+        Choice::Flush { .. } => {
+            f.mem_write = ev.cell;
+            f.flush_of = ev.write;
+        }
+        Choice::Exec(t) => {
+            f.thread = t;
+            match ev.action {
+                Action::Load if ev.buffered => f.fwd = ev.read_from,
+                Action::Load => f.mem_read = ev.cell,
+                Action::Store if ev.buffered => f.issue = ev.write,
+                Action::Store => f.mem_write = ev.cell,
+                Action::Rmw => {
+                    f.mem_read = ev.cell;
+                    if ev.write.is_some() {
+                        f.mem_write = ev.cell;
+                    }
+                    f.barrier = true;
+                }
+                Action::Fence => f.barrier = true,
+                Action::Lock => {
+                    f.lock = ev.mutex;
+                    f.barrier = true;
+                }
+                Action::Unlock => {
+                    f.unlock = ev.mutex;
+                    f.barrier = true;
+                }
+                _ => {}
+            }
+            let (b, a) = (&before.threads[t], &after.threads[t]);
+            f.awaits =
+                b.await_dirty.is_some() || a.await_dirty.is_some() || a.awaiting.is_some();
+        }
+    }
+    f
+}
+
+fn faulted(s: &State) -> bool {
+    match s.status() {
+        Status::Violation { kind, .. } => *kind != ViolationKind::Deadlock,
+        Status::Blocked { .. } => true,
+        _ => false,
+    }
+}
+
+fn join(a: &mut [u32], b: &[u32]) {
+    for (x, y) in a.iter_mut().zip(b) {
+        *x = (*x).max(*y);
+    }
+}
+
+struct Dpor<'a, 'c, 'p> {
+    program: &'p Program,
+    procs: Procs,
+    col: &'a mut Collector<'c>,
+    nodes: Vec<Node>,
+    trace: Vec<TEvent>,
+    events: Vec<Event>,
+    stats: DporStats,
+}
+
+impl Dpor<'_, '_, '_> {
+    /// A node for `state`, reached by `self.events`; records the faults its enabled threads
+    /// would newly run into (`known`: the processes whose fault the parent already recorded).
+    fn node(&mut self, state: State, sleep: Vec<Footprint>, known: &[usize]) -> Node {
+        let mut peeks = Vec::new();
+        for choice in state.enabled(self.program) {
+            let proc = self.procs.of(choice);
+            let mut after = state.clone();
+            let ev = after.step(self.program, choice);
+            self.stats.steps += 1;
+            let fault = faulted(&after);
+            if fault && !known.contains(&proc) {
+                self.events.push(ev.clone());
+                self.col.record(&after, &self.events);
+                self.events.pop();
+            }
+            let fp = footprint(proc, choice, &state, &ev, &after);
+            peeks.push(Peek {
+                proc,
+                choice,
+                fp,
+                fault,
+            });
+        }
+        Node {
+            state,
+            peeks,
+            sleep,
+            backtrack: Vec::new(),
+            done: Vec::new(),
+        }
+    }
+
+    /// Decides what the new top node is: a leaf (recorded, returns false) or a node with a
+    /// first process to explore.
+    fn open(&mut self) -> bool {
+        let depth = self.nodes.len() - 1;
+        self.stats.max_depth = self.stats.max_depth.max(depth);
+        let top = self.nodes.last_mut().expect("a node");
+        if !top.state.is_running() {
+            let state = top.state.clone();
+            self.col.end(&state, &self.events);
+            return false;
+        }
+        let runnable: Vec<usize> = top
+            .peeks
+            .iter()
+            .filter(|k| !k.fault)
+            .map(|k| k.proc)
+            .collect();
+        if runnable.is_empty() {
+            // Only faults remain: each was recorded when it became pending.
+            self.col.stats.executions += 1;
+            let only_blocked = top.peeks.iter().all(|k| {
+                let mut s = top.state.clone();
+                s.step(self.program, k.choice);
+                matches!(s.status(), Status::Blocked { .. })
+            });
+            if only_blocked {
+                self.col.stats.blocked += 1;
+            }
+            return false;
+        }
+        match runnable.iter().find(|&&p| !top.asleep(p)) {
+            Some(&p) => {
+                top.backtrack.push(p);
+                true
+            }
+            None => {
+                self.stats.sleep_blocked += 1;
+                false
+            }
+        }
+    }
+
+    /// Runs process `p` from the top node: finds the races of its step, pushes the new node.
+    fn descend(&mut self, p: usize) {
+        let top = self.nodes.last_mut().expect("a node");
+        let peek = top.peeks.iter().find(|k| k.proc == p).expect("enabled");
+        let (choice, fp) = (peek.choice, peek.fp);
+        let sleep: Vec<Footprint> = top
+            .sleep
+            .iter()
+            .chain(&top.done)
+            .filter(|q| independent(q, &fp))
+            .copied()
+            .collect();
+        top.done.push(fp);
+        let known: Vec<usize> = top.peeks.iter().filter(|k| k.fault).map(|k| k.proc).collect();
+        let mut state = top.state.clone();
+        let ev = state.step(self.program, choice);
+        self.stats.steps += 1;
+        let clock = self.races(&fp);
+        self.trace.push(TEvent { fp, clock });
+        self.events.push(ev);
+        let node = self.node(state, sleep, &known);
+        self.nodes.push(node);
+    }
+
+    /// The vector clock of the event `f` about to be appended, adding a backtrack point for
+    /// each race it completes.
+    fn races(&mut self, f: &Footprint) -> Vec<u32> {
+        let n = self.trace.len();
+        let p = f.proc;
+        let mut c = match self.trace.iter().rposition(|e| e.fp.proc == p) {
+            Some(i) => self.trace[i].clock.clone(),
+            None => vec![0; self.procs.count()],
+        };
+        let mut c_race = c.clone();
+        let mut races = Vec::new();
+        for k in (0..n).rev() {
+            let e = &self.trace[k];
+            if e.fp.proc == p {
+                continue;
+            }
+            match dep(&e.fp, f) {
+                None => {}
+                Some(Dep::Race) => {
+                    if c_race[e.fp.proc] as usize <= k {
+                        races.push(k);
+                    }
+                    join(&mut c, &e.clock);
+                    join(&mut c_race, &e.clock);
+                }
+                Some(Dep::Order) => {
+                    join(&mut c, &e.clock);
+                    join(&mut c_race, &e.clock);
+                }
+                Some(Dep::Unlock) => join(&mut c, &e.clock),
+            }
+        }
+        c[p] = n as u32 + 1;
+        for k in races {
+            self.reverse(k, p, &c);
+        }
+        c
+    }
+
+    /// The race between event `k` and the new event (process `p`, clock `cf`): schedules, at
+    /// the node before `k`, a process that starts the reversed order.
+    fn reverse(&mut self, k: usize, p: usize, cf: &[u32]) {
+        let n = self.trace.len();
+        let pk = self.trace[k].fp.proc;
+        // v: the events after k that do not happen after it, then the new event.
+        let v: Vec<usize> = (k + 1..n)
+            .filter(|&j| self.trace[j].clock[pk] as usize <= k)
+            .collect();
+        let mut seen = Vec::new();
+        let mut initials = Vec::new();
+        for (i, &j) in v.iter().enumerate() {
+            let q = self.trace[j].fp.proc;
+            if seen.contains(&q) {
+                continue;
+            }
+            seen.push(q);
+            let cj = &self.trace[j].clock;
+            if v[..i]
+                .iter()
+                .all(|&h| cj[self.trace[h].fp.proc] as usize <= h)
+            {
+                initials.push(q);
+            }
+        }
+        if !seen.contains(&p) && v.iter().all(|&h| cf[self.trace[h].fp.proc] as usize <= h) {
+            initials.push(p);
+        }
+        let node = &mut self.nodes[k];
+        let cands: Vec<usize> = initials.into_iter().filter(|&q| node.enabled(q)).collect();
+        if cands.is_empty() || cands.iter().any(|q| node.backtrack.contains(q)) {
+            return;
+        }
+        if let Some(&q) = cands.iter().find(|&&q| !node.asleep(q)) {
+            node.backtrack.push(q);
+        }
+    }
+}
+
+/// Explores `program` under `model` by Source-DPOR, feeding `col`. Stops early (setting
+/// `col.complete = false`) on cancellation, timeout, or (with `--first`) the first violation.
+pub fn explore(
+    program: &Program,
+    model: Model,
+    opts: &CheckOptions,
+    ctl: &Control,
+    col: &mut Collector<'_>,
+) -> DporStats {
+    let limits = Limits::new(opts, ctl);
+    let procs = Procs {
+        threads: program.threads.len(),
+        cells: program.cells.len(),
+        model,
+    };
+    let mut d = Dpor {
+        program,
+        procs,
+        col,
+        nodes: Vec::new(),
+        trace: Vec::new(),
+        events: Vec::new(),
+        stats: DporStats::default(),
+    };
+    let init = State::initial(program, model);
+    let root = d.node(init, Vec::new(), &[]);
+    d.nodes.push(root);
+    let mut open = d.open();
+    let mut ticks: u64 = 0;
+    loop {
+        ticks += 1;
+        if ticks.is_multiple_of(256) {
+            if limits.stop() {
+                d.col.complete = false;
+                break;
+            }
+            if ticks.is_multiple_of(4096) {
+                ctl.report(&d.col.progress());
+            }
+        }
+        if d.col.stopped_first() {
+            d.col.complete = false;
+            break;
+        }
+        if open {
+            let top = d.nodes.last().expect("a node");
+            let next = top
+                .backtrack
+                .iter()
+                .copied()
+                .find(|&q| !top.asleep(q));
+            if let Some(q) = next {
+                d.descend(q);
+                open = d.open();
+                continue;
+            }
+        }
+        // The top node is finished: back up.
+        d.nodes.pop();
+        if d.nodes.is_empty() {
+            break;
+        }
+        d.trace.pop();
+        d.events.pop();
+        open = true;
+    }
+    ctl.report(&d.col.progress());
+    d.stats
+}
