@@ -59,6 +59,8 @@ pub struct Footprint {
     pub mem_read: Option<u32>,
     /// Cell written to memory (a flush, an SC store, an RMW that wrote).
     pub mem_write: Option<u32>,
+    /// The write changed the cell's value (only such writes wake or disturb an `await`).
+    pub changes: bool,
     /// A load forwarded from the thread's buffer: the buffered store it read.
     pub fwd: Option<WriteId>,
     /// A buffered store's issue.
@@ -69,8 +71,10 @@ pub struct Footprint {
     pub unlock: Option<u32>,
     /// A thread step that waits for the thread's buffers to be empty.
     pub barrier: bool,
-    /// A thread step inside an `await` round (or one that begins it).
-    pub awaits: bool,
+    /// A thread step after which the thread is parked at a failed `await`.
+    pub parks: bool,
+    /// The thread's first step after it was parked (a memory change woke it).
+    pub woken: bool,
 }
 
 /// How two events of different processes depend on each other.
@@ -103,13 +107,16 @@ pub fn dep(a: &Footprint, b: &Footprint) -> Option<Dep> {
     if a.lock.is_some() && a.lock == b.lock {
         return Some(Dep::Race);
     }
-    if (a.mem_write.is_some() && b.awaits) || (a.awaits && b.mem_write.is_some()) {
+    if (a.changes && b.parks) || (a.parks && b.changes) {
         return Some(Dep::Race);
     }
     if a.issue.is_some() && a.issue == b.flush_of {
         return Some(Dep::Order);
     }
     if a.flush_of.is_some() && b.barrier && a.thread == b.thread {
+        return Some(Dep::Order);
+    }
+    if a.changes && b.woken {
         return Some(Dep::Order);
     }
     if a.unlock.is_some() && a.unlock == b.lock {
@@ -202,6 +209,9 @@ fn footprint(proc: usize, choice: Choice, before: &State, ev: &Event, after: &St
         Choice::Flush { .. } => {
             f.mem_write = ev.cell;
             f.flush_of = ev.write;
+            if let Some(c) = ev.cell {
+                f.changes = before.mem[c as usize] != after.mem[c as usize];
+            }
         }
         Choice::Exec(t) => {
             f.thread = t;
@@ -228,9 +238,10 @@ fn footprint(proc: usize, choice: Choice, before: &State, ev: &Event, after: &St
                 }
                 _ => {}
             }
-            let (b, a) = (&before.threads[t], &after.threads[t]);
-            f.awaits =
-                b.await_dirty.is_some() || a.await_dirty.is_some() || a.awaiting.is_some();
+            if let Some(c) = f.mem_write {
+                f.changes = before.mem[c as usize] != after.mem[c as usize];
+            }
+            f.parks = after.threads[t].awaiting.is_some();
         }
     }
     f
@@ -276,7 +287,15 @@ impl Dpor<'_, '_, '_> {
                 self.col.record(&after, &self.events);
                 self.events.pop();
             }
-            let fp = footprint(proc, choice, &state, &ev, &after);
+            let mut fp = footprint(proc, choice, &state, &ev, &after);
+            if let Choice::Exec(t) = choice {
+                fp.woken = self
+                    .trace
+                    .iter()
+                    .rev()
+                    .find(|e| e.fp.proc == t)
+                    .is_some_and(|e| e.fp.parks);
+            }
             peeks.push(Peek {
                 proc,
                 choice,

@@ -62,6 +62,7 @@ impl Settings {
         match get("engine").and_then(Value::as_str) {
             Some("mcr") => self.engine = EngineKind::Mcr,
             Some("exhaustive") => self.engine = EngineKind::Exhaustive,
+            Some("dpor") => self.engine = EngineKind::Dpor,
             _ => {}
         }
         if let Some(b) = get("verifyOnSave").and_then(Value::as_bool) {
@@ -78,6 +79,7 @@ impl Settings {
             sdg: true,
             loop_bound: self.loop_bound,
             timeout: (self.timeout > 0.0).then(|| Duration::from_secs_f64(self.timeout)),
+            first: false,
         }
     }
 }
