@@ -191,7 +191,7 @@ fn corpus_matches_hand_derived_expectations() {
             }
         };
         let mut reports: Vec<(EngineKind, Model, ModelReport)> = Vec::new();
-        for engine in [EngineKind::Mcr, EngineKind::Exhaustive] {
+        for engine in [EngineKind::Mcr, EngineKind::Exhaustive, EngineKind::Dpor] {
             // A bound so that a slow run shows up as "exploration incomplete", not a hang.
             let opts = CheckOptions {
                 engine,
@@ -215,7 +215,7 @@ fn corpus_matches_hand_derived_expectations() {
                 reports.push((engine, model, r));
             }
         }
-        for (engine, model, mcr) in reports.iter().filter(|r| r.0 == EngineKind::Mcr) {
+        for (engine, model, mcr) in reports.iter().filter(|r| r.0 != EngineKind::Exhaustive) {
             let Some((_, _, exh)) = reports.iter().find(|r| r.0 == EngineKind::Exhaustive && r.1 == *model) else {
                 continue;
             };

@@ -87,6 +87,10 @@ pub enum Dep {
     /// `unlock(m)` before a later `lock(m)`: happens-before, but invisible when looking for
     /// the lock's races (its race is with the previous `lock(m)`).
     Unlock,
+    /// A memory change before the first step of a thread woken from a parked `await`:
+    /// happens-before when the change came after the thread parked (it, or a later one, woke
+    /// the thread).
+    Wake,
 }
 
 /// The dependence of `b` on the earlier event `a` (of another process).
@@ -107,9 +111,6 @@ pub fn dep(a: &Footprint, b: &Footprint) -> Option<Dep> {
     if a.lock.is_some() && a.lock == b.lock {
         return Some(Dep::Race);
     }
-    if (a.changes && b.parks) || (a.parks && b.changes) {
-        return Some(Dep::Race);
-    }
     if a.issue.is_some() && a.issue == b.flush_of {
         return Some(Dep::Order);
     }
@@ -117,7 +118,7 @@ pub fn dep(a: &Footprint, b: &Footprint) -> Option<Dep> {
         return Some(Dep::Order);
     }
     if a.changes && b.woken {
-        return Some(Dep::Order);
+        return Some(Dep::Wake);
     }
     if a.unlock.is_some() && a.unlock == b.lock {
         return Some(Dep::Unlock);
@@ -383,7 +384,8 @@ impl Dpor<'_, '_, '_> {
     fn races(&mut self, f: &Footprint) -> Vec<u32> {
         let n = self.trace.len();
         let p = f.proc;
-        let mut c = match self.trace.iter().rposition(|e| e.fp.proc == p) {
+        let prev = self.trace.iter().rposition(|e| e.fp.proc == p);
+        let mut c = match prev {
             Some(i) => self.trace[i].clock.clone(),
             None => vec![0; self.procs.count()],
         };
@@ -394,7 +396,13 @@ impl Dpor<'_, '_, '_> {
             if e.fp.proc == p {
                 continue;
             }
-            match dep(&e.fp, f) {
+            let d = match dep(&e.fp, f) {
+                // A woken thread's step comes after the memory changes since it parked (one
+                // of them woke it), not after earlier ones.
+                Some(Dep::Wake) if prev.is_some_and(|i| k < i) => None,
+                d => d,
+            };
+            match d {
                 None => {}
                 Some(Dep::Race) => {
                     if c_race[e.fp.proc] as usize <= k {
@@ -403,7 +411,7 @@ impl Dpor<'_, '_, '_> {
                     join(&mut c, &e.clock);
                     join(&mut c_race, &e.clock);
                 }
-                Some(Dep::Order) => {
+                Some(Dep::Order | Dep::Wake) => {
                     join(&mut c, &e.clock);
                     join(&mut c_race, &e.clock);
                 }
