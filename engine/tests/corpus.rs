@@ -1,6 +1,6 @@
-//! Runs every program of `tests/litmus/*.litmus` under SC, TSO and PSO with both engines (MCR,
-//! the default, and the reference explorer) and compares each with its hand-derived sidecar
-//! `*.expected`; MCR must also agree with the reference explorer on everything the sidecar does
+//! Runs every program of `tests/litmus/*.litmus` under SC, TSO and PSO with every engine (MCR,
+//! the default; DPOR; the reference explorer) and compares each with its hand-derived sidecar
+//! `*.expected`; MCR and DPOR must also agree with the reference explorer on everything the sidecar does
 //! not list (every final state in full, every violation's kind and position, the condition's
 //! counts).
 //!

@@ -102,5 +102,7 @@ mod tests {
         s.merge(&json!({"models": "tso", "loopBound": -1, "engine": 3}));
         assert_eq!(s.models, vec![Model::Sc, Model::Tso]);
         assert_eq!(s.loop_bound, 3);
+        s.merge(&json!({"engine": "dpor"}));
+        assert_eq!(s.check_options().engine, EngineKind::Dpor);
     }
 }
