@@ -172,9 +172,10 @@ fn nidhugg(name: &str, fences: &str) -> String {
     tpl.replace("{T}", t).replace("{P}", p)
 }
 
-/// A scaling family: per model, each engine's run per size until its first timeout, then the
-/// largest size each finished.
-fn family(title: &str, sizes: &[(String, String, u32)], timeout: f64) {
+/// A scaling family: per model, each engine's run per size until its first timeout within a
+/// group of sizes (the counter: one group per thread count), then the largest size each
+/// finished.
+fn family(title: &str, sizes: &[(String, String, u32, usize)], timeout: f64) {
     println!("\n### {title}\n");
     println!("Each cell: executions / wall time / peak RSS. A dash: not run (a smaller size timed out).\n");
     println!("| size | model | states | MCR | exhaustive | DPOR |");
@@ -182,8 +183,16 @@ fn family(title: &str, sizes: &[(String, String, u32)], timeout: f64) {
     let mut largest = vec![];
     for model in Model::ALL {
         let mut alive = [true; 3];
-        let mut best: [Option<String>; 3] = [None, None, None];
-        for (label, src, bound) in sizes {
+        let mut best: [Vec<String>; 3] = [vec![], vec![], vec![]];
+        let mut group = usize::MAX;
+        for (label, src, bound, g) in sizes {
+            if *g != group {
+                group = *g;
+                alive = [true; 3];
+                for b in &mut best {
+                    b.push("none".into());
+                }
+            }
             let mut cells = vec![];
             let mut states = None;
             for (i, (_, e)) in ENGINES.iter().enumerate() {
@@ -193,7 +202,7 @@ fn family(title: &str, sizes: &[(String, String, u32)], timeout: f64) {
                 }
                 let r = measure(src, *e, model, *bound, timeout, false);
                 if r.complete {
-                    best[i] = Some(label.clone());
+                    *best[i].last_mut().expect("a group") = label.clone();
                     states.get_or_insert(r.states);
                 } else {
                     alive[i] = false;
@@ -202,17 +211,15 @@ fn family(title: &str, sizes: &[(String, String, u32)], timeout: f64) {
             }
             let st = states.map(|s| s.to_string()).unwrap_or_else(|| "?".into());
             println!("| {label} | {} | {st} | {} |", model.label(), cells.join(" | "));
-            if !alive.iter().any(|a| *a) {
-                break;
-            }
+
         }
         largest.push((model, best));
     }
-    println!("\nLargest size finished within {timeout} s:\n");
+    println!("\nLargest size finished within {timeout} s (per group):\n");
     println!("| model | MCR | exhaustive | DPOR |");
     println!("|---|---|---|---|");
     for (model, best) in largest {
-        let b: Vec<String> = best.iter().map(|b| b.clone().unwrap_or_else(|| "none".into())).collect();
+        let b: Vec<String> = best.iter().map(|b| b.join(", ")).collect();
         println!("| {} | {} |", model.label(), b.join(" | "));
     }
 }
@@ -269,22 +276,22 @@ fn main() {
     }
 
     if want("counter") {
-        let sizes: Vec<(String, String, u32)> = (2..=4)
-            .flat_map(|t| (1..=4).map(move |k| (format!("{t} threads x {k}"), counter(t, k), 8)))
+        let sizes: Vec<(String, String, u32, usize)> = (2..=4)
+            .flat_map(|t| (1..=4).map(move |k| (format!("{t} threads x {k}"), counter(t, k), 8, t)))
             .collect();
         family("Counter: each thread increments `c` k times (`r = c; c = r + 1;`)", &sizes, timeout);
     }
     if want("sb") {
-        let sizes: Vec<(String, String, u32)> = (2..=12).map(|n| (format!("{n} threads"), sb_ring(n), 8)).collect();
+        let sizes: Vec<_> = (2..=12).map(|n| (format!("{n} threads"), sb_ring(n), 8, 0)).collect();
         family("SB ring: thread i writes x_i and reads x_(i+1)", &sizes, timeout);
     }
     if want("example") {
-        let sizes: Vec<(String, String, u32)> = (1..=5).map(|n| (format!("N = {n}"), mcr_example(n), 8)).collect();
+        let sizes: Vec<_> = (1..=5).map(|n| (format!("N = {n}"), mcr_example(n), 8, 0)).collect();
         family("The MCR paper's Example (Figure 6), both threads looping N times", &sizes, timeout);
     }
     if want("dekker") {
         let src = std::fs::read_to_string(format!("{}/../examples/dekker.litmus", env!("CARGO_MANIFEST_DIR"))).expect("dekker");
-        let sizes: Vec<(String, String, u32)> = (2..=12).map(|b| (format!("loop bound {b}"), src.clone(), b)).collect();
+        let sizes: Vec<_> = (2..=12).map(|b| (format!("loop bound {b}"), src.clone(), b, 0)).collect();
         family("Dekker (`examples/dekker.litmus`) by loop bound", &sizes, timeout);
     }
     if want("corpus") {
