@@ -3,8 +3,8 @@
 //! brute force and grouped by their Shasha-Snir trace: each thread's events with the write
 //! every read read from (program order and reads-from), and the order in which writes reached
 //! memory per cell (coherence; from-reads follow from the two). DPOR must run at least one
-//! execution per class (it must cover them all) and, being Source-DPOR over a happens-before
-//! slightly coarser than the paper's, few more.
+//! execution per class (it must cover them all) and, being Source-DPOR with sleep sets (whose
+//! cut executions are not counted), hardly more: 1.000 per class on these 608 program-models.
 
 use litmus_engine::explore::Collector;
 use litmus_engine::ir::Program;
@@ -88,5 +88,5 @@ fn dpor_runs_about_one_execution_per_shasha_snir_class() {
         worst.0, worst.1, worst.2
     );
     assert!(programs > 300, "only {programs} programs compared");
-    assert!(ratio <= 1.2, "{ratio:.3} executions per class");
+    assert!(ratio <= 1.02, "{ratio:.3} executions per class");
 }

@@ -12,18 +12,15 @@
 //!
 //! **Dependence** ([`dep`]) between events of different processes, on what each event did:
 //! - *races* (reversible, explored both ways): two memory accesses to one cell of which one
-//!   writes memory (a flush, an SC store, an RMW that wrote); a load forwarded from its
-//!   thread's buffer and the flush of the store it read; two `lock`s of one mutex; a memory
-//!   write and any step of a thread inside an `await` round (the write may wake a parked
-//!   thread or make a round retry, spec §2);
+//!   writes memory (a flush, an SC store, an RMW that wrote), except that a load of its own
+//!   thread's store `w` races only with writes of its cell after `w` reached memory (the
+//!   paper's rule, [`dep_in_trace`]); two `lock`s of one mutex;
 //! - *orders* (happens-before, never reversed): a store's issue before its flush; a flush of
 //!   thread `t`'s buffer before `t`'s next fence, RMW, lock or unlock (they wait for empty
-//!   buffers); an `unlock(m)` before the next `lock(m)`.
+//!   buffers); an `unlock(m)` before the next `lock(m)`; a memory change before the first step
+//!   of a thread it woke from a parked `await`.
 //!
-//! This is the paper's happens-before, coarsened where that was simpler to get right: a load
-//! reading its own thread's store is ordered with that store's flush (the paper leaves them
-//! unordered), and await rounds depend on every memory write. The coarsening only adds
-//! executions (sound); `docs/design/dpor.md` measures how many.
+//! `docs/design/dpor.md` says why awaits need no more than that, and measures the result.
 //!
 //! **Faults.** A step that would fault (failed `assert`, runtime error, false `assume`, the loop
 //! bound) ends the whole execution in the interpreter, which would make it depend on every
@@ -61,8 +58,12 @@ pub struct Footprint {
     pub mem_write: Option<u32>,
     /// The write changed the cell's value (only such writes wake or disturb an `await`).
     pub changes: bool,
-    /// A load forwarded from the thread's buffer: the buffered store it read.
-    pub fwd: Option<WriteId>,
+    /// A load that read its own thread's store (forwarded from the buffer, or from memory
+    /// after the flush): that store, and the cell in `own_cell`.
+    pub own: Option<WriteId>,
+    pub own_cell: Option<u32>,
+    /// The write this step put into memory (a flush, an SC store, an RMW that wrote).
+    pub publishes: Option<WriteId>,
     /// A buffered store's issue.
     pub issue: Option<WriteId>,
     /// A flush: the store it publishes.
@@ -105,9 +106,6 @@ pub fn dep(a: &Footprint, b: &Footprint) -> Option<Dep> {
             return Some(Dep::Race);
         }
     }
-    if (a.fwd.is_some() && a.fwd == b.flush_of) || (b.fwd.is_some() && b.fwd == a.flush_of) {
-        return Some(Dep::Race);
-    }
     if a.lock.is_some() && a.lock == b.lock {
         return Some(Dep::Race);
     }
@@ -126,7 +124,35 @@ pub fn dep(a: &Footprint, b: &Footprint) -> Option<Dep> {
     None
 }
 
-fn independent(a: &Footprint, b: &Footprint) -> bool {
+/// The dependence of the new event `b` on the earlier event `a` in the current `trace` (which
+/// `b` will extend). As [`dep`], except for a load that read its own thread's store `w` (the
+/// paper's chronological traces): it does not depend on the writes of its cell before it
+/// (they are older than `w`, or `w`'s flush, and change nothing it reads), and a later write
+/// of its cell races with it only once `w` has reached memory (the write then overwrites
+/// the value the load read; before, it comes before `w` and the load still reads `w`).
+pub fn dep_in_trace(a: &Footprint, b: &Footprint, trace: &[TEvent]) -> Option<Dep> {
+    if b.own_cell.is_some() && b.own_cell == a.mem_write {
+        return (a.changes && b.woken).then_some(Dep::Wake);
+    }
+    if a.own_cell.is_some() && a.own_cell == b.mem_write {
+        return published(a.own, trace).then_some(Dep::Race);
+    }
+    dep(a, b)
+}
+
+fn published(w: Option<WriteId>, trace: &[TEvent]) -> bool {
+    trace.iter().any(|e| e.fp.publishes.is_some() && e.fp.publishes == w)
+}
+
+/// Whether `a` and `b`, both enabled after `trace`, commute (for sleep sets). A load of its
+/// own store `w` and a write of its cell commute while `w` is still buffered (the load
+/// forwards it either way), not once `w` is in memory.
+fn independent(a: &Footprint, b: &Footprint, trace: &[TEvent]) -> bool {
+    for (l, w) in [(a, b), (b, a)] {
+        if l.own_cell.is_some() && l.own_cell == w.mem_write && published(l.own, trace) {
+            return false;
+        }
+    }
     a.proc != b.proc && dep(a, b).is_none() && dep(b, a).is_none()
 }
 
@@ -194,7 +220,7 @@ impl Node {
 }
 
 /// One step of the current execution.
-struct TEvent {
+pub struct TEvent {
     fp: Footprint,
     clock: Vec<u32>,
 }
@@ -210,6 +236,7 @@ fn footprint(proc: usize, choice: Choice, before: &State, ev: &Event, after: &St
         Choice::Flush { .. } => {
             f.mem_write = ev.cell;
             f.flush_of = ev.write;
+            f.publishes = ev.write;
             if let Some(c) = ev.cell {
                 f.changes = before.mem[c as usize] != after.mem[c as usize];
             }
@@ -217,14 +244,23 @@ fn footprint(proc: usize, choice: Choice, before: &State, ev: &Event, after: &St
         Choice::Exec(t) => {
             f.thread = t;
             match ev.action {
-                Action::Load if ev.buffered => f.fwd = ev.read_from,
-                Action::Load => f.mem_read = ev.cell,
+                Action::Load => match ev.read_from {
+                    Some(w @ WriteId::Store { thread, .. }) if thread as usize == t => {
+                        f.own = Some(w);
+                        f.own_cell = ev.cell;
+                    }
+                    _ => f.mem_read = ev.cell,
+                },
                 Action::Store if ev.buffered => f.issue = ev.write,
-                Action::Store => f.mem_write = ev.cell,
+                Action::Store => {
+                    f.mem_write = ev.cell;
+                    f.publishes = ev.write;
+                }
                 Action::Rmw => {
                     f.mem_read = ev.cell;
                     if ev.write.is_some() {
                         f.mem_write = ev.cell;
+                        f.publishes = ev.write;
                     }
                     f.barrier = true;
                 }
@@ -364,7 +400,7 @@ impl Dpor<'_, '_, '_> {
             .sleep
             .iter()
             .chain(&top.done)
-            .filter(|q| independent(q, &fp))
+            .filter(|q| independent(q, &fp, &self.trace))
             .copied()
             .collect();
         top.done.push(fp);
@@ -396,7 +432,7 @@ impl Dpor<'_, '_, '_> {
             if e.fp.proc == p {
                 continue;
             }
-            let d = match dep(&e.fp, f) {
+            let d = match dep_in_trace(&e.fp, f, &self.trace) {
                 // A woken thread's step comes after the memory changes since it parked (one
                 // of them woke it), not after earlier ones.
                 Some(Dep::Wake) if prev.is_some_and(|i| k < i) => None,
