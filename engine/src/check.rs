@@ -29,15 +29,20 @@ pub fn check(test: &Test, model: Model, opts: &CheckOptions, ctl: &Control) -> M
                     span: None,
                 }],
                 stats: Stats::default(),
+                stopped: None,
             }
         }
     };
     let mut col = Collector::new(test, &program, model);
+    col.first = opts.first;
     match opts.engine {
         EngineKind::Exhaustive => {
             explore::exhaustive::explore(&program, model, opts, ctl, &mut col)
         }
         EngineKind::Mcr => explore::explore_mcr(&program, model, opts, ctl, &mut col),
+        EngineKind::Dpor => {
+            crate::dpor::explore(&program, model, opts, ctl, &mut col);
+        }
     }
     if !col.complete {
         col.stop = ctl.stop_reason();

@@ -21,6 +21,7 @@ pub use options::{CheckOptions, Control, EngineKind, MemoryBudget, Progress, Sto
 
 pub mod check;
 pub mod condition;
+pub mod dpor;
 pub mod explore;
 pub mod ir;
 pub mod replay;

@@ -15,6 +15,8 @@ pub enum EngineKind {
     /// Exhaustive exploration of the operational semantics with state hashing: the reference
     /// oracle MCR is tested against.
     Exhaustive,
+    /// Stateless Source-DPOR with sleep sets over chronological traces ([`crate::dpor`]).
+    Dpor,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -26,6 +28,8 @@ pub struct CheckOptions {
     pub loop_bound: u32,
     /// Per test and model; exploration then ends incomplete.
     pub timeout: Option<Duration>,
+    /// `--first`: stop at the first violation (the report then says `stopped`).
+    pub first: bool,
 }
 
 impl Default for CheckOptions {
@@ -35,6 +39,7 @@ impl Default for CheckOptions {
             sdg: true,
             loop_bound: 8,
             timeout: None,
+            first: false,
         }
     }
 }

@@ -180,4 +180,24 @@ pub struct ModelReport {
     pub witness: Option<Schedule>,
     pub warnings: Vec<Warning>,
     pub stats: Stats,
+    /// Why exploration stopped before its end when an option asked for it (`--first`);
+    /// `None` otherwise (a timeout or cancellation only clears `complete`).
+    pub stopped: Option<Stopped>,
+}
+
+/// An exploration stopped on purpose.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Stopped {
+    /// `--first`: at the first violation.
+    FirstViolation,
+}
+
+impl Stopped {
+    /// The JSON value (`"stopped": "first-violation"`).
+    pub fn key(self) -> &'static str {
+        match self {
+            Stopped::FirstViolation => "first-violation",
+        }
+    }
 }

@@ -159,3 +159,31 @@ fn several_files_give_one_document() {
         .collect();
     assert_eq!(names, ["SB", "MP"]);
 }
+
+/// `--first` with every engine: one violation with its schedule, `complete: false`, the key
+/// `"stopped": "first-violation"` right after `complete`, exit 1; a model without violations
+/// is explored to the end and has no `stopped` key.
+#[test]
+fn first_stops_each_model_at_its_first_violation() {
+    for engine in ["mcr", "exhaustive", "dpor"] {
+        let r = run(&["check", "--json", "--first", "--engine", engine, &example("dekker.litmus")]);
+        assert_eq!(r.status, 1, "{engine}: {}", r.stderr);
+        let doc = r.json();
+        let results = &doc["files"][0]["results"];
+        let sc = &results["sc"];
+        assert_eq!(sc["complete"], true, "{engine}");
+        assert!(sc.get("stopped").is_none(), "{engine}: {sc}");
+        for model in ["tso", "pso"] {
+            let m = &results[model];
+            assert_eq!(&keys(m)[..2], ["complete", "stopped"], "{engine} {model}");
+            assert_eq!(m["complete"], false, "{engine} {model}");
+            assert_eq!(m["stopped"], "first-violation", "{engine} {model}");
+            let v = m["violations"].as_array().unwrap();
+            assert_eq!(v.len(), 1, "{engine} {model}: {v:?}");
+            assert_schedule(&v[0]["schedule"]);
+        }
+    }
+    let r = run(&["check", "--first", "--engine", "dpor", "--model", "tso", &example("dekker.litmus")]);
+    assert_eq!(r.status, 1);
+    assert!(r.stdout.contains("stopped at the first violation (--first)"), "{}", r.stdout);
+}

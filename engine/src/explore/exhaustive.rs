@@ -80,6 +80,10 @@ pub fn explore(
                 queue.push_back((s, nid));
             } else {
                 col.end(&s, &path(&nodes, nid));
+                if col.stopped_first() {
+                    col.complete = false;
+                    return;
+                }
             }
         }
     }

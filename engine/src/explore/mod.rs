@@ -13,7 +13,8 @@ use crate::condition::{evaluate_condition, falsifies, satisfies};
 use crate::ir::Program;
 use crate::options::{CheckOptions, Control, Progress, StopReason};
 use crate::report::{
-    FinalState, Model, ModelReport, Schedule, Stats, Violation, ViolationKind, Warning,
+    FinalState, Model, ModelReport, Schedule, Stats, Stopped, Violation, ViolationKind,
+    Warning,
 };
 use crate::semantics::{to_schedule, BlockReason, Event, State, Status};
 use crate::span::Span;
@@ -37,6 +38,8 @@ pub struct Collector<'a> {
     pub warnings: Vec<Warning>,
     /// Why the exploration stopped early (the incompleteness warning says it).
     pub stop: Option<StopReason>,
+    /// `--first`: explorers stop once [`Collector::stopped_first`] says so.
+    pub first: bool,
 }
 
 impl<'a> Collector<'a> {
@@ -53,12 +56,28 @@ impl<'a> Collector<'a> {
             complete: true,
             warnings: Vec::new(),
             stop: None,
+            first: false,
         }
+    }
+
+    /// With `--first`: whether a violation has been found, so exploration must stop.
+    pub fn stopped_first(&self) -> bool {
+        self.first && !self.violations.is_empty()
     }
 
     /// Records one execution that ended in `state` (which must not be running) after `events`.
     pub fn end(&mut self, state: &State, events: &[Event]) {
         self.stats.executions += 1;
+        if matches!(state.status(), Status::Blocked { .. }) {
+            self.stats.blocked += 1;
+        }
+        self.record(state, events);
+    }
+
+    /// Records what the terminal `state` reached by `events` shows (final state, violation,
+    /// loop-bound warning) without counting an execution: for explorers that meet one outcome
+    /// in several executions and count executions themselves (DPOR's pending faults).
+    pub fn record(&mut self, state: &State, events: &[Event]) {
         match state.status() {
             Status::Running => {}
             Status::Finished => self.final_state(state.final_state(self.program), events),
@@ -68,7 +87,6 @@ impl<'a> Collector<'a> {
                 span,
             } => self.violation(*kind, message.clone(), *span, events),
             Status::Blocked { reason, span } => {
-                self.stats.blocked += 1;
                 if *reason == BlockReason::LoopBound {
                     self.loop_bound_spans.insert(*span);
                 }
@@ -158,7 +176,16 @@ impl<'a> Collector<'a> {
                 span: Some(s),
             })
             .collect();
-        if !self.complete {
+        let stopped = (self.first && !violations.is_empty()).then_some(Stopped::FirstViolation);
+        let complete = self.complete && stopped.is_none();
+        if stopped.is_some() {
+            warnings.push(Warning {
+                message: "exploration stopped at the first violation (--first): results are \
+                          incomplete"
+                    .to_string(),
+                span: None,
+            });
+        } else if !complete {
             warnings.push(Warning {
                 message: incomplete_message(self.stop),
                 span: None,
@@ -171,13 +198,14 @@ impl<'a> Collector<'a> {
         stats.time_ms = elapsed.as_secs_f64() * 1000.0;
         ModelReport {
             model: self.model,
-            complete: self.complete,
+            complete,
             states,
             condition,
             violations,
             witness,
             warnings,
             stats,
+            stopped,
         }
     }
 }

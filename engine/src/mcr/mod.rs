@@ -1303,9 +1303,16 @@ pub fn explore(
     ctl: &Control,
     col: &mut crate::explore::Collector<'_>,
 ) {
-    let stats = explore_with(program, model, opts, ctl, Tuning::default(), &mut |ex| {
+    // `--first`: MCR stops as on cancellation, through a flag of its own so that the caller's
+    // is left alone; the caller's cancellation is passed on at each execution.
+    let own = Control::new();
+    let inner = if col.first { &own } else { ctl };
+    let stats = explore_with(program, model, opts, inner, Tuning::default(), &mut |ex| {
         col.end(ex.state, ex.events);
         ctl.report(&col.progress());
+        if col.stopped_first() || ctl.is_cancelled() {
+            own.cancel();
+        }
     });
     col.stats.constraints += stats.constraints;
     col.stats.solver_ms += stats.solver_ms;

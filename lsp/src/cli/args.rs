@@ -67,7 +67,8 @@ pub struct CheckArgs {
     #[arg(long)]
     pub json: bool,
 
-    /// Exploration engine: maximal causality reduction (default), or the reference explorer.
+    /// Exploration engine: maximal causality reduction (default), the reference explorer, or
+    /// stateless DPOR over chronological traces.
     #[arg(long, value_enum, value_name = "ENGINE", default_value_t = Engine::Mcr)]
     pub engine: Engine,
 
@@ -83,6 +84,11 @@ pub struct CheckArgs {
     /// How often a `while` loop may run its body in one execution.
     #[arg(long, value_name = "N", default_value_t = 8)]
     pub loop_bound: u32,
+
+    /// Stop each model at its first violation and report it (exit 1, `"stopped":
+    /// "first-violation"` in JSON).
+    #[arg(long)]
+    pub first: bool,
 
     /// Time limit per test and model; exploration then ends incomplete (exit 3).
     #[arg(long, value_name = "SECONDS", value_parser = parse_timeout)]
@@ -117,10 +123,12 @@ impl CheckArgs {
             engine: match self.engine {
                 Engine::Mcr => EngineKind::Mcr,
                 Engine::Exhaustive => EngineKind::Exhaustive,
+                Engine::Dpor => EngineKind::Dpor,
             },
             sdg: !self.no_sdg,
             loop_bound: self.loop_bound,
             timeout: self.timeout,
+            first: self.first,
         }
     }
 }
@@ -138,6 +146,8 @@ pub enum Engine {
     Mcr,
     /// The reference explorer: every interleaving, equal states merged.
     Exhaustive,
+    /// Stateless Source-DPOR with sleep sets: one execution per equivalence class, or few more.
+    Dpor,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]

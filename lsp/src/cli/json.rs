@@ -122,7 +122,7 @@ pub fn model_report(test: &Test, index: &LineIndex, r: &ModelReport) -> Value {
         })
         .collect();
     let s = &r.stats;
-    json!({
+    let mut doc = json!({
         "complete": r.complete,
         "states": states,
         "condition": condition,
@@ -139,7 +139,20 @@ pub fn model_report(test: &Test, index: &LineIndex, r: &ModelReport) -> Value {
             "queries": s.queries,
             "explored": s.explored,
         },
-    })
+    });
+    // `--first`: why exploration stopped, right after `complete` (absent otherwise).
+    if let (Some(stopped), Value::Object(o)) = (r.stopped, &mut doc) {
+        let mut m = Map::new();
+        for (k, v) in std::mem::take(o) {
+            let after = k == "complete";
+            m.insert(k, v);
+            if after {
+                m.insert("stopped".into(), stopped.key().into());
+            }
+        }
+        *o = m;
+    }
+    doc
 }
 
 fn round3(ms: f64) -> f64 {

@@ -458,7 +458,9 @@ pub fn summary_line(ctx: &Ctx, r: &ModelReport) -> String {
         1 => st.red("1 violation"),
         n => st.red(&format!("{n} violations")),
     });
-    if !r.complete {
+    if r.stopped.is_some() {
+        parts.push(st.yellow("stopped at the first violation"));
+    } else if !r.complete {
         parts.push(st.yellow("incomplete"));
     }
     format!(

@@ -108,8 +108,9 @@ impl Settings {
             match v.as_str() {
                 Some("mcr") => self.engine = EngineKind::Mcr,
                 Some("exhaustive") => self.engine = EngineKind::Exhaustive,
+                Some("dpor") => self.engine = EngineKind::Dpor,
                 _ => {
-                    bad(warnings, "engine", v, "\"mcr\" or \"exhaustive\"", "mcr".into());
+                    bad(warnings, "engine", v, "\"mcr\", \"exhaustive\" or \"dpor\"", "mcr".into());
                     self.engine = defaults.engine;
                 }
             }
@@ -156,6 +157,7 @@ impl Settings {
             timeout: (self.timeout > 0.0)
                 .then(|| Duration::try_from_secs_f64(self.timeout).ok())
                 .flatten(),
+            first: false,
         }
     }
 }
@@ -203,5 +205,7 @@ mod tests {
         let mut s = Settings::default();
         assert!(s.merge(&json!({"timeout": 31536000.0, "maxMemory": 512, "maxJobs": 2})).is_empty());
         assert_eq!((s.max_memory, s.max_jobs), (Some(512), Some(2)));
+        s.merge(&json!({"engine": "dpor"}));
+        assert_eq!(s.check_options().engine, EngineKind::Dpor);
     }
 }

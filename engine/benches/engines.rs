@@ -1,0 +1,333 @@
+//! MCR, the reference explorer and DPOR side by side, in one run: executions, wall time and
+//! peak RSS per program, model and engine, on scaling families (the counter, an SB ring, the MCR
+//! paper's Example, Dekker with a growing loop bound), the largest size each engine finishes
+//! within the time limit, the corpus, and Dekker, Peterson, Szymanski and Lamport's fast mutex
+//! with and without fences (written after Nidhugg's TACAS'15 benchmarks, templates in
+//! `benches/engines/`) with and without `--first`. Prints Markdown (committed as
+//! `docs/bench-engines.md`).
+//!
+//! Each measurement runs in a child process of this binary (source on standard input), so that
+//! the peak RSS (`VmHWM`) is that run's alone.
+//!
+//! Run: `cargo bench -p litmus-engine --bench engines` (10 s per run; `ENGINES_TIMEOUT=SECS`).
+
+use litmus_engine::report::Model;
+use litmus_engine::{check, syntax, CheckOptions, Control, EngineKind};
+use std::io::{Read, Write};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+const ENGINES: [(&str, EngineKind); 3] =
+    [("MCR", EngineKind::Mcr), ("exhaustive", EngineKind::Exhaustive), ("DPOR", EngineKind::Dpor)];
+
+fn engine_key(e: EngineKind) -> &'static str {
+    match e {
+        EngineKind::Mcr => "mcr",
+        EngineKind::Exhaustive => "exhaustive",
+        EngineKind::Dpor => "dpor",
+    }
+}
+
+/// One run's result, as the child prints it.
+#[derive(Clone, Debug)]
+struct Run {
+    executions: u64,
+    blocked: u64,
+    states: u64,
+    violations: u64,
+    complete: bool,
+    stopped: bool,
+    ms: f64,
+    rss_kb: u64,
+}
+
+impl Run {
+    fn cell(&self) -> String {
+        let mark = if self.stopped {
+            " first"
+        } else if !self.complete {
+            " **timeout**"
+        } else {
+            ""
+        };
+        format!("{} / {:.0} ms / {:.1} MB{mark}", self.executions, self.ms, self.rss_kb as f64 / 1024.0)
+    }
+}
+
+fn peak_rss_kb() -> u64 {
+    let s = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    s.lines()
+        .find(|l| l.starts_with("VmHWM:"))
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0)
+}
+
+/// The child: `--child ENGINE MODEL LOOP_BOUND TIMEOUT_S FIRST`, source on stdin.
+fn child(args: &[String]) {
+    let engine = match args[0].as_str() {
+        "mcr" => EngineKind::Mcr,
+        "exhaustive" => EngineKind::Exhaustive,
+        _ => EngineKind::Dpor,
+    };
+    let model = Model::parse(&args[1]).expect("model");
+    let mut src = String::new();
+    std::io::stdin().read_to_string(&mut src).expect("stdin");
+    let test = syntax::parse(&src).test.expect("the benchmark program parses");
+    let opts = CheckOptions {
+        engine,
+        loop_bound: args[2].parse().expect("bound"),
+        timeout: Some(Duration::from_secs_f64(args[3].parse().expect("seconds"))),
+        first: args[4] == "1",
+        ..CheckOptions::default()
+    };
+    let t0 = Instant::now();
+    let r = check(&test, model, &opts, &Control::new());
+    let ms = t0.elapsed().as_secs_f64() * 1000.0;
+    println!(
+        "{} {} {} {} {} {} {ms} {}",
+        r.stats.executions,
+        r.stats.blocked,
+        r.states.len(),
+        r.violations.len(),
+        r.complete as u8,
+        r.stopped.is_some() as u8,
+        peak_rss_kb()
+    );
+}
+
+fn measure(src: &str, engine: EngineKind, model: Model, loop_bound: u32, timeout: f64, first: bool) -> Run {
+    let exe = std::env::current_exe().expect("own path");
+    let mut c = Command::new(exe)
+        .args([
+            "--child",
+            engine_key(engine),
+            model.key(),
+            &loop_bound.to_string(),
+            &timeout.to_string(),
+            if first { "1" } else { "0" },
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("child runs");
+    c.stdin.take().expect("stdin").write_all(src.as_bytes()).expect("source written");
+    let out = c.wait_with_output().expect("child ends");
+    let s = String::from_utf8_lossy(&out.stdout);
+    let f: Vec<&str> = s.split_whitespace().collect();
+    assert_eq!(f.len(), 8, "child output: {s}");
+    Run {
+        executions: f[0].parse().unwrap(),
+        blocked: f[1].parse().unwrap(),
+        states: f[2].parse().unwrap(),
+        violations: f[3].parse().unwrap(),
+        complete: f[4] == "1",
+        stopped: f[5] == "1",
+        ms: f[6].parse().unwrap(),
+        rss_kb: f[7].parse().unwrap(),
+    }
+}
+
+fn counter(threads: usize, incs: usize) -> String {
+    let mut s = format!("litmus Counter{threads}x{incs}\nshared c = 0;\n");
+    for t in 0..threads {
+        s += &format!("thread P{t} {{\n");
+        for _ in 0..incs {
+            s += "  r = c;\n  c = r + 1;\n";
+        }
+        s += "}\n";
+    }
+    s + &format!("exists (c == {})\n", threads * incs)
+}
+
+fn sb_ring(n: usize) -> String {
+    let cells: Vec<String> = (0..n).map(|i| format!("x{i} = 0")).collect();
+    let mut s = format!("litmus SBring{n}\nshared {};\n", cells.join(", "));
+    for t in 0..n {
+        s += &format!("thread P{t} {{\n  x{t} = 1;\n  r = x{};\n}}\n", (t + 1) % n);
+    }
+    let all: Vec<String> = (0..n).map(|t| format!("P{t}:r == 0")).collect();
+    s + &format!("exists ({})\n", all.join(" && "))
+}
+
+/// After the MCR paper's Example (its Figure 6, the electron microscope's PSO bug): a writer
+/// builds an object (zeroes then sets its fields) and publishes it, a reader reads it; both
+/// loop `n` times.
+fn mcr_example(n: usize) -> String {
+    format!(
+        "litmus Example{n}\nshared x = 0, y = 0, z = 0;\n\
+         thread P0 {{\n  i = 0;\n  while (i < {n}) {{\n    x = 0;\n    y = 0;\n    x = 2;\n    y = 3;\n    z = 1;\n    i = i + 1;\n  }}\n}}\n\
+         thread P1 {{\n  j = 0;\n  while (j < {n}) {{\n    r = z;\n    if (r == 1) {{\n      a = x;\n      b = y;\n      assert(a != 0 && b != 0);\n    }}\n    j = j + 1;\n  }}\n}}\n"
+    )
+}
+
+fn nidhugg(name: &str, fences: &str) -> String {
+    let path = format!("{}/benches/engines/{name}.litmus.tpl", env!("CARGO_MANIFEST_DIR"));
+    let tpl = std::fs::read_to_string(path).expect("template");
+    let (t, p) = match fences {
+        "none" => ("", ""),
+        "TSO" => ("fence;", ""),
+        _ => ("fence;", "fence;"),
+    };
+    tpl.replace("{T}", t).replace("{P}", p)
+}
+
+/// A scaling family: per model, each engine's run per size until its first timeout within a
+/// group of sizes (the counter: one group per thread count), then the largest size each
+/// finished.
+fn family(title: &str, sizes: &[(String, String, u32, usize)], timeout: f64) {
+    println!("\n### {title}\n");
+    println!("Each cell: executions / wall time / peak RSS. A dash: not run (a smaller size timed out).\n");
+    println!("| size | model | states | MCR | exhaustive | DPOR |");
+    println!("|---|---|---:|---|---|---|");
+    let mut largest = vec![];
+    for model in Model::ALL {
+        let mut alive = [true; 3];
+        let mut best: [Vec<String>; 3] = [vec![], vec![], vec![]];
+        let mut group = usize::MAX;
+        for (label, src, bound, g) in sizes {
+            if *g != group {
+                group = *g;
+                alive = [true; 3];
+                for b in &mut best {
+                    b.push("none".into());
+                }
+            }
+            let mut cells = vec![];
+            let mut states = None;
+            for (i, (_, e)) in ENGINES.iter().enumerate() {
+                if !alive[i] {
+                    cells.push("-".to_string());
+                    continue;
+                }
+                let r = measure(src, *e, model, *bound, timeout, false);
+                if r.complete {
+                    *best[i].last_mut().expect("a group") = label.clone();
+                    states.get_or_insert(r.states);
+                } else {
+                    alive[i] = false;
+                }
+                cells.push(r.cell());
+            }
+            let st = states.map(|s| s.to_string()).unwrap_or_else(|| "?".into());
+            println!("| {label} | {} | {st} | {} |", model.label(), cells.join(" | "));
+
+        }
+        largest.push((model, best));
+    }
+    println!("\nLargest size finished within {timeout} s (per group):\n");
+    println!("| model | MCR | exhaustive | DPOR |");
+    println!("|---|---|---|---|");
+    for (model, best) in largest {
+        let b: Vec<String> = best.iter().map(|b| b.join(", ")).collect();
+        println!("| {} | {} |", model.label(), b.join(" | "));
+    }
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if let Some(i) = args.iter().position(|a| a == "--child") {
+        return child(&args[i + 1..]);
+    }
+    let timeout: f64 = std::env::var("ENGINES_TIMEOUT").ok().and_then(|s| s.parse().ok()).unwrap_or(10.0);
+    let only = std::env::var("ENGINES_ONLY").unwrap_or_default();
+    let want = |s: &str| only.is_empty() || only.split(',').any(|o| o == s);
+    println!("# Engines side by side\n");
+    println!("Generated by `cargo bench -p litmus-engine --bench engines` (time limit {timeout} s per run, release build).");
+
+    if want("nidhugg") {
+        println!("\n### Mutual exclusion, after Nidhugg's TACAS'15 benchmarks\n");
+        println!("Executions (blocked ones in parentheses, counted apart) and the verdict: `ok`, or `bug` when a violation was found; with `--first`, the executions run until the first violation. Nidhugg's counts from the issue in the last column.\n");
+        println!("| benchmark | fences | model | MCR | exhaustive | DPOR | MCR --first | exhaustive --first | DPOR --first | Nidhugg |");
+        println!("|---|---|---|---|---|---|---|---|---|---|");
+        let nid = |name: &str, f: &str, m: Model| -> &'static str {
+            let row: [&str; 3] = match (name, f) {
+                ("dekker", "none") => ["ok 4", "bug after 7", "bug after 4"],
+                ("dekker", "TSO") => ["ok 4", "ok 4", "bug after 4"],
+                ("dekker", _) => ["ok 4", "ok 4", "ok 6"],
+                ("peterson", "none") => ["ok 4", "bug after 6", "bug after 2"],
+                ("peterson", "TSO") => ["ok 4", "ok 4", "bug after 2"],
+                ("peterson", _) => ["ok 4", "ok 4", "ok 4"],
+                ("szymanski", "none") => ["ok 6", "bug after 92", "bug after 3"],
+                ("szymanski", "TSO") => ["ok 6", "ok 6", "bug after 3"],
+                ("szymanski", _) => ["ok 6", "ok 6", "ok 6"],
+                ("lamport", "none") => ["ok 16", "bug after 7", "bug after 3"],
+                ("lamport", "TSO") => ["ok 16", "ok 16", "bug after 3"],
+                _ => ["ok 16", "ok 16", "ok 26"],
+            };
+            row[m as usize]
+        };
+        for name in ["dekker", "peterson", "szymanski", "lamport"] {
+            for f in ["none", "TSO", "PSO"] {
+                let src = nidhugg(name, f);
+                for model in Model::ALL {
+                    let mut cells = vec![];
+                    for first in [false, true] {
+                        for (_, e) in ENGINES {
+                            let r = measure(&src, e, model, 8, timeout, first);
+                            let verdict = if r.violations > 0 { "bug" } else if r.complete { "ok" } else { "timeout" };
+                            cells.push(format!("{verdict} {} ({})", r.executions, r.blocked));
+                        }
+                    }
+                    println!("| {name} | {f} | {} | {} | {} |", model.label(), cells.join(" | "), nid(name, f, model));
+                }
+            }
+        }
+    }
+
+    if want("counter") {
+        let sizes: Vec<(String, String, u32, usize)> = (2..=4)
+            .flat_map(|t| (1..=4).map(move |k| (format!("{t} threads x {k}"), counter(t, k), 8, t)))
+            .collect();
+        family("Counter: each thread increments `c` k times (`r = c; c = r + 1;`)", &sizes, timeout);
+    }
+    if want("sb") {
+        let sizes: Vec<_> = (2..=12).map(|n| (format!("{n} threads"), sb_ring(n), 8, 0)).collect();
+        family("SB ring: thread i writes x_i and reads x_(i+1)", &sizes, timeout);
+    }
+    if want("example") {
+        let sizes: Vec<_> = (1..=5).map(|n| (format!("N = {n}"), mcr_example(n), 8, 0)).collect();
+        family("The MCR paper's Example (Figure 6), both threads looping N times", &sizes, timeout);
+    }
+    if want("dekker") {
+        let src = std::fs::read_to_string(format!("{}/../examples/dekker.litmus", env!("CARGO_MANIFEST_DIR"))).expect("dekker");
+        let sizes: Vec<_> = (2..=12).map(|b| (format!("loop bound {b}"), src.clone(), b, 0)).collect();
+        family("Dekker (`examples/dekker.litmus`) by loop bound", &sizes, timeout);
+    }
+    if want("corpus") {
+        println!("\n### The corpus (`tests/litmus/`)\n");
+        println!("| test | model | states | MCR | exhaustive | DPOR |");
+        println!("|---|---|---:|---|---|---|");
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/litmus");
+        let mut files: Vec<_> = std::fs::read_dir(&dir)
+            .expect("tests/litmus")
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "litmus"))
+            .collect();
+        files.sort();
+        let mut totals = [[(0u64, 0f64); 3]; 3];
+        for f in &files {
+            let src = std::fs::read_to_string(f).unwrap();
+            if syntax::parse(&src).test.is_none() {
+                continue;
+            }
+            let name = f.file_stem().unwrap().to_string_lossy().to_string();
+            for (mi, model) in Model::ALL.into_iter().enumerate() {
+                let runs: Vec<Run> = ENGINES.iter().map(|(_, e)| measure(&src, *e, model, 8, timeout, false)).collect();
+                for (i, r) in runs.iter().enumerate() {
+                    totals[mi][i].0 += r.executions;
+                    totals[mi][i].1 += r.ms;
+                }
+                let cells: Vec<String> = runs.iter().map(Run::cell).collect();
+                println!("| {name} | {} | {} | {} |", model.label(), runs[1].states, cells.join(" | "));
+            }
+        }
+        println!("\nTotals over the corpus (executions / wall time):\n");
+        println!("| model | MCR | exhaustive | DPOR |");
+        println!("|---|---|---|---|");
+        for (mi, model) in Model::ALL.into_iter().enumerate() {
+            let c: Vec<String> = totals[mi].iter().map(|(e, ms)| format!("{e} / {ms:.0} ms")).collect();
+            println!("| {} | {} |", model.label(), c.join(" | "));
+        }
+    }
+}
