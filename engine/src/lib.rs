@@ -25,6 +25,7 @@ pub mod check;
 pub mod condition;
 pub mod explore;
 pub mod replay;
+pub mod robust;
 pub mod sdg;
 
 pub use check::check;
