@@ -26,6 +26,7 @@ pub mod condition;
 pub mod explore;
 pub mod replay;
 pub mod robust;
+pub mod fences;
 pub mod sdg;
 
 pub use check::check;

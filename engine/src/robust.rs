@@ -251,7 +251,9 @@ pub fn robustness_program(
                     let mut m = m.clone();
                     match ev.action {
                         Action::Load if !ev.buffered => {
-                            raise(&mut m.read_taint, ev.cell.unwrap_or(0), m.issued)
+                            if let Some(c) = ev.cell {
+                                raise(&mut m.read_taint, c, m.issued)
+                            }
                         }
                         Action::Store => {
                             m.pending.push((ev.cell.unwrap_or(0), m.issued));
@@ -444,10 +446,12 @@ fn cyclic(p: &Program, events: &[Event]) -> bool {
     let mut reads: Vec<(usize, u32, Option<usize>)> = Vec::new();
     let mut committed: std::collections::HashSet<usize> = Default::default();
     for e in events {
-        let is_mem = matches!(
-            e.action,
-            Action::Load | Action::Store | Action::Rmw | Action::Lock | Action::Unlock
-        );
+        // A faulting access (index out of bounds) touched no location.
+        let is_mem = match e.action {
+            Action::Load | Action::Store | Action::Rmw => e.cell.is_some(),
+            Action::Lock | Action::Unlock => e.mutex.is_some(),
+            _ => false,
+        };
         if is_mem {
             let id = nodes.len();
             nodes.push(e);

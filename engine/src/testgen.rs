@@ -295,7 +295,7 @@ pub fn relaxed_test(seed: u64) -> Test {
     let nvars = 2 + rng.below(2) as usize;
     let names = ["x", "y", "z"];
     let shared: Vec<SharedDecl> = (0..nvars).map(|i| b.shared(names[i], 0)).collect();
-    let nthreads = 2 + rng.below(2) as usize;
+    let nthreads = if rng.chance(70) { 2 } else { 3 };
     let mut threads = Vec::new();
     let mut regs_of: Vec<Vec<String>> = Vec::new();
     for t in 0..nthreads {
@@ -303,11 +303,18 @@ pub fn relaxed_test(seed: u64) -> Test {
         let n = 2 + rng.below(2) as usize;
         let mut body = Vec::new();
         // Start with a store more often than not: store-then-load is what TSO relaxes.
-        let first = (t + rng.below(nvars as u64) as usize) % nvars;
+        let first = if rng.chance(80) { t % nvars } else { rng.below(nvars as u64) as usize };
         for i in 0..n {
-            let var = if i == 0 { first } else { rng.below(nvars as u64) as usize };
-            let s = if (i == 0 && rng.chance(80)) || (i > 0 && rng.chance(40)) {
-                let v = b.int(1 + rng.below(2) as i64);
+            let var = if i == 0 {
+                first
+            } else if rng.chance(85) {
+                // Mostly another thread's location: the SB / MP / R shapes.
+                (first + 1 + rng.below(nvars as u64 - 1) as usize) % nvars
+            } else {
+                rng.below(nvars as u64) as usize
+            };
+            let s = if (i == 0 && rng.chance(85)) || (i > 0 && rng.chance(35)) {
+                let v = b.int(1);
                 b.store(var, v)
             } else {
                 let e = b.load(var);
@@ -332,24 +339,27 @@ pub fn relaxed_test(seed: u64) -> Test {
     let mut atoms = Vec::new();
     for (t, regs) in regs_of.iter().enumerate() {
         for r in regs {
+            if !rng.chance(65) {
+                continue;
+            }
             let lhs = b.treg(t, r);
-            let v = b.int(if rng.chance(75) { 0 } else { 1 });
+            let v = b.int(if rng.chance(85) { 0 } else { 1 });
             atoms.push(b.bin(BinOp::Eq, lhs, v));
         }
     }
     if atoms.is_empty() || rng.chance(20) {
         let var = rng.below(nvars as u64) as usize;
         let lhs = b.load(var);
-        let v = b.int(1 + rng.below(2) as i64);
+        let v = b.int(1);
         atoms.push(b.bin(BinOp::Eq, lhs, v));
     }
     let mut e = atoms.remove(0);
     for a in atoms {
         e = b.bin(BinOp::And, e, a);
     }
-    let condition = match rng.below(3) {
-        0 => b.condition(Quantifier::Exists, e),
-        1 => b.condition(Quantifier::NotExists, e),
+    let condition = match rng.below(10) {
+        0..=4 => b.condition(Quantifier::Exists, e),
+        5..=7 => b.condition(Quantifier::NotExists, e),
         _ => {
             let e = b.not(e);
             b.condition(Quantifier::Forall, e)
