@@ -259,6 +259,23 @@ pub fn insert(text: &str, test: &Test, places: &[Placement]) -> (String, Vec<usi
     (out, starts)
 }
 
+/// The fences of `places` as pure insertions into `text`: (byte offset, inserted text), by
+/// offset; applying them all gives [`insert`]'s text (for an editor's text edits).
+pub fn insertions(text: &str, test: &Test, places: &[Placement]) -> Vec<(usize, String)> {
+    let mut offsets: Vec<usize> = places.iter().map(|p| p.offset).collect();
+    offsets.sort_unstable();
+    offsets.dedup();
+    offsets
+        .into_iter()
+        .map(|o| {
+            let group: Vec<Placement> = places.iter().filter(|p| p.offset == o).cloned().collect();
+            let (new, _) = insert(text, test, &group);
+            let added = new.len() - text.len();
+            (o, new[o..o + added].to_string())
+        })
+        .collect()
+}
+
 /// The program with every candidate fenced, and how to switch candidates off.
 struct AllFenced {
     test: Test,

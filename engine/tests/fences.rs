@@ -121,3 +121,17 @@ fn random_programs_get_smallest_working_fences() {
     // The generator must make programs that need fences (conditions only TSO/PSO reach).
     assert!(needed[0] > n as u32 / 6 && needed[1] > n as u32 / 5, "{needed:?}");
 }
+
+#[test]
+fn insertions_rebuild_the_fenced_text() {
+    for name in ["dekker", "sb", "szymanski"] {
+        let src = corpus(name);
+        let t = parse(&src);
+        let cands = candidates(&src, &t, Model::Pso);
+        let mut text = src.clone();
+        for (o, s) in litmus_engine::fences::insertions(&src, &t, &cands).iter().rev() {
+            text.insert_str(*o, s);
+        }
+        assert_eq!(text, insert(&src, &t, &cands).0, "{name}");
+    }
+}
