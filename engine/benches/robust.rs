@@ -22,10 +22,20 @@ fn ms(t: Instant) -> f64 {
 /// `SB` with `n` threads in a ring: thread i stores x_i then loads x_{i+1}.
 fn sb_ring(n: usize, fenced: bool) -> String {
     let vars: Vec<String> = (0..n).map(|i| format!("x{i}")).collect();
-    let mut s = format!("litmus SB{n}\nshared {};\n", vars.iter().map(|v| format!("{v} = 0")).collect::<Vec<_>>().join(", "));
+    let mut s = format!(
+        "litmus SB{n}\nshared {};\n",
+        vars.iter()
+            .map(|v| format!("{v} = 0"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
     for i in 0..n {
         let f = if fenced { "  fence;\n" } else { "" };
-        s += &format!("thread P{i} {{\n  {} = 1;\n{f}  r0 = {};\n}}\n", vars[i], vars[(i + 1) % n]);
+        s += &format!(
+            "thread P{i} {{\n  {} = 1;\n{f}  r0 = {};\n}}\n",
+            vars[i],
+            vars[(i + 1) % n]
+        );
     }
     let conj: Vec<String> = (0..n).map(|i| format!("P{i}:r0 == 0")).collect();
     s += &format!("exists ({})\n", conj.join(" && "));
@@ -35,13 +45,30 @@ fn sb_ring(n: usize, fenced: bool) -> String {
 fn main() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/litmus");
     let corpus = [
-        "sb", "mp", "iriw", "n6", "dekker", "dekker_fence", "peterson", "peterson_fence",
-        "peterson_fence2", "lamport_fast", "lamport_fast_fence", "szymanski", "szymanski_fence",
-        "bakery", "bakery_fence",
+        "sb",
+        "mp",
+        "iriw",
+        "n6",
+        "dekker",
+        "dekker_fence",
+        "peterson",
+        "peterson_fence",
+        "peterson_fence2",
+        "lamport_fast",
+        "lamport_fast_fence",
+        "szymanski",
+        "szymanski_fence",
+        "bakery",
+        "bakery_fence",
     ];
     let mut programs: Vec<(String, String)> = corpus
         .iter()
-        .map(|n| (n.to_string(), std::fs::read_to_string(dir.join(format!("{n}.litmus"))).unwrap()))
+        .map(|n| {
+            (
+                n.to_string(),
+                std::fs::read_to_string(dir.join(format!("{n}.litmus"))).unwrap(),
+            )
+        })
         .collect();
     for n in [3, 4, 5] {
         programs.push((format!("sb_ring{n}"), sb_ring(n, false)));
@@ -54,14 +81,20 @@ fn main() {
         let test = syntax::parse(src).test.expect("parses");
         let program = Program::lower(&test, 8).unwrap();
         for (mi, model) in [Model::Tso, Model::Pso].into_iter().enumerate() {
-            let opts = CheckOptions { timeout: Some(Duration::from_secs(60)), ..CheckOptions::default() };
+            let opts = CheckOptions {
+                timeout: Some(Duration::from_secs(60)),
+                ..CheckOptions::default()
+            };
             let t = Instant::now();
             let r = robustness(&test, model, &opts, &Control::new());
             let r_ms = ms(t);
             let t = Instant::now();
             let bf = brute_force(&program, model, &mut 200_000);
             let bf_ms = ms(t);
-            let eopts = CheckOptions { engine: EngineKind::Exhaustive, ..opts.clone() };
+            let eopts = CheckOptions {
+                engine: EngineKind::Exhaustive,
+                ..opts.clone()
+            };
             let t = Instant::now();
             let exh = check(&test, model, &eopts, &Control::new());
             let e_ms = ms(t);
@@ -71,8 +104,14 @@ fn main() {
             let t = Instant::now();
             let f = synthesize(src, &test, model, Goal::Verdicts, &opts, &Control::new()).unwrap();
             let f_ms = ms(t);
-            assert!(bf.is_none_or(|b| b == r.holds), "{name} {model:?}: brute force disagrees");
-            assert!(r.complete && exh.complete && mcr.complete && f.complete, "{name} {model:?}");
+            assert!(
+                bf.is_none_or(|b| b == r.holds),
+                "{name} {model:?}: brute force disagrees"
+            );
+            assert!(
+                r.complete && exh.complete && mcr.complete && f.complete,
+                "{name} {model:?}"
+            );
             totals[mi][0] += r_ms;
             totals[mi][1] += e_ms;
             totals[mi][2] += m_ms;

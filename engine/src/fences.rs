@@ -159,13 +159,7 @@ fn access(s: &Stmt, model: Model) -> bool {
             cond,
             then_body,
             else_body,
-        } => {
-            reads_memory(cond)
-                || then_body
-                    .iter()
-                    .chain(else_body)
-                    .any(|x| access(x, model))
-        }
+        } => reads_memory(cond) || then_body.iter().chain(else_body).any(|x| access(x, model)),
         StmtKind::While { cond, body } => {
             reads_memory(cond) || body.iter().any(|x| access(x, model))
         }
@@ -203,7 +197,9 @@ pub fn insert(text: &str, test: &Test, places: &[Placement]) -> (String, Vec<usi
         match test.dialect {
             Dialect::Native => {
                 let p = &places[order[k]];
-                let line_start = text[..p.after.start as usize].rfind('\n').map_or(0, |i| i + 1);
+                let line_start = text[..p.after.start as usize]
+                    .rfind('\n')
+                    .map_or(0, |i| i + 1);
                 let indent: String = text[line_start..]
                     .chars()
                     .take_while(|c| *c == ' ' || *c == '\t')

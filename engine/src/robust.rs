@@ -178,12 +178,12 @@ pub fn robustness_program(
     let mut steps: u64 = 0;
     // Adds a successor; returns its node id when new.
     let push = |s: State,
-                    m: Option<Monitor>,
-                    parent: usize,
-                    evs: Vec<Event>,
-                    visited: &mut HashMap<(State, Option<Monitor>), ()>,
-                    nodes: &mut Vec<Node>,
-                    queue: &mut VecDeque<(State, Option<Monitor>, usize)>|
+                m: Option<Monitor>,
+                parent: usize,
+                evs: Vec<Event>,
+                visited: &mut HashMap<(State, Option<Monitor>), ()>,
+                nodes: &mut Vec<Node>,
+                queue: &mut VecDeque<(State, Option<Monitor>, usize)>|
      -> Option<usize> {
         if !s.is_running() {
             return None;
@@ -195,7 +195,10 @@ pub fn robustness_program(
         visited.insert(key.clone(), ());
         let mut id = parent;
         for e in evs {
-            nodes.push(Node { parent: id, event: e });
+            nodes.push(Node {
+                parent: id,
+                event: e,
+            });
             id = nodes.len() - 1;
         }
         queue.push_back((key.0, key.1, id));
@@ -210,7 +213,14 @@ pub fn robustness_program(
         for choice in state.enabled(p) {
             let Choice::Exec(t) = choice else {
                 // Helpers never buffer; the attacker flushes only under PSO.
-                if let (Some(m), Choice::Flush { thread, cell: Some(c) }) = (&mon, choice) {
+                if let (
+                    Some(m),
+                    Choice::Flush {
+                        thread,
+                        cell: Some(c),
+                    },
+                ) = (&mon, choice)
+                {
                     if thread == m.attacker as usize && model == Model::Pso {
                         let mut s = state.clone();
                         let ev = s.step(p, choice);
@@ -219,7 +229,15 @@ pub fn robustness_program(
                             let (_, j) = m.pending.remove(i);
                             raise(&mut m.write_taint, c, j);
                         }
-                        push(s, Some(m), id, vec![ev], &mut visited, &mut nodes, &mut queue);
+                        push(
+                            s,
+                            Some(m),
+                            id,
+                            vec![ev],
+                            &mut visited,
+                            &mut nodes,
+                            &mut queue,
+                        );
                     }
                 }
                 continue;
@@ -241,8 +259,24 @@ pub fn robustness_program(
                         };
                         let mut sc = s.clone();
                         let fl = sc.step(p, flush_choice(model, t, cell));
-                        push(sc, None, id, vec![ev.clone(), fl], &mut visited, &mut nodes, &mut queue);
-                        push(s, Some(m), id, vec![ev], &mut visited, &mut nodes, &mut queue);
+                        push(
+                            sc,
+                            None,
+                            id,
+                            vec![ev.clone(), fl],
+                            &mut visited,
+                            &mut nodes,
+                            &mut queue,
+                        );
+                        push(
+                            s,
+                            Some(m),
+                            id,
+                            vec![ev],
+                            &mut visited,
+                            &mut nodes,
+                            &mut queue,
+                        );
                     } else {
                         push(s, None, id, vec![ev], &mut visited, &mut nodes, &mut queue);
                     }
@@ -261,7 +295,15 @@ pub fn robustness_program(
                         }
                         _ => {}
                     }
-                    push(s, Some(m), id, vec![ev], &mut visited, &mut nodes, &mut queue);
+                    push(
+                        s,
+                        Some(m),
+                        id,
+                        vec![ev],
+                        &mut visited,
+                        &mut nodes,
+                        &mut queue,
+                    );
                 }
                 Some(m) => {
                     let mut evs = vec![ev.clone()];
@@ -288,9 +330,15 @@ pub fn robustness_program(
                         raise(&mut m.write_taint, l, taint);
                     }
                     if let Some(index) = hit_of(taint, r, w, &m) {
-                        let Some(nid) =
-                            push(s, Some(m.clone()), id, evs, &mut visited, &mut nodes, &mut queue)
-                        else {
+                        let Some(nid) = push(
+                            s,
+                            Some(m.clone()),
+                            id,
+                            evs,
+                            &mut visited,
+                            &mut nodes,
+                            &mut queue,
+                        ) else {
                             continue;
                         };
                         let events = path(&nodes, nid);
@@ -316,10 +364,12 @@ fn hit_of(taint: u32, r: Option<u32>, w: Option<u32>, m: &Monitor) -> Option<u32
     if taint == 0 {
         return None;
     }
-    [r, w]
-        .into_iter()
-        .flatten()
-        .find_map(|l| m.pending.iter().find(|(c, i)| *c == l && *i < taint).map(|(_, i)| *i))
+    [r, w].into_iter().flatten().find_map(|l| {
+        m.pending
+            .iter()
+            .find(|(c, i)| *c == l && *i < taint)
+            .map(|(_, i)| *i)
+    })
 }
 
 fn flush_choice(model: Model, t: usize, cell: u32) -> Choice {
@@ -331,14 +381,12 @@ fn flush_choice(model: Model, t: usize, cell: u32) -> Choice {
 
 /// The witness of a successful attack ending with `events`.
 fn attack(p: &Program, events: &[Event], a: usize, index: u32, taint: u32) -> Attack {
-    // The attack began at the attacker's last store that stayed buffered: find its stores
-    // from the end, counting the buffered ones of the attack phase.
+    // The attacker's stores from the attack's start are numbered 0, 1, ... as in the
+    // monitor: `index` is the delayed store the conflict hits, and the cycle runs through the
+    // attacker's accesses after it up to the one that issued `taint` stores before it.
     let mut store = None;
     let mut past = Vec::new();
     let mut k = 0u32;
-    // Attack stores are the attacker's buffered stores never flushed before the end, or
-    // (PSO) flushed late; count them from the attack's first store: the first attacker
-    // store whose flush is not the very next event.
     let start = attack_start(events, a);
     for (i, e) in events.iter().enumerate().skip(start) {
         if e.thread != a {
@@ -354,7 +402,7 @@ fn attack(p: &Program, events: &[Event], a: usize, index: u32, taint: u32) -> At
             Action::Load if !e.buffered && k > index && k <= taint => past.push(to_step(p, e)),
             Action::Flush if i > start => {
                 let kk = flushed_index(events, start, a, e);
-                if kk > index && kk < taint {
+                if kk > index && kk <= taint {
                     past.push(to_step(p, e));
                 }
             }
@@ -377,12 +425,9 @@ fn attack(p: &Program, events: &[Event], a: usize, index: u32, taint: u32) -> At
     }
 }
 
-/// Index of the first event of the attack: the attacker's first store whose flush does not
-/// follow it at once and that is not flushed before the attack ends... computed as the first
-/// attacker store after which no attacker event is an immediate flush of its own store.
+/// Index of the attack's first event. In the SC phase every store is followed at once by its
+/// flush; the attack begins at the attacker's first store that is not.
 fn attack_start(events: &[Event], a: usize) -> usize {
-    // In the SC phase every store of any thread is followed at once by its flush. The attack
-    // begins at the first store not so followed.
     for (i, e) in events.iter().enumerate() {
         if e.action == Action::Store && e.buffered {
             let next = events.get(i + 1);
@@ -476,7 +521,11 @@ fn cyclic(p: &Program, events: &[Event]) -> bool {
                 }
                 Action::Rmw => {
                     let c = e.cell.unwrap_or(0);
-                    reads.push((id, c, e.read_from.and_then(|w| node_of_write.get(&w).copied())));
+                    reads.push((
+                        id,
+                        c,
+                        e.read_from.and_then(|w| node_of_write.get(&w).copied()),
+                    ));
                     if e.write.is_some() {
                         co.entry(c).or_default().push(id);
                         committed.insert(id);
@@ -516,7 +565,10 @@ fn cyclic(p: &Program, events: &[Event]) -> bool {
                 if w != r {
                     edges[w].push(r);
                 }
-                order.iter().position(|&x| x == w).and_then(|i| order.get(i + 1))
+                order
+                    .iter()
+                    .position(|&x| x == w)
+                    .and_then(|i| order.get(i + 1))
             }
             None => order.first(),
         };

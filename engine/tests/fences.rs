@@ -15,11 +15,17 @@ fn full() -> bool {
 }
 
 fn exhaustive() -> CheckOptions {
-    CheckOptions { engine: EngineKind::Exhaustive, loop_bound: 2, ..CheckOptions::default() }
+    CheckOptions {
+        engine: EngineKind::Exhaustive,
+        loop_bound: 2,
+        ..CheckOptions::default()
+    }
 }
 
 fn parse(src: &str) -> litmus_engine::ast::Test {
-    syntax::parse(src).test.unwrap_or_else(|| panic!("does not parse:\n{src}"))
+    syntax::parse(src)
+        .test
+        .unwrap_or_else(|| panic!("does not parse:\n{src}"))
 }
 
 fn verdicts(r: &ModelReport) -> (Option<bool>, BTreeSet<(ViolationKind, Span)>) {
@@ -53,7 +59,11 @@ fn verify(src: &str, m: Model, goal: Goal, o: &CheckOptions, exhaustive_limit: u
     let t = parse(src);
     let s = synthesize(src, &t, m, goal, o, &Control::new()).unwrap();
     assert!(s.complete);
-    assert!(good(&s.text, m, goal, o), "{m:?} {goal:?}: fences do not work\n{}", s.text);
+    assert!(
+        good(&s.text, m, goal, o),
+        "{m:?} {goal:?}: fences do not work\n{}",
+        s.text
+    );
     let cands = candidates(src, &t, m);
     assert_eq!(s.candidates, cands.len());
     if cands.len() <= exhaustive_limit {
@@ -77,13 +87,19 @@ fn verify(src: &str, m: Model, goal: Goal, o: &CheckOptions, exhaustive_limit: u
 }
 
 fn corpus(name: &str) -> String {
-    let path = format!("{}/../tests/litmus/{name}.litmus", env!("CARGO_MANIFEST_DIR"));
+    let path = format!(
+        "{}/../tests/litmus/{name}.litmus",
+        env!("CARGO_MANIFEST_DIR")
+    );
     std::fs::read_to_string(path).unwrap()
 }
 
 #[test]
 fn textbook_fences() {
-    let o = CheckOptions { loop_bound: 2, ..CheckOptions::default() };
+    let o = CheckOptions {
+        loop_bound: 2,
+        ..CheckOptions::default()
+    };
     // (program, model, goal, fences)
     let cases = [
         ("sb", Model::Tso, Goal::Verdicts, 2),
@@ -112,14 +128,21 @@ fn random_programs_get_smallest_working_fences() {
         let t = relaxed_test(seed);
         let src = print(&t);
         for (i, m) in [Model::Tso, Model::Pso].into_iter().enumerate() {
-            let goal = if seed % 4 == 3 { Goal::Robust } else { Goal::Verdicts };
+            let goal = if seed % 4 == 3 {
+                Goal::Robust
+            } else {
+                Goal::Verdicts
+            };
             let s = verify(&src, m, goal, &o, 5);
             needed[i] += !s.fences.is_empty() as u32;
         }
     }
     eprintln!("fences needed: {needed:?} of {n}");
     // The generator must make programs that need fences (conditions only TSO/PSO reach).
-    assert!(needed[0] > n as u32 / 6 && needed[1] > n as u32 / 5, "{needed:?}");
+    assert!(
+        needed[0] > n as u32 / 6 && needed[1] > n as u32 / 5,
+        "{needed:?}"
+    );
 }
 
 #[test]
@@ -129,7 +152,10 @@ fn insertions_rebuild_the_fenced_text() {
         let t = parse(&src);
         let cands = candidates(&src, &t, Model::Pso);
         let mut text = src.clone();
-        for (o, s) in litmus_engine::fences::insertions(&src, &t, &cands).iter().rev() {
+        for (o, s) in litmus_engine::fences::insertions(&src, &t, &cands)
+            .iter()
+            .rev()
+        {
             text.insert_str(*o, s);
         }
         assert_eq!(text, insert(&src, &t, &cands).0, "{name}");

@@ -9,8 +9,20 @@ fn dekker_gets_two_fences_as_a_diff_and_write_fixes_it() {
     let r = run(&["fences", &example("dekker.litmus")]);
     assert_eq!(r.status, 1, "{}{}", r.stdout, r.stderr);
     assert!(r.stdout.starts_with("--- a/"), "{}", r.stdout);
-    assert_eq!(r.stdout.lines().filter(|l| l.trim() == "+  fence;" || l.trim() == "+fence;").count(), 2, "{}", r.stdout);
-    assert!(r.stderr.contains("2 fences make TSO give SC's verdicts"), "{}", r.stderr);
+    assert_eq!(
+        r.stdout
+            .lines()
+            .filter(|l| l.trim() == "+  fence;" || l.trim() == "+fence;")
+            .count(),
+        2,
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stderr.contains("2 fences make TSO give SC's verdicts"),
+        "{}",
+        r.stderr
+    );
     // --write rewrites the file; the fenced program passes under TSO and needs no more fences.
     let src = std::fs::read(example("dekker.litmus")).unwrap();
     let path = scratch("fences", "dekker.litmus", &src);
@@ -35,7 +47,8 @@ fn json_gives_positions_and_sc_violations_are_named() {
     assert_eq!(fences.len(), 1);
     assert!(fences[0]["line"].as_u64().unwrap() > 1 && fences[0]["after"]["line"].is_u64());
     // A violation SC has too is named as not fixable.
-    let src = b"litmus Bad\nshared x = 0;\nthread P0 {\n  x = 1;\n  r0 = x;\n  assert(r0 == 2);\n}\n";
+    let src =
+        b"litmus Bad\nshared x = 0;\nthread P0 {\n  x = 1;\n  r0 = x;\n  assert(r0 == 2);\n}\n";
     let path = scratch("fences", "bad.litmus", src);
     let r = run(&["fences", "--json", &path]);
     assert_eq!(r.status, 0, "{}", r.stderr);
@@ -50,7 +63,11 @@ fn json_gives_positions_and_sc_violations_are_named() {
 fn x86_fences_go_in_the_threads_column() {
     let r = run(&["fences", &example("sb-x86.litmus")]);
     assert_eq!(r.status, 1, "{}", r.stderr);
-    let added: Vec<&str> = r.stdout.lines().filter(|l| l.starts_with('+') && !l.starts_with("+++")).collect();
+    let added: Vec<&str> = r
+        .stdout
+        .lines()
+        .filter(|l| l.starts_with('+') && !l.starts_with("+++"))
+        .collect();
     assert_eq!(added.len(), 1, "{}", r.stdout);
     assert_eq!(added[0].matches("MFENCE").count(), 2);
     // The bars line up with the row above.
@@ -60,9 +77,16 @@ fn x86_fences_go_in_the_threads_column() {
 
 #[test]
 fn bad_input_exits_2_and_robust_key() {
-    let path = scratch("fences", "broken.litmus", b"litmus X\nthread P0 { x = ; }\n");
+    let path = scratch(
+        "fences",
+        "broken.litmus",
+        b"litmus X\nthread P0 { x = ; }\n",
+    );
     assert_eq!(run(&["fences", &path]).status, 2);
-    assert_eq!(run(&["fences", "--model", "sc", &example("sb.litmus")]).status, 2);
+    assert_eq!(
+        run(&["fences", "--model", "sc", &example("sb.litmus")]).status,
+        2
+    );
     let r = run(&["check", "--robust", "--json", &example("sb.litmus")]);
     assert_eq!(r.status, 1, "{}", r.stderr);
     let res = &r.json()["files"][0]["results"];

@@ -13,12 +13,25 @@ const SB: &str = "litmus SB\nshared x = 0, y = 0;\nthread P0 {\n  x = 1;\n  r0 =
 /// Applies LSP text edits (ASCII text: characters are bytes) to `text`.
 fn apply(text: &str, edits: &[Value]) -> String {
     let offset = |p: &Value| {
-        let (l, c) = (p["line"].as_u64().unwrap() as usize, p["character"].as_u64().unwrap() as usize);
-        text.split_inclusive('\n').take(l).map(str::len).sum::<usize>() + c
+        let (l, c) = (
+            p["line"].as_u64().unwrap() as usize,
+            p["character"].as_u64().unwrap() as usize,
+        );
+        text.split_inclusive('\n')
+            .take(l)
+            .map(str::len)
+            .sum::<usize>()
+            + c
     };
     let mut es: Vec<(usize, usize, String)> = edits
         .iter()
-        .map(|e| (offset(&e["range"]["start"]), offset(&e["range"]["end"]), e["newText"].as_str().unwrap().to_string()))
+        .map(|e| {
+            (
+                offset(&e["range"]["start"]),
+                offset(&e["range"]["end"]),
+                e["newText"].as_str().unwrap().to_string(),
+            )
+        })
         .collect();
     es.sort_by_key(|e| std::cmp::Reverse(e.0));
     let mut out = text.to_string();
@@ -42,10 +55,18 @@ async fn quick_fix_inserts_the_fences_and_the_violation_goes() {
 
     let (l, c) = find(SB, "~exists");
     let hover = h
-        .request("textDocument/hover", json!({"textDocument": {"uri": U}, "position": pos(l, c + 2)}))
+        .request(
+            "textDocument/hover",
+            json!({"textDocument": {"uri": U}, "position": pos(l, c + 2)}),
+        )
         .await;
     let md = hover["contents"]["value"].as_str().unwrap();
-    assert!(md.contains("**TSO**: P1's store `y = 1;` (line 8) is delayed past its load of `x` (line 9)"), "{md}");
+    assert!(
+        md.contains(
+            "**TSO**: P1's store `y = 1;` (line 8) is delayed past its load of `x` (line 9)"
+        ),
+        "{md}"
+    );
 
     let actions = h
         .request(
@@ -63,7 +84,10 @@ async fn quick_fix_inserts_the_fences_and_the_violation_goes() {
     let edits = tso["edit"]["changes"][U].as_array().unwrap();
     assert_eq!(edits.len(), 2);
     // Pure insertions, each a fence.
-    assert!(edits.iter().all(|e| e["range"]["start"] == e["range"]["end"] && e["newText"].as_str().unwrap().trim() == "fence;"));
+    assert!(edits
+        .iter()
+        .all(|e| e["range"]["start"] == e["range"]["end"]
+            && e["newText"].as_str().unwrap().trim() == "fence;"));
     let fixed = apply(SB, edits);
     assert_eq!(fixed.matches("fence;").count(), 2);
 
@@ -73,7 +97,11 @@ async fn quick_fix_inserts_the_fences_and_the_violation_goes() {
     h.status(U, "done").await;
     let d = h.last_diagnostics(U).unwrap();
     assert_eq!(d["version"], 2);
-    assert_eq!(errors(d["diagnostics"].as_array().unwrap()), 0, "{d} {diags:?}");
+    assert_eq!(
+        errors(d["diagnostics"].as_array().unwrap()),
+        0,
+        "{d} {diags:?}"
+    );
     // No quick fix is offered any more.
     let again = h
         .request(

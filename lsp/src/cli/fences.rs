@@ -124,7 +124,10 @@ pub fn run(a: FencesArgs) -> i32 {
             eprintln!("error: cannot read {}: {e}", f.path);
             bad = true;
         } else if let (Some(index), false) = (&f.index, f.diagnostics.is_empty()) {
-            eprint!("{}", diagnostics::render(&f.path, index, &f.diagnostics, false));
+            eprint!(
+                "{}",
+                diagnostics::render(&f.path, index, &f.diagnostics, false)
+            );
             bad |= f.has_errors();
         }
     }
@@ -136,7 +139,9 @@ pub fn run(a: FencesArgs) -> i32 {
     let mut results = Vec::new();
     let mut status = exit::OK;
     for (path, f) in &files {
-        let (Some(test), Some(index)) = (&f.test, &f.index) else { continue };
+        let (Some(test), Some(index)) = (&f.test, &f.index) else {
+            continue;
+        };
         let text = index.text().to_owned();
         let s = match synthesize(&text, test, model, goal, &opts, &ctl) {
             Ok(s) => s,

@@ -32,7 +32,11 @@ pub fn relaxed_only(results: &BTreeMap<Model, Outcome>) -> Vec<(Model, Violation
     for m in [Model::Tso, Model::Pso] {
         if let Some(Outcome::Done { report, .. }) = results.get(&m) {
             for v in &report.violations {
-                if !sc.violations.iter().any(|s| s.kind == v.kind && s.span == v.span) {
+                if !sc
+                    .violations
+                    .iter()
+                    .any(|s| s.kind == v.kind && s.span == v.span)
+                {
                     out.push((m, v.clone()));
                 }
             }
@@ -112,7 +116,10 @@ pub async fn code_actions(b: &Backend, p: CodeActionParams) -> Result<Option<Cod
                     new_text: s.clone(),
                 })
                 .collect();
-            let n = ins.iter().map(|(_, s)| s.matches("fence").count() + s.matches("MFENCE").count()).sum::<usize>();
+            let n = ins
+                .iter()
+                .map(|(_, s)| s.matches("fence").count() + s.matches("MFENCE").count())
+                .sum::<usize>();
             let mut changes = HashMap::new();
             changes.insert(uri.clone(), edits);
             Some(CodeActionOrCommand::CodeAction(CodeAction {
@@ -137,16 +144,34 @@ pub async fn code_actions(b: &Backend, p: CodeActionParams) -> Result<Option<Cod
 
 /// Hover lines for a failing assertion or condition at `span`: per relaxed model where only it
 /// fails, the store that was delayed and the later load it was delayed past.
-pub fn hover_lines(test: &Test, text: &str, results: &BTreeMap<Model, Outcome>, span: Span) -> String {
+pub fn hover_lines(
+    test: &Test,
+    text: &str,
+    results: &BTreeMap<Model, Outcome>,
+    span: Span,
+) -> String {
     let mut out = String::new();
     for (m, v) in relaxed_only(results) {
         if v.span != span {
             continue;
         }
         if let Some((st, ld)) = delayed(&v.schedule) {
-            let src = |s: Span| text.get(s.start as usize..s.end as usize).unwrap_or("").trim().to_string();
-            let line = |s: Span| text[..(s.start as usize).min(text.len())].matches('\n').count() + 1;
-            let thread = test.threads.get(st.0).map_or("?".into(), |t| t.name.text.clone());
+            let src = |s: Span| {
+                text.get(s.start as usize..s.end as usize)
+                    .unwrap_or("")
+                    .trim()
+                    .to_string()
+            };
+            let line = |s: Span| {
+                text[..(s.start as usize).min(text.len())]
+                    .matches('\n')
+                    .count()
+                    + 1
+            };
+            let thread = test
+                .threads
+                .get(st.0)
+                .map_or("?".into(), |t| t.name.text.clone());
             out += &format!(
                 "\n\n**{}**: {thread}'s store `{}` (line {}) is delayed past its load of `{}` (line {}); a fence between them (quick fix) restores SC's verdict.",
                 m.label(),
@@ -171,10 +196,9 @@ fn delayed(s: &Schedule) -> Option<((usize, Span), Span)> {
             .iter()
             .position(|f| f.action == Action::Flush && f.thread == st.thread && f.span == st.span)
             .map_or(s.len(), |j| i + 1 + j);
-        if let Some(ld) = s[i + 1..flush]
-            .iter()
-            .find(|l| l.thread == st.thread && l.action == Action::Load && !l.buffered && l.loc != st.loc)
-        {
+        if let Some(ld) = s[i + 1..flush].iter().find(|l| {
+            l.thread == st.thread && l.action == Action::Load && !l.buffered && l.loc != st.loc
+        }) {
             return Some(((st.thread, st.span), ld.span));
         }
     }
