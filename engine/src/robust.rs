@@ -10,7 +10,9 @@
 //! 2. one thread, the *attacker*, issues a store that stays in its buffer (the delayed store)
 //!    and goes on running: its later stores stay buffered behind it, its loads read memory
 //!    (or its own buffer);
-//! 3. the other threads, the *helpers*, run under SC, interleaved with the attacker;
+//! 3. then the other threads, the *helpers*, run under SC while the attacker stays stopped
+//!    (Trencher's normal form of a minimal violation: once a helper has moved, the attacker
+//!    never moves again, which keeps the attack states few);
 //! 4. some helper event that *happens after* a later load of the attacker (through `fr` from
 //!    that load, helpers' program order, `rf`, `co`, `fr`) touches the location of a store the
 //!    attacker issued before that load and that is still buffered: the cycle
@@ -96,6 +98,8 @@ struct Monitor {
     /// Per location (cells, then mutexes): taint of the newest tainted read / write of it.
     read_taint: Vec<(u32, u32)>,
     write_taint: Vec<(u32, u32)>,
+    /// A helper has run since the attack began: the attacker has stopped for good.
+    helpers: bool,
 }
 
 fn get(v: &[(u32, u32)], loc: u32) -> u32 {
@@ -221,7 +225,7 @@ pub fn robustness_program(
                     },
                 ) = (&mon, choice)
                 {
-                    if thread == m.attacker as usize && model == Model::Pso {
+                    if thread == m.attacker as usize && model == Model::Pso && !m.helpers {
                         let mut s = state.clone();
                         let ev = s.step(p, choice);
                         let mut m = m.clone();
@@ -254,6 +258,7 @@ pub fn robustness_program(
                             issued: 1,
                             pending: vec![(cell, 0)],
                             thread_taint: vec![0; p.threads.len()],
+                            helpers: false,
                             read_taint: vec![],
                             write_taint: vec![],
                         };
@@ -282,6 +287,9 @@ pub fn robustness_program(
                     }
                 }
                 Some(m) if t == m.attacker as usize => {
+                    if m.helpers {
+                        continue;
+                    }
                     let mut m = m.clone();
                     match ev.action {
                         Action::Load if !ev.buffered => {
@@ -314,6 +322,7 @@ pub fn robustness_program(
                         evs.push(fl);
                     }
                     let mut m = m.clone();
+                    m.helpers = true;
                     let (r, w) = accesses(p, &last);
                     let mut taint = m.thread_taint[t];
                     if let Some(l) = r {
