@@ -74,7 +74,7 @@ fn main() {
         programs.push((format!("sb_ring{n}"), sb_ring(n, false)));
         programs.push((format!("sb_ring{n}_fence"), sb_ring(n, true)));
     }
-    println!("| test | model | robust | attack states | --robust ms | brute force | brute force ms | exhaustive states | exhaustive ms | MCR ms | fences | sets checked | fences ms |");
+    println!("| test | model | robust | attack states | --robust ms | brute force | brute force ms | exhaustive execs | exhaustive ms | MCR ms | fences | sets checked | fences ms |");
     println!("|---|---|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|");
     let mut totals = [[0f64; 4]; 2];
     for (name, src) in &programs {
