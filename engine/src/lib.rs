@@ -25,6 +25,8 @@ pub mod dpor;
 pub mod explore;
 pub mod ir;
 pub mod replay;
+pub mod robust;
+pub mod fences;
 pub mod sdg;
 pub mod semantics;
 

@@ -17,6 +17,7 @@ fn main() {
     let cli = Cli::parse();
     let status = match cli.command {
         Command::Check(args) => cli::check(args),
+        Command::Fences(args) => cli::fences::run(args),
         Command::Lsp(_) => server::run_stdio(),
     };
     std::process::exit(status);

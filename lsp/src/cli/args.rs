@@ -43,6 +43,9 @@ pub enum Command {
     /// Check litmus tests under each memory model and report states, verdicts and violations.
     #[command(after_help = CHECK_EXAMPLES)]
     Check(CheckArgs),
+    /// Propose the fewest fences that make TSO/PSO give SC's verdicts (or make it robust).
+    #[command(after_help = super::fences::EXAMPLES)]
+    Fences(super::fences::FencesArgs),
     /// Run the language server on standard input and output.
     Lsp(LspArgs),
 }
@@ -107,6 +110,11 @@ pub struct CheckArgs {
     /// Print one summary line per test and model instead of herd's block and schedules.
     #[arg(short, long, conflicts_with = "json")]
     pub quiet: bool,
+
+    /// Also decide robustness under TSO and PSO: is every execution equivalent to an SC one?
+    /// A program that is not robust makes the exit status 1.
+    #[arg(long)]
+    pub robust: bool,
 }
 
 impl CheckArgs {

@@ -33,7 +33,13 @@ fn file(f: &FileRun) -> Value {
     let mut results = Map::new();
     if let (Some(test), Some(index)) = (&f.test, &f.index) {
         for r in &f.reports {
-            results.insert(r.model.key().to_owned(), model_report(test, index, r));
+            let mut v = model_report(test, index, r);
+            if let (Some((_, rb)), Some(o)) =
+                (f.robust.iter().find(|(m, _)| *m == r.model), v.as_object_mut())
+            {
+                o.insert("robust".into(), robust(test, index, rb));
+            }
+            results.insert(r.model.key().to_owned(), v);
         }
     }
     json!({
@@ -167,7 +173,7 @@ pub fn schedule(test: &Test, index: &LineIndex, steps: &[Step]) -> Value {
     Value::Array(steps.iter().map(|s| step(test, index, s)).collect())
 }
 
-fn step(test: &Test, index: &LineIndex, s: &Step) -> Value {
+pub fn step(test: &Test, index: &LineIndex, s: &Step) -> Value {
     let mut o = Map::new();
     o.insert(
         "thread".into(),
@@ -188,4 +194,31 @@ fn step(test: &Test, index: &LineIndex, s: &Step) -> Value {
     );
     o.insert("buffered".into(), s.buffered.into());
     Value::Object(o)
+}
+
+/// `"robust": {"holds", "witness", "complete", "delayed"}` (`--robust`, TSO and PSO only; SC
+/// is robust by definition and has no key). `witness` is the attack's schedule (empty when
+/// robust); `delayed` names the delayed store, the later accesses it was delayed past and the
+/// other thread's access closing the cycle.
+pub fn robust(test: &Test, index: &LineIndex, r: &litmus_engine::robust::Robustness) -> Value {
+    let (witness, delayed) = match &r.attack {
+        Some(a) => (
+            schedule(test, index, &a.schedule),
+            json!({
+                "thread": super::text::thread_name(test, a.thread),
+                "store": step(test, index, &a.store),
+                "past": schedule(test, index, &a.past),
+                "conflict": step(test, index, &a.conflict),
+            }),
+        ),
+        None => (json!([]), Value::Null),
+    };
+    json!({
+        "holds": r.holds,
+        "witness": witness,
+        "complete": r.complete,
+        "delayed": delayed,
+        "states": r.states,
+        "time_ms": round3(r.time_ms),
+    })
 }

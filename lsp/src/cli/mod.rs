@@ -18,6 +18,7 @@
 pub mod args;
 mod cond;
 mod diagnostics;
+pub mod fences;
 mod json;
 mod progress;
 mod text;
@@ -59,6 +60,8 @@ pub struct FileRun {
     pub reports: Vec<ModelReport>,
     /// How long reading and parsing took: it counts against the first model's `--timeout`.
     pub parse_time: std::time::Duration,
+    /// With `--robust`: the robustness verdict per relaxed model checked.
+    pub robust: Vec<(litmus_engine::Model, litmus_engine::robust::Robustness)>,
 }
 
 impl FileRun {
@@ -107,6 +110,7 @@ fn load_file(path: &Path) -> FileRun {
             locations: vec![],
             reports: vec![],
             parse_time: Default::default(),
+            robust: vec![],
         },
         Ok(text) => {
             let parsed = litmus_engine::syntax::parse(&text);
@@ -119,6 +123,7 @@ fn load_file(path: &Path) -> FileRun {
                 diagnostics: parsed.diagnostics,
                 reports: vec![],
                 parse_time: Default::default(),
+                robust: vec![],
             }
         }
     }
@@ -255,14 +260,22 @@ pub fn check(args: CheckArgs) -> i32 {
                 c
             };
             let report = litmus_engine::check(test, model, &opts, &c);
+            let robust = (args.robust && model != litmus_engine::Model::Sc)
+                .then(|| litmus_engine::robust::robustness(test, model, &opts, &c));
             line.finish();
             if !args.json {
                 if args.quiet {
                     out(&format!("{}\n", text::summary_line(&ctx, &report)));
                 } else {
                     out(&text::model_block(&ctx, &report));
+                    if let Some(r) = &robust {
+                        out(&text::robust_block(&ctx, model, r));
+                    }
                     out("\n");
                 }
+            }
+            if let Some(r) = robust {
+                f.robust.push((model, r));
             }
             f.reports.push(report);
         }
@@ -279,9 +292,10 @@ pub fn check(args: CheckArgs) -> i32 {
 
 fn exit_status(files: &[FileRun], cancelled: bool) -> i32 {
     let reports = files.iter().flat_map(|f| &f.reports);
-    if reports.clone().any(|r| !r.violations.is_empty()) {
+    let robust = files.iter().flat_map(|f| &f.robust).map(|(_, r)| r);
+    if reports.clone().any(|r| !r.violations.is_empty()) || robust.clone().any(|r| !r.holds) {
         exit::VIOLATION
-    } else if cancelled || reports.clone().any(|r| !r.complete) {
+    } else if cancelled || reports.clone().any(|r| !r.complete) || robust.clone().any(|r| !r.complete) {
         exit::INCOMPLETE
     } else {
         exit::OK

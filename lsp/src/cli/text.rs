@@ -471,3 +471,50 @@ pub fn summary_line(ctx: &Ctx, r: &ModelReport) -> String {
         parts.join(", ")
     )
 }
+
+/// `--robust`: one line with the verdict, and for a program that is not robust the delayed
+/// store, what it was delayed past, and the attack's schedule.
+pub fn robust_block(
+    ctx: &Ctx,
+    model: litmus_engine::Model,
+    r: &litmus_engine::robust::Robustness,
+) -> String {
+    let st = ctx.style;
+    let mut out = String::new();
+    let Some(a) = &r.attack else {
+        let what = if r.complete {
+            st.green("yes")
+        } else {
+            st.yellow("unknown (search incomplete)")
+        };
+        let _ = writeln!(
+            out,
+            "\nRobust under {}: {what} ({} states searched)",
+            model.label(),
+            r.states
+        );
+        return out;
+    };
+    let past: Vec<String> = a
+        .past
+        .iter()
+        .map(|s| format!("{} {} at {}", action_name(s.action), s.loc.as_deref().unwrap_or("?"), ctx.pos(s.span)))
+        .collect();
+    let _ = writeln!(
+        out,
+        "\nRobust under {}: {}: {}'s store to {} at {} is delayed past its {}; {}'s {} of {} at {} comes before it reaches memory",
+        model.label(),
+        st.red("no"),
+        thread_name(ctx.test, a.thread),
+        a.store.loc.as_deref().unwrap_or("?"),
+        ctx.pos(a.store.span),
+        if past.is_empty() { "later accesses".to_owned() } else { past.join(", ") },
+        thread_name(ctx.test, a.conflict.thread),
+        action_name(a.conflict.action),
+        a.conflict.loc.as_deref().unwrap_or("?"),
+        ctx.pos(a.conflict.span),
+    );
+    let _ = writeln!(out, "Attack ({}), a cycle no SC execution has:", steps_word(a.schedule.len()));
+    out.push_str(&schedule(ctx, &a.schedule));
+    out
+}

@@ -14,6 +14,7 @@
 pub mod config;
 pub mod document;
 pub mod engine;
+pub mod fences;
 pub mod position;
 pub mod queue;
 pub mod schedule;
@@ -374,6 +375,7 @@ impl LanguageServer for Backend {
                     },
                 )),
                 hover_provider: Some(HoverProviderCapability::Simple(true)),
+                code_action_provider: Some(CodeActionProviderCapability::Simple(true)),
                 code_lens_provider: Some(CodeLensOptions {
                     resolve_provider: Some(false),
                 }),
@@ -562,7 +564,8 @@ impl LanguageServer for Backend {
                 } else {
                     return None;
                 };
-            let md = view::hover(test, &d.text, &models, &d.results, target, &heading);
+            let mut md = view::hover(test, &d.text, &models, &d.results, target, &heading);
+            md += &fences::hover_lines(test, &d.text, &d.results, span);
             Some(Hover {
                 contents: HoverContents::Markup(MarkupContent {
                     kind: MarkupKind::Markdown,
@@ -571,6 +574,10 @@ impl LanguageServer for Backend {
                 range: Some(conv.range(span)),
             })
         })
+    }
+
+    async fn code_action(&self, p: CodeActionParams) -> Result<Option<CodeActionResponse>> {
+        fences::code_actions(self, p).await
     }
 
     async fn code_lens(&self, p: CodeLensParams) -> Result<Option<Vec<CodeLens>>> {

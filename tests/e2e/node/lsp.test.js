@@ -163,3 +163,44 @@ test('incremental edits give syntax diagnostics for their version', async () => 
   assert.equal(errs[0].range.start.line, l);
   await conn.sendNotification('textDocument/didClose', { textDocument: { uri } });
 });
+
+test('fence quick fix on examples/dekker.litmus: applied and saved, the TSO violation is gone', async () => {
+  const file = path.join(root, 'examples/dekker.litmus');
+  const text = readFileSync(file, 'utf8');
+  const uri = 'file:///e2e/dekker.litmus';
+  let from = notes.length;
+  await conn.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'litmus', version: 1, text } });
+  const st = await status(uri, 'done', from);
+  assert.equal(st.params.verdicts.tso, 'fails');
+  const diags = notes.filter((n) => n.method === 'textDocument/publishDiagnostics' && n.params.uri === uri).at(-1).params;
+  const err = diags.diagnostics.find((d) => d.severity === 1);
+  const actions = await conn.sendRequest('textDocument/codeAction', {
+    textDocument: { uri },
+    range: err.range,
+    context: { diagnostics: [err] },
+  });
+  const fix = actions.find((a) => a.title === 'Insert 2 fences so that TSO behaves as SC');
+  assert.ok(fix, JSON.stringify(actions.map((a) => a.title)));
+  assert.equal(fix.kind, 'quickfix');
+  assert.equal(fix.isPreferred, true);
+  const hover = await conn.sendRequest('textDocument/hover', { textDocument: { uri }, position: err.range.start });
+  assert.match(hover.contents.value, /\*\*TSO\*\*: P\d's store `flag\d = 1;` \(line \d+\) is delayed past its load of `flag\d`/);
+  // Apply the edits as the editor does (from the end, so earlier positions stay valid).
+  const lines = text.split('\n');
+  const edits = [...fix.edit.changes[uri]].sort((a, b) => b.range.start.line - a.range.start.line || b.range.start.character - a.range.start.character);
+  for (const e of edits) {
+    const { line, character } = e.range.start;
+    lines[line] = lines[line].slice(0, character) + e.newText + lines[line].slice(character);
+  }
+  const fixed = lines.join('\n');
+  assert.equal((fixed.match(/fence;/g) || []).length, 2);
+  from = notes.length;
+  await conn.sendNotification('textDocument/didChange', { textDocument: { uri, version: 2 }, contentChanges: [{ text: fixed }] });
+  await conn.sendNotification('textDocument/didSave', { textDocument: { uri } });
+  const st2 = await status(uri, 'done', from);
+  assert.equal(st2.params.verdicts.sc, 'holds');
+  assert.equal(st2.params.verdicts.tso, 'holds');
+  const d2 = notes.filter((n) => n.method === 'textDocument/publishDiagnostics' && n.params.uri === uri && n.params.version === 2).at(-1).params;
+  assert.ok(!d2.diagnostics.some((d) => d.severity === 1 && /fails under TSO/.test(d.message)), JSON.stringify(d2.diagnostics));
+  await conn.sendNotification('textDocument/didClose', { textDocument: { uri } });
+});
