@@ -1,5 +1,6 @@
 //! Bad input: syntax and name errors are rendered compiler-style (file:line:col, the source
-//! line, a caret) and exit 2 with nothing checked; so do unreadable files.
+//! line, a caret) and exit 2; that file is not checked, the other files of the run are; so
+//! do unreadable files.
 
 mod cli_support;
 use cli_support::*;
@@ -36,11 +37,24 @@ fn syntax_error_on_line_3_exits_2_with_position_and_caret() {
 }
 
 #[test]
-fn a_bad_file_stops_every_file_from_being_checked() {
+fn a_bad_file_in_a_batch_is_skipped_and_every_other_file_is_checked() {
     let bad = scratch("one_bad", "bad.litmus", BAD_LINE_3.as_bytes());
-    let r = run(&["check", &example("sb.litmus"), &bad]);
+    let sb = example("sb.litmus");
+    let mp = example("mp.litmus");
+    let r = run(&["check", "--color", "never", "--model", "tso", &sb, &bad, &mp]);
+    assert_eq!(r.status, 2, "stderr:\n{}", r.stderr);
+    assert!(r.stderr.contains("the other files are checked"), "{}", r.stderr);
+    assert!(r.stdout.contains(&format!("# {sb}")) && r.stdout.contains(&format!("# {mp}")), "{}", r.stdout);
+    assert!(!r.stdout.contains(&format!("# {bad}")), "{}", r.stdout);
+    assert_eq!(r.stdout.matches("--- TSO ---").count(), 2, "{}", r.stdout);
+    // JSON: the bad file's entry has its diagnostics, the others their results.
+    let r = run(&["check", "--json", "--model", "tso", &sb, &bad]);
     assert_eq!(r.status, 2);
-    assert!(r.stdout.is_empty(), "{}", r.stdout);
+    let doc: serde_json::Value = serde_json::from_str(&r.stdout).expect("one JSON document");
+    let files = doc["files"].as_array().expect("files");
+    assert_eq!(files.len(), 2);
+    assert!(files[0]["results"]["tso"].is_object(), "{}", r.stdout);
+    assert!(files[1]["diagnostics"].as_array().is_some_and(|d| !d.is_empty()), "{}", r.stdout);
 }
 
 #[test]

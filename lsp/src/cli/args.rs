@@ -21,7 +21,7 @@ Examples:
 Exit status:
   0  every assertion and condition holds in every model checked
   1  a violation (failed assert, forall/~exists that does not hold, runtime error, deadlock)
-  2  unreadable input, a syntax or name error, or bad options (nothing is checked)
+  2  unreadable input, a syntax or name error (that file is not checked; the others are), or bad options
   3  exploration was incomplete (timeout, Ctrl-C, memory budget) and found no violation
   141  stdout was closed early (`litmus check ... | head`): the rest is not printed";
 

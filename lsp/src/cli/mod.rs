@@ -11,9 +11,10 @@
 //! - `progress.rs`: Ctrl-C and the progress line.
 //!
 //! Invariants: stdout carries only results (text blocks or exactly one JSON document);
-//! diagnostics, warnings about the run and progress go to stderr. Nothing is checked when any
-//! file is unreadable or has an error diagnostic (exit 2). The exit status is 1 if any model of
-//! any file has a violation, else 3 if any exploration was incomplete, else 0.
+//! diagnostics, warnings about the run and progress go to stderr. A file that is unreadable or
+//! has an error diagnostic is not checked, every other file is, and the exit status is 2.
+//! Otherwise it is 1 if any model of any file has a violation, else 3 if any exploration was
+//! incomplete, else 0.
 
 pub mod args;
 mod cond;
@@ -183,19 +184,17 @@ pub fn check(args: CheckArgs) -> i32 {
             }
         }
     }
+    // A file with an error is not checked; every other file still is (a catalogue with one
+    // broken test is still checked), and the run exits 2.
     let bad = files.iter().filter(|f| f.has_errors()).count();
-    if bad > 0 {
-        if args.json {
-            out(&format!("{:#}\n", json::document(&files)));
+    if bad > 0 && !args.json {
+        let what = if bad == 1 {
+            "1 file has errors and is not checked".to_owned()
         } else {
-            let what = if bad == 1 {
-                "1 file has errors".to_owned()
-            } else {
-                format!("{bad} files have errors")
-            };
-            err(&format!("litmus: {what}; nothing was checked"));
-        }
-        return exit::BAD_INPUT;
+            format!("{bad} files have errors and are not checked")
+        };
+        let rest = if bad == files.len() { "nothing was checked" } else { "the other files are checked" };
+        err(&format!("litmus: {what}; {rest}"));
     }
 
     if let Some(format) = args.dump_sdg {
@@ -221,7 +220,7 @@ pub fn check(args: CheckArgs) -> i32 {
                 args::SdgFormat::Dot => sdg.dump_dot(&program),
             });
         }
-        return exit::OK;
+        return if bad > 0 { exit::BAD_INPUT } else { exit::OK };
     }
 
     let ctl = progress::interruptible().with_memory_budget(crate::memory::budget(args.max_memory));
@@ -286,6 +285,9 @@ pub fn check(args: CheckArgs) -> i32 {
     }
     if args.json {
         out(&format!("{:#}\n", json::document(&files)));
+    }
+    if bad > 0 {
+        return exit::BAD_INPUT;
     }
     exit_status(&files, cancelled)
 }
