@@ -75,6 +75,27 @@ fn x86_fences_go_in_the_threads_column() {
     assert_eq!(added[0][1..].find('|'), row[1..].find('|'));
 }
 
+/// herd's AT&T dialect: a lower-case `mfence` row in each thread's column, and the rewritten
+/// file gives SC's verdict under TSO.
+#[test]
+fn x86_64_fences_are_mfence_rows_and_fix_the_verdict() {
+    let src = std::fs::read(example("sb-x86_64.litmus")).unwrap();
+    let path = scratch("fences", "sb-x86_64.litmus", &src);
+    let r = run(&["fences", &path]);
+    assert_eq!(r.status, 1, "{}", r.stderr);
+    let added: Vec<&str> = r
+        .stdout
+        .lines()
+        .filter(|l| l.starts_with('+') && !l.starts_with("+++"))
+        .collect();
+    assert_eq!(added.len(), 1, "{}", r.stdout);
+    assert_eq!(added[0].matches("mfence").count(), 2, "{}", r.stdout);
+    assert_eq!(run(&["check", "--model", "tso", &path]).status, 0, "an exists that holds is an answer, not a failure");
+    assert_eq!(run(&["fences", "--write", &path]).status, 1);
+    let r = run(&["check", "--model", "tso", &path]);
+    assert!(r.stdout.contains("Observation SB Never"), "{}", r.stdout);
+}
+
 #[test]
 fn bad_input_exits_2_and_robust_key() {
     let path = scratch(
