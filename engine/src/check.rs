@@ -35,19 +35,30 @@ pub fn check(test: &Test, model: Model, opts: &CheckOptions, ctl: &Control) -> M
     };
     let mut col = Collector::new(test, &program, model);
     col.first = opts.first;
+    explore_with(&program, model, opts, ctl, &mut col);
+    col.finish(start.elapsed())
+}
+
+/// Runs the engine `opts` names on a lowered program, feeding `col`; when it stops early, the
+/// collector learns why from `ctl`. The one engine dispatch ([`check`] and fence synthesis use
+/// it).
+pub(crate) fn explore_with(
+    program: &Program,
+    model: Model,
+    opts: &CheckOptions,
+    ctl: &Control,
+    col: &mut Collector<'_>,
+) {
     match opts.engine {
-        EngineKind::Exhaustive => {
-            explore::exhaustive::explore(&program, model, opts, ctl, &mut col)
-        }
-        EngineKind::Mcr => explore::explore_mcr(&program, model, opts, ctl, &mut col),
+        EngineKind::Exhaustive => explore::exhaustive::explore(program, model, opts, ctl, col),
+        EngineKind::Mcr => explore::explore_mcr(program, model, opts, ctl, col),
         EngineKind::Dpor => {
-            crate::dpor::explore(&program, model, opts, ctl, &mut col);
+            crate::dpor::explore(program, model, opts, ctl, col);
         }
     }
     if !col.complete {
         col.stop = ctl.stop_reason();
     }
-    col.finish(start.elapsed())
 }
 
 #[cfg(test)]

@@ -22,9 +22,9 @@
 //!   they are listed as what no fence can fix.
 
 use crate::ast::{Dialect, Stmt, StmtKind, Test};
-use crate::explore::{self, Collector};
+use crate::explore::Collector;
 use crate::ir::{reads_memory, InstrKind, Program};
-use crate::options::{CheckOptions, Control, EngineKind};
+use crate::options::{CheckOptions, Control};
 use crate::report::{Action, Model, ModelReport, Schedule, ViolationKind};
 use crate::robust::robustness_program;
 use crate::semantics::{Choice, State};
@@ -379,22 +379,11 @@ pub fn synthesize(
         pcs,
         shifts,
     };
-    let opts2 = CheckOptions {
-        engine: opts.engine,
-        ..opts.clone()
-    };
     let run = |on: &BTreeSet<usize>, m: Model| -> ModelReport {
         let p = all.variant(on);
         let mut col = Collector::new(&all.test, &p, m);
         // Each check gets the timeout afresh (and cancel and the memory budget).
-        let ctl = &ctl.for_check(&opts2);
-        match opts2.engine {
-            EngineKind::Exhaustive => explore::exhaustive::explore(&p, m, &opts2, ctl, &mut col),
-            EngineKind::Mcr => explore::explore_mcr(&p, m, &opts2, ctl, &mut col),
-            EngineKind::Dpor => {
-                crate::dpor::explore(&p, m, &opts2, ctl, &mut col);
-            }
-        }
+        crate::check::explore_with(&p, m, opts, &ctl.for_check(opts), &mut col);
         col.finish(start.elapsed())
     };
     let none = BTreeSet::new();
@@ -433,7 +422,7 @@ pub fn synthesize(
         let p = all.variant(on);
         let schedule: Option<Schedule> = match goal {
             Goal::Robust => {
-                let r = robustness_program(&p, model, &opts2, ctl);
+                let r = robustness_program(&p, model, opts, ctl);
                 if !r.complete {
                     return Outcome::Incomplete;
                 }

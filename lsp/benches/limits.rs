@@ -8,6 +8,10 @@
 //! from `/proc`, so Linux only). The budget counts the heap the binary allocates; resident
 //! memory also has code, stacks and freed pages the allocator keeps.
 
+#[path = "../tests/cli_support/reproducers.rs"]
+mod reproducers;
+
+use reproducers::{heavy, straight_line};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -23,24 +27,6 @@ fn binary() -> std::path::PathBuf {
         .expect("cargo build");
     assert!(st.success());
     root.join("target/release/litmus")
-}
-
-fn straight(n: usize, regs: usize) -> String {
-    let body: String = (0..n).map(|i| format!("  r{} = {i};\n", i % regs)).collect();
-    format!("litmus S\nshared x = 0;\nthread P0 {{\n{body}}}\n")
-}
-
-fn heavy() -> String {
-    let th: Vec<String> = (0..6)
-        .map(|t| {
-            let ops: String = (0..3)
-                .map(|k| format!("x{} = {}; r{k} = x{}; ", (t + k) % 6, k + 1, (t + k + 1) % 6))
-                .collect();
-            format!("thread P{t} {{ {ops}}}")
-        })
-        .collect();
-    let shared: Vec<String> = (0..6).map(|i| format!("x{i} = 0")).collect();
-    format!("litmus H\nshared {};\n{}\n", shared.join(", "), th.join("\n"))
 }
 
 /// Runs the binary; returns (wall time, peak RSS in MiB, whether the signal was sent).
@@ -88,8 +74,8 @@ fn main() {
     let locs: Vec<String> = (0..800).map(|i| format!("v{i} = 0")).collect();
     let stores: String = (0..800).map(|i| format!("v{i} = 1; ")).collect();
     let cases: Vec<(&str, String, &[&str])> = vec![
-        ("20,000 statements", straight(20_000, 50), &["--model", "sc"]),
-        ("10,000 registers", straight(10_000, 10_000), &["--model", "sc"]),
+        ("20,000 statements", straight_line(20_000, 50), &["--model", "sc"]),
+        ("10,000 registers", straight_line(10_000, 10_000), &["--model", "sc"]),
         ("TSO `while (1) { x = 1; }`, bound 10,000", "litmus L\nshared x = 0;\nthread P0 { while (1) { x = 1; } }\n".into(), &["--model", "tso", "--loop-bound", "10000"]),
         ("6 threads x 6 operations, MCR", heavy(), &["--model", "pso"]),
         ("6 threads x 6 operations, exhaustive", heavy(), &["--model", "pso", "--engine", "exhaustive"]),

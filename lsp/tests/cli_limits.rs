@@ -3,6 +3,7 @@
 //! a warning naming the limit), whatever the input.
 
 mod cli_support;
+use cli_support::reproducers::{heavy, straight_line};
 use cli_support::*;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
@@ -16,10 +17,6 @@ fn file(name: &str, text: &str) -> String {
     p.display().to_string()
 }
 
-fn straight_line(n: usize, regs: usize) -> String {
-    let body: String = (0..n).map(|i| format!("  r{} = {i};\n", i % regs)).collect();
-    format!("litmus S\nshared x = 0;\nthread P0 {{\n{body}}}\n")
-}
 
 /// How long `litmus ARGS` took, and what it did. The bound asserted on it is generous (it
 /// catches runs that ignore the deadline by a wide margin, as they did, not machine speed:
@@ -72,18 +69,7 @@ fn the_memory_budget_stops_every_engine_cleanly() {
         );
     }
     // What was found before the budget is kept: states of a heavy test under MCR.
-    let heavy = {
-        let th: Vec<String> = (0..6)
-            .map(|t| {
-                let ops: String = (0..3)
-                    .map(|k| format!("x{} = {}; r{k} = x{}; ", (t + k) % 6, k + 1, (t + k + 1) % 6))
-                    .collect();
-                format!("thread P{t} {{ {ops}}}")
-            })
-            .collect();
-        let shared: Vec<String> = (0..6).map(|i| format!("x{i} = 0")).collect();
-        format!("litmus H\nshared {};\n{}\n", shared.join(", "), th.join("\n"))
-    };
+    let heavy = heavy();
     let f = file("heavy.litmus", &heavy);
     let r = run(&["check", "--json", "--model", "pso", "--max-memory", "24", &f]);
     assert_eq!(r.status, 3, "{}", r.stderr);
