@@ -250,10 +250,32 @@ export function fileResults(
       fileIncomplete.push({ text: incompleteText(model, r) });
     }
   }
+  addFenceHints(file, out);
   if (fileFailures.length > 0) out.push({ id: file.id, outcome: 'failed', messages: fileFailures });
   else if (fileIncomplete.length > 0) out.push({ id: file.id, outcome: 'errored', messages: fileIncomplete });
   else if (file.children.length === 0) out.push({ id: file.id, outcome: 'passed', messages: [] });
   return out;
+}
+
+/** The line a TSO/PSO failure gets when the same check passed under SC in the same run. */
+export function fenceHint(model: Model): string {
+  return `SC passes here: fences can fix this. The quick fix on the assertion inserts the fewest that make ${modelLabel(model)} behave as SC (\`litmus fences --model ${model} FILE\` prints them).`;
+}
+
+/**
+ * A failure under TSO or PSO of a check that passed under SC in the same run is a missing
+ * fence, which the server's quick fix (issue 30) repairs: its message says so. Failures SC has
+ * too get no hint (no fence fixes them).
+ */
+function addFenceHints(file: FileNode, out: ItemResult[]): void {
+  const outcome = new Map(out.map((r) => [r.id, r]));
+  for (const c of file.children) {
+    if (outcome.get(`${c.id}/sc`)?.outcome !== 'passed') continue;
+    for (const m of ['tso', 'pso'] as const) {
+      const r = outcome.get(`${c.id}/${m}`);
+      if (r?.outcome === 'failed') for (const msg of r.messages) msg.text += `\n${fenceHint(m)}`;
+    }
+  }
 }
 
 /**

@@ -11,6 +11,7 @@ import {
   checkArgs,
   CliFile,
   CliModelReport,
+  fenceHint,
   fileResults,
   ItemResult,
   parseCliJson,
@@ -62,6 +63,11 @@ test('a violation fails the model child of its assertion; the others pass', () =
   const tree = fileTree('u', 'T', TEXT, ['sc', 'tso']);
   const file: CliFile = { path: 'T', diagnostics: [], results: { sc: ok(), tso: ok({ violations: [failing] }) } };
   const rs = fileResults(tree, ['sc', 'tso'], file, TEXT);
+  // the same failure under SC too: no fence can fix it, so no hint
+  const both = fileResults(tree, ['sc', 'tso'], { ...file, results: { sc: ok({ violations: [failing] }), tso: ok({ violations: [failing] }) } }, TEXT);
+  assert.ok(both.filter((r) => r.outcome === 'failed').every((r) => !r.messages[0].text.includes('fences can fix')));
+  // TSO alone (SC not run): no hint either, nothing says SC passes
+  assert.ok(!fileResults(tree, ['tso'], file, TEXT).some((r) => r.messages.some((m) => m.text.includes('fences can fix'))));
   assert.deepEqual(byId(rs), {
     '#assert-1/sc': 'passed',
     '#assert-2/sc': 'passed',
@@ -81,9 +87,12 @@ test('a violation fails the model child of its assertion; the others pass', () =
       "  2. P0's buffered store x = 1 reaches memory  (3:13)",
       '  3. P1 reads x = 1 from memory  (4:13)',
       '  4. P1 checks `assert(r1 == 0)`  (4:21)',
+      fenceHint('tso'),
     ].join('\n'),
   );
   assert.equal(fail.durationMs, 1.5);
+  // (the last line: SC passed, so the failure under TSO is a missing fence, and the message
+  // points to the quick fix)
   // the condition's answer goes to the output, an exists is a question, not a test that fails
   assert.equal(rs.find((r) => r.id === 'u#condition/sc')!.detail, 'SC: exists reachable (2 of 2 final states satisfy it)');
 });
@@ -155,6 +164,7 @@ test('the real CLI over every example, one run: each result as the example promi
   assert.ok(doc, `JSON from the CLI (exit ${r.status}): ${r.stderr}`);
   const reports = reportsByPath(doc!);
   const outcome: Record<string, Record<string, string>> = {};
+  const hints: Record<string, boolean> = {};
   for (const f of files) {
     const text = fs.readFileSync(f, 'utf8');
     const name = path.basename(f);
@@ -162,6 +172,7 @@ test('the real CLI over every example, one run: each result as the example promi
     assert.ok(reports.get(f), `a report for ${f}`);
     const rs = fileResults(tree, MODELS, reports.get(f), text);
     outcome[name] = Object.fromEntries(rs.map((x) => [x.id.slice(`file://${f}`.length) || 'file', x.outcome]));
+    hints[name] = rs.some((x) => x.id.endsWith('/tso') && x.messages.some((m) => m.text.endsWith(fenceHint('tso'))));
     for (const x of rs.filter((y) => y.outcome === 'failed')) {
       for (const m of x.messages) assert.match(m.text, /\nSchedule \(\d+ steps?\):\n  1\. /, `${name}: a failure carries its schedule`);
     }
@@ -172,6 +183,9 @@ test('the real CLI over every example, one run: each result as the example promi
   assert.equal(d['#assert-2/sc'], 'passed');
   for (const m of ['tso', 'pso']) assert.ok(d[`#assert-1/${m}`] === 'failed' || d[`#assert-2/${m}`] === 'failed', `Dekker fails under ${m}`);
   assert.ok(Object.values(outcome['dekker-fenced.litmus']).every((o) => o === 'passed'), 'fenced Dekker holds everywhere');
+  // Dekker's TSO failure points to the fence quick fix; the racy counter's (SC fails too) does not
+  assert.ok(hints['dekker.litmus'], "Dekker's TSO failure names the quick fix");
+  assert.ok(!hints['racy-counter.litmus'], 'no fence hint where SC fails too');
   // an exists is an answer: SB passes in every model
   assert.ok(Object.values(outcome['sb.litmus']).every((o) => o === 'passed'));
   assert.ok(Object.values(outcome['sb-x86.litmus']).every((o) => o === 'passed'));
