@@ -153,7 +153,10 @@ async function startClient(context: vscode.ExtensionContext): Promise<void> {
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
   // A platform .vsix carries the server (server/litmus); litmus.serverPath, when set, wins.
   const inspected = vscode.workspace.getConfiguration('litmus').inspect<string>('serverPath');
-  const explicit = [inspected?.globalValue, inspected?.workspaceValue, inspected?.workspaceFolderValue].some((v) => v !== undefined);
+  // (an untrusted workspace's own value does not count: VS Code ignores it, see package.json)
+  const explicit =
+    inspected?.globalValue !== undefined ||
+    (vscode.workspace.isTrusted && (inspected?.workspaceValue !== undefined || inspected?.workspaceFolderValue !== undefined));
   const resolved = chooseServer({ value: vscode.workspace.getConfiguration('litmus').get<string>('serverPath'), explicit }, bundledServerPath(context.extensionPath, process.platform), {
     pathVar: process.env.PATH ?? '',
     pathExt: process.env.PATHEXT,
