@@ -121,6 +121,28 @@ async function verifyAllChecks() {
   });
 }
 
+async function followChecks() {
+  await check('test items follow new files, edits and deletions', async () => {
+    await page.keyboard.press('Escape');
+    await runCommand('View: Show Testing');
+    const rows = page.locator('.test-explorer .monaco-list-row');
+    fs.writeFileSync(`${workspace}/examples/new-test.litmus`, 'litmus New\nshared x;\nthread P0 { x = 1; r0 = x; assert(r0 == 1); }\n');
+    const row = rows.filter({ hasText: /^examples\/new-test\.litmus/ }).first();
+    await row.waitFor({ timeout: 60_000 });
+    if ((await row.getAttribute('aria-expanded')) === 'false') await row.locator('.monaco-tl-twistie').first().click();
+    await rows.filter({ hasText: /^assert\(r0 == 1\) \(line 3\)/ }).first().waitFor({ timeout: 30_000 });
+    // typing a condition (unsaved) adds its item
+    await quickOpen('new-test.litmus', 'litmus New');
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type('exists (x == 1)');
+    await rows.filter({ hasText: /^exists \(x == 1\) \(line 4\)/ }).first().waitFor({ timeout: 30_000 });
+    // deleting a file on disk removes its item
+    fs.unlinkSync(`${workspace}/examples/mp.litmus`);
+    await rows.filter({ hasText: /^examples\/mp\.litmus/ }).first().waitFor({ state: 'detached', timeout: 60_000 });
+    await page.keyboard.press('Control+S');
+  });
+}
+
 async function fenceQuickFixChecks() {
   await check('the fence quick fix on Dekker: applied and saved, the TSO violation is gone', async () => {
     await quickOpen('dekker.litmus', 'litmus Dekker');
@@ -272,6 +294,7 @@ try {
 
   await verifyAllChecks();
   await fenceQuickFixChecks();
+  await followChecks();
 
   await check('a missing server binary is reported once, naming the setting', async () => {
     await page.keyboard.press('Escape');

@@ -114,6 +114,16 @@ export function registerTestExplorer(context: vscode.ExtensionContext, deps: Tes
     texts.delete(uri.toString());
   }
 
+  /** Removes the file `u`, or every file under the folder `u`. */
+  function removeUnder(u: vscode.Uri): void {
+    const under = u.toString().replace(/\/?$/, '/');
+    const gone: vscode.Uri[] = [u];
+    ctrl.items.forEach((item) => {
+      if (item.id.startsWith(under) && item.uri) gone.push(item.uri);
+    });
+    gone.forEach(remove);
+  }
+
   async function discover(): Promise<void> {
     const found = await vscode.workspace.findFiles(GLOB, EXCLUDE);
     const keep = new Set(found.map((u) => u.toString()));
@@ -128,16 +138,26 @@ export function registerTestExplorer(context: vscode.ExtensionContext, deps: Tes
 
   const watcher = vscode.workspace.createFileSystemWatcher(GLOB);
   const isLitmus = (d: vscode.TextDocument) => d.languageId === 'litmus' || d.uri.path.endsWith('.litmus');
-  const inWorkspace = (u: vscode.Uri) => u.scheme === 'file' && vscode.workspace.getWorkspaceFolder(u) !== undefined;
+  // the same folders as EXCLUDE, for the watcher's and the editors' events
+  const skipped = (u: vscode.Uri) => /(^|\/)(node_modules|target|\.git)\//.test(vscode.workspace.asRelativePath(u, false));
+  const inWorkspace = (u: vscode.Uri) => u.scheme === 'file' && !skipped(u) && vscode.workspace.getWorkspaceFolder(u) !== undefined;
   context.subscriptions.push(
     ctrl,
     watcher,
-    watcher.onDidCreate((u) => void readAndUpsert(u)),
+    watcher.onDidCreate((u) => {
+      if (inWorkspace(u)) void readAndUpsert(u);
+    }),
     watcher.onDidChange((u) => {
       const d = openDoc(u);
-      if (!d || !d.isDirty) void readAndUpsert(u);
+      if (inWorkspace(u) && (!d || !d.isDirty)) void readAndUpsert(u);
     }),
-    watcher.onDidDelete((u) => remove(u)),
+    watcher.onDidDelete(removeUnder),
+    // deletions and renames made in VS Code, folders included (a folder is one event)
+    vscode.workspace.onDidDeleteFiles((e) => e.files.forEach(removeUnder)),
+    vscode.workspace.onDidRenameFiles((e) => {
+      e.files.forEach((f) => removeUnder(f.oldUri));
+      void discover();
+    }),
     vscode.workspace.onDidChangeTextDocument((e) => {
       if (isLitmus(e.document) && inWorkspace(e.document.uri) && e.contentChanges.length > 0) upsert(e.document.uri, e.document.getText());
     }),
