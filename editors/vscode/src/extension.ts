@@ -26,9 +26,10 @@ import {
   stepItems,
   VERIFY,
 } from './logic/schedule';
-import { resolveServerPath } from './logic/serverPath';
+import { bundledServerPath, chooseServer } from './logic/serverPath';
 import { RESTART_KEYS, SERVER_KEYS, ServerSettings, toServerSettings } from './logic/settings';
 import { formatStatus, parseStatus, STATUS_NOTIFICATION, StatusStore } from './logic/status';
+import { registerTestExplorer } from './testing';
 
 const LANGUAGE_ID = 'litmus';
 const COPY_SCHEDULE = 'litmus.copySchedule';
@@ -47,6 +48,8 @@ let fallbackCommands: vscode.Disposable[] = [];
 let shownSchedule: Schedule | undefined;
 /** Why the server is not running, when it is not. */
 let startError: string | undefined;
+/** The `litmus` binary resolved at the last start (the test explorer runs its CLI). */
+let serverBinary: string | undefined;
 
 /** One spelling per uri, whether it came from the server or from VS Code. */
 function normUri(uri: string): string {
@@ -133,6 +136,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     }),
     { dispose: () => void stopClient() },
   );
+  registerTestExplorer(context, {
+    binary: () => (serverBinary ? { path: serverBinary } : { error: startError ?? 'the litmus binary was not found' }),
+    log: (line) => output.appendLine(line),
+  });
   await startClient(context);
 }
 
@@ -144,7 +151,13 @@ async function startClient(context: vscode.ExtensionContext): Promise<void> {
   disposeFallbacks();
   startError = undefined;
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
-  const resolved = resolveServerPath(vscode.workspace.getConfiguration('litmus').get<string>('serverPath'), {
+  // A platform .vsix carries the server (server/litmus); litmus.serverPath, when set, wins.
+  const inspected = vscode.workspace.getConfiguration('litmus').inspect<string>('serverPath');
+  // (an untrusted workspace's own value does not count: VS Code ignores it, see package.json)
+  const explicit =
+    inspected?.globalValue !== undefined ||
+    (vscode.workspace.isTrusted && (inspected?.workspaceValue !== undefined || inspected?.workspaceFolderValue !== undefined));
+  const resolved = chooseServer({ value: vscode.workspace.getConfiguration('litmus').get<string>('serverPath'), explicit }, bundledServerPath(context.extensionPath, process.platform), {
     pathVar: process.env.PATH ?? '',
     pathExt: process.env.PATHEXT,
     platform: process.platform,
@@ -152,11 +165,12 @@ async function startClient(context: vscode.ExtensionContext): Promise<void> {
     workspaceFolder: folder,
     isExecutable,
   });
+  serverBinary = resolved.ok ? resolved.path : undefined;
   if (!resolved.ok) {
     reportStartFailure(resolved.message);
     return;
   }
-  output.appendLine(`Starting ${resolved.path} lsp`);
+  output.appendLine(`Starting ${resolved.path} lsp${resolved.bundled ? ' (bundled with the extension)' : ''}`);
   const serverOptions: ServerOptions = {
     command: resolved.path,
     args: ['lsp'],

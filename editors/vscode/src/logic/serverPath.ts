@@ -69,3 +69,25 @@ export function resolveServerPath(setting: string | undefined, env: ResolveEnv):
     message: `Litmus: cannot find the language server binary \`${expanded}\` on PATH (setting litmus.serverPath). ${fix}`,
   };
 }
+
+/** Where a platform-specific `.vsix` puts the server, relative to the extension's folder. */
+export function bundledServerPath(extensionPath: string, platform: NodeJS.Platform): string {
+  const p = platform === 'win32' ? path.win32 : path.posix;
+  return p.join(extensionPath, 'server', platform === 'win32' ? 'litmus.exe' : 'litmus');
+}
+
+/**
+ * The server to start. A `litmus.serverPath` the user set (in any settings scope) wins; when
+ * it is not set, the server bundled in a platform-specific `.vsix` (`server/litmus`, with the
+ * Z3 library beside it) when there is one; else `litmus` on PATH.
+ */
+export function chooseServer(
+  setting: { value: string | undefined; explicit: boolean },
+  bundled: string | undefined,
+  env: ResolveEnv,
+): Resolved & { bundled?: boolean } {
+  if (!setting.explicit && bundled !== undefined && env.isExecutable(bundled)) {
+    return { ok: true, path: bundled, bundled: true };
+  }
+  return resolveServerPath(setting.value, env);
+}

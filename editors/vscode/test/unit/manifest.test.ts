@@ -9,7 +9,8 @@ const root = path.resolve(__dirname, '../../..');
 const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
 
 test('activates on the litmus language and points at the bundle', () => {
-  assert.deepEqual(manifest.activationEvents, ['onLanguage:litmus']);
+  // a workspace with litmus files activates it too, so the test explorer lists them at once
+  assert.deepEqual(manifest.activationEvents, ['onLanguage:litmus', 'workspaceContains:**/*.litmus']);
   assert.equal(manifest.main, './dist/extension.js');
   assert.ok(manifest.repository?.url, 'vsce needs a repository');
   assert.ok(fs.existsSync(path.join(root, 'LICENSE')), 'vsce needs a LICENSE');
@@ -32,7 +33,7 @@ test('contributes the contract commands and the client ones, each with a title',
     assert.ok(c.title, `${c.command} has a title`);
     return c.command;
   });
-  for (const id of ['litmus.verify', 'litmus.showSchedule', 'litmus.copySchedule', 'litmus.stepThroughSchedule', 'litmus.clearSchedule', 'litmus.restartServer']) {
+  for (const id of ['litmus.verify', 'litmus.showSchedule', 'litmus.copySchedule', 'litmus.stepThroughSchedule', 'litmus.clearSchedule', 'litmus.restartServer', 'litmus.verifyAllFiles']) {
     assert.ok(ids.includes(id), `${id} contributed`);
   }
 });
@@ -41,4 +42,9 @@ test('an untrusted workspace cannot choose the server binary', () => {
   const u = manifest.capabilities.untrustedWorkspaces;
   assert.equal(u.supported, 'limited');
   assert.deepEqual(u.restrictedConfigurations, ['litmus.serverPath']);
+});
+
+test('a platform .vsix carries the bundled server: server/ is packaged', () => {
+  const ignore = fs.readFileSync(path.join(root, '.vscodeignore'), 'utf8').split('\n');
+  assert.ok(ignore.includes('!server/**'), '.vscodeignore keeps server/');
 });

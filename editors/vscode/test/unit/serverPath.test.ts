@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { test } from 'node:test';
-import { expandPath, resolveServerPath, ResolveEnv } from '../../src/logic/serverPath';
+import { bundledServerPath, chooseServer, expandPath, resolveServerPath, ResolveEnv } from '../../src/logic/serverPath';
 
 function env(files: string[], extra: Partial<ResolveEnv> = {}): ResolveEnv {
   const set = new Set(files);
@@ -58,4 +58,30 @@ test('~ and ${workspaceFolder} are expanded', () => {
 test('on Windows PATHEXT extensions are tried', () => {
   const e = env(['C:\\tools\\litmus.EXE'], { platform: 'win32', pathVar: 'C:\\bin;C:\\tools', pathExt: '.COM;.EXE' });
   assert.deepEqual(resolveServerPath('litmus', e), { ok: true, path: 'C:\\tools\\litmus.EXE' });
+});
+
+test('the bundled server is used unless litmus.serverPath is set', () => {
+  const bundled = bundledServerPath('/ext/litmus-0.1.0-linux-x64', 'linux');
+  assert.equal(bundled, '/ext/litmus-0.1.0-linux-x64/server/litmus');
+  const e = env([bundled, '/usr/bin/litmus', '/opt/litmus']);
+  // not set: the bundled copy, even though one is on PATH
+  assert.deepEqual(chooseServer({ value: 'litmus', explicit: false }, bundled, e), { ok: true, path: bundled, bundled: true });
+  // set by the user, even to the default name: the setting wins
+  assert.deepEqual(chooseServer({ value: 'litmus', explicit: true }, bundled, e), { ok: true, path: '/usr/bin/litmus' });
+  assert.deepEqual(chooseServer({ value: '/opt/litmus', explicit: true }, bundled, e), { ok: true, path: '/opt/litmus' });
+});
+
+test('without a bundled server (the universal .vsix) the setting or PATH is used', () => {
+  const bundled = bundledServerPath('/ext/litmus-0.1.0', 'linux');
+  assert.deepEqual(chooseServer({ value: undefined, explicit: false }, bundled, env(['/usr/bin/litmus'])), {
+    ok: true,
+    path: '/usr/bin/litmus',
+  });
+  assert.deepEqual(chooseServer({ value: undefined, explicit: false }, undefined, env(['/usr/bin/litmus'])), {
+    ok: true,
+    path: '/usr/bin/litmus',
+  });
+  const r = chooseServer({ value: undefined, explicit: false }, bundled, env([]));
+  assert.equal(r.ok, false);
+  assert.equal(bundledServerPath('C:\\ext\\litmus', 'win32'), 'C:\\ext\\litmus\\server\\litmus.exe');
 });

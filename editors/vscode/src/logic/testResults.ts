@@ -1,0 +1,302 @@
+// From `litmus check --json` (JSON v1, README "JSON") to test explorer results: which item
+// passed or failed under which model, and the message a failure carries (the violation and its
+// schedule, one step a line with its position). No `vscode` import: unit-tested under node.
+
+import { CheckNode, FileNode, Model, modelLabel, Pos, Range } from './testTree';
+
+/** One step of a schedule as the CLI prints it (1-based positions). */
+export interface CliStep {
+  thread: string;
+  line: number;
+  col: number;
+  end_line: number;
+  end_col: number;
+  action: string;
+  loc: string | null;
+  value: number | null;
+  buffered: boolean;
+}
+
+export interface CliViolation {
+  kind: 'assert' | 'condition' | 'error' | 'deadlock';
+  message: string;
+  line: number;
+  col: number;
+  end_line: number;
+  end_col: number;
+  schedule: CliStep[];
+}
+
+export interface CliModelReport {
+  complete: boolean;
+  stopped?: string;
+  condition: { kind: string; holds: boolean; positive: number; negative: number } | null;
+  violations: CliViolation[];
+  warnings: { message: string; line?: number; col?: number }[];
+  stats?: { time_ms?: number };
+}
+
+export interface CliDiagnostic {
+  severity: string;
+  message: string;
+  line: number;
+  col: number;
+  end_line: number;
+  end_col: number;
+}
+
+export interface CliFile {
+  path: string;
+  name?: string;
+  diagnostics: CliDiagnostic[];
+  results: Partial<Record<Model, CliModelReport>>;
+}
+
+export interface CliDocument {
+  version: number;
+  files: CliFile[];
+}
+
+/** A message shown on a test item: text, and where it points (0-based). */
+export interface ResultMessage {
+  text: string;
+  range?: Range;
+}
+
+export type Outcome = 'passed' | 'failed' | 'errored' | 'skipped';
+
+export interface ItemResult {
+  id: string;
+  outcome: Outcome;
+  messages: ResultMessage[];
+  /** For a run's output: what a passing item answered (an `exists` reachable or not). */
+  detail?: string;
+  durationMs?: number;
+}
+
+/** Parses the CLI's JSON; undefined when it is not a version 1 document with a file list. */
+export function parseCliJson(stdout: string): CliDocument | undefined {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(stdout);
+  } catch {
+    return undefined;
+  }
+  if (typeof doc !== 'object' || doc === null) return undefined;
+  const d = doc as { version?: unknown; files?: unknown };
+  if (d.version !== 1 || !Array.isArray(d.files)) return undefined;
+  return doc as CliDocument;
+}
+
+function range0(o: { line: number; col: number; end_line?: number; end_col?: number }): Range {
+  const start: Pos = { line: Math.max(0, o.line - 1), character: Math.max(0, o.col - 1) };
+  const end: Pos =
+    o.end_line !== undefined && o.end_col !== undefined
+      ? { line: Math.max(0, o.end_line - 1), character: Math.max(0, o.end_col - 1) }
+      : start;
+  return { start, end };
+}
+
+function before(a: Pos, b: Pos): boolean {
+  return a.line < b.line || (a.line === b.line && a.character <= b.character);
+}
+
+function inside(p: Pos, r: Range): boolean {
+  return before(r.start, p) && before(p, r.end);
+}
+
+/** The source text of a step (its first line), for assert/await/branch steps. */
+function snippet(lines: string[] | undefined, s: CliStep): string {
+  if (!lines) return '';
+  const line = lines[s.line - 1] ?? '';
+  const end = s.end_line === s.line ? s.end_col - 1 : line.length;
+  const t = line.slice(s.col - 1, end).replace(/\s+/g, ' ').trim();
+  return t.length > 40 ? t.slice(0, 39) + '…' : t;
+}
+
+/** One sentence per step, in the language server's wording. */
+export function stepLabel(s: CliStep, lines?: string[]): string {
+  const t = s.thread;
+  const loc = s.loc ?? '?';
+  const v = s.value === null ? '?' : String(s.value);
+  switch (s.action) {
+    case 'load':
+      return s.buffered ? `${t} reads ${loc} = ${v} from its store buffer` : `${t} reads ${loc} = ${v} from memory`;
+    case 'store':
+      return s.buffered ? `${t} stores ${loc} = ${v} into its store buffer` : `${t} stores ${loc} = ${v} to memory`;
+    case 'flush':
+      return `${t}'s buffered store ${loc} = ${v} reaches memory`;
+    case 'fence':
+      return `${t} executes a fence`;
+    case 'lock':
+      return `${t} locks ${loc}`;
+    case 'unlock':
+      return `${t} unlocks ${loc}`;
+    case 'rmw':
+      return `${t} atomically updates ${loc}, old value ${v}`;
+    case 'assert':
+      return `${t} checks \`${snippet(lines, s)}\``;
+    case 'assume':
+      return `${t} assumes \`${snippet(lines, s)}\``;
+    case 'await':
+      return `${t} waits at \`${snippet(lines, s)}\``;
+    default:
+      return `${t} ${s.action} \`${snippet(lines, s)}\``;
+  }
+}
+
+const KIND_WORDS: Record<CliViolation['kind'], string> = {
+  assert: 'assertion violation',
+  condition: 'condition violation',
+  error: 'runtime error',
+  deadlock: 'deadlock',
+};
+
+/**
+ * A failure's message: what failed under which model, then the schedule that makes it happen,
+ * one numbered step a line with `line:col` (1-based, like the CLI).
+ */
+export function violationText(model: Model, v: CliViolation, lines?: string[]): string {
+  const out = [`${modelLabel(model)} ${KIND_WORDS[v.kind] ?? v.kind}: ${v.message}`];
+  out.push(`Schedule (${v.schedule.length} step${v.schedule.length === 1 ? '' : 's'}):`);
+  v.schedule.forEach((s, i) => out.push(`  ${i + 1}. ${stepLabel(s, lines)}  (${s.line}:${s.col})`));
+  return out.join('\n');
+}
+
+function incompleteText(model: Model, r: CliModelReport): string {
+  const why = r.warnings.map((w) => w.message).filter((m) => m !== '');
+  return `${modelLabel(model)}: not verified, the exploration was incomplete${why.length ? ` (${why.join('; ')})` : ''}`;
+}
+
+function conditionAnswer(model: Model, c: NonNullable<CliModelReport['condition']>): string {
+  const states = c.positive + c.negative;
+  const verdict = c.kind === 'exists' ? (c.holds ? 'reachable' : 'not reachable') : c.holds ? 'holds' : 'fails';
+  return `${modelLabel(model)}: ${c.kind} ${verdict} (${c.positive} of ${states} final state${states === 1 ? '' : 's'} satisfy it)`;
+}
+
+/**
+ * The results of one file's run. `file` is its item tree (built from the text that was
+ * checked), `models` the models the run asked for, `report` the CLI's entry for the file
+ * (undefined when the CLI printed none: then every requested item errored with `why`), `text`
+ * the checked source (for the steps' snippets).
+ *
+ * Rules: a file with error diagnostics errors (its checks are skipped); a model child fails
+ * when one of that model's violations lies inside its assertion or condition; an `exists`
+ * passes whether or not the state is reachable (it is a question, as for herd7), its answer in
+ * `detail`; a model whose exploration was incomplete and found nothing there is errored as not
+ * verified; violations that belong to no check (runtime errors, deadlocks) fail the file.
+ */
+export function fileResults(
+  file: FileNode,
+  models: readonly Model[],
+  report: CliFile | undefined,
+  text?: string,
+  why = 'litmus printed no result for this file',
+): ItemResult[] {
+  const lines = text?.split(/\r?\n/);
+  const out: ItemResult[] = [];
+  const modelNodes = (pick: (c: CheckNode) => boolean) =>
+    file.children.filter(pick).flatMap((c) => c.children.filter((m) => models.includes(m.model)));
+  if (!report) {
+    out.push({ id: file.id, outcome: 'errored', messages: [{ text: why }] });
+    for (const m of modelNodes(() => true)) out.push({ id: m.id, outcome: 'skipped', messages: [] });
+    return out;
+  }
+  const errors = report.diagnostics.filter((d) => d.severity === 'error');
+  if (errors.length > 0) {
+    out.push({
+      id: file.id,
+      outcome: 'errored',
+      messages: errors.map((d) => ({ text: `${d.message} (${d.line}:${d.col})`, range: range0(d) })),
+    });
+    for (const m of modelNodes(() => true)) out.push({ id: m.id, outcome: 'skipped', messages: [] });
+    return out;
+  }
+  const fileFailures: ResultMessage[] = [];
+  const fileIncomplete: ResultMessage[] = [];
+  for (const model of models) {
+    const r = report.results[model];
+    const nodes = file.children.map((c) => ({ check: c, node: c.children.find((m) => m.model === model) }));
+    if (!r) {
+      for (const { node } of nodes) if (node) out.push({ id: node.id, outcome: 'errored', messages: [{ text: `${modelLabel(model)}: no result` }] });
+      continue;
+    }
+    const claimed = new Set<CliViolation>();
+    for (const { check, node } of nodes) {
+      if (!node) continue;
+      const mine = r.violations.filter(
+        (v) => (v.kind === 'assert' || v.kind === 'condition') && (v.kind === 'assert') === (check.kind === 'assert') && inside(range0(v).start, check.range),
+      );
+      mine.forEach((v) => claimed.add(v));
+      const ms = r.stats?.time_ms;
+      if (mine.length > 0) {
+        out.push({
+          id: node.id,
+          outcome: 'failed',
+          messages: mine.map((v) => ({ text: violationText(model, v, lines), range: range0(v) })),
+          durationMs: ms,
+        });
+      } else if (!r.complete && r.stopped !== 'first-violation') {
+        out.push({ id: node.id, outcome: 'errored', messages: [{ text: incompleteText(model, r), range: check.range }], durationMs: ms });
+      } else {
+        const detail = check.kind === 'condition' && r.condition ? conditionAnswer(model, r.condition) : undefined;
+        out.push({ id: node.id, outcome: 'passed', messages: [], detail, durationMs: ms });
+      }
+    }
+    for (const v of r.violations) {
+      if (!claimed.has(v)) fileFailures.push({ text: violationText(model, v, lines), range: range0(v) });
+    }
+    if (!r.complete && file.children.length === 0 && r.stopped !== 'first-violation') {
+      fileIncomplete.push({ text: incompleteText(model, r) });
+    }
+  }
+  addFenceHints(file, out);
+  if (fileFailures.length > 0) out.push({ id: file.id, outcome: 'failed', messages: fileFailures });
+  else if (fileIncomplete.length > 0) out.push({ id: file.id, outcome: 'errored', messages: fileIncomplete });
+  else if (file.children.length === 0) out.push({ id: file.id, outcome: 'passed', messages: [] });
+  return out;
+}
+
+/** The line a TSO/PSO failure gets when the same check passed under SC in the same run. */
+export function fenceHint(model: Model): string {
+  return `SC passes here: fences can fix this. The quick fix on the assertion inserts the fewest that make ${modelLabel(model)} behave as SC (\`litmus fences --model ${model} FILE\` prints them).`;
+}
+
+/**
+ * A failure under TSO or PSO of a check that passed under SC in the same run is a missing
+ * fence, which the server's quick fix (issue 30) repairs: its message says so. Failures SC has
+ * too get no hint (no fence fixes them).
+ */
+function addFenceHints(file: FileNode, out: ItemResult[]): void {
+  const outcome = new Map(out.map((r) => [r.id, r]));
+  for (const c of file.children) {
+    if (outcome.get(`${c.id}/sc`)?.outcome !== 'passed') continue;
+    for (const m of ['tso', 'pso'] as const) {
+      const r = outcome.get(`${c.id}/${m}`);
+      if (r?.outcome === 'failed') for (const msg of r.messages) msg.text += `\n${fenceHint(m)}`;
+    }
+  }
+}
+
+/**
+ * The CLI's entry for each file path of a catalogue run: by path as given on the command line
+ * (the CLI echoes it), in order.
+ */
+export function reportsByPath(doc: CliDocument): Map<string, CliFile> {
+  const m = new Map<string, CliFile>();
+  for (const f of doc.files) if (typeof f?.path === 'string' && !m.has(f.path)) m.set(f.path, f);
+  return m;
+}
+
+/** The command line of a catalogue run (`litmus check --json ... FILE...`). */
+export function checkArgs(
+  files: readonly string[],
+  opts: { models: readonly Model[]; loopBound?: number; timeout?: number; engine?: string },
+): string[] {
+  const args = ['check', '--json', '--model', opts.models.join(',')];
+  if (opts.loopBound !== undefined) args.push('--loop-bound', String(opts.loopBound));
+  if (opts.timeout !== undefined && opts.timeout > 0) args.push('--timeout', String(opts.timeout));
+  if (opts.engine) args.push('--engine', opts.engine);
+  args.push('--', ...files);
+  return args;
+}
