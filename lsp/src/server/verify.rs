@@ -24,7 +24,7 @@ use litmus_engine::{Control, Model, ModelReport};
 use super::document::{Document, Job, Outcome};
 use super::engine::Engine;
 use super::tokens::TokenMap;
-use super::{lock, panic_message, Ctx, Inner};
+use super::{panic_message, to_proto, Ctx};
 
 /// A cached report and the text coordinates its spans are in.
 #[derive(Clone)]
@@ -114,21 +114,33 @@ fn adapt(engine: &dyn Engine, d: &Document, e: &CacheEntry) -> Outcome {
     }
 }
 
+/// What an edit did to the shown results.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AfterEdit {
+    /// Same program: kept (moved, the condition re-evaluated).
+    Kept,
+    /// The program changed: dropped.
+    Dropped,
+    /// The program changed: dropped, and the running check cancelled.
+    Cancelled,
+}
+
 /// After an edit was applied and reparsed: keeps the shown results if the program is the same
 /// (moving their spans, re-evaluating a changed condition), else drops them and cancels the
-/// running job. Returns whether a job was cancelled.
-pub fn after_edit(inner: &Inner, d: &mut Document) -> bool {
+/// running job.
+pub fn after_edit(engine: &dyn Engine, d: &mut Document) -> AfterEdit {
     let old_tokens = d.tokens.clone();
     let old_cond = d.cond_key.clone();
-    let changed = d.reparse(&*inner.engine);
+    let changed = d.reparse(engine);
     if changed {
+        let had_results = !d.results.is_empty();
         d.results.clear();
         d.program_version = d.version;
         if let Some(j) = d.job.take() {
             j.control.cancel();
-            return true;
+            return AfterEdit::Cancelled;
         }
-        return false;
+        return if had_results { AfterEdit::Dropped } else { AfterEdit::Kept };
     }
     let cond_changed = old_cond != d.cond_key;
     let test = d.test.clone();
@@ -141,13 +153,13 @@ pub fn after_edit(inner: &Inner, d: &mut Document) -> bool {
             *report = remap_report(report, &old_tokens, &d.tokens);
             if cond_changed {
                 if let Some(t) = &test {
-                    reevaluate(&*inner.engine, t, report);
+                    reevaluate(engine, t, report);
                 }
                 *fresh_condition = false;
             }
         }
     }
-    false
+    AfterEdit::Kept
 }
 
 pub async fn start(ctx: &Ctx, uri: &Uri) {
@@ -175,8 +187,9 @@ async fn start_with(ctx: &Ctx, uri: &Uri, use_cache: bool) {
     let opts_key = format!("{opts:?}");
     let mut cancelled_old = false;
     let plan = {
-        let mut docs = ctx.docs();
-        let Some(d) = docs.get_mut(uri) else { return };
+        let mut st = ctx.state();
+        let st = &mut *st;
+        let Some(d) = st.docs.get_mut(uri) else { return };
         if let Some(j) = d.job.take() {
             j.control.cancel();
             cancelled_old = true;
@@ -187,11 +200,11 @@ async fn start_with(ctx: &Ctx, uri: &Uri, use_cache: bool) {
             Some(test) => {
                 let mut need = Vec::new();
                 {
-                    let cache = lock(&ctx.inner.cache);
+                    let cache = &st.cache;
                     for &m in &settings.models {
                         match cache.get(&d.tokens.key, &opts_key, m).filter(|_| use_cache) {
                             Some(e) => {
-                                let o = adapt(&*ctx.inner.engine, d, e);
+                                let o = adapt(&*ctx.shared.engine, d, e);
                                 if !matches!(
                                     o,
                                     Outcome::Done {
@@ -214,7 +227,7 @@ async fn start_with(ctx: &Ctx, uri: &Uri, use_cache: bool) {
                     None
                 } else {
                     let job = Job {
-                        id: ctx.inner.next_job.fetch_add(1, Ordering::Relaxed),
+                        id: ctx.shared.next_job.fetch_add(1, Ordering::Relaxed),
                         control: Control::new(),
                         token: None,
                     };
@@ -255,10 +268,6 @@ enum Msg {
     Done(Model, Result<ModelReport, String>),
 }
 
-fn progress_value(p: WorkDoneProgress) -> ProgressParamsValue {
-    ProgressParamsValue::WorkDone(p)
-}
-
 async fn run_job(ctx: Ctx, uri: Uri, plan: Plan) {
     let Plan {
         job,
@@ -273,7 +282,7 @@ async fn run_job(ctx: Ctx, uri: Uri, plan: Plan) {
     let settings = ctx.settings();
     let limit = settings.max_jobs.unwrap_or_else(super::queue::default_limit);
     let slot = ctx
-        .inner
+        .shared
         .queue
         .acquire(job.id, limit, &job.control, ctx.send_status(&uri, "queued"))
         .await;
@@ -294,8 +303,9 @@ async fn run_job(ctx: Ctx, uri: Uri, plan: Plan) {
         }
     }
     {
-        let mut docs = ctx.docs();
-        match docs
+        let mut st = ctx.state();
+        match st
+            .docs
             .get_mut(&uri)
             .and_then(|d| d.job.as_mut())
             .filter(|j| j.id == job.id)
@@ -310,22 +320,18 @@ async fn run_job(ctx: Ctx, uri: Uri, plan: Plan) {
         .collect::<Vec<_>>()
         .join(", ");
     if let Some(t) = &token {
-        let begin = WorkDoneProgress::Begin(WorkDoneProgressBegin {
-            title: format!("Verifying {}", test.name.text),
-            cancellable: Some(true),
-            message: Some(model_list.clone()),
-            percentage: Some(0),
-        });
+        let begin = to_proto::progress_begin(
+            t,
+            format!("Verifying {}", test.name.text),
+            model_list.clone(),
+        );
         ctx.client
-            .send_notification::<ProgressNotification>(ProgressParams {
-                token: NumberOrString::String(t.clone()),
-                value: progress_value(begin),
-            })
+            .send_notification::<ProgressNotification>(begin)
             .await;
     }
 
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<Msg>();
-    let engine = ctx.inner.engine.clone();
+    let engine = ctx.shared.engine.clone();
     let control = job
         .control
         .clone()
@@ -357,8 +363,8 @@ async fn run_job(ctx: Ctx, uri: Uri, plan: Plan) {
             }
         }));
     if let Some(Err(e)) = worker {
-        let mut docs = ctx.docs();
-        if let Some(d) = docs.get_mut(&uri) {
+        let mut st = ctx.state();
+        if let Some(d) = st.docs.get_mut(&uri) {
             for m in &models {
                 d.results.insert(
                     *m,
@@ -374,21 +380,18 @@ async fn run_job(ctx: Ctx, uri: Uri, plan: Plan) {
         match msg {
             Msg::Progress(m, p) => {
                 if let Some(t) = &token {
-                    let report = WorkDoneProgress::Report(WorkDoneProgressReport {
-                        cancellable: Some(true),
-                        message: Some(format!(
+                    let report = to_proto::progress_report(
+                        t,
+                        format!(
                             "{}: {} executions, {} states",
                             m.label(),
                             p.executions,
                             p.states
-                        )),
-                        percentage: Some((done * 100 / total) as u32),
-                    });
+                        ),
+                        (done * 100 / total) as u32,
+                    );
                     ctx.client
-                        .send_notification::<ProgressNotification>(ProgressParams {
-                            token: NumberOrString::String(t.clone()),
-                            value: progress_value(report),
-                        })
+                        .send_notification::<ProgressNotification>(report)
                         .await;
                 }
             }
@@ -400,16 +403,13 @@ async fn run_job(ctx: Ctx, uri: Uri, plan: Plan) {
                     ctx.send_status(&uri, "running").await;
                 }
                 if let Some(t) = &token {
-                    let report = WorkDoneProgress::Report(WorkDoneProgressReport {
-                        cancellable: Some(true),
-                        message: Some(format!("{} done ({done}/{total})", m.label())),
-                        percentage: Some((done * 100 / total) as u32),
-                    });
+                    let report = to_proto::progress_report(
+                        t,
+                        format!("{} done ({done}/{total})", m.label()),
+                        (done * 100 / total) as u32,
+                    );
                     ctx.client
-                        .send_notification::<ProgressNotification>(ProgressParams {
-                            token: NumberOrString::String(t.clone()),
-                            value: progress_value(report),
-                        })
+                        .send_notification::<ProgressNotification>(report)
                         .await;
                 }
             }
@@ -419,8 +419,8 @@ async fn run_job(ctx: Ctx, uri: Uri, plan: Plan) {
     // The worker is finished (its sender dropped).
     let cancelled = job.control.is_cancelled();
     let current = {
-        let mut docs = ctx.docs();
-        match docs.get_mut(&uri) {
+        let mut st = ctx.state();
+        match st.docs.get_mut(&uri) {
             Some(d) if d.job.as_ref().is_some_and(|j| j.id == job.id) => {
                 d.job = None;
                 if cancelled {
@@ -433,14 +433,8 @@ async fn run_job(ctx: Ctx, uri: Uri, plan: Plan) {
     };
     if let Some(t) = &token {
         let msg = if cancelled { "cancelled" } else { "done" };
-        let end = WorkDoneProgress::End(WorkDoneProgressEnd {
-            message: Some(msg.into()),
-        });
         ctx.client
-            .send_notification::<ProgressNotification>(ProgressParams {
-                token: NumberOrString::String(t.clone()),
-                value: progress_value(end),
-            })
+            .send_notification::<ProgressNotification>(to_proto::progress_end(t, msg))
             .await;
     }
     if current {
@@ -474,18 +468,19 @@ fn model_done(
         cond_key: cond_key.to_string(),
         report: report.clone(),
     });
+    let mut st = ctx.state();
+    let st = &mut *st;
     if let Some(e) = &entry {
-        lock(&ctx.inner.cache).insert(opts_key, m, e.clone());
+        st.cache.insert(opts_key, m, e.clone());
     }
-    let mut docs = ctx.docs();
-    let Some(d) = docs.get_mut(uri) else {
+    let Some(d) = st.docs.get_mut(uri) else {
         return false;
     };
     if d.job.as_ref().map(|j| j.id) != Some(job.id) || d.tokens.key != tokens.key {
         return false; // stale: a newer job or program owns this document now
     }
     let o = match (entry, r) {
-        (Some(e), _) => adapt(&*ctx.inner.engine, d, &e),
+        (Some(e), _) => adapt(&*ctx.shared.engine, d, &e),
         (None, Err(msg)) => Outcome::Crashed(msg),
         (None, Ok(_)) => return false,
     };

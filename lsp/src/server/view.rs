@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use litmus_engine::ast::{Quantifier, Stmt, StmtKind, Test};
+use litmus_engine::ast::{Stmt, StmtKind, Test};
 use litmus_engine::report::{Schedule, ViolationKind};
 use litmus_engine::{Diagnostic, Model, Severity, Span};
 
@@ -72,7 +72,7 @@ fn join_models(ms: &[Model]) -> String {
     }
 }
 
-fn overlaps(a: Span, b: Span) -> bool {
+pub fn overlaps(a: Span, b: Span) -> bool {
     a.start < b.end.max(b.start + 1) && b.start < a.end.max(a.start + 1)
 }
 
@@ -403,96 +403,4 @@ fn hint_offset(text: &str, sp: Span) -> u32 {
     let s = text.get(sp.range()).unwrap_or("");
     let trimmed = s.trim_end().trim_end_matches(';').trim_end();
     sp.start + trimmed.len() as u32
-}
-
-/// Hover markdown for a target, or `None` when there is nothing to say.
-pub fn hover(
-    test: &Test,
-    text: &str,
-    models: &[Model],
-    results: &BTreeMap<Model, Outcome>,
-    target: Target,
-    heading: &str,
-) -> String {
-    let mut md = format!("**{heading}**\n\n");
-    md += "| model | verdict | states | positive | negative | executions | complete |\n|---|---|---|---|---|---|---|\n";
-    for m in models {
-        let mark = mark(test, target, results.get(m));
-        match results.get(m) {
-            Some(Outcome::Done { report: r, .. }) => {
-                let (p, n) = r.condition.as_ref().map_or(("–".into(), "–".into()), |c| {
-                    (c.positive.to_string(), c.negative.to_string())
-                });
-                md += &format!(
-                    "| {} | {} | {} | {} | {} | {} | {} |\n",
-                    m.label(),
-                    mark,
-                    r.states.len(),
-                    p,
-                    n,
-                    r.stats.executions,
-                    if r.complete { "yes" } else { "no" }
-                );
-            }
-            Some(Outcome::Running) => md += &format!("| {} | running | | | | | |\n", m.label()),
-            Some(Outcome::Crashed(e)) => {
-                md += &format!(
-                    "| {} | internal error: {} | | | | | |\n",
-                    m.label(),
-                    e.replace('|', "\\|")
-                )
-            }
-            None => md += &format!("| {} | not verified yet | | | | | |\n", m.label()),
-        }
-    }
-    if let (Target::Condition, Some(c)) = (target, &test.condition) {
-        for m in models {
-            if let Some(Outcome::Done { report: r, .. }) = results.get(m) {
-                if let Some(cr) = &r.condition {
-                    let obs = match (cr.positive, cr.negative) {
-                        (0, _) => "Never",
-                        (_, 0) => "Always",
-                        _ => "Sometimes",
-                    };
-                    let _ = Quantifier::Exists;
-                    md += &format!(
-                        "\n{}: `{}` {} · Observation {} {} {} {}",
-                        m.label(),
-                        c.quantifier.as_str(),
-                        if cr.holds { "holds" } else { "does not hold" },
-                        test.name.text,
-                        obs,
-                        cr.positive,
-                        cr.negative
-                    );
-                }
-            }
-        }
-        md += "\n";
-    }
-    let fs = findings(test, results);
-    let chosen = match target {
-        Target::Test => pick(&fs, None),
-        Target::Assert(s) => fs
-            .iter()
-            .find(|f| f.kind == "assert" && overlaps(f.span, s)),
-        Target::Condition => fs
-            .iter()
-            .find(|f| f.kind == "condition")
-            .or_else(|| fs.iter().find(|f| f.kind == "witness")),
-    };
-    if let Some(f) = chosen {
-        let what = if f.kind == "witness" {
-            "Witness"
-        } else {
-            "Counterexample"
-        };
-        md += &format!(
-            "\n**{what} under {}** ({} steps)\n\n",
-            f.model.label(),
-            f.schedule.len()
-        );
-        md += &schedule::markdown_table(test, text, f.schedule);
-    }
-    md
 }
