@@ -93,7 +93,11 @@ impl LanguageServer for Backend {
         };
         {
             let mut st = self.ctx.state();
-            st.enc = if utf8 { Encoding::Utf8 } else { Encoding::Utf16 };
+            st.enc = if utf8 {
+                Encoding::Utf8
+            } else {
+                Encoding::Utf16
+            };
             st.caps = client;
             if let Some(opts) = &params.initialization_options {
                 let warnings = st.settings.merge(opts);
@@ -137,7 +141,9 @@ impl LanguageServer for Backend {
         let edit = {
             let mut st = self.ctx.state();
             let enc = st.enc;
-            let Some(d) = st.docs.get_mut(&uri) else { return };
+            let Some(d) = st.docs.get_mut(&uri) else {
+                return;
+            };
             if version <= d.version {
                 // An out-of-date change (the client resent or reordered): ignore it.
                 return;
@@ -195,7 +201,11 @@ impl LanguageServer for Backend {
         } else {
             self.ctx.fetch_configuration().await;
         }
-        let limit = self.ctx.settings().max_jobs.unwrap_or_else(queue::default_limit);
+        let limit = self
+            .ctx
+            .settings()
+            .max_jobs
+            .unwrap_or_else(queue::default_limit);
         self.ctx.shared.queue.refill(limit);
         let uris: Vec<Uri> = self.ctx.state().docs.keys().cloned().collect();
         for u in uris {

@@ -98,7 +98,9 @@ pub fn document_symbols(s: &Snapshot<'_>) -> Option<DocumentSymbolResponse> {
         selection: name,
         children,
     };
-    Some(DocumentSymbolResponse::Nested(vec![s.conv.document_symbol(&top)]))
+    Some(DocumentSymbolResponse::Nested(vec![s
+        .conv
+        .document_symbol(&top)]))
 }
 
 /// Where the variable, register, mutex or thread at `pos` is defined.

@@ -149,6 +149,9 @@ impl Conv<'_> {
 pub fn verdict(o: &Outcome) -> &'static str {
     match o {
         Outcome::Running => "running",
+        // A violation found while exploring is final: the model fails.
+        Outcome::Exploring(vs) if !vs.is_empty() => "fails",
+        Outcome::Exploring(_) => "running",
         Outcome::Crashed(_) => "incomplete",
         Outcome::Done { report, .. } if !report.violations.is_empty() => "fails",
         Outcome::Done { report, .. } if !report.complete => "incomplete",

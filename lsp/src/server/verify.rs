@@ -9,7 +9,7 @@
 //! longer the document's job is dropped (never shown), and spans of a result are moved to the
 //! document's current text token by token ([`TokenMap::remap`]).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -54,6 +54,14 @@ impl Cache {
     }
 }
 
+/// Moves the spans of a violation and its schedule from `from`'s coordinates to `to`'s.
+fn remap_violation(v: &mut Violation, from: &TokenMap, to: &TokenMap) {
+    v.span = from.remap(to, v.span);
+    for s in &mut v.schedule {
+        s.span = from.remap(to, s.span);
+    }
+}
+
 /// Moves every span of `r` from the coordinates of `from` to those of `to` (equal keys).
 pub fn remap_report(r: &ModelReport, from: &TokenMap, to: &TokenMap) -> ModelReport {
     let mut r = r.clone();
@@ -61,10 +69,7 @@ pub fn remap_report(r: &ModelReport, from: &TokenMap, to: &TokenMap) -> ModelRep
         return r;
     }
     for v in &mut r.violations {
-        v.span = from.remap(to, v.span);
-        for s in &mut v.schedule {
-            s.span = from.remap(to, s.span);
-        }
+        remap_violation(v, from, to);
     }
     if let Some(w) = &mut r.witness {
         for s in w {
@@ -145,6 +150,11 @@ pub fn after_edit(engine: &dyn Engine, d: &mut Document) -> AfterEdit {
     let cond_changed = old_cond != d.cond_key;
     let test = d.test.clone();
     for o in d.results.values_mut() {
+        if let Outcome::Exploring(vs) = o {
+            for v in vs {
+                remap_violation(v, &old_tokens, &d.tokens);
+            }
+        }
         if let Outcome::Done {
             report,
             fresh_condition,
@@ -265,6 +275,8 @@ async fn start_with(ctx: &Ctx, uri: &Uri, use_cache: bool) {
 
 enum Msg {
     Progress(Model, litmus_engine::Progress),
+    /// A violation found while the model's check still explores.
+    Found(Model, Violation),
     Done(Model, Result<ModelReport, String>),
 }
 
@@ -331,38 +343,39 @@ async fn run_job(ctx: Ctx, uri: Uri, plan: Plan) {
     }
 
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<Msg>();
-    let engine = ctx.shared.engine.clone();
     let control = job
         .control
         .clone()
         .with_memory_budget(crate::memory::budget(settings.max_memory));
-    let worker_models = models.clone();
-    let worker = (slot.is_some() && !job.control.is_cancelled()).then(|| std::thread::Builder::new()
-        .name(format!("litmus-check-{}", job.id))
-        .spawn(move || {
-            for m in worker_models {
-                if control.is_cancelled() {
-                    break;
-                }
-                let last = Arc::new(Mutex::new(Instant::now()));
-                let txp = tx.clone();
-                let ctl = control.clone().with_progress(move |p| {
-                    let mut l = last.lock().unwrap_or_else(|e| e.into_inner());
-                    if l.elapsed() >= Duration::from_millis(50) {
-                        *l = Instant::now();
-                        let _ = txp.send(Msg::Progress(m, p.clone()));
-                    }
-                });
-                let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    engine.check(&test, m, &opts, &ctl)
-                }))
-                .map_err(|e| panic_message(&*e));
-                if tx.send(Msg::Done(m, r)).is_err() {
-                    break;
-                }
-            }
-        }));
-    if let Some(Err(e)) = worker {
+    // One worker thread per place held: the job's own, and for its other models the places
+    // free right now (never one a waiting job could have): models run in parallel when
+    // `maxJobs` and the queue allow, else one after another.
+    let mut slots = Vec::new();
+    if let Some(s) = slot.filter(|_| !job.control.is_cancelled()) {
+        slots.push(s);
+        slots.extend(ctx.shared.queue.try_more(limit, models.len().saturating_sub(1)));
+    }
+    let pending = Arc::new(Mutex::new(models.iter().copied().collect::<VecDeque<Model>>()));
+    let (mut started, mut spawn_error) = (0, None);
+    for (i, slot) in slots.into_iter().enumerate() {
+        let w = Worker {
+            tx: tx.clone(),
+            engine: ctx.shared.engine.clone(),
+            test: test.clone(),
+            opts: opts.clone(),
+            control: control.clone(),
+            pending: pending.clone(),
+        };
+        let spawned = std::thread::Builder::new()
+            .name(format!("litmus-check-{}-{i}", job.id))
+            .spawn(move || w.run(slot));
+        match spawned {
+            Ok(_) => started += 1,
+            Err(e) => spawn_error = Some(e),
+        }
+    }
+    drop(tx);
+    if let (0, Some(e)) = (started, spawn_error) {
         let mut st = ctx.state();
         if let Some(d) = st.docs.get_mut(&uri) {
             for m in &models {
@@ -395,6 +408,13 @@ async fn run_job(ctx: Ctx, uri: Uri, plan: Plan) {
                         .await;
                 }
             }
+            Msg::Found(m, v) => {
+                if model_found(&ctx, &uri, &job, &tokens, m, v) {
+                    ctx.publish(&uri).await;
+                    ctx.send_status(&uri, "running").await;
+                    ctx.refresh_views().await;
+                }
+            }
             Msg::Done(m, r) => {
                 done += 1;
                 let shown = model_done(&ctx, &uri, &job, &tokens, &cond_key, &opts_key, m, r);
@@ -424,7 +444,7 @@ async fn run_job(ctx: Ctx, uri: Uri, plan: Plan) {
             Some(d) if d.job.as_ref().is_some_and(|j| j.id == job.id) => {
                 d.job = None;
                 if cancelled {
-                    d.results.retain(|_, o| !matches!(o, Outcome::Running));
+                    d.results.retain(|_, o| !o.running());
                 }
                 true
             }
@@ -445,6 +465,81 @@ async fn run_job(ctx: Ctx, uri: Uri, plan: Plan) {
             .await;
         ctx.refresh_views().await;
     }
+}
+
+/// What a worker thread needs: it checks the job's models one at a time until none is left.
+struct Worker {
+    tx: tokio::sync::mpsc::UnboundedSender<Msg>,
+    engine: Arc<dyn Engine>,
+    test: Arc<Test>,
+    opts: litmus_engine::CheckOptions,
+    control: Control,
+    pending: Arc<Mutex<VecDeque<Model>>>,
+}
+
+impl Worker {
+    /// Runs on its own thread, holding its place in the queue until it returns.
+    fn run(self, _slot: super::queue::Slot) {
+        loop {
+            if self.control.is_cancelled() {
+                break;
+            }
+            let next = self.pending.lock().unwrap_or_else(|e| e.into_inner()).pop_front();
+            let Some(m) = next else { break };
+            let last = Arc::new(Mutex::new(Instant::now()));
+            let (txp, txf) = (self.tx.clone(), self.tx.clone());
+            let ctl = self
+                .control
+                .clone()
+                .with_progress(move |p| {
+                    let mut l = last.lock().unwrap_or_else(|e| e.into_inner());
+                    if l.elapsed() >= Duration::from_millis(50) {
+                        *l = Instant::now();
+                        let _ = txp.send(Msg::Progress(m, p.clone()));
+                    }
+                })
+                .with_on_violation(move |v| {
+                    let _ = txf.send(Msg::Found(m, v.clone()));
+                });
+            let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                self.engine.check(&self.test, m, &self.opts, &ctl)
+            }))
+            .map_err(|e| panic_message(&*e));
+            if self.tx.send(Msg::Done(m, r)).is_err() {
+                break;
+            }
+        }
+    }
+}
+
+/// Shows a violation a running check just found, if the job is still the document's: the
+/// model's outcome becomes (or grows) `Exploring` until its complete report arrives. Returns
+/// whether it is shown.
+fn model_found(ctx: &Ctx, uri: &Uri, job: &Job, tokens: &TokenMap, m: Model, mut v: Violation) -> bool {
+    if job.control.is_cancelled() {
+        return false;
+    }
+    let mut st = ctx.state();
+    let Some(d) = st.docs.get_mut(uri) else {
+        return false;
+    };
+    if d.job.as_ref().map(|j| j.id) != Some(job.id) || d.tokens.key != tokens.key {
+        return false;
+    }
+    remap_violation(&mut v, tokens, &d.tokens);
+    match d.results.get_mut(&m) {
+        Some(Outcome::Exploring(vs)) => {
+            if vs.iter().any(|w| (w.kind, w.span) == (v.kind, v.span)) {
+                return false;
+            }
+            vs.push(v);
+        }
+        Some(Outcome::Running) | None => {
+            d.results.insert(m, Outcome::Exploring(vec![v]));
+        }
+        Some(_) => return false,
+    }
+    true
 }
 
 /// Records one model's result: caches it (unless the job was cancelled) and shows it if the job
