@@ -132,6 +132,28 @@ impl Conv<'_> {
         }
     }
 
+    /// A preferred quick fix `title` whose edit inserts each `(offset, text)`.
+    pub fn quick_fix(&self, title: String, insertions: &[(usize, String)]) -> lsp::CodeActionOrCommand {
+        let edits: Vec<lsp::TextEdit> = insertions
+            .iter()
+            .map(|(o, s)| lsp::TextEdit {
+                range: self.range(Span::new(*o, *o)),
+                new_text: s.clone(),
+            })
+            .collect();
+        let changes = std::collections::HashMap::from([(self.uri.clone(), edits)]);
+        lsp::CodeActionOrCommand::CodeAction(lsp::CodeAction {
+            title,
+            kind: Some(lsp::CodeActionKind::QUICKFIX),
+            is_preferred: Some(true),
+            edit: Some(lsp::WorkspaceEdit {
+                changes: Some(changes),
+                ..Default::default()
+            }),
+            ..Default::default()
+        })
+    }
+
     pub fn schedule(&self, v: &ScheduleView) -> Value {
         json!({
             "title": v.title,
