@@ -35,6 +35,7 @@ pub fn check(test: &Test, model: Model, opts: &CheckOptions, ctl: &Control) -> M
     };
     let mut col = Collector::new(test, &program, model);
     col.first = opts.first;
+    col.on_violation = ctl.on_violation();
     explore_with(&program, model, opts, ctl, &mut col);
     col.finish(start.elapsed())
 }

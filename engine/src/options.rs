@@ -55,6 +55,10 @@ pub struct Progress {
 /// What [`Control`] calls with progress.
 type ProgressFn = Arc<dyn Fn(&Progress) + Send + Sync>;
 
+/// What [`Control`] calls with each violation when it is first found (an editor shows it before
+/// the exploration ends).
+pub type ViolationFn = Arc<dyn Fn(&crate::report::Violation) + Send + Sync>;
+
 /// Why an exploration stopped before it was complete.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum StopReason {
@@ -98,6 +102,7 @@ pub struct MemoryBudget {
 pub struct Control {
     cancel: Arc<AtomicBool>,
     progress: Option<ProgressFn>,
+    on_violation: Option<ViolationFn>,
     deadline: Option<Instant>,
     memory: Option<MemoryBudget>,
     /// The first reason [`Control::should_stop`] gave (0: none), shared by clones made after
@@ -112,6 +117,19 @@ impl Control {
     pub fn with_progress(mut self, f: impl Fn(&Progress) + Send + Sync + 'static) -> Control {
         self.progress = Some(Arc::new(f));
         self
+    }
+    /// Calls `f` with each violation (kind and span) the first time an explorer records it,
+    /// with the schedule that reached it (the report may end with a shorter one).
+    pub fn with_on_violation(
+        mut self,
+        f: impl Fn(&crate::report::Violation) + Send + Sync + 'static,
+    ) -> Control {
+        self.on_violation = Some(Arc::new(f));
+        self
+    }
+    /// The violation callback, for the result collector.
+    pub fn on_violation(&self) -> Option<ViolationFn> {
+        self.on_violation.clone()
     }
     /// Stops the exploration at `deadline` (the earlier one, if it already had one).
     pub fn with_deadline(mut self, deadline: Instant) -> Control {

@@ -506,6 +506,20 @@ fn deep_nesting_is_reported_not_overflowed() {
 }
 
 #[test]
+fn missing_operand_before_a_parenthesis_without_semicolon() {
+    // Typed before the `;` (issue 31): the error names the missing operand at the `)`, one
+    // character on one line, not the `=` with a squiggle running onto the next line.
+    check(
+        "litmus E\nshared turn = 0;\nthread P0 {\n  r5 = (turn + )\n  turn = 1;\n}\n",
+        expect![[r#"
+            error 4:16-4:17: expected an operand after `+`
+              |   r5 = (turn + )
+              |                ^
+        "#]],
+    );
+}
+
+#[test]
 fn missing_operand_and_parenthesis() {
     check(
         "litmus E\nthread P0 {\n  r0 = 1 +;\n  if (r0 == 1 { r1 = 1; }\n}\n",

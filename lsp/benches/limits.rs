@@ -7,12 +7,19 @@
 //! with `--max-memory B`, the peak resident set size against B (`VmHWM` polled every 5 ms
 //! from `/proc`, so Linux only). The budget counts the heap the binary allocates; resident
 //! memory also has code, stacks and freed pages the allocator keeps.
+//!
+//! Then the server (`litmus lsp`): the time from the client's `didChange` (a new program) or
+//! `window/workDoneProgress/cancel` to the end of the running check (its `$/progress` end,
+//! sent once every worker thread of the job has returned), one exploration 1 s in.
 
 #[path = "../tests/cli_support/reproducers.rs"]
 mod reproducers;
 
 use reproducers::{heavy, straight_line};
+use serde_json::{json, Value};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Command, Stdio};
+use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 const TIMEOUT: f64 = 2.0;
@@ -111,5 +118,109 @@ fn main() {
             "| {name} | {} | {int} | {peak:.0} |",
             if past < 0.0 { format!("ended first ({:.2} s)", took.as_secs_f64()) } else { format!("{past:.3}") },
         );
+    }
+    println!();
+    println!("| server: cancel of a running check (6 threads x 6 operations, PSO) | engine | job ended after (s) |");
+    println!("|---|---|---|");
+    for engine in ["exhaustive", "mcr"] {
+        for how in ["didChange", "workDoneProgress/cancel"] {
+            let t = server_cancel(&bin, engine, how);
+            println!("| `{how}` | {engine} | {:.3} |", t.as_secs_f64());
+        }
+    }
+}
+
+fn frame(v: &Value) -> Vec<u8> {
+    let body = v.to_string();
+    format!("Content-Length: {}\r\n\r\n{body}", body.len()).into_bytes()
+}
+
+/// Starts `litmus lsp`, opens the heavy program, and 1 s into its check cancels it `how`;
+/// returns the time until the job's `$/progress` end.
+fn server_cancel(bin: &std::path::Path, engine: &str, how: &str) -> Duration {
+    let mut child = Command::new(bin)
+        .arg("lsp")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (tx, rx) = mpsc::channel::<Value>();
+    std::thread::spawn(move || {
+        let mut r = BufReader::new(stdout);
+        loop {
+            let mut len = 0usize;
+            loop {
+                let mut line = String::new();
+                if r.read_line(&mut line).unwrap_or(0) == 0 {
+                    return;
+                }
+                let line = line.trim();
+                if line.is_empty() {
+                    break;
+                }
+                if let Some(v) = line.strip_prefix("Content-Length:") {
+                    len = v.trim().parse().unwrap();
+                }
+            }
+            let mut body = vec![0; len];
+            if r.read_exact(&mut body).is_err() || tx.send(serde_json::from_slice(&body).unwrap()).is_err() {
+                return;
+            }
+        }
+    });
+    let mut send = |v: Value| {
+        stdin.write_all(&frame(&v)).unwrap();
+        stdin.flush().unwrap();
+    };
+    let caps = json!({"window": {"workDoneProgress": true}});
+    let opts = json!({"litmus": {"engine": engine, "models": ["pso"]}});
+    send(json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": caps, "initializationOptions": opts}}));
+    let uri = "file:///bench/heavy.litmus";
+    let mut token = Value::Null;
+    let mut opened = None;
+    let mut cancelled_at = None;
+    loop {
+        let v = rx.recv_timeout(Duration::from_secs(60)).expect("the server answers");
+        if v["id"] == 1 && v.get("result").is_some() {
+            send(json!({"jsonrpc": "2.0", "method": "initialized", "params": {}}));
+            send(json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {
+                "uri": uri, "languageId": "litmus", "version": 1, "text": heavy()}}}));
+            opened = Some(Instant::now());
+            continue;
+        }
+        if v["method"] == "window/workDoneProgress/create" {
+            token = v["params"]["token"].clone();
+            send(json!({"jsonrpc": "2.0", "id": v["id"], "result": null}));
+            continue;
+        }
+        if v.get("id").is_some() && v.get("method").is_some() {
+            send(json!({"jsonrpc": "2.0", "id": v["id"], "result": null}));
+            continue;
+        }
+        if v["method"] != "$/progress" {
+            continue;
+        }
+        match v["params"]["value"]["kind"].as_str() {
+            Some("report") if cancelled_at.is_none() && opened.is_some_and(|t| t.elapsed() >= Duration::from_secs(1)) => {
+                if how == "didChange" {
+                    send(json!({"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
+                        "textDocument": {"uri": uri, "version": 2},
+                        "contentChanges": [{"text": heavy().replace("x0 = 1", "x0 = 7")}]}}));
+                } else {
+                    send(json!({"jsonrpc": "2.0", "method": "window/workDoneProgress/cancel", "params": {"token": token}}));
+                }
+                cancelled_at = Some(Instant::now());
+            }
+            Some("end") => {
+                let took = cancelled_at.expect("the check ran for 1 s").elapsed();
+                let _ = child.kill();
+                let _ = child.wait();
+                return took;
+            }
+            _ => {}
+        }
     }
 }

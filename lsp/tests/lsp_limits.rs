@@ -1,6 +1,11 @@
 //! The server against a hostile client (issue 26), through the real binary on stdin/stdout:
 //! random byte streams and settings never crash it, it keeps answering well-formed requests
-//! after garbage, and it exits soon after stdin closes whatever is pending.
+//! after garbage, and it exits soon after stdin closes whatever is pending; heavy documents stop
+//! at the memory budget and queued documents say so in `litmus/status`.
+
+#[path = "cli_support/reproducers.rs"]
+#[allow(dead_code)]
+mod reproducers;
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -87,6 +92,27 @@ impl Server {
             }
         }
         None
+    }
+
+    /// Every message until `done` says enough (server requests answered with `null`); panics
+    /// after `secs` seconds.
+    fn until(&mut self, secs: u64, mut done: impl FnMut(&[Value]) -> bool) -> Vec<Value> {
+        let end = Instant::now() + Duration::from_secs(secs);
+        let mut seen = Vec::new();
+        while !done(&seen) {
+            let left = end.checked_duration_since(Instant::now()).unwrap_or_default();
+            let v = self.rx.recv_timeout(left).unwrap_or_else(|_| panic!("timed out; saw {seen:#?}"));
+            if v.get("method").is_some() && v.get("id").is_some() {
+                self.write(&frame(&json!({"jsonrpc": "2.0", "id": v["id"], "result": null})));
+            }
+            seen.push(v);
+        }
+        seen
+    }
+
+    fn open(&mut self, uri: &str, text: &str) {
+        self.write(&frame(&json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {
+            "textDocument": {"uri": uri, "languageId": "litmus", "version": 1, "text": text}}})));
     }
 
     fn initialize(&mut self, options: Value) {
@@ -247,6 +273,77 @@ fn edits_past_the_end_are_clamped_not_dropped() {
     let v = s.answer(5, true).unwrap();
     let text = v["result"].to_string();
     assert!(text.contains("\"exists\""), "{v}");
+    let (code, _) = s.close();
+    assert_eq!(code, Some(0));
+}
+
+/// The last `litmus/status` of each document, by uri.
+fn last_status(seen: &[Value]) -> std::collections::BTreeMap<String, Value> {
+    seen.iter()
+        .filter(|m| m["method"] == "litmus/status")
+        .map(|m| (m["params"]["uri"].as_str().unwrap().to_string(), m["params"].clone()))
+        .collect()
+}
+
+#[test]
+fn three_heavy_documents_stop_at_the_memory_budget_and_the_server_answers() {
+    // Issue 26: with the reference explorer, three of these crashed the server (SIGABRT).
+    let mut s = Server::start();
+    s.initialize(json!({"engine": "exhaustive", "models": ["pso"], "maxMemory": 48, "maxJobs": 3}));
+    let uris: Vec<String> = (0..3).map(|i| format!("file:///heavy{i}.litmus")).collect();
+    for u in &uris {
+        s.open(u, &reproducers::heavy());
+    }
+    let seen = s.until(120, |seen| {
+        let st = last_status(seen);
+        uris.iter().all(|u| st.get(u).is_some_and(|v| v["state"] == "done"))
+    });
+    for u in &uris {
+        assert_eq!(last_status(&seen)[u]["verdicts"], json!({"pso": "incomplete"}), "{u}");
+        let diags = seen
+            .iter()
+            .rfind(|m| m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == *u)
+            .unwrap();
+        let warned = diags["params"]["diagnostics"].as_array().unwrap().iter().filter(|d| {
+            d["severity"] == 2 && d["message"].as_str().unwrap().contains("memory budget of 48 MiB")
+        });
+        assert_eq!(warned.count(), 1, "{diags}");
+    }
+    s.write(&frame(&hover(77)));
+    assert!(s.answer(77, true).is_some_and(|v| v.get("result").is_some()));
+    let (code, _) = s.close();
+    assert_eq!(code, Some(0));
+}
+
+#[test]
+fn twenty_documents_with_one_job_at_a_time_show_queued() {
+    let mut s = Server::start();
+    s.initialize(json!({"engine": "exhaustive", "models": ["pso"], "maxMemory": 64, "maxJobs": 1}));
+    let uris: Vec<String> = (0..20).map(|i| format!("file:///q{i:02}.litmus")).collect();
+    for u in &uris {
+        s.open(u, &reproducers::heavy());
+    }
+    let queued = |seen: &[Value]| -> std::collections::BTreeSet<String> {
+        seen.iter()
+            .filter(|m| m["method"] == "litmus/status" && m["params"]["state"] == "queued")
+            .map(|m| m["params"]["uri"].as_str().unwrap().to_string())
+            .collect()
+    };
+    // The first document runs; each of the 19 others waits for the one place.
+    let seen = s.until(60, |seen| queued(seen).len() == 19);
+    assert!(!queued(&seen).contains(&uris[0]));
+    let most = seen
+        .iter()
+        .filter(|m| m["method"] == "litmus/status")
+        .filter_map(|m| m["params"]["queued"].as_u64())
+        .max();
+    assert_eq!(most, Some(19));
+    for u in &uris {
+        s.write(&frame(&json!({"jsonrpc": "2.0", "method": "textDocument/didClose", "params": {
+            "textDocument": {"uri": u}}})));
+    }
+    s.write(&frame(&hover(78)));
+    assert!(s.answer(78, true).is_some_and(|v| v.get("result").is_some()));
     let (code, _) = s.close();
     assert_eq!(code, Some(0));
 }

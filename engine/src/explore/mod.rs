@@ -40,6 +40,8 @@ pub struct Collector<'a> {
     pub stop: Option<StopReason>,
     /// `--first`: explorers stop once [`Collector::stopped_first`] says so.
     pub first: bool,
+    /// Called with each violation when it is first recorded ([`Control::with_on_violation`]).
+    pub on_violation: Option<crate::options::ViolationFn>,
 }
 
 impl<'a> Collector<'a> {
@@ -57,6 +59,7 @@ impl<'a> Collector<'a> {
             warnings: Vec::new(),
             stop: None,
             first: false,
+            on_violation: None,
         }
     }
 
@@ -135,15 +138,17 @@ impl<'a> Collector<'a> {
             .is_none_or(|v| events.len() < v.schedule.len());
         if better {
             let schedule = to_schedule(self.program, events);
-            self.violations.insert(
-                (kind, span),
-                Violation {
-                    kind,
-                    message,
-                    span,
-                    schedule,
-                },
-            );
+            let v = Violation {
+                kind,
+                message,
+                span,
+                schedule,
+            };
+            let first = !self.violations.contains_key(&(kind, span));
+            if let Some(f) = self.on_violation.as_ref().filter(|_| first) {
+                f(&v);
+            }
+            self.violations.insert((kind, span), v);
         }
     }
 

@@ -87,6 +87,9 @@ fn unexpected(text: &str, node: Node) -> Diagnostic {
     if node.parent().is_some_and(|p| p.kind() == "fence_statement") {
         return Diagnostic::error(full, "`fence` takes no arguments: write `fence;`");
     }
+    if let Some(d) = missing_operand(text, full) {
+        return d;
+    }
     let message = if let Some(what) = unterminated(rest) {
         what.to_string()
     } else if token.is_empty() {
@@ -101,12 +104,68 @@ fn unexpected(text: &str, node: Node) -> Diagnostic {
     } else {
         format!("unexpected `{token}`")
     };
-    // The ERROR node may end with whitespace it swallowed: end at its last visible character.
-    let visible = text.get(full.range()).map_or(0, |s| s.trim_end().len());
+    // The ERROR node may end with whitespace it swallowed: end at its last visible character,
+    // and on its first line (the squiggle marks where the mistake is, not all it swallowed).
+    let visible = text.get(full.range()).map_or(0, |s| {
+        let s = s.trim_end();
+        s.find('\n').map_or(s.len(), |i| s[..i].trim_end().len())
+    });
     Diagnostic::error(
         Span::new(full.start as usize, full.start as usize + visible),
         message,
     )
+}
+
+/// Binary operators, longest first (so `<=` is found before `<`).
+const BINARY_OPS: [&str; 16] = [
+    "&&", "||", "==", "!=", "<=", ">=", "<<", ">>", "+", "-", "*", "/", "%", "<", ">", "^",
+];
+
+/// An operator with nothing after it before a `)`, a `;` or the end of the line, in the text an
+/// ERROR node swallowed (`r5 = (turn + )`): "expected an operand after `+`" at the `)` (or just
+/// after the operator), one character wide.
+fn missing_operand(text: &str, full: Span) -> Option<Diagnostic> {
+    let src = text.get(full.range())?;
+    let bytes = src.as_bytes();
+    let mut i = 0;
+    while i < src.len() {
+        if !src.is_char_boundary(i) {
+            i += 1;
+            continue;
+        }
+        // Skip comments and strings: an operator character in them is not an operator.
+        let skip = [("//", "\n"), ("/*", "*/"), ("(*", "*)"), ("\"", "\"")]
+            .iter()
+            .find(|(open, _)| src[i..].starts_with(*open));
+        if let Some((open, close)) = skip {
+            let from = i + open.len();
+            i = src[from..].find(close).map_or(src.len(), |j| from + j + close.len());
+            continue;
+        }
+        let Some(op) = BINARY_OPS.iter().find(|op| src[i..].starts_with(**op)) else {
+            i += 1;
+            continue;
+        };
+        let after = i + op.len();
+        let gap = src[after..].len() - src[after..].trim_start_matches([' ', '\t']).len();
+        let at = after + gap;
+        let next = bytes.get(at).copied();
+        // `a - -1` and `(-1)` are operands; a `-` right after `(`, `=` or an operator is unary.
+        let unary = *op == "-"
+            && src[..i]
+                .trim_end()
+                .ends_with(|c: char| "(=,+-*/%<>&|^!".contains(c));
+        if !unary && matches!(next, Some(b')') | Some(b';') | Some(b'\n') | Some(b'\r') | None) {
+            let start = full.start as usize + if next == Some(b')') { at } else { after };
+            let end = if next == Some(b')') { start + 1 } else { start };
+            return Some(Diagnostic::error(
+                Span::new(start, end),
+                format!("expected an operand after `{op}`"),
+            ));
+        }
+        i = after;
+    }
+    None
 }
 
 /// A message for an opening delimiter that is never closed, if `rest` starts with one.

@@ -12,6 +12,7 @@ use ropey::Rope;
 use tower_lsp_server::ls_types::TextDocumentContentChangeEvent;
 
 use litmus_engine::ast::Test;
+use litmus_engine::report::Violation;
 use litmus_engine::{Control, Diagnostic, Model, ModelReport, Span};
 
 use super::engine::Engine;
@@ -21,8 +22,11 @@ use super::tokens::TokenMap;
 /// What is known of one model for the current text.
 #[derive(Clone, Debug)]
 pub enum Outcome {
-    /// A check is running.
+    /// A check is running and has found no violation yet.
     Running,
+    /// A check is running and has found these violations (each with the first schedule found),
+    /// shown until the complete report replaces them.
+    Exploring(Vec<Violation>),
     /// A report, its spans in the current text's coordinates. `fresh_condition` is false when
     /// the condition was re-evaluated from cached states (schedules for it are being redone).
     Done {
@@ -40,6 +44,21 @@ pub struct Job {
     pub control: Control,
     /// The `$/progress` token, once the client created it.
     pub token: Option<String>,
+}
+
+impl Outcome {
+    /// The violations to show: of the complete report, or found so far by a running check.
+    pub fn violations(&self) -> &[Violation] {
+        match self {
+            Outcome::Done { report, .. } => &report.violations,
+            Outcome::Exploring(vs) => vs,
+            _ => &[],
+        }
+    }
+    /// Whether a check for it still runs.
+    pub fn running(&self) -> bool {
+        matches!(self, Outcome::Running | Outcome::Exploring(_))
+    }
 }
 
 pub struct Document {

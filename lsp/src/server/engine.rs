@@ -6,7 +6,7 @@
 use std::sync::Arc;
 
 use litmus_engine::ast::Test;
-use litmus_engine::report::{ConditionResult, FinalState};
+use litmus_engine::report::{ConditionResult, FinalState, Step};
 use litmus_engine::{CheckOptions, Control, Diagnostic, Model, ModelReport};
 
 /// What parsing one text gives the server.
@@ -25,6 +25,20 @@ pub trait Engine: Send + Sync + 'static {
     fn check(&self, test: &Test, model: Model, opts: &CheckOptions, ctl: &Control) -> ModelReport;
     /// The final condition re-evaluated over cached final states.
     fn evaluate_condition(&self, test: &Test, states: &[FinalState]) -> Option<ConditionResult>;
+    /// The final state a schedule reaches when replayed, if it ends in one (the hover's
+    /// falsifying final state). Linear in the schedule: cheap enough for a request.
+    fn final_state(
+        &self,
+        test: &Test,
+        model: Model,
+        opts: &CheckOptions,
+        schedule: &[Step],
+    ) -> Option<FinalState> {
+        match litmus_engine::replay(test, model, opts, schedule) {
+            Ok(litmus_engine::ReplayEnd::Final(fs)) => Some(fs),
+            _ => None,
+        }
+    }
 }
 
 /// The real engine (`litmus_engine`).

@@ -109,33 +109,16 @@ pub async fn code_actions(b: &Backend, p: CodeActionParams) -> Result<Option<Cod
             if d.version != version {
                 return None;
             }
-            let edits: Vec<TextEdit> = ins
-                .iter()
-                .map(|(o, s)| TextEdit {
-                    range: conv.range(Span::new(*o, *o)),
-                    new_text: s.clone(),
-                })
-                .collect();
             let n = ins
                 .iter()
                 .map(|(_, s)| s.matches("fence").count() + s.matches("MFENCE").count())
                 .sum::<usize>();
-            let mut changes = HashMap::new();
-            changes.insert(uri.clone(), edits);
-            Some(CodeActionOrCommand::CodeAction(CodeAction {
-                title: format!(
-                    "Insert {n} fence{} so that {} behaves as SC",
-                    if n == 1 { "" } else { "s" },
-                    m.label()
-                ),
-                kind: Some(CodeActionKind::QUICKFIX),
-                is_preferred: Some(true),
-                edit: Some(WorkspaceEdit {
-                    changes: Some(changes),
-                    ..Default::default()
-                }),
-                ..Default::default()
-            }))
+            let title = format!(
+                "Insert {n} fence{} so that {} behaves as SC",
+                if n == 1 { "" } else { "s" },
+                m.label()
+            );
+            Some(conv.quick_fix(title, &ins))
         })?;
         actions.extend(action);
     }

@@ -107,6 +107,18 @@ impl Queue {
         }
     }
 
+    /// Up to `n` more places for a running job's other models, taken only if free now and no
+    /// job waits (a waiting job always comes first).
+    pub fn try_more(&self, limit: usize, n: usize) -> Vec<Slot> {
+        let mut s = self.lock();
+        let mut out = Vec::new();
+        while out.len() < n && s.running < limit.max(1) && s.waiting.is_empty() {
+            s.running += 1;
+            out.push(Slot { queue: self.clone() });
+        }
+        out
+    }
+
     /// More places (the limit was raised): wakes waiting jobs up to `limit` running.
     pub fn refill(&self, limit: usize) {
         let mut s = self.lock();

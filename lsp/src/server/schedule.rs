@@ -149,6 +149,15 @@ pub fn markdown_table(test: &Test, text: &str, steps: &[Step]) -> String {
     out += &"---|".repeat(n);
     out += "\n";
     for (i, s) in steps.iter().enumerate() {
+        if folded(i, steps.len()) {
+            if i == FOLD_KEEP {
+                let hidden = steps.len() - 2 * FOLD_KEEP;
+                out += &format!("| … | {hidden} steps folded (Show schedule lists every step) |");
+                out += &"  |".repeat(n.saturating_sub(1));
+                out += "\n";
+            }
+            continue;
+        }
         out += &format!("| {} |", i + 1);
         for t in 0..n {
             if t == s.thread {
@@ -160,6 +169,15 @@ pub fn markdown_table(test: &Test, text: &str, steps: &[Step]) -> String {
         out += "\n";
     }
     out
+}
+
+/// Schedules longer than this are folded in the hover table ...
+pub const FOLD_ABOVE: usize = 16;
+/// ... to their first and last `FOLD_KEEP` steps and a row counting the rest.
+pub const FOLD_KEEP: usize = 6;
+
+fn folded(i: usize, len: usize) -> bool {
+    len > FOLD_ABOVE && i >= FOLD_KEEP && i < len - FOLD_KEEP
 }
 
 #[cfg(test)]
@@ -230,5 +248,21 @@ mod tests {
             "{md}"
         );
         assert!(md.contains("| 4 | flush `x = 1` |  |"), "{md}");
+    }
+
+    #[test]
+    fn long_schedules_are_folded_to_their_first_and_last_steps() {
+        let steps: Vec<Step> = (0..30)
+            .map(|i| step(i % 2, Action::Store, "x", i as i64, false))
+            .collect();
+        let md = markdown_table(&test2(), "", &steps);
+        let rows: Vec<&str> = md.lines().skip(2).collect();
+        assert_eq!(rows.len(), 2 * FOLD_KEEP + 1, "{md}");
+        assert!(rows[0].starts_with("| 1 |") && rows[FOLD_KEEP - 1].starts_with("| 6 |"), "{md}");
+        assert_eq!(rows[FOLD_KEEP], "| … | 18 steps folded (Show schedule lists every step) |  |");
+        assert!(rows[FOLD_KEEP + 1].starts_with("| 25 |") && rows[2 * FOLD_KEEP].starts_with("| 30 |"), "{md}");
+        // Up to the threshold nothing is folded.
+        let md = markdown_table(&test2(), "", &steps[..FOLD_ABOVE]);
+        assert_eq!(md.lines().count(), 2 + FOLD_ABOVE, "{md}");
     }
 }

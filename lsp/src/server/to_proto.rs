@@ -1,5 +1,6 @@
 //! Conversions from the server's values (engine spans, diagnostics, views) to LSP types. The only
-//! place that builds protocol values from engine data.
+//! place that builds protocol values: diagnostics, lenses, hovers, hints, symbols, the
+//! schedule and status JSON, progress, capabilities.
 
 use ropey::Rope;
 use serde_json::{json, Value};
@@ -14,6 +15,7 @@ use super::symbols::{Occurrence, Sym};
 use super::tokens::{lex, TokKind};
 use super::view::ScheduleView;
 
+#[derive(Clone, Copy)]
 pub struct Conv<'a> {
     pub rope: &'a Rope,
     pub enc: Encoding,
@@ -58,6 +60,100 @@ impl Conv<'_> {
         }
     }
 
+    /// A lens above the line of `span` with `title` (no command), and a `Show schedule` lens
+    /// next to it when there is a schedule.
+    pub fn lenses(&self, span: Span, title: String, has_schedule: bool) -> Vec<lsp::CodeLens> {
+        let range = self.range(span);
+        let at = lsp::Position::new(range.start.line, 0);
+        let lens = |title: String, command: &str, arguments: Option<Vec<Value>>| lsp::CodeLens {
+            range: lsp::Range::new(at, at),
+            command: Some(lsp::Command {
+                title,
+                command: command.into(),
+                arguments,
+            }),
+            data: None,
+        };
+        let mut out = vec![lens(title, "", None)];
+        if has_schedule {
+            out.push(lens(
+                "Show schedule".into(),
+                "litmus.showSchedule",
+                Some(vec![
+                    json!(self.uri.as_str()),
+                    json!(range.start.line),
+                    json!(range.start.character),
+                ]),
+            ));
+        }
+        out
+    }
+
+    /// An inlay hint `label` after byte offset `off` (a value read in the counterexample).
+    pub fn inlay_hint(&self, off: u32, label: String) -> lsp::InlayHint {
+        lsp::InlayHint {
+            position: self.pos(off),
+            label: lsp::InlayHintLabel::String(label),
+            kind: None,
+            text_edits: None,
+            tooltip: Some(lsp::InlayHintTooltip::String(
+                "value read in the shown counterexample".into(),
+            )),
+            padding_left: Some(true),
+            padding_right: None,
+            data: None,
+        }
+    }
+
+    /// A markdown hover over `span`.
+    pub fn hover(&self, markdown: String, span: Span) -> lsp::Hover {
+        lsp::Hover {
+            contents: lsp::HoverContents::Markup(lsp::MarkupContent {
+                kind: lsp::MarkupKind::Markdown,
+                value: markdown,
+            }),
+            range: Some(self.range(span)),
+        }
+    }
+
+    pub fn document_symbol(&self, n: &SymbolNode) -> lsp::DocumentSymbol {
+        let children: Vec<lsp::DocumentSymbol> =
+            n.children.iter().map(|c| self.document_symbol(c)).collect();
+        #[allow(deprecated)]
+        lsp::DocumentSymbol {
+            name: n.name.clone(),
+            detail: n.detail.clone(),
+            kind: n.kind,
+            tags: None,
+            deprecated: None,
+            range: self.range(n.span),
+            selection_range: self.range(n.selection),
+            children: (!children.is_empty()).then_some(children),
+        }
+    }
+
+    /// A preferred quick fix `title` whose edit inserts each `(offset, text)`.
+    pub fn quick_fix(&self, title: String, insertions: &[(usize, String)]) -> lsp::CodeActionOrCommand {
+        let edits: Vec<lsp::TextEdit> = insertions
+            .iter()
+            .map(|(o, s)| lsp::TextEdit {
+                range: self.range(Span::new(*o, *o)),
+                new_text: s.clone(),
+            })
+            .collect();
+        let changes = std::collections::HashMap::from([(self.uri.clone(), edits)]);
+        lsp::CodeActionOrCommand::CodeAction(lsp::CodeAction {
+            title,
+            kind: Some(lsp::CodeActionKind::QUICKFIX),
+            is_preferred: Some(true),
+            edit: Some(lsp::WorkspaceEdit {
+                changes: Some(changes),
+                ..Default::default()
+            }),
+            ..Default::default()
+        })
+    }
+
     pub fn schedule(&self, v: &ScheduleView) -> Value {
         json!({
             "title": v.title,
@@ -75,6 +171,9 @@ impl Conv<'_> {
 pub fn verdict(o: &Outcome) -> &'static str {
     match o {
         Outcome::Running => "running",
+        // A violation found while exploring is final: the model fails.
+        Outcome::Exploring(vs) if !vs.is_empty() => "fails",
+        Outcome::Exploring(_) => "running",
         Outcome::Crashed(_) => "incomplete",
         Outcome::Done { report, .. } if !report.violations.is_empty() => "fails",
         Outcome::Done { report, .. } if !report.complete => "incomplete",
@@ -82,17 +181,151 @@ pub fn verdict(o: &Outcome) -> &'static str {
     }
 }
 
+/// `litmus/status {uri, version, state, verdicts, queued}`.
 pub fn status(
     uri: &lsp::Uri,
     version: i32,
     state: &str,
     results: &std::collections::BTreeMap<Model, Outcome>,
+    queued: usize,
 ) -> Value {
     let verdicts: serde_json::Map<String, Value> = results
         .iter()
         .map(|(m, o)| (m.key().to_string(), Value::from(verdict(o))))
         .collect();
-    json!({ "uri": uri.as_str(), "version": version, "state": state, "verdicts": verdicts })
+    json!({ "uri": uri.as_str(), "version": version, "state": state, "verdicts": verdicts, "queued": queued })
+}
+
+/// A document symbol in byte spans (see [`Conv::document_symbol`]).
+pub struct SymbolNode {
+    pub name: String,
+    pub detail: Option<String>,
+    pub kind: lsp::SymbolKind,
+    pub span: Span,
+    pub selection: Span,
+    pub children: Vec<SymbolNode>,
+}
+
+impl SymbolNode {
+    pub fn leaf(name: &str, detail: &str, kind: lsp::SymbolKind, span: Span, selection: Span) -> SymbolNode {
+        SymbolNode {
+            name: name.into(),
+            detail: Some(detail.into()),
+            kind,
+            span,
+            selection,
+            children: vec![],
+        }
+    }
+}
+
+/// A diagnostic at the start of the document for an internal error of the server.
+pub fn internal_error(message: String) -> lsp::Diagnostic {
+    lsp::Diagnostic::new_simple(lsp::Range::default(), message)
+}
+
+/// The `workspace/configuration` item the server asks for: the `litmus` section.
+pub fn config_item() -> lsp::ConfigurationItem {
+    lsp::ConfigurationItem {
+        scope_uri: None,
+        section: Some("litmus".into()),
+    }
+}
+
+pub fn semantic_tokens_result(data: Vec<lsp::SemanticToken>) -> lsp::SemanticTokensResult {
+    lsp::SemanticTokensResult::Tokens(lsp::SemanticTokens {
+        result_id: None,
+        data,
+    })
+}
+
+/// `$/progress` begin, report and end for a job's token.
+pub fn progress_begin(token: &str, title: String, message: String) -> lsp::ProgressParams {
+    progress(
+        token,
+        lsp::WorkDoneProgress::Begin(lsp::WorkDoneProgressBegin {
+            title,
+            cancellable: Some(true),
+            message: Some(message),
+            percentage: Some(0),
+        }),
+    )
+}
+pub fn progress_report(token: &str, message: String, percentage: u32) -> lsp::ProgressParams {
+    progress(
+        token,
+        lsp::WorkDoneProgress::Report(lsp::WorkDoneProgressReport {
+            cancellable: Some(true),
+            message: Some(message),
+            percentage: Some(percentage),
+        }),
+    )
+}
+pub fn progress_end(token: &str, message: &str) -> lsp::ProgressParams {
+    progress(
+        token,
+        lsp::WorkDoneProgress::End(lsp::WorkDoneProgressEnd {
+            message: Some(message.into()),
+        }),
+    )
+}
+fn progress(token: &str, p: lsp::WorkDoneProgress) -> lsp::ProgressParams {
+    lsp::ProgressParams {
+        token: lsp::NumberOrString::String(token.into()),
+        value: lsp::ProgressParamsValue::WorkDone(p),
+    }
+}
+
+/// The answer to `initialize`: the server's capabilities (UTF-8 positions if the client
+/// offered them, else UTF-16).
+pub fn initialize_result(utf8: bool) -> lsp::InitializeResult {
+    use lsp::*;
+    InitializeResult {
+        capabilities: ServerCapabilities {
+            position_encoding: Some(if utf8 {
+                PositionEncodingKind::UTF8
+            } else {
+                PositionEncodingKind::UTF16
+            }),
+            text_document_sync: Some(TextDocumentSyncCapability::Options(
+                TextDocumentSyncOptions {
+                    open_close: Some(true),
+                    change: Some(TextDocumentSyncKind::INCREMENTAL),
+                    save: Some(TextDocumentSyncSaveOptions::SaveOptions(SaveOptions {
+                        include_text: Some(false),
+                    })),
+                    ..Default::default()
+                },
+            )),
+            hover_provider: Some(HoverProviderCapability::Simple(true)),
+            code_action_provider: Some(CodeActionProviderCapability::Simple(true)),
+            code_lens_provider: Some(CodeLensOptions {
+                resolve_provider: Some(false),
+            }),
+            execute_command_provider: Some(ExecuteCommandOptions {
+                commands: vec!["litmus.verify".into(), "litmus.showSchedule".into()],
+                ..Default::default()
+            }),
+            inlay_hint_provider: Some(OneOf::Left(true)),
+            document_symbol_provider: Some(OneOf::Left(true)),
+            definition_provider: Some(OneOf::Left(true)),
+            references_provider: Some(OneOf::Left(true)),
+            semantic_tokens_provider: Some(
+                SemanticTokensServerCapabilities::SemanticTokensOptions(SemanticTokensOptions {
+                    legend: legend(),
+                    full: Some(SemanticTokensFullOptions::Bool(true)),
+                    range: Some(false),
+                    ..Default::default()
+                }),
+            ),
+            ..Default::default()
+        },
+        server_info: Some(ServerInfo {
+            name: "litmus".into(),
+            version: Some(env!("CARGO_PKG_VERSION").into()),
+        }),
+        ..Default::default()
+    }
 }
 
 pub const TOKEN_TYPES: [lsp::SemanticTokenType; 9] = [

@@ -9,7 +9,7 @@
 //! longer the document's job is dropped (never shown), and spans of a result are moved to the
 //! document's current text token by token ([`TokenMap::remap`]).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -24,7 +24,7 @@ use litmus_engine::{Control, Model, ModelReport};
 use super::document::{Document, Job, Outcome};
 use super::engine::Engine;
 use super::tokens::TokenMap;
-use super::{lock, panic_message, Ctx, Inner};
+use super::{panic_message, to_proto, Ctx};
 
 /// A cached report and the text coordinates its spans are in.
 #[derive(Clone)]
@@ -54,6 +54,14 @@ impl Cache {
     }
 }
 
+/// Moves the spans of a violation and its schedule from `from`'s coordinates to `to`'s.
+fn remap_violation(v: &mut Violation, from: &TokenMap, to: &TokenMap) {
+    v.span = from.remap(to, v.span);
+    for s in &mut v.schedule {
+        s.span = from.remap(to, s.span);
+    }
+}
+
 /// Moves every span of `r` from the coordinates of `from` to those of `to` (equal keys).
 pub fn remap_report(r: &ModelReport, from: &TokenMap, to: &TokenMap) -> ModelReport {
     let mut r = r.clone();
@@ -61,10 +69,7 @@ pub fn remap_report(r: &ModelReport, from: &TokenMap, to: &TokenMap) -> ModelRep
         return r;
     }
     for v in &mut r.violations {
-        v.span = from.remap(to, v.span);
-        for s in &mut v.schedule {
-            s.span = from.remap(to, s.span);
-        }
+        remap_violation(v, from, to);
     }
     if let Some(w) = &mut r.witness {
         for s in w {
@@ -114,25 +119,42 @@ fn adapt(engine: &dyn Engine, d: &Document, e: &CacheEntry) -> Outcome {
     }
 }
 
+/// What an edit did to the shown results.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AfterEdit {
+    /// Same program: kept (moved, the condition re-evaluated).
+    Kept,
+    /// The program changed: dropped.
+    Dropped,
+    /// The program changed: dropped, and the running check cancelled.
+    Cancelled,
+}
+
 /// After an edit was applied and reparsed: keeps the shown results if the program is the same
 /// (moving their spans, re-evaluating a changed condition), else drops them and cancels the
-/// running job. Returns whether a job was cancelled.
-pub fn after_edit(inner: &Inner, d: &mut Document) -> bool {
+/// running job.
+pub fn after_edit(engine: &dyn Engine, d: &mut Document) -> AfterEdit {
     let old_tokens = d.tokens.clone();
     let old_cond = d.cond_key.clone();
-    let changed = d.reparse(&*inner.engine);
+    let changed = d.reparse(engine);
     if changed {
+        let had_results = !d.results.is_empty();
         d.results.clear();
         d.program_version = d.version;
         if let Some(j) = d.job.take() {
             j.control.cancel();
-            return true;
+            return AfterEdit::Cancelled;
         }
-        return false;
+        return if had_results { AfterEdit::Dropped } else { AfterEdit::Kept };
     }
     let cond_changed = old_cond != d.cond_key;
     let test = d.test.clone();
     for o in d.results.values_mut() {
+        if let Outcome::Exploring(vs) = o {
+            for v in vs {
+                remap_violation(v, &old_tokens, &d.tokens);
+            }
+        }
         if let Outcome::Done {
             report,
             fresh_condition,
@@ -141,13 +163,13 @@ pub fn after_edit(inner: &Inner, d: &mut Document) -> bool {
             *report = remap_report(report, &old_tokens, &d.tokens);
             if cond_changed {
                 if let Some(t) = &test {
-                    reevaluate(&*inner.engine, t, report);
+                    reevaluate(engine, t, report);
                 }
                 *fresh_condition = false;
             }
         }
     }
-    false
+    AfterEdit::Kept
 }
 
 pub async fn start(ctx: &Ctx, uri: &Uri) {
@@ -175,8 +197,9 @@ async fn start_with(ctx: &Ctx, uri: &Uri, use_cache: bool) {
     let opts_key = format!("{opts:?}");
     let mut cancelled_old = false;
     let plan = {
-        let mut docs = ctx.docs();
-        let Some(d) = docs.get_mut(uri) else { return };
+        let mut st = ctx.state();
+        let st = &mut *st;
+        let Some(d) = st.docs.get_mut(uri) else { return };
         if let Some(j) = d.job.take() {
             j.control.cancel();
             cancelled_old = true;
@@ -187,11 +210,11 @@ async fn start_with(ctx: &Ctx, uri: &Uri, use_cache: bool) {
             Some(test) => {
                 let mut need = Vec::new();
                 {
-                    let cache = lock(&ctx.inner.cache);
+                    let cache = &st.cache;
                     for &m in &settings.models {
                         match cache.get(&d.tokens.key, &opts_key, m).filter(|_| use_cache) {
                             Some(e) => {
-                                let o = adapt(&*ctx.inner.engine, d, e);
+                                let o = adapt(&*ctx.shared.engine, d, e);
                                 if !matches!(
                                     o,
                                     Outcome::Done {
@@ -214,7 +237,7 @@ async fn start_with(ctx: &Ctx, uri: &Uri, use_cache: bool) {
                     None
                 } else {
                     let job = Job {
-                        id: ctx.inner.next_job.fetch_add(1, Ordering::Relaxed),
+                        id: ctx.shared.next_job.fetch_add(1, Ordering::Relaxed),
                         control: Control::new(),
                         token: None,
                     };
@@ -252,11 +275,9 @@ async fn start_with(ctx: &Ctx, uri: &Uri, use_cache: bool) {
 
 enum Msg {
     Progress(Model, litmus_engine::Progress),
+    /// A violation found while the model's check still explores.
+    Found(Model, Violation),
     Done(Model, Result<ModelReport, String>),
-}
-
-fn progress_value(p: WorkDoneProgress) -> ProgressParamsValue {
-    ProgressParamsValue::WorkDone(p)
 }
 
 async fn run_job(ctx: Ctx, uri: Uri, plan: Plan) {
@@ -273,7 +294,7 @@ async fn run_job(ctx: Ctx, uri: Uri, plan: Plan) {
     let settings = ctx.settings();
     let limit = settings.max_jobs.unwrap_or_else(super::queue::default_limit);
     let slot = ctx
-        .inner
+        .shared
         .queue
         .acquire(job.id, limit, &job.control, ctx.send_status(&uri, "queued"))
         .await;
@@ -294,8 +315,9 @@ async fn run_job(ctx: Ctx, uri: Uri, plan: Plan) {
         }
     }
     {
-        let mut docs = ctx.docs();
-        match docs
+        let mut st = ctx.state();
+        match st
+            .docs
             .get_mut(&uri)
             .and_then(|d| d.job.as_mut())
             .filter(|j| j.id == job.id)
@@ -310,55 +332,52 @@ async fn run_job(ctx: Ctx, uri: Uri, plan: Plan) {
         .collect::<Vec<_>>()
         .join(", ");
     if let Some(t) = &token {
-        let begin = WorkDoneProgress::Begin(WorkDoneProgressBegin {
-            title: format!("Verifying {}", test.name.text),
-            cancellable: Some(true),
-            message: Some(model_list.clone()),
-            percentage: Some(0),
-        });
+        let begin = to_proto::progress_begin(
+            t,
+            format!("Verifying {}", test.name.text),
+            model_list.clone(),
+        );
         ctx.client
-            .send_notification::<ProgressNotification>(ProgressParams {
-                token: NumberOrString::String(t.clone()),
-                value: progress_value(begin),
-            })
+            .send_notification::<ProgressNotification>(begin)
             .await;
     }
 
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<Msg>();
-    let engine = ctx.inner.engine.clone();
     let control = job
         .control
         .clone()
         .with_memory_budget(crate::memory::budget(settings.max_memory));
-    let worker_models = models.clone();
-    let worker = (slot.is_some() && !job.control.is_cancelled()).then(|| std::thread::Builder::new()
-        .name(format!("litmus-check-{}", job.id))
-        .spawn(move || {
-            for m in worker_models {
-                if control.is_cancelled() {
-                    break;
-                }
-                let last = Arc::new(Mutex::new(Instant::now()));
-                let txp = tx.clone();
-                let ctl = control.clone().with_progress(move |p| {
-                    let mut l = last.lock().unwrap_or_else(|e| e.into_inner());
-                    if l.elapsed() >= Duration::from_millis(50) {
-                        *l = Instant::now();
-                        let _ = txp.send(Msg::Progress(m, p.clone()));
-                    }
-                });
-                let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    engine.check(&test, m, &opts, &ctl)
-                }))
-                .map_err(|e| panic_message(&*e));
-                if tx.send(Msg::Done(m, r)).is_err() {
-                    break;
-                }
-            }
-        }));
-    if let Some(Err(e)) = worker {
-        let mut docs = ctx.docs();
-        if let Some(d) = docs.get_mut(&uri) {
+    // One worker thread per place held: the job's own, and for its other models the places
+    // free right now (never one a waiting job could have): models run in parallel when
+    // `maxJobs` and the queue allow, else one after another.
+    let mut slots = Vec::new();
+    if let Some(s) = slot.filter(|_| !job.control.is_cancelled()) {
+        slots.push(s);
+        slots.extend(ctx.shared.queue.try_more(limit, models.len().saturating_sub(1)));
+    }
+    let pending = Arc::new(Mutex::new(models.iter().copied().collect::<VecDeque<Model>>()));
+    let (mut started, mut spawn_error) = (0, None);
+    for (i, slot) in slots.into_iter().enumerate() {
+        let w = Worker {
+            tx: tx.clone(),
+            engine: ctx.shared.engine.clone(),
+            test: test.clone(),
+            opts: opts.clone(),
+            control: control.clone(),
+            pending: pending.clone(),
+        };
+        let spawned = std::thread::Builder::new()
+            .name(format!("litmus-check-{}-{i}", job.id))
+            .spawn(move || w.run(slot));
+        match spawned {
+            Ok(_) => started += 1,
+            Err(e) => spawn_error = Some(e),
+        }
+    }
+    drop(tx);
+    if let (0, Some(e)) = (started, spawn_error) {
+        let mut st = ctx.state();
+        if let Some(d) = st.docs.get_mut(&uri) {
             for m in &models {
                 d.results.insert(
                     *m,
@@ -374,22 +393,26 @@ async fn run_job(ctx: Ctx, uri: Uri, plan: Plan) {
         match msg {
             Msg::Progress(m, p) => {
                 if let Some(t) = &token {
-                    let report = WorkDoneProgress::Report(WorkDoneProgressReport {
-                        cancellable: Some(true),
-                        message: Some(format!(
+                    let report = to_proto::progress_report(
+                        t,
+                        format!(
                             "{}: {} executions, {} states",
                             m.label(),
                             p.executions,
                             p.states
-                        )),
-                        percentage: Some((done * 100 / total) as u32),
-                    });
+                        ),
+                        (done * 100 / total) as u32,
+                    );
                     ctx.client
-                        .send_notification::<ProgressNotification>(ProgressParams {
-                            token: NumberOrString::String(t.clone()),
-                            value: progress_value(report),
-                        })
+                        .send_notification::<ProgressNotification>(report)
                         .await;
+                }
+            }
+            Msg::Found(m, v) => {
+                if model_found(&ctx, &uri, &job, &tokens, m, v) {
+                    ctx.publish(&uri).await;
+                    ctx.send_status(&uri, "running").await;
+                    ctx.refresh_views().await;
                 }
             }
             Msg::Done(m, r) => {
@@ -400,16 +423,13 @@ async fn run_job(ctx: Ctx, uri: Uri, plan: Plan) {
                     ctx.send_status(&uri, "running").await;
                 }
                 if let Some(t) = &token {
-                    let report = WorkDoneProgress::Report(WorkDoneProgressReport {
-                        cancellable: Some(true),
-                        message: Some(format!("{} done ({done}/{total})", m.label())),
-                        percentage: Some((done * 100 / total) as u32),
-                    });
+                    let report = to_proto::progress_report(
+                        t,
+                        format!("{} done ({done}/{total})", m.label()),
+                        (done * 100 / total) as u32,
+                    );
                     ctx.client
-                        .send_notification::<ProgressNotification>(ProgressParams {
-                            token: NumberOrString::String(t.clone()),
-                            value: progress_value(report),
-                        })
+                        .send_notification::<ProgressNotification>(report)
                         .await;
                 }
             }
@@ -419,12 +439,12 @@ async fn run_job(ctx: Ctx, uri: Uri, plan: Plan) {
     // The worker is finished (its sender dropped).
     let cancelled = job.control.is_cancelled();
     let current = {
-        let mut docs = ctx.docs();
-        match docs.get_mut(&uri) {
+        let mut st = ctx.state();
+        match st.docs.get_mut(&uri) {
             Some(d) if d.job.as_ref().is_some_and(|j| j.id == job.id) => {
                 d.job = None;
                 if cancelled {
-                    d.results.retain(|_, o| !matches!(o, Outcome::Running));
+                    d.results.retain(|_, o| !o.running());
                 }
                 true
             }
@@ -433,14 +453,8 @@ async fn run_job(ctx: Ctx, uri: Uri, plan: Plan) {
     };
     if let Some(t) = &token {
         let msg = if cancelled { "cancelled" } else { "done" };
-        let end = WorkDoneProgress::End(WorkDoneProgressEnd {
-            message: Some(msg.into()),
-        });
         ctx.client
-            .send_notification::<ProgressNotification>(ProgressParams {
-                token: NumberOrString::String(t.clone()),
-                value: progress_value(end),
-            })
+            .send_notification::<ProgressNotification>(to_proto::progress_end(t, msg))
             .await;
     }
     if current {
@@ -451,6 +465,81 @@ async fn run_job(ctx: Ctx, uri: Uri, plan: Plan) {
             .await;
         ctx.refresh_views().await;
     }
+}
+
+/// What a worker thread needs: it checks the job's models one at a time until none is left.
+struct Worker {
+    tx: tokio::sync::mpsc::UnboundedSender<Msg>,
+    engine: Arc<dyn Engine>,
+    test: Arc<Test>,
+    opts: litmus_engine::CheckOptions,
+    control: Control,
+    pending: Arc<Mutex<VecDeque<Model>>>,
+}
+
+impl Worker {
+    /// Runs on its own thread, holding its place in the queue until it returns.
+    fn run(self, _slot: super::queue::Slot) {
+        loop {
+            if self.control.is_cancelled() {
+                break;
+            }
+            let next = self.pending.lock().unwrap_or_else(|e| e.into_inner()).pop_front();
+            let Some(m) = next else { break };
+            let last = Arc::new(Mutex::new(Instant::now()));
+            let (txp, txf) = (self.tx.clone(), self.tx.clone());
+            let ctl = self
+                .control
+                .clone()
+                .with_progress(move |p| {
+                    let mut l = last.lock().unwrap_or_else(|e| e.into_inner());
+                    if l.elapsed() >= Duration::from_millis(50) {
+                        *l = Instant::now();
+                        let _ = txp.send(Msg::Progress(m, p.clone()));
+                    }
+                })
+                .with_on_violation(move |v| {
+                    let _ = txf.send(Msg::Found(m, v.clone()));
+                });
+            let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                self.engine.check(&self.test, m, &self.opts, &ctl)
+            }))
+            .map_err(|e| panic_message(&*e));
+            if self.tx.send(Msg::Done(m, r)).is_err() {
+                break;
+            }
+        }
+    }
+}
+
+/// Shows a violation a running check just found, if the job is still the document's: the
+/// model's outcome becomes (or grows) `Exploring` until its complete report arrives. Returns
+/// whether it is shown.
+fn model_found(ctx: &Ctx, uri: &Uri, job: &Job, tokens: &TokenMap, m: Model, mut v: Violation) -> bool {
+    if job.control.is_cancelled() {
+        return false;
+    }
+    let mut st = ctx.state();
+    let Some(d) = st.docs.get_mut(uri) else {
+        return false;
+    };
+    if d.job.as_ref().map(|j| j.id) != Some(job.id) || d.tokens.key != tokens.key {
+        return false;
+    }
+    remap_violation(&mut v, tokens, &d.tokens);
+    match d.results.get_mut(&m) {
+        Some(Outcome::Exploring(vs)) => {
+            if vs.iter().any(|w| (w.kind, w.span) == (v.kind, v.span)) {
+                return false;
+            }
+            vs.push(v);
+        }
+        Some(Outcome::Running) | None => {
+            d.results.insert(m, Outcome::Exploring(vec![v]));
+        }
+        Some(_) => return false,
+    }
+    true
 }
 
 /// Records one model's result: caches it (unless the job was cancelled) and shows it if the job
@@ -474,18 +563,19 @@ fn model_done(
         cond_key: cond_key.to_string(),
         report: report.clone(),
     });
+    let mut st = ctx.state();
+    let st = &mut *st;
     if let Some(e) = &entry {
-        lock(&ctx.inner.cache).insert(opts_key, m, e.clone());
+        st.cache.insert(opts_key, m, e.clone());
     }
-    let mut docs = ctx.docs();
-    let Some(d) = docs.get_mut(uri) else {
+    let Some(d) = st.docs.get_mut(uri) else {
         return false;
     };
     if d.job.as_ref().map(|j| j.id) != Some(job.id) || d.tokens.key != tokens.key {
         return false; // stale: a newer job or program owns this document now
     }
     let o = match (entry, r) {
-        (Some(e), _) => adapt(&*ctx.inner.engine, d, &e),
+        (Some(e), _) => adapt(&*ctx.shared.engine, d, &e),
         (None, Err(msg)) => Outcome::Crashed(msg),
         (None, Ok(_)) => return false,
     };

@@ -4,8 +4,8 @@
 
 use std::collections::BTreeMap;
 
-use litmus_engine::ast::{Quantifier, Stmt, StmtKind, Test};
-use litmus_engine::report::{Schedule, ViolationKind};
+use litmus_engine::ast::{Stmt, StmtKind, Test};
+use litmus_engine::report::{ConditionResult, Schedule, Violation, ViolationKind};
 use litmus_engine::{Diagnostic, Model, Severity, Span};
 
 use super::document::Outcome;
@@ -31,12 +31,13 @@ pub fn kind_key(k: ViolationKind) -> &'static str {
     }
 }
 
-/// All findings in model order, violations before witnesses.
+/// All findings in model order, violations before witnesses (violations of a check still
+/// exploring included: the first ones it found).
 pub fn findings<'a>(test: &Test, results: &'a BTreeMap<Model, Outcome>) -> Vec<Finding<'a>> {
     let mut out = Vec::new();
     for (m, o) in results {
-        if let Outcome::Done { report, .. } = o {
-            for v in &report.violations {
+        {
+            for v in o.violations() {
                 out.push(Finding {
                     model: *m,
                     kind: kind_key(v.kind),
@@ -72,7 +73,7 @@ fn join_models(ms: &[Model]) -> String {
     }
 }
 
-fn overlaps(a: Span, b: Span) -> bool {
+pub fn overlaps(a: Span, b: Span) -> bool {
     a.start < b.end.max(b.start + 1) && b.start < a.end.max(a.start + 1)
 }
 
@@ -111,6 +112,14 @@ pub fn diagnostics(test: &Test, text: &str, results: &BTreeMap<Model, Outcome>) 
             _ => "deadlock".to_string(),
         };
         let mut msg = format!("{what} under {}", join_models(&failing));
+        let exploring: Vec<Model> = failing
+            .iter()
+            .copied()
+            .filter(|m| results.get(m).is_some_and(Outcome::running))
+            .collect();
+        if !exploring.is_empty() {
+            msg += &format!(" (first found; still exploring {})", join_models(&exploring));
+        }
         if !holding.is_empty() {
             let verb = if kind == "assert" || kind == "condition" {
                 "holds"
@@ -139,18 +148,24 @@ pub fn diagnostics(test: &Test, text: &str, results: &BTreeMap<Model, Outcome>) 
         }
         out.push(d);
     }
-    // Warnings: grouped by (message, span) over models.
+    // Warnings: grouped by (message, span) over models; the reason an exploration stopped is
+    // said once, naming the setting that bounds it.
     let mut warns: Vec<(String, Option<Span>, Vec<Model>)> = Vec::new();
     for (m, o) in results {
         match o {
             Outcome::Done { report, .. } => {
                 for w in &report.warnings {
-                    match warns.iter_mut().find(|x| x.0 == w.message && x.1 == w.span) {
+                    let message = server_wording(&w.message);
+                    match warns.iter_mut().find(|x| x.0 == message && x.1 == w.span) {
                         Some(x) => x.2.push(*m),
-                        None => warns.push((w.message.clone(), w.span, vec![*m])),
+                        None => warns.push((message, w.span, vec![*m])),
                     }
                 }
-                if !report.complete {
+                let said = report
+                    .warnings
+                    .iter()
+                    .any(|w| w.message.starts_with("exploration stopped"));
+                if !report.complete && !said {
                     let msg =
                         "exploration incomplete (stopped early): violations may have been missed"
                             .to_string();
@@ -164,7 +179,7 @@ pub fn diagnostics(test: &Test, text: &str, results: &BTreeMap<Model, Outcome>) 
                 test.name.span,
                 format!("internal error while checking under {}: {msg}", m.label()),
             )),
-            Outcome::Running => {}
+            Outcome::Running | Outcome::Exploring(_) => {}
         }
     }
     for (msg, span, ms) in warns {
@@ -174,6 +189,17 @@ pub fn diagnostics(test: &Test, text: &str, results: &BTreeMap<Model, Outcome>) 
         ));
     }
     out
+}
+
+/// An engine warning in the editor's words: a time limit names `litmus.timeout`.
+fn server_wording(message: &str) -> String {
+    if message.contains("(timeout)") || message.contains("(timeout or cancellation)") {
+        "exploration stopped at the time limit (the `litmus.timeout` setting, in seconds; 0 = \
+         none): results are incomplete, violations may have been missed"
+            .into()
+    } else {
+        message.to_string()
+    }
 }
 
 /// Assertions of the test with their statement spans.
@@ -210,27 +236,18 @@ pub enum Target {
     Condition,
 }
 
-/// The verdict mark of one model for a target: ✓ holds, ✗ fails, ? incomplete, … running.
+/// The verdict mark of one model for a target: ✓ holds, ✗ fails (also while the check still
+/// explores: a violation found stays one), ? incomplete, … running, – not verified.
 pub fn mark(test: &Test, target: Target, o: Option<&Outcome>) -> &'static str {
-    let Some(o) = o else { return "·" };
+    let Some(o) = o else { return "–" };
     let report = match o {
         Outcome::Running => return "…",
         Outcome::Crashed(_) => return "⚠",
+        Outcome::Exploring(vs) => return if fails(target, vs, None) { "✗" } else { "…" },
         Outcome::Done { report, .. } => report,
     };
-    let fails = match target {
-        Target::Test => !report.violations.is_empty(),
-        Target::Assert(s) => report
-            .violations
-            .iter()
-            .any(|v| v.kind == ViolationKind::Assert && overlaps(v.span, s)),
-        Target::Condition => match &report.condition {
-            Some(c) => !c.holds,
-            None => false,
-        },
-    };
     let _ = test;
-    if fails {
+    if fails(target, &report.violations, report.condition.as_ref()) {
         "✗"
     } else if !report.complete {
         "?"
@@ -239,17 +256,48 @@ pub fn mark(test: &Test, target: Target, o: Option<&Outcome>) -> &'static str {
     }
 }
 
+/// Whether `target` fails given these violations and the condition's verdict (if known).
+fn fails(target: Target, violations: &[Violation], condition: Option<&ConditionResult>) -> bool {
+    match target {
+        Target::Test => !violations.is_empty(),
+        Target::Assert(s) => violations
+            .iter()
+            .any(|v| v.kind == ViolationKind::Assert && overlaps(v.span, s)),
+        Target::Condition => match condition {
+            Some(c) => !c.holds,
+            None => violations.iter().any(|v| v.kind == ViolationKind::Condition),
+        },
+    }
+}
+
+/// `SC ✓ · TSO ✗ · PSO ✗`; with the models still running named (`· exploring TSO, PSO`);
+/// `not verified yet` when no model has a result.
 pub fn verdict_title(
     test: &Test,
     target: Target,
     models: &[Model],
     results: &BTreeMap<Model, Outcome>,
 ) -> String {
-    models
+    if models.iter().all(|m| !results.contains_key(m)) {
+        return format!(
+            "{}: not verified yet (save to verify)",
+            models.iter().map(|m| m.label()).collect::<Vec<_>>().join(", ")
+        );
+    }
+    let mut title = models
         .iter()
         .map(|m| format!("{} {}", m.label(), mark(test, target, results.get(m))))
         .collect::<Vec<_>>()
-        .join(" · ")
+        .join(" · ");
+    let running: Vec<Model> = models
+        .iter()
+        .copied()
+        .filter(|m| results.get(m).is_some_and(Outcome::running))
+        .collect();
+    if !running.is_empty() {
+        title += &format!(" · exploring {}", join_models(&running));
+    }
+    title
 }
 
 /// Code lenses: (span to sit above, title, whether a schedule exists for "Show schedule").
@@ -403,96 +451,4 @@ fn hint_offset(text: &str, sp: Span) -> u32 {
     let s = text.get(sp.range()).unwrap_or("");
     let trimmed = s.trim_end().trim_end_matches(';').trim_end();
     sp.start + trimmed.len() as u32
-}
-
-/// Hover markdown for a target, or `None` when there is nothing to say.
-pub fn hover(
-    test: &Test,
-    text: &str,
-    models: &[Model],
-    results: &BTreeMap<Model, Outcome>,
-    target: Target,
-    heading: &str,
-) -> String {
-    let mut md = format!("**{heading}**\n\n");
-    md += "| model | verdict | states | positive | negative | executions | complete |\n|---|---|---|---|---|---|---|\n";
-    for m in models {
-        let mark = mark(test, target, results.get(m));
-        match results.get(m) {
-            Some(Outcome::Done { report: r, .. }) => {
-                let (p, n) = r.condition.as_ref().map_or(("–".into(), "–".into()), |c| {
-                    (c.positive.to_string(), c.negative.to_string())
-                });
-                md += &format!(
-                    "| {} | {} | {} | {} | {} | {} | {} |\n",
-                    m.label(),
-                    mark,
-                    r.states.len(),
-                    p,
-                    n,
-                    r.stats.executions,
-                    if r.complete { "yes" } else { "no" }
-                );
-            }
-            Some(Outcome::Running) => md += &format!("| {} | running | | | | | |\n", m.label()),
-            Some(Outcome::Crashed(e)) => {
-                md += &format!(
-                    "| {} | internal error: {} | | | | | |\n",
-                    m.label(),
-                    e.replace('|', "\\|")
-                )
-            }
-            None => md += &format!("| {} | not verified yet | | | | | |\n", m.label()),
-        }
-    }
-    if let (Target::Condition, Some(c)) = (target, &test.condition) {
-        for m in models {
-            if let Some(Outcome::Done { report: r, .. }) = results.get(m) {
-                if let Some(cr) = &r.condition {
-                    let obs = match (cr.positive, cr.negative) {
-                        (0, _) => "Never",
-                        (_, 0) => "Always",
-                        _ => "Sometimes",
-                    };
-                    let _ = Quantifier::Exists;
-                    md += &format!(
-                        "\n{}: `{}` {} · Observation {} {} {} {}",
-                        m.label(),
-                        c.quantifier.as_str(),
-                        if cr.holds { "holds" } else { "does not hold" },
-                        test.name.text,
-                        obs,
-                        cr.positive,
-                        cr.negative
-                    );
-                }
-            }
-        }
-        md += "\n";
-    }
-    let fs = findings(test, results);
-    let chosen = match target {
-        Target::Test => pick(&fs, None),
-        Target::Assert(s) => fs
-            .iter()
-            .find(|f| f.kind == "assert" && overlaps(f.span, s)),
-        Target::Condition => fs
-            .iter()
-            .find(|f| f.kind == "condition")
-            .or_else(|| fs.iter().find(|f| f.kind == "witness")),
-    };
-    if let Some(f) = chosen {
-        let what = if f.kind == "witness" {
-            "Witness"
-        } else {
-            "Counterexample"
-        };
-        md += &format!(
-            "\n**{what} under {}** ({} steps)\n\n",
-            f.model.label(),
-            f.schedule.len()
-        );
-        md += &schedule::markdown_table(test, text, f.schedule);
-    }
-    md
 }

@@ -324,7 +324,12 @@ pub fn find(text: &str, needle: &str) -> (u32, u32) {
     (line, col)
 }
 
-/// The real engine, with two test hooks: a check of a test named `Slow...` runs until it is
+/// Lets the checks of `Held...` tests go on (see [`HookedEngine`]).
+pub static RELEASE: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// The real engine, with three test hooks: a check of a test named `Held...` runs the real
+/// engine but, each time it finds a violation, waits after announcing it until [`RELEASE`] is
+/// set or the check is cancelled (an exploration held open after its first violation); a check of a test named `Slow...` runs until it is
 /// cancelled (reporting progress), then returns a report holding a bogus `STALE` violation that
 /// must never be shown; a check of a test named `Boom...` panics.
 pub struct HookedEngine;
@@ -344,6 +349,21 @@ impl Engine for HookedEngine {
         opts: &litmus_engine::CheckOptions,
         ctl: &litmus_engine::Control,
     ) -> litmus_engine::ModelReport {
+        if test.name.text.starts_with("Held") {
+            let forward = ctl.on_violation();
+            let cancelled = ctl.flag();
+            let held = ctl.clone().with_on_violation(move |v| {
+                if let Some(f) = &forward {
+                    f(v);
+                }
+                while !RELEASE.load(std::sync::atomic::Ordering::SeqCst)
+                    && !cancelled.load(std::sync::atomic::Ordering::SeqCst)
+                {
+                    std::thread::sleep(Duration::from_millis(5));
+                }
+            });
+            return litmus::server::engine::RealEngine.check(test, model, opts, &held);
+        }
         if test.name.text.starts_with("Boom") {
             panic!("boom in {}", model.label());
         }

@@ -1,0 +1,285 @@
+//! The `LanguageServer` handlers: thin. A request takes a [`Snapshot`] of its document under
+//! the state lock and calls a pure function of [`requests`] (or [`hover`]); a notification
+//! applies its change to the [`State`](super::State) and starts or cancels checks
+//! ([`verify`]). Nothing here builds protocol values ([`to_proto`] does).
+
+use std::sync::Arc;
+
+use serde_json::Value;
+use tower_lsp_server::jsonrpc::{Error, Result};
+use tower_lsp_server::ls_types::*;
+use tower_lsp_server::{Client, LanguageServer};
+
+use super::document::Document;
+use super::engine::Engine;
+use super::position::Encoding;
+use super::to_proto::{self, Conv};
+use super::{arg_uri, hover, queue, requests, verify};
+use super::{ClientCaps, Ctx, Shared, Snapshot, SYNTAX_DEBOUNCE, VERIFY_DEBOUNCE};
+
+pub struct Backend {
+    pub(crate) ctx: Ctx,
+}
+
+impl Backend {
+    pub fn new(client: Client, engine: Arc<dyn Engine>) -> Backend {
+        Backend {
+            ctx: Ctx {
+                client,
+                shared: Arc::new(Shared::new(engine)),
+            },
+        }
+    }
+
+    /// The state the handlers share.
+    pub fn shared(&self) -> Arc<Shared> {
+        self.ctx.shared.clone()
+    }
+
+    /// `window/workDoneProgress/cancel`: cancels the job that owns the token.
+    pub async fn work_done_progress_cancel(&self, params: WorkDoneProgressCancelParams) {
+        let token = match &params.token {
+            NumberOrString::String(s) => s.clone(),
+            NumberOrString::Number(n) => n.to_string(),
+        };
+        for d in self.ctx.state().docs.values() {
+            if let Some(j) = &d.job {
+                if j.token.as_deref() == Some(token.as_str()) {
+                    j.control.cancel();
+                }
+            }
+        }
+    }
+
+    /// Runs `f` on the document at `uri` (under the lock; `f` must not block).
+    pub(crate) fn with_doc<T>(
+        &self,
+        uri: &Uri,
+        f: impl FnOnce(&Document, Conv<'_>) -> Option<T>,
+    ) -> Result<Option<T>> {
+        self.ctx.read(uri, |s| f(s.doc, s.conv))
+    }
+
+    /// Runs a pure request function on a snapshot of the document at `uri`.
+    fn read<T>(&self, uri: &Uri, f: impl FnOnce(&Snapshot<'_>) -> Option<T>) -> Result<Option<T>> {
+        self.ctx.read(uri, f)
+    }
+}
+
+impl LanguageServer for Backend {
+    async fn initialize(&self, params: InitializeParams) -> Result<InitializeResult> {
+        let caps = &params.capabilities;
+        let utf8 = caps
+            .general
+            .as_ref()
+            .and_then(|g| g.position_encodings.as_ref())
+            .is_some_and(|e| e.contains(&PositionEncodingKind::UTF8));
+        let ws = caps.workspace.as_ref();
+        let client = ClientCaps {
+            work_done_progress: caps
+                .window
+                .as_ref()
+                .and_then(|w| w.work_done_progress)
+                .unwrap_or(false),
+            configuration: ws.and_then(|w| w.configuration).unwrap_or(false),
+            code_lens_refresh: ws
+                .and_then(|w| w.code_lens.as_ref())
+                .and_then(|c| c.refresh_support)
+                .unwrap_or(false),
+            inlay_hint_refresh: ws
+                .and_then(|w| w.inlay_hint.as_ref())
+                .and_then(|c| c.refresh_support)
+                .unwrap_or(false),
+        };
+        {
+            let mut st = self.ctx.state();
+            st.enc = if utf8 {
+                Encoding::Utf8
+            } else {
+                Encoding::Utf16
+            };
+            st.caps = client;
+            if let Some(opts) = &params.initialization_options {
+                let warnings = st.settings.merge(opts);
+                // Shown once the client is initialized (no notification may precede the answer).
+                st.init_warnings.extend(warnings);
+            }
+        }
+        Ok(to_proto::initialize_result(utf8))
+    }
+
+    async fn initialized(&self, _: InitializedParams) {
+        let warnings = std::mem::take(&mut self.ctx.state().init_warnings);
+        self.ctx.warn_settings(warnings).await;
+        self.ctx.fetch_configuration().await;
+    }
+
+    async fn shutdown(&self) -> Result<()> {
+        self.ctx.shared.cancel_all();
+        Ok(())
+    }
+
+    async fn did_open(&self, p: DidOpenTextDocumentParams) {
+        let uri = p.text_document.uri;
+        let doc = Document::new(
+            &*self.ctx.shared.engine,
+            p.text_document.text,
+            p.text_document.version,
+        );
+        if let Some(old) = self.ctx.state().docs.insert(uri.clone(), doc) {
+            if let Some(j) = old.job {
+                j.control.cancel();
+            }
+        }
+        self.ctx.publish(&uri).await;
+        verify::start(&self.ctx, &uri).await;
+    }
+
+    async fn did_change(&self, p: DidChangeTextDocumentParams) {
+        let uri = p.text_document.uri;
+        let version = p.text_document.version;
+        let edit = {
+            let mut st = self.ctx.state();
+            let enc = st.enc;
+            let Some(d) = st.docs.get_mut(&uri) else {
+                return;
+            };
+            if version <= d.version {
+                // An out-of-date change (the client resent or reordered): ignore it.
+                return;
+            }
+            for ch in &p.content_changes {
+                d.apply(enc, ch);
+            }
+            d.version = version;
+            verify::after_edit(&*self.ctx.shared.engine, d)
+        };
+        // The status bar follows the lenses: results dropped (and a check cancelled with
+        // them) are said at once, as `cancelled` with the verdicts left (none).
+        if edit != verify::AfterEdit::Kept {
+            self.ctx.send_status(&uri, "cancelled").await;
+        }
+        let ctx = self.ctx.clone();
+        tokio::spawn(async move {
+            tokio::time::sleep(SYNTAX_DEBOUNCE).await;
+            if ctx.version(&uri) == Some(version) {
+                ctx.publish(&uri).await;
+                ctx.refresh_views().await;
+            }
+            if ctx.settings().verify_on_change {
+                tokio::time::sleep(VERIFY_DEBOUNCE).await;
+                if ctx.version(&uri) == Some(version) {
+                    verify::start(&ctx, &uri).await;
+                }
+            }
+        });
+    }
+
+    async fn did_save(&self, p: DidSaveTextDocumentParams) {
+        if self.ctx.settings().verify_on_save {
+            verify::start(&self.ctx, &p.text_document.uri).await;
+        }
+    }
+
+    async fn did_close(&self, p: DidCloseTextDocumentParams) {
+        let uri = p.text_document.uri;
+        let removed = self.ctx.state().docs.remove(&uri);
+        if let Some(j) = removed.and_then(|d| d.job) {
+            j.control.cancel();
+        }
+        self.ctx.client.publish_diagnostics(uri, vec![], None).await;
+    }
+
+    async fn did_change_configuration(&self, p: DidChangeConfigurationParams) {
+        let has_section = p.settings.get("litmus").is_some()
+            || p.settings
+                .as_object()
+                .is_some_and(|o| o.keys().any(|k| k.starts_with("litmus.")));
+        if has_section {
+            let warnings = self.ctx.merge_settings(&p.settings);
+            self.ctx.warn_settings(warnings).await;
+        } else {
+            self.ctx.fetch_configuration().await;
+        }
+        let limit = self
+            .ctx
+            .settings()
+            .max_jobs
+            .unwrap_or_else(queue::default_limit);
+        self.ctx.shared.queue.refill(limit);
+        let uris: Vec<Uri> = self.ctx.state().docs.keys().cloned().collect();
+        for u in uris {
+            verify::start(&self.ctx, &u).await;
+        }
+    }
+
+    async fn hover(&self, p: HoverParams) -> Result<Option<Hover>> {
+        let pos = p.text_document_position_params.position;
+        self.read(&p.text_document_position_params.text_document.uri, |s| {
+            hover::hover(s, pos)
+        })
+    }
+
+    async fn code_action(&self, p: CodeActionParams) -> Result<Option<CodeActionResponse>> {
+        super::fences::code_actions(self, p).await
+    }
+
+    async fn code_lens(&self, p: CodeLensParams) -> Result<Option<Vec<CodeLens>>> {
+        self.read(&p.text_document.uri, requests::code_lenses)
+    }
+
+    async fn execute_command(&self, p: ExecuteCommandParams) -> Result<Option<Value>> {
+        match p.command.as_str() {
+            "litmus.verify" => {
+                let uri = arg_uri(&p.arguments)?;
+                verify::start_forced(&self.ctx, &uri).await;
+                Ok(None)
+            }
+            "litmus.showSchedule" => {
+                let uri = arg_uri(&p.arguments)?;
+                let line = p.arguments.get(1).and_then(Value::as_u64);
+                let ch = p.arguments.get(2).and_then(Value::as_u64);
+                let at = line.zip(ch).map(|(l, c)| Position::new(l as u32, c as u32));
+                let r = self.read(&uri, |s| requests::show_schedule(s, at))?;
+                Ok(Some(r.unwrap_or(Value::Null)))
+            }
+            other => Err(Error::invalid_params(format!("unknown command {other}"))),
+        }
+    }
+
+    async fn inlay_hint(&self, p: InlayHintParams) -> Result<Option<Vec<InlayHint>>> {
+        self.read(&p.text_document.uri, |s| requests::inlay_hints(s, p.range))
+    }
+
+    async fn document_symbol(
+        &self,
+        p: DocumentSymbolParams,
+    ) -> Result<Option<DocumentSymbolResponse>> {
+        self.read(&p.text_document.uri, requests::document_symbols)
+    }
+
+    async fn goto_definition(
+        &self,
+        p: GotoDefinitionParams,
+    ) -> Result<Option<GotoDefinitionResponse>> {
+        let pos = p.text_document_position_params.position;
+        self.read(&p.text_document_position_params.text_document.uri, |s| {
+            requests::definition(s, pos)
+        })
+    }
+
+    async fn references(&self, p: ReferenceParams) -> Result<Option<Vec<Location>>> {
+        let pos = p.text_document_position.position;
+        let include_decl = p.context.include_declaration;
+        self.read(&p.text_document_position.text_document.uri, |s| {
+            requests::references(s, pos, include_decl)
+        })
+    }
+
+    async fn semantic_tokens_full(
+        &self,
+        p: SemanticTokensParams,
+    ) -> Result<Option<SemanticTokensResult>> {
+        self.read(&p.text_document.uri, requests::semantic_tokens)
+    }
+}

@@ -1,0 +1,158 @@
+//! First violation first (issue 28): a model's first violation is shown (diagnostic, lens,
+//! status, hover, schedule) while its exploration still runs, marked as such, and replaced by
+//! the complete result when the exploration ends; models run in parallel when `maxJobs` allows.
+
+mod lsp_harness;
+
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+use lsp_harness::*;
+use serde_json::{json, Value};
+
+const U: &str = "file:///t/held.litmus";
+
+fn held(text: &str) -> String {
+    text.replacen("litmus MP", "litmus HeldMP", 1)
+}
+
+fn lens_titles(v: &Value) -> Vec<String> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["command"]["title"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_first_violation_shows_while_exploring_then_the_complete_result_replaces_it() {
+    let mut h = Harness::default_with(hooked(), json!({"maxJobs": 3})).await;
+    let text = held(MP);
+    h.open(U, 1, &text).await;
+    // PSO finds MP's violation and its exploration is held open right after announcing it.
+    let d = h
+        .wait_for("interim diagnostics", |m| {
+            m["method"] == "textDocument/publishDiagnostics"
+                && m["params"]["uri"] == U
+                && m["params"]["diagnostics"]
+                    .to_string()
+                    .contains("still exploring PSO")
+        })
+        .await;
+    let diag = d["params"]["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|x| x["severity"] == 1)
+        .unwrap()
+        .clone();
+    assert!(
+        diag["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("assertion fails under PSO (first found; still exploring PSO)"),
+        "{diag}"
+    );
+    assert!(
+        diag["relatedInformation"]
+            .as_array()
+            .is_some_and(|r| !r.is_empty()),
+        "{diag}"
+    );
+    let st = h
+        .wait_for("interim status", |m| {
+            m["method"] == "litmus/status" && m["params"]["verdicts"]["pso"] == "fails"
+        })
+        .await;
+    assert_eq!(st["params"]["state"], "running");
+    let lenses = h
+        .request("textDocument/codeLens", json!({"textDocument": {"uri": U}}))
+        .await;
+    let titles = lens_titles(&lenses);
+    assert!(
+        titles
+            .iter()
+            .any(|t| t.contains("PSO ✗") && t.ends_with("· exploring PSO")),
+        "{titles:?}"
+    );
+    let sched = h
+        .request(
+            "workspace/executeCommand",
+            json!({"command": "litmus.showSchedule", "arguments": [U]}),
+        )
+        .await;
+    assert_eq!(sched["model"], "pso", "{sched}");
+    assert!(!sched["steps"].as_array().unwrap().is_empty());
+    let (l, c) = find(&text, "assert(");
+    let hov = h
+        .request(
+            "textDocument/hover",
+            json!({"textDocument": {"uri": U}, "position": pos(l, c + 2)}),
+        )
+        .await;
+    let md = hov["contents"]["value"].as_str().unwrap();
+    assert!(
+        md.contains("Counterexample under PSO") && md.contains("still exploring"),
+        "{md}"
+    );
+
+    // The exploration ends: the complete, deterministic result replaces the interim one.
+    RELEASE.store(true, Ordering::SeqCst);
+    let st = h.status(U, "done").await;
+    assert_eq!(
+        st["verdicts"],
+        json!({"sc": "holds", "tso": "holds", "pso": "fails"})
+    );
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    let d = h.last_diagnostics(U).unwrap();
+    let all = d["diagnostics"].to_string();
+    assert!(!all.contains("still exploring"), "{all}");
+    assert!(
+        all.contains("assertion fails under PSO; holds under SC and TSO"),
+        "{all}"
+    );
+    let lenses = h
+        .request("textDocument/codeLens", json!({"textDocument": {"uri": U}}))
+        .await;
+    let titles = lens_titles(&lenses);
+    assert!(
+        titles.contains(&"SC ✓ · TSO ✓ · PSO ✗".to_string()),
+        "{titles:?}"
+    );
+}
+
+/// The models whose progress the client saw (`$/progress` reports `SC: …`).
+fn progressing(h: &Harness) -> Vec<String> {
+    let mut out: Vec<String> = h
+        .log()
+        .iter()
+        .filter(|m| m["method"] == "$/progress" && m["params"]["value"]["kind"] == "report")
+        .filter_map(|m| m["params"]["value"]["message"].as_str())
+        .filter(|s| s.contains(" executions"))
+        .map(|s| s.split(':').next().unwrap().to_string())
+        .collect();
+    out.sort();
+    out.dedup();
+    out
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn models_run_in_parallel_when_places_are_free_and_one_by_one_with_one_job() {
+    let slow = MP.replacen("litmus MP", "litmus SlowMP", 1);
+    let h = Harness::default_with(hooked(), json!({"maxJobs": 3})).await;
+    h.open(U, 1, &slow).await;
+    let end = std::time::Instant::now() + TIMEOUT;
+    while progressing(&h) != ["PSO", "SC", "TSO"] {
+        assert!(std::time::Instant::now() < end, "{:?}", progressing(&h));
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    h.close(U).await;
+
+    // With one place, the (never-ending) SC check holds it: TSO and PSO never start.
+    let mut h = Harness::default_with(hooked(), json!({"maxJobs": 1})).await;
+    h.open(U, 1, &slow).await;
+    h.status(U, "running").await;
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    assert_eq!(progressing(&h), ["SC"]);
+    h.close(U).await;
+}
