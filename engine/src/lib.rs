@@ -28,6 +28,7 @@ pub mod replay;
 pub mod robust;
 pub mod fences;
 pub mod sdg;
+pub mod model;
 pub mod semantics;
 
 pub use check::check;

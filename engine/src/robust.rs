@@ -166,7 +166,7 @@ pub fn robustness_program(
         states: 0,
         time_ms: 0.0,
     };
-    if model == Model::Sc {
+    if !model.rules().buffered() {
         return out;
     }
     // The deadline counts from here; cancel, deadline and memory budget in one check.
@@ -225,7 +225,8 @@ pub fn robustness_program(
                     },
                 ) = (&mon, choice)
                 {
-                    if thread == m.attacker as usize && model == Model::Pso && !m.helpers {
+                    if thread == m.attacker as usize && model.rules().stores_reorder() && !m.helpers
+                    {
                         let mut s = state.clone();
                         let ev = s.step(p, choice);
                         let mut m = m.clone();
@@ -382,10 +383,7 @@ fn hit_of(taint: u32, r: Option<u32>, w: Option<u32>, m: &Monitor) -> Option<u32
 }
 
 fn flush_choice(model: Model, t: usize, cell: u32) -> Choice {
-    Choice::Flush {
-        thread: t,
-        cell: (model == Model::Pso).then_some(cell),
-    }
+    Choice::flush(model, t, cell)
 }
 
 /// The witness of a successful attack ending with `events`.

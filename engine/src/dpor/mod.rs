@@ -165,19 +165,16 @@ struct Procs {
 
 impl Procs {
     fn count(&self) -> usize {
-        match self.model {
-            Model::Sc => self.threads,
-            Model::Tso => 2 * self.threads,
-            Model::Pso => self.threads + self.threads * self.cells,
-        }
+        self.model.rules().processes(self.threads, self.cells)
     }
     fn of(&self, c: Choice) -> usize {
         match c {
             Choice::Exec(t) => t,
-            Choice::Flush { thread, cell } => match self.model {
-                Model::Pso => self.threads + thread * self.cells + cell.unwrap_or(0) as usize,
-                _ => self.threads + thread,
-            },
+            Choice::Flush { thread, cell } => {
+                self.model
+                    .rules()
+                    .buffer_process(self.threads, self.cells, thread, cell)
+            }
         }
     }
 }

@@ -1285,10 +1285,7 @@ pub(crate) fn trace_of(p: &Program, model: Model, choices: &[Choice]) -> Trace {
 fn choice_of(tr: &Trace, i: usize) -> Choice {
     let e = &tr.events[i];
     match e.kind {
-        EvKind::Flush { cell, .. } => Choice::Flush {
-            thread: e.thread,
-            cell: (tr.model == Model::Pso).then_some(cell),
-        },
+        EvKind::Flush { cell, .. } => Choice::flush(tr.model, e.thread, cell),
         _ => Choice::Exec(e.thread),
     }
 }
