@@ -22,7 +22,7 @@
 //!   they are listed as what no fence can fix.
 
 use crate::ast::{Dialect, Stmt, StmtKind, Test};
-use crate::explore::Collector;
+use crate::collect::Collector;
 use crate::ir::{reads_memory, InstrKind, Program};
 use crate::options::{CheckOptions, Control};
 use crate::report::{Action, Model, ModelReport, Schedule, ViolationKind};

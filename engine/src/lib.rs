@@ -20,6 +20,7 @@ pub mod options;
 pub use options::{CheckOptions, Control, EngineKind, MemoryBudget, Progress, StopReason};
 
 pub mod check;
+pub mod collect;
 pub mod condition;
 pub mod dpor;
 pub mod explore;

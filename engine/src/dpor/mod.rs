@@ -41,7 +41,7 @@
 //! backtrack and sleep sets) and one vector clock per step: proportional to the length of
 //! one execution, never to the number explored.
 
-use crate::explore::Collector;
+use crate::collect::Collector;
 use crate::ir::Program;
 use crate::options::{CheckOptions, Control};
 use crate::report::{Action, Model, ViolationKind};

@@ -1298,7 +1298,7 @@ pub fn explore(
     model: Model,
     opts: &CheckOptions,
     ctl: &Control,
-    col: &mut crate::explore::Collector<'_>,
+    col: &mut crate::collect::Collector<'_>,
 ) {
     // `--first`: MCR stops as on cancellation, through a flag of its own so that the caller's
     // is left alone; the caller's cancellation is passed on at each execution.
