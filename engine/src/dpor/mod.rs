@@ -303,6 +303,9 @@ struct Dpor<'a, 'c, 'p> {
     trace: Vec<TEvent>,
     events: Vec<Event>,
     stats: DporStats,
+    /// Called with the events of every maximal execution; `true` stops the exploration.
+    leaf: &'a mut dyn FnMut(&[Event]) -> bool,
+    halted: bool,
 }
 
 impl Dpor<'_, '_, '_> {
@@ -355,6 +358,7 @@ impl Dpor<'_, '_, '_> {
         if !top.state.is_running() {
             let state = top.state.clone();
             self.col.end(&state, &self.events);
+            self.halted |= (self.leaf)(&self.events);
             return false;
         }
         let runnable: Vec<usize> = top
@@ -374,6 +378,7 @@ impl Dpor<'_, '_, '_> {
             if only_blocked {
                 self.col.stats.blocked += 1;
             }
+            self.halted |= (self.leaf)(&self.events);
             return false;
         }
         match runnable.iter().find(|&&p| !top.asleep(p)) {
@@ -502,9 +507,23 @@ impl Dpor<'_, '_, '_> {
 pub fn explore(
     program: &Program,
     model: Model,
+    opts: &CheckOptions,
+    ctl: &Control,
+    col: &mut Collector<'_>,
+) -> DporStats {
+    explore_leaves(program, model, opts, ctl, col, &mut |_| false)
+}
+
+/// [`explore`], calling `leaf` with the events of every maximal execution explored (one per
+/// Shasha-Snir class at least: every class has a representative among them); when `leaf`
+/// returns `true` the exploration stops there, incomplete.
+pub fn explore_leaves(
+    program: &Program,
+    model: Model,
     _opts: &CheckOptions,
     ctl: &Control,
     col: &mut Collector<'_>,
+    leaf: &mut dyn FnMut(&[Event]) -> bool,
 ) -> DporStats {
     let procs = Procs {
         threads: program.threads.len(),
@@ -519,6 +538,8 @@ pub fn explore(
         trace: Vec::new(),
         events: Vec::new(),
         stats: DporStats::default(),
+        leaf,
+        halted: false,
     };
     let init = State::initial(program, model);
     let root = d.node(init, Vec::new(), &[]);
@@ -537,7 +558,7 @@ pub fn explore(
                 ctl.report(&d.col.progress());
             }
         }
-        if d.col.stopped_first() {
+        if d.col.stopped_first() || d.halted {
             d.col.complete = false;
             break;
         }
