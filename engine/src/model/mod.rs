@@ -172,3 +172,89 @@ impl Model {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::semantics::Choice;
+
+    /// Each model's flush choices name its buffers one to one, both ways, and DPOR's process
+    /// numbering gives every thread and buffer a distinct process below `processes`.
+    #[test]
+    fn flushes_and_processes_name_each_buffer_once() {
+        let (threads, cells) = (3, 4u32);
+        for m in Model::ALL {
+            let r = m.rules();
+            let nbuf = r.buffers(cells as usize);
+            let mut procs: Vec<usize> = (0..threads).collect();
+            for t in 0..threads {
+                let mut seen = std::collections::BTreeSet::new();
+                for c in 0..cells {
+                    let Some(b) = r.buffer_of(c) else {
+                        assert_eq!(nbuf, 0, "{m:?}");
+                        continue;
+                    };
+                    assert!(b < nbuf, "{m:?}");
+                    let Choice::Flush { cell, .. } = Choice::flush(m, t, c) else {
+                        panic!("a flush")
+                    };
+                    assert_eq!(r.flush_buffer(cell), Some(b), "{m:?} cell {c}");
+                    if seen.insert(b) {
+                        procs.push(r.buffer_process(threads, cells as usize, t, cell));
+                    }
+                }
+                assert_eq!(seen.len(), nbuf, "{m:?}");
+            }
+            let n = procs.len();
+            procs.sort();
+            procs.dedup();
+            assert_eq!(procs.len(), n, "{m:?}: processes collide");
+            assert_eq!(n, r.processes(threads, cells as usize), "{m:?}");
+            assert!(procs.iter().all(|&p| p < n), "{m:?}");
+        }
+    }
+
+    /// The rules the analyses ask: SC publishes at issue and forwards nothing; TSO forwards
+    /// but keeps store order; PSO reorders stores to different cells.
+    #[test]
+    fn derived_rules_per_model() {
+        let row = |m: Model| {
+            let r = m.rules();
+            (
+                r.store_publishes(),
+                r.forwards(),
+                r.barriers_drain(),
+                r.stores_reorder(),
+            )
+        };
+        assert_eq!(row(Model::Sc), (true, false, false, false));
+        assert_eq!(row(Model::Tso), (false, true, true, false));
+        assert_eq!(row(Model::Pso), (false, true, true, true));
+    }
+
+    /// Must-happen-before on SB's shape under TSO with a fence: program order, issue before
+    /// flush, and the flush before the thread's fence; under PSO two flushes of one thread to
+    /// different cells are not ordered, under TSO they are.
+    #[test]
+    fn must_happen_before_orders() {
+        use Access::*;
+        // 0: P0 x=1, 1: P0 y=1, 2: flush x, 3: flush y, 4: P0 fence
+        let evs = [
+            (0, Issue { cell: 0 }),
+            (0, Issue { cell: 1 }),
+            (0, Flush { cell: 0, store: 0 }),
+            (0, Flush { cell: 1, store: 1 }),
+            (0, Barrier),
+        ];
+        let flush_of = [Some(2), Some(3), None, None, None];
+        let tso = Model::Tso.rules().must_happen_before(1, &evs, &flush_of);
+        let pso = Model::Pso.rules().must_happen_before(1, &evs, &flush_of);
+        for hb in [&tso, &pso] {
+            for pair in [(0, 1), (0, 2), (1, 3), (1, 4), (2, 4), (3, 4)] {
+                assert!(hb.contains(&pair), "{pair:?} in {hb:?}");
+            }
+        }
+        assert!(tso.contains(&(2, 3)));
+        assert!(!pso.contains(&(2, 3)));
+    }
+}
