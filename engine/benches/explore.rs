@@ -6,7 +6,7 @@
 //!
 //! Run: `cargo bench -p litmus-engine --bench explore` (MCR gets 10 s per test and model).
 
-use litmus_engine::explore::Collector;
+use litmus_engine::collect::Collector;
 use litmus_engine::ir::Program;
 use litmus_engine::report::{Model, ModelReport};
 use litmus_engine::{check, mcr, syntax, CheckOptions, Control, EngineKind};

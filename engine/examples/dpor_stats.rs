@@ -3,7 +3,7 @@
 //! `cargo run --release -p litmus-engine --example dpor_stats -- FILE... [--model sc,tso,pso]
 //! [--timeout SECS] [--loop-bound N] [--first]`
 
-use litmus_engine::explore::Collector;
+use litmus_engine::collect::Collector;
 use litmus_engine::ir::Program;
 use litmus_engine::report::Model;
 use litmus_engine::{syntax, CheckOptions, Control};

@@ -1,7 +1,7 @@
 //! `check`: one test under one model, dispatched to the chosen explorer.
 
 use crate::ast::Test;
-use crate::explore::{self, Collector};
+use crate::collect::Collector;
 use crate::ir::Program;
 use crate::options::{CheckOptions, Control, EngineKind};
 use crate::report::{Model, ModelReport, Stats, Warning};
@@ -51,8 +51,10 @@ pub(crate) fn explore_with(
     col: &mut Collector<'_>,
 ) {
     match opts.engine {
-        EngineKind::Exhaustive => explore::exhaustive::explore(program, model, opts, ctl, col),
-        EngineKind::Mcr => explore::explore_mcr(program, model, opts, ctl, col),
+        EngineKind::Exhaustive => {
+            crate::explore::exhaustive::explore(program, model, opts, ctl, col)
+        }
+        EngineKind::Mcr => crate::mcr::explore(program, model, opts, ctl, col),
         EngineKind::Dpor => {
             crate::dpor::explore(program, model, opts, ctl, col);
         }

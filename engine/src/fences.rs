@@ -22,7 +22,7 @@
 //!   they are listed as what no fence can fix.
 
 use crate::ast::{Dialect, Stmt, StmtKind, Test};
-use crate::explore::Collector;
+use crate::collect::Collector;
 use crate::ir::{reads_memory, InstrKind, Program};
 use crate::options::{CheckOptions, Control};
 use crate::report::{Action, Model, ModelReport, Schedule, ViolationKind};
@@ -87,7 +87,7 @@ pub struct Synthesis {
 /// The candidate places of `test` under `model`, in order (thread, then position).
 pub fn candidates(text: &str, test: &Test, model: Model) -> Vec<Placement> {
     let mut out = Vec::new();
-    if model == Model::Sc {
+    if !model.rules().buffered() {
         return out;
     }
     for (t, th) in test.threads.iter().enumerate() {
@@ -149,7 +149,7 @@ fn has_store(s: &Stmt) -> bool {
 fn access(s: &Stmt, model: Model) -> bool {
     match &s.kind {
         StmtKind::Store { loc, value } => {
-            model == Model::Pso
+            model.rules().stores_reorder()
                 || reads_memory(value)
                 || loc.index.as_ref().is_some_and(|e| reads_memory(e))
         }
@@ -548,15 +548,14 @@ fn next_combo(c: &mut [usize], n: usize) -> bool {
 fn choices(p: &Program, model: Model, s: &Schedule) -> Vec<Choice> {
     s.iter()
         .map(|step| match step.action {
-            Action::Flush => Choice::Flush {
-                thread: step.thread,
-                cell: (model == Model::Pso).then(|| {
-                    step.loc
-                        .as_ref()
-                        .and_then(|l| p.cells.iter().position(|c| c == l))
-                        .unwrap_or(0) as u32
-                }),
-            },
+            Action::Flush => {
+                let cell = step
+                    .loc
+                    .as_ref()
+                    .and_then(|l| p.cells.iter().position(|c| c == l))
+                    .unwrap_or(0) as u32;
+                Choice::flush(model, step.thread, cell)
+            }
             _ => Choice::Exec(step.thread),
         })
         .collect()

@@ -20,6 +20,7 @@ pub mod options;
 pub use options::{CheckOptions, Control, EngineKind, MemoryBudget, Progress, StopReason};
 
 pub mod check;
+pub mod collect;
 pub mod condition;
 pub mod dpor;
 pub mod explore;
@@ -28,6 +29,7 @@ pub mod replay;
 pub mod robust;
 pub mod fences;
 pub mod sdg;
+pub mod model;
 pub mod semantics;
 
 pub use check::check;

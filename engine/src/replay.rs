@@ -39,20 +39,19 @@ pub fn replay(
     for (i, step) in schedule.iter().enumerate() {
         let choice = match step.action {
             Action::Flush => {
-                let cell = match model {
-                    Model::Pso => Some(
-                        step.loc
-                            .as_ref()
-                            .and_then(|l| program.cells.iter().position(|c| c == l))
-                            .ok_or_else(|| {
-                                format!("step {}: flush of an unknown location", i + 1)
-                            })? as u32,
-                    ),
-                    _ => None,
-                };
-                Choice::Flush {
-                    thread: step.thread,
-                    cell,
+                let cell = program
+                    .cells
+                    .iter()
+                    .position(|c| Some(c) == step.loc.as_ref())
+                    .map(|c| c as u32);
+                match cell {
+                    Some(c) => Choice::flush(model, step.thread, c),
+                    // A model whose flushes name no cell needs none.
+                    None if model.rules().flush_cell(0).is_none() => Choice::Flush {
+                        thread: step.thread,
+                        cell: None,
+                    },
+                    None => return Err(format!("step {}: flush of an unknown location", i + 1)),
                 }
             }
             _ => Choice::Exec(step.thread),

@@ -31,7 +31,8 @@
 
 use crate::ast::Test;
 use crate::ir::Program;
-use crate::options::{CheckOptions, Control};
+use crate::collect::Collector;
+use crate::options::{CheckOptions, Control, EngineKind};
 use crate::report::{Action, Model, Schedule, Step};
 use crate::semantics::{to_schedule, to_step, Choice, Event, State};
 use crate::span::Span;
@@ -72,6 +73,7 @@ pub struct Attack {
 /// Checks `test` for robustness under `model`.
 pub fn robustness(test: &Test, model: Model, opts: &CheckOptions, ctl: &Control) -> Robustness {
     match Program::lower(test, opts.loop_bound) {
+        Ok(p) if opts.engine == EngineKind::Dpor => robustness_dpor(test, &p, model, opts, ctl),
         Ok(p) => robustness_program(&p, model, opts, ctl),
         Err(_) => Robustness {
             holds: true,
@@ -166,7 +168,7 @@ pub fn robustness_program(
         states: 0,
         time_ms: 0.0,
     };
-    if model == Model::Sc {
+    if !model.rules().buffered() {
         return out;
     }
     // The deadline counts from here; cancel, deadline and memory budget in one check.
@@ -225,7 +227,8 @@ pub fn robustness_program(
                     },
                 ) = (&mon, choice)
                 {
-                    if thread == m.attacker as usize && model == Model::Pso && !m.helpers {
+                    if thread == m.attacker as usize && model.rules().stores_reorder() && !m.helpers
+                    {
                         let mut s = state.clone();
                         let ev = s.step(p, choice);
                         let mut m = m.clone();
@@ -382,10 +385,7 @@ fn hit_of(taint: u32, r: Option<u32>, w: Option<u32>, m: &Monitor) -> Option<u32
 }
 
 fn flush_choice(model: Model, t: usize, cell: u32) -> Choice {
-    Choice::Flush {
-        thread: t,
-        cell: (model == Model::Pso).then_some(cell),
-    }
+    Choice::flush(model, t, cell)
 }
 
 /// The witness of a successful attack ending with `events`.
@@ -488,10 +488,18 @@ pub fn brute_force(p: &Program, model: Model, budget: &mut u64) -> Option<bool> 
 
 /// Whether the trace of `events` has a `po ∪ rf ∪ co ∪ fr` cycle.
 fn cyclic(p: &Program, events: &[Event]) -> bool {
+    cycle(p, events).is_some()
+}
+
+/// A `po ∪ rf ∪ co ∪ fr` cycle of the trace of `events`, if it has one: the indices in `events`
+/// of its memory events, each related to the next (and the last to the first).
+fn cycle(p: &Program, events: &[Event]) -> Option<Vec<usize>> {
     use crate::semantics::WriteId;
     // Nodes: memory events of threads (flushes are the commit points of their stores).
     let mut node_of_write: HashMap<WriteId, usize> = HashMap::new();
     let mut nodes: Vec<&Event> = Vec::new();
+    // The index in `events` of each node.
+    let mut node_ev: Vec<usize> = Vec::new();
     let mut edges: Vec<Vec<usize>> = Vec::new();
     let mut last_of_thread: HashMap<usize, usize> = HashMap::new();
     let nc = p.cells.len() as u32;
@@ -499,7 +507,7 @@ fn cyclic(p: &Program, events: &[Event]) -> bool {
     let mut co: HashMap<u32, Vec<usize>> = HashMap::new();
     let mut reads: Vec<(usize, u32, Option<usize>)> = Vec::new();
     let mut committed: std::collections::HashSet<usize> = Default::default();
-    for e in events {
+    for (ei, e) in events.iter().enumerate() {
         // A faulting access (index out of bounds) touched no location.
         let is_mem = match e.action {
             Action::Load | Action::Store | Action::Rmw => e.cell.is_some(),
@@ -509,6 +517,7 @@ fn cyclic(p: &Program, events: &[Event]) -> bool {
         if is_mem {
             let id = nodes.len();
             nodes.push(e);
+            node_ev.push(ei);
             edges.push(vec![]);
             if let Some(prev) = last_of_thread.insert(e.thread, id) {
                 edges[prev].push(id);
@@ -596,9 +605,7 @@ fn cyclic(p: &Program, events: &[Event]) -> bool {
         }
     }
     let mut ready: Vec<usize> = (0..n).filter(|&i| indeg[i] == 0).collect();
-    let mut seen = 0;
     while let Some(i) = ready.pop() {
-        seen += 1;
         for &t in &edges[i] {
             indeg[t] -= 1;
             if indeg[t] == 0 {
@@ -606,7 +613,141 @@ fn cyclic(p: &Program, events: &[Event]) -> bool {
             }
         }
     }
-    seen < n
+    // The nodes left each have a predecessor left: walking back from one repeats a node, and
+    // the walk from its first visit on is a cycle.
+    let start = (0..n).find(|&i| indeg[i] > 0)?;
+    let mut preds: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (a, es) in edges.iter().enumerate() {
+        for &b in es {
+            preds[b].push(a);
+        }
+    }
+    let mut walk = vec![start];
+    let mut at = vec![usize::MAX; n];
+    at[start] = 0;
+    let mut v = start;
+    loop {
+        v = *preds[v].iter().find(|&&u| indeg[u] > 0)?;
+        if at[v] != usize::MAX {
+            let mut c: Vec<usize> = walk[at[v]..].iter().map(|&i| node_ev[i]).collect();
+            c.reverse();
+            return Some(c);
+        }
+        at[v] = walk.len();
+        walk.push(v);
+    }
+}
+
+/// The witness of a cycle (from [`cycle`]) of an execution under TSO or PSO: a store of the
+/// cycle followed in it by a later access of its thread that took effect first (a load while
+/// the store was buffered, or under PSO a store that reached memory first) is the delayed
+/// store, that access what it was delayed past, and the nearest other thread's event before it
+/// on the cycle the conflict.
+fn cycle_attack(p: &Program, events: &[Event], cycle: &[usize]) -> Attack {
+    // When an event took effect: a buffered store when it was flushed (never: at the end).
+    let effect = |i: usize| -> usize {
+        let e = &events[i];
+        if e.action == Action::Store && e.buffered {
+            (i + 1..events.len())
+                .find(|&j| events[j].action == Action::Flush && events[j].write == e.write)
+                .unwrap_or(usize::MAX)
+        } else {
+            i
+        }
+    };
+    let n = cycle.len();
+    let k = (0..n)
+        .find(|&k| {
+            let (s, a) = (cycle[k], cycle[(k + 1) % n]);
+            events[s].action == Action::Store
+                && events[a].thread == events[s].thread
+                && a > s
+                && effect(a) < effect(s)
+        })
+        .or_else(|| (0..n).find(|&k| events[cycle[k]].action == Action::Store))
+        .unwrap_or(0);
+    let s = cycle[k];
+    let conflict = (1..n)
+        .map(|d| cycle[(k + n - d) % n])
+        .find(|&i| events[i].thread != events[s].thread)
+        .unwrap_or(cycle[(k + n - 1) % n]);
+    Attack {
+        thread: events[s].thread,
+        store: to_step(p, &events[s]),
+        past: vec![to_step(p, &events[cycle[(k + 1) % n]])],
+        conflict: to_step(p, &events[conflict]),
+        schedule: to_schedule(p, events),
+    }
+}
+
+/// Robustness from DPOR's exploration (`--engine dpor --robust`): every Shasha-Snir class of
+/// the program's executions under `model` has a representative among DPOR's maximal
+/// executions, so the program is robust iff none of them has a `po ∪ rf ∪ co ∪ fr` cycle.
+/// Stops at the first cyclic one, whose schedule is the witness; `states` counts the
+/// executions checked.
+pub fn robustness_dpor(
+    test: &Test,
+    p: &Program,
+    model: Model,
+    opts: &CheckOptions,
+    ctl: &Control,
+) -> Robustness {
+    let start = Instant::now();
+    let mut out = Robustness {
+        holds: true,
+        complete: true,
+        attack: None,
+        states: 0,
+        time_ms: 0.0,
+    };
+    if !model.rules().buffered() {
+        return out;
+    }
+    let ctl = &ctl.for_check(opts);
+    let mut col = Collector::new(test, p, model);
+    let mut found = None;
+    let mut leaves = 0u64;
+    crate::dpor::explore_leaves(p, model, opts, ctl, &mut col, &mut |events| {
+        leaves += 1;
+        if found.is_none() {
+            found = cycle(p, events).map(|c| {
+                // The witness ends where the cycle is complete: after its last event and the
+                // flushes of its stores (a prefix keeps the cycle's edges: rf and po as they
+                // are, and coherence among the writes committed so far).
+                let end = c
+                    .iter()
+                    .map(|&i| {
+                        let e = &events[i];
+                        (i + 1..events.len())
+                            .filter(|&j| {
+                                e.action == Action::Store
+                                    && e.buffered
+                                    && events[j].action == Action::Flush
+                                    && events[j].write == e.write
+                            })
+                            .last()
+                            .unwrap_or(i)
+                    })
+                    .max()
+                    .map_or(events.len(), |i| i + 1);
+                match cycle(p, &events[..end]) {
+                    Some(short) => cycle_attack(p, &events[..end], &short),
+                    None => cycle_attack(p, events, &c),
+                }
+            });
+        }
+        found.is_some()
+    });
+    out.states = leaves;
+    match found {
+        Some(a) => {
+            out.holds = false;
+            out.attack = Some(a);
+        }
+        None => out.complete = col.complete,
+    }
+    out.time_ms = start.elapsed().as_secs_f64() * 1000.0;
+    out
 }
 
 /// The delayed store's span, for callers that only need positions.

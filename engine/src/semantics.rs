@@ -43,6 +43,16 @@ pub enum Choice {
     Flush { thread: usize, cell: Option<u32> },
 }
 
+impl Choice {
+    /// The flush, under `model`, of thread `thread`'s buffer whose oldest store is to `cell`.
+    pub fn flush(model: Model, thread: usize, cell: u32) -> Choice {
+        Choice::Flush {
+            thread,
+            cell: model.rules().flush_cell(cell),
+        }
+    }
+}
+
 /// The identity of a write.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum WriteId {
@@ -156,11 +166,7 @@ impl State {
     /// The initial state: initial memory, registers, empty buffers, free mutexes; every thread
     /// has run its leading local instructions.
     pub fn initial(p: &Program, model: Model) -> State {
-        let nbuf = match model {
-            Model::Sc => 0,
-            Model::Tso => 1,
-            Model::Pso => p.cells.len(),
-        };
+        let nbuf = model.rules().buffers(p.cells.len());
         let mut s = State {
             model,
             mem: p.init.clone(),
@@ -247,25 +253,9 @@ impl State {
             if self.can_exec(p, t) {
                 out.push(Choice::Exec(t));
             }
-            match self.model {
-                Model::Sc => {}
-                Model::Tso => {
-                    if !self.buffers[t][0].is_empty() {
-                        out.push(Choice::Flush {
-                            thread: t,
-                            cell: None,
-                        });
-                    }
-                }
-                Model::Pso => {
-                    for (c, b) in self.buffers[t].iter().enumerate() {
-                        if !b.is_empty() {
-                            out.push(Choice::Flush {
-                                thread: t,
-                                cell: Some(c as u32),
-                            });
-                        }
-                    }
+            for b in &self.buffers[t] {
+                if let Some(e) = b.front() {
+                    out.push(Choice::flush(self.model, t, e.cell));
                 }
             }
         }
@@ -281,13 +271,12 @@ impl State {
             Choice::Exec(t) => t < self.threads.len() && self.can_exec(p, t),
             Choice::Flush { thread, cell } => {
                 thread < self.threads.len()
-                    && match (self.model, cell) {
-                        (Model::Tso, None) => !self.buffers[thread][0].is_empty(),
-                        (Model::Pso, Some(c)) => self.buffers[thread]
-                            .get(c as usize)
-                            .is_some_and(|b| !b.is_empty()),
-                        _ => false,
-                    }
+                    && self
+                        .model
+                        .rules()
+                        .flush_buffer(cell)
+                        .and_then(|b| self.buffers[thread].get(b))
+                        .is_some_and(|b| !b.is_empty())
             }
         }
     }
@@ -300,7 +289,9 @@ impl State {
         }
         let ev = match c {
             Choice::Exec(t) => self.exec(p, t),
-            Choice::Flush { thread, cell } => self.flush(thread, cell.unwrap_or(0) as usize)?,
+            Choice::Flush { thread, cell } => {
+                self.flush(thread, self.model.rules().flush_buffer(cell)?)?
+            }
         };
         if self.is_running() {
             // Threads woken by a memory change restart their await round.
@@ -378,10 +369,7 @@ impl State {
     }
 
     fn flush(&mut self, t: usize, slot: usize) -> Option<Event> {
-        let e = match self.model {
-            Model::Tso => self.buffers[t][0].pop_front(),
-            _ => self.buffers[t].get_mut(slot)?.pop_front(),
-        }?;
+        let e = self.buffers[t].get_mut(slot)?.pop_front()?;
         self.write_mem(e.cell as usize, e.value, e.write);
         Some(Event {
             thread: t,
@@ -398,13 +386,15 @@ impl State {
         })
     }
 
-    /// The value thread `t` reads from `cell`: its newest buffered store, else memory.
+    /// The value thread `t` reads from `cell`: its newest buffered store to it (in the buffer
+    /// its stores to `cell` enter), else memory.
     fn read(&self, t: usize, cell: u32) -> (i64, WriteId, bool) {
-        let fwd = match self.model {
-            Model::Sc => None,
-            Model::Tso => self.buffers[t][0].iter().rev().find(|e| e.cell == cell),
-            Model::Pso => self.buffers[t][cell as usize].back(),
-        };
+        let fwd = self
+            .model
+            .rules()
+            .buffer_of(cell)
+            .and_then(|b| self.buffers[t].get(b))
+            .and_then(|b| b.iter().rev().find(|e| e.cell == cell));
         match fwd {
             Some(e) => (e.value, e.write, true),
             None => (self.mem[cell as usize], self.writer[cell as usize], false),
@@ -489,15 +479,11 @@ impl State {
                             span: ins.span,
                             po,
                         };
-                        match self.model {
-                            Model::Sc => self.write_mem(cell as usize, v, w),
-                            Model::Tso => {
+                        match self.model.rules().buffer_of(cell) {
+                            None => self.write_mem(cell as usize, v, w),
+                            Some(b) => {
                                 ev.buffered = true;
-                                self.buffers[t][0].push_back(entry);
-                            }
-                            Model::Pso => {
-                                ev.buffered = true;
-                                self.buffers[t][cell as usize].push_back(entry);
+                                self.buffers[t][b].push_back(entry);
                             }
                         }
                     }

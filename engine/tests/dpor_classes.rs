@@ -6,7 +6,7 @@
 //! execution per class (it must cover them all) and, being Source-DPOR with sleep sets (whose
 //! cut executions are not counted), hardly more: 1.000 per class on these 608 program-models.
 
-use litmus_engine::explore::Collector;
+use litmus_engine::collect::Collector;
 use litmus_engine::ir::Program;
 use litmus_engine::report::{Action, Model};
 use litmus_engine::semantics::{State, Status, WriteId};

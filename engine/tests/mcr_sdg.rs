@@ -13,7 +13,7 @@ mod mcr_support;
 mod tier;
 
 use litmus_engine::ast::Test;
-use litmus_engine::explore::Collector;
+use litmus_engine::collect::Collector;
 use litmus_engine::ir::Program;
 use litmus_engine::mcr::{self, McrStats, Tuning};
 use litmus_engine::report::{Model, ModelReport};

@@ -41,7 +41,7 @@
 //! backtrack and sleep sets) and one vector clock per step: proportional to the length of
 //! one execution, never to the number explored.
 
-use crate::explore::Collector;
+use crate::collect::Collector;
 use crate::ir::Program;
 use crate::options::{CheckOptions, Control};
 use crate::report::{Action, Model, ViolationKind};
@@ -165,19 +165,16 @@ struct Procs {
 
 impl Procs {
     fn count(&self) -> usize {
-        match self.model {
-            Model::Sc => self.threads,
-            Model::Tso => 2 * self.threads,
-            Model::Pso => self.threads + self.threads * self.cells,
-        }
+        self.model.rules().processes(self.threads, self.cells)
     }
     fn of(&self, c: Choice) -> usize {
         match c {
             Choice::Exec(t) => t,
-            Choice::Flush { thread, cell } => match self.model {
-                Model::Pso => self.threads + thread * self.cells + cell.unwrap_or(0) as usize,
-                _ => self.threads + thread,
-            },
+            Choice::Flush { thread, cell } => {
+                self.model
+                    .rules()
+                    .buffer_process(self.threads, self.cells, thread, cell)
+            }
         }
     }
 }
@@ -306,6 +303,9 @@ struct Dpor<'a, 'c, 'p> {
     trace: Vec<TEvent>,
     events: Vec<Event>,
     stats: DporStats,
+    /// Called with the events of every maximal execution; `true` stops the exploration.
+    leaf: &'a mut dyn FnMut(&[Event]) -> bool,
+    halted: bool,
 }
 
 impl Dpor<'_, '_, '_> {
@@ -358,6 +358,7 @@ impl Dpor<'_, '_, '_> {
         if !top.state.is_running() {
             let state = top.state.clone();
             self.col.end(&state, &self.events);
+            self.halted |= (self.leaf)(&self.events);
             return false;
         }
         let runnable: Vec<usize> = top
@@ -377,6 +378,7 @@ impl Dpor<'_, '_, '_> {
             if only_blocked {
                 self.col.stats.blocked += 1;
             }
+            self.halted |= (self.leaf)(&self.events);
             return false;
         }
         match runnable.iter().find(|&&p| !top.asleep(p)) {
@@ -505,9 +507,23 @@ impl Dpor<'_, '_, '_> {
 pub fn explore(
     program: &Program,
     model: Model,
+    opts: &CheckOptions,
+    ctl: &Control,
+    col: &mut Collector<'_>,
+) -> DporStats {
+    explore_leaves(program, model, opts, ctl, col, &mut |_| false)
+}
+
+/// [`explore`], calling `leaf` with the events of every maximal execution explored (one per
+/// Shasha-Snir class at least: every class has a representative among them); when `leaf`
+/// returns `true` the exploration stops there, incomplete.
+pub fn explore_leaves(
+    program: &Program,
+    model: Model,
     _opts: &CheckOptions,
     ctl: &Control,
     col: &mut Collector<'_>,
+    leaf: &mut dyn FnMut(&[Event]) -> bool,
 ) -> DporStats {
     let procs = Procs {
         threads: program.threads.len(),
@@ -522,6 +538,8 @@ pub fn explore(
         trace: Vec::new(),
         events: Vec::new(),
         stats: DporStats::default(),
+        leaf,
+        halted: false,
     };
     let init = State::initial(program, model);
     let root = d.node(init, Vec::new(), &[]);
@@ -540,7 +558,7 @@ pub fn explore(
                 ctl.report(&d.col.progress());
             }
         }
-        if d.col.stopped_first() {
+        if d.col.stopped_first() || d.halted {
             d.col.complete = false;
             break;
         }

@@ -8,7 +8,7 @@
 //! *execution* here is a path reaching a terminal state not seen before, so `stats.executions`
 //! counts distinct terminal states (final, violating or blocked).
 
-use super::Collector;
+use crate::collect::Collector;
 use crate::ir::Program;
 use crate::options::{CheckOptions, Control};
 use crate::report::Model;

@@ -29,7 +29,7 @@ mod prefilter;
 pub use prefilter::{Hints, Precheck};
 
 use super::trace::{End, EvKind, Trace};
-use crate::report::Model;
+use crate::model::Access;
 use crate::sdg::{self, TraceDeps};
 use std::collections::BTreeSet;
 use z3::ast::{Bool, Int};
@@ -257,7 +257,7 @@ fn lt(a: &Int, b: &Int) -> Bool {
 impl<'t> Encoder<'t> {
     pub fn new(trace: &'t Trace) -> Encoder<'t> {
         let n = trace.events.len();
-        let flush_of = if trace.model == Model::Sc {
+        let flush_of = if !trace.rules().buffered() {
             vec![None; n]
         } else {
             trace.flush_of()
@@ -335,50 +335,8 @@ impl<'t> Encoder<'t> {
     /// pair is found at its later event, in trace order.
     fn order_pairs(&mut self) {
         let tr = self.trace;
-        let mut hb: Vec<(usize, usize)> = Vec::new();
-        // Program order of each thread's own steps.
-        let mut last_exec: Vec<Option<usize>> = vec![None; tr.threads];
-        // FIFO order of flushes: per thread (TSO) or per thread and cell (PSO).
-        let mut last_flush: std::collections::HashMap<(usize, Option<u32>), usize> =
-            Default::default();
-        // Stores of each thread issued so far.
-        let mut stores: Vec<Vec<usize>> = vec![Vec::new(); tr.threads];
-        for (i, e) in tr.events.iter().enumerate() {
-            if let EvKind::Flush { cell, store, .. } = e.kind {
-                if store < i {
-                    hb.push((store, i));
-                }
-                let key = if tr.model == Model::Pso {
-                    (e.thread, Some(cell))
-                } else {
-                    (e.thread, None)
-                };
-                if let Some(&prev) = last_flush.get(&key) {
-                    hb.push((prev, i));
-                }
-                last_flush.insert(key, i);
-                continue;
-            }
-            if e.thread >= tr.threads {
-                continue;
-            }
-            if let Some(prev) = last_exec[e.thread] {
-                hb.push((prev, i));
-            }
-            last_exec[e.thread] = Some(i);
-            if e.kind.is_barrier() && tr.model != Model::Sc {
-                for &s in &stores[e.thread] {
-                    if let Some(f) = self.flush_of[s] {
-                        hb.push((f, i));
-                    }
-                }
-                // Earlier stores are all flushed before a barrier; only later ones matter.
-                stores[e.thread].clear();
-            }
-            if let EvKind::Store { .. } = e.kind {
-                stores[e.thread].push(i);
-            }
-        }
+        let events: Vec<(usize, Access)> = tr.events.iter().map(|e| (e.thread, e.kind.access())).collect();
+        let hb = tr.rules().must_happen_before(tr.threads, &events, &self.flush_of);
         for (a, b) in hb {
             self.preds[b].push(a);
         }
@@ -681,9 +639,7 @@ impl<'t> Encoder<'t> {
             }
         };
         match from {
-            Some(s)
-                if tr.model != Model::Sc && matches!(tr.events[s].kind, EvKind::Store { .. }) =>
-            {
+            Some(s) if tr.forwarded(Some(s)) => {
                 // Forwarded from the own buffer: the store is not flushed yet.
                 match self.flush_of[s] {
                     Some(f) => lt(me, self.o(f)),
@@ -1278,7 +1234,7 @@ impl<'t> Encoder<'t> {
                 EvKind::Rmw { cell, .. } | EvKind::Flush { cell, .. } => {
                     Some((Key::Cell(cell), true))
                 }
-                EvKind::Store { cell, .. } if tr.model == Model::Sc => {
+                EvKind::Store { cell, .. } if tr.rules().store_publishes() => {
                     Some((Key::Cell(cell), true))
                 }
                 EvKind::Lock { mutex } | EvKind::Unlock { mutex } => {
@@ -1685,6 +1641,7 @@ mod tests {
     use super::*;
     use crate::ir::Program;
     use crate::mcr::trace_of;
+    use crate::report::Model;
     use crate::semantics::Choice;
 
     /// The trace of `src` (SC) run by `choices` then thread by thread, with an encoder holding

@@ -1285,10 +1285,7 @@ pub(crate) fn trace_of(p: &Program, model: Model, choices: &[Choice]) -> Trace {
 fn choice_of(tr: &Trace, i: usize) -> Choice {
     let e = &tr.events[i];
     match e.kind {
-        EvKind::Flush { cell, .. } => Choice::Flush {
-            thread: e.thread,
-            cell: (tr.model == Model::Pso).then_some(cell),
-        },
+        EvKind::Flush { cell, .. } => Choice::flush(tr.model, e.thread, cell),
         _ => Choice::Exec(e.thread),
     }
 }
@@ -1301,7 +1298,7 @@ pub fn explore(
     model: Model,
     opts: &CheckOptions,
     ctl: &Control,
-    col: &mut crate::explore::Collector<'_>,
+    col: &mut crate::collect::Collector<'_>,
 ) {
     // `--first`: MCR stops as on cancellation, through a flag of its own so that the caller's
     // is left alone; the caller's cancellation is passed on at each execution.

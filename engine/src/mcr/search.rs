@@ -34,7 +34,6 @@
 
 use super::encode::{Hints, Target};
 use super::trace::{EvKind, Trace};
-use crate::report::Model;
 use rustc_hash::FxHashSet as HashSet;
 
 /// What a search found.
@@ -110,7 +109,7 @@ impl<'t> Space<'t> {
                              issued: &mut Vec<u32>,
                              tq: &mut Vec<Vec<u32>>|
          -> u32 {
-            let key = (t, if tr.model == Model::Pso { cell } else { 0 });
+            let key = (t, tr.rules().fifo(cell) as u32);
             match queue_key.iter().position(|&k| k == key) {
                 Some(q) => q as u32,
                 None => {
@@ -155,7 +154,7 @@ impl<'t> Space<'t> {
                     if cell as usize >= cells {
                         return None;
                     }
-                    if tr.model != Model::Sc {
+                    if tr.rules().buffered() {
                         let q = queue_for(t, cell, &mut queues, &mut issued, &mut thread_queues);
                         queue_of[i] = q;
                         store_rank[i] = issued[q as usize];
@@ -170,7 +169,7 @@ impl<'t> Space<'t> {
                 }
                 _ => {}
             }
-            if e.kind.is_barrier() && tr.model != Model::Sc {
+            if e.kind.is_barrier() && tr.rules().barriers_drain() {
                 drained[i] = thread_queues[t]
                     .iter()
                     .map(|&q| (q, issued[q as usize]))
@@ -591,12 +590,7 @@ impl<'s, 't> Query<'s, 't> {
                         return None;
                     }
                     let ok = match from {
-                        Some(f)
-                            if tr.model != Model::Sc
-                                && matches!(tr.events[f].kind, EvKind::Store { .. }) =>
-                        {
-                            forwarded && s as usize == f
-                        }
+                        Some(f) if tr.forwarded(Some(f)) => forwarded && s as usize == f,
                         _ => !forwarded && l.src(node) == from.map_or(NONE, |f| f as u32),
                     };
                     if !ok {
@@ -608,7 +602,7 @@ impl<'s, 't> Query<'s, 't> {
                 }
             }
             EvKind::Store { cell, value } => {
-                if tr.model == Model::Sc {
+                if tr.rules().store_publishes() {
                     self.publish(n, cell, value, i as u32);
                 }
             }
@@ -727,9 +721,7 @@ impl<'s, 't> Query<'s, 't> {
             };
             let dead = match *self.target {
                 Target::Read { from, .. } => {
-                    if tr.model != Model::Sc
-                        && from.is_some_and(|f| matches!(tr.events[f].kind, EvKind::Store { .. }))
-                    {
+                    if tr.forwarded(from) {
                         // A forwarded read: its store must still be in the buffer.
                         let f = sp.flush_of[from.unwrap_or(0)];
                         f != NONE && self.ran(n, f as usize)

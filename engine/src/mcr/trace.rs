@@ -11,6 +11,7 @@
 //! (x86-TSO test n6), which the paper's encoding (it orders a read after its own thread's earlier
 //! store to the same location) cannot express.
 
+use crate::model::{Access, MemoryModel};
 use crate::report::Model;
 
 /// What one step did, as far as the maximal causal model is concerned.
@@ -51,6 +52,15 @@ impl EvKind {
             self,
             EvKind::Fence | EvKind::Lock { .. } | EvKind::Unlock { .. } | EvKind::Rmw { .. }
         )
+    }
+    /// What the event is to the memory model's orders.
+    pub fn access(&self) -> Access {
+        match *self {
+            EvKind::Store { cell, .. } => Access::Issue { cell },
+            EvKind::Flush { cell, store, .. } => Access::Flush { cell, store },
+            _ if self.is_barrier() => Access::Barrier,
+            _ => Access::Other,
+        }
     }
     /// The cell read and the value read, for loads and RMWs.
     pub fn read(&self) -> Option<(u32, i64)> {
@@ -126,6 +136,25 @@ pub struct Trace {
 }
 
 impl Trace {
+    /// The rules of the trace's memory model.
+    pub fn rules(&self) -> &'static dyn MemoryModel {
+        self.model.rules()
+    }
+
+    /// Whether a read of this trace that takes its value from event `from` (`None`: the
+    /// initial value) reads it from its own thread's buffer: `from` is a store's issue, which
+    /// only forwarding lets a load see. The one statement of that rule for the encoder, the
+    /// causal search and the pre-check.
+    pub fn forwarded(&self, from: Option<usize>) -> bool {
+        self.rules().forwards()
+            && from.is_some_and(|s| {
+                matches!(
+                    self.events.get(s).map(|e| &e.kind),
+                    Some(EvKind::Store { .. })
+                )
+            })
+    }
+
     /// The `await` rounds of the trace: for each load that may belong to a round (failed or
     /// not), a round number shared by the loads of that round. Rounds begin after a step marked
     /// `round_start`, after a failed check, or at the start for threads in a round there; a
@@ -176,7 +205,7 @@ impl Trace {
                 let f = &self.events[j];
                 match f.kind {
                     EvKind::Flush { store, .. } => f.thread != t || store <= event,
-                    EvKind::Store { .. } => self.model == Model::Sc && f.thread != t,
+                    EvKind::Store { .. } => self.rules().store_publishes() && f.thread != t,
                     EvKind::Rmw { write: Some(_), .. } => f.thread != t,
                     _ => false,
                 }
@@ -191,7 +220,9 @@ impl Trace {
         let mut out: Vec<Vec<(usize, i64)>> = vec![Vec::new(); self.init.len()];
         for (i, e) in self.events.iter().enumerate() {
             let published = match e.kind {
-                EvKind::Store { cell, value } if self.model == Model::Sc => Some((cell, value)),
+                EvKind::Store { cell, value } if self.rules().store_publishes() => {
+                    Some((cell, value))
+                }
                 EvKind::Flush { cell, value, .. }
                 | EvKind::Rmw {
                     cell,
@@ -213,7 +244,7 @@ impl Trace {
     /// reads while that store is buffered).
     pub fn own_stores(&self) -> Vec<Option<usize>> {
         let mut out = vec![None; self.events.len()];
-        if self.model == Model::Sc {
+        if !self.rules().forwards() {
             return out;
         }
         let mut last: std::collections::HashMap<(usize, u32), usize> = Default::default();

@@ -4,7 +4,7 @@
 #![allow(dead_code)]
 
 use litmus_engine::ast::*;
-use litmus_engine::explore::Collector;
+use litmus_engine::collect::Collector;
 use litmus_engine::ir::Program;
 use litmus_engine::mcr::{self, McrStats, Tuning};
 use litmus_engine::report::{Model, ModelReport};

@@ -19,7 +19,6 @@
 
 use super::{Encoder, Target};
 use crate::mcr::trace::EvKind;
-use crate::report::Model;
 
 /// Rounds of derivation before giving up (answering "possible").
 const MAX_ROUNDS: usize = 6;
@@ -219,13 +218,7 @@ impl Encoder<'_> {
                 inside[r] = true;
                 // The target's thread stops at its first step that depends on the new value.
                 out_roots.extend(self.stop_after(r));
-                let forwarded = from.is_some_and(|s| {
-                    tr.model != Model::Sc
-                        && matches!(
-                            tr.events.get(s).map(|e| &e.kind),
-                            Some(EvKind::Store { .. })
-                        )
-                });
+                let forwarded = tr.forwarded(from);
                 let src = match from {
                     Some(s) if forwarded => Src::Fwd(s),
                     Some(p) => Src::Mem(p),

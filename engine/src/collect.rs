@@ -1,0 +1,236 @@
+//! The result collector every explorer feeds: the reference explorer ([`crate::explore`]),
+//! MCR ([`crate::mcr`]) and DPOR ([`crate::dpor`]); [`crate::check`] creates it, dispatches to
+//! the engine and turns it into the report.
+//!
+//! An explorer runs executions of the [`crate::semantics`] machine and calls
+//! [`Collector::end`] with every terminal state it reaches and the events that led there.
+//! The collector keeps final states as a sorted set, violations deduplicated by (kind, span)
+//! with the shortest schedule, the shortest witness of an `exists`, condition violations of
+//! `forall`/`~exists`, loop-bound warnings and stats. It imports no explorer.
+
+use crate::ast::{Quantifier, Test};
+use crate::condition::{evaluate_condition, falsifies, satisfies};
+use crate::ir::Program;
+use crate::options::{Progress, StopReason};
+use crate::report::{
+    FinalState, Model, ModelReport, Schedule, Stats, Stopped, Violation, ViolationKind, Warning,
+};
+use crate::semantics::{to_schedule, BlockReason, Event, State, Status};
+use crate::span::Span;
+use std::collections::{BTreeMap, BTreeSet};
+use std::time::Duration;
+
+/// Accumulates what the executions of one check found.
+pub struct Collector<'a> {
+    pub test: &'a Test,
+    pub program: &'a Program,
+    pub model: Model,
+    states: BTreeSet<FinalState>,
+    violations: BTreeMap<(ViolationKind, Span), Violation>,
+    witness: Option<Schedule>,
+    loop_bound_spans: BTreeSet<Span>,
+    /// Explorers add their counters here (`constraints`, `solver_ms` for MCR).
+    pub stats: Stats,
+    /// Set to false by an explorer that stopped early.
+    pub complete: bool,
+    /// Extra warnings an explorer wants reported.
+    pub warnings: Vec<Warning>,
+    /// Why the exploration stopped early (the incompleteness warning says it).
+    pub stop: Option<StopReason>,
+    /// `--first`: explorers stop once [`Collector::stopped_first`] says so.
+    pub first: bool,
+    /// Called with each violation when it is first recorded ([`Control::with_on_violation`]).
+    pub on_violation: Option<crate::options::ViolationFn>,
+}
+
+impl<'a> Collector<'a> {
+    pub fn new(test: &'a Test, program: &'a Program, model: Model) -> Collector<'a> {
+        Collector {
+            test,
+            program,
+            model,
+            states: BTreeSet::new(),
+            violations: BTreeMap::new(),
+            witness: None,
+            loop_bound_spans: BTreeSet::new(),
+            stats: Stats::default(),
+            complete: true,
+            warnings: Vec::new(),
+            stop: None,
+            first: false,
+            on_violation: None,
+        }
+    }
+
+    /// With `--first`: whether a violation has been found, so exploration must stop.
+    pub fn stopped_first(&self) -> bool {
+        self.first && !self.violations.is_empty()
+    }
+
+    /// Records one execution that ended in `state` (which must not be running) after `events`.
+    pub fn end(&mut self, state: &State, events: &[Event]) {
+        self.stats.executions += 1;
+        if matches!(state.status(), Status::Blocked { .. }) {
+            self.stats.blocked += 1;
+        }
+        self.record(state, events);
+    }
+
+    /// Records what the terminal `state` reached by `events` shows (final state, violation,
+    /// loop-bound warning) without counting an execution: for explorers that meet one outcome
+    /// in several executions and count executions themselves (DPOR's pending faults).
+    pub fn record(&mut self, state: &State, events: &[Event]) {
+        match state.status() {
+            Status::Running => {}
+            Status::Finished => self.final_state(state.final_state(self.program), events),
+            Status::Violation {
+                kind,
+                message,
+                span,
+            } => self.violation(*kind, message.clone(), *span, events),
+            Status::Blocked { reason, span } => {
+                if *reason == BlockReason::LoopBound {
+                    self.loop_bound_spans.insert(*span);
+                }
+            }
+        }
+    }
+
+    /// Records a final state reached by `events`.
+    pub fn final_state(&mut self, fs: FinalState, events: &[Event]) {
+        if let (Some(c), Some(sat)) = (&self.test.condition, satisfies(self.test, &fs)) {
+            if falsifies(c.quantifier, sat) {
+                let message = match c.quantifier {
+                    Quantifier::Forall => {
+                        "forall condition does not hold: a final state falsifies it"
+                    }
+                    _ => "~exists condition does not hold: a final state satisfies it",
+                };
+                self.violation(
+                    ViolationKind::Condition,
+                    message.to_string(),
+                    c.span,
+                    events,
+                );
+            }
+            if c.quantifier == Quantifier::Exists
+                && sat
+                && self.witness.as_ref().is_none_or(|w| events.len() < w.len())
+            {
+                self.witness = Some(to_schedule(self.program, events));
+            }
+        }
+        self.states.insert(fs);
+    }
+
+    /// Records a violation reached by `events`, keeping the shortest schedule per (kind, span).
+    pub fn violation(
+        &mut self,
+        kind: ViolationKind,
+        message: String,
+        span: Span,
+        events: &[Event],
+    ) {
+        let better = self
+            .violations
+            .get(&(kind, span))
+            .is_none_or(|v| events.len() < v.schedule.len());
+        if better {
+            let schedule = to_schedule(self.program, events);
+            let v = Violation {
+                kind,
+                message,
+                span,
+                schedule,
+            };
+            let first = !self.violations.contains_key(&(kind, span));
+            if let Some(f) = self.on_violation.as_ref().filter(|_| first) {
+                f(&v);
+            }
+            self.violations.insert((kind, span), v);
+        }
+    }
+
+    pub fn progress(&self) -> Progress {
+        Progress {
+            executions: self.stats.executions,
+            states: self.states.len() as u64,
+            violations: self.violations.len() as u64,
+        }
+    }
+
+    /// The report, with `elapsed` as wall time.
+    pub fn finish(self, elapsed: Duration) -> ModelReport {
+        let states: Vec<FinalState> = self.states.into_iter().collect();
+        let condition = evaluate_condition(self.test, &states);
+        let witness = match &condition {
+            Some(c) if c.kind == Quantifier::Exists && c.holds => self.witness,
+            _ => None,
+        };
+        let mut violations: Vec<Violation> = self.violations.into_values().collect();
+        violations.sort_by_key(|v| (v.span, v.kind));
+        let mut warnings: Vec<Warning> = self
+            .loop_bound_spans
+            .iter()
+            .map(|&s| Warning {
+                message: format!(
+                    "loop bound {} reached: exploration was bounded",
+                    self.program.loop_bound
+                ),
+                span: Some(s),
+            })
+            .collect();
+        let stopped = (self.first && !violations.is_empty()).then_some(Stopped::FirstViolation);
+        let complete = self.complete && stopped.is_none();
+        if stopped.is_some() {
+            warnings.push(Warning {
+                message: "exploration stopped at the first violation (--first): results are \
+                          incomplete"
+                    .to_string(),
+                span: None,
+            });
+        } else if !complete {
+            warnings.push(Warning {
+                message: incomplete_message(self.stop),
+                span: None,
+            });
+        }
+        warnings.extend(self.warnings);
+        warnings.extend(crate::condition::condition_fault(self.test, &states));
+        let mut stats = self.stats;
+        stats.states = states.len() as u64;
+        stats.time_ms = elapsed.as_secs_f64() * 1000.0;
+        ModelReport {
+            model: self.model,
+            complete,
+            states,
+            condition,
+            violations,
+            witness,
+            warnings,
+            stats,
+            stopped,
+        }
+    }
+}
+
+/// The warning of an incomplete report: why it stopped and, for the memory budget, how to
+/// raise it.
+pub fn incomplete_message(stop: Option<StopReason>) -> String {
+    match stop {
+        Some(StopReason::Cancelled) => {
+            "exploration stopped early (cancelled): results are incomplete".into()
+        }
+        Some(StopReason::Timeout) => {
+            "exploration stopped early (timeout): results are incomplete".into()
+        }
+        Some(StopReason::Memory { budget }) => format!(
+            "exploration stopped early: the memory budget of {} MiB was reached; results are \
+             incomplete (raise it with `--max-memory MIB` or the `litmus.maxMemory` setting)",
+            budget >> 20
+        ),
+        None => {
+            "exploration stopped early (timeout or cancellation): results are incomplete".into()
+        }
+    }
+}
