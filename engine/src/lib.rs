@@ -27,8 +27,10 @@ pub mod ir;
 pub mod replay;
 pub mod robust;
 pub mod fences;
+pub mod graph;
 pub mod sdg;
 pub mod semantics;
+pub mod trace;
 
 pub use check::check;
 pub use condition::evaluate_condition;
