@@ -44,8 +44,8 @@ pub enum NodeKind {
 pub struct Node {
     /// Position in [`Graph::nodes`].
     pub id: usize,
-    /// herd's letter for thread events (`a`, `b`, ..., `z`, `aa`, ...) in execution order;
-    /// empty for initial writes.
+    /// herd's letter for thread events (`a`, `b`, ..., `z`, `aa`, ...), thread by thread in
+    /// program order as herd names them; empty for initial writes.
     pub name: String,
     pub kind: NodeKind,
     /// `None` for initial writes.
@@ -165,7 +165,6 @@ pub fn build(p: &Program, events: &[Event]) -> Graph {
     let mut reads: Vec<(usize, WriteId, Option<u32>)> = Vec::new();
     let mut last_of_thread: BTreeMap<usize, usize> = BTreeMap::new();
     let mut edges: Vec<Edge> = Vec::new();
-    let mut named = 0;
     for (i, e) in events.iter().enumerate() {
         if e.action == Action::Flush {
             if let (Some(w), Some(c)) = (e.write, e.cell) {
@@ -194,7 +193,7 @@ pub fn build(p: &Program, events: &[Event]) -> Graph {
             };
             g.nodes.push(Node {
                 id,
-                name: letter(named),
+                name: String::new(),
                 kind,
                 thread: Some(e.thread),
                 loc: loc.clone(),
@@ -204,7 +203,6 @@ pub fn build(p: &Program, events: &[Event]) -> Graph {
                 pending: false,
                 label,
             });
-            named += 1;
             id
         };
         let first;
@@ -300,6 +298,14 @@ pub fn build(p: &Program, events: &[Event]) -> Graph {
                 kind: EdgeKind::Co,
             });
         }
+    }
+    // herd names events thread by thread, each in program order.
+    let mut order: Vec<usize> = (0..g.nodes.len())
+        .filter(|&i| g.nodes[i].thread.is_some())
+        .collect();
+    order.sort_by_key(|&i| (g.nodes[i].thread, g.nodes[i].step, i));
+    for (k, i) in order.into_iter().enumerate() {
+        g.nodes[i].name = letter(k);
     }
     edges.sort_by_key(|e| (e.kind, e.from, e.to));
     edges.dedup();
