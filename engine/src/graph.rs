@@ -180,7 +180,7 @@ pub fn build(p: &Program, events: &[Event]) -> Graph {
             continue;
         }
         let loc = event_loc(p, e);
-        let mut push = |g: &mut Graph, kind: NodeKind, value: Option<i64>| {
+        let push = |g: &mut Graph, kind: NodeKind, value: Option<i64>| {
             let id = g.nodes.len();
             let l = loc.clone().unwrap_or_default();
             let label = match (kind, value) {
