@@ -6,7 +6,8 @@
 use std::sync::Arc;
 
 use litmus_engine::ast::Test;
-use litmus_engine::report::{ConditionResult, FinalState};
+use litmus_engine::report::{ConditionResult, FinalState, Step};
+use litmus_engine::trace::Trace;
 use litmus_engine::{CheckOptions, Control, Diagnostic, Model, ModelReport};
 
 /// What parsing one text gives the server.
@@ -25,6 +26,17 @@ pub trait Engine: Send + Sync + 'static {
     fn check(&self, test: &Test, model: Model, opts: &CheckOptions, ctl: &Control) -> ModelReport;
     /// The final condition re-evaluated over cached final states.
     fn evaluate_condition(&self, test: &Test, states: &[FinalState]) -> Option<ConditionResult>;
+    /// The trace view of a reported schedule (replayed; an error names the step that does not
+    /// replay).
+    fn trace(
+        &self,
+        test: &Test,
+        model: Model,
+        opts: &CheckOptions,
+        schedule: &[Step],
+    ) -> Result<Trace, String> {
+        litmus_engine::trace::trace(test, model, opts, schedule)
+    }
 }
 
 /// The real engine (`litmus_engine`).

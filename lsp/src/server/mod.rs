@@ -21,6 +21,7 @@ pub mod schedule;
 pub mod symbols;
 pub mod to_proto;
 pub mod tokens;
+pub mod trace;
 pub mod transport;
 pub mod verify;
 pub mod view;
@@ -73,6 +74,7 @@ pub fn service(engine: Arc<dyn Engine>) -> (LspService<Backend>, ClientSocket) {
             "window/workDoneProgress/cancel",
             Backend::work_done_progress_cancel,
         )
+        .custom_method(trace::METHOD, Backend::trace)
         .finish()
 }
 
@@ -586,21 +588,15 @@ impl LanguageServer for Backend {
         self.with_doc(&uri, |d, conv| {
             let test = d.test.as_ref()?;
             let mut out = Vec::new();
-            for (span, title, has_schedule) in view::lenses(test, &models, &d.results) {
+            for (span, _title, has_schedule) in view::lenses(test, &models, &d.results) {
                 let range = conv.range(span);
                 let line_start = Range::new(
                     Position::new(range.start.line, 0),
                     Position::new(range.start.line, 0),
                 );
-                out.push(CodeLens {
-                    range: line_start,
-                    command: Some(Command {
-                        title,
-                        command: String::new(),
-                        arguments: None,
-                    }),
-                    data: None,
-                });
+                // One lens per model: each ✗ opens that model's counterexample.
+                let target = view::target_at(test, span);
+                out.extend(trace::verdict_lenses(test, target, &models, &d.results, &uri, range));
                 if has_schedule {
                     out.push(CodeLens {
                         range: line_start,
@@ -632,6 +628,7 @@ impl LanguageServer for Backend {
                 let uri = arg_uri(&p.arguments)?;
                 let line = p.arguments.get(1).and_then(Value::as_u64);
                 let ch = p.arguments.get(2).and_then(Value::as_u64);
+                let model = p.arguments.get(3).and_then(Value::as_str).and_then(litmus_engine::Model::parse);
                 let r = self.with_doc(&uri, |d, conv| {
                     let test = d.test.as_ref()?;
                     let off = match (line, ch) {
@@ -642,7 +639,7 @@ impl LanguageServer for Backend {
                         ) as u32),
                         _ => None,
                     };
-                    let v = view::schedule_view(test, &d.text, &d.results, off)?;
+                    let v = view::schedule_view(test, &d.text, &d.results, off, model)?;
                     Some(conv.schedule(&v))
                 })?;
                 Ok(Some(r.unwrap_or(Value::Null)))

@@ -210,6 +210,17 @@ pub enum Target {
     Condition,
 }
 
+/// The target of a lens at `span` (the test's name, the condition, else an assertion).
+pub fn target_at(test: &Test, span: Span) -> Target {
+    if span == test.name.span {
+        Target::Test
+    } else if test.condition.as_ref().is_some_and(|c| c.span == span) {
+        Target::Condition
+    } else {
+        Target::Assert(span)
+    }
+}
+
 /// The verdict mark of one model for a target: ✓ holds, ✗ fails, ? incomplete, … running.
 pub fn mark(test: &Test, target: Target, o: Option<&Outcome>) -> &'static str {
     let Some(o) = o else { return "·" };
@@ -319,8 +330,11 @@ pub fn schedule_view(
     text: &str,
     results: &BTreeMap<Model, Outcome>,
     off: Option<u32>,
+    model: Option<Model>,
 ) -> Option<ScheduleView> {
-    let fs = findings(test, results);
+    let mut fs = findings(test, results);
+    // A per-model lens asks for that model's counterexample.
+    fs.retain(|f| model.is_none_or(|m| f.model == m));
     let f = pick(&fs, off)?;
     let labels = schedule::labels(test, text, f.schedule);
     let what = match f.kind {
