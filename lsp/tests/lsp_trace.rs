@@ -184,3 +184,35 @@ async fn trace_selects_by_model_and_index_and_says_when_there_is_nothing() {
         "{bad}"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_hover_links_each_models_trace_and_a_position_picks_the_finding() {
+    let mut h = verified(DEKKER, D).await;
+    let (l, c) = find(DEKKER, "forall");
+    let r = h
+        .request(
+            "textDocument/hover",
+            json!({"textDocument": {"uri": D}, "position": pos(l, c + 1)}),
+        )
+        .await;
+    let md = r["contents"]["value"].as_str().unwrap();
+    // `litmus.showTrace ["file:///t/dekker.litmus","tso",0]`, percent-encoded.
+    let tso = "[Trace under TSO](command:litmus.showTrace?%5B%22file%3A%2F%2F%2Ft%2Fdekker.litmus%22%2C%22tso%22%2C0%5D)";
+    assert!(md.contains(tso), "{md}");
+    assert!(md.contains("[Trace under PSO]("), "{md}");
+    assert!(!md.contains("[Trace under SC]"), "{md}");
+    let t = h
+        .request(
+            "litmus/trace",
+            json!({"uri": D, "model": "pso", "position": pos(l, c)}),
+        )
+        .await;
+    assert_eq!(t["model"], "pso");
+    assert_eq!(t["kind"], "condition");
+    assert_eq!(t["end"]["end"], "final");
+    assert!(
+        arr(&t["end"]["state"]).contains(&json!(["cnt", 1])),
+        "{}",
+        t["end"]
+    );
+}

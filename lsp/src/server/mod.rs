@@ -567,6 +567,7 @@ impl LanguageServer for Backend {
                     return None;
                 };
             let mut md = view::hover(test, &d.text, &models, &d.results, target, &heading);
+            md += &trace::hover_links(test, &d.results, target, uri);
             md += &fences::hover_lines(test, &d.text, &d.results, span);
             Some(Hover {
                 contents: HoverContents::Markup(MarkupContent {

@@ -1,7 +1,7 @@
 //! `litmus/trace`: one model's counterexample (or witness) as the trace view shows it, and the
 //! per-model verdict lenses that open it.
 //!
-//! Request `litmus/trace {uri, model?, violation?}` → `null` when the document has nothing to
+//! Request `litmus/trace {uri, model?, violation?, position?}` → `null` when the document has nothing to
 //! show, else
 //! `{uri, test, model, index, kind, title, message, choices: [{model, index, kind, title}],
 //!   threads, locations, initial, rows: [{thread, action, loc, value, buffered, label, text,
@@ -9,7 +9,8 @@
 //! where a snapshot (`initial`, `after`) is `{memory: [[loc, v]], buffers: [[{loc, value,
 //! range}]] (per thread, oldest first), registers: [[[reg, v]]] (per thread)}`. `model` (`sc`,
 //! `tso`, `pso`) defaults to the first model with something to show, `violation` (an index into
-//! that model's findings: violations first, then the witness) to 0. The trace is computed by
+//! that model's findings: violations first, then the witness) to the finding nearest
+//! `position` (an LSP position), else 0. The trace is computed by
 //! replaying the stored schedule ([`super::engine::Engine::trace`]); a schedule that no longer
 //! replays (the settings changed since the check) is an error naming the step.
 
@@ -38,9 +39,13 @@ pub struct TraceParams {
     /// `sc`, `tso` or `pso`; the first model with a counterexample when absent.
     #[serde(default)]
     pub model: Option<String>,
-    /// Index among the model's findings (violations, then the witness); 0 when absent.
+    /// Index among the model's findings (violations, then the witness).
     #[serde(default)]
     pub violation: Option<usize>,
+    /// Without `violation`: the model's finding at or nearest this position (as
+    /// `litmus.showSchedule` picks); without either, the model's first.
+    #[serde(default)]
+    pub position: Option<Position>,
 }
 
 pub const METHOD: &str = "litmus/trace";
@@ -205,7 +210,16 @@ impl Backend {
             let fs = view::findings(test, &d.results);
             let m = model.or_else(|| fs.first().map(|f| f.model))?;
             let mine = of_model(&fs, m);
-            let index = p.violation.unwrap_or(0);
+            let index = match (p.violation, p.position) {
+                (Some(i), _) => i,
+                (None, Some(pos)) => {
+                    let off = super::position::offset(&d.rope, conv.enc, pos) as u32;
+                    let owned: Vec<Finding> = mine.iter().map(|f| (*f).clone()).collect();
+                    let picked = view::pick(&owned, Some(off))?;
+                    owned.iter().position(|f| std::ptr::eq(f, picked))?
+                }
+                (None, None) => 0,
+            };
             let f = mine.get(index)?;
             Some(
                 engine
@@ -284,4 +298,40 @@ pub fn verdict_lenses(
             }
         })
         .collect()
+}
+
+/// The hover's link to the trace view (`litmus.showTrace [uri, model, index]`) of each model
+/// with a counterexample or witness about what the hover is on; empty when there is none.
+pub fn hover_links(
+    test: &Test,
+    results: &BTreeMap<Model, Outcome>,
+    target: Target,
+    uri: &Uri,
+) -> String {
+    let fs = view::findings(test, results);
+    let mut links = Vec::new();
+    for m in Model::ALL {
+        let mine = of_model(&fs, m);
+        if let Some(i) = mine.iter().position(|f| about(f, target, test)) {
+            let args = json!([uri.as_str(), m.key(), i]).to_string();
+            let enc: String = args
+                .bytes()
+                .map(|b| match b {
+                    b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                        (b as char).to_string()
+                    }
+                    _ => format!("%{b:02X}"),
+                })
+                .collect();
+            links.push(format!(
+                "[Trace under {}](command:litmus.showTrace?{enc})",
+                m.label()
+            ));
+        }
+    }
+    if links.is_empty() {
+        String::new()
+    } else {
+        format!("\n\n{}", links.join(" · "))
+    }
 }
