@@ -1,7 +1,8 @@
 // Drives code-server (started by run.sh with the litmus extension installed) in headless
 // Chromium: opens a test with a TSO bug, waits for the error squiggle and the verdict code
 // lens, hovers the assertion, saves a screenshot, then opens the schedule peek and checks the
-// status bar. Prints one line per check and `N passed, N failed` last.
+// status bar; opens PSO's trace view from its lens, steps through it and checks its graph.
+// Prints one line per check and `N passed, N failed` last.
 import * as fs from 'node:fs';
 import { chromium } from 'playwright-core';
 
@@ -159,6 +160,8 @@ try {
   const traceFrame = () => page.frameLocator('iframe.webview.ready').last().frameLocator('#active-frame');
   await check("the PSO ✗ lens opens PSO's counterexample in the trace view", async () => {
     await page.keyboard.press('Escape');
+    // wide enough for the trace view's buffer and memory columns beside the editor
+    await page.setViewportSize({ width: 1680, height: 900 });
     const link = page.locator('.codelens-decoration a', { hasText: /^PSO ✗$/ }).first();
     await link.waitFor({ timeout: 30_000 });
     await link.click();

@@ -78,16 +78,13 @@ fn finding_title(text: &str, f: &Finding) -> String {
     } else {
         src
     };
-    format!(
-        "{} {}: {}",
-        f.model.label(),
-        kind_words(f.kind),
-        if f.message.is_empty() {
-            &src
-        } else {
-            f.message
-        }
-    )
+    // Assertions and conditions are told apart by their text (their messages are alike);
+    // runtime errors and deadlocks by what happened.
+    let what = match f.kind {
+        "error" | "deadlock" if !f.message.is_empty() => f.message,
+        _ => &src,
+    };
+    format!("{} {}: {what}", f.model.label(), kind_words(f.kind))
 }
 
 fn snapshot(conv: &Conv, s: &Snapshot) -> Value {

@@ -254,6 +254,8 @@ local function step_cell(r)
     return 'flush ' .. loc .. ' = ' .. v
   elseif r.action == 'fence' then
     return 'fence'
+  elseif r.action == 'rmw' then
+    return (r.text or 'rmw') .. ' (old ' .. v .. ')'
   end
   return r.text or r.action or ''
 end

@@ -436,19 +436,24 @@ export function traceHtml(v: TraceView, g: Graph, o: HtmlOptions): string {
     .join('')}</select></label>`;
   const head = [
     '<th scope="col">#</th>',
-    ...v.threads.map((t) => `<th scope="col">${e(t)}</th>`),
-    ...(v.buffered ? v.threads.map((t) => `<th scope="col">${e(t)} buffer</th>`) : []),
+    ...v.threads.map((t) => `<th scope="col">${e(t)}${v.buffered ? ' <span class="muted">(buffer)</span>' : ''}</th>`),
     '<th scope="col">memory</th>',
   ].join('');
   const body = v.rows
     .map((r, i) => {
-      const cells = r.cells.map((c) => `<td>${e(c)}</td>`).join('');
-      const bufs = v.buffered ? r.buffers.map((b) => `<td class="buf">${b.length ? e(b.join(', ')) : '<span class="muted">—</span>'}</td>`).join('') : '';
+      // Each thread's column: its step, and under it what waits in its buffer after the step.
+      const cells = r.cells
+        .map((c, t) => {
+          const b = v.buffered ? r.buffers[t] ?? [] : [];
+          const buf = b.length ? `<div class="buf" aria-label="${e(v.threads[t])} buffer">⧗ ${e(b.join(', '))}</div>` : '';
+          return `<td>${e(c)}${buf}</td>`;
+        })
+        .join('');
       const mem = r.memory.map((m) => `<span${m.changed ? ' class="changed"' : ''}>${e(m.loc)}=${m.value}</span>`).join(' ');
       const line = r.line === undefined ? '' : ` data-line="${r.line}"`;
       return `<tr class="step${i === current ? ' current' : ''}" role="row" aria-selected="${i === current}" tabindex="${i === current ? 0 : -1}" data-label="${e(
         r.n === 0 ? 'initial state' : `${r.n}. ${r.label}`,
-      )}"${line}><th scope="row">${r.n === 0 ? 'init' : r.n}</th>${cells}${bufs}<td>${mem}</td></tr>`;
+      )}"${line}><th scope="row">${r.n === 0 ? 'init' : r.n}</th>${cells}<td>${mem}</td></tr>`;
     })
     .join('\n');
   const final = v.finalState.length ? `<p class="final"><code>${e(v.finalState.map(([k, x]) => `${k}=${x}`).join('; '))}</code></p>` : '';

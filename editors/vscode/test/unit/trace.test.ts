@@ -111,7 +111,11 @@ test('the HTML: table rows, theme colours, a nonce-only script, selectors, no ne
   const html = traceHtml(traceView(t), t.graph, { cspSource: 'vscode-resource:', nonce: 'N0nce', current: 3 });
   assert.equal((html.match(/<tr class="step/g) ?? []).length, 7);
   assert.match(html, /<tr class="step current" role="row" aria-selected="true" tabindex="0" data-label="3\. P0 reads y = 0 from memory \(P1&#39;s store y = 1 still buffered\)" data-line="5">/);
-  assert.match(html, /<th scope="col">P0 buffer<\/th>/);
+  assert.match(html, /<th scope="col">P0 <span class="muted">\(buffer\)<\/span><\/th>/);
+  // Row 3 (P0 reads y): P0's column has the step and, under it, both buffers' contents.
+  assert.match(html, /data-line="5"><th scope="row">3<\/th><td>read y = 0<div class="buf" aria-label="P0 buffer">⧗ x=1<\/div><\/td><td><div class="buf" aria-label="P1 buffer">⧗ y=1<\/div><\/td><td><span>x=0<\/span> <span>y=0<\/span><\/td><\/tr>/);
+  const sc = traceHtml(traceView(parseTrace({ ...reply, model: 'sc' })!), t.graph, { cspSource: 'c', nonce: 'n' });
+  assert.doesNotMatch(sc, /class="buf"|\(buffer\)/);
   assert.match(html, /script-src 'nonce-N0nce'/);
   assert.equal((html.match(/<script/g) ?? []).length, 1);
   assert.match(html, /<script nonce="N0nce">/);
