@@ -597,7 +597,9 @@ impl LanguageServer for Backend {
                 );
                 // One lens per model: each ✗ opens that model's counterexample.
                 let target = view::target_at(test, span);
-                out.extend(trace::verdict_lenses(test, target, &models, &d.results, &uri, range));
+                out.extend(trace::verdict_lenses(
+                    test, target, &models, &d.results, &uri, range,
+                ));
                 if has_schedule {
                     out.push(CodeLens {
                         range: line_start,
@@ -629,7 +631,11 @@ impl LanguageServer for Backend {
                 let uri = arg_uri(&p.arguments)?;
                 let line = p.arguments.get(1).and_then(Value::as_u64);
                 let ch = p.arguments.get(2).and_then(Value::as_u64);
-                let model = p.arguments.get(3).and_then(Value::as_str).and_then(litmus_engine::Model::parse);
+                let model = p
+                    .arguments
+                    .get(3)
+                    .and_then(Value::as_str)
+                    .and_then(litmus_engine::Model::parse);
                 let r = self.with_doc(&uri, |d, conv| {
                     let test = d.test.as_ref()?;
                     let off = match (line, ch) {

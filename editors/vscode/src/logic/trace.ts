@@ -361,7 +361,10 @@ button { color: var(--vscode-button-foreground); background: var(--vscode-button
 button:hover { background: var(--vscode-button-hoverBackground); }
 :focus-visible { outline: 1px solid var(--vscode-focusBorder); outline-offset: 1px; }
 table { border-collapse: collapse; font-family: var(--vscode-editor-font-family); font-size: var(--vscode-editor-font-size); }
-th, td { border: 1px solid var(--vscode-panel-border, var(--vscode-contrastBorder, transparent)); padding: 2px 8px; text-align: left; vertical-align: top; white-space: nowrap; }
+table { width: 100%; }
+th, td { border: 1px solid var(--vscode-panel-border, var(--vscode-contrastBorder, transparent)); padding: 2px 8px; text-align: left; vertical-align: top; }
+th { white-space: nowrap; }
+td:last-child span { white-space: nowrap; }
 th { background: var(--vscode-editorWidget-background); }
 tr.step { cursor: pointer; }
 tr.step.current { background: var(--vscode-list-activeSelectionBackground); color: var(--vscode-list-activeSelectionForeground); outline: 1px solid var(--vscode-contrastActiveBorder, transparent); }
@@ -445,7 +448,7 @@ export function traceHtml(v: TraceView, g: Graph, o: HtmlOptions): string {
       const cells = r.cells
         .map((c, t) => {
           const b = v.buffered ? r.buffers[t] ?? [] : [];
-          const buf = b.length ? `<div class="buf" aria-label="${e(v.threads[t])} buffer">⧗ ${e(b.join(', '))}</div>` : '';
+          const buf = b.length ? `<div class="buf" aria-label="${e(v.threads[t])} buffer">buffer: ${e(b.join(', '))}</div>` : '';
           return `<td>${e(c)}${buf}</td>`;
         })
         .join('');
