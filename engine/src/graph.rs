@@ -350,7 +350,7 @@ pub fn to_dot(g: &Graph, name: &str, title: &str) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "digraph {} {{", quote(name));
     let _ = writeln!(out, "  label={};", quote(title));
-    out.push_str("  labelloc=t;\n  rankdir=TB;\n  newrank=true;\n");
+    out.push_str("  labelloc=t;\n  rankdir=TB;\n");
     out.push_str("  node [shape=plaintext, fontname=\"monospace\"];\n");
     out.push_str("  edge [fontname=\"monospace\", fontsize=10];\n");
     let inits: Vec<&Node> = g
@@ -359,7 +359,7 @@ pub fn to_dot(g: &Graph, name: &str, title: &str) -> String {
         .filter(|n| n.kind == NodeKind::Init)
         .collect();
     if !inits.is_empty() {
-        out.push_str("  {\n    rank=source;\n");
+        out.push_str("  {\n    rank=min;\n");
         for n in &inits {
             let _ = writeln!(out, "    n{} [label={}];", n.id, quote(&n.label));
         }
@@ -389,11 +389,12 @@ pub fn to_dot(g: &Graph, name: &str, title: &str) -> String {
             e.from,
             e.to,
             quote(e.kind.key()),
-            // Only po shapes the layout: the other edges would pull events out of order.
+            // Only po pulls events into place (weight 0: the other edges only order ranks;
+            // `constraint=false` with clusters trips Graphviz's "trouble in init_rank").
             if e.kind == EdgeKind::Po {
                 ""
             } else {
-                ", constraint=false"
+                ", weight=0"
             }
         );
     }
