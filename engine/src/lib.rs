@@ -28,9 +28,11 @@ pub mod ir;
 pub mod replay;
 pub mod robust;
 pub mod fences;
+pub mod graph;
 pub mod sdg;
 pub mod model;
 pub mod semantics;
+pub mod trace;
 
 pub use check::check;
 pub use condition::evaluate_condition;

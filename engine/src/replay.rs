@@ -5,7 +5,7 @@ use crate::ast::Test;
 use crate::ir::Program;
 use crate::options::CheckOptions;
 use crate::report::{Action, FinalState, Model, Step, ViolationKind};
-use crate::semantics::{to_step, BlockReason, Choice, State, Status};
+use crate::semantics::{to_step, BlockReason, Choice, Event, State, Status};
 use crate::span::Span;
 
 /// Where a replayed schedule ends.
@@ -34,8 +34,21 @@ pub fn replay(
     opts: &CheckOptions,
     schedule: &[Step],
 ) -> Result<ReplayEnd, String> {
+    replay_observed(test, model, opts, schedule, |_, _, _| {})
+}
+
+/// [`replay`], showing `observe` the initial state (event `None`) and the state after every
+/// step with the step's event (for the trace view, [`crate::trace`]).
+pub fn replay_observed(
+    test: &Test,
+    model: Model,
+    opts: &CheckOptions,
+    schedule: &[Step],
+    mut observe: impl FnMut(&Program, &State, Option<&Event>),
+) -> Result<ReplayEnd, String> {
     let program = Program::lower(test, opts.loop_bound)?;
     let mut state = State::initial(&program, model);
+    observe(&program, &state, None);
     for (i, step) in schedule.iter().enumerate() {
         let choice = match step.action {
             Action::Flush => {
@@ -68,6 +81,7 @@ pub fn replay(
                 got
             ));
         }
+        observe(&program, &state, Some(&ev));
     }
     Ok(match state.status() {
         Status::Running => ReplayEnd::Running,

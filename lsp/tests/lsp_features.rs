@@ -215,16 +215,23 @@ async fn hover_lenses_show_schedule_and_inlay_hints() {
     assert_eq!(
         titles,
         [
-            "SC ✓ · TSO ✓ · PSO ✗",
+            "SC ✓",
+            "TSO ✓",
+            "PSO ✗",
             "Show schedule",
-            "SC ✓ · TSO ✓ · PSO ✗",
+            "SC ✓",
+            "TSO ✓",
+            "PSO ✗",
             "Show schedule"
         ]
     );
-    let show = &lenses[3]["command"];
+    let show = &lenses[7]["command"];
     assert_eq!(show["command"], "litmus.showSchedule");
     assert_eq!(show["arguments"], json!([U, l, c]));
-    assert_eq!(lenses[2]["range"]["start"], pos(l, 0));
+    assert_eq!(lenses[4]["range"]["start"], pos(l, 0));
+    // The ✗ opens PSO's counterexample; the ✓ opens nothing.
+    assert_eq!(lenses[6]["command"]["arguments"], json!([U, l, c, "pso"]));
+    assert_eq!(lenses[5]["command"]["command"], "");
 
     let s = h
         .request(
@@ -301,9 +308,13 @@ async fn exists_condition_witness_lens_and_hover_counts() {
     assert_eq!(
         titles,
         [
-            "SC ✓ · TSO ✓ · PSO ✓",
+            "SC ✓",
+            "TSO ✓",
+            "PSO ✓",
             "Show schedule",
-            "SC ✗ · TSO ✓ · PSO ✓",
+            "SC ✗",
+            "TSO ✓",
+            "PSO ✓",
             "Show schedule"
         ]
     );

@@ -193,6 +193,43 @@ check('schedule_to_qf makes one numbered item per usable step, 1-based', functio
   eq(litmus.schedule_to_qf(vim.NIL), {}, 'null reply')
 end)
 
+check('trace_lines: thread columns, buffers and memory per step, the end, the graph', function()
+  local snap = function(x, b0)
+    return { memory = { { 'x', x } }, buffers = { b0 or {}, {} }, registers = { {}, {} } }
+  end
+  local lines, where = litmus.trace_lines({
+    test = 'T', model = 'tso', kind = 'witness', index = 0, threads = { 'P0', 'P1' },
+    choices = { { model = 'tso', index = 0, kind = 'witness', title = 'TSO witness' } },
+    initial = snap(0),
+    rows = {
+      { thread = 0, action = 'store', loc = 'x', value = 1, buffered = true, text = 'x = 1;', range = { start = { line = 3, character = 2 } }, after = snap(0, { { loc = 'x', value = 1 } }) },
+      { thread = 1, action = 'load', loc = 'x', value = 0, buffered = false, text = 'r = x;', range = { start = { line = 7, character = 2 } }, after = snap(0, { { loc = 'x', value = 1 } }) },
+      { thread = 0, action = 'flush', loc = 'x', value = 1, buffered = false, text = 'x = 1;', range = { start = { line = 3, character = 2 } }, after = snap(1) },
+    },
+    ['end'] = { ['end'] = 'final', state = { { 'P1:r', 0 }, { 'x', 1 } } },
+    graph = { nodes = { { name = '', label = 'Wx=0' }, { name = 'a', label = 'Wx=1' }, { name = 'b', label = 'Rx=0' } },
+              edges = { { from = 0, to = 2, kind = 'rf' }, { from = 2, to = 1, kind = 'fr' } } },
+  })
+  eq(lines, {
+    'T: witness under TSO (3 steps)',
+    '',
+    '#    │ P0             │ P1         │ P0 buffer │ P1 buffer │ memory',
+    'init │                │            │ -         │ -         │ x=0',
+    '1    │ x = 1 → buffer │            │ x=1       │ -         │ x=0',
+    '2    │                │ read x = 0 │ x=1       │ -         │ x=0',
+    '3    │ flush x = 1    │            │ -         │ -         │ x=1',
+    '',
+    'final state: P1:r=0 x=1',
+    '',
+    'execution graph (po program order, rf reads-from, co coherence, fr from-read):',
+    '  rf  Wx=0 -> b: Rx=0',
+    '  fr  b: Rx=0 -> a: Wx=1',
+  }, 'lines')
+  eq(where[5], { line = 3, character = 2 }, 'step 1 points at its source')
+  eq(where[4], nil, 'the initial row points nowhere')
+  eq(litmus.trace_lines(nil), {}, 'nothing to show')
+end)
+
 check('schedule_title names model, kind and title', function()
   eq(litmus.schedule_title({ model = 'tso', kind = 'assert', title = 'x' }), 'TSO assertion violation: x')
   eq(litmus.schedule_title({ model = 'sc', kind = 'witness', title = '' }), 'SC witness')
@@ -442,6 +479,55 @@ else
     local items = vim.fn.getqflist()
     eq(#items >= 4, true, 'at least the four accesses of SB, got ' .. #items)
     eq(items[1].text:match('^1%. ') ~= nil, true, 'numbered: ' .. items[1].text)
+  end)
+
+  check(":LitmusShowSchedule pso gives PSO's schedule (the per-model lens's argument)", function()
+    vim.cmd('cclose')
+    vim.api.nvim_set_current_buf(buf)
+    vim.fn.setqflist({}, 'r')
+    vim.api.nvim_win_set_cursor(0, { 11, 0 })
+    vim.cmd('LitmusShowSchedule pso')
+    wait_for(15000, 'the quickfix list', function()
+      return #vim.fn.getqflist() > 0
+    end)
+    local title = vim.fn.getqflist({ title = 1 }).title
+    eq(title:match('^litmus: PSO ') ~= nil, true, 'title ' .. title)
+    local lenses = vim.lsp.buf_request_sync(buf, 'textDocument/codeLens', { textDocument = { uri = vim.uri_from_bufnr(buf) } }, 10000)
+    local args
+    for _, r in pairs(lenses or {}) do
+      for _, l in ipairs(r.result or {}) do
+        if l.command.title == 'PSO ✗' and l.range.start.line == 10 then args = l.command.arguments end
+      end
+    end
+    eq(args and args[4], 'pso', 'the PSO ✗ lens carries its model')
+  end)
+
+  check(':LitmusTrace pso shows every step with buffers and memory, the final state and the graph', function()
+    vim.cmd('cclose')
+    vim.api.nvim_set_current_buf(buf)
+    vim.api.nvim_win_set_cursor(0, { 11, 0 })
+    litmus.last_trace = nil
+    vim.cmd('LitmusTrace pso')
+    wait_for(15000, 'the trace buffer', function()
+      return litmus.last_trace ~= nil
+    end)
+    local tb = litmus.last_trace.buf
+    local lines = vim.api.nvim_buf_get_lines(tb, 0, -1, false)
+    eq(lines[1]:match('^SB: condition violation under PSO %(%d+ steps%)$') ~= nil, true, lines[1])
+    local text = table.concat(lines, '\n')
+    eq(text:find('# *│ P0 *│ P1 *│ P0 buffer *│ P1 buffer *│ memory') ~= nil, true, 'header\n' .. text)
+    eq(text:find('x = 1 → buffer', 1, true) ~= nil, true, 'a buffered store\n' .. text)
+    eq(text:find('final state: P0:r0=0 P1:r1=0 x=1 y=1', 1, true) ~= nil, true, 'final state\n' .. text)
+    eq(text:find('fr  [a-z]: Rx=0 %-> [a-z]: Wx=1') ~= nil, true, 'an fr edge\n' .. text)
+    -- <CR> on a step row jumps to its source line.
+    local row
+    for i, l in ipairs(lines) do
+      if l:find('x = 1 → buffer', 1, true) then row = i end
+    end
+    vim.api.nvim_win_set_cursor(0, { row, 0 })
+    vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes('<CR>', true, false, true), 'x', false)
+    eq(vim.api.nvim_get_current_buf(), buf, 'back in the source')
+    eq(vim.api.nvim_win_get_cursor(0)[1], 4, 'on the store x = 1')
   end)
 
   check('a syntax error becomes a diagnostic from the real server', function()

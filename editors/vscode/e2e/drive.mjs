@@ -1,7 +1,8 @@
 // Drives code-server (started by run.sh with the litmus extension installed) in headless
 // Chromium: opens a test with a TSO bug, waits for the error squiggle and the verdict code
 // lens, hovers the assertion, saves a screenshot, then opens the schedule peek and checks the
-// status bar. Prints one line per check and `N passed, N failed` last.
+// status bar; opens PSO's trace view from its lens, steps through it and checks its graph.
+// Prints one line per check and `N passed, N failed` last.
 import * as fs from 'node:fs';
 import { chromium } from 'playwright-core';
 
@@ -295,6 +296,53 @@ try {
   await verifyAllChecks();
   await fenceQuickFixChecks();
   await followChecks();
+  // The trace view (issue 31): the per-model lens, the webview's table, stepping, the graph.
+  const traceFrame = () => page.frameLocator('iframe.webview.ready').last().frameLocator('#active-frame');
+  await check("the PSO ✗ lens opens PSO's counterexample in the trace view", async () => {
+    await page.keyboard.press('Escape');
+    // wide enough for the trace view's buffer and memory columns beside the editor
+    await page.setViewportSize({ width: 1680, height: 900 });
+    const link = page.locator('.codelens-decoration a', { hasText: /^PSO ✗$/ }).first();
+    await link.waitFor({ timeout: 30_000 });
+    await link.click();
+    const heading = traceFrame().locator('h1');
+    await heading.waitFor({ timeout: 60_000 });
+    const text = await heading.innerText();
+    if (!/under PSO/.test(text)) throw new Error(`trace view heading ${JSON.stringify(text)}`);
+    const rows = await traceFrame().locator('tr.step').count();
+    if (rows < 5) throw new Error(`${rows} rows`);
+    const model = await traceFrame().locator('#model').inputValue();
+    if (model !== 'pso') throw new Error(`model selector says ${model}`);
+  });
+
+  await check('stepping with the keyboard moves the current step and highlights its line', async () => {
+    const frame = traceFrame();
+    await frame.locator('tr.step.current').first().focus();
+    for (let i = 0; i < 3; i++) await frame.locator('tr.step.current').first().press('ArrowDown');
+    const cur = await frame.locator('tr.step.current th').first().innerText();
+    if (cur.trim() !== '3') throw new Error(`current step ${JSON.stringify(cur)}`);
+    const status = await frame.locator('#status').innerText();
+    if (!status.startsWith('3. ')) throw new Error(`status ${JSON.stringify(status)}`);
+    // the step's source line carries the trace decoration (a whole-line range highlight)
+    await page.waitForFunction(() => [...document.querySelectorAll('.view-overlays div')].some((d) => /\bced-/.test(d.className)), null, { timeout: 10_000 });
+  });
+
+  await check('the execution graph renders as SVG with rf and fr edges', async () => {
+    const frame = traceFrame();
+    const nodes = await frame.locator('svg g.node').count();
+    const rf = await frame.locator('svg g.edge[data-kind="rf"]').count();
+    const fr = await frame.locator('svg g.edge[data-kind="fr"]').count();
+    if (nodes < 4 || rf < 1 || fr < 1) throw new Error(`${nodes} nodes, ${rf} rf, ${fr} fr`);
+    if (process.env.SCREENSHOT_TRACE) await page.screenshot({ path: process.env.SCREENSHOT_TRACE });
+    await frame.locator('svg').first().scrollIntoViewIfNeeded();
+    if (process.env.SCREENSHOT_GRAPH) await page.screenshot({ path: process.env.SCREENSHOT_GRAPH });
+  });
+
+  await check('the model selector switches to TSO', async () => {
+    await traceFrame().locator('#model').selectOption('tso');
+    await page.waitForTimeout(500);
+    await traceFrame().locator('h1', { hasText: 'under TSO' }).waitFor({ timeout: 30_000 });
+  });
 
   await check('a missing server binary is reported once, naming the setting', async () => {
     await page.keyboard.press('Escape');

@@ -113,6 +113,7 @@ set +e
 CODE_SERVER_URL="http://127.0.0.1:$port" WORKSPACE="$work/ws" CHROMIUM="$chromium" \
   SCREENSHOT="$repo/docs/vscode-counterexample.png" SCREENSHOT_PEEK="$repo/docs/vscode-schedule.png" \
   SCREENSHOT_TESTS="$repo/docs/vscode-test-explorer.png" SCREENSHOT_QUICKFIX="$repo/docs/vscode-fence-quickfix.png" \
+  SCREENSHOT_TRACE="$repo/docs/vscode-trace.png" SCREENSHOT_GRAPH="$repo/docs/vscode-trace-graph.png" \
   node "$here/drive.mjs"
 rc=$?
 if [ $rc -ne 0 ]; then echo "--- code-server log"; tail -40 "$work/code-server.log"; fi

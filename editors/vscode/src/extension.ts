@@ -30,6 +30,8 @@ import { bundledServerPath, chooseServer } from './logic/serverPath';
 import { RESTART_KEYS, SERVER_KEYS, ServerSettings, toServerSettings } from './logic/settings';
 import { formatStatus, parseStatus, STATUS_NOTIFICATION, StatusStore } from './logic/status';
 import { registerTestExplorer } from './testing';
+import * as crypto from 'crypto';
+import { parseTrace, SHOW_TRACE, TRACE_REQUEST, TraceReply, traceHtml, traceView } from './logic/trace';
 
 const LANGUAGE_ID = 'litmus';
 const COPY_SCHEDULE = 'litmus.copySchedule';
@@ -50,6 +52,10 @@ let shownSchedule: Schedule | undefined;
 let startError: string | undefined;
 /** The `litmus` binary resolved at the last start (the test explorer runs its CLI). */
 let serverBinary: string | undefined;
+/** The trace view (one panel, reused) and the trace it shows. */
+let tracePanel: vscode.WebviewPanel | undefined;
+let shownTrace: TraceReply | undefined;
+let traceLine: vscode.TextEditorDecorationType;
 
 /** One spelling per uri, whether it came from the server or from VS Code. */
 function normUri(uri: string): string {
@@ -101,7 +107,16 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     },
     isWholeLine: true,
   });
+  traceLine = vscode.window.createTextEditorDecorationType({
+    backgroundColor: new vscode.ThemeColor('editor.rangeHighlightBackground'),
+    borderColor: new vscode.ThemeColor('editor.rangeHighlightBorder'),
+    borderStyle: 'solid',
+    borderWidth: '1px',
+    isWholeLine: true,
+  });
   context.subscriptions.push(
+    traceLine,
+    vscode.commands.registerCommand(SHOW_TRACE, (...args: unknown[]) => showTrace(traceArgs(args))),
     output,
     statusItem,
     stepDecoration,
@@ -183,7 +198,7 @@ async function startClient(context: vscode.ExtensionContext): Promise<void> {
     outputChannel: output,
     markdown: {
       isTrusted: {
-        enabledCommands: [VERIFY, SHOW_SCHEDULE, COPY_SCHEDULE, 'editor.action.peekLocations', 'editor.action.showReferences'],
+        enabledCommands: [VERIFY, SHOW_SCHEDULE, SHOW_TRACE, COPY_SCHEDULE, 'editor.action.peekLocations', 'editor.action.showReferences'],
       },
       supportThemeIcons: true,
     },
@@ -208,6 +223,11 @@ async function startClient(context: vscode.ExtensionContext): Promise<void> {
         const full = completeCommandArgs(command, args, activeTarget());
         if (!full) {
           void vscode.window.showInformationMessage('Litmus: open a .litmus file first.');
+          return null;
+        }
+        // A per-model verdict lens (`TSO ✗`) carries the model: it opens that model's trace.
+        if (command === SHOW_SCHEDULE && typeof full[3] === 'string') {
+          await showTrace({ uri: String(full[0]), model: full[3], position: { line: Number(full[1]), character: Number(full[2]) } });
           return null;
         }
         const result = await next(command, full);
@@ -305,8 +325,8 @@ function renderStatus(): void {
   }
   const view = formatStatus(s);
   statusItem.text = view.text;
-  statusItem.tooltip = view.tooltip + (view.severity === 'error' ? '\nClick to show the schedule.' : '\nClick to verify again.');
-  statusItem.command = view.severity === 'error' ? SHOW_SCHEDULE : VERIFY;
+  statusItem.tooltip = view.tooltip + (view.severity === 'error' ? '\nClick to open the trace view.' : '\nClick to verify again.');
+  statusItem.command = view.severity === 'error' ? SHOW_TRACE : VERIFY;
   statusItem.backgroundColor =
     view.severity === 'error'
       ? new vscode.ThemeColor('statusBarItem.errorBackground')
@@ -430,4 +450,102 @@ async function stepThroughSchedule(): Promise<void> {
   });
   pick.onDidHide(() => pick.dispose());
   pick.show();
+}
+
+// ---- the trace view (issue 31) ---------------------------------------------------------------
+
+interface TraceTarget {
+  uri?: string;
+  model?: string;
+  index?: number;
+  position?: { line: number; character: number };
+}
+
+/** `litmus.showTrace` arguments: `[uri, model, index]` (hover links) or one object; none from the palette. */
+function traceArgs(args: unknown[]): TraceTarget {
+  const [a, b, c] = args;
+  if (typeof a === 'object' && a !== null && !(a instanceof vscode.Uri)) return a as TraceTarget;
+  return {
+    uri: a === undefined ? undefined : String(a),
+    model: typeof b === 'string' ? b : undefined,
+    index: typeof c === 'number' ? c : undefined,
+  };
+}
+
+/** Asks the server for a trace and shows it in the trace view. */
+async function showTrace(target: TraceTarget): Promise<void> {
+  if (!client) {
+    await showStartError();
+    return;
+  }
+  const active = activeTarget();
+  const uri = target.uri ?? active?.uri;
+  if (!uri) {
+    void vscode.window.showInformationMessage('Litmus: open a .litmus file first.');
+    return;
+  }
+  const position = target.position ?? (target.uri === undefined || target.uri === active?.uri ? active?.position : undefined);
+  let raw: unknown;
+  try {
+    raw = await client.sendRequest(TRACE_REQUEST, {
+      uri,
+      model: target.model,
+      violation: target.index,
+      position: target.index === undefined ? position : undefined,
+    });
+  } catch (err) {
+    void vscode.window.showWarningMessage(`Litmus: ${err instanceof Error ? err.message : String(err)}`);
+    return;
+  }
+  const t = parseTrace(raw);
+  if (!t) {
+    void vscode.window.showInformationMessage('Litmus: no counterexample or witness to trace here.');
+    return;
+  }
+  t.uri = normUri(t.uri || uri);
+  renderTrace(t);
+}
+
+function renderTrace(t: TraceReply): void {
+  if (!tracePanel) {
+    tracePanel = vscode.window.createWebviewPanel(
+      'litmus.trace',
+      'Litmus trace',
+      { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
+      { enableScripts: true, localResourceRoots: [] },
+    );
+    tracePanel.onDidDispose(() => {
+      tracePanel = undefined;
+      shownTrace = undefined;
+      for (const ed of vscode.window.visibleTextEditors) ed.setDecorations(traceLine, []);
+    });
+    tracePanel.webview.onDidReceiveMessage((msg: { type?: string; step?: number; model?: string; index?: number }) => {
+      if (msg.type === 'step' && typeof msg.step === 'number') void highlightStep(msg.step);
+      else if (msg.type === 'select' && shownTrace) void showTrace({ uri: shownTrace.uri, model: msg.model, index: msg.index ?? 0 });
+    });
+  }
+  shownTrace = t;
+  tracePanel.title = `Trace: ${t.test} (${t.model.toUpperCase()})`;
+  tracePanel.webview.html = traceHtml(traceView(t), t.graph, {
+    cspSource: tracePanel.webview.cspSource,
+    nonce: crypto.randomBytes(16).toString('base64'),
+  });
+  tracePanel.reveal(vscode.ViewColumn.Beside, true);
+}
+
+/** Highlights the source line of step `step` (0 = the initial state: nothing) in the editor. */
+async function highlightStep(step: number): Promise<void> {
+  const t = shownTrace;
+  if (!t) return;
+  const editors = vscode.window.visibleTextEditors.filter((e) => e.document.uri.toString() === t.uri);
+  const row = step > 0 ? t.rows[step - 1] : undefined;
+  for (const ed of editors) {
+    if (!row?.range) {
+      ed.setDecorations(traceLine, []);
+      continue;
+    }
+    const r = toRange(row.range);
+    ed.setDecorations(traceLine, [r]);
+    ed.revealRange(r, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+  }
 }

@@ -84,6 +84,11 @@ pub struct CheckArgs {
     #[arg(long, value_enum, value_name = "FORMAT", num_args = 0..=1, require_equals = true, default_missing_value = "text", conflicts_with = "json")]
     pub dump_sdg: Option<SdgFormat>,
 
+    /// Print each violation's and witness's execution as a graph of events (po, rf, co, fr)
+    /// in place of its schedule: `--graph dot`, one Graphviz digraph each. Text output only.
+    #[arg(long, value_enum, value_name = "FORMAT", conflicts_with_all = ["json", "quiet"])]
+    pub graph: Option<GraphFormat>,
+
     /// How often a `while` loop may run its body in one execution.
     #[arg(long, value_name = "N", default_value_t = 8)]
     pub loop_bound: u32,
@@ -162,6 +167,13 @@ pub enum Engine {
 pub enum SdgFormat {
     /// One line per instruction: successors, control and data dependences.
     Text,
+    /// A Graphviz digraph (`dot -Tsvg`).
+    Dot,
+}
+
+/// `--graph`: how an execution graph is printed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum GraphFormat {
     /// A Graphviz digraph (`dot -Tsvg`).
     Dot,
 }

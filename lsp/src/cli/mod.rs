@@ -238,6 +238,7 @@ pub fn check(args: CheckArgs) -> i32 {
             opts: &opts,
             style,
             locations: &f.locations,
+            graph: args.graph,
         };
         if many && !args.json && !args.quiet {
             if fi > 0 {

@@ -21,8 +21,9 @@ use std::fmt::Write as _;
 
 use litmus_engine::ast::{Quantifier, Test};
 use litmus_engine::report::{Action, ModelReport, Step, ViolationKind};
-use litmus_engine::{CheckOptions, LineIndex, ReplayEnd, Span};
+use litmus_engine::{CheckOptions, LineIndex, Model, ReplayEnd, Span};
 
+use super::args::GraphFormat;
 use super::cond;
 
 /// ANSI styling, or none.
@@ -67,6 +68,8 @@ pub struct Ctx<'a> {
     pub style: Style,
     /// herd's `locations [...]`, as state keys (`P0:EAX`, `x`); empty for the native dialect.
     pub locations: &'a [String],
+    /// `--graph`: print execution graphs in place of schedules.
+    pub graph: Option<GraphFormat>,
 }
 
 impl Ctx<'_> {
@@ -262,8 +265,13 @@ fn violations_and_stats(ctx: &Ctx, r: &ModelReport, keys: &[String], out: &mut S
             v.message,
             ctx.pos(v.span)
         );
-        let _ = writeln!(out, "Schedule ({}):", steps_word(v.schedule.len()));
-        out.push_str(&schedule(ctx, &v.schedule));
+        let name = format!(
+            "{} {} violation {}",
+            ctx.test.name.text,
+            r.model.label(),
+            i + 1
+        );
+        out.push_str(&schedule_or_graph(ctx, r.model, &v.schedule, &name));
         if v.kind == ViolationKind::Condition {
             out.push_str(&reached(ctx, r, &v.schedule, keys));
         }
@@ -276,7 +284,12 @@ fn violations_and_stats(ctx: &Ctx, r: &ModelReport, keys: &[String], out: &mut S
                 "Witness ({}) reaching a state where the condition holds:",
                 steps_word(w.len())
             );
-            out.push_str(&schedule(ctx, w));
+            if ctx.graph.is_some() {
+                let name = format!("{} {} witness", ctx.test.name.text, r.model.label());
+                out.push_str(&execution_graph(ctx, r.model, w, &name));
+            } else {
+                out.push_str(&schedule(ctx, w));
+            }
             out.push_str(&reached(ctx, r, w, keys));
         }
     }
@@ -392,6 +405,34 @@ fn step_effect(s: &Step) -> String {
         (_, Some(v)) if !loc.is_empty() => format!("{loc} {v}"),
         (_, Some(v)) => v,
         (_, None) => loc.to_owned(),
+    }
+}
+
+/// A violation's `Schedule (N steps):` and its steps, or with `--graph` its execution graph.
+fn schedule_or_graph(ctx: &Ctx, model: Model, steps: &[Step], name: &str) -> String {
+    match ctx.graph {
+        None => format!(
+            "Schedule ({}):\n{}",
+            steps_word(steps.len()),
+            schedule(ctx, steps)
+        ),
+        Some(_) => format!(
+            "Execution graph ({}):\n{}",
+            steps_word(steps.len()),
+            execution_graph(ctx, model, steps, name)
+        ),
+    }
+}
+
+/// The execution of `steps` as a Graphviz digraph named `name` (`--graph dot`), built by
+/// replaying the schedule; a schedule that does not replay is reported, not hidden.
+fn execution_graph(ctx: &Ctx, model: Model, steps: &[Step], name: &str) -> String {
+    match litmus_engine::trace::trace(ctx.test, model, ctx.opts, steps) {
+        Ok(t) => litmus_engine::graph::to_dot(&t.graph, name, name),
+        Err(e) => format!(
+            "{} this schedule does not replay: {e}\n",
+            ctx.style.yellow("warning:")
+        ),
     }
 }
 

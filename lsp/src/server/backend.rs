@@ -240,7 +240,13 @@ impl LanguageServer for Backend {
                 let line = p.arguments.get(1).and_then(Value::as_u64);
                 let ch = p.arguments.get(2).and_then(Value::as_u64);
                 let at = line.zip(ch).map(|(l, c)| Position::new(l as u32, c as u32));
-                let r = self.read(&uri, |s| requests::show_schedule(s, at))?;
+                // A per-model lens names its model: that model's counterexample.
+                let model = p
+                    .arguments
+                    .get(3)
+                    .and_then(Value::as_str)
+                    .and_then(litmus_engine::Model::parse);
+                let r = self.read(&uri, |s| requests::show_schedule(s, at, model))?;
                 Ok(Some(r.unwrap_or(Value::Null)))
             }
             other => Err(Error::invalid_params(format!("unknown command {other}"))),

@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use litmus_engine::ast::Test;
 use litmus_engine::report::{ConditionResult, FinalState, Step};
+use litmus_engine::trace::Trace;
 use litmus_engine::{CheckOptions, Control, Diagnostic, Model, ModelReport};
 
 /// What parsing one text gives the server.
@@ -38,6 +39,17 @@ pub trait Engine: Send + Sync + 'static {
             Ok(litmus_engine::ReplayEnd::Final(fs)) => Some(fs),
             _ => None,
         }
+    }
+    /// The trace view of a reported schedule (replayed; an error names the step that does not
+    /// replay).
+    fn trace(
+        &self,
+        test: &Test,
+        model: Model,
+        opts: &CheckOptions,
+        schedule: &[Step],
+    ) -> Result<Trace, String> {
+        litmus_engine::trace::trace(test, model, opts, schedule)
     }
 }
 

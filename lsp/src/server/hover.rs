@@ -115,6 +115,7 @@ pub fn hover(s: &Snapshot<'_>, pos: Position) -> Option<Hover> {
         &p.heading,
         &replay,
     );
+    md += &super::trace::hover_links(test, &d.results, p.target, s.conv.uri);
     md += &fences::hover_lines(test, &d.text, &d.results, p.span);
     Some(s.conv.hover(md, p.span))
 }

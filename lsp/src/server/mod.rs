@@ -27,6 +27,7 @@ pub mod schedule;
 pub mod symbols;
 pub mod to_proto;
 pub mod tokens;
+pub mod trace;
 pub mod transport;
 pub mod verify;
 pub mod view;
@@ -85,6 +86,7 @@ pub fn service(engine: Arc<dyn Engine>) -> (LspService<Backend>, ClientSocket) {
             "window/workDoneProgress/cancel",
             Backend::work_done_progress_cancel,
         )
+        .custom_method(trace::METHOD, Backend::trace)
         .finish()
 }
 

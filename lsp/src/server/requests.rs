@@ -7,29 +7,46 @@ use serde_json::Value;
 use tower_lsp_server::ls_types::*;
 
 use super::to_proto::{self, SymbolNode};
-use super::{position, symbols, view, Snapshot};
+use super::{position, symbols, trace, view, Snapshot};
+use litmus_engine::Model;
 
-/// The verdict lens (and a `Show schedule` lens when there is a schedule) above the test, each
-/// assertion and the final condition.
+/// The verdict lenses above the test, each assertion and the final condition: one per model
+/// (each ✗ opens that model's counterexample), a note naming the models still exploring, and
+/// `Show schedule` when there is a schedule. Before any model has a result, one lens says so.
 pub fn code_lenses(s: &Snapshot<'_>) -> Option<Vec<CodeLens>> {
     let d = s.doc;
     let test = d.test.as_ref()?;
-    let lenses = view::lenses(test, &s.settings.models, &d.results);
+    let models = &s.settings.models;
+    let verified = models.iter().any(|m| d.results.contains_key(m));
+    let lenses = view::lenses(test, models, &d.results);
     Some(
         lenses
             .into_iter()
-            .flat_map(|(span, title, has_schedule)| s.conv.lenses(span, title, has_schedule))
+            .flat_map(|(span, title, has_schedule)| {
+                if !verified {
+                    return s.conv.lenses(span, Some(title), has_schedule);
+                }
+                let target = view::target_at(test, span);
+                let marks = trace::verdict_marks(test, target, models, &d.results);
+                let mut out = s.conv.verdict_lenses(span, &marks);
+                out.extend(s.conv.lenses(span, view::exploring_note(models, &d.results), has_schedule));
+                out
+            })
             .collect(),
     )
 }
 
 /// `litmus.showSchedule [uri, line, character] | [uri]`: the schedule nearest the position (or
 /// the first violation, else a witness), or `None`.
-pub fn show_schedule(s: &Snapshot<'_>, at: Option<Position>) -> Option<Value> {
+pub fn show_schedule(
+    s: &Snapshot<'_>,
+    at: Option<Position>,
+    model: Option<Model>,
+) -> Option<Value> {
     let d = s.doc;
     let test = d.test.as_ref()?;
     let off = at.map(|p| position::offset(&d.rope, s.conv.enc, p) as u32);
-    let v = view::schedule_view(test, &d.text, &d.results, off)?;
+    let v = view::schedule_view(test, &d.text, &d.results, off, model)?;
     Some(s.conv.schedule(&v))
 }
 

@@ -62,7 +62,12 @@ impl Conv<'_> {
 
     /// A lens above the line of `span` with `title` (no command), and a `Show schedule` lens
     /// next to it when there is a schedule.
-    pub fn lenses(&self, span: Span, title: String, has_schedule: bool) -> Vec<lsp::CodeLens> {
+    pub fn lenses(
+        &self,
+        span: Span,
+        title: Option<String>,
+        has_schedule: bool,
+    ) -> Vec<lsp::CodeLens> {
         let range = self.range(span);
         let at = lsp::Position::new(range.start.line, 0);
         let lens = |title: String, command: &str, arguments: Option<Vec<Value>>| lsp::CodeLens {
@@ -74,7 +79,7 @@ impl Conv<'_> {
             }),
             data: None,
         };
-        let mut out = vec![lens(title, "", None)];
+        let mut out: Vec<lsp::CodeLens> = title.map(|t| lens(t, "", None)).into_iter().collect();
         if has_schedule {
             out.push(lens(
                 "Show schedule".into(),
@@ -87,6 +92,36 @@ impl Conv<'_> {
             ));
         }
         out
+    }
+
+    /// One verdict lens per model above `span` (title, whether it opens the model's
+    /// counterexample with `litmus.showSchedule [uri, line, character, model]`).
+    pub fn verdict_lenses(&self, span: Span, marks: &[(Model, String, bool)]) -> Vec<lsp::CodeLens> {
+        let range = self.range(span);
+        let at = lsp::Position::new(range.start.line, 0);
+        marks
+            .iter()
+            .map(|(m, title, opens)| lsp::CodeLens {
+                range: lsp::Range::new(at, at),
+                command: Some(lsp::Command {
+                    title: title.clone(),
+                    command: if *opens {
+                        "litmus.showSchedule".into()
+                    } else {
+                        String::new()
+                    },
+                    arguments: opens.then(|| {
+                        vec![
+                            json!(self.uri.as_str()),
+                            json!(range.start.line),
+                            json!(range.start.character),
+                            json!(m.key()),
+                        ]
+                    }),
+                }),
+                data: None,
+            })
+            .collect()
     }
 
     /// An inlay hint `label` after byte offset `off` (a value read in the counterexample).

@@ -236,6 +236,17 @@ pub enum Target {
     Condition,
 }
 
+/// The target of a lens at `span` (the test's name, the condition, else an assertion).
+pub fn target_at(test: &Test, span: Span) -> Target {
+    if span == test.name.span {
+        Target::Test
+    } else if test.condition.as_ref().is_some_and(|c| c.span == span) {
+        Target::Condition
+    } else {
+        Target::Assert(span)
+    }
+}
+
 /// The verdict mark of one model for a target: ✓ holds, ✗ fails (also while the check still
 /// explores: a violation found stays one), ? incomplete, … running, – not verified.
 pub fn mark(test: &Test, target: Target, o: Option<&Outcome>) -> &'static str {
@@ -298,6 +309,16 @@ pub fn verdict_title(
         title += &format!(" · exploring {}", join_models(&running));
     }
     title
+}
+
+/// `exploring PSO` while some models' checks still run (beside the per-model lenses).
+pub fn exploring_note(models: &[Model], results: &BTreeMap<Model, Outcome>) -> Option<String> {
+    let running: Vec<Model> = models
+        .iter()
+        .copied()
+        .filter(|m| results.get(m).is_some_and(Outcome::running))
+        .collect();
+    (!running.is_empty()).then(|| format!("exploring {}", join_models(&running)))
 }
 
 /// Code lenses: (span to sit above, title, whether a schedule exists for "Show schedule").
@@ -367,8 +388,11 @@ pub fn schedule_view(
     text: &str,
     results: &BTreeMap<Model, Outcome>,
     off: Option<u32>,
+    model: Option<Model>,
 ) -> Option<ScheduleView> {
-    let fs = findings(test, results);
+    let mut fs = findings(test, results);
+    // A per-model lens asks for that model's counterexample.
+    fs.retain(|f| model.is_none_or(|m| f.model == m));
     let f = pick(&fs, off)?;
     let labels = schedule::labels(test, text, f.schedule);
     let what = match f.kind {

@@ -128,7 +128,7 @@ test('hover, lenses, showSchedule and inlay hints on examples/sb.litmus', async 
   assert.match(hover.contents.value, /\| # \| P0 \| P1 \|/);
   const lenses = await conn.sendRequest('textDocument/codeLens', { textDocument: { uri } });
   const titles = lenses.map((l) => l.command.title);
-  assert.ok(titles.includes('SC ✗ · TSO ✓ · PSO ✓'), titles.join(' | '));
+  assert.ok(titles.join(' | ').includes('SC ✗ | TSO ✓ | PSO ✓'), titles.join(' | '));
   const show = lenses.find((l) => l.command.command === 'litmus.showSchedule' && l.range.start.line === condLine);
   const sched = await conn.sendRequest('workspace/executeCommand', { command: show.command.command, arguments: show.command.arguments });
   assert.equal(sched.kind, 'witness');
@@ -143,6 +143,14 @@ test('hover, lenses, showSchedule and inlay hints on examples/sb.litmus', async 
   assert.ok(hints.some((h) => h.position.line === r0 && h.label === ' ⇐ 0 (TSO)'), JSON.stringify(hints));
   const syms = await conn.sendRequest('textDocument/documentSymbol', { textDocument: { uri } });
   assert.equal(syms[0].name, 'SB');
+  // The trace view's request: PSO's witness, a row per step with buffers and memory after it.
+  const trace = await conn.sendRequest('litmus/trace', { uri, model: 'pso' });
+  assert.equal(trace.model, 'pso');
+  assert.equal(trace.kind, 'witness');
+  assert.equal(trace.rows.length, trace.rows.filter((r) => Array.isArray(r.after.buffers) && r.after.buffers.length === 2).length);
+  assert.ok(trace.rows.some((r) => r.after.buffers.some((b) => b.length > 0)), 'a store waits in a buffer at some step');
+  assert.deepEqual(trace.end.state.filter(([k]) => k.includes(':')), [['P0:r0', 0], ['P1:r1', 0]]);
+  assert.deepEqual(trace.graph.edges.filter((e) => e.kind === 'fr').length, 2);
 });
 
 test('incremental edits give syntax diagnostics for their version', async () => {

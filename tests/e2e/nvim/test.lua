@@ -140,7 +140,7 @@ run('code lenses and showSchedule', function()
     table.insert(titles, l.command.title)
     if l.command.command == 'litmus.showSchedule' and l.range.start.line == 13 then show = l.command end
   end
-  check(vim.tbl_contains(titles, 'SC ✓ · TSO ✓ · PSO ✗'), table.concat(titles, ' | '))
+  check(table.concat(titles, ' | '):find('SC ✓ | TSO ✓ | PSO ✗', 1, true) ~= nil, table.concat(titles, ' | '))
   check(show ~= nil, 'no Show schedule lens on the assertion')
   local r = client().request_sync('workspace/executeCommand', { command = show.command, arguments = show.arguments }, 10000, mp_buf)
   check(r.result.kind == 'assert' and r.result.model == 'pso', vim.inspect(r.result))
@@ -193,7 +193,7 @@ run('examples/sb.litmus: witness lens on the condition', function()
   local res = client().request_sync('textDocument/codeLens', { textDocument = { uri = uri } }, 10000, buf)
   local titles = {}
   for _, l in ipairs(res.result) do table.insert(titles, l.command.title) end
-  check(vim.tbl_contains(titles, 'SC ✗ · TSO ✓ · PSO ✓'), table.concat(titles, ' | '))
+  check(table.concat(titles, ' | '):find('SC ✗ | TSO ✓ | PSO ✓', 1, true) ~= nil, table.concat(titles, ' | '))
 end)
 
 vim.lsp.stop_client(client_id)

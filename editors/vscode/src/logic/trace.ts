@@ -1,0 +1,585 @@
+// The trace view (issue 31): the reply of the server's `litmus/trace` request → a view model →
+// the webview's HTML and the execution graph's SVG. Plain functions, no `vscode` import, so
+// that everything the webview shows is tested under node. The webview's own script only moves
+// the highlighted step (it toggles classes the HTML already carries) and posts messages back.
+
+import { Range } from './schedule';
+
+export const TRACE_REQUEST = 'litmus/trace';
+export const SHOW_TRACE = 'litmus.showTrace';
+
+export interface Pending {
+  loc: string;
+  value: number;
+  range?: Range;
+}
+
+export interface Snapshot {
+  memory: [string, number][];
+  /** Per thread, the stores still waiting, oldest first (PSO: by location). */
+  buffers: Pending[][];
+  registers: [string, number][][];
+}
+
+export interface TraceRow {
+  thread: number;
+  action: string;
+  loc: string | null;
+  value: number | null;
+  buffered: boolean;
+  label: string;
+  text: string;
+  range?: Range;
+  after: Snapshot;
+}
+
+export interface Choice {
+  model: string;
+  index: number;
+  kind: string;
+  title: string;
+}
+
+export interface GraphNode {
+  id: number;
+  name: string;
+  kind: string;
+  thread: number | null;
+  label: string;
+  pending: boolean;
+  step: number | null;
+}
+
+export interface GraphEdge {
+  from: number;
+  to: number;
+  kind: 'po' | 'rf' | 'co' | 'fr' | 'rmw';
+}
+
+export interface Graph {
+  threads: string[];
+  nodes: GraphNode[];
+  edges: GraphEdge[];
+}
+
+export interface TraceEnd {
+  end: 'final' | 'violation' | 'blocked' | 'running';
+  state?: [string, number][];
+  kind?: string;
+  message?: string;
+  reason?: string;
+}
+
+/** Reply of `litmus/trace` (see `lsp/src/server/trace.rs`). */
+export interface TraceReply {
+  uri: string;
+  test: string;
+  model: string;
+  index: number;
+  kind: string;
+  title: string;
+  message: string;
+  choices: Choice[];
+  threads: string[];
+  locations: string[];
+  initial: Snapshot;
+  rows: TraceRow[];
+  end: TraceEnd;
+  graph: Graph;
+}
+
+function isObj(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null;
+}
+
+function arr(v: unknown): unknown[] {
+  return Array.isArray(v) ? v : [];
+}
+
+function str(v: unknown, d = ''): string {
+  return typeof v === 'string' ? v : d;
+}
+
+function num(v: unknown): number | null {
+  return typeof v === 'number' && Number.isFinite(v) ? v : null;
+}
+
+function pairs(v: unknown): [string, number][] {
+  return arr(v).flatMap((p) => (Array.isArray(p) && typeof p[0] === 'string' && num(p[1]) !== null ? [[p[0], p[1] as number] as [string, number]] : []));
+}
+
+function range(v: unknown): Range | undefined {
+  if (!isObj(v) || !isObj(v.start) || !isObj(v.end)) return undefined;
+  const n = [v.start.line, v.start.character, v.end.line, v.end.character].map(num);
+  if (n.some((x) => x === null || x < 0)) return undefined;
+  return { start: { line: n[0]!, character: n[1]! }, end: { line: n[2]!, character: n[3]! } };
+}
+
+function snapshot(v: unknown): Snapshot {
+  const o = isObj(v) ? v : {};
+  return {
+    memory: pairs(o.memory),
+    buffers: arr(o.buffers).map((b) =>
+      arr(b).flatMap((p) => (isObj(p) && typeof p.loc === 'string' && num(p.value) !== null ? [{ loc: p.loc, value: p.value as number, range: range(p.range) }] : [])),
+    ),
+    registers: arr(o.registers).map(pairs),
+  };
+}
+
+const EDGE_KINDS = ['po', 'rf', 'co', 'fr', 'rmw'] as const;
+
+/** Validates a `litmus/trace` reply; `null` (nothing to show) and malformed replies give `undefined`. */
+export function parseTrace(raw: unknown): TraceReply | undefined {
+  if (!isObj(raw) || !Array.isArray(raw.rows) || !Array.isArray(raw.threads)) return undefined;
+  const threads = raw.threads.map((t) => str(t));
+  const rows: TraceRow[] = [];
+  for (const r of raw.rows) {
+    if (!isObj(r)) continue;
+    const thread = num(r.thread);
+    if (thread === null || thread < 0 || thread >= threads.length) continue;
+    rows.push({
+      thread,
+      action: str(r.action),
+      loc: typeof r.loc === 'string' ? r.loc : null,
+      value: num(r.value),
+      buffered: r.buffered === true,
+      label: str(r.label),
+      text: str(r.text),
+      range: range(r.range),
+      after: snapshot(r.after),
+    });
+  }
+  const g = isObj(raw.graph) ? raw.graph : {};
+  const nodes: GraphNode[] = arr(g.nodes).flatMap((n, i) =>
+    isObj(n)
+      ? [
+          {
+            id: i,
+            name: str(n.name),
+            kind: str(n.kind),
+            thread: num(n.thread),
+            label: str(n.label),
+            pending: n.pending === true,
+            step: num(n.step),
+          },
+        ]
+      : [],
+  );
+  const edges: GraphEdge[] = arr(g.edges).flatMap((e) => {
+    if (!isObj(e)) return [];
+    const from = num(e.from);
+    const to = num(e.to);
+    const kind = EDGE_KINDS.find((k) => k === e.kind);
+    if (from === null || to === null || !kind || from >= nodes.length || to >= nodes.length) return [];
+    return [{ from, to, kind }];
+  });
+  const end = isObj(raw.end) ? raw.end : {};
+  const endKind = (['final', 'violation', 'blocked', 'running'] as const).find((k) => k === end.end) ?? 'running';
+  return {
+    uri: str(raw.uri),
+    test: str(raw.test),
+    model: str(raw.model),
+    index: num(raw.index) ?? 0,
+    kind: str(raw.kind),
+    title: str(raw.title),
+    message: str(raw.message),
+    choices: arr(raw.choices).flatMap((c) =>
+      isObj(c) && typeof c.model === 'string' && num(c.index) !== null
+        ? [{ model: c.model, index: c.index as number, kind: str(c.kind), title: str(c.title) }]
+        : [],
+    ),
+    threads,
+    locations: arr(raw.locations).map((l) => str(l)),
+    initial: snapshot(raw.initial),
+    rows,
+    end: {
+      end: endKind,
+      state: end.state === undefined ? undefined : pairs(end.state),
+      kind: typeof end.kind === 'string' ? end.kind : undefined,
+      message: typeof end.message === 'string' ? end.message : undefined,
+      reason: typeof end.reason === 'string' ? end.reason : undefined,
+    },
+    graph: { threads: arr(g.threads).map((t) => str(t)), nodes, edges },
+  };
+}
+
+// ---- view model ----------------------------------------------------------------------------
+
+export interface MemoryCell {
+  loc: string;
+  value: number;
+  /** Changed by this step. */
+  changed: boolean;
+}
+
+export interface RowView {
+  /** 1-based step number; 0 for the initial state. */
+  n: number;
+  /** The step's text in its thread's column, empty elsewhere. */
+  cells: string[];
+  /** The sentence for screen readers and the status line. */
+  label: string;
+  /** Per thread: its buffer after the step, oldest first, `x=1`. */
+  buffers: string[][];
+  memory: MemoryCell[];
+  /** Source line of the step (0-based), for highlighting. */
+  line?: number;
+}
+
+export interface ModelOption {
+  model: string;
+  label: string;
+  selected: boolean;
+}
+
+export interface ViolationOption {
+  index: number;
+  title: string;
+  selected: boolean;
+}
+
+export interface TraceView {
+  heading: string;
+  models: ModelOption[];
+  violations: ViolationOption[];
+  threads: string[];
+  /** Whether the model has store buffers (TSO, PSO): their columns are shown. */
+  buffered: boolean;
+  rows: RowView[];
+  /** How the execution ends, one line. */
+  ending: string;
+  /** The final state (registers, then memory), when it ends in one. */
+  finalState: [string, number][];
+}
+
+const KIND_WORDS: Record<string, string> = {
+  assert: 'assertion failure',
+  condition: 'condition violation',
+  error: 'runtime error',
+  deadlock: 'deadlock',
+  witness: 'witness',
+};
+
+/** The step as its thread column shows it: `x = 1 → buffer`, `read y = 0`, `flush x = 1`. */
+export function stepCell(r: TraceRow): string {
+  const loc = r.loc ?? '?';
+  const v = r.value ?? '?';
+  switch (r.action) {
+    case 'load':
+      return r.buffered ? `read ${loc} = ${v} (own buffer)` : `read ${loc} = ${v}`;
+    case 'store':
+      return r.buffered ? `${loc} = ${v} → buffer` : `${loc} = ${v} → memory`;
+    case 'flush':
+      return `flush ${loc} = ${v}`;
+    case 'fence':
+      return 'fence';
+    case 'lock':
+      return `lock ${loc}`;
+    case 'unlock':
+      return `unlock ${loc}`;
+    case 'rmw':
+      return `${r.text} (old ${v})`;
+    default:
+      return r.text;
+  }
+}
+
+function memoryCells(s: Snapshot, prev: Snapshot | undefined): MemoryCell[] {
+  return s.memory.map(([loc, value], i) => ({ loc, value, changed: prev !== undefined && prev.memory[i]?.[1] !== value }));
+}
+
+function bufferText(s: Snapshot, threads: number): string[][] {
+  return Array.from({ length: threads }, (_, t) => (s.buffers[t] ?? []).map((p) => `${p.loc}=${p.value}`));
+}
+
+/** The view model of one trace. */
+export function traceView(t: TraceReply): TraceView {
+  const nt = t.threads.length;
+  const models = [...new Set(t.choices.map((c) => c.model))].map((m) => ({ model: m, label: m.toUpperCase(), selected: m === t.model }));
+  const violations = t.choices
+    .filter((c) => c.model === t.model)
+    .map((c) => ({ index: c.index, title: c.title || KIND_WORDS[c.kind] || c.kind, selected: c.index === t.index }));
+  const rows: RowView[] = [
+    {
+      n: 0,
+      cells: t.threads.map(() => ''),
+      label: 'initial state',
+      buffers: bufferText(t.initial, nt),
+      memory: memoryCells(t.initial, undefined),
+    },
+  ];
+  let prev = t.initial;
+  t.rows.forEach((r, i) => {
+    rows.push({
+      n: i + 1,
+      cells: t.threads.map((_, th) => (th === r.thread ? stepCell(r) : '')),
+      label: r.label,
+      buffers: bufferText(r.after, nt),
+      memory: memoryCells(r.after, prev),
+      line: r.range?.start.line,
+    });
+    prev = r.after;
+  });
+  let ending: string;
+  switch (t.end.end) {
+    case 'final':
+      ending = t.kind === 'witness' ? 'Ends in a final state where the condition holds:' : 'Ends in a final state that falsifies the condition:';
+      break;
+    case 'violation':
+      ending = `Ends at the ${KIND_WORDS[t.end.kind ?? ''] ?? 'violation'}: ${t.end.message ?? ''}`.trim();
+      break;
+    case 'blocked':
+      ending = `Ends blocked (${t.end.reason ?? 'blocked'}).`;
+      break;
+    default:
+      ending = 'The schedule stops while the execution could go on.';
+  }
+  return {
+    heading: `${t.test}: ${KIND_WORDS[t.kind] ?? t.kind} under ${t.model.toUpperCase()} (${t.rows.length} steps)`,
+    models,
+    violations,
+    threads: t.threads,
+    buffered: t.model !== 'sc',
+    rows,
+    ending,
+    finalState: t.end.state ?? [],
+  };
+}
+
+// ---- HTML -----------------------------------------------------------------------------------
+
+export function escapeHtml(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+}
+
+const STYLE = `
+body { font-family: var(--vscode-font-family); font-size: var(--vscode-font-size); color: var(--vscode-foreground); background: var(--vscode-editor-background); padding: 0 12px; }
+h1 { font-size: 1.15em; font-weight: 600; }
+.bar { display: flex; gap: 12px; align-items: center; flex-wrap: wrap; margin-bottom: 8px; }
+select, button { font: inherit; color: var(--vscode-dropdown-foreground); background: var(--vscode-dropdown-background); border: 1px solid var(--vscode-dropdown-border, transparent); padding: 2px 6px; }
+button { color: var(--vscode-button-foreground); background: var(--vscode-button-background); border: 1px solid var(--vscode-button-border, transparent); }
+button:hover { background: var(--vscode-button-hoverBackground); }
+:focus-visible { outline: 1px solid var(--vscode-focusBorder); outline-offset: 1px; }
+table { border-collapse: collapse; font-family: var(--vscode-editor-font-family); font-size: var(--vscode-editor-font-size); }
+table { width: 100%; }
+th, td { border: 1px solid var(--vscode-panel-border, var(--vscode-contrastBorder, transparent)); padding: 2px 8px; text-align: left; vertical-align: top; }
+th { white-space: nowrap; }
+td:last-child span { white-space: nowrap; }
+th { background: var(--vscode-editorWidget-background); }
+tr.step { cursor: pointer; }
+tr.step.current { background: var(--vscode-list-activeSelectionBackground); color: var(--vscode-list-activeSelectionForeground); outline: 1px solid var(--vscode-contrastActiveBorder, transparent); }
+.buf { color: var(--vscode-charts-orange); }
+.changed { font-weight: bold; text-decoration: underline; }
+.muted { color: var(--vscode-descriptionForeground); }
+.final { margin: 8px 0; }
+svg text { fill: var(--vscode-foreground); font-family: var(--vscode-editor-font-family); font-size: 12px; }
+svg .node rect { fill: var(--vscode-editorWidget-background); stroke: var(--vscode-editorWidget-border, var(--vscode-foreground)); }
+svg .node.current rect { stroke: var(--vscode-focusBorder); stroke-width: 3; }
+svg .node.pending rect { stroke-dasharray: 4 2; }
+svg .thread { font-weight: bold; }
+svg .e-po { stroke: var(--vscode-foreground); } svg .e-po text { fill: var(--vscode-foreground); }
+svg .e-rf { stroke: var(--vscode-charts-red); } svg .l-rf { fill: var(--vscode-charts-red); }
+svg .e-co { stroke: var(--vscode-charts-blue); } svg .l-co { fill: var(--vscode-charts-blue); }
+svg .e-fr { stroke: var(--vscode-charts-orange); } svg .l-fr { fill: var(--vscode-charts-orange); }
+svg .e-rmw { stroke: var(--vscode-charts-purple); } svg .l-rmw { fill: var(--vscode-charts-purple); }
+svg path { fill: none; stroke-width: 1.5; }
+`;
+
+/** The webview's own script: moves the current step (buttons, keys, clicks) and tells the extension. */
+const SCRIPT = `
+const vscode = acquireVsCodeApi();
+const rows = [...document.querySelectorAll('tr.step')];
+const status = document.getElementById('status');
+let cur = Number(document.body.dataset.current || 0);
+function show(i, focus) {
+  cur = Math.max(0, Math.min(rows.length - 1, i));
+  rows.forEach((r, k) => { r.classList.toggle('current', k === cur); r.setAttribute('aria-selected', String(k === cur)); r.tabIndex = k === cur ? 0 : -1; });
+  document.querySelectorAll('svg .node').forEach((n) => n.classList.toggle('current', n.dataset.step === String(cur - 1)));
+  status.textContent = rows[cur].dataset.label;
+  if (focus) rows[cur].focus();
+  rows[cur].scrollIntoView({ block: 'nearest' });
+  vscode.postMessage({ type: 'step', step: cur });
+}
+document.getElementById('prev').addEventListener('click', () => show(cur - 1, false));
+document.getElementById('next').addEventListener('click', () => show(cur + 1, false));
+rows.forEach((r, k) => r.addEventListener('click', () => show(k, true)));
+document.getElementById('steps').addEventListener('keydown', (e) => {
+  const to = { ArrowDown: cur + 1, ArrowUp: cur - 1, j: cur + 1, k: cur - 1, Home: 0, End: rows.length - 1 }[e.key];
+  if (to !== undefined) { e.preventDefault(); show(to, true); }
+});
+document.addEventListener('keydown', (e) => {
+  if (e.target instanceof HTMLSelectElement) return;
+  if (e.key === 'n') show(cur + 1, true); else if (e.key === 'p') show(cur - 1, true);
+});
+for (const id of ['model', 'violation']) {
+  const s = document.getElementById(id);
+  if (s) s.addEventListener('change', () => vscode.postMessage({ type: 'select', model: document.getElementById('model').value, index: id === 'model' ? 0 : Number(document.getElementById('violation').value) }));
+}
+show(cur, false);
+`;
+
+export interface HtmlOptions {
+  /** The webview's `cspSource`. */
+  cspSource: string;
+  /** A fresh nonce for the script. */
+  nonce: string;
+  /** The step shown first (0 = the initial state). */
+  current?: number;
+}
+
+/** The whole webview page: selectors, stepping buttons, the table, the final state, the graph. */
+export function traceHtml(v: TraceView, g: Graph, o: HtmlOptions): string {
+  const e = escapeHtml;
+  const current = Math.max(0, Math.min(v.rows.length - 1, o.current ?? 0));
+  const modelSelect = `<label>Model <select id="model" aria-label="Memory model">${v.models
+    .map((m) => `<option value="${e(m.model)}"${m.selected ? ' selected' : ''}>${e(m.label)}</option>`)
+    .join('')}</select></label>`;
+  const violationSelect = `<label>Counterexample <select id="violation" aria-label="Counterexample">${v.violations
+    .map((c) => `<option value="${c.index}"${c.selected ? ' selected' : ''}>${e(c.title)}</option>`)
+    .join('')}</select></label>`;
+  const head = [
+    '<th scope="col">#</th>',
+    ...v.threads.map((t) => `<th scope="col">${e(t)}${v.buffered ? ' <span class="muted">(buffer)</span>' : ''}</th>`),
+    '<th scope="col">memory</th>',
+  ].join('');
+  const body = v.rows
+    .map((r, i) => {
+      // Each thread's column: its step, and under it what waits in its buffer after the step.
+      const cells = r.cells
+        .map((c, t) => {
+          const b = v.buffered ? r.buffers[t] ?? [] : [];
+          const buf = b.length ? `<div class="buf" aria-label="${e(v.threads[t])} buffer">buffer: ${e(b.join(', '))}</div>` : '';
+          return `<td>${e(c)}${buf}</td>`;
+        })
+        .join('');
+      const mem = r.memory.map((m) => `<span${m.changed ? ' class="changed"' : ''}>${e(m.loc)}=${m.value}</span>`).join(' ');
+      const line = r.line === undefined ? '' : ` data-line="${r.line}"`;
+      return `<tr class="step${i === current ? ' current' : ''}" role="row" aria-selected="${i === current}" tabindex="${i === current ? 0 : -1}" data-label="${e(
+        r.n === 0 ? 'initial state' : `${r.n}. ${r.label}`,
+      )}"${line}><th scope="row">${r.n === 0 ? 'init' : r.n}</th>${cells}<td>${mem}</td></tr>`;
+    })
+    .join('\n');
+  const final = v.finalState.length ? `<p class="final"><code>${e(v.finalState.map(([k, x]) => `${k}=${x}`).join('; '))}</code></p>` : '';
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src ${o.cspSource} 'unsafe-inline'; script-src 'nonce-${o.nonce}';">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<title>${e(v.heading)}</title>
+<style>${STYLE}</style>
+</head>
+<body data-current="${current}">
+<h1>${e(v.heading)}</h1>
+<div class="bar">${modelSelect}${violationSelect}
+<button id="prev" title="Previous step (p, ↑)">◀ Previous</button><button id="next" title="Next step (n, ↓)">Next ▶</button></div>
+<p id="status" role="status" aria-live="polite" class="muted"></p>
+<table id="steps" role="grid" aria-label="Steps, one column per thread, with store buffers and memory after each step">
+<thead><tr>${head}</tr></thead>
+<tbody>
+${body}
+</tbody>
+</table>
+<h2>Final state</h2>
+<p>${e(v.ending)}</p>
+${final}
+<h2>Execution graph</h2>
+<p class="muted">po program order · rf reads-from · co coherence · fr from-read · rmw atomic update</p>
+${graphSvg(g)}
+<script nonce="${o.nonce}">${SCRIPT}</script>
+</body>
+</html>`;
+}
+
+// ---- SVG ------------------------------------------------------------------------------------
+
+export interface Placed {
+  node: GraphNode;
+  x: number;
+  y: number;
+}
+
+const COL = 170;
+const ROW = 64;
+const NODE_W = 110;
+const NODE_H = 26;
+const TOP = 40;
+
+/**
+ * Where each event goes: the initial writes in a row at the top, then one column per thread
+ * with its events in program order below, as herd draws executions.
+ */
+export function layoutGraph(g: Graph): Placed[] {
+  const inits = g.nodes.filter((n) => n.thread === null);
+  const placed: Placed[] = inits.map((node, i) => ({ node, x: 20 + i * (NODE_W + 20), y: TOP }));
+  const firstRow = inits.length ? TOP + ROW : TOP;
+  const perThread = new Map<number, number>();
+  const byPo = g.nodes.filter((n) => n.thread !== null).sort((a, b) => (a.thread! - b.thread!) || ((a.step ?? 0) - (b.step ?? 0)) || a.id - b.id);
+  for (const node of byPo) {
+    const k = perThread.get(node.thread!) ?? 0;
+    perThread.set(node.thread!, k + 1);
+    placed.push({ node, x: 20 + node.thread! * COL, y: firstRow + 20 + k * ROW });
+  }
+  return placed.sort((a, b) => a.node.id - b.node.id);
+}
+
+/** The execution graph as an inline SVG (no network, theme colours through CSS classes). */
+export function graphSvg(g: Graph): string {
+  const e = escapeHtml;
+  const placed = layoutGraph(g);
+  const at = new Map(placed.map((p) => [p.node.id, p]));
+  const width = Math.max(20 + g.threads.length * COL, ...placed.map((p) => p.x + NODE_W + 40));
+  const height = Math.max(...placed.map((p) => p.y + NODE_H + 30), TOP + 40);
+  const firstRow = placed.some((p) => p.node.thread === null) ? TOP + ROW : TOP;
+  const headers = g.threads.map((t, i) => `<text class="thread" x="${20 + i * COL}" y="${firstRow}">${e(t)}</text>`).join('');
+  const markers = ['po', 'rf', 'co', 'fr', 'rmw']
+    .map((k) => `<marker id="arrow-${k}" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path class="e-${k} l-${k}" d="M0,0 L10,5 L0,10 z"/></marker>`)
+    .join('');
+  const edges = g.edges
+    .map((ed, i) => {
+      const a = at.get(ed.from);
+      const b = at.get(ed.to);
+      if (!a || !b) return '';
+      const x1 = a.x + NODE_W / 2;
+      const y1 = a.y + NODE_H;
+      const x2 = b.x + NODE_W / 2;
+      const y2 = b.y;
+      let d: string;
+      let lx: number;
+      let ly: number;
+      if (ed.kind === 'po' || ed.kind === 'rmw') {
+        d = `M${x1},${y1} L${x2},${y2}`;
+        lx = x1 + 4;
+        ly = (y1 + y2) / 2;
+      } else {
+        // Cross edges bend sideways, each kind by its own amount, so they do not overlap.
+        const bend = 30 + 12 * (['rf', 'co', 'fr'].indexOf(ed.kind) + (i % 2));
+        const sx = a.x === b.x ? a.x + NODE_W : x1;
+        const tx = a.x === b.x ? b.x + NODE_W : x2;
+        const sy = a.x === b.x ? a.y + NODE_H / 2 : y1;
+        const ty = a.x === b.x ? b.y + NODE_H / 2 : y2;
+        const cx = (sx + tx) / 2 + (a.x === b.x ? bend : 0);
+        const cy = (sy + ty) / 2 - (a.x === b.x ? 0 : bend / 2);
+        d = `M${sx},${sy} Q${cx},${cy} ${tx},${ty}`;
+        lx = (sx + 2 * cx + tx) / 4 + 3;
+        ly = (sy + 2 * cy + ty) / 4;
+      }
+      return `<g class="edge e-${ed.kind}" data-kind="${ed.kind}" data-from="${ed.from}" data-to="${ed.to}"><path class="e-${ed.kind}" d="${d}" marker-end="url(#arrow-${ed.kind})"/><text class="l-${ed.kind}" x="${lx.toFixed(1)}" y="${ly.toFixed(1)}">${ed.kind}</text></g>`;
+    })
+    .join('\n');
+  const nodes = placed
+    .map((p) => {
+      const n = p.node;
+      const label = n.name ? `${n.name}: ${n.label}` : n.label;
+      const cls = `node${n.pending ? ' pending' : ''}`;
+      const step = n.step === null ? '' : ` data-step="${n.step}"`;
+      return `<g class="${cls}" data-id="${n.id}"${step}><title>${e(n.pending ? `${label} (still buffered)` : label)}</title><rect x="${p.x}" y="${p.y}" width="${NODE_W}" height="${NODE_H}" rx="4"/><text x="${p.x + 8}" y="${p.y + 17}">${e(label)}</text></g>`;
+    })
+    .join('\n');
+  return `<svg xmlns="http://www.w3.org/2000/svg" role="img" aria-label="Execution graph: ${g.nodes.length} events, ${g.edges.length} edges" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">
+<defs>${markers}</defs>
+${headers}
+${edges}
+${nodes}
+</svg>`;
+}

@@ -1,0 +1,311 @@
+//! `litmus/trace`: one model's counterexample (or witness) as the trace view shows it, and the
+//! per-model verdict lenses that open it.
+//!
+//! Request `litmus/trace {uri, model?, violation?, position?}` → `null` when the document has nothing to
+//! show, else
+//! `{uri, test, model, index, kind, title, message, choices: [{model, index, kind, title}],
+//!   threads, locations, initial, rows: [{thread, action, loc, value, buffered, label, text,
+//!   range, after}], end, graph: {threads, nodes, edges}}`
+//! where a snapshot (`initial`, `after`) is `{memory: [[loc, v]], buffers: [[{loc, value,
+//! range}]] (per thread, oldest first), registers: [[[reg, v]]] (per thread)}`. `model` (`sc`,
+//! `tso`, `pso`) defaults to the first model with something to show, `violation` (an index into
+//! that model's findings: violations first, then the witness) to the finding nearest
+//! `position` (an LSP position), else 0. The trace is computed by
+//! replaying the stored schedule ([`super::engine::Engine::trace`]); a schedule that no longer
+//! replays (the settings changed since the check) is an error naming the step.
+
+use serde::Deserialize;
+use serde_json::{json, Value};
+use tower_lsp_server::jsonrpc::{Error, Result};
+use tower_lsp_server::ls_types::{Position, Uri};
+
+use litmus_engine::ast::Test;
+use litmus_engine::graph::Graph;
+use litmus_engine::report::Model;
+use litmus_engine::trace::{Snapshot, Trace, TraceEnd};
+use litmus_engine::Span;
+
+use super::document::Outcome;
+use super::schedule;
+use super::to_proto::Conv;
+use super::view::{self, Finding, Target};
+use super::Backend;
+use std::collections::BTreeMap;
+
+/// Parameters of `litmus/trace`.
+#[derive(Debug, Deserialize)]
+pub struct TraceParams {
+    pub uri: Uri,
+    /// `sc`, `tso` or `pso`; the first model with a counterexample when absent.
+    #[serde(default)]
+    pub model: Option<String>,
+    /// Index among the model's findings (violations, then the witness).
+    #[serde(default)]
+    pub violation: Option<usize>,
+    /// Without `violation`: the model's finding at or nearest this position (as
+    /// `litmus.showSchedule` picks); without either, the model's first.
+    #[serde(default)]
+    pub position: Option<Position>,
+}
+
+pub const METHOD: &str = "litmus/trace";
+
+/// What a finding is, for people.
+fn kind_words(kind: &str) -> &'static str {
+    match kind {
+        "assert" => "assertion failure",
+        "condition" => "condition violation",
+        "error" => "runtime error",
+        "deadlock" => "deadlock",
+        _ => "witness",
+    }
+}
+
+/// The findings of one model, in the order `violation` indexes them.
+fn of_model<'a>(fs: &'a [Finding<'a>], m: Model) -> Vec<&'a Finding<'a>> {
+    fs.iter().filter(|f| f.model == m).collect()
+}
+
+fn finding_title(text: &str, f: &Finding) -> String {
+    let src = text
+        .get(f.span.range())
+        .unwrap_or("")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    let src: String = if src.chars().count() > 48 {
+        src.chars().take(47).collect::<String>() + "…"
+    } else {
+        src
+    };
+    // Assertions and conditions are told apart by their text (their messages are alike);
+    // runtime errors and deadlocks by what happened.
+    let what = match f.kind {
+        "error" | "deadlock" if !f.message.is_empty() => f.message,
+        _ => &src,
+    };
+    format!("{} {}: {what}", f.model.label(), kind_words(f.kind))
+}
+
+fn snapshot(conv: &Conv, s: &Snapshot) -> Value {
+    json!({
+        "memory": s.memory,
+        "buffers": s.buffers.iter().map(|b| b.iter().map(|p| json!({
+            "loc": p.loc, "value": p.value, "range": conv.range(p.span),
+        })).collect::<Vec<_>>()).collect::<Vec<_>>(),
+        "registers": s.registers,
+    })
+}
+
+fn end(conv: &Conv, e: &TraceEnd) -> Value {
+    match e {
+        TraceEnd::Final { state } => json!({"end": "final", "state": state.0}),
+        TraceEnd::Violation {
+            kind,
+            message,
+            span,
+        } => json!({
+            "end": "violation", "kind": view::kind_key(*kind), "message": message,
+            "range": conv.range(*span),
+        }),
+        TraceEnd::Blocked { reason, span } => {
+            json!({"end": "blocked", "reason": reason, "range": conv.range(*span)})
+        }
+        TraceEnd::Running => json!({"end": "running"}),
+    }
+}
+
+fn graph(conv: &Conv, g: &Graph) -> Value {
+    json!({
+        "threads": g.threads,
+        "nodes": g.nodes.iter().map(|n| json!({
+            "id": n.id, "name": n.name, "kind": n.kind, "thread": n.thread, "loc": n.loc,
+            "value": n.value, "label": n.label, "pending": n.pending, "step": n.step,
+            "range": n.span.map(|s| conv.range(s)),
+        })).collect::<Vec<_>>(),
+        "edges": g.edges.iter().map(|e| json!({
+            "from": e.from, "to": e.to, "kind": e.kind.key(),
+        })).collect::<Vec<_>>(),
+    })
+}
+
+fn snippet(text: &str, s: Span) -> String {
+    text.get(s.range())
+        .unwrap_or("")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The reply of `litmus/trace` for a computed trace.
+#[allow(clippy::too_many_arguments)]
+pub fn to_json(
+    conv: &Conv,
+    test: &Test,
+    text: &str,
+    fs: &[Finding],
+    f: &Finding,
+    index: usize,
+    t: &Trace,
+) -> Value {
+    let labels = schedule::labels(test, text, f.schedule);
+    let choices: Vec<Value> = Model::ALL
+        .iter()
+        .flat_map(|&m| {
+            of_model(fs, m)
+                .into_iter()
+                .enumerate()
+                .map(move |(i, g)| (m, i, g))
+        })
+        .map(|(m, i, g)| {
+            json!({"model": m.key(), "index": i, "kind": g.kind, "title": finding_title(text, g)})
+        })
+        .collect();
+    json!({
+        "uri": conv.uri.as_str(),
+        "test": test.name.text,
+        "model": f.model.key(),
+        "index": index,
+        "kind": f.kind,
+        "title": finding_title(text, f),
+        "message": f.message,
+        "range": conv.range(f.span),
+        "choices": choices,
+        "threads": t.threads,
+        "locations": t.locations,
+        "initial": snapshot(conv, &t.initial),
+        "rows": t.rows.iter().zip(labels).map(|(r, label)| json!({
+            "thread": r.step.thread,
+            "action": r.step.action,
+            "loc": r.step.loc,
+            "value": r.step.value,
+            "buffered": r.step.buffered,
+            "label": label,
+            "text": snippet(text, r.step.span),
+            "range": conv.range(r.step.span),
+            "after": snapshot(conv, &r.after),
+        })).collect::<Vec<_>>(),
+        "end": end(conv, &t.end),
+        "graph": graph(conv, &t.graph),
+    })
+}
+
+impl Backend {
+    /// `litmus/trace` (registered in [`super::service`]).
+    pub async fn trace(&self, p: TraceParams) -> Result<Value> {
+        let model = match p.model.as_deref() {
+            None => None,
+            Some(s) => Some(
+                Model::parse(s)
+                    .ok_or_else(|| Error::invalid_params(format!("unknown model {s:?}")))?,
+            ),
+        };
+        let r = self.ctx.read(&p.uri, |snap| {
+            let (d, conv) = (snap.doc, &snap.conv);
+            let opts = snap.settings.check_options();
+            let test = d.test.as_ref()?;
+            let fs = view::findings(test, &d.results);
+            let m = model.or_else(|| fs.first().map(|f| f.model))?;
+            let mine = of_model(&fs, m);
+            let index = match (p.violation, p.position) {
+                (Some(i), _) => i,
+                (None, Some(pos)) => {
+                    let off = super::position::offset(&d.rope, conv.enc, pos) as u32;
+                    let owned: Vec<Finding> = mine.iter().map(|f| (*f).clone()).collect();
+                    let picked = view::pick(&owned, Some(off))?;
+                    owned.iter().position(|f| std::ptr::eq(f, picked))?
+                }
+                (None, None) => 0,
+            };
+            let f = mine.get(index)?;
+            Some(
+                snap.engine
+                    .trace(test, m, &opts, f.schedule)
+                    .map(|t| to_json(conv, test, &d.text, &fs, f, index, &t)),
+            )
+        })?;
+        match r {
+            None => Ok(Value::Null),
+            Some(Ok(v)) => Ok(v),
+            Some(Err(e)) => Err(Error::invalid_params(format!(
+                "this counterexample no longer replays ({e}); verify again"
+            ))),
+        }
+    }
+}
+
+fn overlaps(a: Span, b: Span) -> bool {
+    a.start < b.end.max(b.start + 1) && b.start < a.end.max(a.start + 1)
+}
+
+/// Whether `f` is about `target` (what the lens there opens).
+fn about(f: &Finding, target: Target, test: &Test) -> bool {
+    match target {
+        Target::Test => true,
+        Target::Assert(s) => f.kind == "assert" && overlaps(f.span, s),
+        Target::Condition => {
+            (f.kind == "condition" || f.kind == "witness")
+                && test
+                    .condition
+                    .as_ref()
+                    .is_some_and(|c| overlaps(f.span, c.span))
+        }
+    }
+}
+
+/// The verdict of one target per model (`SC ✓`, `TSO ✗`, `PSO ✗`, shown side by side as one
+/// lens each): the title, and whether the model has a counterexample or witness there, which
+/// its lens opens (`litmus.showSchedule [uri, line, character, model]`, made in
+/// [`super::to_proto::Conv::verdict_lenses`]).
+pub fn verdict_marks(
+    test: &Test,
+    target: Target,
+    models: &[Model],
+    results: &BTreeMap<Model, Outcome>,
+) -> Vec<(Model, String, bool)> {
+    let fs = view::findings(test, results);
+    models
+        .iter()
+        .map(|&m| {
+            let mark = view::mark(test, target, results.get(&m));
+            let opens = fs.iter().any(|f| f.model == m && about(f, target, test));
+            (m, format!("{} {mark}", m.label()), opens)
+        })
+        .collect()
+}
+
+/// The hover's link to the trace view (`litmus.showTrace [uri, model, index]`) of each model
+/// with a counterexample or witness about what the hover is on; empty when there is none.
+pub fn hover_links(
+    test: &Test,
+    results: &BTreeMap<Model, Outcome>,
+    target: Target,
+    uri: &Uri,
+) -> String {
+    let fs = view::findings(test, results);
+    let mut links = Vec::new();
+    for m in Model::ALL {
+        let mine = of_model(&fs, m);
+        if let Some(i) = mine.iter().position(|f| about(f, target, test)) {
+            let args = json!([uri.as_str(), m.key(), i]).to_string();
+            let enc: String = args
+                .bytes()
+                .map(|b| match b {
+                    b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                        (b as char).to_string()
+                    }
+                    _ => format!("%{b:02X}"),
+                })
+                .collect();
+            links.push(format!(
+                "[Trace under {}](command:litmus.showTrace?{enc})",
+                m.label()
+            ));
+        }
+    }
+    if links.is_empty() {
+        String::new()
+    } else {
+        format!("\n\n{}", links.join(" · "))
+    }
+}
