@@ -3,11 +3,13 @@
 //!
 //! Code map:
 //! - `args.rs`: the command line (clap derive);
-//! - `mod.rs` (this file): the run itself, file by file and model by model, and the exit status;
+//! - `mod.rs` (this file): the run itself, `-j N` files at a time (output in argument order),
+//!   `--shard K/N`, model by model, and the exit status;
 //! - `diagnostics.rs`: compiler-style diagnostics (codespan-reporting);
 //! - `text.rs`: herd's block, schedules, witness, warnings, stats, `--quiet` summaries;
 //! - `cond.rs`: the condition's observed variables, projected states, condition printing;
-//! - `json.rs`: the only place engine values become JSON;
+//! - `json.rs`: the only place engine values become JSON (serde adapter types);
+//! - `merge.rs`: `litmus merge`, the shards' JSON documents combined into the unsharded one;
 //! - `progress.rs`: Ctrl-C and the progress line.
 //!
 //! Invariants: stdout carries only results (text blocks or exactly one JSON document);
@@ -21,6 +23,7 @@ mod cond;
 mod diagnostics;
 pub mod fences;
 mod json;
+pub mod merge;
 mod progress;
 mod text;
 
@@ -167,7 +170,12 @@ pub fn check(args: CheckArgs) -> i32 {
     let models = args.models();
     let opts = args.check_options();
 
-    let mut files: Vec<FileRun> = args.files.iter().map(|p| load(p)).collect();
+    // `--shard K/N`: the files at positions K, K+N, K+2N, ... (1-based) of the argument list.
+    let positions: Vec<usize> = match args.shard {
+        Some((k, n)) => (k..=args.files.len()).step_by(n).collect(),
+        None => (1..=args.files.len()).collect(),
+    };
+    let mut files: Vec<FileRun> = positions.iter().map(|&i| load(&args.files[i - 1])).collect();
 
     // Diagnostics (errors and warnings) on stderr; the JSON document carries them too.
     if !args.json {
@@ -225,52 +233,132 @@ pub fn check(args: CheckArgs) -> i32 {
 
     let ctl = progress::interruptible().with_memory_budget(crate::memory::budget(args.max_memory));
     let progress_on = !args.json && std::io::stderr().is_terminal();
-    let many = files.len() > 1;
-    let mut cancelled = false;
-    'files: for (fi, f) in files.iter_mut().enumerate() {
+    let run = Run {
+        args: &args,
+        models: &models,
+        opts: &opts,
+        style,
+        ctl: &ctl,
+        progress_on,
+        many: files.len() > 1,
+    };
+    let jobs = args.jobs.map_or_else(
+        || std::thread::available_parallelism().map_or(1, |n| n.get()),
+        |j| j as usize,
+    );
+    // Files are checked `jobs` at a time; each file's text is printed as soon as it and every
+    // file before it are done, so the output is that of `-j 1`. The memory budget is the
+    // process's, shared by every job.
+    let jobs = jobs.clamp(1, files.len().max(1));
+    let queue = std::sync::Mutex::new(files.iter_mut().enumerate());
+    let (tx, rx) = std::sync::mpsc::channel::<(usize, String)>();
+    std::thread::scope(|s| {
+        for _ in 0..jobs {
+            let (tx, queue, run) = (tx.clone(), &queue, &run);
+            s.spawn(move || loop {
+                let next = queue.lock().map(|mut q| q.next()).unwrap_or(None);
+                let Some((fi, f)) = next else { break };
+                let text = run.file(fi, f);
+                if tx.send((fi, text)).is_err() {
+                    break;
+                }
+            });
+        }
+        drop(tx);
+        let mut pending = std::collections::BTreeMap::new();
+        let mut next = 0;
+        for (fi, text) in rx {
+            pending.insert(fi, text);
+            while let Some(text) = pending.remove(&next) {
+                if !text.is_empty() {
+                    out(&text);
+                }
+                next += 1;
+            }
+        }
+    });
+    let cancelled = ctl.is_cancelled();
+    if cancelled {
+        err("litmus: interrupted; the results are incomplete");
+    }
+    if args.json {
+        let shard = args.shard.map(|(k, n)| {
+            (
+                json::Shard {
+                    index: k,
+                    count: n,
+                    files: args.files.len(),
+                },
+                &positions[..],
+            )
+        });
+        out(&format!("{:#}\n", json::document(&files, shard)));
+    }
+    if bad > 0 {
+        return exit::BAD_INPUT;
+    }
+    exit_status(&files, cancelled)
+}
+
+/// What every file of a run shares.
+struct Run<'a> {
+    args: &'a CheckArgs,
+    models: &'a [litmus_engine::Model],
+    opts: &'a litmus_engine::CheckOptions,
+    style: text::Style,
+    ctl: &'a litmus_engine::Control,
+    progress_on: bool,
+    many: bool,
+}
+
+impl Run<'_> {
+    /// Checks file `fi` under each model (unless it has errors or the run was cancelled),
+    /// storing its reports, and returns its text output (empty with `--json`).
+    fn file(&self, fi: usize, f: &mut FileRun) -> String {
+        let (args, opts, style) = (self.args, self.opts, self.style);
+        let mut text = String::new();
         let (Some(test), Some(index)) = (&f.test, &f.index) else {
-            continue;
+            return text;
         };
         let ctx = text::Ctx {
             path: &f.path,
             test,
             index,
-            opts: &opts,
+            opts,
             style,
             locations: &f.locations,
         };
-        if many && !args.json && !args.quiet {
+        if self.many && !args.json && !args.quiet {
             if fi > 0 {
-                out("\n");
+                text.push('\n');
             }
-            out(&format!("{}\n", style.bold(&format!("# {}", f.path))));
+            text += &format!("{}\n", style.bold(&format!("# {}", f.path)));
         }
-        for &model in &models {
-            if ctl.is_cancelled() {
-                cancelled = true;
-                break 'files;
+        for &model in self.models {
+            if self.ctl.is_cancelled() {
+                break;
             }
             let label = format!("{} {}", f.path, model.label());
-            let (c, line) = ProgressLine::start(&ctl, label, progress_on);
+            let (c, line) = ProgressLine::start(self.ctl, label, self.progress_on);
             // `--timeout` counts from the start of the model's work, parsing included.
             let c = if f.reports.is_empty() {
                 c.with_timeout(opts.timeout.map(|t| t.saturating_sub(f.parse_time)))
             } else {
                 c
             };
-            let report = litmus_engine::check(test, model, &opts, &c);
+            let report = litmus_engine::check(test, model, opts, &c);
             let robust = (args.robust && model != litmus_engine::Model::Sc)
-                .then(|| litmus_engine::robust::robustness(test, model, &opts, &c));
+                .then(|| litmus_engine::robust::robustness(test, model, opts, &c));
             line.finish();
             if !args.json {
                 if args.quiet {
-                    out(&format!("{}\n", text::summary_line(&ctx, &report)));
+                    text += &format!("{}\n", text::summary_line(&ctx, &report));
                 } else {
-                    out(&text::model_block(&ctx, &report));
+                    text += &text::model_block(&ctx, &report);
                     if let Some(r) = &robust {
-                        out(&text::robust_block(&ctx, model, r));
+                        text += &text::robust_block(&ctx, model, r);
                     }
-                    out("\n");
+                    text.push('\n');
                 }
             }
             if let Some(r) = robust {
@@ -278,18 +366,8 @@ pub fn check(args: CheckArgs) -> i32 {
             }
             f.reports.push(report);
         }
+        text
     }
-    if ctl.is_cancelled() {
-        cancelled = true;
-        err("litmus: interrupted; the results are incomplete");
-    }
-    if args.json {
-        out(&format!("{:#}\n", json::document(&files)));
-    }
-    if bad > 0 {
-        return exit::BAD_INPUT;
-    }
-    exit_status(&files, cancelled)
 }
 
 fn exit_status(files: &[FileRun], cancelled: bool) -> i32 {
