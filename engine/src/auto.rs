@@ -18,10 +18,12 @@
 //! can still stop every engine (as they stop a single one); the report is then the first
 //! candidate's, incomplete, and says why.
 //!
-//! Which engines run is a static measure of the program: MCR only where a thread has a loop
-//! (what it is good at is loops that rewrite equal values; elsewhere it lost every row of the
-//! benchmark) and not with `--first` (MCR then stops through a control of its own, whose polls
-//! are not counted). So a loop-free program runs two engines, which two cores run at once.
+//! Which engines run, and which runs first, is a static measure of the program
+//! ([`candidates`]): MCR only where a thread has a loop (what it is good at is loops that
+//! rewrite equal values; elsewhere it lost every row of the benchmark) and not with `--first`
+//! (MCR then stops through a control of its own, whose polls are not counted). The first
+//! candidate runs alone for its first [`ALONE`] units of work (about 20 ms), which most tests
+//! never pass, so a catalogue of small tests costs one engine per test, not the portfolio.
 //!
 //! The weights are nanoseconds per poll of each engine, measured by `examples/auto_weights.rs`
 //! on the counter, the SB ring and the corpus (release build); the MCR paper's Example, the
@@ -62,14 +64,29 @@ pub fn has_loop(program: &Program) -> bool {
     })
 }
 
-/// The engines the portfolio runs on `program`, in the order that breaks ties.
+/// The engines the portfolio runs on `program`, in the order that breaks ties; the first is
+/// the static guess, which runs alone for its first [`ALONE`] units of work.
+///
+/// The guess: DPOR for five threads or more (its executions grow with the conflicts, the
+/// reference explorer's states with every thread's interleavings and buffers: the SB ring),
+/// else the reference explorer (it merges equal states: counters, await-heavy locks, and most
+/// small tests). MCR joins only where a thread has a loop and not with `--first`.
 pub fn candidates(program: &Program, opts: &CheckOptions) -> Vec<EngineKind> {
-    let mut v = vec![EngineKind::Exhaustive, EngineKind::Dpor];
+    let mut v = if program.threads.len() >= 5 {
+        vec![EngineKind::Dpor, EngineKind::Exhaustive]
+    } else {
+        vec![EngineKind::Exhaustive, EngineKind::Dpor]
+    };
     if has_loop(program) && !opts.first {
         v.push(EngineKind::Mcr);
     }
     v
 }
+
+/// How much work (about 20 ms) the first candidate does alone before the others join: most
+/// tests (the x86 conformance set, the corpus) finish within it, at the cost of one engine.
+/// In work units, so whether the others run does not depend on timing either.
+pub const ALONE: u64 = 20_000_000;
 
 /// One engine for callers that need a single exploration on one thread (fence synthesis):
 /// the first candidate.
@@ -77,9 +94,16 @@ pub fn single(program: &Program, opts: &CheckOptions) -> EngineKind {
     candidates(program, opts)[0]
 }
 
+type Outcome = (EngineKind, ModelReport, bool, u64);
+
 /// `check` with `EngineKind::Auto`: runs the candidates as a portfolio and returns the report
 /// of the one that finished with the least weighted work, `stats.engine` naming it and
 /// `stats.time_ms` the portfolio's wall time.
+///
+/// The first candidate runs alone; once its work passes [`ALONE`] (seen within a millisecond,
+/// or when it finishes), the others start. So the engines that run are the first alone if it
+/// finishes within `ALONE`, else all of them, and the least work among those decides: both
+/// follow from work counts alone.
 pub(crate) fn check(test: &Test, model: Model, opts: &CheckOptions, ctl: &Control) -> ModelReport {
     let start = Instant::now();
     let engines = match Program::lower(test, opts.loop_bound) {
@@ -88,12 +112,18 @@ pub(crate) fn check(test: &Test, model: Model, opts: &CheckOptions, ctl: &Contro
         Err(_) => vec![EngineKind::Exhaustive],
     };
     let bound = Arc::new(AtomicU64::new(u64::MAX));
-    let run = |i: usize, engine: EngineKind| {
-        let meter = Arc::new(WorkMeter {
-            polls: AtomicU64::new(0),
-            weight: weight(engine),
-            bound: bound.clone(),
-        });
+    let meters: Vec<Arc<WorkMeter>> = engines
+        .iter()
+        .map(|&e| {
+            Arc::new(WorkMeter {
+                polls: AtomicU64::new(0),
+                weight: weight(e),
+                bound: bound.clone(),
+            })
+        })
+        .collect();
+    let run = |i: usize| -> Outcome {
+        let engine = engines[i];
         // One engine reports progress (the first candidate), so a progress line does not
         // jump between engines.
         let c = if i == 0 {
@@ -101,47 +131,63 @@ pub(crate) fn check(test: &Test, model: Model, opts: &CheckOptions, ctl: &Contro
         } else {
             ctl.clone().without_progress()
         };
-        let c = c.with_work(meter.clone());
+        let c = c.with_work(meters[i].clone());
         let o = CheckOptions {
             engine,
             ..opts.clone()
         };
         let r = crate::check::check(test, model, &o, &c);
         let finished = r.complete || r.stopped.is_some();
-        let work = meter.work();
+        let work = meters[i].work();
         if finished {
             bound.fetch_min(work, Ordering::Relaxed);
         }
         (engine, r, finished, work)
     };
-    let mut results = if engines.len() == 1 {
-        vec![run(0, engines[0])]
-    } else {
-        std::thread::scope(|s| {
-            let others: Vec<_> = engines[1..]
-                .iter()
-                .enumerate()
-                .map(|(i, &e)| s.spawn(move || run(i + 1, e)))
-                .collect();
-            let mut v = vec![run(0, engines[0])];
-            for h in others {
-                match h.join() {
-                    Ok(r) => v.push(r),
-                    Err(p) => std::panic::resume_unwind(p),
+    let mut results: Vec<(usize, Outcome)> = std::thread::scope(|s| {
+        let (tx, rx) = std::sync::mpsc::channel();
+        let first = {
+            let (tx, run) = (tx.clone(), &run);
+            s.spawn(move || {
+                let _ = tx.send((0, run(0)));
+            })
+        };
+        drop(first);
+        let mut results = vec![];
+        let mut others = false;
+        loop {
+            match rx.recv_timeout(std::time::Duration::from_millis(1)) {
+                Ok(r) => {
+                    results.push(r);
+                    if results.len() == engines.len() || (!others && results[0].1 .3 <= ALONE) {
+                        break;
+                    }
+                }
+                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
+                Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => break,
+            }
+            if !others && (meters[0].work() > ALONE || !results.is_empty()) {
+                others = true;
+                for i in 1..engines.len() {
+                    let (tx, run) = (tx.clone(), &run);
+                    s.spawn(move || {
+                        let _ = tx.send((i, run(i)));
+                    });
                 }
             }
-            v
-        })
-    };
+        }
+        results
+    });
     // The least work among the finished engines, ties to the earlier candidate; none
     // finished (timeout, cancellation, memory): the first candidate's incomplete report.
+    results.sort_by_key(|(i, _)| *i);
     let best = results
         .iter()
         .enumerate()
-        .filter(|(_, r)| r.2)
-        .min_by_key(|(i, r)| (r.3, *i))
-        .map_or(0, |(i, _)| i);
-    let (engine, mut report, _, _) = results.swap_remove(best);
+        .filter(|(_, (_, r))| r.2)
+        .min_by_key(|(_, (i, r))| (r.3, *i))
+        .map_or(0, |(k, _)| k);
+    let (_, (engine, mut report, _, _)) = results.swap_remove(best);
     report.stats.engine = Some(engine);
     report.stats.time_ms = start.elapsed().as_secs_f64() * 1000.0;
     report

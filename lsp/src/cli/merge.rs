@@ -80,7 +80,7 @@ pub fn merge(paths: &[std::path::PathBuf]) -> Result<Value, String> {
             let mut f = f.clone();
             let Some(i) = f
                 .as_object_mut()
-                .and_then(|o| o.remove("index"))
+                .and_then(|o| o.shift_remove("index"))
                 .and_then(|i| i.as_u64())
             else {
                 return Err(format!("{name}: a file has no `index`"));
