@@ -96,14 +96,39 @@ pub fn single(program: &Program, opts: &CheckOptions) -> EngineKind {
 
 type Outcome = (EngineKind, ModelReport, bool, u64);
 
+/// Runs `engine` with `meter` under `ctl`; tells `bound` its work if it finished.
+fn run_engine(
+    test: &Test,
+    model: Model,
+    opts: &CheckOptions,
+    ctl: Control,
+    engine: EngineKind,
+    meter: Arc<WorkMeter>,
+) -> Outcome {
+    let bound = meter.bound.clone();
+    let c = ctl.with_work(meter.clone());
+    let o = CheckOptions {
+        engine,
+        ..opts.clone()
+    };
+    let r = crate::check::check(test, model, &o, &c);
+    let finished = r.complete || r.stopped.is_some();
+    let work = meter.work();
+    if finished {
+        bound.fetch_min(work, Ordering::Relaxed);
+    }
+    (engine, r, finished, work)
+}
+
 /// `check` with `EngineKind::Auto`: runs the candidates as a portfolio and returns the report
 /// of the one that finished with the least weighted work, `stats.engine` naming it and
 /// `stats.time_ms` the portfolio's wall time.
 ///
-/// The first candidate runs alone; once its work passes [`ALONE`] (seen within a millisecond,
-/// or when it finishes), the others start. So the engines that run are the first alone if it
-/// finishes within `ALONE`, else all of them, and the least work among those decides: both
-/// follow from work counts alone.
+/// The first candidate runs alone, on this thread; the poll at which its work passes
+/// [`ALONE`] starts the others, each on a thread of its own. So the engines that run are the
+/// first alone if it finishes within `ALONE`, else all of them, and the least work among those
+/// decides: both follow from work counts alone. A test the first candidate finishes within
+/// `ALONE` costs no thread at all.
 pub(crate) fn check(test: &Test, model: Model, opts: &CheckOptions, ctl: &Control) -> ModelReport {
     let start = Instant::now();
     let engines = match Program::lower(test, opts.loop_bound) {
@@ -112,72 +137,43 @@ pub(crate) fn check(test: &Test, model: Model, opts: &CheckOptions, ctl: &Contro
         Err(_) => vec![EngineKind::Exhaustive],
     };
     let bound = Arc::new(AtomicU64::new(u64::MAX));
-    let meters: Vec<Arc<WorkMeter>> = engines
-        .iter()
-        .map(|&e| {
-            Arc::new(WorkMeter {
-                polls: AtomicU64::new(0),
-                weight: weight(e),
-                bound: bound.clone(),
-            })
+    let (tx, rx) = std::sync::mpsc::channel::<(usize, Outcome)>();
+    let others: Arc<dyn Fn() + Send + Sync> = {
+        let (test, opts) = (Arc::new(test.clone()), opts.clone());
+        // The others report no progress, so a progress line does not jump between engines.
+        let ctl = ctl.clone().without_progress();
+        let (engines, bound) = (engines.clone(), bound.clone());
+        Arc::new(move || {
+            for (i, &engine) in engines.iter().enumerate().skip(1) {
+                let meter = Arc::new(WorkMeter::new(weight(engine), bound.clone()));
+                let (test, opts, ctl) = (test.clone(), opts.clone(), ctl.clone());
+                let tx = tx.clone();
+                std::thread::spawn(move || {
+                    let out = run_engine(&test, model, &opts, ctl, engine, meter);
+                    let _ = tx.send((i, out));
+                });
+            }
         })
-        .collect();
-    let run = |i: usize| -> Outcome {
-        let engine = engines[i];
-        // One engine reports progress (the first candidate), so a progress line does not
-        // jump between engines.
-        let c = if i == 0 {
-            ctl.clone()
-        } else {
-            ctl.clone().without_progress()
-        };
-        let c = c.with_work(meters[i].clone());
-        let o = CheckOptions {
-            engine,
-            ..opts.clone()
-        };
-        let r = crate::check::check(test, model, &o, &c);
-        let finished = r.complete || r.stopped.is_some();
-        let work = meters[i].work();
-        if finished {
-            bound.fetch_min(work, Ordering::Relaxed);
-        }
-        (engine, r, finished, work)
     };
-    let mut results: Vec<(usize, Outcome)> = std::thread::scope(|s| {
-        let (tx, rx) = std::sync::mpsc::channel();
-        let first = {
-            let (tx, run) = (tx.clone(), &run);
-            s.spawn(move || {
-                let _ = tx.send((0, run(0)));
-            })
-        };
-        drop(first);
-        let mut results = vec![];
-        let mut others = false;
-        loop {
-            match rx.recv_timeout(std::time::Duration::from_millis(1)) {
-                Ok(r) => {
-                    results.push(r);
-                    if results.len() == engines.len() || (!others && results[0].1 .3 <= ALONE) {
-                        break;
-                    }
-                }
-                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
-                Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => break,
-            }
-            if !others && (meters[0].work() > ALONE || !results.is_empty()) {
-                others = true;
-                for i in 1..engines.len() {
-                    let (tx, run) = (tx.clone(), &run);
-                    s.spawn(move || {
-                        let _ = tx.send((i, run(i)));
-                    });
-                }
-            }
-        }
-        results
+    let first = Arc::new(WorkMeter {
+        wake: Some((ALONE, {
+            let others = others.clone();
+            Box::new(move || others())
+        })),
+        ..WorkMeter::new(weight(engines[0]), bound.clone())
     });
+    let mut results = vec![(
+        0,
+        run_engine(test, model, opts, ctl.clone(), engines[0], first.clone()),
+    )];
+    // Past `ALONE` at its last poll but not yet woken (it finished first): start them now.
+    if first.work() > ALONE && first.claim_wake() {
+        others();
+    }
+    // Every sender left is an engine's thread: the results end when the last one does (even
+    // one that panicked).
+    drop((others, first));
+    results.extend(rx.iter());
     // The least work among the finished engines, ties to the earlier candidate; none
     // finished (timeout, cancellation, memory): the first candidate's incomplete report.
     results.sort_by_key(|(i, _)| *i);

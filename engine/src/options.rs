@@ -99,7 +99,6 @@ impl StopReason {
 /// the portfolio finished. Polls are made at fixed points of each engine's deterministic
 /// exploration, so the work an engine needs to finish does not depend on timing, and neither
 /// does which engine finishes with the least.
-#[derive(Debug)]
 pub struct WorkMeter {
     /// Polls so far.
     pub polls: AtomicU64,
@@ -108,9 +107,32 @@ pub struct WorkMeter {
     /// Shared by the portfolio: the least weighted work any engine finished with (`u64::MAX`
     /// while none has).
     pub bound: Arc<AtomicU64>,
+    /// Called once, from the poll at which the weighted work first passes the threshold (the
+    /// portfolio starts its other engines there).
+    pub wake: Option<(u64, WakeFn)>,
+    /// Whether `wake` was called (or claimed by [`WorkMeter::claim_wake`]).
+    pub woken: AtomicBool,
 }
 
+/// What [`WorkMeter::wake`] calls.
+pub type WakeFn = Box<dyn Fn() + Send + Sync>;
+
 impl WorkMeter {
+    /// A meter without a wake-up.
+    pub fn new(weight: u64, bound: Arc<AtomicU64>) -> WorkMeter {
+        WorkMeter {
+            polls: AtomicU64::new(0),
+            weight,
+            bound,
+            wake: None,
+            woken: AtomicBool::new(false),
+        }
+    }
+    /// True for the one caller that gets to run the wake-up (the poll past the threshold, or
+    /// whoever claims it first).
+    pub fn claim_wake(&self) -> bool {
+        !self.woken.swap(true, Ordering::Relaxed)
+    }
     /// Weighted work so far.
     pub fn work(&self) -> u64 {
         self.polls.load(Ordering::Relaxed).saturating_mul(self.weight)
@@ -220,8 +242,13 @@ impl Control {
         } else if let Some(m) = self.memory.filter(|m| (m.used)() >= m.limit) {
             StopReason::Memory { budget: m.limit }
         } else if self.work.as_ref().is_some_and(|w| {
-            let polls = w.polls.fetch_add(1, Ordering::Relaxed) + 1;
-            polls.saturating_mul(w.weight) > w.bound.load(Ordering::Relaxed)
+            let work = (w.polls.fetch_add(1, Ordering::Relaxed) + 1).saturating_mul(w.weight);
+            if let Some((at, wake)) = &w.wake {
+                if work > *at && w.claim_wake() {
+                    wake();
+                }
+            }
+            work > w.bound.load(Ordering::Relaxed)
         }) {
             // Outrun by another engine of the portfolio: its report is discarded, never shown.
             StopReason::Cancelled
