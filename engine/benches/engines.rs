@@ -90,7 +90,7 @@ fn child(args: &[String]) {
         first: args[4] == "1",
         ..CheckOptions::default()
     };
-    let meter = Arc::new(WorkMeter { polls: AtomicU64::new(0), weight: 1, bound: Arc::new(AtomicU64::new(u64::MAX)) });
+    let meter = Arc::new(WorkMeter::new(1, Arc::new(AtomicU64::new(u64::MAX))));
     let t0 = Instant::now();
     let r = check(&test, model, &opts, &Control::new().with_work(meter.clone()));
     let ms = t0.elapsed().as_secs_f64() * 1000.0;
