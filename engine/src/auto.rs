@@ -131,21 +131,27 @@ fn run_engine(
 /// `ALONE` costs no thread at all.
 pub(crate) fn check(test: &Test, model: Model, opts: &CheckOptions, ctl: &Control) -> ModelReport {
     let start = Instant::now();
+    // The deadline counts from here for every engine, also those that start later.
+    let ctl = &ctl.clone().with_timeout(opts.timeout);
     let engines = match Program::lower(test, opts.loop_bound) {
         Ok(p) => candidates(&p, opts),
         // `check` reports why it cannot lower; any engine says it.
         Err(_) => vec![EngineKind::Exhaustive],
     };
     let bound = Arc::new(AtomicU64::new(u64::MAX));
+    let meters: Vec<Arc<WorkMeter>> = engines
+        .iter()
+        .map(|&e| Arc::new(WorkMeter::new(weight(e), bound.clone())))
+        .collect();
     let (tx, rx) = std::sync::mpsc::channel::<(usize, Outcome)>();
     let others: Arc<dyn Fn() + Send + Sync> = {
         let (test, opts) = (Arc::new(test.clone()), opts.clone());
         // The others report no progress, so a progress line does not jump between engines.
         let ctl = ctl.clone().without_progress();
-        let (engines, bound) = (engines.clone(), bound.clone());
+        let (engines, meters) = (engines.clone(), meters.clone());
         Arc::new(move || {
             for (i, &engine) in engines.iter().enumerate().skip(1) {
-                let meter = Arc::new(WorkMeter::new(weight(engine), bound.clone()));
+                let meter = meters[i].clone();
                 let (test, opts, ctl) = (test.clone(), opts.clone(), ctl.clone());
                 let tx = tx.clone();
                 std::thread::spawn(move || {
@@ -170,10 +176,28 @@ pub(crate) fn check(test: &Test, model: Model, opts: &CheckOptions, ctl: &Contro
     if first.work() > ALONE && first.claim_wake() {
         others();
     }
-    // Every sender left is an engine's thread: the results end when the last one does (even
-    // one that panicked).
+    // Every sender left is an engine's thread. The answer is known once every other engine
+    // has finished or been outrun (its work passed the bound, which only falls, so it cannot
+    // finish below it): an outrun engine's teardown (freeing a large state space) is not
+    // waited for.
+    let woken = first.woken.load(Ordering::Relaxed);
     drop((others, first));
-    results.extend(rx.iter());
+    let mut done = vec![false; engines.len()];
+    done[0] = true;
+    while woken {
+        match rx.recv_timeout(std::time::Duration::from_millis(1)) {
+            Ok((i, out)) => {
+                done[i] = true;
+                results.push((i, out));
+            }
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => break,
+        }
+        let b = bound.load(Ordering::Relaxed);
+        if (1..engines.len()).all(|i| done[i] || meters[i].work() > b) {
+            break;
+        }
+    }
     // The least work among the finished engines, ties to the earlier candidate; none
     // finished (timeout, cancellation, memory): the first candidate's incomplete report.
     results.sort_by_key(|(i, _)| *i);
