@@ -64,20 +64,26 @@ pub fn has_loop(program: &Program) -> bool {
     })
 }
 
-/// The engines the portfolio runs on `program`, in the order that breaks ties; the first is
-/// the static guess, which runs alone for its first [`ALONE`] units of work.
+/// The engines the portfolio runs on `program` under `model`, in the order that breaks ties;
+/// the first is the static guess, which runs alone for its first [`ALONE`] units of work.
 ///
-/// The guess: DPOR for five threads or more (its executions grow with the conflicts, the
-/// reference explorer's states with every thread's interleavings and buffers: the SB ring),
-/// else the reference explorer (it merges equal states: counters, await-heavy locks, and most
-/// small tests). MCR joins only where a thread has a loop and not with `--first`.
-pub fn candidates(program: &Program, opts: &CheckOptions) -> Vec<EngineKind> {
-    let mut v = if program.threads.len() >= 5 {
-        vec![EngineKind::Dpor, EngineKind::Exhaustive]
-    } else {
+/// The guess: the reference explorer where a thread awaits, or under SC where one loops (it
+/// merges equal states: spinning and await-heavy locks such as Dekker's and Szymanski's
+/// converge on few), else DPOR (no solver, memory for one execution, one execution per
+/// Shasha-Snir class: the x86 conformance set, SB rings, loop-free programs under TSO and
+/// PSO). MCR joins only where a thread has a loop and not with `--first`.
+pub fn candidates(program: &Program, model: Model, opts: &CheckOptions) -> Vec<EngineKind> {
+    let awaits = program
+        .threads
+        .iter()
+        .any(|t| t.code.iter().any(|i| matches!(i.kind, InstrKind::AwaitBegin)));
+    let loops = has_loop(program);
+    let mut v = if awaits || (loops && model == Model::Sc) {
         vec![EngineKind::Exhaustive, EngineKind::Dpor]
+    } else {
+        vec![EngineKind::Dpor, EngineKind::Exhaustive]
     };
-    if has_loop(program) && !opts.first {
+    if loops && !opts.first {
         v.push(EngineKind::Mcr);
     }
     v
@@ -90,8 +96,8 @@ pub const ALONE: u64 = 20_000_000;
 
 /// One engine for callers that need a single exploration on one thread (fence synthesis):
 /// the first candidate.
-pub fn single(program: &Program, opts: &CheckOptions) -> EngineKind {
-    candidates(program, opts)[0]
+pub fn single(program: &Program, model: Model, opts: &CheckOptions) -> EngineKind {
+    candidates(program, model, opts)[0]
 }
 
 type Outcome = (EngineKind, ModelReport, bool, u64);
@@ -134,7 +140,7 @@ pub(crate) fn check(test: &Test, model: Model, opts: &CheckOptions, ctl: &Contro
     // The deadline counts from here for every engine, also those that start later.
     let ctl = &ctl.clone().with_timeout(opts.timeout);
     let engines = match Program::lower(test, opts.loop_bound) {
-        Ok(p) => candidates(&p, opts),
+        Ok(p) => candidates(&p, model, opts),
         // `check` reports why it cannot lower; any engine says it.
         Err(_) => vec![EngineKind::Exhaustive],
     };

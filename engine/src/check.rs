@@ -62,7 +62,7 @@ pub(crate) fn explore_with(
         }
         // One exploration on this thread (fence synthesis): the portfolio's first candidate.
         EngineKind::Auto => {
-            let engine = crate::auto::single(program, opts);
+            let engine = crate::auto::single(program, model, opts);
             let o = CheckOptions {
                 engine,
                 ..opts.clone()
