@@ -352,7 +352,13 @@ impl Run<'_> {
             line.finish();
             if !args.json {
                 if args.quiet {
-                    text += &format!("{}\n", text::summary_line(&ctx, &report));
+                    // `-q --robust`: the verdict joins the model's one line.
+                    let robust = robust.as_ref().map(|r| text::robust_summary(&ctx, r));
+                    let line = text::summary_line(&ctx, &report);
+                    text += &match robust {
+                        Some(r) => format!("{line}, {r}\n"),
+                        None => format!("{line}\n"),
+                    };
                 } else {
                     text += &text::model_block(&ctx, &report);
                     if let Some(r) = &robust {
