@@ -25,10 +25,11 @@
 //! candidate runs alone for its first [`ALONE`] units of work (about 20 ms), which most tests
 //! never pass, so a catalogue of small tests costs one engine per test, not the portfolio.
 //!
-//! The weights are nanoseconds per poll of each engine, measured by `examples/auto_weights.rs`
-//! on the counter, the SB ring and the corpus (release build); the MCR paper's Example, the
-//! mutual exclusion programs and the x86 conformance set were kept out of the fitting and are
-//! reported apart in `docs/bench-engines.md`.
+//! The weights are nanoseconds per poll of each engine, measured by the engine benchmark's
+//! `weights` section (`ENGINES_ONLY=weights cargo bench -p litmus-engine --bench engines`) on
+//! the counter, the SB ring and the corpus (release build). The static guess was chosen on the
+//! corpus and the x86 conformance set; the MCR paper's Example, the mutual exclusion programs
+//! and `examples/` were kept out of both and are reported apart in `docs/bench-engines.md`.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
