@@ -246,37 +246,69 @@ pub fn check(args: CheckArgs) -> i32 {
         || std::thread::available_parallelism().map_or(1, |n| n.get()),
         |j| j as usize,
     );
-    // Files are checked `jobs` at a time; each file's text is printed as soon as it and every
-    // file before it are done, so the output is that of `-j 1`. The memory budget is the
+    // Every (file, model) pair is a task, `jobs` at a time, so one heavy file's models run in
+    // parallel too. A file's text is printed as soon as its models and every earlier file are
+    // done, in model order, so the output is that of `-j 1`. The memory budget is the
     // process's, shared by every job.
-    let jobs = jobs.clamp(1, files.len().max(1));
-    let queue = std::sync::Mutex::new(files.iter_mut().enumerate());
-    let (tx, rx) = std::sync::mpsc::channel::<(usize, String)>();
-    std::thread::scope(|s| {
-        for _ in 0..jobs {
-            let (tx, queue, run) = (tx.clone(), &queue, &run);
-            s.spawn(move || loop {
-                let next = queue.lock().map(|mut q| q.next()).unwrap_or(None);
-                let Some((fi, f)) = next else { break };
-                let text = run.file(fi, f);
-                if tx.send((fi, text)).is_err() {
-                    break;
-                }
-            });
-        }
-        drop(tx);
-        let mut pending = std::collections::BTreeMap::new();
-        let mut next = 0;
-        for (fi, text) in rx {
-            pending.insert(fi, text);
-            while let Some(text) = pending.remove(&next) {
-                if !text.is_empty() {
-                    out(&text);
-                }
-                next += 1;
+    let tasks: Vec<(usize, usize)> = files
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| f.test.is_some() && f.index.is_some())
+        .flat_map(|(fi, _)| (0..models.len()).map(move |mi| (fi, mi)))
+        .collect();
+    let jobs = jobs.clamp(1, tasks.len().max(1));
+    let mut outs: Vec<Vec<Option<ModelOut>>> = files
+        .iter()
+        .map(|f| {
+            let n = if f.test.is_some() && f.index.is_some() { models.len() } else { 0 };
+            (0..n).map(|_| None).collect()
+        })
+        .collect();
+    {
+        let queue = std::sync::Mutex::new(tasks.into_iter());
+        let (tx, rx) = std::sync::mpsc::channel::<(usize, usize, ModelOut)>();
+        let files = &files;
+        std::thread::scope(|s| {
+            for _ in 0..jobs {
+                let (tx, queue, run) = (tx.clone(), &queue, &run);
+                s.spawn(move || loop {
+                    let next = queue.lock().map(|mut q| q.next()).unwrap_or(None);
+                    let Some((fi, mi)) = next else { break };
+                    let Some(o) = run.model(&files[fi], mi) else { continue };
+                    if tx.send((fi, mi, o)).is_err() {
+                        break;
+                    }
+                });
             }
+            drop(tx);
+            let mut next = 0;
+            let print = |outs: &[Vec<Option<ModelOut>>], upto: &mut usize, all: bool| {
+                while *upto < outs.len() && (all || outs[*upto].iter().all(Option::is_some)) {
+                    let text = run.file_text(*upto, &files[*upto], &outs[*upto]);
+                    if !text.is_empty() {
+                        out(&text);
+                    }
+                    *upto += 1;
+                }
+            };
+            print(&outs, &mut next, false);
+            for (fi, mi, o) in rx {
+                outs[fi][mi] = Some(o);
+                print(&outs, &mut next, false);
+            }
+            // Cancelled: what was done of the rest, in order.
+            print(&outs, &mut next, true);
+        });
+    }
+    for (f, o) in files.iter_mut().zip(outs) {
+        for (model, o) in models.iter().zip(o) {
+            let Some(o) = o else { continue };
+            if let Some(r) = o.robust {
+                f.robust.push((*model, r));
+            }
+            f.reports.push(o.report);
         }
-    });
+    }
     let cancelled = ctl.is_cancelled();
     if cancelled {
         err("litmus: interrupted; the results are incomplete");
@@ -311,66 +343,85 @@ struct Run<'a> {
     many: bool,
 }
 
+/// One model's results and its text (empty with `--json`).
+struct ModelOut {
+    report: ModelReport,
+    robust: Option<litmus_engine::robust::Robustness>,
+    text: String,
+}
+
 impl Run<'_> {
-    /// Checks file `fi` under each model (unless it has errors or the run was cancelled),
-    /// storing its reports, and returns its text output (empty with `--json`).
-    fn file(&self, fi: usize, f: &mut FileRun) -> String {
-        let (args, opts, style) = (self.args, self.opts, self.style);
-        let mut text = String::new();
-        let (Some(test), Some(index)) = (&f.test, &f.index) else {
-            return text;
-        };
-        let ctx = text::Ctx {
+    fn ctx<'f>(&'f self, f: &'f FileRun) -> Option<text::Ctx<'f>> {
+        Some(text::Ctx {
             path: &f.path,
-            test,
-            index,
-            opts,
-            style,
+            test: f.test.as_ref()?,
+            index: f.index.as_ref()?,
+            opts: self.opts,
+            style: self.style,
             locations: &f.locations,
+        })
+    }
+
+    /// Checks model `mi` of file `f` (None if the run was cancelled first).
+    fn model(&self, f: &FileRun, mi: usize) -> Option<ModelOut> {
+        let (args, opts) = (self.args, self.opts);
+        let ctx = self.ctx(f)?;
+        let model = self.models[mi];
+        if self.ctl.is_cancelled() {
+            return None;
+        }
+        let label = format!("{} {}", f.path, model.label());
+        let (c, line) = ProgressLine::start(self.ctl, label, self.progress_on);
+        // `--timeout` counts from the start of the file's work, parsing included.
+        let c = if mi == 0 {
+            c.with_timeout(opts.timeout.map(|t| t.saturating_sub(f.parse_time)))
+        } else {
+            c
         };
-        if self.many && !args.json && !args.quiet {
+        let report = litmus_engine::check(ctx.test, model, opts, &c);
+        let robust = (args.robust && model != litmus_engine::Model::Sc)
+            .then(|| litmus_engine::robust::robustness(ctx.test, model, opts, &c));
+        line.finish();
+        let mut text = String::new();
+        if !args.json {
+            if args.quiet {
+                // `-q --robust`: the verdict joins the model's one line.
+                let rb = robust.as_ref().map(|r| text::robust_summary(&ctx, r));
+                let l = text::summary_line(&ctx, &report);
+                text = match rb {
+                    Some(r) => format!("{l}, {r}\n"),
+                    None => format!("{l}\n"),
+                };
+            } else {
+                text += &text::model_block(&ctx, &report);
+                if let Some(r) = &robust {
+                    text += &text::robust_block(&ctx, model, r);
+                }
+                text.push('\n');
+            }
+        }
+        Some(ModelOut {
+            report,
+            robust,
+            text,
+        })
+    }
+
+    /// The text of file `fi`: its `# path` header (several files) and its models' blocks in
+    /// order (those done, when the run was cancelled).
+    fn file_text(&self, fi: usize, f: &FileRun, outs: &[Option<ModelOut>]) -> String {
+        let mut text = String::new();
+        if self.ctx(f).is_none() || self.args.json || outs.iter().all(Option::is_none) {
+            return text;
+        }
+        if self.many && !self.args.quiet {
             if fi > 0 {
                 text.push('\n');
             }
-            text += &format!("{}\n", style.bold(&format!("# {}", f.path)));
+            text += &format!("{}\n", self.style.bold(&format!("# {}", f.path)));
         }
-        for &model in self.models {
-            if self.ctl.is_cancelled() {
-                break;
-            }
-            let label = format!("{} {}", f.path, model.label());
-            let (c, line) = ProgressLine::start(self.ctl, label, self.progress_on);
-            // `--timeout` counts from the start of the model's work, parsing included.
-            let c = if f.reports.is_empty() {
-                c.with_timeout(opts.timeout.map(|t| t.saturating_sub(f.parse_time)))
-            } else {
-                c
-            };
-            let report = litmus_engine::check(test, model, opts, &c);
-            let robust = (args.robust && model != litmus_engine::Model::Sc)
-                .then(|| litmus_engine::robust::robustness(test, model, opts, &c));
-            line.finish();
-            if !args.json {
-                if args.quiet {
-                    // `-q --robust`: the verdict joins the model's one line.
-                    let robust = robust.as_ref().map(|r| text::robust_summary(&ctx, r));
-                    let line = text::summary_line(&ctx, &report);
-                    text += &match robust {
-                        Some(r) => format!("{line}, {r}\n"),
-                        None => format!("{line}\n"),
-                    };
-                } else {
-                    text += &text::model_block(&ctx, &report);
-                    if let Some(r) = &robust {
-                        text += &text::robust_block(&ctx, model, r);
-                    }
-                    text.push('\n');
-                }
-            }
-            if let Some(r) = robust {
-                f.robust.push((model, r));
-            }
-            f.reports.push(report);
+        for o in outs.iter().flatten() {
+            text += &o.text;
         }
         text
     }
