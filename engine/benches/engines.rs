@@ -12,7 +12,10 @@
 //! Run: `cargo bench -p litmus-engine --bench engines` (10 s per run; `ENGINES_TIMEOUT=SECS`).
 
 use litmus_engine::report::Model;
+use litmus_engine::options::WorkMeter;
 use litmus_engine::{check, syntax, CheckOptions, Control, EngineKind};
+use std::sync::atomic::AtomicU64;
+use std::sync::Arc;
 use std::io::{Read, Write};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -25,6 +28,7 @@ fn engine_key(e: EngineKind) -> &'static str {
         EngineKind::Mcr => "mcr",
         EngineKind::Exhaustive => "exhaustive",
         EngineKind::Dpor => "dpor",
+        EngineKind::Auto => "auto",
     }
 }
 
@@ -39,6 +43,10 @@ struct Run {
     stopped: bool,
     ms: f64,
     rss_kb: u64,
+    /// `Control::should_stop` polls (the portfolio's work units, unweighted).
+    polls: u64,
+    /// The engine that answered (`auto`: the portfolio's winner).
+    engine: String,
 }
 
 impl Run {
@@ -68,6 +76,7 @@ fn child(args: &[String]) {
     let engine = match args[0].as_str() {
         "mcr" => EngineKind::Mcr,
         "exhaustive" => EngineKind::Exhaustive,
+        "auto" => EngineKind::Auto,
         _ => EngineKind::Dpor,
     };
     let model = Model::parse(&args[1]).expect("model");
@@ -81,18 +90,21 @@ fn child(args: &[String]) {
         first: args[4] == "1",
         ..CheckOptions::default()
     };
+    let meter = Arc::new(WorkMeter::new(1, Arc::new(AtomicU64::new(u64::MAX))));
     let t0 = Instant::now();
-    let r = check(&test, model, &opts, &Control::new());
+    let r = check(&test, model, &opts, &Control::new().with_work(meter.clone()));
     let ms = t0.elapsed().as_secs_f64() * 1000.0;
     println!(
-        "{} {} {} {} {} {} {ms} {}",
+        "{} {} {} {} {} {} {ms} {} {} {}",
         r.stats.executions,
         r.stats.blocked,
         r.states.len(),
         r.violations.len(),
         r.complete as u8,
         r.stopped.is_some() as u8,
-        peak_rss_kb()
+        peak_rss_kb(),
+        meter.polls.load(std::sync::atomic::Ordering::Relaxed),
+        r.stats.engine.map_or("none", |e| engine_key(e)),
     );
 }
 
@@ -115,7 +127,7 @@ fn measure(src: &str, engine: EngineKind, model: Model, loop_bound: u32, timeout
     let out = c.wait_with_output().expect("child ends");
     let s = String::from_utf8_lossy(&out.stdout);
     let f: Vec<&str> = s.split_whitespace().collect();
-    assert_eq!(f.len(), 8, "child output: {s}");
+    assert_eq!(f.len(), 10, "child output: {s}");
     Run {
         executions: f[0].parse().unwrap(),
         blocked: f[1].parse().unwrap(),
@@ -125,6 +137,8 @@ fn measure(src: &str, engine: EngineKind, model: Model, loop_bound: u32, timeout
         stopped: f[5] == "1",
         ms: f[6].parse().unwrap(),
         rss_kb: f[7].parse().unwrap(),
+        polls: f[8].parse().unwrap(),
+        engine: f[9].to_string(),
     }
 }
 
@@ -224,6 +238,162 @@ fn family(title: &str, sizes: &[(String, String, u32, usize)], timeout: f64) {
     }
 }
 
+/// One row of the `auto` comparison: family, label, source, loop bound, whether the
+/// portfolio's weights were fitted on it.
+struct Row {
+    family: &'static str,
+    label: String,
+    src: String,
+    bound: u32,
+    fitted: bool,
+}
+
+fn files_in(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).collect())
+        .unwrap_or_default();
+    files.retain(|p: &std::path::PathBuf| p.extension().is_some_and(|x| x == "litmus"));
+    files.sort();
+    files
+}
+
+/// The rows of the `auto` comparison. Fitted: the counter, the SB ring and the corpus. Held
+/// out: the MCR paper's Example, the mutual exclusion programs, the examples.
+fn auto_rows() -> Vec<Row> {
+    let mut rows = vec![];
+    for (t, k) in [(2, 1), (2, 2), (2, 3), (2, 4), (3, 1), (3, 2), (4, 1), (3, 3)] {
+        rows.push(Row { family: "counter", label: format!("{t}x{k}"), src: counter(t, k), bound: 8, fitted: true });
+    }
+    for n in [3, 5, 7, 8, 10, 12] {
+        rows.push(Row { family: "SB ring", label: format!("{n}"), src: sb_ring(n), bound: 8, fitted: true });
+    }
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    for f in files_in(&root.join("tests/litmus")) {
+        let src = std::fs::read_to_string(&f).unwrap();
+        if syntax::parse(&src).test.is_some() {
+            let label = f.file_stem().unwrap().to_string_lossy().to_string();
+            rows.push(Row { family: "corpus", label, src, bound: 8, fitted: true });
+        }
+    }
+    for n in 1..=5 {
+        rows.push(Row { family: "Example", label: format!("N={n}"), src: mcr_example(n), bound: 8, fitted: false });
+    }
+    for name in ["dekker", "peterson", "szymanski", "lamport"] {
+        for f in ["none", "TSO", "PSO"] {
+            rows.push(Row { family: "mutex", label: format!("{name} {f}"), src: nidhugg(name, f), bound: 8, fitted: false });
+        }
+    }
+    for f in files_in(&root.join("examples")) {
+        let src = std::fs::read_to_string(&f).unwrap();
+        let label = f.file_stem().unwrap().to_string_lossy().to_string();
+        rows.push(Row { family: "examples", label, src, bound: 8, fitted: false });
+    }
+    rows
+}
+
+fn geo_mean(v: &[f64]) -> f64 {
+    if v.is_empty() {
+        return f64::NAN;
+    }
+    (v.iter().map(|x| x.ln()).sum::<f64>() / v.len() as f64).exp()
+}
+
+/// Nanoseconds per poll of each engine over the fitted rows (what `auto::weight` holds).
+fn weights(timeout: f64) {
+    println!("\n### Work weights: nanoseconds per `should_stop` poll (fitted rows)\n");
+    println!("Sum of wall time over sum of polls, over the rows each engine finished; the portfolio's weights (`engine/src/auto.rs`) are these, rounded.\n");
+    println!("| engine | rows | polls | ms | ns / poll |");
+    println!("|---|---:|---:|---:|---:|");
+    for (name, e) in ENGINES {
+        let (mut rows, mut polls, mut ms) = (0, 0u64, 0f64);
+        for row in auto_rows().into_iter().filter(|r| r.fitted) {
+            for model in Model::ALL {
+                let r = measure(&row.src, e, model, row.bound, timeout, false);
+                if r.complete {
+                    rows += 1;
+                    polls += r.polls;
+                    ms += r.ms;
+                }
+            }
+        }
+        println!("| {name} | {rows} | {polls} | {ms:.0} | {:.0} |", ms * 1e6 / polls.max(1) as f64);
+    }
+}
+
+/// Each engine alone and `auto`, side by side, per row and model; the ratio of `auto`'s wall
+/// time to the fastest single engine's.
+fn auto_table(timeout: f64) {
+    println!("\n### `auto` against each engine alone\n");
+    println!("Each cell: executions / wall time (`-`: not finished within {timeout} s). `auto`: the engine that answered. Ratio: auto / fastest finished engine. Rows marked * were used to fit the weights; the others are held out.\n");
+    println!("| family | row | model | MCR | exhaustive | DPOR | auto | engine | ratio |");
+    println!("|---|---|---|---|---|---|---|---|---:|");
+    let (mut fit, mut held) = (vec![], vec![]);
+    let mut over = vec![];
+    let mut missed = vec![];
+    for row in auto_rows() {
+        for model in Model::ALL {
+            let runs: Vec<Run> = ENGINES.iter().map(|(_, e)| measure(&row.src, *e, model, row.bound, timeout, false)).collect();
+            let auto = measure(&row.src, EngineKind::Auto, model, row.bound, timeout, false);
+            let cell = |r: &Run| if r.complete { format!("{} / {:.1} ms", r.executions, r.ms) } else { "-".into() };
+            let fastest = runs.iter().filter(|r| r.complete).map(|r| r.ms).fold(f64::INFINITY, f64::min);
+            let star = if row.fitted { "*" } else { "" };
+            let ratio = if fastest.is_finite() && auto.complete {
+                // Start-up (thread spawns) counts as 1 ms on both sides, so sub-millisecond
+                // rows do not dominate the mean.
+                let q = (auto.ms + 1.0) / (fastest + 1.0);
+                if row.fitted { fit.push(q) } else { held.push(q) }
+                if auto.ms > 1.5 * fastest + 5.0 {
+                    over.push(format!("{} {} {}", row.family, row.label, model.label()));
+                }
+                format!("{q:.2}")
+            } else if fastest.is_finite() {
+                missed.push(format!("{} {} {}", row.family, row.label, model.label()));
+                "**unfinished**".into()
+            } else {
+                "n/a".into()
+            };
+            println!(
+                "| {}{star} | {} | {} | {} | {} | {} | {} | {} | {ratio} |",
+                row.family, row.label, model.label(), cell(&runs[0]), cell(&runs[1]), cell(&runs[2]), cell(&auto), auto.engine
+            );
+        }
+    }
+    println!("\nGeometric mean of (auto + 1 ms) / (fastest + 1 ms): fitted rows {:.3} ({} rows), held-out rows {:.3} ({} rows), all {:.3}.\n",
+        geo_mean(&fit), fit.len(), geo_mean(&held), held.len(), geo_mean(&[fit.clone(), held.clone()].concat()));
+    println!("Rows where auto took more than 1.5 x the fastest + 5 ms: {}.\n", if over.is_empty() { "none".to_string() } else { over.join(", ") });
+    println!("Rows some engine finished and auto did not: {}.", if missed.is_empty() { "none".to_string() } else { missed.join(", ") });
+}
+
+/// The x86 conformance set, summed per model: each engine alone and `auto`.
+fn x86_table(timeout: f64) {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/conformance/x86");
+    let dir = std::env::var("LITMUS_X86_DIR").map(std::path::PathBuf::from).unwrap_or(dir);
+    let files = files_in(&dir);
+    if files.is_empty() {
+        println!("\n(x86 conformance set not found at {}: skipped)", dir.display());
+        return;
+    }
+    println!("\n### The x86 conformance set, summed over {} tests (it informed the static guess, not the weights)\n", files.len());
+    println!("| model | MCR | exhaustive | DPOR | auto | auto / fastest | auto's engines |");
+    println!("|---|---|---|---|---|---:|---|");
+    let srcs: Vec<String> = files.iter().map(|f| std::fs::read_to_string(f).unwrap()).filter(|s| syntax::parse(s).test.is_some()).collect();
+    for model in [Model::Sc, Model::Tso] {
+        let mut tot = [0f64; 4];
+        let mut winners = std::collections::BTreeMap::<String, usize>::new();
+        for src in &srcs {
+            for (i, (_, e)) in ENGINES.iter().enumerate() {
+                tot[i] += measure(src, *e, model, 8, timeout, false).ms;
+            }
+            let a = measure(src, EngineKind::Auto, model, 8, timeout, false);
+            tot[3] += a.ms;
+            *winners.entry(a.engine).or_default() += 1;
+        }
+        let fastest = tot[..3].iter().cloned().fold(f64::INFINITY, f64::min);
+        let w: Vec<String> = winners.iter().map(|(k, v)| format!("{k} {v}")).collect();
+        println!("| {} | {:.0} ms | {:.0} ms | {:.0} ms | {:.0} ms | {:.2} | {} |", model.label(), tot[0], tot[1], tot[2], tot[3], tot[3] / fastest, w.join(", "));
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if let Some(i) = args.iter().position(|a| a == "--child") {
@@ -234,6 +404,16 @@ fn main() {
     let want = |s: &str| only.is_empty() || only.split(',').any(|o| o == s);
     println!("# Engines side by side\n");
     println!("Generated by `cargo bench -p litmus-engine --bench engines` (time limit {timeout} s per run, release build).");
+
+    if want("weights") {
+        weights(timeout);
+    }
+    if want("auto") {
+        auto_table(timeout);
+    }
+    if want("x86") {
+        x86_table(timeout);
+    }
 
     if want("nidhugg") {
         println!("\n### Mutual exclusion, after Nidhugg's TACAS'15 benchmarks\n");

@@ -10,6 +10,9 @@ use std::time::Instant;
 /// Checks `test` under `model`: every reachable final state, the condition's verdict,
 /// violations with schedules, a witness, stats. Never panics; a violation is a result.
 pub fn check(test: &Test, model: Model, opts: &CheckOptions, ctl: &Control) -> ModelReport {
+    if opts.engine == EngineKind::Auto {
+        return crate::auto::check(test, model, opts, ctl);
+    }
     let start = Instant::now();
     // The deadline counts from here (or from the caller's, if earlier: the CLI's includes
     // parsing), and the stop reason is this check's own.
@@ -37,7 +40,9 @@ pub fn check(test: &Test, model: Model, opts: &CheckOptions, ctl: &Control) -> M
     col.first = opts.first;
     col.on_violation = ctl.on_violation();
     explore_with(&program, model, opts, ctl, &mut col);
-    col.finish(start.elapsed())
+    let mut report = col.finish(start.elapsed());
+    report.stats.engine = Some(opts.engine);
+    report
 }
 
 /// Runs the engine `opts` names on a lowered program, feeding `col`; when it stops early, the
@@ -57,6 +62,15 @@ pub(crate) fn explore_with(
         EngineKind::Mcr => crate::mcr::explore(program, model, opts, ctl, col),
         EngineKind::Dpor => {
             crate::dpor::explore(program, model, opts, ctl, col);
+        }
+        // One exploration on this thread (fence synthesis): the portfolio's first candidate.
+        EngineKind::Auto => {
+            let engine = crate::auto::single(program, model, opts);
+            let o = CheckOptions {
+                engine,
+                ..opts.clone()
+            };
+            return explore_with(program, model, &o, ctl, col);
         }
     }
     if !col.complete {

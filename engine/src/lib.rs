@@ -19,6 +19,7 @@ pub mod options;
 
 pub use options::{CheckOptions, Control, EngineKind, MemoryBudget, Progress, StopReason};
 
+pub mod auto;
 pub mod check;
 pub mod collect;
 pub mod condition;

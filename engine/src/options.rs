@@ -1,11 +1,12 @@
 //! How a check runs: engine choice, bounds, timeout, cancellation and progress.
 
-use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Which explorer answers a check.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum EngineKind {
     /// Maximal causality reduction (spec §5's default): explores one execution per causal state
     /// of the program, choosing each next interleaving by solving the maximal causal model of an
@@ -17,6 +18,22 @@ pub enum EngineKind {
     Exhaustive,
     /// Stateless Source-DPOR with sleep sets over chronological traces ([`crate::dpor`]).
     Dpor,
+    /// The engines above as a deterministic portfolio ([`crate::auto`]): each runs on a thread
+    /// of its own, and the one that finishes with the least weighted work answers (the
+    /// `litmus` binary's default).
+    Auto,
+}
+
+impl EngineKind {
+    /// The name on the command line and in JSON (`stats.engine`).
+    pub fn key(self) -> &'static str {
+        match self {
+            EngineKind::Mcr => "mcr",
+            EngineKind::Exhaustive => "exhaustive",
+            EngineKind::Dpor => "dpor",
+            EngineKind::Auto => "auto",
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -80,6 +97,52 @@ impl StopReason {
     }
 }
 
+/// The work meter of one engine in the `auto` portfolio ([`crate::auto`]): every
+/// [`Control::should_stop`] poll is one unit of work, weighted per engine, and the engine stops
+/// once its weighted work passes `bound`, the least weighted work with which another engine of
+/// the portfolio finished. Polls are made at fixed points of each engine's deterministic
+/// exploration, so the work an engine needs to finish does not depend on timing, and neither
+/// does which engine finishes with the least.
+pub struct WorkMeter {
+    /// Polls so far.
+    pub polls: AtomicU64,
+    /// The cost of one poll, in the portfolio's common unit.
+    pub weight: u64,
+    /// Shared by the portfolio: the least weighted work any engine finished with (`u64::MAX`
+    /// while none has).
+    pub bound: Arc<AtomicU64>,
+    /// Called once, from the poll at which the weighted work first passes the threshold (the
+    /// portfolio starts its other engines there).
+    pub wake: Option<(u64, WakeFn)>,
+    /// Whether `wake` was called (or claimed by [`WorkMeter::claim_wake`]).
+    pub woken: AtomicBool,
+}
+
+/// What [`WorkMeter::wake`] calls.
+pub type WakeFn = Box<dyn Fn() + Send + Sync>;
+
+impl WorkMeter {
+    /// A meter without a wake-up.
+    pub fn new(weight: u64, bound: Arc<AtomicU64>) -> WorkMeter {
+        WorkMeter {
+            polls: AtomicU64::new(0),
+            weight,
+            bound,
+            wake: None,
+            woken: AtomicBool::new(false),
+        }
+    }
+    /// True for the one caller that gets to run the wake-up (the poll past the threshold, or
+    /// whoever claims it first).
+    pub fn claim_wake(&self) -> bool {
+        !self.woken.swap(true, Ordering::Relaxed)
+    }
+    /// Weighted work so far.
+    pub fn work(&self) -> u64 {
+        self.polls.load(Ordering::Relaxed).saturating_mul(self.weight)
+    }
+}
+
 /// A process-wide memory budget: the limit in bytes and how to read the bytes in use. The
 /// engine does no I/O and knows no allocator: the program that embeds it supplies `used` (the
 /// `litmus` binary counts its allocations with a global allocator).
@@ -108,6 +171,8 @@ pub struct Control {
     /// The first reason [`Control::should_stop`] gave (0: none), shared by clones made after
     /// [`Control::for_check`].
     stopped: Arc<AtomicU8>,
+    /// In the `auto` portfolio: this engine's work meter.
+    work: Option<Arc<WorkMeter>>,
 }
 
 impl Control {
@@ -148,6 +213,17 @@ impl Control {
         self.memory = Some(budget);
         self
     }
+    /// Counts this control's polls on `meter` and stops once they outweigh its bound (the
+    /// `auto` portfolio, [`crate::auto`]).
+    pub fn with_work(mut self, meter: Arc<WorkMeter>) -> Control {
+        self.work = Some(meter);
+        self
+    }
+    /// This control without its progress callback (a portfolio reports one engine's progress).
+    pub fn without_progress(mut self) -> Control {
+        self.progress = None;
+        self
+    }
     /// The deadline, if any (for a solver's own time limit).
     pub fn deadline(&self) -> Option<Instant> {
         self.deadline
@@ -183,6 +259,17 @@ impl Control {
             StopReason::Timeout
         } else if let Some(m) = self.memory.filter(|m| (m.used)() >= m.limit) {
             StopReason::Memory { budget: m.limit }
+        } else if self.work.as_ref().is_some_and(|w| {
+            let work = (w.polls.fetch_add(1, Ordering::Relaxed) + 1).saturating_mul(w.weight);
+            if let Some((at, wake)) = &w.wake {
+                if work > *at && w.claim_wake() {
+                    wake();
+                }
+            }
+            work > w.bound.load(Ordering::Relaxed)
+        }) {
+            // Outrun by another engine of the portfolio: its report is discarded, never shown.
+            StopReason::Cancelled
         } else {
             return self.stopped.load(Ordering::Relaxed) != 0;
         };

@@ -162,6 +162,9 @@ pub struct Stats {
     /// search reaches final states only at its last levels, so an exploration stopped early
     /// may have no execution yet: this says how far it got.
     pub explored: u64,
+    /// The engine that answered (with `auto`, the portfolio's winner); `None` in a report
+    /// that no engine made (a program that cannot be lowered).
+    pub engine: Option<crate::options::EngineKind>,
 }
 
 /// The result of checking one test under one model.

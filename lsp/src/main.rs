@@ -18,6 +18,7 @@ fn main() {
     let status = match cli.command {
         Command::Check(args) => cli::check(args),
         Command::Fences(args) => cli::fences::run(args),
+        Command::Merge(args) => cli::merge::run(args),
         Command::Lsp(_) => server::run_stdio(),
     };
     std::process::exit(status);

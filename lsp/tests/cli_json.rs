@@ -81,9 +81,12 @@ fn sb_document_has_the_spec_shape_and_herd_counts() {
                 "solver_ms",
                 "time_ms",
                 "queries",
-                "explored"
+                "explored",
+                "engine"
             ]
         );
+        // `auto` (the default) names the engine of its portfolio that answered.
+        assert!(["exhaustive", "dpor", "mcr"].contains(&stats["engine"].as_str().unwrap()), "{stats}");
         assert!(stats["executions"].as_u64().unwrap() >= 3);
         assert!(stats["time_ms"].is_f64() || stats["time_ms"].is_u64());
         assert_schedule(&m["witness"]);

@@ -266,6 +266,35 @@ fn quiet_prints_one_line_per_model() {
 }
 
 #[test]
+fn quiet_robust_puts_the_verdict_on_the_models_line() {
+    let r = run(&[
+        "check",
+        "--color",
+        "never",
+        "-q",
+        "--robust",
+        "examples/sb.litmus",
+        "examples/sb-fenced.litmus",
+    ]);
+    // SB is not robust under TSO: exit 1, as without -q.
+    assert_eq!(r.status, 1, "{}", r.stderr);
+    let lines: Vec<&str> = r.stdout.lines().collect();
+    assert_eq!(lines.len(), 6, "{}", r.stdout);
+    assert_eq!(
+        lines[0],
+        "examples/sb.litmus SB SC: exists does not hold (0 of 3 states), no violation"
+    );
+    assert_eq!(
+        lines[1],
+        "examples/sb.litmus SB TSO: exists holds (1 of 4 states), no violation, not robust"
+    );
+    assert!(lines[2].ends_with(", not robust"), "{}", lines[2]);
+    for l in &lines[4..] {
+        assert!(l.ends_with("no violation, robust"), "{l}");
+    }
+}
+
+#[test]
 fn colour_is_off_in_pipes_and_on_when_asked() {
     let plain = run(&["check", "--model", "sc", "examples/sb.litmus"]);
     assert!(!plain.stdout.contains('\x1b'), "{}", plain.stdout);
@@ -291,29 +320,29 @@ fn sb_under_tso_with_the_default_engine() {
         &["--model", "tso", "examples/sb.litmus"],
         0,
         expect![[r#"
-        --- TSO ---
-        Test SB Allowed
-        States 4
-        P0:r0=0; P1:r1=0;
-        P0:r0=0; P1:r1=1;
-        P0:r0=1; P1:r1=0;
-        P0:r0=1; P1:r1=1;
-        Ok
-        Witnesses
-        Positive: 1 Negative: 3
-        Condition exists (P0:r0 == 0 && P1:r1 == 0)
-        Observation SB Sometimes 1 3
+            --- TSO ---
+            Test SB Allowed
+            States 4
+            P0:r0=0; P1:r1=0;
+            P0:r0=0; P1:r1=1;
+            P0:r0=1; P1:r1=0;
+            P0:r0=1; P1:r1=1;
+            Ok
+            Witnesses
+            Positive: 1 Negative: 3
+            Condition exists (P0:r0 == 0 && P1:r1 == 0)
+            Observation SB Sometimes 1 3
 
-        Witness (6 steps) reaching a state where the condition holds:
-          1. examples/sb.litmus:23:3  P1  store  y = 1  (buffered)          // y = 1;
-          2. examples/sb.litmus:24:8  P1  load   x -> 0                     // r1 = x;
-          3. examples/sb.litmus:18:3  P0  store  x = 1  (buffered)          // x = 1;
-          4. examples/sb.litmus:19:8  P0  load   y -> 0                     // r0 = y;
-          5. examples/sb.litmus:18:3  P0  flush  x = 1  (buffer -> memory)  // x = 1;
-          6. examples/sb.litmus:23:3  P1  flush  y = 1  (buffer -> memory)  // y = 1;
-        Final state: P0:r0=0; P1:r1=0;
-        Stats: 4 executions, 0 blocked, 4 states, 14 queries, 0 constraints, solver _ ms, time _ ms, complete
+            Witness (6 steps) reaching a state where the condition holds:
+              1. examples/sb.litmus:18:3  P0  store  x = 1  (buffered)          // x = 1;
+              2. examples/sb.litmus:19:8  P0  load   y -> 0                     // r0 = y;
+              3. examples/sb.litmus:23:3  P1  store  y = 1  (buffered)          // y = 1;
+              4. examples/sb.litmus:24:8  P1  load   x -> 0                     // r1 = x;
+              5. examples/sb.litmus:18:3  P0  flush  x = 1  (buffer -> memory)  // x = 1;
+              6. examples/sb.litmus:23:3  P1  flush  y = 1  (buffer -> memory)  // y = 1;
+            Final state: P0:r0=0; P1:r1=0;
+            Stats: 4 executions, 0 blocked, 4 states, 0 queries, 0 constraints, solver _ ms, time _ ms, complete
 
-    "#]],
+        "#]],
     );
 }

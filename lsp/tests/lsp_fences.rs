@@ -63,7 +63,7 @@ async fn quick_fix_inserts_the_fences_and_the_violation_goes() {
     let md = hover["contents"]["value"].as_str().unwrap();
     assert!(
         md.contains(
-            "**TSO**: P1's store `y = 1;` (line 8) is delayed past its load of `x` (line 9)"
+            "**TSO**: P0's store `x = 1;` (line 4) is delayed past its load of `y` (line 5)"
         ),
         "{md}"
     );

@@ -337,7 +337,7 @@ else
     for _, d in ipairs(vim.diagnostic.get(buf)) do
       msgs[d.message:sub(1, 6)] = d.message
     end
-    local want = '{"engine": "mcr", "loopBound": 3, "models": ["tso"], "timeout": 10, "verifyOnChange": false, "verifyOnSave": true}'
+    local want = '{"engine": "auto", "loopBound": 3, "models": ["tso"], "timeout": 10, "verifyOnChange": false, "verifyOnSave": true}'
     eq(msgs['init {'], 'init ' .. want, 'initializationOptions')
     eq(msgs['config'], 'config [' .. want .. ']', 'workspace/configuration answer')
   end)

@@ -546,9 +546,13 @@ pub fn explore_leaves(
     d.nodes.push(root);
     let mut open = d.open();
     let mut ticks: u64 = 0;
+    // Also poll after every 4,096 interpreter steps: with hundreds of threads one tick steps
+    // every enabled thread, and 256 ticks overran the deadline by a minute (2,000 threads).
+    let mut polled_steps: u64 = 0;
     loop {
         ticks += 1;
-        if ticks.is_multiple_of(256) {
+        if ticks.is_multiple_of(256) || d.stats.steps - polled_steps >= 4096 {
+            polled_steps = d.stats.steps;
             // Cancel flag, deadline and memory budget (`Control::should_stop`).
             if ctl.should_stop() {
                 d.col.complete = false;

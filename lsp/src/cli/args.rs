@@ -17,6 +17,10 @@ Examples:
       one JSON document (version 1) for several files, TSO only
   litmus check --engine exhaustive --loop-bound 4 --timeout 10 examples/dekker.litmus
       the reference explorer, loops unrolled at most 4 times, at most 10 s per model
+  litmus check -q -j 4 catalogue/*.litmus
+      a catalogue, four files at a time, one line per test and model, in argument order
+  litmus check --json --shard 2/8 catalogue/*.litmus > part2.json; litmus merge part*.json
+      the second of eight shards (files 2, 10, 18, ...); merge prints the unsharded document
 
 Exit status:
   0  every assertion and condition holds in every model checked
@@ -46,8 +50,29 @@ pub enum Command {
     /// Propose the fewest fences that make TSO/PSO give SC's verdicts (or make it robust).
     #[command(after_help = super::fences::EXAMPLES)]
     Fences(super::fences::FencesArgs),
+    /// Combine the JSON documents of `litmus check --json --shard K/N` runs into the document
+    /// of the unsharded run (files in argument order); exit status as `litmus check`'s.
+    #[command(after_help = MERGE_EXAMPLES)]
+    Merge(MergeArgs),
     /// Run the language server on standard input and output.
     Lsp(LspArgs),
+}
+
+const MERGE_EXAMPLES: &str = "\
+Examples:
+  for k in 1 2 3; do litmus check --json --shard $k/3 tests/*.litmus > shard$k.json; done
+  litmus merge shard1.json shard2.json shard3.json > all.json
+      the same document as `litmus check --json tests/*.litmus`, timings aside
+
+Exit status: 2 if a document is unreadable, not a shard's, or the shards do not make up one
+run (each K of 1..N exactly once, the same N and file count); otherwise that of the unsharded
+run: 2 if a file had an error, else 1 if a violation, else 3 if incomplete, else 0.";
+
+#[derive(Debug, Args)]
+pub struct MergeArgs {
+    /// The shards' JSON documents, in any order (`-` reads standard input).
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -70,10 +95,21 @@ pub struct CheckArgs {
     #[arg(long)]
     pub json: bool,
 
-    /// Exploration engine: maximal causality reduction (default), the reference explorer, or
-    /// stateless DPOR over chronological traces.
-    #[arg(long, value_enum, value_name = "ENGINE", default_value_t = Engine::Mcr)]
+    /// Exploration engine: a deterministic portfolio of the others (default), maximal
+    /// causality reduction, the reference explorer, or stateless DPOR over chronological
+    /// traces.
+    #[arg(long, value_enum, value_name = "ENGINE", default_value_t = Engine::Auto)]
     pub engine: Engine,
+
+    /// How many files to check at once (default: one per core). Output stays in argument
+    /// order, identical to `-j 1`.
+    #[arg(short = 'j', long = "jobs", value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub jobs: Option<u32>,
+
+    /// Check only the K-th, (K+N)-th, (K+2N)-th ... files (K from 1 to N); `litmus merge`
+    /// combines the shards' JSON documents.
+    #[arg(long, value_name = "K/N", value_parser = parse_shard)]
+    pub shard: Option<(usize, usize)>,
 
     /// MCR without the static dependency graph pruning.
     #[arg(long)]
@@ -133,11 +169,7 @@ impl CheckArgs {
 
     pub fn check_options(&self) -> CheckOptions {
         CheckOptions {
-            engine: match self.engine {
-                Engine::Mcr => EngineKind::Mcr,
-                Engine::Exhaustive => EngineKind::Exhaustive,
-                Engine::Dpor => EngineKind::Dpor,
-            },
+            engine: self.engine.kind(),
             sdg: !self.no_sdg,
             loop_bound: self.loop_bound,
             timeout: self.timeout,
@@ -155,12 +187,26 @@ pub struct LspArgs {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Engine {
+    /// The engines below as a deterministic portfolio: the one that finishes with the least
+    /// work answers (`stats.engine` says which).
+    Auto,
     /// Maximal causality reduction: one execution per causal state.
     Mcr,
     /// The reference explorer: every interleaving, equal states merged.
     Exhaustive,
     /// Stateless Source-DPOR with sleep sets: one execution per equivalence class, or few more.
     Dpor,
+}
+
+impl Engine {
+    pub fn kind(self) -> EngineKind {
+        match self {
+            Engine::Auto => EngineKind::Auto,
+            Engine::Mcr => EngineKind::Mcr,
+            Engine::Exhaustive => EngineKind::Exhaustive,
+            Engine::Dpor => EngineKind::Dpor,
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -189,6 +235,18 @@ pub enum ColorWhen {
 fn parse_model(s: &str) -> Result<Model, String> {
     Model::parse(s.trim())
         .ok_or_else(|| format!("unknown memory model `{s}` (expected sc, tso or pso)"))
+}
+
+/// `K/N` with 1 <= K <= N.
+fn parse_shard(s: &str) -> Result<(usize, usize), String> {
+    let bad = || format!("`{s}` is not a shard K/N with 1 <= K <= N (e.g. 2/8)");
+    let (k, n) = s.split_once('/').ok_or_else(bad)?;
+    let k: usize = k.trim().parse().map_err(|_| bad())?;
+    let n: usize = n.trim().parse().map_err(|_| bad())?;
+    if k == 0 || k > n {
+        return Err(bad());
+    }
+    Ok((k, n))
 }
 
 fn parse_timeout(s: &str) -> Result<Duration, String> {
@@ -253,14 +311,25 @@ mod tests {
     }
 
     #[test]
-    fn mcr_is_the_default_engine() {
+    fn auto_is_the_default_engine() {
         let cli = Cli::try_parse_from(["litmus", "check", "a.litmus"]).unwrap();
         let Command::Check(args) = cli.command else {
             panic!("not check")
         };
         let opts = args.check_options();
-        assert_eq!(opts.engine, EngineKind::Mcr);
+        assert_eq!(opts.engine, EngineKind::Auto);
         assert!(opts.sdg);
+        assert_eq!((args.jobs, args.shard), (None, None));
+    }
+
+    #[test]
+    fn shards_are_k_of_n() {
+        assert_eq!(parse_shard("2/8"), Ok((2, 8)));
+        assert_eq!(parse_shard("1/1"), Ok((1, 1)));
+        for bad in ["0/3", "4/3", "3", "a/b", "1/0", "-1/2"] {
+            assert!(parse_shard(bad).is_err(), "{bad}");
+        }
+        assert!(Cli::try_parse_from(["litmus", "check", "-j", "0", "a.litmus"]).is_err());
     }
 
     #[test]

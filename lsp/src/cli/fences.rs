@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use clap::{Args, ValueEnum};
 use litmus_engine::fences::{synthesize, Goal, Synthesis};
-use litmus_engine::{CheckOptions, EngineKind, LineIndex, Model};
+use litmus_engine::{CheckOptions, LineIndex, Model};
 use serde_json::{json, Value};
 
 use super::{args, diagnostics, exit, load, out, progress};
@@ -105,11 +105,7 @@ pub fn run(a: FencesArgs) -> i32 {
         }
     };
     let opts = CheckOptions {
-        engine: match a.engine {
-            args::Engine::Mcr => EngineKind::Mcr,
-            args::Engine::Exhaustive => EngineKind::Exhaustive,
-            args::Engine::Dpor => EngineKind::Dpor,
-        },
+        engine: a.engine.kind(),
         loop_bound: a.loop_bound,
         timeout,
         ..CheckOptions::default()

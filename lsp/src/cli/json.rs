@@ -1,164 +1,316 @@
-//! `--json`: the version-1 document of spec §5. Every conversion from engine values to JSON
-//! lives here, so the document's shape is defined in one place.
+//! `--json`: the version-1 document of spec §5, as serde-derived adapter types. Every
+//! conversion from engine values to JSON lives here, so the document's shape is defined in one
+//! place: the field order of each type below is the key order of the document.
 //!
 //! Positions are 1-based lines and columns in characters ([`LineIndex`]). Keys beyond the
 //! spec's (`end_line`/`end_col` on steps and violations, `related` on diagnostics,
-//! `warnings` per model) are additions the spec allows; none changes a specified key's meaning.
+//! `warnings` per model, `stats.engine`, and with `--shard` the document's `shard` and each
+//! file's `index`) are additions the spec allows; none changes a specified key's meaning.
+
+use std::collections::BTreeMap;
 
 use litmus_engine::ast::Test;
-use litmus_engine::report::{ModelReport, Step};
-use litmus_engine::{Diagnostic, LineIndex, Span};
-use serde_json::{json, Map, Value};
+use litmus_engine::report::{Action, ModelReport, Step, ViolationKind};
+use litmus_engine::{Diagnostic, LineIndex, Severity, Span};
+use serde::Serialize;
+use serde_json::Value;
 
 use super::FileRun;
 
-/// The document for a whole run.
-pub fn document(files: &[FileRun]) -> Value {
-    json!({
-        "version": 1,
-        "files": files.iter().map(file).collect::<Vec<_>>(),
-    })
+/// Which part of a catalogue a run checked (`--shard K/N`): the files at positions K-1,
+/// K-1+N, ... of the argument list (0-based), of `files` in all.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Shard {
+    pub index: usize,
+    pub count: usize,
+    pub files: usize,
 }
 
-fn file(f: &FileRun) -> Value {
-    let diagnostics: Vec<Value> = match (&f.read_error, &f.index) {
-        (Some(err), _) => vec![json!({
-            "severity": "error",
-            "message": format!("cannot read {}: {err}", f.path),
-            "line": 1, "col": 1, "end_line": 1, "end_col": 1,
-        })],
-        (None, Some(index)) => f.diagnostics.iter().map(|d| diagnostic(index, d)).collect(),
-        (None, None) => vec![],
-    };
-    let mut results = Map::new();
-    if let (Some(test), Some(index)) = (&f.test, &f.index) {
-        for r in &f.reports {
-            let mut v = model_report(test, index, r);
-            if let (Some((_, rb)), Some(o)) =
-                (f.robust.iter().find(|(m, _)| *m == r.model), v.as_object_mut())
-            {
-                o.insert("robust".into(), robust(test, index, rb));
-            }
-            results.insert(r.model.key().to_owned(), v);
-        }
+#[derive(Serialize)]
+struct Document<'a> {
+    version: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    shard: Option<Shard>,
+    files: Vec<File<'a>>,
+}
+
+#[derive(Serialize)]
+struct File<'a> {
+    /// Position in the whole argument list (sharded runs only, for `litmus merge`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    index: Option<usize>,
+    path: &'a str,
+    name: Option<&'a str>,
+    diagnostics: Vec<Diag<'a>>,
+    results: BTreeMap<ModelKey, Report<'a>>,
+}
+
+/// Orders `results` SC, TSO, PSO (the order reports are made in) and names each by its key.
+#[derive(PartialEq, Eq, PartialOrd, Ord)]
+struct ModelKey(litmus_engine::Model);
+
+impl Serialize for ModelKey {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.0.key())
     }
-    json!({
-        "path": f.path,
-        "name": f.test.as_ref().map(|t| t.name.text.clone()),
-        "diagnostics": diagnostics,
-        "results": results,
-    })
 }
 
 /// `line`, `col`, `end_line`, `end_col` of a span.
-fn position(index: &LineIndex, span: Span, out: &mut Map<String, Value>) {
-    let (start, end) = index.span(span);
-    out.insert("line".into(), start.line.into());
-    out.insert("col".into(), start.col.into());
-    out.insert("end_line".into(), end.line.into());
-    out.insert("end_col".into(), end.col.into());
+#[derive(Serialize)]
+struct Pos {
+    line: u32,
+    col: u32,
+    end_line: u32,
+    end_col: u32,
 }
 
-pub fn diagnostic(index: &LineIndex, d: &Diagnostic) -> Value {
-    let mut o = Map::new();
-    o.insert(
-        "severity".into(),
-        serde_json::to_value(d.severity).unwrap_or(Value::Null),
-    );
-    o.insert("message".into(), d.message.clone().into());
-    position(index, d.span, &mut o);
-    let related: Vec<Value> = d
-        .related
-        .iter()
-        .map(|r| {
-            let mut ro = Map::new();
-            ro.insert("message".into(), r.message.clone().into());
-            position(index, r.span, &mut ro);
-            Value::Object(ro)
-        })
-        .collect();
-    o.insert("related".into(), related.into());
-    Value::Object(o)
-}
-
-pub fn model_report(test: &Test, index: &LineIndex, r: &ModelReport) -> Value {
-    let states: Vec<Value> = r
-        .states
-        .iter()
-        .map(|s| Value::Object(s.0.iter().map(|(k, v)| (k.clone(), json!(v))).collect()))
-        .collect();
-    let condition = match &r.condition {
-        Some(c) => json!({
-            "kind": c.kind.as_str(),
-            "holds": c.holds,
-            "positive": c.positive,
-            "negative": c.negative,
-        }),
-        None => Value::Null,
-    };
-    let violations: Vec<Value> = r
-        .violations
-        .iter()
-        .map(|v| {
-            let mut o = Map::new();
-            o.insert(
-                "kind".into(),
-                serde_json::to_value(v.kind).unwrap_or(Value::Null),
-            );
-            o.insert("message".into(), v.message.clone().into());
-            position(index, v.span, &mut o);
-            o.insert("schedule".into(), schedule(test, index, &v.schedule));
-            Value::Object(o)
-        })
-        .collect();
-    let witness = match &r.witness {
-        Some(w) => schedule(test, index, w),
-        None => json!([]),
-    };
-    let warnings: Vec<Value> = r
-        .warnings
-        .iter()
-        .map(|w| {
-            let mut o = Map::new();
-            o.insert("message".into(), w.message.clone().into());
-            if let Some(span) = w.span {
-                position(index, span, &mut o);
-            }
-            Value::Object(o)
-        })
-        .collect();
-    let s = &r.stats;
-    let mut doc = json!({
-        "complete": r.complete,
-        "states": states,
-        "condition": condition,
-        "violations": violations,
-        "witness": witness,
-        "warnings": warnings,
-        "stats": {
-            "executions": s.executions,
-            "blocked": s.blocked,
-            "states": s.states,
-            "constraints": s.constraints,
-            "solver_ms": round3(s.solver_ms),
-            "time_ms": round3(s.time_ms),
-            "queries": s.queries,
-            "explored": s.explored,
-        },
-    });
-    // `--first`: why exploration stopped, right after `complete` (absent otherwise).
-    if let (Some(stopped), Value::Object(o)) = (r.stopped, &mut doc) {
-        let mut m = Map::new();
-        for (k, v) in std::mem::take(o) {
-            let after = k == "complete";
-            m.insert(k, v);
-            if after {
-                m.insert("stopped".into(), stopped.key().into());
-            }
+impl Pos {
+    fn new(index: &LineIndex, span: Span) -> Pos {
+        let (start, end) = index.span(span);
+        Pos {
+            line: start.line,
+            col: start.col,
+            end_line: end.line,
+            end_col: end.col,
         }
-        *o = m;
     }
-    doc
+}
+
+#[derive(Serialize)]
+struct Diag<'a> {
+    severity: Severity,
+    message: std::borrow::Cow<'a, str>,
+    #[serde(flatten)]
+    pos: Pos,
+    /// Absent for an unreadable file's diagnostic, as before.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    related: Option<Vec<Related<'a>>>,
+}
+
+#[derive(Serialize)]
+struct Related<'a> {
+    message: &'a str,
+    #[serde(flatten)]
+    pos: Pos,
+}
+
+#[derive(Serialize)]
+struct Report<'a> {
+    complete: bool,
+    /// `--first`: why exploration stopped (absent otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stopped: Option<&'static str>,
+    states: Vec<StateOut<'a>>,
+    condition: Option<Condition>,
+    violations: Vec<ViolationOut<'a>>,
+    witness: Vec<StepOut<'a>>,
+    warnings: Vec<WarningOut<'a>>,
+    stats: StatsOut,
+    /// `--robust`, TSO and PSO only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    robust: Option<Robust<'a>>,
+}
+
+/// A final state: its keys in the engine's order.
+struct StateOut<'a>(&'a [(String, i64)]);
+
+impl Serialize for StateOut<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_map(self.0.iter().map(|(k, v)| (k, v)))
+    }
+}
+
+#[derive(Serialize)]
+struct Condition {
+    kind: &'static str,
+    holds: bool,
+    positive: u64,
+    negative: u64,
+}
+
+#[derive(Serialize)]
+struct ViolationOut<'a> {
+    kind: ViolationKind,
+    message: &'a str,
+    #[serde(flatten)]
+    pos: Pos,
+    schedule: Vec<StepOut<'a>>,
+}
+
+#[derive(Serialize)]
+struct WarningOut<'a> {
+    message: &'a str,
+    #[serde(flatten)]
+    pos: Option<Pos>,
+}
+
+#[derive(Serialize)]
+struct StatsOut {
+    executions: u64,
+    blocked: u64,
+    states: u64,
+    constraints: u64,
+    solver_ms: f64,
+    time_ms: f64,
+    queries: u64,
+    explored: u64,
+    /// The engine that answered (with `auto`, the one the portfolio chose).
+    engine: Option<&'static str>,
+}
+
+#[derive(Serialize)]
+struct StepOut<'a> {
+    thread: String,
+    #[serde(flatten)]
+    pos: Pos,
+    action: Action,
+    loc: Option<&'a str>,
+    value: Option<i64>,
+    buffered: bool,
+}
+
+/// `"robust": {"holds", "witness", "complete", "delayed", "states", "time_ms"}` (`--robust`,
+/// TSO and PSO only; SC is robust by definition and has no key). `witness` is the attack's
+/// schedule (empty when robust); `delayed` names the delayed store, the later accesses it was
+/// delayed past and the other thread's access closing the cycle.
+#[derive(Serialize)]
+struct Robust<'a> {
+    holds: bool,
+    witness: Vec<StepOut<'a>>,
+    complete: bool,
+    delayed: Option<Delayed<'a>>,
+    states: u64,
+    time_ms: f64,
+}
+
+#[derive(Serialize)]
+struct Delayed<'a> {
+    thread: String,
+    store: StepOut<'a>,
+    past: Vec<StepOut<'a>>,
+    conflict: StepOut<'a>,
+}
+
+/// The document for a whole run (`shard`: the part of the argument list it checked, with
+/// each file's position in the whole list).
+pub fn document(files: &[FileRun], shard: Option<(Shard, &[usize])>) -> Value {
+    let doc = Document {
+        version: 1,
+        shard: shard.map(|(s, _)| s),
+        files: files
+            .iter()
+            .enumerate()
+            .map(|(i, f)| file(f, shard.map(|(_, idx)| idx[i])))
+            .collect(),
+    };
+    serde_json::to_value(doc).expect("the document serialises (string keys, finite numbers)")
+}
+
+fn file(f: &FileRun, index: Option<usize>) -> File<'_> {
+    let diagnostics: Vec<Diag> = match (&f.read_error, &f.index) {
+        (Some(err), _) => vec![Diag {
+            severity: Severity::Error,
+            message: format!("cannot read {}: {err}", f.path).into(),
+            pos: Pos {
+                line: 1,
+                col: 1,
+                end_line: 1,
+                end_col: 1,
+            },
+            related: None,
+        }],
+        (None, Some(index)) => f.diagnostics.iter().map(|d| diagnostic(index, d)).collect(),
+        (None, None) => vec![],
+    };
+    let mut results = BTreeMap::new();
+    if let (Some(test), Some(index)) = (&f.test, &f.index) {
+        for r in &f.reports {
+            let rb = f
+                .robust
+                .iter()
+                .find(|(m, _)| *m == r.model)
+                .map(|(_, rb)| rb);
+            results.insert(ModelKey(r.model), model_report(test, index, r, rb));
+        }
+    }
+    File {
+        index,
+        path: &f.path,
+        name: f.test.as_ref().map(|t| t.name.text.as_str()),
+        diagnostics,
+        results,
+    }
+}
+
+fn diagnostic<'a>(index: &LineIndex, d: &'a Diagnostic) -> Diag<'a> {
+    Diag {
+        severity: d.severity,
+        message: d.message.as_str().into(),
+        pos: Pos::new(index, d.span),
+        related: Some(
+            d.related
+                .iter()
+                .map(|r| Related {
+                    message: &r.message,
+                    pos: Pos::new(index, r.span),
+                })
+                .collect(),
+        ),
+    }
+}
+
+fn model_report<'a>(
+    test: &'a Test,
+    index: &LineIndex,
+    r: &'a ModelReport,
+    robust: Option<&'a litmus_engine::robust::Robustness>,
+) -> Report<'a> {
+    let s = &r.stats;
+    Report {
+        complete: r.complete,
+        stopped: r.stopped.map(|s| s.key()),
+        states: r.states.iter().map(|s| StateOut(&s.0)).collect(),
+        condition: r.condition.as_ref().map(|c| Condition {
+            kind: c.kind.as_str(),
+            holds: c.holds,
+            positive: c.positive,
+            negative: c.negative,
+        }),
+        violations: r
+            .violations
+            .iter()
+            .map(|v| ViolationOut {
+                kind: v.kind,
+                message: &v.message,
+                pos: Pos::new(index, v.span),
+                schedule: schedule(test, index, &v.schedule),
+            })
+            .collect(),
+        witness: r
+            .witness
+            .as_ref()
+            .map_or_else(Vec::new, |w| schedule(test, index, w)),
+        warnings: r
+            .warnings
+            .iter()
+            .map(|w| WarningOut {
+                message: &w.message,
+                pos: w.span.map(|s| Pos::new(index, s)),
+            })
+            .collect(),
+        stats: StatsOut {
+            executions: s.executions,
+            blocked: s.blocked,
+            states: s.states,
+            constraints: s.constraints,
+            solver_ms: round3(s.solver_ms),
+            time_ms: round3(s.time_ms),
+            queries: s.queries,
+            explored: s.explored,
+            engine: s.engine.map(|e| e.key()),
+        },
+        robust: robust.map(|rb| robust_out(test, index, rb)),
+    }
 }
 
 fn round3(ms: f64) -> f64 {
@@ -169,56 +321,44 @@ fn round3(ms: f64) -> f64 {
     }
 }
 
-pub fn schedule(test: &Test, index: &LineIndex, steps: &[Step]) -> Value {
-    Value::Array(steps.iter().map(|s| step(test, index, s)).collect())
+fn schedule<'a>(test: &Test, index: &LineIndex, steps: &'a [Step]) -> Vec<StepOut<'a>> {
+    steps.iter().map(|s| step(test, index, s)).collect()
 }
 
-pub fn step(test: &Test, index: &LineIndex, s: &Step) -> Value {
-    let mut o = Map::new();
-    o.insert(
-        "thread".into(),
-        super::text::thread_name(test, s.thread).into(),
-    );
-    position(index, s.span, &mut o);
-    o.insert(
-        "action".into(),
-        serde_json::to_value(s.action).unwrap_or(Value::Null),
-    );
-    o.insert(
-        "loc".into(),
-        s.loc.clone().map(Value::from).unwrap_or(Value::Null),
-    );
-    o.insert(
-        "value".into(),
-        s.value.map(Value::from).unwrap_or(Value::Null),
-    );
-    o.insert("buffered".into(), s.buffered.into());
-    Value::Object(o)
+fn step<'a>(test: &Test, index: &LineIndex, s: &'a Step) -> StepOut<'a> {
+    StepOut {
+        thread: super::text::thread_name(test, s.thread),
+        pos: Pos::new(index, s.span),
+        action: s.action,
+        loc: s.loc.as_deref(),
+        value: s.value,
+        buffered: s.buffered,
+    }
 }
 
-/// `"robust": {"holds", "witness", "complete", "delayed"}` (`--robust`, TSO and PSO only; SC
-/// is robust by definition and has no key). `witness` is the attack's schedule (empty when
-/// robust); `delayed` names the delayed store, the later accesses it was delayed past and the
-/// other thread's access closing the cycle.
-pub fn robust(test: &Test, index: &LineIndex, r: &litmus_engine::robust::Robustness) -> Value {
+fn robust_out<'a>(
+    test: &Test,
+    index: &LineIndex,
+    r: &'a litmus_engine::robust::Robustness,
+) -> Robust<'a> {
     let (witness, delayed) = match &r.attack {
         Some(a) => (
             schedule(test, index, &a.schedule),
-            json!({
-                "thread": super::text::thread_name(test, a.thread),
-                "store": step(test, index, &a.store),
-                "past": schedule(test, index, &a.past),
-                "conflict": step(test, index, &a.conflict),
+            Some(Delayed {
+                thread: super::text::thread_name(test, a.thread),
+                store: step(test, index, &a.store),
+                past: schedule(test, index, &a.past),
+                conflict: step(test, index, &a.conflict),
             }),
         ),
-        None => (json!([]), Value::Null),
+        None => (vec![], None),
     };
-    json!({
-        "holds": r.holds,
-        "witness": witness,
-        "complete": r.complete,
-        "delayed": delayed,
-        "states": r.states,
-        "time_ms": round3(r.time_ms),
-    })
+    Robust {
+        holds: r.holds,
+        witness,
+        complete: r.complete,
+        delayed,
+        states: r.states,
+        time_ms: round3(r.time_ms),
+    }
 }

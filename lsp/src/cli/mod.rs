@@ -3,11 +3,13 @@
 //!
 //! Code map:
 //! - `args.rs`: the command line (clap derive);
-//! - `mod.rs` (this file): the run itself, file by file and model by model, and the exit status;
+//! - `mod.rs` (this file): the run itself, `-j N` files at a time (output in argument order),
+//!   `--shard K/N`, model by model, and the exit status;
 //! - `diagnostics.rs`: compiler-style diagnostics (codespan-reporting);
 //! - `text.rs`: herd's block, schedules, witness, warnings, stats, `--quiet` summaries;
 //! - `cond.rs`: the condition's observed variables, projected states, condition printing;
-//! - `json.rs`: the only place engine values become JSON;
+//! - `json.rs`: the only place engine values become JSON (serde adapter types);
+//! - `merge.rs`: `litmus merge`, the shards' JSON documents combined into the unsharded one;
 //! - `progress.rs`: Ctrl-C and the progress line.
 //!
 //! Invariants: stdout carries only results (text blocks or exactly one JSON document);
@@ -21,6 +23,7 @@ mod cond;
 mod diagnostics;
 pub mod fences;
 mod json;
+pub mod merge;
 mod progress;
 mod text;
 
@@ -167,7 +170,12 @@ pub fn check(args: CheckArgs) -> i32 {
     let models = args.models();
     let opts = args.check_options();
 
-    let mut files: Vec<FileRun> = args.files.iter().map(|p| load(p)).collect();
+    // `--shard K/N`: the files at positions K, K+N, K+2N, ... (1-based) of the argument list.
+    let positions: Vec<usize> = match args.shard {
+        Some((k, n)) => (k..=args.files.len()).step_by(n).collect(),
+        None => (1..=args.files.len()).collect(),
+    };
+    let mut files: Vec<FileRun> = positions.iter().map(|&i| load(&args.files[i - 1])).collect();
 
     // Diagnostics (errors and warnings) on stderr; the JSON document carries them too.
     if !args.json {
@@ -225,72 +233,199 @@ pub fn check(args: CheckArgs) -> i32 {
 
     let ctl = progress::interruptible().with_memory_budget(crate::memory::budget(args.max_memory));
     let progress_on = !args.json && std::io::stderr().is_terminal();
-    let many = files.len() > 1;
-    let mut cancelled = false;
-    'files: for (fi, f) in files.iter_mut().enumerate() {
-        let (Some(test), Some(index)) = (&f.test, &f.index) else {
-            continue;
-        };
-        let ctx = text::Ctx {
-            path: &f.path,
-            test,
-            index,
-            opts: &opts,
-            style,
-            locations: &f.locations,
-            graph: args.graph,
-        };
-        if many && !args.json && !args.quiet {
-            if fi > 0 {
-                out("\n");
-            }
-            out(&format!("{}\n", style.bold(&format!("# {}", f.path))));
-        }
-        for &model in &models {
-            if ctl.is_cancelled() {
-                cancelled = true;
-                break 'files;
-            }
-            let label = format!("{} {}", f.path, model.label());
-            let (c, line) = ProgressLine::start(&ctl, label, progress_on);
-            // `--timeout` counts from the start of the model's work, parsing included.
-            let c = if f.reports.is_empty() {
-                c.with_timeout(opts.timeout.map(|t| t.saturating_sub(f.parse_time)))
-            } else {
-                c
-            };
-            let report = litmus_engine::check(test, model, &opts, &c);
-            let robust = (args.robust && model != litmus_engine::Model::Sc)
-                .then(|| litmus_engine::robust::robustness(test, model, &opts, &c));
-            line.finish();
-            if !args.json {
-                if args.quiet {
-                    out(&format!("{}\n", text::summary_line(&ctx, &report)));
-                } else {
-                    out(&text::model_block(&ctx, &report));
-                    if let Some(r) = &robust {
-                        out(&text::robust_block(&ctx, model, r));
+    let run = Run {
+        args: &args,
+        models: &models,
+        opts: &opts,
+        style,
+        ctl: &ctl,
+        progress_on,
+        many: files.len() > 1,
+    };
+    let jobs = args.jobs.map_or_else(
+        || std::thread::available_parallelism().map_or(1, |n| n.get()),
+        |j| j as usize,
+    );
+    // Every (file, model) pair is a task, `jobs` at a time, so one heavy file's models run in
+    // parallel too. A file's text is printed as soon as its models and every earlier file are
+    // done, in model order, so the output is that of `-j 1`. The memory budget is the
+    // process's, shared by every job.
+    let tasks: Vec<(usize, usize)> = files
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| f.test.is_some() && f.index.is_some())
+        .flat_map(|(fi, _)| (0..models.len()).map(move |mi| (fi, mi)))
+        .collect();
+    let jobs = jobs.clamp(1, tasks.len().max(1));
+    let mut outs: Vec<Vec<Option<ModelOut>>> = files
+        .iter()
+        .map(|f| {
+            let n = if f.test.is_some() && f.index.is_some() { models.len() } else { 0 };
+            (0..n).map(|_| None).collect()
+        })
+        .collect();
+    {
+        let queue = std::sync::Mutex::new(tasks.into_iter());
+        let (tx, rx) = std::sync::mpsc::channel::<(usize, usize, ModelOut)>();
+        let files = &files;
+        std::thread::scope(|s| {
+            for _ in 0..jobs {
+                let (tx, queue, run) = (tx.clone(), &queue, &run);
+                s.spawn(move || loop {
+                    let next = queue.lock().map(|mut q| q.next()).unwrap_or(None);
+                    let Some((fi, mi)) = next else { break };
+                    let Some(o) = run.model(&files[fi], mi) else { continue };
+                    if tx.send((fi, mi, o)).is_err() {
+                        break;
                     }
-                    out("\n");
+                });
+            }
+            drop(tx);
+            let mut next = 0;
+            let print = |outs: &[Vec<Option<ModelOut>>], upto: &mut usize, all: bool| {
+                while *upto < outs.len() && (all || outs[*upto].iter().all(Option::is_some)) {
+                    let text = run.file_text(*upto, &files[*upto], &outs[*upto]);
+                    if !text.is_empty() {
+                        out(&text);
+                    }
+                    *upto += 1;
                 }
+            };
+            print(&outs, &mut next, false);
+            for (fi, mi, o) in rx {
+                outs[fi][mi] = Some(o);
+                print(&outs, &mut next, false);
             }
-            if let Some(r) = robust {
-                f.robust.push((model, r));
+            // Cancelled: what was done of the rest, in order.
+            print(&outs, &mut next, true);
+        });
+    }
+    for (f, o) in files.iter_mut().zip(outs) {
+        for (model, o) in models.iter().zip(o) {
+            let Some(o) = o else { continue };
+            if let Some(r) = o.robust {
+                f.robust.push((*model, r));
             }
-            f.reports.push(report);
+            f.reports.push(o.report);
         }
     }
-    if ctl.is_cancelled() {
-        cancelled = true;
+    let cancelled = ctl.is_cancelled();
+    if cancelled {
         err("litmus: interrupted; the results are incomplete");
     }
     if args.json {
-        out(&format!("{:#}\n", json::document(&files)));
+        let shard = args.shard.map(|(k, n)| {
+            (
+                json::Shard {
+                    index: k,
+                    count: n,
+                    files: args.files.len(),
+                },
+                &positions[..],
+            )
+        });
+        out(&format!("{:#}\n", json::document(&files, shard)));
     }
     if bad > 0 {
         return exit::BAD_INPUT;
     }
     exit_status(&files, cancelled)
+}
+
+/// What every file of a run shares.
+struct Run<'a> {
+    args: &'a CheckArgs,
+    models: &'a [litmus_engine::Model],
+    opts: &'a litmus_engine::CheckOptions,
+    style: text::Style,
+    ctl: &'a litmus_engine::Control,
+    progress_on: bool,
+    many: bool,
+}
+
+/// One model's results and its text (empty with `--json`).
+struct ModelOut {
+    report: ModelReport,
+    robust: Option<litmus_engine::robust::Robustness>,
+    text: String,
+}
+
+impl Run<'_> {
+    fn ctx<'f>(&'f self, f: &'f FileRun) -> Option<text::Ctx<'f>> {
+        Some(text::Ctx {
+            path: &f.path,
+            test: f.test.as_ref()?,
+            index: f.index.as_ref()?,
+            opts: self.opts,
+            style: self.style,
+            locations: &f.locations,
+            graph: self.args.graph,
+        })
+    }
+
+    /// Checks model `mi` of file `f` (None if the run was cancelled first).
+    fn model(&self, f: &FileRun, mi: usize) -> Option<ModelOut> {
+        let (args, opts) = (self.args, self.opts);
+        let ctx = self.ctx(f)?;
+        let model = self.models[mi];
+        if self.ctl.is_cancelled() {
+            return None;
+        }
+        let label = format!("{} {}", f.path, model.label());
+        let (c, line) = ProgressLine::start(self.ctl, label, self.progress_on);
+        // `--timeout` counts from the start of the file's work, parsing included.
+        let c = if mi == 0 {
+            c.with_timeout(opts.timeout.map(|t| t.saturating_sub(f.parse_time)))
+        } else {
+            c
+        };
+        let report = litmus_engine::check(ctx.test, model, opts, &c);
+        let robust = (args.robust && model != litmus_engine::Model::Sc)
+            .then(|| litmus_engine::robust::robustness(ctx.test, model, opts, &c));
+        line.finish();
+        let mut text = String::new();
+        if !args.json {
+            if args.quiet {
+                // `-q --robust`: the verdict joins the model's one line.
+                let rb = robust.as_ref().map(|r| text::robust_summary(&ctx, r));
+                let l = text::summary_line(&ctx, &report);
+                text = match rb {
+                    Some(r) => format!("{l}, {r}\n"),
+                    None => format!("{l}\n"),
+                };
+            } else {
+                text += &text::model_block(&ctx, &report);
+                if let Some(r) = &robust {
+                    text += &text::robust_block(&ctx, model, r);
+                }
+                text.push('\n');
+            }
+        }
+        Some(ModelOut {
+            report,
+            robust,
+            text,
+        })
+    }
+
+    /// The text of file `fi`: its `# path` header (several files) and its models' blocks in
+    /// order (those done, when the run was cancelled).
+    fn file_text(&self, fi: usize, f: &FileRun, outs: &[Option<ModelOut>]) -> String {
+        let mut text = String::new();
+        if self.ctx(f).is_none() || self.args.json || outs.iter().all(Option::is_none) {
+            return text;
+        }
+        if self.many && !self.args.quiet {
+            if fi > 0 {
+                text.push('\n');
+            }
+            text += &format!("{}\n", self.style.bold(&format!("# {}", f.path)));
+        }
+        for o in outs.iter().flatten() {
+            text += &o.text;
+        }
+        text
+    }
 }
 
 fn exit_status(files: &[FileRun], cancelled: bool) -> i32 {

@@ -513,6 +513,18 @@ pub fn summary_line(ctx: &Ctx, r: &ModelReport) -> String {
     )
 }
 
+/// `-q --robust`: the robustness verdict as a part of the model's summary line.
+pub fn robust_summary(ctx: &Ctx, r: &litmus_engine::robust::Robustness) -> String {
+    let st = ctx.style;
+    if r.attack.is_some() {
+        st.red("not robust")
+    } else if r.complete {
+        "robust".to_owned()
+    } else {
+        st.yellow("robustness unknown (search incomplete)")
+    }
+}
+
 /// `--robust`: one line with the verdict, and for a program that is not robust the delayed
 /// store, what it was delayed past, and the attack's schedule.
 pub fn robust_block(

@@ -36,7 +36,7 @@ impl Default for Settings {
             models: Model::ALL.to_vec(),
             loop_bound: 8,
             timeout: 10.0,
-            engine: EngineKind::Mcr,
+            engine: EngineKind::Auto,
             verify_on_save: true,
             verify_on_change: false,
             max_memory: None,
@@ -106,11 +106,12 @@ impl Settings {
         }
         if let Some(v) = get("engine") {
             match v.as_str() {
+                Some("auto") => self.engine = EngineKind::Auto,
                 Some("mcr") => self.engine = EngineKind::Mcr,
                 Some("exhaustive") => self.engine = EngineKind::Exhaustive,
                 Some("dpor") => self.engine = EngineKind::Dpor,
                 _ => {
-                    bad(warnings, "engine", v, "\"mcr\", \"exhaustive\" or \"dpor\"", "mcr".into());
+                    bad(warnings, "engine", v, "\"auto\", \"mcr\", \"exhaustive\" or \"dpor\"", "auto".into());
                     self.engine = defaults.engine;
                 }
             }
@@ -181,7 +182,7 @@ mod tests {
         assert_eq!(w.len(), 3, "{w:?}");
         assert_eq!(s.models, Model::ALL.to_vec());
         assert_eq!(s.loop_bound, 8);
-        assert_eq!(s.engine, EngineKind::Mcr);
+        assert_eq!(s.engine, EngineKind::Auto);
     }
 
     #[test]

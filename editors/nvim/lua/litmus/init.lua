@@ -3,7 +3,7 @@
 --   require('litmus').setup({
 --     cmd = { '/path/to/litmus', 'lsp' },          -- default: { 'litmus', 'lsp' }
 --     settings = { models = { 'sc', 'tso' }, loopBound = 8, timeout = 10,
---                  engine = 'mcr', verifyOnSave = true, verifyOnChange = false },
+--                  engine = 'auto', verifyOnSave = true, verifyOnChange = false },
 --     on_attach = function(client, bufnr) end,     -- optional, e.g. for key maps
 --     codelens = true,                              -- refresh code lenses automatically
 --   })
@@ -29,7 +29,7 @@ M.defaults = {
     models = { 'sc', 'tso', 'pso' },
     loopBound = 8,
     timeout = 10,
-    engine = 'mcr',
+    engine = 'auto',
     verifyOnSave = true,
     verifyOnChange = false,
   },

@@ -3,7 +3,7 @@
 // `node --test`. Contract: docs/editors.md and the protocol contract in docs/design/editors.md.
 
 export type ModelName = 'sc' | 'tso' | 'pso';
-export type EngineName = 'mcr' | 'exhaustive';
+export type EngineName = 'auto' | 'mcr' | 'exhaustive' | 'dpor';
 
 /** What the server receives: exactly the settings it understands, all present, all valid. */
 export interface ServerSettings {
@@ -21,7 +21,7 @@ export const DEFAULT_SETTINGS: Readonly<ServerSettings> = Object.freeze({
   models: ['sc', 'tso', 'pso'] as ModelName[],
   loopBound: 8,
   timeout: 10,
-  engine: 'mcr' as EngineName,
+  engine: 'auto' as EngineName,
   verifyOnSave: true,
   verifyOnChange: false,
 });
@@ -46,7 +46,9 @@ export function toServerSettings(get: ConfigGetter): ServerSettings {
   const timeout = nonNegative(get('timeout'), DEFAULT_SETTINGS.timeout, false);
   const rawEngine = get('engine');
   const engine: EngineName =
-    rawEngine === 'mcr' || rawEngine === 'exhaustive' ? rawEngine : DEFAULT_SETTINGS.engine;
+    rawEngine === 'auto' || rawEngine === 'mcr' || rawEngine === 'exhaustive' || rawEngine === 'dpor'
+      ? rawEngine
+      : DEFAULT_SETTINGS.engine;
   const verifyOnSave = bool(get('verifyOnSave'), DEFAULT_SETTINGS.verifyOnSave);
   const verifyOnChange = bool(get('verifyOnChange'), DEFAULT_SETTINGS.verifyOnChange);
   return { models, loopBound, timeout, engine, verifyOnSave, verifyOnChange };

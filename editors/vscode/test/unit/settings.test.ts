@@ -7,7 +7,7 @@ test('an empty configuration gives the contract defaults', () => {
     models: ['sc', 'tso', 'pso'],
     loopBound: 8,
     timeout: 10,
-    engine: 'mcr',
+    engine: 'auto',
     verifyOnSave: true,
     verifyOnChange: false,
   });
@@ -49,7 +49,7 @@ test('bad numbers, engines and booleans fall back to their defaults', () => {
   const s = fromObject({ loopBound: -1, timeout: Number.NaN, engine: 'z3', verifyOnSave: 'yes', verifyOnChange: 1 });
   assert.equal(s.loopBound, DEFAULT_SETTINGS.loopBound);
   assert.equal(s.timeout, DEFAULT_SETTINGS.timeout);
-  assert.equal(s.engine, 'mcr');
+  assert.equal(s.engine, 'auto');
   assert.equal(s.verifyOnSave, true);
   assert.equal(s.verifyOnChange, false);
   assert.equal(fromObject({ timeout: Infinity }).timeout, 10);

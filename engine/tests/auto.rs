@@ -1,0 +1,104 @@
+//! `--engine auto`: the portfolio's report is the answering engine's own report (as if it had
+//! run alone), the same from run to run, and agrees with the reference explorer; it can be
+//! cancelled like any engine.
+
+mod tier;
+
+use litmus_engine::report::Model;
+use litmus_engine::testgen::{random_test_with, GenConfig};
+use litmus_engine::{check, syntax, CheckOptions, Control, EngineKind, ModelReport};
+
+fn opts(engine: EngineKind) -> CheckOptions {
+    CheckOptions {
+        engine,
+        ..CheckOptions::default()
+    }
+}
+
+fn untimed(mut r: ModelReport) -> ModelReport {
+    r.stats.time_ms = 0.0;
+    r.stats.solver_ms = 0.0;
+    r
+}
+
+/// Each thread increments `c` k times.
+fn counter(threads: usize, incs: usize) -> String {
+    let mut s = format!("litmus Counter{threads}x{incs}\nshared c = 0;\n");
+    for t in 0..threads {
+        s += &format!("thread P{t} {{\n");
+        for _ in 0..incs {
+            s += "  r = c;\n  c = r + 1;\n";
+        }
+        s += "}\n";
+    }
+    s + &format!("exists (c == {})\n", threads * incs)
+}
+
+/// Thread i writes x_i and reads x_(i+1).
+fn sb_ring(n: usize) -> String {
+    let cells: Vec<String> = (0..n).map(|i| format!("x{i} = 0")).collect();
+    let mut s = format!("litmus SBring{n}\nshared {};\n", cells.join(", "));
+    for t in 0..n {
+        s += &format!("thread P{t} {{\n  x{t} = 1;\n  r = x{};\n}}\n", (t + 1) % n);
+    }
+    let all: Vec<String> = (0..n).map(|t| format!("P{t}:r == 0")).collect();
+    s + &format!("exists ({})\n", all.join(" && "))
+}
+
+/// The report of `auto` is its engine's own, twice the same, and has the reference
+/// explorer's states, condition and violation kinds.
+fn agrees(t: &litmus_engine::ast::Test, m: Model, what: &str) -> EngineKind {
+    let a = untimed(check(t, m, &opts(EngineKind::Auto), &Control::new()));
+    let engine = a.stats.engine.expect("auto names its engine");
+    assert_ne!(engine, EngineKind::Auto, "{what}");
+    let again = untimed(check(t, m, &opts(EngineKind::Auto), &Control::new()));
+    assert_eq!(a, again, "{what}: auto differs from run to run");
+    let alone = untimed(check(t, m, &opts(engine), &Control::new()));
+    assert_eq!(a, alone, "{what}: auto's report is not {engine:?}'s own");
+    let oracle = check(t, m, &opts(EngineKind::Exhaustive), &Control::new());
+    assert!(a.complete, "{what}");
+    assert_eq!(a.states, oracle.states, "{what}");
+    assert_eq!(a.condition, oracle.condition, "{what}");
+    let kinds = |r: &ModelReport| r.violations.iter().map(|v| (v.kind, v.span)).collect::<Vec<_>>();
+    assert_eq!(kinds(&a), kinds(&oracle), "{what}");
+    engine
+}
+
+#[test]
+fn auto_reports_its_engines_own_report_on_random_programs() {
+    for seed in 0..tier::sweep(30, 300) {
+        let t = random_test_with(seed, GenConfig::all());
+        for m in Model::ALL {
+            agrees(&t, m, &format!("seed {seed} {m:?}"));
+        }
+    }
+}
+
+#[test]
+fn auto_runs_the_portfolio_past_the_first_engines_budget() {
+    // Big enough that the first candidate passes its work alone and the others join (the
+    // counter: the reference explorer first; the SB ring of 6: DPOR first).
+    let counter = syntax::parse(&counter(2, 4)).test.unwrap();
+    agrees(&counter, Model::Tso, "counter 2x4");
+    let ring = syntax::parse(&sb_ring(6)).test.unwrap();
+    agrees(&ring, Model::Pso, "SB ring 6");
+}
+
+#[test]
+fn a_cancelled_auto_check_ends_incomplete() {
+    let t = syntax::parse(&counter(3, 3)).test.unwrap();
+    let ctl = Control::new();
+    ctl.cancel();
+    let r = check(&t, Model::Pso, &opts(EngineKind::Auto), &ctl);
+    assert!(!r.complete);
+    assert!(r.stats.engine.is_some());
+    // A deadline stops every engine of the portfolio too.
+    let o = CheckOptions {
+        timeout: Some(std::time::Duration::from_millis(200)),
+        ..opts(EngineKind::Auto)
+    };
+    let start = std::time::Instant::now();
+    let r = check(&t, Model::Pso, &o, &Control::new());
+    assert!(!r.complete);
+    assert!(start.elapsed() < std::time::Duration::from_secs(5), "{:?}", start.elapsed());
+}
