@@ -101,8 +101,8 @@ pub struct CheckArgs {
     #[arg(long, value_enum, value_name = "ENGINE", default_value_t = Engine::Auto)]
     pub engine: Engine,
 
-    /// How many files to check at once (default: one per core). Output stays in argument
-    /// order, identical to `-j 1`.
+    /// How many checks to run at once, one check being one model of one file (default: one
+    /// per core). Output stays in argument order, identical to `-j 1`.
     #[arg(short = 'j', long = "jobs", value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub jobs: Option<u32>,
 
