@@ -373,13 +373,16 @@ impl Run<'_> {
         }
         let label = format!("{} {}", f.path, model.label());
         let (c, line) = ProgressLine::start(self.ctl, label, self.progress_on);
-        // `--timeout` counts from the start of the file's work, parsing included.
-        let c = if mi == 0 {
-            c.with_timeout(opts.timeout.map(|t| t.saturating_sub(f.parse_time)))
+        // `--timeout` counts from the start of the file's work, parsing included. The
+        // robustness search (`--robust`) is a search of its own with its own `--timeout`, in
+        // every model alike.
+        let check_ctl = if mi == 0 {
+            c.clone()
+                .with_timeout(opts.timeout.map(|t| t.saturating_sub(f.parse_time)))
         } else {
-            c
+            c.clone()
         };
-        let report = litmus_engine::check(ctx.test, model, opts, &c);
+        let report = litmus_engine::check(ctx.test, model, opts, &check_ctl);
         let robust = (args.robust && model != litmus_engine::Model::Sc)
             .then(|| litmus_engine::robust::robustness(ctx.test, model, opts, &c));
         line.finish();
