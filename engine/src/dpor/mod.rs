@@ -556,6 +556,8 @@ pub fn explore_leaves(
             // Cancel flag, deadline and memory budget (`Control::should_stop`).
             if ctl.should_stop() {
                 d.col.complete = false;
+                // The path's states (each with its store buffers) are freed meanwhile.
+                crate::explore::drop_in_background(std::mem::take(&mut d.nodes));
                 break;
             }
             if ticks.is_multiple_of(4096) {

@@ -62,6 +62,8 @@ pub fn explore(
             if ctl.should_stop() {
                 col.complete = false;
                 col.stats.explored = visited.len() as u64;
+                // Stopped early: return now, free the visited set meanwhile.
+                super::drop_in_background((visited, nodes, queue, state, s));
                 return;
             }
             if steps.is_multiple_of(8192) {

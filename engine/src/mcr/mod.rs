@@ -47,7 +47,6 @@ use crate::semantics::{Choice, Event, State, Status};
 use encode::{Answer, Encoder, Precheck, Target};
 use std::collections::hash_map::Entry;
 use std::collections::HashSet;
-use std::rc::Rc;
 use std::time::Instant;
 use trace::{End, Ev, EvKind, RmwFn, Trace};
 
@@ -342,8 +341,9 @@ fn explore_in(
         }
         out
     };
-    // Each seen point, with the run that first reached it (an index into `runs`). Shared keys,
-    // so that a run can note the points it recorded without copying them.
+    // Each seen point, by its fingerprint, with the run that first reached it (an index into
+    // `runs`). A fingerprint, not the state: a TSO `while (1)` grows its store buffer by one
+    // entry per iteration, so whole states made the set quadratic in the loop bound.
     let mut seen_states: rustc_hash::FxHashMap<Point, u32> = Default::default();
     let mut runs: Vec<Run> = Vec::new();
     let mut step_ids = Steps::default();
@@ -443,14 +443,14 @@ fn explore_in(
         // The points this run recorded, each with the run it had before (undone if it merges).
         let mut touched: Vec<(Point, Option<u32>)> = Vec::new();
         if tuning.prune_states && st.is_running() {
-            match seen_states.entry(Rc::new((st.clone(), canon.clone()))) {
+            match seen_states.entry(point(&st, &canon)) {
                 Entry::Occupied(_) => {
                     stats.pruned += 1;
                     continue;
                 }
                 Entry::Vacant(v) => {
                     if tuning.merge_runs {
-                        touched.push((Rc::clone(v.key()), None));
+                        touched.push((*v.key(), None));
                     }
                     v.insert(run);
                 }
@@ -525,10 +525,10 @@ fn explore_in(
                     // Every point of the default run is a prefix later seeds may reach too: from
                     // there the default continuation is this one (it depends on the state only).
                     if record_runs && st.is_running() {
-                        match seen_states.entry(Rc::new((st.clone(), canon.clone()))) {
+                        match seen_states.entry(point(&st, &canon)) {
                             Entry::Vacant(v) => {
                                 if tuning.merge_runs {
-                                    touched.push((Rc::clone(v.key()), None));
+                                    touched.push((*v.key(), None));
                                 }
                                 v.insert(run);
                             }
@@ -543,7 +543,7 @@ fn explore_in(
                                     break;
                                 }
                                 if !first.seeded || this.within(first, &step_ids) {
-                                    touched.push((Rc::clone(o.key()), Some(*o.get())));
+                                    touched.push((*o.key(), Some(*o.get())));
                                     o.insert(run);
                                 }
                             }
@@ -866,9 +866,21 @@ struct Canon {
     cells: usize,
 }
 
-/// A point of an execution: its state and its steps (see the module's doc), shared between the
-/// seen points and the run that recorded it.
-type Point = Rc<(State, Canon)>;
+/// A point of an execution, its state and its steps (see the module's doc), as a 128-bit
+/// fingerprint: 16 bytes per point whatever the size of the state (a store buffer grows with
+/// every iteration of a loop that only stores). Two different points share a fingerprint with
+/// probability about `n^2 / 2^129` for `n` points, far below any other cause of error.
+type Point = u128;
+
+/// The fingerprint of a point (SipHash-1-3 with fixed keys, so runs are deterministic).
+fn point(st: &State, canon: &Canon) -> Point {
+    use siphasher::sip128::{Hasher128, SipHasher13};
+    use std::hash::Hash;
+    let mut h = SipHasher13::new_with_keys(0x6c69_746d_7573_2d6d, 0x6372_2d70_6f69_6e74);
+    st.hash(&mut h);
+    canon.hash(&mut h);
+    h.finish128().as_u128()
+}
 
 /// A default run: its committed prefix (its seed) and the first cell whose final value its
 /// trace asks about.
