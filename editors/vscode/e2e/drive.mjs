@@ -1,6 +1,6 @@
 // Drives code-server (started by run.sh with the litmus extension installed) in headless
 // Chromium: opens a test with a TSO bug, waits for the error squiggle and the verdict code
-// lens, hovers the assertion, saves a screenshot, then opens the schedule peek and checks the
+// lens, hovers the assertion, saves a screenshot, then opens the ordered step list and checks the
 // status bar; opens PSO's trace view from its lens, steps through it and checks its graph.
 // Prints one line per check and `N passed, N failed` last.
 import * as fs from 'node:fs';
@@ -249,18 +249,21 @@ try {
     await page.screenshot({ path: screenshot });
   });
 
-  await check('the Show schedule lens opens a peek list of the steps', async () => {
+  await check('the Show schedule lens opens the steps in schedule order, one row each', async () => {
     await page.mouse.move(0, 0);
     await page.keyboard.press('Escape');
     const link = page.locator('.codelens-decoration a', { hasText: 'Show schedule' }).first();
     await link.waitFor({ timeout: 30_000 });
     await link.click();
-    const peek = page.locator('.peekview-widget').first();
-    await peek.waitFor({ timeout: 30_000 });
-    const rows = peek.locator('.monaco-list-row');
-    await rows.first().waitFor({ timeout: 10_000 });
-    const n = await rows.count();
-    if (n < 2) throw new Error(`peek list has ${n} rows`);
+    const first = page.locator('.quick-input-widget .monaco-list-row', { hasText: /^1\. / }).first();
+    await first.waitFor({ timeout: 30_000 });
+    const labels = await page.locator('.quick-input-widget .monaco-list-row .label-name').allInnerTexts();
+    if (labels.length < 2) throw new Error(`step list has ${labels.length} rows`);
+    labels.forEach((l, i) => {
+      if (!l.startsWith(`${i + 1}. `)) throw new Error(`row ${i} is ${JSON.stringify(l)}`);
+    });
+    const title = await page.locator('.quick-input-widget .quick-input-title').first().innerText();
+    if ((title.match(/steps\)/g) ?? []).length !== 1) throw new Error(`title says ${JSON.stringify(title)}`);
   });
 
   await check('the schedule steps are written next to their lines', async () => {
@@ -346,7 +349,7 @@ try {
 
   await check('a missing server binary is reported once, naming the setting', async () => {
     await page.keyboard.press('Escape');
-    // A workspace setting (litmus.serverPath is machine-overridable), as a project would pin it.
+    // A workspace setting, as a project would pin it.
     fs.mkdirSync(`${workspace}/.vscode`, { recursive: true });
     fs.writeFileSync(`${workspace}/.vscode/settings.json`, JSON.stringify({ 'litmus.serverPath': '/nonexistent/litmus' }));
     const toast = page.locator('.notifications-toasts .notification-toast', { hasText: 'litmus.serverPath' }).first();
