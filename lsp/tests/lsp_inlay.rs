@@ -73,6 +73,15 @@ async fn every_violation_contributes_its_values_tagged_with_model_and_number() {
     at.dedup();
     assert_eq!(at.len(), hs.len(), "{hs:?}");
     assert!(labels.iter().all(|l| !l.contains("0, 0")), "{labels:?}");
+    // The critical section's fetch_add read differs between the two counterexamples (whose
+    // thread entered first): both values are shown, each with its violation.
+    let (l, _) = find(DEKKER, "r0 = fetch_add(inside, 1)");
+    let fa = on_line(&hs, l);
+    assert_eq!(fa.len(), 1, "{hs:?}");
+    assert!(
+        fa[0].contains(" · ") && fa[0].contains("TSO #1") && fa[0].contains("TSO #2"),
+        "{fa:?}"
+    );
     // Both threads' `while (flagN == 1)` loads are annotated.
     for needle in ["while (flag1 == 1)", "while (flag0 == 1)"] {
         let (l, _) = find(DEKKER, needle);
