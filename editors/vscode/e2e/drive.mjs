@@ -238,11 +238,12 @@ try {
   });
 
   await check("the server's markdown hover renders its verdict table", async () => {
-    // the verdict table is further down the hover, below the diagnostic
-    const table = page.locator('.monaco-hover:not(.hidden) table').first();
-    await table.waitFor({ state: 'attached', timeout: 10_000 });
-    const text = await table.innerText();
-    if (!/TSO/.test(text) || !/SC/.test(text)) throw new Error(`table says ${JSON.stringify(text.slice(0, 200))}`);
+    // the hover starts with the thread table of the counterexample; the per-model verdict
+    // table comes after it
+    const tables = page.locator('.monaco-hover:not(.hidden) table');
+    await tables.first().waitFor({ state: 'attached', timeout: 10_000 });
+    const texts = await tables.allInnerTexts();
+    if (!texts.some((t) => /\bTSO\b/.test(t) && /\bSC\b/.test(t))) throw new Error(`tables say ${JSON.stringify(texts.map((t) => t.slice(0, 80)))}`);
   });
 
   await check(`screenshot saved to ${screenshot}`, async () => {
@@ -305,8 +306,11 @@ try {
     await page.keyboard.press('Escape');
     // wide enough for the trace view's buffer and memory columns beside the editor
     await page.setViewportSize({ width: 1680, height: 900 });
+    // the checks above left another file active (the Testing view's files): back to the test's tab
+    await page.keyboard.press('Escape');
+    await page.locator('.tabs-container .tab', { hasText: FILE }).first().click();
     const link = page.locator('.codelens-decoration a', { hasText: /^PSO ✗$/ }).first();
-    await link.waitFor({ timeout: 30_000 });
+    await link.waitFor({ timeout: 60_000 });
     await link.click();
     const heading = traceFrame().locator('h1');
     await heading.waitFor({ timeout: 60_000 });
@@ -357,6 +361,22 @@ try {
     const text = await toast.innerText();
     if (!text.includes('/nonexistent/litmus') || !text.includes('cargo build')) throw new Error(`toast says ${JSON.stringify(text)}`);
     await page.locator('.statusbar-item', { hasText: 'litmus: no server' }).first().waitFor({ timeout: 30_000 });
+  });
+
+  await check("the error's Open Settings shows litmus.serverPath on the tab it opens", async () => {
+    const toast = page.locator('.notifications-toasts .notification-toast', { hasText: 'litmus.serverPath' }).first();
+    await toast.locator('.monaco-button', { hasText: 'Open Settings' }).first().click();
+    // a machine-scoped setting was hidden here ("No Settings Found" on code-server's User tab)
+    await page.locator('.settings-editor .setting-item', { hasText: 'Server Path' }).first().waitFor({ timeout: 30_000 });
+  });
+
+  await check('removing the workspace serverPath restarts the (bundled) server', async () => {
+    fs.writeFileSync(`${workspace}/.vscode/settings.json`, '{}');
+    // close the Settings editor (a modal in code-server; Escape once clears its search box)
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Escape');
+    await page.locator('.tabs-container .tab', { hasText: FILE }).first().click();
+    await page.locator('.statusbar-item', { hasText: 'TSO ✗' }).first().waitFor({ timeout: 60_000 });
   });
 } finally {
   await browser.close();
