@@ -355,7 +355,7 @@ async fn exists_condition_witness_lens_and_hover_counts() {
             .as_array()
             .unwrap()
             .iter()
-            .any(|x| x["position"] == pos(rl, rc + 6) && x["label"] == " ⇐ 0 (TSO)"),
+            .any(|x| x["position"] == pos(rl, rc + 6) && x["label"] == " ⇐ 0 (TSO, PSO)"),
         "{hints}"
     );
 }

@@ -1,6 +1,6 @@
 // Drives code-server (started by run.sh with the litmus extension installed) in headless
 // Chromium: opens a test with a TSO bug, waits for the error squiggle and the verdict code
-// lens, hovers the assertion, saves a screenshot, then opens the schedule peek and checks the
+// lens, hovers the assertion, saves a screenshot, then opens the ordered step list and checks the
 // status bar; opens PSO's trace view from its lens, steps through it and checks its graph.
 // Prints one line per check and `N passed, N failed` last.
 import * as fs from 'node:fs';
@@ -238,29 +238,33 @@ try {
   });
 
   await check("the server's markdown hover renders its verdict table", async () => {
-    // the verdict table is further down the hover, below the diagnostic
-    const table = page.locator('.monaco-hover:not(.hidden) table').first();
-    await table.waitFor({ state: 'attached', timeout: 10_000 });
-    const text = await table.innerText();
-    if (!/TSO/.test(text) || !/SC/.test(text)) throw new Error(`table says ${JSON.stringify(text.slice(0, 200))}`);
+    // the hover starts with the thread table of the counterexample; the per-model verdict
+    // table comes after it
+    const tables = page.locator('.monaco-hover:not(.hidden) table');
+    await tables.first().waitFor({ state: 'attached', timeout: 10_000 });
+    const texts = await tables.allInnerTexts();
+    if (!texts.some((t) => /\bTSO\b/.test(t) && /\bSC\b/.test(t))) throw new Error(`tables say ${JSON.stringify(texts.map((t) => t.slice(0, 80)))}`);
   });
 
   await check(`screenshot saved to ${screenshot}`, async () => {
     await page.screenshot({ path: screenshot });
   });
 
-  await check('the Show schedule lens opens a peek list of the steps', async () => {
+  await check('the Show schedule lens opens the steps in schedule order, one row each', async () => {
     await page.mouse.move(0, 0);
     await page.keyboard.press('Escape');
     const link = page.locator('.codelens-decoration a', { hasText: 'Show schedule' }).first();
     await link.waitFor({ timeout: 30_000 });
     await link.click();
-    const peek = page.locator('.peekview-widget').first();
-    await peek.waitFor({ timeout: 30_000 });
-    const rows = peek.locator('.monaco-list-row');
-    await rows.first().waitFor({ timeout: 10_000 });
-    const n = await rows.count();
-    if (n < 2) throw new Error(`peek list has ${n} rows`);
+    const first = page.locator('.quick-input-widget .monaco-list-row', { hasText: /^1\. / }).first();
+    await first.waitFor({ timeout: 30_000 });
+    const labels = await page.locator('.quick-input-widget .monaco-list-row .label-name').allInnerTexts();
+    if (labels.length < 2) throw new Error(`step list has ${labels.length} rows`);
+    labels.forEach((l, i) => {
+      if (!l.startsWith(`${i + 1}. `)) throw new Error(`row ${i} is ${JSON.stringify(l)}`);
+    });
+    const title = await page.locator('.quick-input-widget .quick-input-title').first().innerText();
+    if ((title.match(/steps\)/g) ?? []).length !== 1) throw new Error(`title says ${JSON.stringify(title)}`);
   });
 
   await check('the schedule steps are written next to their lines', async () => {
@@ -302,8 +306,11 @@ try {
     await page.keyboard.press('Escape');
     // wide enough for the trace view's buffer and memory columns beside the editor
     await page.setViewportSize({ width: 1680, height: 900 });
+    // the checks above left another file active (the Testing view's files): back to the test's tab
+    await page.keyboard.press('Escape');
+    await page.locator('.tabs-container .tab', { hasText: FILE }).first().click();
     const link = page.locator('.codelens-decoration a', { hasText: /^PSO ✗$/ }).first();
-    await link.waitFor({ timeout: 30_000 });
+    await link.waitFor({ timeout: 60_000 });
     await link.click();
     const heading = traceFrame().locator('h1');
     await heading.waitFor({ timeout: 60_000 });
@@ -346,7 +353,7 @@ try {
 
   await check('a missing server binary is reported once, naming the setting', async () => {
     await page.keyboard.press('Escape');
-    // A workspace setting (litmus.serverPath is machine-overridable), as a project would pin it.
+    // A workspace setting, as a project would pin it.
     fs.mkdirSync(`${workspace}/.vscode`, { recursive: true });
     fs.writeFileSync(`${workspace}/.vscode/settings.json`, JSON.stringify({ 'litmus.serverPath': '/nonexistent/litmus' }));
     const toast = page.locator('.notifications-toasts .notification-toast', { hasText: 'litmus.serverPath' }).first();
@@ -354,6 +361,22 @@ try {
     const text = await toast.innerText();
     if (!text.includes('/nonexistent/litmus') || !text.includes('cargo build')) throw new Error(`toast says ${JSON.stringify(text)}`);
     await page.locator('.statusbar-item', { hasText: 'litmus: no server' }).first().waitFor({ timeout: 30_000 });
+  });
+
+  await check("the error's Open Settings shows litmus.serverPath on the tab it opens", async () => {
+    const toast = page.locator('.notifications-toasts .notification-toast', { hasText: 'litmus.serverPath' }).first();
+    await toast.locator('.monaco-button', { hasText: 'Open Settings' }).first().click();
+    // a machine-scoped setting was hidden here ("No Settings Found" on code-server's User tab)
+    await page.locator('.settings-editor .setting-item', { hasText: 'Server Path' }).first().waitFor({ timeout: 30_000 });
+  });
+
+  await check('removing the workspace serverPath restarts the (bundled) server', async () => {
+    fs.writeFileSync(`${workspace}/.vscode/settings.json`, '{}');
+    // close the Settings editor (a modal in code-server; Escape once clears its search box)
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Escape');
+    await page.locator('.tabs-container .tab', { hasText: FILE }).first().click();
+    await page.locator('.statusbar-item', { hasText: 'TSO ✗' }).first().waitFor({ timeout: 60_000 });
   });
 } finally {
   await browser.close();

@@ -1,6 +1,6 @@
 // The VS Code side of litmus: starts `litmus lsp` for `.litmus` files and adds what the
-// protocol leaves to the client: the status bar item fed by `litmus/status`, the peek list
-// for `litmus.showSchedule`, copying a schedule, inline step labels, and a clear message when
+// protocol leaves to the client: the status bar item fed by `litmus/status`, the ordered step
+// list for `litmus.showSchedule`, copying a schedule, inline step labels, and a clear message when
 // the binary is missing. Everything that can be tested without VS Code lives in `./logic`.
 
 import * as fs from 'fs';
@@ -15,19 +15,25 @@ import {
   TransportKind,
 } from 'vscode-languageclient/node';
 import {
-  anchorPosition,
   completeCommandArgs,
   formatScheduleText,
   lineAnnotations,
   parseSchedule,
   Schedule,
-  scheduleHeading,
+  scheduleSummary,
   SHOW_SCHEDULE,
   stepItems,
   VERIFY,
 } from './logic/schedule';
 import { bundledServerPath, chooseServer } from './logic/serverPath';
-import { RESTART_KEYS, SERVER_KEYS, ServerSettings, toServerSettings } from './logic/settings';
+import {
+  needsRestart,
+  OPEN_SERVER_PATH_SETTING,
+  SERVER_KEYS,
+  serverPathIsExplicit,
+  ServerSettings,
+  toServerSettings,
+} from './logic/settings';
 import { formatStatus, parseStatus, STATUS_NOTIFICATION, StatusStore } from './logic/status';
 import { registerTestExplorer } from './testing';
 import * as crypto from 'crypto';
@@ -140,7 +146,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     }),
     vscode.workspace.onDidCloseTextDocument((d) => statuses.delete(d.uri.toString())),
     vscode.workspace.onDidChangeConfiguration(async (e) => {
-      if (RESTART_KEYS.some((k) => e.affectsConfiguration(k))) {
+      // `litmus.serverPath` set or changed in any scope (user, remote, workspace, folder)
+      if (needsRestart((k) => e.affectsConfiguration(k))) {
         await stopClient();
         await startClient(context);
       } else if (client && SERVER_KEYS.some((k) => e.affectsConfiguration(k))) {
@@ -169,9 +176,7 @@ async function startClient(context: vscode.ExtensionContext): Promise<void> {
   // A platform .vsix carries the server (server/litmus); litmus.serverPath, when set, wins.
   const inspected = vscode.workspace.getConfiguration('litmus').inspect<string>('serverPath');
   // (an untrusted workspace's own value does not count: VS Code ignores it, see package.json)
-  const explicit =
-    inspected?.globalValue !== undefined ||
-    (vscode.workspace.isTrusted && (inspected?.workspaceValue !== undefined || inspected?.workspaceFolderValue !== undefined));
+  const explicit = serverPathIsExplicit(inspected, vscode.workspace.isTrusted);
   const resolved = chooseServer({ value: vscode.workspace.getConfiguration('litmus').get<string>('serverPath'), explicit }, bundledServerPath(context.extensionPath, process.platform), {
     pathVar: process.env.PATH ?? '',
     pathExt: process.env.PATHEXT,
@@ -289,7 +294,7 @@ async function showStartError(): Promise<void> {
   if (!startError) return;
   const choice = await vscode.window.showErrorMessage(startError, 'Open Settings', 'Show Output');
   if (choice === 'Open Settings') {
-    await vscode.commands.executeCommand('workbench.action.openSettings', 'litmus.serverPath');
+    await vscode.commands.executeCommand(...OPEN_SERVER_PATH_SETTING);
   } else if (choice === 'Show Output') {
     output.show(true);
   }
@@ -356,19 +361,9 @@ async function presentSchedule(raw: unknown, requestedUri: string): Promise<void
   }
   output.appendLine(formatScheduleText(s));
   showAnnotations(s);
-  const uri = normUri(requestedUri);
-  const ed = vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === uri);
-  const cursor = ed ? ed.selection.active : new vscode.Position(0, 0);
-  const anchor = anchorPosition(s, uri, { line: cursor.line, character: cursor.character });
-  const locations = s.steps.map((st) => new vscode.Location(vscode.Uri.parse(st.location.uri), toRange(st.location.range)));
-  await vscode.commands.executeCommand(
-    'editor.action.peekLocations',
-    vscode.Uri.parse(uri),
-    new vscode.Position(anchor.line, anchor.character),
-    locations,
-    'peek',
-  );
-  vscode.window.setStatusBarMessage(`Litmus: ${scheduleHeading(s)} (${s.steps.length} steps)`, 8000);
+  // The steps in schedule order, one entry each (VS Code's peek list would sort and merge them).
+  pickSteps(s, normUri(requestedUri));
+  vscode.window.setStatusBarMessage(`Litmus: ${scheduleSummary(s)}`, 8000);
 }
 
 function showAnnotations(s: Schedule | undefined): void {
@@ -422,7 +417,7 @@ async function copySchedule(): Promise<void> {
   if (!got) return;
   const { schedule: s, uri } = got;
   await vscode.env.clipboard.writeText(formatScheduleText(s, (u) => displayName(u, uri)));
-  void vscode.window.showInformationMessage(`Litmus: copied the ${scheduleHeading(s)} schedule (${s.steps.length} steps).`);
+  void vscode.window.showInformationMessage(`Litmus: copied the schedule of ${scheduleSummary(s)}.`);
 }
 
 /** The steps in schedule order in a pick list; moving through it reveals each step's source. */
@@ -431,9 +426,14 @@ async function stepThroughSchedule(): Promise<void> {
   if (!got) return;
   const { schedule: s, uri } = got;
   showAnnotations(s);
+  pickSteps(s, uri);
+}
+
+/** The ordered step list of `s` (a quick pick): moving through it reveals each step's source. */
+function pickSteps(s: Schedule, uri: string): void {
   const items = stepItems(s, (u) => displayName(u, uri));
   const pick = vscode.window.createQuickPick<(typeof items)[number]>();
-  pick.title = `Litmus: ${scheduleHeading(s)}`;
+  pick.title = `Litmus: ${scheduleSummary(s)}`;
   pick.placeholder = 'Steps in schedule order: move to reveal, Enter to go there';
   pick.items = items;
   pick.matchOnDescription = true;

@@ -132,7 +132,7 @@ impl Conv<'_> {
             kind: None,
             text_edits: None,
             tooltip: Some(lsp::InlayHintTooltip::String(
-                "value read in the shown counterexample".into(),
+                "values read here in each counterexample (or witness): its model, #k when a model has several, ×N when the load ran N times".into(),
             )),
             padding_left: Some(true),
             padding_right: None,

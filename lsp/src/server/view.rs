@@ -418,56 +418,137 @@ pub fn schedule_view(
     })
 }
 
-/// Inlay hints for the shown counterexample: after each load, the value it read (`⇐ 0`).
+/// Inlay hints: after each load, the value it read in the counterexamples (`⇐ 0 (TSO)`).
+///
+/// Values come from every violation of every model (or, when nothing is violated, from every
+/// witness), each tagged with its model, and with `#k` when the model has several: Dekker's two
+/// failing assertions each contribute their own reads. A load run several times in one schedule
+/// (a loop) is summarised by its first value (and its last, when they differ) and a count:
+/// `⇐ 0 (×5, SC)`. In herd's x86 dialects the thread columns are left alone: one hint per row,
+/// at the end of the line, naming each cell's thread and location (`⇐ P0 y=0, P1 x=0 (TSO)`).
 pub fn inlay_hints(
     test: &Test,
     text: &str,
     results: &BTreeMap<Model, Outcome>,
 ) -> Vec<(u32, String)> {
     let fs = findings(test, results);
-    let Some(f) = pick(&fs, None) else {
-        return vec![];
+    let chosen: Vec<&Finding> = if fs.iter().any(|f| f.kind != "witness") {
+        fs.iter().filter(|f| f.kind != "witness").collect()
+    } else {
+        fs.iter().collect()
     };
-    let mut by_span: Vec<(Span, Vec<(String, String)>)> = Vec::new();
-    for s in f.schedule.iter().filter(|s| {
-        matches!(
-            s.action,
-            litmus_engine::report::Action::Load | litmus_engine::report::Action::Rmw
-        )
-    }) {
-        let (loc, v) = (
-            s.loc.clone().unwrap_or_default(),
-            s.value.map_or("?".into(), |v| v.to_string()),
-        );
-        match by_span.iter_mut().find(|(sp, _)| *sp == s.span) {
-            Some((_, vs)) => vs.push((loc, v)),
-            None => by_span.push((s.span, vec![(loc, v)])),
+    let herd = test.dialect.is_herd();
+    // offset -> ((values, runs), tags), in order of first appearance
+    let mut at: BTreeMap<u32, Vec<((String, usize), Vec<String>)>> = BTreeMap::new();
+    for (i, f) in chosen.iter().enumerate() {
+        let of_model = chosen.iter().filter(|g| g.model == f.model).count();
+        let tag = if of_model > 1 {
+            let k = chosen[..=i].iter().filter(|g| g.model == f.model).count();
+            format!("{} #{k}", f.model.label())
+        } else {
+            f.model.label().to_string()
+        };
+        for (off, values, runs) in finding_hints(test, text, f.schedule, herd) {
+            let body = (values, runs);
+            let bodies = at.entry(off).or_default();
+            match bodies.iter_mut().find(|(b, _)| *b == body) {
+                Some((_, tags)) => tags.push(tag.clone()),
+                None => bodies.push((body, vec![tag.clone()])),
+            }
         }
     }
-    let _ = text;
-    let mut out: Vec<(u32, String)> = by_span
-        .into_iter()
-        .map(|(sp, vs)| {
-            let same_loc = vs.iter().all(|(l, _)| *l == vs[0].0);
-            let body = if same_loc {
-                vs.iter()
-                    .map(|(_, v)| v.clone())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            } else {
-                vs.iter()
-                    .map(|(l, v)| format!("{l}={v}"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            };
-            (
-                hint_offset(text, sp),
-                format!(" ⇐ {body} ({})", f.model.label()),
-            )
+    at.into_iter()
+        .map(|(off, bodies)| {
+            let parts: Vec<String> = bodies
+                .into_iter()
+                .map(|((values, runs), tags)| {
+                    if runs > 1 {
+                        format!("{values} (×{runs}, {})", tags.join(", "))
+                    } else {
+                        format!("{values} ({})", tags.join(", "))
+                    }
+                })
+                .collect();
+            (off, format!(" ⇐ {}", parts.join(" · ")))
         })
-        .collect();
-    out.sort();
+        .collect()
+}
+
+/// The hints of one schedule: (offset, values read, how many times the load ran).
+fn finding_hints(
+    test: &Test,
+    text: &str,
+    schedule: &Schedule,
+    herd: bool,
+) -> Vec<(u32, String, usize)> {
+    use litmus_engine::report::Action;
+    // (thread, span) -> per location in order of first read, its values
+    let mut by_span: Vec<((usize, Span), Vec<(String, Vec<String>)>)> = Vec::new();
+    for s in schedule
+        .iter()
+        .filter(|s| matches!(s.action, Action::Load | Action::Rmw))
+    {
+        let loc = s.loc.clone().unwrap_or_default();
+        let v = s.value.map_or("?".into(), |v| v.to_string());
+        let key = (s.thread, s.span);
+        let i = match by_span.iter().position(|(k, _)| *k == key) {
+            Some(i) => i,
+            None => {
+                by_span.push((key, Vec::new()));
+                by_span.len() - 1
+            }
+        };
+        let locs = &mut by_span[i].1;
+        match locs.iter_mut().find(|(l, _)| *l == loc) {
+            Some((_, vs)) => vs.push(v),
+            None => locs.push((loc, vec![v])),
+        }
+    }
+    let summary = |vs: &[String]| -> String {
+        match (vs.first(), vs.last()) {
+            (Some(a), Some(b)) if a != b => format!("{a} … {b}"),
+            (Some(a), _) => a.clone(),
+            _ => String::new(),
+        }
+    };
+    let mut out: Vec<(u32, String, usize)> = Vec::new();
+    for ((thread, sp), locs) in by_span {
+        let runs = locs.iter().map(|(_, vs)| vs.len()).max().unwrap_or(1);
+        let values = if herd || locs.len() > 1 {
+            locs.iter()
+                .map(|(l, vs)| format!("{l}={}", summary(vs)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        } else {
+            summary(&locs[0].1)
+        };
+        let (off, values) = if herd {
+            let name = test
+                .threads
+                .get(thread)
+                .map_or_else(|| format!("P{thread}"), |t| t.name.text.clone());
+            (line_end(text, sp.start), format!("{name} {values}"))
+        } else {
+            (hint_offset(text, sp), values)
+        };
+        // herd: the cells of one row share the line end
+        match out.iter_mut().find(|(o, _, _)| *o == off) {
+            Some((_, v, n)) => {
+                *v = format!("{v}, {values}");
+                *n = (*n).max(runs);
+            }
+            None => out.push((off, values, runs)),
+        }
+    }
     out
+}
+
+/// The end of the line holding `off`, before trailing white space.
+fn line_end(text: &str, off: u32) -> u32 {
+    let start = off as usize;
+    let rest = text.get(start..).unwrap_or("");
+    let line = rest.split('\n').next().unwrap_or("");
+    (start + line.trim_end().len()) as u32
 }
 
 /// Where a hint goes: the end of the step's source, before a trailing `;`.

@@ -107,6 +107,16 @@ export function scheduleHeading(s: Schedule): string {
   return s.title ? `${head}: ${s.title}` : head;
 }
 
+/**
+ * The heading with the step count said once: `… (9 steps)`. The server's title may already
+ * end with the count (`SB: condition violation under TSO (9 steps)`); then it is not repeated.
+ */
+export function scheduleSummary(s: Schedule): string {
+  const head = scheduleHeading(s);
+  if (/\(\d+ steps?\)\s*$/.test(head)) return head;
+  return `${head} (${s.steps.length} ${s.steps.length === 1 ? 'step' : 'steps'})`;
+}
+
 /** The last path segment of a uri, decoded (`file:///a/b%20c.litmus` → `b c.litmus`). */
 export function uriBaseName(uri: string): string {
   const path = uri.replace(/[?#].*$/, '');
@@ -183,7 +193,11 @@ export interface StepItem {
   location: Location;
 }
 
-/** The steps as an ordered pick list (VS Code's peek list sorts by position; this keeps order). */
+/**
+ * The steps as an ordered pick list, one item per step. VS Code's peek list (`peekLocations`)
+ * sorts its locations by position and merges equal ones ("Locations (7)" for 9 steps), so the
+ * order of a schedule is lost there; `litmus.showSchedule` and Step Through use this list.
+ */
 export function stepItems(s: Schedule, name: (uri: string) => string = uriBaseName): StepItem[] {
   return s.steps.map((st, i) => {
     const p = st.location.range.start;

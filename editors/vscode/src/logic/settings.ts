@@ -83,3 +83,35 @@ export const RESTART_KEYS: readonly string[] = ['litmus.serverPath'];
 
 /** Every key the server is told about; a change to one sends `workspace/didChangeConfiguration`. */
 export const SERVER_KEYS: readonly string[] = Object.keys(DEFAULT_SETTINGS).map((k) => `litmus.${k}`);
+
+/** True when a configuration change (VS Code's `affectsConfiguration`) needs a restart. */
+export function needsRestart(affects: (key: string) => boolean): boolean {
+  return RESTART_KEYS.some((k) => affects(k));
+}
+
+/** What `WorkspaceConfiguration.inspect('serverPath')` says about the setting's scopes. */
+export interface Inspected {
+  globalValue?: unknown;
+  workspaceValue?: unknown;
+  workspaceFolderValue?: unknown;
+}
+
+/**
+ * Whether the user set `litmus.serverPath` somewhere: in user settings (local or remote, which
+ * VS Code merges into `globalValue`), or, in a trusted workspace, in the workspace or folder
+ * settings (an untrusted workspace's own value is ignored, as VS Code ignores it). A set value
+ * wins over the bundled server.
+ */
+export function serverPathIsExplicit(inspected: Inspected | undefined, trusted: boolean): boolean {
+  if (!inspected) return false;
+  return (
+    inspected.globalValue !== undefined ||
+    (trusted && (inspected.workspaceValue !== undefined || inspected.workspaceFolderValue !== undefined))
+  );
+}
+
+/**
+ * The command that shows `litmus.serverPath` in the Settings editor: the search finds it on
+ * every tab, and the setting's `window` scope makes the User tab (the one that opens) list it.
+ */
+export const OPEN_SERVER_PATH_SETTING: readonly [string, string] = ['workbench.action.openSettings', 'litmus.serverPath'];

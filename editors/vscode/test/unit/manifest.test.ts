@@ -44,6 +44,14 @@ test('an untrusted workspace cannot choose the server binary', () => {
   assert.deepEqual(u.restrictedConfigurations, ['litmus.serverPath']);
 });
 
+test('litmus.serverPath is a window setting, listed on the User tab and honoured from every scope', () => {
+  // `machine` / `machine-overridable` settings are hidden from the User tab of a remote window
+  // (code-server is one) and ignored in its user settings.json: a new user found neither.
+  const sp = manifest.contributes.configuration.properties['litmus.serverPath'];
+  assert.equal(sp.scope, 'window');
+  assert.equal(sp.type, 'string');
+});
+
 test('a platform .vsix carries the bundled server: server/ is packaged', () => {
   const ignore = fs.readFileSync(path.join(root, '.vscodeignore'), 'utf8').split('\n');
   assert.ok(ignore.includes('!server/**'), '.vscodeignore keeps server/');

@@ -8,6 +8,7 @@ import {
   parseSchedule,
   scheduleHeading,
   scheduleLocations,
+  scheduleSummary,
   stepItems,
   uriBaseName,
 } from '../../src/logic/schedule';
@@ -156,4 +157,34 @@ test('step items keep schedule order and number every step', () => {
     ],
   );
   assert.deepEqual(items[3].location.range, range(5, 2));
+});
+
+test('the step count is said once, whether or not the server title already says it', () => {
+  const s = parseSchedule(reply)!;
+  assert.equal(scheduleSummary(s), 'TSO assertion violation: assert(r0 == 1) fails (5 steps)');
+  // the server's title for litmus.showSchedule ends with the count: not repeated
+  const titled = parseSchedule({ ...reply, kind: 'condition', title: 'SB: condition violation under TSO (5 steps)' })!;
+  const once = scheduleSummary(titled);
+  assert.equal(once, 'TSO condition violation: SB: condition violation under TSO (5 steps)');
+  assert.equal(once.match(/steps\)/g)?.length, 1);
+  assert.equal(scheduleSummary({ ...s, steps: s.steps.slice(0, 1) }), 'TSO assertion violation: assert(r0 == 1) fails (1 step)');
+});
+
+test('the step list has one item per step, in schedule order, even where steps share a location', () => {
+  // nine steps over seven places: VS Code's peek list showed "Locations (7)", sorted by line
+  const at = [5, 10, 6, 11, 5, 10, 6, 12, 13];
+  const s = parseSchedule({
+    ...reply,
+    steps: at.map((line, i) => ({ label: `step ${i}`, location: { uri: U, range: range(line, 2) } })),
+  })!;
+  const items = stepItems(s);
+  assert.equal(items.length, 9);
+  assert.deepEqual(
+    items.map((i) => i.label),
+    at.map((_, i) => `${i + 1}. step ${i}`),
+  );
+  assert.deepEqual(
+    items.map((i) => i.location.range.start.line),
+    at,
+  );
 });

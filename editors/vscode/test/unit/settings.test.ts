@@ -1,6 +1,15 @@
 import { strict as assert } from 'node:assert';
 import { test } from 'node:test';
-import { DEFAULT_SETTINGS, fromObject, normalizeModels, SERVER_KEYS, toServerSettings } from '../../src/logic/settings';
+import {
+  DEFAULT_SETTINGS,
+  fromObject,
+  needsRestart,
+  normalizeModels,
+  OPEN_SERVER_PATH_SETTING,
+  SERVER_KEYS,
+  serverPathIsExplicit,
+  toServerSettings,
+} from '../../src/logic/settings';
 
 test('an empty configuration gives the contract defaults', () => {
   assert.deepEqual(toServerSettings(() => undefined), {
@@ -85,4 +94,30 @@ test('the server keys are exactly the contract settings, and match package.json'
     assert.deepEqual(props[key].default, DEFAULT_SETTINGS[short], `default of ${key}`);
   }
   assert.equal(props['litmus.serverPath'].default, 'litmus');
+});
+
+test('a change of litmus.serverPath restarts the server; other settings do not', () => {
+  // VS Code's affectsConfiguration is true for the section and for the key itself
+  const change = (...keys: string[]) => (k: string) => keys.some((c) => c === k || c.startsWith(`${k}.`) || k.startsWith(`${c}.`));
+  assert.equal(needsRestart(change('litmus.serverPath')), true);
+  assert.equal(needsRestart(change('litmus')), true);
+  assert.equal(needsRestart(change('litmus.timeout')), false);
+  assert.equal(needsRestart(change('editor.fontSize')), false);
+});
+
+test('serverPath counts as set in user (local or remote) settings, and in a trusted workspace', () => {
+  assert.equal(serverPathIsExplicit(undefined, true), false);
+  assert.equal(serverPathIsExplicit({}, true), false);
+  assert.equal(serverPathIsExplicit({ globalValue: '/opt/litmus' }, false), true);
+  // even set to the default name, a user's value wins over the bundled server
+  assert.equal(serverPathIsExplicit({ globalValue: 'litmus' }, true), true);
+  assert.equal(serverPathIsExplicit({ workspaceValue: './target/debug/litmus' }, true), true);
+  assert.equal(serverPathIsExplicit({ workspaceFolderValue: './litmus' }, true), true);
+  // an untrusted workspace cannot choose the binary
+  assert.equal(serverPathIsExplicit({ workspaceValue: '/tmp/evil' }, false), false);
+  assert.equal(serverPathIsExplicit({ workspaceFolderValue: '/tmp/evil' }, false), false);
+});
+
+test('"Open Settings" searches for the setting itself', () => {
+  assert.deepEqual([...OPEN_SERVER_PATH_SETTING], ['workbench.action.openSettings', 'litmus.serverPath']);
 });
