@@ -1,6 +1,6 @@
 /**
- * @file tree-sitter grammar for litmus tests: the native dialect (`litmus NAME ...`, spec §1)
- *       and herd7's x86 dialects (`X86 NAME ...` in Intel syntax, spec §4, and `X86_64 NAME ...`
+ * @file tree-sitter grammar for litmus tests: the native dialect (`litmus NAME ...`, `docs/reference.md#native`)
+ *       and herd7's x86 dialects (`X86 NAME ...` in Intel syntax, `docs/reference.md#x86`, and `X86_64 NAME ...`
  *       in AT&T syntax).
  * @license MIT
  *
@@ -117,7 +117,7 @@ export default grammar({
     // The first word tells the dialects apart.
     source_file: $ => choice($.native_test, $.x86_test),
 
-    // ------------------------------------------------------------------ native dialect (§1)
+    // ------------------------------------------------------------------ native dialect (`docs/reference.md#native`)
 
     native_test: $ => seq(
       field('header', $.native_header),
@@ -313,7 +313,7 @@ export default grammar({
       field('right', $._condition_expression),
     )),
 
-    // ------------------------------------------------------------------ x86 dialect (§4)
+    // ------------------------------------------------------------------ x86 dialect (`docs/reference.md#x86`)
 
     x86_test: $ => seq(
       field('header', $.x86_header),

@@ -2,7 +2,7 @@
 //!
 //! The front end ([`crate::syntax`]) builds it from the tree-sitter tree; it has already
 //! resolved every identifier (a shared location, a mutex or a register), checked the static
-//! rules of spec §1 and reported their diagnostics. The engine lowers it to its program IR
+//! rules of `docs/reference.md#native` and reported their diagnostics. The engine lowers it to its program IR
 //! ([`crate::ir`]). Every node keeps the [`Span`] of the source it came from so that schedules
 //! and diagnostics point back at it (for the x86 dialect: the cell of the instruction).
 
@@ -13,7 +13,7 @@ use crate::span::Span;
 pub enum Dialect {
     /// `litmus NAME ...`
     Native,
-    /// `X86 NAME ...` (herd7 format, spec §4)
+    /// `X86 NAME ...` (herd7 format, `docs/reference.md#x86`)
     X86,
     /// `X86_64 NAME ...` (herd7's AT&T-syntax format: `movq $1,(x)`)
     X86_64,

@@ -1,4 +1,4 @@
-//! The final condition (spec §1 "Final condition", §3 "condition"): evaluation over final
+//! The final condition (`docs/reference.md#condition`, `docs/reference.md#verdicts`): evaluation over final
 //! states, herd's projection and counts.
 //!
 //! Final-state keys: `P0:r0` (thread name, colon, register; x86 `P0:EAX`), `x` for a scalar,

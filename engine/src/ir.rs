@@ -1,7 +1,7 @@
 //! The program IR: each thread of an [`ast::Test`] lowered to a flat sequence of instructions
 //! over numbered registers, with shared locations numbered as cells.
 //!
-//! Lowering rules (spec §1):
+//! Lowering rules (`docs/reference.md#native`):
 //! - Shared cells are numbered in declaration order: `x` → cell 0, `a[0..3]` → cells 1..4. An
 //!   array index is an expression evaluated when the access runs (out of bounds → runtime error).
 //! - Every occurrence of a shared location in an expression is one [`InstrKind::Load`] into a

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum EngineKind {
-    /// Maximal causality reduction (spec §5's default): explores one execution per causal state
+    /// Maximal causality reduction (the default, `docs/reference.md#check`): explores one execution per causal state
     /// of the program, choosing each next interleaving by solving the maximal causal model of an
     /// explored trace ([`crate::mcr`]).
     #[default]

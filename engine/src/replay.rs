@@ -1,5 +1,5 @@
-//! Replaying a reported schedule through the interpreter (spec §3: "Replaying a reported
-//! schedule must reach the same state").
+//! Replaying a reported schedule through the interpreter (`docs/reference.md#schedules`: "every reported
+//! schedule replays").
 
 use crate::ast::Test;
 use crate::ir::Program;

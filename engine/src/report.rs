@@ -1,4 +1,4 @@
-//! What a check reports (spec §3): per model, the final states, the condition's verdict with
+//! What a check reports (`docs/reference.md#results`): per model, the final states, the condition's verdict with
 //! herd's counts, violations with replayable schedules, a witness, stats and completeness.
 //!
 //! These types are the engine's public result; the CLI renders them as herd7-style text and
@@ -8,7 +8,7 @@ use crate::ast::Quantifier;
 use crate::span::Span;
 use serde::Serialize;
 
-/// A memory model (spec §2).
+/// A memory model (`docs/reference.md#models`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Model {
@@ -103,7 +103,7 @@ pub enum Action {
     Local,
 }
 
-/// One step of a schedule (spec §3).
+/// One step of a schedule (`docs/reference.md#schedules`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Step {
     /// Index of the thread in [`crate::ast::Test::threads`].

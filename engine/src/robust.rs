@@ -2,8 +2,8 @@
 //! equivalent to some SC execution (trace robustness: the same program order, reads-from and
 //! coherence, so `po ∪ rf ∪ co ∪ fr` is acyclic)? If not, a witness.
 //!
-//! The search follows Trencher's *attacks* (Bouajjani, Derevenetc, Meyer, "Checking and
-//! enforcing robustness against TSO", the `lazy-tso-reachability` paper): a program is not
+//! The search follows Trencher's *attacks* ([Bouajjani, Derevenetc and Meyer 2013](docs/papers.md#bouajjani-derevenetc-meyer-2013), "Checking and
+//! enforcing robustness against TSO", reused by [Bouajjani et al. 2015](docs/papers.md#bouajjani-et-al-2015)): a program is not
 //! robust iff some execution has the form
 //!
 //! 1. an SC prefix (every store reaches memory at once);

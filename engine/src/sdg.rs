@@ -1,4 +1,4 @@
-//! The system dependency graph of a program (paper `mcr-static-dependency` §3.2-4.2), and the
+//! The system dependency graph of a program ([Huang and Huang 2017](docs/papers.md#huang-huang-2017) §3.2-4.2), and the
 //! dependences it gives the events of an executed trace.
 //!
 //! Per thread, over the IR instructions of [`crate::ir`]:

@@ -1,4 +1,4 @@
-//! The operational semantics of spec §2, one step at a time (SC, x86-TSO, PSO).
+//! The operational semantics of `docs/reference.md#models`, one step at a time (SC, x86-TSO, PSO).
 //!
 //! A [`State`] holds memory, per-thread registers and program counters, store buffers and
 //! mutex owners. [`State::enabled`] lists the [`Choice`]s possible in a state, in a fixed order;

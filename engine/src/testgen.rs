@@ -1,5 +1,5 @@
 //! Random small litmus tests for property testing (MCR vs exhaustive, replay), an AST builder
-//! for tests written in Rust, and a printer to native source (spec §1).
+//! for tests written in Rust, and a printer to native source (`docs/reference.md#native`).
 //!
 //! Not part of the product API: `#[doc(hidden)]`. Generation is seeded and deterministic.
 //! Generated spans are synthetic (distinct, increasing) unless the printed source is parsed.
@@ -526,7 +526,7 @@ fn random_stmt(
     }
 }
 
-/// Prints a test as native-dialect source (spec §1). Expressions are fully parenthesised.
+/// Prints a test as native-dialect source (`docs/reference.md#native`). Expressions are fully parenthesised.
 pub fn print(test: &Test) -> String {
     let mut out = format!("litmus {}\n\n", test.name.text);
     if !test.shared.is_empty() {

@@ -371,9 +371,9 @@ fn an_exploration_that_needs_z3_midway_hands_out_each_execution_once() {
 /// Random seed 8472: P0 reading `y` before P1's `y = 2` moves P0's critical section before
 /// P1's, which the committed prefix keeps; P1's `lock` then needs P0's `unlock`, a step after
 /// the target that does not depend on its value. The query lets it into the prefix (the
-/// dependency graph says which steps may, with MCR-S+ on or off), where it used to keep every
-/// later step of the target's thread out: Z3 and the causal search then called the state
-/// unreachable, and with every query to Z3 it was missed.
+/// dependency graph says which steps may, with MCR-S+ on or off). Keeping every
+/// later step of the target's thread out makes Z3 and the causal search call the state
+/// unreachable, and with every query to Z3 it is missed.
 const UNLOCK_AFTER_TARGET: &str = "litmus UnlockAfterTarget
 shared y = 1, z = 0;
 mutex m;

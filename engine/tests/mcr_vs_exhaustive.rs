@@ -144,9 +144,9 @@ fn merging_default_runs_into_earlier_ones_loses_nothing_and_saves_executions() {
     reduction_saves(200, "merging runs", ("testgen 200.. (runs merged)", tuning), ("testgen 200.. (runs not merged)", off));
 }
 
-/// Merging into any earlier run, not only an ancestor, lost a state of `testgen` seed 1355 with
+/// Merging into any earlier run, not only an ancestor, loses a state of `testgen` program 1355 with
 /// every query to Z3 (under Z3's default seed and seeds 1-3): the earlier run's query for it
-/// was dropped at a point of a run whose own seed for it then merged back into the earlier run.
+/// is dropped at a point of a run whose own seed for it then merges back into the earlier run.
 #[test]
 fn runs_merge_only_into_their_ancestors() {
     for z3 in [None, Some(1), Some(2), Some(3)] {

@@ -1,4 +1,4 @@
-//! Every reported schedule replays to what was reported (spec §3), over random programs:
+//! Every reported schedule replays to what was reported (`docs/reference.md#schedules`), over random programs:
 //! violations to the same violation (kind and span; condition violations to a final state that
 //! falsifies the condition), witnesses to a final state satisfying it. Also checks the model
 //! inclusion SC ⊆ TSO ⊆ PSO on the final states.

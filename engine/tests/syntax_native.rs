@@ -1,4 +1,4 @@
-//! The native dialect: lowering and static diagnostics (spec §1).
+//! The native dialect: lowering and static diagnostics (`docs/reference.md#native`).
 
 mod syntax_support;
 

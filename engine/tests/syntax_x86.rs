@@ -1,4 +1,4 @@
-//! The herd7 x86 dialect (spec §4): lowering to the shared AST, its diagnostics, and the
+//! The herd7 x86 dialect (`docs/reference.md#x86`): lowering to the shared AST, its diagnostics, and the
 //! 487 conformance tests (all must parse and lower without diagnostics).
 
 mod syntax_support;

@@ -1,4 +1,4 @@
-//! Exit statuses (spec §5): 0 all hold, 1 a violation, 3 incomplete without a violation
+//! Exit statuses (`docs/reference.md#exit-status`): 0 all hold, 1 a violation, 3 incomplete without a violation
 //! (timeout or Ctrl-C). Status 2 is covered by cli_options.rs and cli_diagnostics.rs.
 
 mod cli_support;

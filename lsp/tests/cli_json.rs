@@ -1,4 +1,4 @@
-//! `--json`: the version-1 document of spec §5, checked key by key on real runs.
+//! `--json`: the version-1 document of `docs/reference.md#json`, checked key by key on real runs.
 
 mod cli_support;
 use cli_support::*;

@@ -1,6 +1,6 @@
 //! The maximal causal model of one trace as Z3 constraints, and the new-value queries on it.
 //!
-//! Implements paper `mcr-tso-pso` §2.3 (Φ_mhb ∧ Φ_lock ∧ Φ_validity ∧ Φ_state) and §4.1 (the
+//! Implements [Huang and Huang 2016](docs/papers.md#huang-huang-2016) §2.3 (Φ_mhb ∧ Φ_lock ∧ Φ_validity ∧ Φ_state) and §4.1 (the
 //! relaxed must-happen-before of TSO and PSO), with one correction: a write is two events, its
 //! *issue* (program-ordered with the thread's other steps) and its *publish* (its flush under
 //! TSO/PSO). A load by the issuing thread reads its newest own earlier store to the same cell when
@@ -49,7 +49,7 @@ pub enum Target {
     /// round's first load. A thread whose `await` fails *for good* (a deadlock) reads, in its
     /// last round, values no later write changes (any change would wake it); a plain query is
     /// free to leave value-changing writes after the read, so the thread is woken again and
-    /// passes, and the deadlock is never produced (sem's `testgen` seed 207 lost one so).
+    /// passes, and the deadlock is never produced.
     Read {
         event: usize,
         value: i64,
@@ -785,7 +785,7 @@ impl<'t> Encoder<'t> {
     }
 
     /// The dependences of the trace's events: for [`Self::stop_after`], and with `prune`, MCR-S+
-    /// (paper `mcr-static-dependency` §5, Algorithm 3).
+    /// ([Huang and Huang 2017](docs/papers.md#huang-huang-2017) §5, Algorithm 3).
     pub fn set_deps(&mut self, deps: Option<TraceDeps>, prune: bool) {
         self.deps = deps;
         self.prune = prune;
@@ -804,7 +804,7 @@ impl<'t> Encoder<'t> {
     /// take another path to it). With a new value for `r`, that step and the thread's later
     /// ones stay out of the prefix; the steps between stay as in the trace, with their values
     /// (an `unlock` right after the read, which a committed critical section of another
-    /// thread may need: random seed 8472). Without dependences: the next step. Computed once
+    /// thread may need). Without dependences: the next step. Computed once
     /// per trace: the Z3 encoding, the pre-check and the causal search all ask for it.
     pub fn stop_after(&self, r: usize) -> Option<usize> {
         let stops = self.stops.get_or_init(|| {
@@ -835,7 +835,7 @@ impl<'t> Encoder<'t> {
             .is_none_or(|c| c.get(i).copied().unwrap_or(true))
     }
 
-    /// MCR-S+ (paper `mcr-static-dependency` §4-5): the reads a Z3 query constrains to begin
+    /// MCR-S+ ([Huang and Huang 2017](docs/papers.md#huang-huang-2017) §4-5): the reads a Z3 query constrains to begin
     /// with. Without dependences every read in the prefix keeps its value. With them, for an
     /// event target, every read before it in its thread (Algorithm 3's no-redundancy rule: the
     /// read given a new value keeps all earlier reads, so it takes exactly the sources MCR
@@ -1213,7 +1213,7 @@ impl<'t> Encoder<'t> {
     /// rounds a write changes nothing of the thread's. Independent steps commute
     /// in the semantics, so the canonical order replays to the same state with every read
     /// reading the same write, and it satisfies the query as the solved order does; what Z3
-    /// chose for the order of independent events no longer decides the seed, nor the order of
+    /// chose for the order of independent events does not decide the seed, nor the order of
     /// the trace it leads to.
     fn canonical(&self, seed: &[usize]) -> Vec<usize> {
         use std::cmp::Reverse;
@@ -1411,9 +1411,9 @@ impl<'t> Encoder<'t> {
                 // and then the trace's publish stays exact; or a different value (or none), and
                 // then the reads of its cell are re-encoded with the RMW writing that (their
                 // base validity, which has the trace's publish, is left out of the assumptions).
-                // Forbidding every later read of the cell in the prefix instead lost states:
+                // Forbidding every later read of the cell in the prefix instead loses states:
                 // a `cas` failing on a new value with another thread's RMW after it reading what
-                // was there before (random tests, seeds 1248 and 1866).
+                // was there before (`mcr_litmus::an_rmw_*`).
                 let rmw = match tr.events[event].kind {
                     EvKind::Rmw { write, op, .. } => Some(op.map(|f| (f.write(value), write))),
                     _ => None,
@@ -1706,9 +1706,9 @@ mod tests {
 
     /// A read target's thread keeps in the prefix the steps it reaches the same way whatever
     /// the read gives. `y = 1` depends on nothing P0 reads, but with `x` = 0 the thread runs
-    /// the `fence` first, a step the trace does not have (`testgen` seed 10257 diverged so
-    /// with every query to Z3); the `unlock` after the read of `z` is reached the same way (a
-    /// committed critical section may need it: random seed 8472), and `y = c` writes what `z`
+    /// the `fence` first, a step the trace does not have (the replay would
+    /// diverge); the `unlock` after the read of `z` is reached the same way (a
+    /// committed critical section may need it), and `y = c` writes what `z`
     /// gave.
     #[test]
     fn a_read_target_stops_its_thread_at_the_first_step_its_value_may_change() {

@@ -1,6 +1,6 @@
 //! Maximal causality reduction (MCR) under SC, TSO and PSO, with Z3.
 //!
-//! Implements `papers/mcr-tso-pso.txt` §2-4 (Huang's MCR with the relaxed must-happen-before
+//! Implements [Huang and Huang 2016](docs/papers.md#huang-huang-2016) §2-4 (Huang's MCR with the relaxed must-happen-before
 //! of TSO/PSO and the TSO/PSO replay), corrected where the paper loses behaviours: see
 //! [`encode`] for the issue/flush split that makes store forwarding expressible.
 //!
@@ -24,7 +24,7 @@
 //! and flushes as an earlier seed's prefix, or as any point of an earlier execution's default
 //! run, and ends in the same state, is dropped: the default continuation depends on the state
 //! only, so it is the same, and the trace is a reordering of an explored one with the same
-//! maximal causal model, whose committed prefix is no longer than the dropped seed's (so its
+//! maximal causal model, whose committed prefix is not longer than the dropped seed's (so its
 //! queries ask for at least as many new values). Likewise a default run that reaches a point
 //! an earlier run passed, where that run's committed prefix is part of its own, stops there,
 //! unreported: from there it is that run, so its execution has that run's causal state, and
@@ -202,8 +202,8 @@ pub struct Tuning {
     /// committed prefix is part of its own: from there it is that run, so its execution has
     /// that run's causal state, and that run's queries asked for at least as many new values.
     /// The points the stopped run recorded are taken back. Merging into any earlier run, not
-    /// only an ancestor, lost a state (testgen seed 1355, every query to Z3): that run's
-    /// query for it had been dropped at a point of a run whose own seed for it then merged
+    /// only an ancestor, loses states: a run's query can be
+    /// dropped at a point of a run whose own seed for it then merges
     /// back into the first.
     pub merge_runs: bool,
     /// Hand out each seed in canonical order (see `Encoder::canonical`): dependent events as

@@ -2,7 +2,7 @@
 //! instead of asking Z3.
 //!
 //! A query asks for an interleaving of the trace's events (its *maximal causal model*, paper
-//! `mcr-tso-pso` §2.1) in which every thread replays its own steps of the trace in program
+//! [Huang and Huang 2016](docs/papers.md#huang-huang-2016) §2.1) in which every thread replays its own steps of the trace in program
 //! order, every read but the target keeps the value it had, and the target reads its new value
 //! from its source (see [`Target`]). [`super::encode`] states this as difference-logic
 //! constraints for Z3. Because every read but the target keeps its value, every thread's
@@ -11,7 +11,7 @@
 //! thread's position, how far each store buffer has drained, each cell's memory value, each
 //! mutex's owner, and whether the target has run. The search is a depth-first search over
 //! these abstract states with a visited set, so each is expanded once. It applies the
-//! operational rules of spec §2 to the trace's events exactly as [`crate::semantics`] does:
+//! operational rules of `docs/reference.md#models` to the trace's events exactly as [`crate::semantics`] does:
 //! store forwarding from the thread's newest own buffered store to the cell, FIFO flushes per
 //! thread (TSO) or per thread and cell (PSO), fences, locks, unlocks and RMWs waiting for empty
 //! buffers, and lock ownership. (`await` parking plays no part: a trace keeps a failed round only

@@ -1,6 +1,6 @@
 //! Expressions of both dialects: in a native thread, and in either dialect's final condition.
 //!
-//! Resolution (spec §1): an identifier declared `shared` is a location (one load event per
+//! Resolution (`docs/reference.md#native`): an identifier declared `shared` is a location (one load event per
 //! occurrence), one declared `mutex` may not be used as a value, anything else in a thread is
 //! a register of that thread. In a final condition an identifier is a location, `P0:r0` a
 //! thread's register, and literals are literals.

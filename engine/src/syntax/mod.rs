@@ -1,13 +1,13 @@
 //! The front end: source text → tree-sitter tree → name-resolved [`ast::Test`] + diagnostics.
 //!
 //! One grammar (`grammar/grammar.js`, crate `tree-sitter-litmus`) covers both dialects; the
-//! root's child says which one a file is written in (spec §1: `litmus NAME`, §4: `X86 NAME`).
+//! root's child says which one a file is written in (`docs/reference.md#native`: `litmus NAME`, `docs/reference.md#x86`: `X86 NAME`).
 //!
 //! - `errors` turns ERROR and MISSING nodes into one diagnostic each ("expected `;`",
 //!   "unexpected `foo`") without cascades;
 //! - `native` lowers the native dialect and checks its static rules (§1: resolution of
 //!   identifiers to shared locations, mutexes or registers; mutex/array misuse; duplicates);
-//! - `x86` lowers the herd x86 dialect (§4) to the same AST;
+//! - `x86` lowers the herd x86 dialect (`docs/reference.md#x86`) to the same AST;
 //! - `expr` lowers expressions of both dialects (threads and final conditions).
 //!
 //! Architecture invariants: never panics and never recurses without bound on any input (deep

@@ -1,4 +1,4 @@
-//! Lowering of the native dialect (spec §1) and its static rules.
+//! Lowering of the native dialect (`docs/reference.md#native`) and its static rules.
 //!
 //! Two passes: declarations first (so a thread may use a location declared after it, with
 //! an error saying declarations come first, rather than a cascade of unknown names), then

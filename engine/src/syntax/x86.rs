@@ -1,5 +1,5 @@
 //! Lowering of herd7's x86 dialects to the same AST as the native dialect: `X86` (Intel
-//! operand order, spec §4: `MOV [x],$1`) and `X86_64` (AT&T: `movq $1,(x)`, `movq (y),%rax`).
+//! operand order, `docs/reference.md#x86`: `MOV [x],$1`) and `X86_64` (AT&T: `movq $1,(x)`, `movq (y),%rax`).
 //!
 //! - Each column of the code table is a thread named `P<i>` (its span: the header cell).
 //! - Registers: in `X86` upper-cased as written (`eax` and `EAX` are one register, reported

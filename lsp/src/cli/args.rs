@@ -1,4 +1,4 @@
-//! Command-line syntax (spec §5), declared with clap's derive API.
+//! Command-line syntax (`docs/reference.md#check`), declared with clap's derive API.
 //!
 //! clap reports a bad option or value itself and exits with status 2, which is the status the
 //! spec gives to bad options; `--help` and `--version` exit 0.

@@ -1,4 +1,4 @@
-//! `--json`: the version-1 document of spec §5, as serde-derived adapter types. Every
+//! `--json`: the version-1 document of `docs/reference.md#json`, as serde-derived adapter types. Every
 //! conversion from engine values to JSON lives here, so the document's shape is defined in one
 //! place: the field order of each type below is the key order of the document.
 //!

@@ -1,4 +1,4 @@
-//! `litmus check` (spec §5): read and parse every file, render diagnostics, check each clean
+//! `litmus check` (`docs/reference.md#check`): read and parse every file, render diagnostics, check each clean
 //! test under each selected model, and print herd7-style text or the version-1 JSON document.
 //!
 //! Code map:
@@ -36,7 +36,7 @@ use litmus_engine::{Diagnostic, LineIndex, ModelReport};
 use args::{CheckArgs, ColorWhen};
 use progress::ProgressLine;
 
-/// Exit statuses (spec §5).
+/// Exit statuses (`docs/reference.md#exit-status`).
 pub mod exit {
     pub const OK: i32 = 0;
     pub const VIOLATION: i32 = 1;

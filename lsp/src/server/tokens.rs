@@ -5,7 +5,7 @@
 //! only, finds the results of an earlier check. Those results hold byte spans into the text they
 //! were computed from; since the program tokens are identical, token `i` of the old text is token
 //! `i` of the new one, and [`TokenMap::remap`] moves every span by its token (see
-//! `docs/notes/lsp.md`, "Cache and positions").
+//! `docs/design/lsp.md`, "Cache and positions").
 
 use litmus_engine::Span;
 
