@@ -140,7 +140,7 @@ test('hover, lenses, showSchedule and inlay hints on examples/sb.litmus', async 
     range: { start: { line: 0, character: 0 }, end: { line: lines.length, character: 0 } },
   });
   const r0 = lines.findIndex((l) => l.includes('r0 = y'));
-  assert.ok(hints.some((h) => h.position.line === r0 && h.label === ' ⇐ 0 (TSO)'), JSON.stringify(hints));
+  assert.ok(hints.some((h) => h.position.line === r0 && h.label === ' ⇐ 0 (TSO, PSO)'), JSON.stringify(hints));
   const syms = await conn.sendRequest('textDocument/documentSymbol', { textDocument: { uri } });
   assert.equal(syms[0].name, 'SB');
   // The trace view's request: PSO's witness, a row per step with buffers and memory after it.
