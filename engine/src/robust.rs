@@ -54,6 +54,19 @@ pub struct Robustness {
     pub time_ms: f64,
 }
 
+impl Robustness {
+    /// No attack found yet: robust so far, `complete` as given, nothing counted.
+    fn unrefuted(complete: bool) -> Robustness {
+        Robustness {
+            holds: true,
+            complete,
+            attack: None,
+            states: 0,
+            time_ms: 0.0,
+        }
+    }
+}
+
 /// A store delayed past later loads of the same thread, closing a happens-before cycle.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Attack {
@@ -75,13 +88,7 @@ pub fn robustness(test: &Test, model: Model, opts: &CheckOptions, ctl: &Control)
     match Program::lower(test, opts.loop_bound) {
         Ok(p) if opts.engine == EngineKind::Dpor => robustness_dpor(test, &p, model, opts, ctl),
         Ok(p) => robustness_program(&p, model, opts, ctl),
-        Err(_) => Robustness {
-            holds: true,
-            complete: false,
-            attack: None,
-            states: 0,
-            time_ms: 0.0,
-        },
+        Err(_) => Robustness::unrefuted(false),
     }
 }
 
@@ -161,13 +168,7 @@ pub fn robustness_program(
     ctl: &Control,
 ) -> Robustness {
     let start = Instant::now();
-    let mut out = Robustness {
-        holds: true,
-        complete: true,
-        attack: None,
-        states: 0,
-        time_ms: 0.0,
-    };
+    let mut out = Robustness::unrefuted(true);
     if !model.rules().buffered() {
         return out;
     }
@@ -693,13 +694,7 @@ pub fn robustness_dpor(
     ctl: &Control,
 ) -> Robustness {
     let start = Instant::now();
-    let mut out = Robustness {
-        holds: true,
-        complete: true,
-        attack: None,
-        states: 0,
-        time_ms: 0.0,
-    };
+    let mut out = Robustness::unrefuted(true);
     if !model.rules().buffered() {
         return out;
     }
