@@ -136,7 +136,12 @@ impl<'t> Search<'t> {
     }
 
     /// The search's answer (`None`: no view of the trace), and the states it visited.
-    fn run(&self, enc: &Encoder<'t>, q: &Query<'_>, hints: Option<&Hints>) -> Option<(Found, usize)> {
+    fn run(
+        &self,
+        enc: &Encoder<'t>,
+        q: &Query<'_>,
+        hints: Option<&Hints>,
+    ) -> Option<(Found, usize)> {
         let space = self.space.get_or_init(|| Space::new(self.tr)).as_ref()?;
         let searched = space.search(q.target, q.keep, self.budget, hints, stop_of(enc, q.target));
         Some((searched.found, searched.states))
@@ -198,7 +203,7 @@ fn stop_of(enc: &Encoder<'_>, target: &Target) -> Option<usize> {
 }
 
 /// Test mode ([`Tuning::check_prefilter`]): a query the pre-check proves impossible is solved by
-/// Z3 too, counting in [`McrStats::prefilter_wrong`] those Z3 finds satisfiable (must be none).
+/// Z3 too, counting in [`super::CheckCounts::prefilter_wrong`] those Z3 finds satisfiable (must be none).
 pub(super) struct CheckPrecheck<D>(D);
 
 impl<'t, D: Decider<'t>> Decider<'t> for CheckPrecheck<D> {
@@ -217,15 +222,15 @@ impl<'t, D: Decider<'t>> Decider<'t> for CheckPrecheck<D> {
         if answer == Some(Answer::Unsat)
             && matches!(enc.solve_z3(q.target, q.keep, q.left), Answer::Sat(_))
         {
-            stats.prefilter_wrong += 1;
+            stats.checks.prefilter_wrong += 1;
         }
         answer
     }
 }
 
 /// Test mode ([`Tuning::check_search`]): every query the inner decider decides is solved by Z3
-/// too, counting disagreements on satisfiability ([`McrStats::search_missed`],
-/// [`McrStats::search_extra`]: must be none).
+/// too, counting disagreements on satisfiability ([`super::CheckCounts::search_missed`],
+/// [`super::CheckCounts::search_extra`]: must be none).
 pub(super) struct CrossCheck<D>(D);
 
 impl<'t, D: Decider<'t>> Decider<'t> for CrossCheck<D> {
@@ -242,8 +247,8 @@ impl<'t, D: Decider<'t>> Decider<'t> for CrossCheck<D> {
     ) -> Option<Answer> {
         let answer = self.0.decide(enc, q, hints, stats)?;
         match (&answer, &enc.solve_z3(q.target, q.keep, q.left)) {
-            (Answer::Unsat, Answer::Sat(_)) => stats.search_missed += 1,
-            (Answer::Sat(_), Answer::Unsat) => stats.search_extra += 1,
+            (Answer::Unsat, Answer::Sat(_)) => stats.checks.search_missed += 1,
+            (Answer::Sat(_), Answer::Unsat) => stats.checks.search_extra += 1,
             _ => {}
         }
         Some(answer)
@@ -276,10 +281,15 @@ impl<'t> Decider<'t> for Witness<'t> {
         }
         match self.search.run(enc, q, None).map(|(found, _)| found) {
             Some(Found::Sat(pos)) => {
-                stats.witnesses += 1;
-                return Some(Answer::Sat(enc.seed_order(q.target, q.keep, &pos, i64::MAX)));
+                stats.checks.witnesses += 1;
+                return Some(Answer::Sat(enc.seed_order(
+                    q.target,
+                    q.keep,
+                    &pos,
+                    i64::MAX,
+                )));
             }
-            Some(Found::Unsat) => stats.search_missed += 1,
+            Some(Found::Unsat) => stats.checks.search_missed += 1,
             Some(Found::GaveUp) | None => stats.search_gave_up += 1,
         }
         Some(answer)
@@ -308,8 +318,8 @@ impl<'t> Decider<'t> for Compared<'t> {
     ) -> Option<Answer> {
         let answer = self.inner.decide(enc, q, hints, stats)?;
         if !enc.z3_wanted {
-            self.compare.after(enc, q.target, q.keep, q.left, &answer);
-            stats.add_compare(&std::mem::take(&mut self.compare.counts));
+            self.compare
+                .after(enc, q.target, q.keep, q.left, &answer, &mut stats.compare);
         }
         Some(answer)
     }

@@ -26,6 +26,7 @@
 
 mod closure;
 mod compare;
+mod goal;
 mod mhb;
 mod prefilter;
 mod query;

@@ -9,7 +9,7 @@ use super::observe::{
 };
 use super::prune::{Canon, Points};
 use super::seed::{choice_of, discriminant, seed_reached, Seed};
-use super::trace::{End, TraceEvent, Trace};
+use super::trace::{End, Trace, TraceEvent};
 use super::{Execution, McrStats, Tuning};
 use crate::ir::{InstrKind, Program};
 use crate::options::{CheckOptions, Control};
@@ -55,15 +55,14 @@ pub fn explore_with(
         Some(stats) => stats,
         None => z3::with_z3_config(&z3::Config::new(), || {
             let mut skip = handed;
-            let again = Explorer::new(p, model, opts, ctl, tuning, &sdg, sdg_ms, true).run(
-                &mut |ex| {
+            let again =
+                Explorer::new(p, model, opts, ctl, tuning, &sdg, sdg_ms, true).run(&mut |ex| {
                     if skip > 0 {
                         skip -= 1;
                     } else {
                         sink(ex)
                     }
-                },
-            );
+                });
             again.expect("with a Z3 context every query can be solved")
         }),
     };
@@ -94,7 +93,7 @@ struct Explorer<'a> {
     work: Vec<Seed>,
 }
 
-/// A seed's prefix, replayed.
+/// The execution so far: a seed's prefix replayed, then extended by the default run.
 struct Replayed {
     st: State,
     /// Per thread: whether it starts inside an `await` round.
@@ -162,21 +161,18 @@ impl<'a> Explorer<'a> {
                 break;
             }
             // 1. Replay the seed prefix.
-            let Replayed {
-                mut st,
-                in_round,
-                mut events,
-                mut evs,
-            } = self.replay(&seed);
-            let mut canon = self.points.canon(&evs, threads, cells);
+            let mut replayed = self.replay(&seed);
+            let mut canon = self.points.canon(&replayed.evs, threads, cells);
             let run = self.points.next_run();
-            if !self.points.start_run(&st, &canon, seed.min_cell, seed.parent) {
+            if !self
+                .points
+                .start_run(&replayed.st, &canon, seed.min_cell, seed.parent)
+            {
                 self.stats.pruned += 1;
                 continue;
             }
             // 2. Run the default scheduler to the end.
-            let (merged, endings) =
-                self.default_run(run, &mut st, &mut events, &mut evs, &mut canon, &in_round, sink);
+            let (merged, endings) = self.default_run(run, &mut replayed, &mut canon, sink);
             if !self.stats.complete {
                 break;
             }
@@ -186,7 +182,7 @@ impl<'a> Explorer<'a> {
                 continue;
             }
             // 3. Report and collect the traces to analyse.
-            let traces = self.report(&st, &events, &evs, endings, &in_round, seed.min_event, sink);
+            let traces = self.report(&replayed, endings, seed.min_event, sink);
             // 4. New seeds from each trace's maximal causal model.
             for (tr, min_event) in traces {
                 // The target's round failed and its thread retried it: the trace lost the
@@ -293,18 +289,20 @@ impl<'a> Explorer<'a> {
     /// it ended in (empty: `st` is the end). A choice that would end the execution (a
     /// violation, a failed assume, the loop bound, a deadlock) is taken only when every enabled
     /// choice would; then each of them is one execution.
-    #[allow(clippy::too_many_arguments)]
     fn default_run(
         &mut self,
         run: u32,
-        st: &mut State,
-        events: &mut Vec<Event>,
-        evs: &mut Vec<TraceEvent>,
+        r: &mut Replayed,
         canon: &mut Canon,
-        in_round: &[bool],
         sink: Sink<'_>,
     ) -> (bool, Vec<(Event, State)>) {
         let p = self.p;
+        let Replayed {
+            st,
+            in_round,
+            events,
+            evs,
+        } = r;
         while st.is_running() {
             if self.stop() {
                 break;
@@ -372,18 +370,20 @@ impl<'a> Explorer<'a> {
     /// Hands the executions of a default run to `sink`: the run's end `st`, or each of
     /// `endings`; returns their traces, each with how many of its first events are the seed's
     /// (`min_event` of the seed, less the failed rounds dropped).
-    #[allow(clippy::too_many_arguments)]
     fn report(
         &mut self,
-        st: &State,
-        events: &[Event],
-        evs: &[TraceEvent],
+        r: &Replayed,
         endings: Vec<(Event, State)>,
-        in_round: &[bool],
         min_event: usize,
         sink: Sink<'_>,
     ) -> Vec<(Trace, usize)> {
         let (p, model) = (self.p, self.model);
+        let Replayed {
+            st,
+            in_round,
+            events,
+            evs,
+        } = r;
         let mut traces: Vec<(Trace, usize)> = Vec::new();
         if endings.is_empty() {
             self.count(st);

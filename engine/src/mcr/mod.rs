@@ -42,7 +42,7 @@ pub mod trace;
 mod tuning;
 
 pub use explore::explore_with;
-pub use stats::McrStats;
+pub use stats::{CheckCounts, McrStats};
 pub use tuning::{Tuning, SEARCH_BUDGET};
 #[cfg(test)]
 pub(crate) use observe::trace_of;

@@ -11,7 +11,7 @@
 //! unreported: from there it is that run, so its execution has that run's causal state, and
 //! that run's trace asked every query its own would.
 
-use super::trace::{TraceEvent, EventKind};
+use super::trace::{EventKind, TraceEvent};
 use super::Tuning;
 use crate::semantics::State;
 use std::collections::hash_map::Entry;

@@ -2,7 +2,7 @@
 //! and the check that a replay reproduced what the answer solved.
 
 use super::encode::Target;
-use super::trace::{TraceEvent, EventKind, Trace};
+use super::trace::{EventKind, Trace, TraceEvent};
 use crate::semantics::{Choice, State};
 
 /// A seed interleaving and what its last step must observe.
@@ -38,7 +38,13 @@ impl Seed {
 
     /// The seed of an answer to the query `target` on trace `tr` of run `run`: the trace's
     /// events `order`, run by `choices`.
-    pub fn new(tr: &Trace, choices: Vec<Choice>, order: &[usize], target: Target, run: u32) -> Seed {
+    pub fn new(
+        tr: &Trace,
+        choices: Vec<Choice>,
+        order: &[usize],
+        target: Target,
+        run: u32,
+    ) -> Seed {
         let expect = order.iter().map(|&i| tr.events[i].clone()).collect();
         let (min_event, min_cell) = match target {
             Target::Final { cell, .. } => (order.len(), cell + 1),

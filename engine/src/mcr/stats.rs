@@ -1,6 +1,8 @@
 //! What an MCR run counted.
 
 use super::encode;
+#[allow(unused_imports)]
+use super::Tuning;
 
 /// What an MCR run counted.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -15,8 +17,6 @@ pub struct McrStats {
     pub queries: u64,
     /// Queries the static pre-check proved unsatisfiable without calling Z3.
     pub prefiltered: u64,
-    /// With [`Tuning::check_prefilter`]: pre-checked queries Z3 found satisfiable (must be 0).
-    pub prefilter_wrong: u64,
     /// Time deciding queries: the static pre-check, the causal search and Z3.
     pub solver_ms: f64,
     /// Seeds whose replay did not follow the solved interleaving (a bug in the encoding if
@@ -34,15 +34,6 @@ pub struct McrStats {
     pub search_gave_up: u64,
     /// States the searches visited, in all.
     pub search_states: u64,
-    /// With [`Tuning::check_search`]: searched queries the search found unsatisfiable and Z3
-    /// satisfiable (the search missing an interleaving of the encoding; must be 0); also with
-    /// [`Tuning::witness_budget`].
-    pub search_missed: u64,
-    /// With [`Tuning::witness_budget`]: satisfiable queries whose seed came from the search.
-    pub witnesses: u64,
-    /// With [`Tuning::check_search`]: searched queries the search solved and Z3 did not (must
-    /// be 0).
-    pub search_extra: u64,
     /// Z3 solver calls.
     pub z3_queries: u64,
     /// Reads whose validity Z3 had to keep, summed over the queries (a query solved again
@@ -63,27 +54,6 @@ pub struct McrStats {
     /// Z3's work on queries in its own resource units ("rlimit count"): deterministic, unlike
     /// the times, so comparisons do not depend on the machine's load.
     pub z3_work: u64,
-    /// With [`Tuning::bare_solve`]: Z3's work on the same queries without any data validity.
-    pub z3_work_bare: u64,
-    /// With [`Tuning::paired_solve`]: Z3's work on the same queries with every read's validity
-    /// (MCR without the graph).
-    pub z3_work_all: u64,
-    /// With [`Tuning::paired_solve`]: Z3's work on the same queries with the MCR-S+ paper's
-    /// Algorithm 3 taken literally.
-    pub z3_work_literal: u64,
-    /// With [`Tuning::paired_solve`]: Z3's work on the same queries with every read the graph
-    /// says an event of the seed may need kept valid from the start (the static closure, as
-    /// in the incremental solver, but no query solved again).
-    pub z3_work_cone: u64,
-    /// With [`Tuning::paired_solve`]: queries whose satisfiability with every read's validity
-    /// differs from the real answer's (must be none: the graph changes no answer).
-    pub paired_differ: u64,
-    /// With [`Tuning::paired_solve`]: queries satisfiable both ways.
-    pub paired_sat: u64,
-    /// With [`Tuning::paired_solve`]: satisfiable queries for which Z3's model with every
-    /// read's validity gives another seed than the real answer (the graph leaves the answers
-    /// as they are, but which of their models Z3 returns is its own choice).
-    pub paired_other_seed: u64,
     /// Of `z3_ms`: time inside Z3's satisfiability checks.
     pub check_ms: f64,
     /// Of `solver_ms`: time MCR-S+ spent choosing the reads a query constrains and checking
@@ -96,6 +66,28 @@ pub struct McrStats {
     pub causal_states: u64,
     /// False when the timeout or the cancel flag stopped exploration.
     pub complete: bool,
+    /// What the test modes counted (all zero without them).
+    pub checks: CheckCounts,
+    /// What the benchmark's extra solves counted ([`Tuning::bare_solve`],
+    /// [`Tuning::paired_solve`]; all zero without them).
+    pub compare: encode::CompareCounts,
+}
+
+/// What the test modes of [`Tuning`] counted: disagreements with Z3 (each must be 0) and the
+/// seeds taken from the search.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CheckCounts {
+    /// With [`Tuning::check_prefilter`]: pre-checked queries Z3 found satisfiable (must be 0).
+    pub prefilter_wrong: u64,
+    /// With [`Tuning::check_search`]: searched queries the search found unsatisfiable and Z3
+    /// satisfiable (the search missing an interleaving of the encoding; must be 0); also with
+    /// [`Tuning::witness_budget`].
+    pub search_missed: u64,
+    /// With [`Tuning::check_search`]: searched queries the search solved and Z3 did not (must
+    /// be 0).
+    pub search_extra: u64,
+    /// With [`Tuning::witness_budget`]: satisfiable queries whose seed came from the search.
+    pub witnesses: u64,
 }
 
 impl McrStats {
@@ -108,15 +100,5 @@ impl McrStats {
         self.z3_ms += c.ms;
         self.check_ms += c.check_ms;
         self.lazy_ms += c.lazy_ms;
-    }
-
-    pub(super) fn add_compare(&mut self, c: &encode::CompareCounts) {
-        self.z3_work_bare += c.work_bare;
-        self.z3_work_all += c.work_all;
-        self.z3_work_literal += c.work_literal;
-        self.z3_work_cone += c.work_cone;
-        self.paired_differ += c.paired_differ;
-        self.paired_sat += c.paired_sat;
-        self.paired_other_seed += c.paired_other_seed;
     }
 }

@@ -7,7 +7,7 @@ use super::{Answer, Encoder, Target, Validity};
 
 /// What the benchmark's extra solves counted ([`super::super::Tuning::bare_solve`],
 /// [`super::super::Tuning::paired_solve`]).
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct CompareCounts {
     /// Bare: Z3's work on the same queries without any validity.
     pub work_bare: u64,
@@ -33,7 +33,6 @@ pub struct Compare {
     bare: bool,
     paired: bool,
     sides: [Option<Z3Vars>; 4],
-    pub counts: CompareCounts,
 }
 
 impl Compare {
@@ -44,11 +43,10 @@ impl Compare {
             bare,
             paired,
             sides: [None, None, None, None],
-            counts: CompareCounts::default(),
         }
     }
 
-    /// Solves the query that got `answer` again as configured, counting the work.
+    /// Solves the query that got `answer` again as configured, counting the work in `counts`.
     pub fn after(
         &mut self,
         enc: &mut Encoder<'_>,
@@ -56,24 +54,30 @@ impl Compare {
         keep: usize,
         timeout_ms: Option<u32>,
         answer: &Answer,
+        counts: &mut CompareCounts,
     ) {
         if self.bare {
-            self.counts.work_bare += self.side_solve(enc, target, keep, timeout_ms, Validity::Bare).0;
+            counts.work_bare += self
+                .side_solve(enc, target, keep, timeout_ms, Validity::Bare)
+                .0;
         }
         if self.paired && enc.pruning().is_some() {
             let (work, all) = self.side_solve(enc, target, keep, timeout_ms, Validity::All);
-            self.counts.work_all += work;
+            counts.work_all += work;
             match (answer, &all) {
                 (Answer::Sat(a), Answer::Sat(b)) => {
-                    self.counts.paired_sat += 1;
-                    self.counts.paired_other_seed += u64::from(a != b);
+                    counts.paired_sat += 1;
+                    counts.paired_other_seed += u64::from(a != b);
                 }
                 (Answer::Unknown, _) | (_, Answer::Unknown) | (Answer::Unsat, Answer::Unsat) => {}
-                _ => self.counts.paired_differ += 1,
+                _ => counts.paired_differ += 1,
             }
-            self.counts.work_literal +=
-                self.side_solve(enc, target, keep, timeout_ms, Validity::Literal).0;
-            self.counts.work_cone += self.side_solve(enc, target, keep, timeout_ms, Validity::Cone).0;
+            counts.work_literal += self
+                .side_solve(enc, target, keep, timeout_ms, Validity::Literal)
+                .0;
+            counts.work_cone += self
+                .side_solve(enc, target, keep, timeout_ms, Validity::Cone)
+                .0;
         }
     }
 
