@@ -57,6 +57,9 @@ pub struct Searched {
     pub states: usize,
 }
 
+/// "No event" in the search's per-event arrays and packed states, which hold event indices as
+/// `u32` words (an `Option<u32>` would double the arrays and not fit the packed state's
+/// fields).
 const NONE: u32 = u32::MAX;
 
 /// The query-independent view of one trace, built once and shared by its queries.
