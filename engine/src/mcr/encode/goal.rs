@@ -45,9 +45,7 @@ impl Encoder<'_> {
                 from,
                 late,
             } => {
-                let Some((cell, _)) = tr.events.get(event).and_then(|e| e.kind.read()) else {
-                    return None;
-                };
+                let (cell, _) = tr.events.get(event).and_then(|e| e.kind.read())?;
                 if late {
                     let (first, need) = tr.late_needs(event, &self.rounds);
                     for p in need {
