@@ -179,7 +179,7 @@ fn main() {
                     },
                 )
                 .0;
-                let share = 100.0 * (1.0 - b.z3_work_bare as f64 / b.z3_work.max(1) as f64);
+                let share = 100.0 * (1.0 - b.compare.work_bare as f64 / b.z3_work.max(1) as f64);
                 shares.push(share);
                 format!("{share:.0}%")
             };
@@ -198,18 +198,18 @@ fn main() {
             .0;
             // The paper's lemma (MCR-S+ explores what MCR does) on identical queries.
             assert_eq!(
-                p.paired_differ,
+                p.compare.paired_differ,
                 0,
                 "{name} {}: the graph changed the answer of a query",
                 model.key()
             );
-            paired_sat += p.paired_sat;
-            paired_other += p.paired_other_seed;
-            let all = p.z3_work_all as f64;
+            paired_sat += p.compare.paired_sat;
+            paired_other += p.compare.paired_other_seed;
+            let all = p.compare.work_all as f64;
             let (dp, dc, dl) = (
                 pct(p.z3_work as f64, all),
-                pct(p.z3_work_cone as f64, all),
-                pct(p.z3_work_literal as f64, all),
+                pct(p.compare.work_cone as f64, all),
+                pct(p.compare.work_literal as f64, all),
             );
             d_paired.push(dp);
             d_cone.push(dc);
@@ -229,9 +229,9 @@ fn main() {
                 w.executions,
                 o.executions,
                 p.z3_work / 1000,
-                p.z3_work_all / 1000,
-                p.z3_work_cone / 1000,
-                p.z3_work_literal / 1000
+                p.compare.work_all / 1000,
+                p.compare.work_cone / 1000,
+                p.compare.work_literal / 1000
             );
         }
     }

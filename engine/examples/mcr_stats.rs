@@ -94,7 +94,7 @@ fn main() {
             );
             println!(
                 "  Z3: {} calls, {} reads constrained, {} match terms, {} refinements, {} constraints, SDG {:.1} ms, z3 {:.1} ms, work {} (bare {}, all {}, literal {}, cone {}), check {:.1} ms, lazy {:.1} ms",
-                s.z3_queries, s.reads_constrained, s.match_terms, s.refinements, s.constraints, s.sdg_ms, s.z3_ms, s.z3_work, s.z3_work_bare, s.z3_work_all, s.z3_work_literal, s.z3_work_cone, s.check_ms, s.lazy_ms
+                s.z3_queries, s.reads_constrained, s.match_terms, s.refinements, s.constraints, s.sdg_ms, s.z3_ms, s.z3_work, s.compare.work_bare, s.compare.work_all, s.compare.work_literal, s.compare.work_cone, s.check_ms, s.lazy_ms
             );
             println!(
                 "{f} {}: {:.1} ms, {} executions, {} queries ({} pre-checked, {} searched, {} gave up, {} search states), solver {:.1} ms, {} constraints, {} pruned, {} merged, {} diverged{}",

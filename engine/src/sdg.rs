@@ -31,7 +31,7 @@
 
 use crate::ast::{BinOp, RmwOp};
 use crate::ir::{Access, InstrKind, PExpr, Program, Reg, ThreadCode};
-use crate::mcr::trace::{EvKind, Trace};
+use crate::mcr::trace::{EventKind, Trace};
 use std::fmt::Write;
 
 /// The dependence graph of every thread of a program.
@@ -442,7 +442,7 @@ impl Sdg {
             let g = self.threads.get(t)?;
             let evs: Vec<usize> = (0..n)
                 .filter(|&i| {
-                    tr.events[i].thread == t && !matches!(tr.events[i].kind, EvKind::Flush { .. })
+                    tr.events[i].thread == t && !matches!(tr.events[i].kind, EventKind::Flush { .. })
                 })
                 .collect();
             shadow(

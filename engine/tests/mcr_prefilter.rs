@@ -30,7 +30,7 @@ fn check(
     for model in Model::ALL {
         let stats = mcr::explore_with(&program, model, &opts, &Control::new(), tuning, &mut |_| {});
         assert_eq!(
-            stats.prefilter_wrong, 0,
+            stats.checks.prefilter_wrong, 0,
             "{label} {model:?}: the pre-check rejected a satisfiable query"
         );
         totals.0 += stats.queries;

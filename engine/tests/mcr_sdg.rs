@@ -68,9 +68,9 @@ fn compare(test: &Test, label: &str, tuning: Tuning, loop_bound: u32, t: &mut To
         t.refinements += ws.refinements;
         t.z3_queries[0] += ws.z3_queries;
         t.z3_queries[1] += os.z3_queries;
-        t.witnesses[0] += ws.witnesses;
-        t.witnesses[1] += os.witnesses;
-        t.missed += ws.search_missed + os.search_missed;
+        t.witnesses[0] += ws.checks.witnesses;
+        t.witnesses[1] += os.checks.witnesses;
+        t.missed += ws.checks.search_missed + os.checks.search_missed;
         t.solver_ms[0] += ws.solver_ms;
         t.solver_ms[1] += os.solver_ms;
     }
@@ -142,14 +142,14 @@ fn on_identical_queries_the_graph_changes_no_answer() {
             let test = random_test(seed);
             for model in Model::ALL {
                 let (_, s) = run(&test, model, true, tuning, 2);
-                if s.paired_differ > 0 {
-                    eprintln!("seed {seed} {model:?}: {} answers differ", s.paired_differ);
+                if s.compare.paired_differ > 0 {
+                    eprintln!("seed {seed} {model:?}: {} answers differ", s.compare.paired_differ);
                 }
                 assert!(s.complete && s.diverged == 0, "seed {seed} {model:?}");
                 queries += s.z3_queries;
-                differ += s.paired_differ;
-                sat += s.paired_sat;
-                other_seed += s.paired_other_seed;
+                differ += s.compare.paired_differ;
+                sat += s.compare.paired_sat;
+                other_seed += s.compare.paired_other_seed;
             }
         }
         eprintln!("per query {per_query}: {count} programs, {queries} Z3 calls; {differ} answers differ; of {sat} satisfiable, {other_seed} got another seed");
@@ -194,7 +194,7 @@ fn z3_work_is_deterministic_and_validity_costs_work() {
             assert_eq!((a.executions, a.z3_queries, a.z3_work), (b.executions, b.z3_queries, b.z3_work), "per query {per_query}, sdg {sdg}");
         }
         let (_, bare) = run(test, Model::Tso, false, Tuning { bare_solve: true, ..tuning }, 8);
-        assert!(bare.z3_work_bare > 0 && bare.z3_work_bare < bare.z3_work, "per query {per_query}: {} bare, {} in all", bare.z3_work_bare, bare.z3_work);
+        assert!(bare.compare.work_bare > 0 && bare.compare.work_bare < bare.z3_work, "per query {per_query}: {} bare, {} in all", bare.compare.work_bare, bare.z3_work);
     }
 }
 
@@ -209,10 +209,10 @@ fn paired_solve_counts_the_same_queries_four_ways() {
     let tuning = Tuning { search_budget: 0, per_query: true, paired_solve: true, ..Tuning::default() };
     let (_, a) = run(test, Model::Sc, true, tuning, 8);
     let (_, b) = run(test, Model::Sc, true, tuning, 8);
-    assert_eq!((a.z3_work, a.z3_work_all, a.z3_work_literal, a.z3_work_cone), (b.z3_work, b.z3_work_all, b.z3_work_literal, b.z3_work_cone));
-    assert!(a.z3_work_all > 0 && a.z3_work_literal > 0 && a.z3_work_cone > 0, "paired work not counted: {} all, {} literal, {} cone", a.z3_work_all, a.z3_work_literal, a.z3_work_cone);
-    assert!(a.z3_work < a.z3_work_all, "the graph saved no work on identical queries: {} with it, {} with every read", a.z3_work, a.z3_work_all);
+    assert_eq!((a.z3_work, a.compare.work_all, a.compare.work_literal, a.compare.work_cone), (b.z3_work, b.compare.work_all, b.compare.work_literal, b.compare.work_cone));
+    assert!(a.compare.work_all > 0 && a.compare.work_literal > 0 && a.compare.work_cone > 0, "paired work not counted: {} all, {} literal, {} cone", a.compare.work_all, a.compare.work_literal, a.compare.work_cone);
+    assert!(a.z3_work < a.compare.work_all, "the graph saved no work on identical queries: {} with it, {} with every read", a.z3_work, a.compare.work_all);
     // Without the graph there is nothing to pair: no extra solves.
     let (_, c) = run(test, Model::Sc, false, tuning, 8);
-    assert_eq!((c.z3_work_all, c.z3_work_literal, c.z3_work_cone), (0, 0, 0));
+    assert_eq!((c.compare.work_all, c.compare.work_literal, c.compare.work_cone), (0, 0, 0));
 }

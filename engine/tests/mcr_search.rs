@@ -26,11 +26,11 @@ fn check(test: &litmus_engine::ast::Test, loop_bound: u32, label: &str, totals: 
     for model in Model::ALL {
         let s = mcr::explore_with(&program, model, &opts, &Control::new(), tuning, &mut |_| {});
         assert_eq!(
-            s.search_missed, 0,
+            s.checks.search_missed, 0,
             "{label} {model:?}: the search missed an interleaving Z3 found"
         );
         assert_eq!(
-            s.search_extra, 0,
+            s.checks.search_extra, 0,
             "{label} {model:?}: the search found an interleaving Z3 rules out"
         );
         assert_eq!(
@@ -40,7 +40,7 @@ fn check(test: &litmus_engine::ast::Test, loop_bound: u32, label: &str, totals: 
         totals.queries += s.queries;
         totals.prefiltered += s.prefiltered;
         totals.searched += s.searched;
-        totals.search_extra += s.search_extra;
+        totals.checks.search_extra += s.checks.search_extra;
         totals.search_gave_up += s.search_gave_up;
         totals.search_states += s.search_states;
     }
@@ -49,7 +49,7 @@ fn check(test: &litmus_engine::ast::Test, loop_bound: u32, label: &str, totals: 
 fn summary(label: &str, t: &McrStats) {
     eprintln!(
         "{label}: {} queries, {} pre-checked, {} searched ({} states), {} gave up, {} solved by the search only",
-        t.queries, t.prefiltered, t.searched, t.search_states, t.search_gave_up, t.search_extra
+        t.queries, t.prefiltered, t.searched, t.search_states, t.search_gave_up, t.checks.search_extra
     );
 }
 

@@ -15,7 +15,7 @@
 //! store forwarding from the thread's newest own buffered store to the cell, FIFO flushes per
 //! thread (TSO) or per thread and cell (PSO), fences, locks, unlocks and RMWs waiting for empty
 //! buffers, and lock ownership. (`await` parking plays no part: a trace keeps a failed round only
-//! as its thread's last step, see [`super::drop_failed_rounds`].)
+//! as its thread's last step, see [`super::observe::drop_failed_rounds`].)
 //!
 //! It answers exactly: `Unsat` only when no interleaving of the trace's events satisfies the
 //! query, `Sat` with the positions of one that does (the caller cuts them to the target's causal
@@ -32,8 +32,12 @@
 //! Deterministic: moves are tried in a fixed order (the event's index in the trace, so the search
 //! first follows the trace's own order).
 
+mod layout;
+mod step;
+
+use layout::{Layout, FREE};
 use super::encode::{Hints, Target};
-use super::trace::{EvKind, Trace};
+use super::trace::{EventKind, Trace};
 use rustc_hash::FxHashSet as HashSet;
 
 /// What a search found.
@@ -53,6 +57,9 @@ pub struct Searched {
     pub states: usize,
 }
 
+/// "No event" in the search's per-event arrays and packed states, which hold event indices as
+/// `u32` words (an `Option<u32>` would double the arrays and not fit the packed state's
+/// fields).
 const NONE: u32 = u32::MAX;
 
 /// The query-independent view of one trace, built once and shared by its queries.
@@ -127,11 +134,11 @@ impl<'t> Space<'t> {
                 return None;
             }
             match e.kind {
-                EvKind::Local => return None,
-                EvKind::Flush { cell, store, .. } => {
+                EventKind::Local => return None,
+                EventKind::Flush { cell, store, .. } => {
                     if cell as usize >= cells
                         || store >= i
-                        || !matches!(tr.events[store].kind, EvKind::Store { .. })
+                        || !matches!(tr.events[store].kind, EventKind::Store { .. })
                     {
                         return None;
                     }
@@ -150,7 +157,7 @@ impl<'t> Space<'t> {
             slot[i] = thread_evs[t].len() as u32;
             thread_evs[t].push(i as u32);
             match e.kind {
-                EvKind::Store { cell, .. } => {
+                EventKind::Store { cell, .. } => {
                     if cell as usize >= cells {
                         return None;
                     }
@@ -161,10 +168,10 @@ impl<'t> Space<'t> {
                         issued[q as usize] += 1;
                     }
                 }
-                EvKind::Load { cell, .. } | EvKind::Rmw { cell, .. } if cell as usize >= cells => {
+                EventKind::Load { cell, .. } | EventKind::Rmw { cell, .. } if cell as usize >= cells => {
                     return None
                 }
-                EvKind::Lock { mutex } | EvKind::Unlock { mutex } => {
+                EventKind::Lock { mutex } | EventKind::Unlock { mutex } => {
                     mutexes = mutexes.max(mutex as usize + 1)
                 }
                 _ => {}
@@ -234,77 +241,6 @@ impl<'t> Space<'t> {
     }
 }
 
-/// Where the fields of an abstract machine state (see the module doc) sit in its packed words:
-/// one word per cell's memory value, then each thread's position and each queue's drain count
-/// as 16-bit fields, each mutex's owner as an 8-bit field (`0xff`: free), and a last word with
-/// the publish the target's cell holds (bits 0-31; `NONE`: its initial value), the unlock the
-/// target's mutex last saw (bits 32-62) and whether the target ran (bit 63).
-#[derive(Clone, Copy)]
-struct Layout {
-    threads: usize,
-    counters: usize,
-    owners: usize,
-    misc: usize,
-    words: usize,
-}
-
-const FREE: u64 = 0xff;
-const DONE: u64 = 1 << 63;
-
-impl Layout {
-    fn new(cells: usize, threads: usize, queues: usize, mutexes: usize) -> Layout {
-        let counters = cells;
-        let owners = counters + (threads + queues).div_ceil(4);
-        let misc = owners + mutexes.div_ceil(8);
-        Layout {
-            threads,
-            counters,
-            owners,
-            misc,
-            words: misc + 1,
-        }
-    }
-    fn counter(&self, n: &[u64], k: usize) -> u16 {
-        (n[self.counters + k / 4] >> (16 * (k % 4))) as u16
-    }
-    fn bump(&self, n: &mut [u64], k: usize) {
-        n[self.counters + k / 4] += 1 << (16 * (k % 4));
-    }
-    fn pos(&self, n: &[u64], t: usize) -> u16 {
-        self.counter(n, t)
-    }
-    fn flushed(&self, n: &[u64], q: usize) -> u16 {
-        self.counter(n, self.threads + q)
-    }
-    fn owner(&self, n: &[u64], m: usize) -> u64 {
-        (n[self.owners + m / 8] >> (8 * (m % 8))) & 0xff
-    }
-    fn set_owner(&self, n: &mut [u64], m: usize, o: u64) {
-        let w = &mut n[self.owners + m / 8];
-        *w = (*w & !(0xff << (8 * (m % 8)))) | (o << (8 * (m % 8)));
-    }
-    fn src(&self, n: &[u64]) -> u32 {
-        n[self.misc] as u32
-    }
-    fn set_src(&self, n: &mut [u64], i: u32) {
-        n[self.misc] = (n[self.misc] & !0xffff_ffff) | i as u64;
-    }
-    fn unlock(&self, n: &[u64]) -> u32 {
-        let u = (n[self.misc] >> 32) as u32 & 0x7fff_ffff;
-        if u == 0x7fff_ffff {
-            NONE
-        } else {
-            u
-        }
-    }
-    fn set_unlock(&self, n: &mut [u64], i: u32) {
-        n[self.misc] = (n[self.misc] & !(0x7fff_ffff << 32)) | ((i as u64 & 0x7fff_ffff) << 32);
-    }
-    fn done(&self, n: &[u64]) -> bool {
-        n[self.misc] & DONE != 0
-    }
-}
-
 struct Query<'s, 't> {
     sp: &'s Space<'t>,
     hints: Option<&'s Hints>,
@@ -343,7 +279,7 @@ impl<'s, 't> Query<'s, 't> {
         for i in 0..keep {
             let e = &tr.events[i];
             let s = sp.slot[i] as u16 + 1;
-            if matches!(e.kind, EvKind::Flush { .. }) {
+            if matches!(e.kind, EventKind::Flush { .. }) {
                 let q = sp.queue_of[i] as usize;
                 need_flushed[q] = need_flushed[q].max(s);
             } else {
@@ -358,7 +294,7 @@ impl<'s, 't> Query<'s, 't> {
                 Some((event, tr.events.get(event)?.kind.read()?.0, from))
             }
             Target::Lock { event, after } => match tr.events.get(event)?.kind {
-                EvKind::Lock { mutex } => Some((event, mutex, after)),
+                EventKind::Lock { mutex } => Some((event, mutex, after)),
                 _ => return None,
             },
             Target::Final { .. } => None,
@@ -380,7 +316,7 @@ impl<'s, 't> Query<'s, 't> {
                 late: is_late,
                 ..
             } => {
-                if let EvKind::Rmw { op, .. } = tr.events[event].kind {
+                if let EventKind::Rmw { op, .. } = tr.events[event].kind {
                     twrite = Some(op?.write(value));
                 }
                 if is_late {
@@ -526,187 +462,6 @@ impl<'s, 't> Query<'s, 't> {
         }
     }
 
-    /// A publish of `value` to `cell` by event `i`.
-    fn publish(&self, n: &mut [u64], cell: u32, value: i64, i: u32) {
-        n[cell as usize] = value as u64;
-        if cell == self.tcell && matches!(self.target, Target::Read { .. }) {
-            self.lay.set_src(n, i);
-        }
-    }
-
-    /// Runs thread `t`'s next event from `node` into `n` (a copy of `node`), if the rules allow
-    /// it and it keeps its value; the event.
-    fn exec(&self, node: &[u64], t: usize, n: &mut [u64]) -> Option<u32> {
-        let sp = self.sp;
-        let tr = sp.tr;
-        let l = &self.lay;
-        let i = *sp.thread_evs[t].get(l.pos(node, t) as usize)? as usize;
-        // A read target's thread stops at its first later step that depends on the new value
-        // (with it, it may go elsewhere); a lock target changes no value, so its thread goes on
-        // as in the trace.
-        if t == self.tthread && i as u32 >= self.tstop {
-            return None;
-        }
-        let e = &tr.events[i];
-        let is_target = self.tev == Some(i);
-        if (e.pending && !is_target) || !self.allowed(node, i) {
-            return None;
-        }
-        let drained = || {
-            sp.drained[i]
-                .iter()
-                .all(|&(q, k)| l.flushed(node, q as usize) as u32 >= k)
-        };
-        if let Some((first, need)) = &self.late {
-            if i == *first && !need.iter().all(|&j| self.ran(node, j as usize)) {
-                return None;
-            }
-        }
-        match e.kind {
-            EvKind::Load { cell, value } => {
-                let s = sp.own_store[i];
-                let forwarded = s != NONE && {
-                    let f = sp.flush_of[s as usize];
-                    f == NONE
-                        || (l.flushed(node, sp.queue_of[f as usize] as usize) as u32)
-                            <= sp.store_rank[s as usize]
-                };
-                let got = if forwarded {
-                    match tr.events[s as usize].kind {
-                        EvKind::Store { value, .. } => value,
-                        _ => return None,
-                    }
-                } else {
-                    node[cell as usize] as i64
-                };
-                if is_target {
-                    let Target::Read {
-                        value: want, from, ..
-                    } = *self.target
-                    else {
-                        return None;
-                    };
-                    if got != want {
-                        return None;
-                    }
-                    let ok = match from {
-                        Some(f) if tr.forwarded(Some(f)) => forwarded && s as usize == f,
-                        _ => !forwarded && l.src(node) == from.map_or(NONE, |f| f as u32),
-                    };
-                    if !ok {
-                        return None;
-                    }
-                    n[l.misc] |= DONE;
-                } else if got != value {
-                    return None;
-                }
-            }
-            EvKind::Store { cell, value } => {
-                if tr.rules().store_publishes() {
-                    self.publish(n, cell, value, i as u32);
-                }
-            }
-            EvKind::Rmw {
-                cell, read, write, ..
-            } => {
-                if !drained() {
-                    return None;
-                }
-                let got = node[cell as usize] as i64;
-                let write = if is_target {
-                    let Target::Read {
-                        value: want, from, ..
-                    } = *self.target
-                    else {
-                        return None;
-                    };
-                    if got != want || l.src(node) != from.map_or(NONE, |f| f as u32) {
-                        return None;
-                    }
-                    n[l.misc] |= DONE;
-                    self.twrite?
-                } else {
-                    if got != read {
-                        return None;
-                    }
-                    write
-                };
-                if let Some(w) = write {
-                    self.publish(n, cell, w, i as u32);
-                }
-            }
-            EvKind::Fence => {
-                if !drained() {
-                    return None;
-                }
-            }
-            EvKind::Lock { mutex } => {
-                if !drained() || l.owner(node, mutex as usize) != FREE {
-                    return None;
-                }
-                if is_target {
-                    let Target::Lock { after, .. } = *self.target else {
-                        return None;
-                    };
-                    if l.unlock(node) != after.map_or(NONE, |a| a as u32) {
-                        return None;
-                    }
-                    n[l.misc] |= DONE;
-                }
-                l.set_owner(n, mutex as usize, t as u64);
-            }
-            EvKind::Unlock { mutex } => {
-                if !drained() || l.owner(node, mutex as usize) != t as u64 {
-                    return None;
-                }
-                l.set_owner(n, mutex as usize, FREE);
-                if mutex == self.tcell && matches!(self.target, Target::Lock { .. }) {
-                    l.set_unlock(n, i as u32);
-                }
-            }
-            EvKind::Flush { .. } | EvKind::Local => return None,
-        }
-        l.bump(n, t);
-        Some(i as u32)
-    }
-
-    /// Runs the next flush of queue `q` from `node` into `n` (a copy of `node`), if its store was
-    /// issued; the event.
-    fn flush(&self, node: &[u64], q: usize, n: &mut [u64]) -> Option<u32> {
-        let sp = self.sp;
-        let l = &self.lay;
-        let i = *sp.queues[q].get(l.flushed(node, q) as usize)? as usize;
-        let EvKind::Flush { cell, value, store } = sp.tr.events[i].kind else {
-            return None;
-        };
-        let t = sp.tr.events[i].thread;
-        if l.pos(node, t) as u32 <= sp.slot[store] || !self.allowed(node, i) {
-            return None;
-        }
-        l.bump(n, l.threads + q);
-        self.publish(n, cell, value, i as u32);
-        Some(i as u32)
-    }
-
-    /// Whether the pre-check's hints let event `i` run in `n`.
-    fn allowed(&self, n: &[u64], i: usize) -> bool {
-        match self.hints {
-            None => true,
-            Some(h) => !h.out[i] && h.after[i].iter().all(|&a| self.ran(n, a)),
-        }
-    }
-
-    /// Whether event `j` ran in `n`.
-    fn ran(&self, n: &[u64], j: usize) -> bool {
-        let sp = self.sp;
-        match sp.tr.events[j].kind {
-            EvKind::Flush { .. } => {
-                self.lay.flushed(n, sp.queue_of[j] as usize) as u32 > sp.slot[j]
-            }
-            _ => self.lay.pos(n, sp.tr.events[j].thread) as u32 > sp.slot[j],
-        }
-    }
-
     /// Whether nothing below `n` can answer the query (see the module doc).
     fn dead(&self, n: &[u64]) -> bool {
         let sp = self.sp;
@@ -746,7 +501,7 @@ impl<'s, 't> Query<'s, 't> {
                     continue;
                 }
                 let (cell, value) = match tr.events[i].kind {
-                    EvKind::Load { cell, value } => {
+                    EventKind::Load { cell, value } => {
                         let s = sp.own_store[i];
                         if s != NONE {
                             // Forwarding can still give it (the store is issued later or is in
@@ -755,7 +510,7 @@ impl<'s, 't> Query<'s, 't> {
                         }
                         (cell, value)
                     }
-                    EvKind::Rmw { cell, read, .. } => (cell, read),
+                    EventKind::Rmw { cell, read, .. } => (cell, read),
                     _ => continue,
                 };
                 if n[cell as usize] as i64 == value {

@@ -1,11 +1,11 @@
 //! The MCR view of one execution: the events the maximal causal model reorders.
 //!
 //! An execution of the interpreter is a sequence of steps. MCR only needs, per step, who did it
-//! and what it did to shared state; everything else is a [`EvKind::Local`] step that the thread
+//! and what it did to shared state; everything else is a [`EventKind::Local`] step that the thread
 //! runs deterministically from its registers (local determinism, paper §2.1).
 //!
-//! Writes are split into an *issue* (the thread executes the store: [`EvKind::Store`]) and a
-//! *publish* (the value reaches memory: the store itself under SC, its [`EvKind::Flush`] under
+//! Writes are split into an *issue* (the thread executes the store: [`EventKind::Store`]) and a
+//! *publish* (the value reaches memory: the store itself under SC, its [`EventKind::Flush`] under
 //! TSO/PSO, the RMW itself for atomics). This is what makes store forwarding expressible: a load
 //! by the issuing thread that comes after the issue but before the flush reads the buffered value
 //! (x86-TSO test n6), which the paper's encoding (it orders a read after its own thread's earlier
@@ -14,9 +14,9 @@
 use crate::model::{Access, MemoryModel};
 use crate::report::Model;
 
-/// What one step did, as far as the maximal causal model is concerned.
+/// What a [`TraceEvent`] did, as far as the maximal causal model is concerned.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum EvKind {
+pub enum EventKind {
     /// A thread step with no shared effect. (Not produced by the explorer, which leaves the
     /// wake-up step of a parked `await` out of traces and replays it on demand.)
     Local,
@@ -45,19 +45,19 @@ pub enum EvKind {
     Unlock { mutex: u32 },
 }
 
-impl EvKind {
+impl EventKind {
     /// Events that wait for the thread's own buffers to be empty.
     pub fn is_barrier(&self) -> bool {
         matches!(
             self,
-            EvKind::Fence | EvKind::Lock { .. } | EvKind::Unlock { .. } | EvKind::Rmw { .. }
+            EventKind::Fence | EventKind::Lock { .. } | EventKind::Unlock { .. } | EventKind::Rmw { .. }
         )
     }
     /// What the event is to the memory model's orders.
     pub fn access(&self) -> Access {
         match *self {
-            EvKind::Store { cell, .. } => Access::Issue { cell },
-            EvKind::Flush { cell, store, .. } => Access::Flush { cell, store },
+            EventKind::Store { cell, .. } => Access::Issue { cell },
+            EventKind::Flush { cell, store, .. } => Access::Flush { cell, store },
             _ if self.is_barrier() => Access::Barrier,
             _ => Access::Other,
         }
@@ -65,8 +65,8 @@ impl EvKind {
     /// The cell read and the value read, for loads and RMWs.
     pub fn read(&self) -> Option<(u32, i64)> {
         match *self {
-            EvKind::Load { cell, value } => Some((cell, value)),
-            EvKind::Rmw { cell, read, .. } => Some((cell, read)),
+            EventKind::Load { cell, value } => Some((cell, value)),
+            EventKind::Rmw { cell, read, .. } => Some((cell, read)),
             _ => None,
         }
     }
@@ -88,11 +88,14 @@ impl RmwFn {
     }
 }
 
-/// One step of an execution.
+/// One event of a trace: a step of an execution with a shared effect, as MCR sees it. Not to be
+/// confused with [`crate::semantics::Event`] (what one interpreter step did, from which a trace
+/// event is made) nor with [`crate::report::Step`] (a line of a schedule shown to the user).
+/// Its position in [`Trace::events`] is the index queries, seeds and the search speak of.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Ev {
+pub struct TraceEvent {
     pub thread: usize,
-    pub kind: EvKind,
+    pub kind: EventKind,
     /// This step ended a round of an `await` whose condition was false. The thread's next step
     /// (the retry) can run only if some write changed a cell's value since the round began
     /// (sem's semantics: without such a change the thread parks until one happens).
@@ -131,7 +134,7 @@ pub struct Trace {
     /// Threads inside an `await` round in the initial state.
     pub in_round_at_start: Vec<bool>,
     /// The steps in execution order. Each thread's non-flush events are in program order.
-    pub events: Vec<Ev>,
+    pub events: Vec<TraceEvent>,
     pub end: End,
 }
 
@@ -150,7 +153,7 @@ impl Trace {
             && from.is_some_and(|s| {
                 matches!(
                     self.events.get(s).map(|e| &e.kind),
-                    Some(EvKind::Store { .. })
+                    Some(EventKind::Store { .. })
                 )
             })
     }
@@ -172,11 +175,11 @@ impl Trace {
             }
         }
         for (i, e) in self.events.iter().enumerate() {
-            if e.thread >= self.threads || matches!(e.kind, EvKind::Flush { .. }) {
+            if e.thread >= self.threads || matches!(e.kind, EventKind::Flush { .. }) {
                 continue;
             }
             let t = e.thread;
-            let is_load = matches!(e.kind, EvKind::Load { .. });
+            let is_load = matches!(e.kind, EventKind::Load { .. });
             if is_load {
                 round[i] = open[t];
             } else {
@@ -204,9 +207,9 @@ impl Trace {
             .filter(|&j| {
                 let f = &self.events[j];
                 match f.kind {
-                    EvKind::Flush { store, .. } => f.thread != t || store <= event,
-                    EvKind::Store { .. } => self.rules().store_publishes() && f.thread != t,
-                    EvKind::Rmw { write: Some(_), .. } => f.thread != t,
+                    EventKind::Flush { store, .. } => f.thread != t || store <= event,
+                    EventKind::Store { .. } => self.rules().store_publishes() && f.thread != t,
+                    EventKind::Rmw { write: Some(_), .. } => f.thread != t,
                     _ => false,
                 }
             })
@@ -220,11 +223,11 @@ impl Trace {
         let mut out: Vec<Vec<(usize, i64)>> = vec![Vec::new(); self.init.len()];
         for (i, e) in self.events.iter().enumerate() {
             let published = match e.kind {
-                EvKind::Store { cell, value } if self.rules().store_publishes() => {
+                EventKind::Store { cell, value } if self.rules().store_publishes() => {
                     Some((cell, value))
                 }
-                EvKind::Flush { cell, value, .. }
-                | EvKind::Rmw {
+                EventKind::Flush { cell, value, .. }
+                | EventKind::Rmw {
                     cell,
                     write: Some(value),
                     ..
@@ -250,10 +253,10 @@ impl Trace {
         let mut last: std::collections::HashMap<(usize, u32), usize> = Default::default();
         for (i, e) in self.events.iter().enumerate() {
             match e.kind {
-                EvKind::Store { cell, .. } => {
+                EventKind::Store { cell, .. } => {
                     last.insert((e.thread, cell), i);
                 }
-                EvKind::Load { cell, .. } => out[i] = last.get(&(e.thread, cell)).copied(),
+                EventKind::Load { cell, .. } => out[i] = last.get(&(e.thread, cell)).copied(),
                 _ => {}
             }
         }
@@ -264,7 +267,7 @@ impl Trace {
     pub fn flush_of(&self) -> Vec<Option<usize>> {
         let mut f = vec![None; self.events.len()];
         for (i, e) in self.events.iter().enumerate() {
-            if let EvKind::Flush { store, .. } = e.kind {
+            if let EventKind::Flush { store, .. } = e.kind {
                 if store < f.len() {
                     f[store] = Some(i);
                 }

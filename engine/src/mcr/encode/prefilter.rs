@@ -18,7 +18,7 @@
 //! means "possible".
 
 use super::{Encoder, Target};
-use crate::mcr::trace::EvKind;
+use crate::mcr::trace::EventKind;
 
 /// Rounds of derivation before giving up (answering "possible").
 const MAX_ROUNDS: usize = 6;
@@ -211,7 +211,7 @@ impl Encoder<'_> {
                 };
                 // An RMW given a new value may write another value, which the reads of its cell
                 // can then take: the sources below are the trace's writes only.
-                if matches!(tr.events[r].kind, EvKind::Rmw { .. }) {
+                if matches!(tr.events[r].kind, EventKind::Rmw { .. }) {
                     return Precheck::Possible(None);
                 }
                 free_read = Some(r);
@@ -398,7 +398,7 @@ impl Encoder<'_> {
         let mut from_memory = true;
         if let Some(s) = self.own_store[x] {
             let sv = match tr.events[s].kind {
-                EvKind::Store { value, .. } => Some(value),
+                EventKind::Store { value, .. } => Some(value),
                 _ => None,
             };
             match self.flush_of[s] {

@@ -1,0 +1,530 @@
+//! The MCR loop: replay a seed, continue it with the default scheduler, report the execution,
+//! and decide the queries of its trace; each satisfiable answer is a new seed.
+
+use super::decide::{Chain, Query};
+use super::encode::{Answer, Encoder, EncoderOptions, Target};
+use super::observe::{
+    at_round_begin, causal_hash, drop_failed_rounds, make_trace, observe, pending_locks,
+    wake_pending,
+};
+use super::prune::{Canon, Points};
+use super::seed::{choice_of, discriminant, seed_reached, Seed};
+use super::trace::{End, Trace, TraceEvent};
+use super::{Execution, McrStats, Tuning};
+use crate::ir::{InstrKind, Program};
+use crate::options::{CheckOptions, Control};
+use crate::report::{Model, ViolationKind};
+use crate::sdg::Sdg;
+use crate::semantics::{Choice, Event, State, Status};
+use std::collections::HashSet;
+use std::time::Instant;
+
+/// Where executions go.
+pub(super) type Sink<'s> = &'s mut (dyn FnMut(&Execution<'_>) + Send + Sync);
+
+/// Runs MCR on `p` under `model`, handing every execution to `sink`.
+pub fn explore_with(
+    p: &Program,
+    model: Model,
+    opts: &CheckOptions,
+    ctl: &Control,
+    tuning: Tuning,
+    sink: Sink<'_>,
+) -> McrStats {
+    // Most explorations never reach Z3 (the pre-check and the causal search decide their
+    // queries), and creating a Z3 context costs a few milliseconds, most of a small test's
+    // time. So explore without one first; only if a query needs Z3, explore again from the
+    // start in a context of its own, without handing `sink` again the executions it already
+    // has: exploration is deterministic, and Z3 decides nothing before that query, so the
+    // second run repeats the first up to it. A context of its own, not the thread's default
+    // one: that one keeps what earlier explorations built (hash-consed terms, its resource
+    // counter), and Z3's models, hence the seeds, could then depend on what ran before on the
+    // thread (a language server checks many files).
+    // The dependency graph is built once, for both runs. It decides which steps after a read
+    // target may stay in the prefix (`Encoder::stop_after`) even without MCR-S+ (`opts.sdg`).
+    let start = Instant::now();
+    let sdg = Sdg::with_control(p, ctl);
+    let skipped = sdg.skipped.clone().filter(|_| !ctl.should_stop());
+    let sdg_ms = start.elapsed().as_secs_f64() * 1000.0;
+    let mut handed = 0u64;
+    let first = Explorer::new(p, model, opts, ctl, tuning, &sdg, sdg_ms, false).run(&mut |ex| {
+        handed += 1;
+        sink(ex)
+    });
+    let mut stats = match first {
+        Some(stats) => stats,
+        None => z3::with_z3_config(&z3::Config::new(), || {
+            let mut skip = handed;
+            let again =
+                Explorer::new(p, model, opts, ctl, tuning, &sdg, sdg_ms, true).run(&mut |ex| {
+                    if skip > 0 {
+                        skip -= 1;
+                    } else {
+                        sink(ex)
+                    }
+                });
+            again.expect("with a Z3 context every query can be solved")
+        }),
+    };
+    stats.sdg_skipped = skipped;
+    stats
+}
+
+/// One exploration, with or without a Z3 context.
+struct Explorer<'a> {
+    p: &'a Program,
+    model: Model,
+    opts: &'a CheckOptions,
+    ctl: &'a Control,
+    tuning: Tuning,
+    sdg: &'a Sdg,
+    /// Whether a Z3 context is there: without one, a query that needs Z3 ends the exploration.
+    z3: bool,
+    stats: McrStats,
+    points: Points,
+    /// Threads whose code has an `await`.
+    await_threads: Vec<bool>,
+    /// Causal states of the executions ([`McrStats::causal_states`]).
+    causal: HashSet<u64>,
+    /// Seeds and traces already handled: equal ones are handled once.
+    seen_seeds: HashSet<Vec<Choice>>,
+    seen_traces: HashSet<(Vec<TraceEvent>, usize, u32)>,
+    /// Seeds still to run, the next last.
+    work: Vec<Seed>,
+}
+
+/// The execution so far: a seed's prefix replayed, then extended by the default run.
+struct Replayed {
+    st: State,
+    /// Per thread: whether it starts inside an `await` round.
+    in_round: Vec<bool>,
+    /// The interpreter's steps, and the MCR events among them.
+    events: Vec<Event>,
+    evs: Vec<TraceEvent>,
+}
+
+/// A query needed Z3 and there is no context to solve in.
+struct NeedZ3;
+
+impl<'a> Explorer<'a> {
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        p: &'a Program,
+        model: Model,
+        opts: &'a CheckOptions,
+        ctl: &'a Control,
+        tuning: Tuning,
+        sdg: &'a Sdg,
+        sdg_ms: f64,
+        z3: bool,
+    ) -> Explorer<'a> {
+        Explorer {
+            p,
+            model,
+            opts,
+            ctl,
+            tuning,
+            sdg,
+            z3,
+            stats: McrStats {
+                complete: true,
+                sdg_ms,
+                ..McrStats::default()
+            },
+            points: Points::new(&tuning),
+            await_threads: p
+                .threads
+                .iter()
+                .map(|t| t.code.iter().any(|i| i.kind == InstrKind::AwaitBegin))
+                .collect(),
+            causal: HashSet::new(),
+            seen_seeds: HashSet::new(),
+            seen_traces: HashSet::new(),
+            work: vec![Seed::initial()],
+        }
+    }
+
+    /// Whether to stop (cancelled or out of time); the exploration is then incomplete.
+    fn stop(&mut self) -> bool {
+        let out = self.ctl.should_stop();
+        if out {
+            self.stats.complete = false;
+        }
+        out
+    }
+
+    /// The exploration; `None` if a query needed Z3 and there is no context to solve in.
+    fn run(mut self, sink: Sink<'_>) -> Option<McrStats> {
+        let (threads, cells) = (self.p.threads.len(), self.p.cells.len());
+        while let Some(seed) = self.work.pop() {
+            if self.stop() {
+                break;
+            }
+            // 1. Replay the seed prefix.
+            let mut replayed = self.replay(&seed);
+            let mut canon = self.points.canon(&replayed.evs, threads, cells);
+            let run = self.points.next_run();
+            if !self
+                .points
+                .start_run(&replayed.st, &canon, seed.min_cell, seed.parent)
+            {
+                self.stats.pruned += 1;
+                continue;
+            }
+            // 2. Run the default scheduler to the end.
+            let (merged, endings) = self.default_run(run, &mut replayed, &mut canon, sink);
+            if !self.stats.complete {
+                break;
+            }
+            if merged {
+                self.points.undo();
+                self.stats.merged += 1;
+                continue;
+            }
+            // 3. Report and collect the traces to analyse.
+            let traces = self.report(&replayed, endings, seed.min_event, sink);
+            // 4. New seeds from each trace's maximal causal model.
+            for (tr, min_event) in traces {
+                // The target's round failed and its thread retried it: the trace lost the
+                // target's new value with the round (see `drop_failed_rounds`). What it shows is
+                // the same execution with the thread scheduled later, and MCR explores schedules
+                // through the values reads take, not their order: the values the thread can
+                // read when it runs later are targets of its round in this very trace's parent,
+                // and so are the values other threads read meanwhile. So it seeds nothing. (A
+                // thread that waits for good keeps its last round, which is then not dropped.)
+                if min_event < seed.min_event {
+                    continue;
+                }
+                self.points.seeded(run);
+                if !self
+                    .seen_traces
+                    .insert((tr.events.clone(), min_event, seed.min_cell))
+                {
+                    continue;
+                }
+                let fresh = self.analyse(&tr, min_event, seed.min_cell, run).ok()?;
+                // Depth-first, in target order.
+                self.work.extend(fresh.into_iter().rev());
+            }
+        }
+        if !self.work.is_empty() {
+            self.stats.complete = false;
+        }
+        self.stats.causal_states = self.causal.len() as u64;
+        Some(self.stats)
+    }
+
+    /// Replays `seed`'s prefix, checking that it reproduces the solved events (a mismatch
+    /// counts as diverged). The wake-up step of a parked `await` is not in traces: it runs on
+    /// demand, right before the thread's next step.
+    fn replay(&mut self, seed: &Seed) -> Replayed {
+        let p = self.p;
+        let mut st = State::initial(p, self.model);
+        let in_round: Vec<bool> = (0..st.threads.len())
+            .map(|t| at_round_begin(p, &st, t))
+            .collect();
+        let mut events: Vec<Event> = Vec::new();
+        let mut evs: Vec<TraceEvent> = Vec::new();
+        let mut ok = true;
+        for (k, &c) in seed.choices.iter().enumerate() {
+            if self.stop() {
+                ok = false;
+                break;
+            }
+            if let Choice::Exec(t) = c {
+                if wake_pending(p, &st, t) {
+                    let before = st.clone();
+                    if let Some(ev) = st.try_step(p, c) {
+                        if let Some(e) = observe(p, &ev, &before, &st, &evs) {
+                            evs.push(e);
+                        }
+                        events.push(ev);
+                    }
+                }
+            }
+            let before = st.clone();
+            let Some(ev) = st.try_step(p, c) else {
+                ok = false;
+                break;
+            };
+            let e = observe(p, &ev, &before, &st, &evs);
+            let got = e.as_ref().map(|e| (e.thread, discriminant(&e.kind)));
+            if seed
+                .expect
+                .get(k)
+                .map(|x| (x.thread, discriminant(&x.kind)))
+                != got
+            {
+                ok = false;
+            }
+            events.push(ev);
+            if let Some(e) = e {
+                evs.push(e);
+            }
+            if !st.is_running() {
+                // Only the seed's last step may end the execution.
+                ok &= k + 1 == seed.choices.len();
+                break;
+            }
+            if !ok {
+                break;
+            }
+        }
+        if ok && !seed_reached(seed, &evs, &st) {
+            ok = false;
+        }
+        if !ok {
+            self.stats.diverged += 1;
+        }
+        Replayed {
+            st,
+            in_round,
+            events,
+            evs,
+        }
+    }
+
+    /// Runs the default scheduler from `st` to the end of the execution, recording the points
+    /// it passes for run `run`: whether the run merged into an earlier one, and the executions
+    /// it ended in (empty: `st` is the end). A choice that would end the execution (a
+    /// violation, a failed assume, the loop bound, a deadlock) is taken only when every enabled
+    /// choice would; then each of them is one execution.
+    fn default_run(
+        &mut self,
+        run: u32,
+        r: &mut Replayed,
+        canon: &mut Canon,
+        sink: Sink<'_>,
+    ) -> (bool, Vec<(Event, State)>) {
+        let p = self.p;
+        let Replayed {
+            st,
+            in_round,
+            events,
+            evs,
+        } = r;
+        while st.is_running() {
+            if self.stop() {
+                break;
+            }
+            let en = st.enabled(p);
+            let mut next = None;
+            let mut ends: Vec<(Event, State)> = Vec::new();
+            for &c in &en {
+                // Each choice clones the state: with thousands of threads one step is long.
+                if self.stop() {
+                    break;
+                }
+                let mut s2 = st.clone();
+                let Some(ev) = s2.try_step(p, c) else {
+                    continue;
+                };
+                match s2.status() {
+                    Status::Running | Status::Finished => {
+                        if next.is_none() {
+                            next = Some((ev, s2));
+                        }
+                    }
+                    _ => ends.push((ev, s2)),
+                }
+            }
+            let Some((ev, s2)) = next else {
+                return (false, ends);
+            };
+            // Endings the default scheduler steps around are real executions too: report them
+            // (a deadlock reached by a lock order, say, needs no new read value).
+            for (ev, s2) in &ends {
+                self.count(s2);
+                self.causal.insert(causal_hash(
+                    &drop_failed_rounds(evs.clone(), in_round, 0).0,
+                    s2,
+                ));
+                let mut all = events.clone();
+                all.push(ev.clone());
+                sink(&Execution {
+                    events: &all,
+                    state: s2,
+                });
+            }
+            if let Some(e) = observe(p, &ev, st, &s2, evs) {
+                self.points.push(canon, &e);
+                evs.push(e);
+            }
+            events.push(ev);
+            *st = s2;
+            if self.points.pass(st, canon, run) {
+                return (true, Vec::new());
+            }
+        }
+        (false, Vec::new())
+    }
+
+    /// Counts an execution that ended in `st`.
+    fn count(&mut self, st: &State) {
+        self.stats.executions += 1;
+        if matches!(st.status(), Status::Blocked { .. }) {
+            self.stats.blocked += 1;
+        }
+    }
+
+    /// Hands the executions of a default run to `sink`: the run's end `st`, or each of
+    /// `endings`; returns their traces, each with how many of its first events are the seed's
+    /// (`min_event` of the seed, less the failed rounds dropped).
+    fn report(
+        &mut self,
+        r: &Replayed,
+        endings: Vec<(Event, State)>,
+        min_event: usize,
+        sink: Sink<'_>,
+    ) -> Vec<(Trace, usize)> {
+        let (p, model) = (self.p, self.model);
+        let Replayed {
+            st,
+            in_round,
+            events,
+            evs,
+        } = r;
+        let mut traces: Vec<(Trace, usize)> = Vec::new();
+        if endings.is_empty() {
+            self.count(st);
+            sink(&Execution { events, state: st });
+            let end = if *st.status() == Status::Finished {
+                End::Final
+            } else {
+                End::Cut
+            };
+            let mut tev = evs.to_vec();
+            if end == End::Cut {
+                tev.extend(pending_locks(p, st, None));
+            }
+            let traced = make_trace(p, model, in_round, tev, end, min_event);
+            self.causal.insert(causal_hash(&traced.0.events, st));
+            traces.push(traced);
+        } else {
+            for (ev, s2) in &endings {
+                self.count(s2);
+                let mut all = events.to_vec();
+                all.push(ev.clone());
+                sink(&Execution {
+                    events: &all,
+                    state: s2,
+                });
+                // A deadlock follows an ordinary step, which stays in the trace; a fault is
+                // the faulting step itself, which the model never schedules.
+                let mut tev = evs.to_vec();
+                if matches!(
+                    s2.status(),
+                    Status::Violation {
+                        kind: ViolationKind::Deadlock,
+                        ..
+                    }
+                ) {
+                    tev.extend(observe(p, ev, st, s2, evs));
+                }
+                tev.extend(pending_locks(p, s2, Some(ev.thread)));
+                let traced = make_trace(p, model, in_round, tev, End::Cut, min_event);
+                self.causal.insert(causal_hash(&traced.0.events, s2));
+                traces.push(traced);
+            }
+        }
+        traces
+    }
+
+    /// Decides the queries of trace `tr` of run `run`, whose first `min_event` events (and
+    /// final values of the cells before `min_cell`) are its committed prefix: the new seeds,
+    /// in target order.
+    fn analyse(
+        &mut self,
+        tr: &Trace,
+        min_event: usize,
+        min_cell: u32,
+        run: u32,
+    ) -> Result<Vec<Seed>, NeedZ3> {
+        let (p, tuning) = (self.p, self.tuning);
+        // The chain before the encoder, so that the encoder's solver is dropped first: the
+        // benchmark's side solvers (in the chain) share its Z3 context, and the order in which
+        // Z3 frees terms decides the ids of later ones, hence which models Z3 returns.
+        let mut chain = Chain::new(tr, &tuning);
+        let t0 = Instant::now();
+        let deps = self.sdg.trace_deps(p, tr);
+        self.stats.sdg_ms += t0.elapsed().as_secs_f64() * 1000.0;
+        let mut enc = Encoder::new(
+            tr,
+            deps,
+            EncoderOptions {
+                prune: self.opts.sdg,
+                per_query: tuning.per_query,
+                // Validity per query pays every validity constraint again: keep the fewest up
+                // front.
+                lazy_existence: tuning.per_query,
+                canonical: tuning.canonical_seeds,
+                await_threads: self.await_threads.clone(),
+                solver_seed: tuning.solver_seed,
+                z3_allowed: self.z3,
+            },
+        );
+        let mut fresh: Vec<Seed> = Vec::new();
+        for target in enc.targets() {
+            if self.stop() {
+                break;
+            }
+            // Only new targets: reads after the seed's prefix, with the prefix kept; and reads
+            // (locks) in the prefix only with a source write (unlock) after it, solved without
+            // keeping the prefix. The trace the seed came from tried the prefix's reads with
+            // its own writes, but not with writes that only this trace has: such a read can
+            // move after the seed's target and read a write that the new value of the target
+            // made possible (found on peterson_fence under PSO, where which seeds come up
+            // depends on the model Z3 returns).
+            let (after_prefix, new_source) = match target {
+                Target::Final { cell, .. } => (cell >= min_cell, false),
+                Target::Read { event, from, .. } => {
+                    (event >= min_event, from.is_some_and(|f| f >= min_event))
+                }
+                Target::Lock { event, after } => {
+                    (event >= min_event, after.is_some_and(|a| a >= min_event))
+                }
+            };
+            if tuning.only_new_targets && !after_prefix && !new_source {
+                continue;
+            }
+            let left = self.ctl.deadline().map(|d| {
+                d.saturating_duration_since(Instant::now())
+                    .as_millis()
+                    .min(u32::MAX as u128) as u32
+            });
+            let t0 = Instant::now();
+            let keep = if tuning.only_new_targets && after_prefix {
+                min_event
+            } else {
+                0
+            };
+            let query = Query {
+                target: &target,
+                keep,
+                left,
+            };
+            let answer = chain.decide(&mut enc, &query, &mut self.stats);
+            if enc.z3_wanted {
+                return Err(NeedZ3);
+            }
+            self.stats.solver_ms += t0.elapsed().as_secs_f64() * 1000.0;
+            self.stats.queries += 1;
+            match answer {
+                Answer::Sat(order) => {
+                    let choices: Vec<Choice> = order.iter().map(|&i| choice_of(tr, i)).collect();
+                    if self.seen_seeds.insert(choices.clone()) {
+                        fresh.push(Seed::new(tr, choices, &order, target, run));
+                    }
+                }
+                Answer::Unsat => {}
+                Answer::Unknown => {
+                    self.stats.complete = false;
+                }
+            }
+        }
+        self.stats.constraints += enc.constraints;
+        self.stats.add_z3(&enc.counts);
+        self.stats.prefiltered += enc.skipped;
+        Ok(fresh)
+    }
+}

@@ -1,0 +1,301 @@
+//! Traces from interpreter steps: the MCR event of each step, failed `await` rounds left out,
+//! pending locks added, and the causal state of an execution.
+
+use super::trace::{End, TraceEvent, EventKind, RmwFn, Trace};
+use crate::ir::{InstrKind, Program};
+use crate::report::{Action, Model};
+use crate::semantics::{Event, State};
+
+/// Whether thread `t` has just begun an `await` round (its last local step was the round's
+/// `AwaitBegin`).
+pub(super) fn at_round_begin(p: &Program, st: &State, t: usize) -> bool {
+    let Some(ts) = st.threads.get(t) else {
+        return false;
+    };
+    ts.awaiting.is_none()
+        && ts.pc > 0
+        && p.threads[t]
+            .code
+            .get(ts.pc as usize - 1)
+            .is_some_and(|i| i.kind == InstrKind::AwaitBegin)
+}
+
+/// Whether thread `t` was woken from a parked `await` and must run its wake-up step.
+pub(super) fn wake_pending(p: &Program, st: &State, t: usize) -> bool {
+    let Some(ts) = st.threads.get(t) else {
+        return false;
+    };
+    ts.awaiting.is_none()
+        && p.threads[t]
+            .code
+            .get(ts.pc as usize)
+            .is_some_and(|i| i.kind == InstrKind::AwaitBegin)
+}
+
+/// The MCR view of one interpreter step from `before` to `after`, or `None` for a step with no
+/// shared effect (the wake-up step of a parked `await`). `evs` are the trace's events so far
+/// (to find the store a flush publishes).
+pub(super) fn observe(p: &Program, ev: &Event, before: &State, after: &State, evs: &[TraceEvent]) -> Option<TraceEvent> {
+    let cell = ev.cell.unwrap_or(0);
+    let value = ev.value.unwrap_or(0);
+    let kind = match ev.action {
+        Action::Load => EventKind::Load { cell, value },
+        Action::Store => EventKind::Store { cell, value },
+        Action::Flush => {
+            let store = evs
+                .iter()
+                .rposition(|e| {
+                    matches!(e.kind, EventKind::Store { .. })
+                        && e.write.is_some()
+                        && e.write == ev.write
+                })
+                .unwrap_or(usize::MAX);
+            EventKind::Flush { cell, value, store }
+        }
+        Action::Rmw => EventKind::Rmw {
+            cell,
+            read: value,
+            write: ev.stored,
+            op: rmw_fn(p, before, ev.thread).filter(|f| f.write(value) == ev.stored),
+        },
+        Action::Fence => EventKind::Fence,
+        Action::Lock => EventKind::Lock {
+            mutex: ev.mutex.unwrap_or(0),
+        },
+        Action::Unlock => EventKind::Unlock {
+            mutex: ev.mutex.unwrap_or(0),
+        },
+        _ => return None,
+    };
+    let t = ev.thread;
+    let (mut failed_check, mut round_start) = (false, false);
+    if ev.action != Action::Flush {
+        if let (Some(b), Some(a)) = (before.threads.get(t), after.threads.get(t)) {
+            let begun = at_round_begin(p, after, t);
+            failed_check =
+                b.await_dirty.is_some() && (a.awaiting.is_some() || (begun && a.pc <= b.pc));
+            round_start = !failed_check && begun;
+        }
+    }
+    let write = match ev.action {
+        Action::Store | Action::Flush => ev.write,
+        _ => None,
+    };
+    let pc = if ev.action == Action::Flush {
+        u32::MAX
+    } else {
+        before.threads.get(t).map_or(u32::MAX, |ts| ts.pc)
+    };
+    Some(TraceEvent {
+        thread: t,
+        kind,
+        failed_check,
+        round_start,
+        write,
+        pending: false,
+        pc,
+    })
+}
+
+/// The locks that threads (but `except`, whose step ended the execution) wait for in the final
+/// state `st` of an execution that did not finish: each is a mutex another thread holds.
+pub(super) fn pending_locks(p: &Program, st: &State, except: Option<usize>) -> Vec<TraceEvent> {
+    let mut out = Vec::new();
+    for (t, ts) in st.threads.iter().enumerate() {
+        if Some(t) == except || ts.awaiting.is_some() {
+            continue;
+        }
+        let Some(InstrKind::Lock(m)) = p.threads[t].code.get(ts.pc as usize).map(|i| &i.kind)
+        else {
+            continue;
+        };
+        if st
+            .locks
+            .get(*m as usize)
+            .copied()
+            .flatten()
+            .is_some_and(|o| o as usize != t)
+        {
+            out.push(TraceEvent {
+                thread: t,
+                kind: EventKind::Lock { mutex: *m },
+                failed_check: false,
+                round_start: false,
+                write: None,
+                pending: true,
+                pc: ts.pc,
+            });
+        }
+    }
+    out
+}
+
+/// The write function of the RMW thread `t` is about to run in `st` (its operands evaluated).
+pub(super) fn rmw_fn(p: &Program, st: &State, t: usize) -> Option<RmwFn> {
+    let ts = st.threads.get(t)?;
+    let InstrKind::Rmw { op, args, .. } = &p.threads.get(t)?.code.get(ts.pc as usize)?.kind else {
+        return None;
+    };
+    let arg = |k: usize| {
+        args.get(k)
+            .map(|a| a.eval(&ts.regs).ok())
+            .unwrap_or(Some(0))
+    };
+    Some(RmwFn {
+        op: *op,
+        args: [arg(0)?, arg(1)?],
+    })
+}
+
+/// The trace of an execution's MCR events, and how many of its first `committed` events (the
+/// seed prefix) remain in it.
+pub(super) fn make_trace(
+    p: &Program,
+    model: Model,
+    in_round: &[bool],
+    events: Vec<TraceEvent>,
+    end: End,
+    committed: usize,
+) -> (Trace, usize) {
+    let (events, committed) = drop_failed_rounds(events, in_round, committed);
+    let tr = Trace {
+        model,
+        threads: p.threads.len(),
+        init: p.init.clone(),
+        in_round_at_start: in_round.to_vec(),
+        events,
+        end,
+    };
+    (tr, committed)
+}
+
+/// The trace without the `await` rounds that failed and were retried, and how many of its first
+/// `committed` events remain. A failed round changes nothing (its loads fill temporaries that are
+/// cleared and the thread goes back to the start of the `await`), so the execution without it is
+/// the same execution with the thread scheduled later, and the maximal causal model need not
+/// distinguish how often a thread spun. A failed round stays when it is its thread's last round
+/// (the thread ends parked there: a deadlock, or parked when another thread ended the
+/// execution): its loads are targets like any other reads.
+pub(super) fn drop_failed_rounds(events: Vec<TraceEvent>, in_round: &[bool], committed: usize) -> (Vec<TraceEvent>, usize) {
+    let n = events.len();
+    let threads = in_round.len();
+    let mut ghost = vec![false; n];
+    // Per thread: where its current round began (index of its first event in the round).
+    let mut begin: Vec<Option<usize>> = (0..threads).map(|t| in_round[t].then_some(0)).collect();
+    let mut last_own: Vec<Option<usize>> = vec![None; threads];
+    let mut failed: Vec<(usize, usize, usize)> = Vec::new();
+    for (i, e) in events.iter().enumerate() {
+        if matches!(e.kind, EventKind::Flush { .. }) || e.thread >= threads {
+            continue;
+        }
+        let t = e.thread;
+        last_own[t] = Some(i);
+        if begin[t].is_none() {
+            begin[t] = Some(i);
+        }
+        if e.failed_check {
+            // The round's loads: the thread's events from the round's beginning to here.
+            failed.push((t, begin[t].unwrap_or(i), i));
+            begin[t] = None;
+        } else if e.round_start || !matches!(e.kind, EventKind::Load { .. }) {
+            begin[t] = None;
+        }
+    }
+    for (t, from, to) in failed {
+        let last = last_own[t] == Some(to);
+        let members: Vec<usize> = (from..=to)
+            .filter(|&j| events[j].thread == t && !matches!(events[j].kind, EventKind::Flush { .. }))
+            .collect();
+        let is_round = members
+            .iter()
+            .all(|&j| matches!(events[j].kind, EventKind::Load { .. }));
+        if !last && is_round {
+            for j in members {
+                ghost[j] = true;
+            }
+        }
+    }
+    if !ghost.iter().any(|&g| g) {
+        return (events, committed);
+    }
+    let kept_committed = (0..committed.min(n)).filter(|&i| !ghost[i]).count();
+    let mut new_index = vec![usize::MAX; n];
+    let mut k = 0;
+    for i in 0..n {
+        if !ghost[i] {
+            new_index[i] = k;
+            k += 1;
+        }
+    }
+    let events = events
+        .into_iter()
+        .enumerate()
+        .filter(|&(i, _)| !ghost[i])
+        .map(|(_, mut e)| {
+            if let EventKind::Flush { store, .. } = &mut e.kind {
+                *store = new_index.get(*store).copied().unwrap_or(usize::MAX);
+            }
+            e
+        })
+        .collect();
+    (events, kept_committed)
+}
+
+/// A hash of an execution's causal state (see [`McrStats::causal_states`]): its trace events per
+/// thread, without flushes and pending locks, and the state it ended in.
+pub(super) fn causal_hash(events: &[TraceEvent], end: &State) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = rustc_hash::FxHasher::default();
+    let threads = events.iter().map(|e| e.thread + 1).max().unwrap_or(0);
+    for t in 0..threads {
+        for e in events
+            .iter()
+            .filter(|e| e.thread == t && !e.pending && !matches!(e.kind, EventKind::Flush { .. }))
+        {
+            e.kind.hash(&mut h);
+        }
+        u32::MAX.hash(&mut h);
+    }
+    end.mem.hash(&mut h);
+    end.status().hash(&mut h);
+    h.finish()
+}
+
+/// The trace of the execution that runs `choices` from the initial state and then, as the
+/// explorer's default scheduler does, the first enabled choice until the end (for tests of what
+/// is computed from traces).
+#[cfg(test)]
+pub(crate) fn trace_of(
+    p: &Program,
+    model: Model,
+    choices: &[crate::semantics::Choice],
+) -> Trace {
+    use crate::semantics::Status;
+    let mut st = State::initial(p, model);
+    let in_round: Vec<bool> = (0..st.threads.len())
+        .map(|t| at_round_begin(p, &st, t))
+        .collect();
+    let mut evs: Vec<TraceEvent> = Vec::new();
+    let mut k = 0;
+    while st.is_running() {
+        let c = match choices.get(k) {
+            Some(&c) => c,
+            None => match st.enabled(p).first() {
+                Some(&c) => c,
+                None => break,
+            },
+        };
+        k += 1;
+        let before = st.clone();
+        let Some(ev) = st.try_step(p, c) else { break };
+        if let Some(e) = observe(p, &ev, &before, &st, &evs) {
+            evs.push(e);
+        }
+    }
+    let end = if *st.status() == Status::Finished {
+        End::Final
+    } else {
+        End::Cut
+    };
+    make_trace(p, model, &in_round, evs, end, 0).0
+}
