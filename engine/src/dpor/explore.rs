@@ -7,7 +7,8 @@ use crate::collect::Collector;
 use crate::ir::Program;
 use crate::options::{CheckOptions, Control};
 use crate::report::{Model, ViolationKind};
-use crate::semantics::{Choice, Event, State, Status};
+use crate::semantics::{Choice, Event, State, Status, WriteId};
+use rustc_hash::FxHashMap;
 
 /// The processes of a program under a model: threads, then buffers.
 pub(super) struct Procs {
@@ -72,6 +73,16 @@ pub(super) struct Dpor<'a, 'c, 'p> {
     pub(super) col: &'a mut Collector<'c>,
     pub(super) nodes: Vec<Node>,
     pub(super) trace: Vec<TEvent>,
+    /// `by_proc[q]`: the indices into `trace` of process `q`'s events, in order (so that a
+    /// process's last event, and the events a new one may race with, are found without
+    /// scanning the whole trace).
+    pub(super) by_proc: Vec<Vec<usize>>,
+    /// `loud[q]`: the same for the events of `q` that are not [`Footprint::quiet`], the only
+    /// ones a later event can race with or be ordered after except for a flush after the
+    /// issue of its store, which `issues` finds.
+    pub(super) loud: Vec<Vec<usize>>,
+    /// The index into `trace` of each store's issue.
+    pub(super) issues: FxHashMap<WriteId, usize>,
     pub(super) events: Vec<Event>,
     pub(super) stats: DporStats,
     /// Called with the events of every maximal execution; `true` stops the exploration.
@@ -97,12 +108,9 @@ impl Dpor<'_, '_, '_> {
             }
             let mut fp = footprint(proc, choice, &state, &ev, &after);
             if let Choice::Exec(t) = choice {
-                fp.woken = self
-                    .trace
-                    .iter()
-                    .rev()
-                    .find(|e| e.fp.proc == t)
-                    .is_some_and(|e| e.fp.parks);
+                fp.woken = self.by_proc[t]
+                    .last()
+                    .is_some_and(|&i| self.trace[i].fp.parks);
             }
             peeks.push(Peek {
                 proc,
@@ -187,6 +195,13 @@ impl Dpor<'_, '_, '_> {
         let ev = state.step(self.program, choice);
         self.stats.steps += 1;
         let clock = self.races(&fp);
+        self.by_proc[fp.proc].push(self.trace.len());
+        if !fp.quiet() {
+            self.loud[fp.proc].push(self.trace.len());
+        }
+        if let Some(w) = fp.issue {
+            self.issues.insert(w, self.trace.len());
+        }
         self.trace.push(TEvent { fp, clock });
         self.events.push(ev);
         let node = self.node(state, sleep, &known);
@@ -224,10 +239,13 @@ pub fn explore_leaves(
     };
     let mut d = Dpor {
         program,
-        procs,
         col,
         nodes: Vec::new(),
         trace: Vec::new(),
+        by_proc: vec![Vec::new(); procs.count()],
+        loud: vec![Vec::new(); procs.count()],
+        issues: FxHashMap::default(),
+        procs,
         events: Vec::new(),
         stats: DporStats::default(),
         leaf,
@@ -274,7 +292,15 @@ pub fn explore_leaves(
         if d.nodes.is_empty() {
             break;
         }
-        d.trace.pop();
+        if let Some(e) = d.trace.pop() {
+            d.by_proc[e.fp.proc].pop();
+            if !e.fp.quiet() {
+                d.loud[e.fp.proc].pop();
+            }
+            if let Some(w) = e.fp.issue {
+                d.issues.remove(&w);
+            }
+        }
         d.events.pop();
         open = true;
     }

@@ -34,6 +34,21 @@ pub struct Footprint {
     pub woken: bool,
 }
 
+impl Footprint {
+    /// Whether, as the earlier of two events, this one can depend on nothing but the flush of
+    /// the store it issued ([`dep`], [`dep_in_trace`]): it touched no memory, mutex or own
+    /// store (a buffered store's issue, a fence, a faulting local step).
+    pub fn quiet(&self) -> bool {
+        self.mem_read.is_none()
+            && self.mem_write.is_none()
+            && !self.changes
+            && self.own_cell.is_none()
+            && self.lock.is_none()
+            && self.unlock.is_none()
+            && self.flush_of.is_none()
+    }
+}
+
 /// How two events of different processes depend on each other.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Dep {

@@ -39,7 +39,13 @@
 //!
 //! **Memory**: one node per step of the current execution (its state, enabled processes,
 //! backtrack and sleep sets) and one vector clock per step: proportional to the length of
-//! one execution, never to the number explored.
+//! one execution, never to the number explored. The nodes' states share their store buffers
+//! ([`crate::semantics::Buffer`]), so a node costs what its step changed, not the whole
+//! buffer: a loop that only stores does not make the path quadratic.
+//!
+//! **Time**: each new event is compared only with the events of other processes not yet known
+//! to happen before it (the candidates of `race.rs`), and a buffered store's issue, which only its
+//! flush depends on, only with that flush.
 
 mod explore;
 mod footprint;

@@ -3,6 +3,7 @@
 
 use super::explore::Dpor;
 use super::footprint::{dep_in_trace, Dep, Footprint};
+use std::collections::BinaryHeap;
 
 pub(super) fn join(a: &mut [u32], b: &[u32]) {
     for (x, y) in a.iter_mut().zip(b) {
@@ -16,18 +17,49 @@ impl Dpor<'_, '_, '_> {
     pub(super) fn races(&mut self, f: &Footprint) -> Vec<u32> {
         let n = self.trace.len();
         let p = f.proc;
-        let prev = self.trace.iter().rposition(|e| e.fp.proc == p);
+        let prev = self.by_proc[p].last().copied();
         let mut c = match prev {
             Some(i) => self.trace[i].clock.clone(),
             None => vec![0; self.procs.count()],
         };
         let mut c_race = c.clone();
         let mut races = Vec::new();
-        for k in (0..n).rev() {
+        // A flush comes after the issue of its store (`Dep::Order`). A quiet issue depends on
+        // nothing else, so it is joined here and left out of the candidates below; joining it
+        // first changes nothing, since what it adds to the clocks is its past, which the loop
+        // below would reach only after it.
+        if let Some(&k) = f.flush_of.and_then(|w| self.issues.get(&w)) {
             let e = &self.trace[k];
-            if e.fp.proc == p {
+            if e.fp.quiet() && e.fp.proc != p {
+                join(&mut c, &e.clock);
+                join(&mut c_race, &e.clock);
+            }
+        }
+        // The earlier loud events of other processes from the newest back, but only those
+        // not yet known to happen before the new event: an event `k` of process `q` with
+        // `c_race[q] > k` is in `c_race`'s past, and so (clocks being joins of whole clocks)
+        // is its own clock, in `c_race` and `c`; it could add neither a race nor anything to
+        // either clock. Each process's candidates are its events from the newest back to
+        // `c_race[q]`, merged newest first through a heap of each process's next candidate.
+        let mut next: Vec<usize> = self.loud.iter().map(Vec::len).collect();
+        let mut heap: BinaryHeap<(usize, usize)> = BinaryHeap::new();
+        for (q, evs) in self.loud.iter().enumerate() {
+            if q != p {
+                if let Some(&k) = evs.last() {
+                    heap.push((k, q));
+                }
+            }
+        }
+        while let Some((k, q)) = heap.pop() {
+            if c_race[q] as usize > k {
+                // This process's earlier events are known too.
                 continue;
             }
+            next[q] -= 1;
+            if next[q] > 0 {
+                heap.push((self.loud[q][next[q] - 1], q));
+            }
+            let e = &self.trace[k];
             let d = match dep_in_trace(&e.fp, f, &self.trace) {
                 // A woken thread's step comes after the memory changes since it parked (one
                 // of them woke it), not after earlier ones.

@@ -33,7 +33,7 @@ mod step;
 #[cfg(test)]
 mod tests;
 
-pub use buffer::BufEntry;
+pub use buffer::{BufEntry, Buffer};
 pub use state::{State, ThreadState};
 
 use crate::ir::Program;

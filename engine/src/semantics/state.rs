@@ -1,10 +1,9 @@
 //! The machine state, what is enabled in it, and its identity (equality and hashing).
 
-use super::{BufEntry, Choice, Event, Status, WriteId};
+use super::{Buffer, Choice, Event, Status, WriteId};
 use crate::ir::{InstrKind, Program};
 use crate::report::{Action, FinalState, Model, ViolationKind};
 use crate::span::Span;
-use std::collections::VecDeque;
 use std::hash::{Hash, Hasher};
 
 #[derive(Clone, Debug)]
@@ -33,7 +32,7 @@ pub struct State {
     pub writer: Vec<WriteId>,
     pub threads: Vec<ThreadState>,
     /// `buffers[t][b]`: TSO one buffer (`b = 0`), PSO one per cell (`b = cell`), SC none.
-    pub buffers: Vec<Vec<VecDeque<BufEntry>>>,
+    pub buffers: Vec<Vec<Buffer>>,
     /// Owner thread of each mutex.
     pub locks: Vec<Option<u32>>,
     pub(super) status: Status,
@@ -61,7 +60,7 @@ impl State {
                     writes: 0,
                 })
                 .collect(),
-            buffers: vec![vec![VecDeque::new(); nbuf]; p.threads.len()],
+            buffers: vec![vec![Buffer::new(); nbuf]; p.threads.len()],
             locks: vec![None; p.mutexes.len()],
             status: Status::Running,
         };
@@ -258,15 +257,11 @@ impl State {
                     && a.await_dirty == b.await_dirty
             })
             && self.buffers.len() == o.buffers.len()
-            && self.buffers.iter().zip(&o.buffers).all(|(a, b)| {
-                a.len() == b.len()
-                    && a.iter().zip(b).all(|(x, y)| {
-                        x.len() == y.len()
-                            && x.iter()
-                                .zip(y)
-                                .all(|(e, f)| e.cell == f.cell && e.value == f.value)
-                    })
-            })
+            && self
+                .buffers
+                .iter()
+                .zip(&o.buffers)
+                .all(|(a, b)| a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.same_stores(y)))
     }
 }
 
@@ -292,11 +287,9 @@ impl Hash for State {
         }
         for bs in &self.buffers {
             for b in bs {
+                // The `(cell, value)` sequence through its digest: O(1), not O(length).
                 b.len().hash(h);
-                for e in b {
-                    e.cell.hash(h);
-                    e.value.hash(h);
-                }
+                b.digest().hash(h);
             }
         }
     }
