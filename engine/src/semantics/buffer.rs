@@ -7,8 +7,9 @@
 //! of a state copied its buffers and every hash read them whole, so time and memory were
 //! quadratic in the loop bound. A [`Buffer`] is an `imbl::Vector` (an RRB tree whose nodes are
 //! shared between copies: clone O(1), push at the back and pop at the front amortised O(1),
-//! copying only the chunk it changes) together with a digest of its `(cell, value)` sequence
-//! kept up to date by each push and pop, so hashing a buffer is O(1) too.
+//! copying only the chunk of 64 slots it changes; the slots hold `Arc`s of the entries, so
+//! that chunk is 512 bytes) together with a digest of its `(cell, value)` sequence kept up to
+//! date by each push and pop, so hashing a buffer is O(1) too.
 //!
 //! The digest is a polynomial hash of the sequence in two independent lanes modulo the
 //! Mersenne prime 2^61 - 1: for entries `x_0 .. x_{k-1}` (oldest first) it is
@@ -19,6 +20,7 @@
 
 use super::WriteId;
 use crate::span::Span;
+use std::sync::Arc;
 
 /// A buffered store.
 #[derive(Clone, Debug)]
@@ -33,7 +35,8 @@ pub struct BufEntry {
 /// One FIFO store buffer: oldest entry at the front.
 #[derive(Clone, Debug, Default)]
 pub struct Buffer {
-    entries: imbl::Vector<BufEntry>,
+    /// Each entry behind an `Arc`, so that the chunk a step copies holds pointers, not entries.
+    entries: imbl::Vector<Arc<BufEntry>>,
     /// The digest of the `(cell, value)` sequence, one value per lane (module doc).
     digest: [u64; 2],
 }
@@ -102,24 +105,24 @@ impl Buffer {
 
     /// The oldest entry.
     pub fn front(&self) -> Option<&BufEntry> {
-        self.entries.front()
+        self.entries.front().map(|e| &**e)
     }
 
     /// The entries, oldest first.
     pub fn iter(&self) -> impl DoubleEndedIterator<Item = &BufEntry> + ExactSizeIterator {
-        self.entries.iter()
+        self.entries.iter().map(|e| &**e)
     }
 
     pub fn push_back(&mut self, e: BufEntry) {
         for (lane, d) in self.digest.iter_mut().enumerate() {
             *d = add(mul(*d, LANES[lane].0), term(&e, lane));
         }
-        self.entries.push_back(e);
+        self.entries.push_back(Arc::new(e));
     }
 
     pub fn pop_front(&mut self) -> Option<BufEntry> {
         let k = self.entries.len() as u64;
-        let e = self.entries.pop_front()?;
+        let e = Arc::unwrap_or_clone(self.entries.pop_front()?);
         for (lane, d) in self.digest.iter_mut().enumerate() {
             let t = mul(term(&e, lane), pow(LANES[lane].0, k - 1));
             *d = add(*d, P - t);
