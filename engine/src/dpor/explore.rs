@@ -1,0 +1,309 @@
+//! The exploration: the current execution as a stack of nodes (enabled processes, backtrack
+//! and sleep sets), its steps, and the loop that descends and backs up.
+
+use super::footprint::{footprint, independent, Footprint, TEvent};
+use super::DporStats;
+use crate::collect::Collector;
+use crate::ir::Program;
+use crate::options::{CheckOptions, Control};
+use crate::report::{Model, ViolationKind};
+use crate::semantics::{Choice, Event, State, Status, WriteId};
+use rustc_hash::FxHashMap;
+
+/// The processes of a program under a model: threads, then buffers.
+pub(super) struct Procs {
+    pub(super) threads: usize,
+    pub(super) cells: usize,
+    pub(super) model: Model,
+}
+
+impl Procs {
+    pub(super) fn count(&self) -> usize {
+        self.model.rules().processes(self.threads, self.cells)
+    }
+    pub(super) fn of(&self, c: Choice) -> usize {
+        match c {
+            Choice::Exec(t) => t,
+            Choice::Flush { thread, cell } => {
+                self.model
+                    .rules()
+                    .buffer_process(self.threads, self.cells, thread, cell)
+            }
+        }
+    }
+}
+
+/// An enabled process at a node: its choice and the footprint of its next step.
+pub(super) struct Peek {
+    pub(super) proc: usize,
+    pub(super) choice: Choice,
+    pub(super) fp: Footprint,
+    /// Its next step faults (ends the execution in a violation or blocked).
+    pub(super) fault: bool,
+}
+
+pub(super) struct Node {
+    pub(super) state: State,
+    pub(super) peeks: Vec<Peek>,
+    pub(super) sleep: Vec<Footprint>,
+    pub(super) backtrack: Vec<usize>,
+    pub(super) done: Vec<Footprint>,
+}
+
+impl Node {
+    pub(super) fn asleep(&self, p: usize) -> bool {
+        self.sleep.iter().chain(&self.done).any(|f| f.proc == p)
+    }
+    pub(super) fn enabled(&self, p: usize) -> bool {
+        self.peeks.iter().any(|k| k.proc == p && !k.fault)
+    }
+}
+
+pub(super) fn faulted(s: &State) -> bool {
+    match s.status() {
+        Status::Violation { kind, .. } => *kind != ViolationKind::Deadlock,
+        Status::Blocked { .. } => true,
+        _ => false,
+    }
+}
+
+pub(super) struct Dpor<'a, 'c, 'p> {
+    pub(super) program: &'p Program,
+    pub(super) procs: Procs,
+    pub(super) col: &'a mut Collector<'c>,
+    pub(super) nodes: Vec<Node>,
+    pub(super) trace: Vec<TEvent>,
+    /// `by_proc[q]`: the indices into `trace` of process `q`'s events, in order (so that a
+    /// process's last event, and the events a new one may race with, are found without
+    /// scanning the whole trace).
+    pub(super) by_proc: Vec<Vec<usize>>,
+    /// `loud[q]`: the same for the events of `q` that are not [`Footprint::quiet`], the only
+    /// ones a later event can race with or be ordered after except for a flush after the
+    /// issue of its store, which `issues` finds.
+    pub(super) loud: Vec<Vec<usize>>,
+    /// The index into `trace` of each store's issue.
+    pub(super) issues: FxHashMap<WriteId, usize>,
+    pub(super) events: Vec<Event>,
+    pub(super) stats: DporStats,
+    /// Called with the events of every maximal execution; `true` stops the exploration.
+    pub(super) leaf: &'a mut dyn FnMut(&[Event]) -> bool,
+    pub(super) halted: bool,
+}
+
+impl Dpor<'_, '_, '_> {
+    /// A node for `state`, reached by `self.events`; records the faults its enabled threads
+    /// would newly run into (`known`: the processes whose fault the parent already recorded).
+    pub(super) fn node(&mut self, state: State, sleep: Vec<Footprint>, known: &[usize]) -> Node {
+        let mut peeks = Vec::new();
+        for choice in state.enabled(self.program) {
+            let proc = self.procs.of(choice);
+            let mut after = state.clone();
+            let ev = after.step(self.program, choice);
+            self.stats.steps += 1;
+            let fault = faulted(&after);
+            if fault && !known.contains(&proc) {
+                self.events.push(ev.clone());
+                self.col.record(&after, &self.events);
+                self.events.pop();
+            }
+            let mut fp = footprint(proc, choice, &state, &ev, &after);
+            if let Choice::Exec(t) = choice {
+                fp.woken = self.by_proc[t]
+                    .last()
+                    .is_some_and(|&i| self.trace[i].fp.parks);
+            }
+            peeks.push(Peek {
+                proc,
+                choice,
+                fp,
+                fault,
+            });
+        }
+        Node {
+            state,
+            peeks,
+            sleep,
+            backtrack: Vec::new(),
+            done: Vec::new(),
+        }
+    }
+
+    /// Decides what the new top node is: a leaf (recorded, returns false) or a node with a
+    /// first process to explore.
+    pub(super) fn open(&mut self) -> bool {
+        let depth = self.nodes.len() - 1;
+        self.stats.max_depth = self.stats.max_depth.max(depth);
+        let top = self.nodes.last_mut().expect("a node");
+        if !top.state.is_running() {
+            let state = top.state.clone();
+            self.col.end(&state, &self.events);
+            self.halted |= (self.leaf)(&self.events);
+            return false;
+        }
+        let runnable: Vec<usize> = top
+            .peeks
+            .iter()
+            .filter(|k| !k.fault)
+            .map(|k| k.proc)
+            .collect();
+        if runnable.is_empty() {
+            // Only faults remain: each was recorded when it became pending.
+            self.col.stats.executions += 1;
+            let only_blocked = top.peeks.iter().all(|k| {
+                let mut s = top.state.clone();
+                s.step(self.program, k.choice);
+                matches!(s.status(), Status::Blocked { .. })
+            });
+            if only_blocked {
+                self.col.stats.blocked += 1;
+            }
+            self.halted |= (self.leaf)(&self.events);
+            return false;
+        }
+        match runnable.iter().find(|&&p| !top.asleep(p)) {
+            Some(&p) => {
+                top.backtrack.push(p);
+                true
+            }
+            None => {
+                self.stats.sleep_blocked += 1;
+                false
+            }
+        }
+    }
+
+    /// Runs process `p` from the top node: finds the races of its step, pushes the new node.
+    pub(super) fn descend(&mut self, p: usize) {
+        let top = self.nodes.last_mut().expect("a node");
+        let peek = top.peeks.iter().find(|k| k.proc == p).expect("enabled");
+        let (choice, fp) = (peek.choice, peek.fp);
+        let sleep: Vec<Footprint> = top
+            .sleep
+            .iter()
+            .chain(&top.done)
+            .filter(|q| independent(q, &fp, &self.trace))
+            .copied()
+            .collect();
+        top.done.push(fp);
+        let known: Vec<usize> = top
+            .peeks
+            .iter()
+            .filter(|k| k.fault)
+            .map(|k| k.proc)
+            .collect();
+        let mut state = top.state.clone();
+        let ev = state.step(self.program, choice);
+        self.stats.steps += 1;
+        let clock = self.races(&fp);
+        self.by_proc[fp.proc].push(self.trace.len());
+        if !fp.quiet() {
+            self.loud[fp.proc].push(self.trace.len());
+        }
+        if let Some(w) = fp.issue {
+            self.issues.insert(w, self.trace.len());
+        }
+        self.trace.push(TEvent { fp, clock });
+        self.events.push(ev);
+        let node = self.node(state, sleep, &known);
+        self.nodes.push(node);
+    }
+}
+
+/// Explores `program` under `model` by Source-DPOR, feeding `col`. Stops early (setting
+/// `col.complete = false`) on cancellation, timeout, or (with `--first`) the first violation.
+pub fn explore(
+    program: &Program,
+    model: Model,
+    opts: &CheckOptions,
+    ctl: &Control,
+    col: &mut Collector<'_>,
+) -> DporStats {
+    explore_leaves(program, model, opts, ctl, col, &mut |_| false)
+}
+
+/// [`explore`], calling `leaf` with the events of every maximal execution explored (one per
+/// Shasha-Snir class at least: every class has a representative among them); when `leaf`
+/// returns `true` the exploration stops there, incomplete.
+pub fn explore_leaves(
+    program: &Program,
+    model: Model,
+    _opts: &CheckOptions,
+    ctl: &Control,
+    col: &mut Collector<'_>,
+    leaf: &mut dyn FnMut(&[Event]) -> bool,
+) -> DporStats {
+    let procs = Procs {
+        threads: program.threads.len(),
+        cells: program.cells.len(),
+        model,
+    };
+    let mut d = Dpor {
+        program,
+        col,
+        nodes: Vec::new(),
+        trace: Vec::new(),
+        by_proc: vec![Vec::new(); procs.count()],
+        loud: vec![Vec::new(); procs.count()],
+        issues: FxHashMap::default(),
+        procs,
+        events: Vec::new(),
+        stats: DporStats::default(),
+        leaf,
+        halted: false,
+    };
+    let init = State::initial(program, model);
+    let root = d.node(init, Vec::new(), &[]);
+    d.nodes.push(root);
+    let mut open = d.open();
+    let mut ticks: u64 = 0;
+    // Also poll after every 4,096 interpreter steps: with hundreds of threads one tick steps
+    // every enabled thread, and 256 ticks overran the deadline by a minute (2,000 threads).
+    let mut polled_steps: u64 = 0;
+    loop {
+        ticks += 1;
+        if ticks.is_multiple_of(256) || d.stats.steps - polled_steps >= 4096 {
+            polled_steps = d.stats.steps;
+            // Cancel flag, deadline and memory budget (`Control::should_stop`).
+            if ctl.should_stop() {
+                d.col.complete = false;
+                // The path's states (each with its store buffers) are freed meanwhile.
+                crate::explore::drop_in_background(std::mem::take(&mut d.nodes));
+                break;
+            }
+            if ticks.is_multiple_of(4096) {
+                ctl.report(&d.col.progress());
+            }
+        }
+        if d.col.stopped_first() || d.halted {
+            d.col.complete = false;
+            break;
+        }
+        if open {
+            let top = d.nodes.last().expect("a node");
+            let next = top.backtrack.iter().copied().find(|&q| !top.asleep(q));
+            if let Some(q) = next {
+                d.descend(q);
+                open = d.open();
+                continue;
+            }
+        }
+        // The top node is finished: back up.
+        d.nodes.pop();
+        if d.nodes.is_empty() {
+            break;
+        }
+        if let Some(e) = d.trace.pop() {
+            d.by_proc[e.fp.proc].pop();
+            if !e.fp.quiet() {
+                d.loud[e.fp.proc].pop();
+            }
+            if let Some(w) = e.fp.issue {
+                d.issues.remove(&w);
+            }
+        }
+        d.events.pop();
+        open = true;
+    }
+    ctl.report(&d.col.progress());
+    d.stats
+}
