@@ -21,8 +21,8 @@
 //! single one); the report is then the first candidate's, incomplete, and says why.
 //!
 //! Which engines run, which runs first and when the others join is a static measure of the
-//! program ([`candidates`], [`lean`]). The first candidate runs alone for at least [`ALONE`]
-//! units of work (about 20 ms), which most tests never pass, so a catalogue of small tests
+//! program ([`candidates`], [`lean`]). The first candidate runs alone for at least [`UNSURE`]
+//! units of work (about 80 ms), which most tests never pass, so a catalogue of small tests
 //! costs one engine per test, not the portfolio; the surer the guess, the longer it runs alone
 //! (up to [`CONFIDENT`], about 3 s). That matters on a busy machine: an engine beside
 //! the right one takes its core (the SB ring of 12 threads under SC: DPOR alone 206 ms, with
@@ -188,7 +188,7 @@ fn head_start(lean: f64, at: f64) -> u64 {
 ///
 /// Where a thread loops: the reference explorer under SC or with an await, else DPOR (no
 /// solver, memory for one execution, one execution per Shasha-Snir class), the other at
-/// [`ALONE`]; MCR joins them under TSO and PSO where no thread awaits (what it is good at is
+/// [`UNSURE`]; MCR joins them under TSO and PSO where no thread awaits (what it is good at is
 /// loops that rewrite equal values; under SC it lost every row of the benchmark, with awaits
 /// every looping one), and never with `--first` (MCR then stops through a control of its
 /// own, whose polls are not counted).
@@ -217,26 +217,27 @@ pub fn candidates(program: &Program, model: Model, opts: &CheckOptions) -> Vec<(
         }
         let mut v = vec![(Dpor, 0), (Exhaustive, start)];
         if awaits && mcr {
-            v.push((Mcr, ALONE));
+            v.push((Mcr, UNSURE));
         }
         return v;
     }
     if awaits || sc {
-        return vec![(Exhaustive, 0), (Dpor, ALONE)];
+        return vec![(Exhaustive, 0), (Dpor, UNSURE)];
     }
-    let mut v = vec![(Dpor, 0), (Exhaustive, ALONE)];
+    let mut v = vec![(Dpor, 0), (Exhaustive, UNSURE)];
     if mcr {
-        v.push((Mcr, ALONE));
+        v.push((Mcr, UNSURE));
     }
     v
 }
 
-/// How much work (about 20 ms) the first candidate does alone before the others join: most
-/// tests (the x86 conformance set, the corpus) finish within it, at the cost of one engine.
-/// In work units, so whether the others run does not depend on timing either.
+/// The unit of head starts: about 20 ms of weighted work. Head starts are work, never time,
+/// so whether the others run does not depend on timing either.
 pub const ALONE: u64 = 20_000_000;
 
-/// How long a guess near [`lean`]'s threshold runs alone (about 80 ms).
+/// How long a guess runs alone where [`lean`] does not apply or is near its threshold (about
+/// 80 ms of weighted work; DPOR's weight is an average over programs whose real cost per poll
+/// varies fivefold, so on small programs this is nearer 20 ms of DPOR).
 pub const UNSURE: u64 = 4 * ALONE;
 
 /// The longest a guess runs alone (about 3 s): on a busy machine a second engine

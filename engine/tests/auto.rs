@@ -112,7 +112,7 @@ fn the_static_guess_separates_racing_counters_from_rings() {
         let r = guess(&sb_ring(10), m);
         assert_eq!(r[0].0, EngineKind::Dpor, "{m:?}");
         // Sure guesses run alone longer than the least head start.
-        assert!(c[1].1 > auto::ALONE && r[1].1 > auto::ALONE, "{c:?} {r:?}");
+        assert!(c[1].1 > auto::UNSURE && r[1].1 > auto::UNSURE, "{c:?} {r:?}");
     }
     // MCR joins only where it can win: loops under TSO and PSO, never with `--first`.
     let e = guess(&mcr_example(3), Model::Pso);
