@@ -90,6 +90,11 @@ fn auto_runs_the_portfolio_past_the_first_engines_budget() {
     // report is its own and the same twice).
     let example = syntax::parse(&mcr_example(3)).test.unwrap();
     agrees(&example, Model::Pso, "Example 3");
+    // The Bakery under PSO awaits without looping: DPOR first, MCR joins at one start and the
+    // reference explorer at a later one (a thread waits for the first engine's work).
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/litmus/bakery.litmus");
+    let bakery = syntax::parse(&std::fs::read_to_string(path).unwrap()).test.unwrap();
+    agrees(&bakery, Model::Pso, "bakery");
     // Where the static measure is sure (the counter of 2 x 4 under TSO: the reference
     // explorer; the SB ring of 6: DPOR), the guess may finish alone.
     let counter = syntax::parse(&counter(2, 4)).test.unwrap();
