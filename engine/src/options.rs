@@ -116,6 +116,9 @@ pub struct WorkMeter {
     pub wake: Option<(u64, WakeFn)>,
     /// Whether `wake` was called (or claimed by [`WorkMeter::claim_wake`]).
     pub woken: AtomicBool,
+    /// Work charged before the first poll (an engine that joins the portfolio late starts
+    /// from the work at which it joined).
+    pub offset: u64,
 }
 
 /// What [`WorkMeter::wake`] calls.
@@ -130,6 +133,7 @@ impl WorkMeter {
             bound,
             wake: None,
             woken: AtomicBool::new(false),
+            offset: 0,
         }
     }
     /// True for the one caller that gets to run the wake-up (the poll past the threshold, or
@@ -139,7 +143,10 @@ impl WorkMeter {
     }
     /// Weighted work so far.
     pub fn work(&self) -> u64 {
-        self.polls.load(Ordering::Relaxed).saturating_mul(self.weight)
+        self.polls
+            .load(Ordering::Relaxed)
+            .saturating_mul(self.weight)
+            .saturating_add(self.offset)
     }
 }
 
@@ -260,7 +267,9 @@ impl Control {
         } else if let Some(m) = self.memory.filter(|m| (m.used)() >= m.limit) {
             StopReason::Memory { budget: m.limit }
         } else if self.work.as_ref().is_some_and(|w| {
-            let work = (w.polls.fetch_add(1, Ordering::Relaxed) + 1).saturating_mul(w.weight);
+            let work = (w.polls.fetch_add(1, Ordering::Relaxed) + 1)
+                .saturating_mul(w.weight)
+                .saturating_add(w.offset);
             if let Some((at, wake)) = &w.wake {
                 if work > *at && w.claim_wake() {
                     wake();

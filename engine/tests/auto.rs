@@ -74,14 +74,58 @@ fn auto_reports_its_engines_own_report_on_random_programs() {
     }
 }
 
+/// After the MCR paper's Example: a writer and a reader loop `n` times.
+fn mcr_example(n: usize) -> String {
+    format!(
+        "litmus Example{n}\nshared x = 0, y = 0, z = 0;\n\
+         thread P0 {{\n  i = 0;\n  while (i < {n}) {{\n    x = 0;\n    y = 0;\n    x = 2;\n    y = 3;\n    z = 1;\n    i = i + 1;\n  }}\n}}\n\
+         thread P1 {{\n  j = 0;\n  while (j < {n}) {{\n    r = z;\n    if (r == 1) {{\n      a = x;\n      b = y;\n      assert(a != 0 && b != 0);\n    }}\n    j = j + 1;\n  }}\n}}\n"
+    )
+}
+
 #[test]
 fn auto_runs_the_portfolio_past_the_first_engines_budget() {
-    // Big enough that the first candidate passes its work alone and the others join (the
-    // counter: the reference explorer first; the SB ring of 6: DPOR first).
+    // The Example under PSO loops without awaiting: DPOR first, and its work passes the
+    // budget it runs alone, so the reference explorer and MCR join (whichever answers, the
+    // report is its own and the same twice).
+    let example = syntax::parse(&mcr_example(3)).test.unwrap();
+    agrees(&example, Model::Pso, "Example 3");
+    // The Bakery under PSO awaits without looping: DPOR first, MCR joins at one start and the
+    // reference explorer at a later one (a thread waits for the first engine's work).
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/litmus/bakery.litmus");
+    let bakery = syntax::parse(&std::fs::read_to_string(path).unwrap()).test.unwrap();
+    agrees(&bakery, Model::Pso, "bakery");
+    // Where the static measure is sure (the counter of 2 x 4 under TSO: the reference
+    // explorer; the SB ring of 6: DPOR), the guess may finish alone.
     let counter = syntax::parse(&counter(2, 4)).test.unwrap();
     agrees(&counter, Model::Tso, "counter 2x4");
     let ring = syntax::parse(&sb_ring(6)).test.unwrap();
     agrees(&ring, Model::Pso, "SB ring 6");
+}
+
+#[test]
+fn the_static_guess_separates_racing_counters_from_rings() {
+    use litmus_engine::{auto, ir::Program};
+    let guess = |src: &str, m: Model| {
+        let p = Program::lower(&syntax::parse(src).test.unwrap(), 8).unwrap();
+        auto::candidates(&p, m, &CheckOptions::default())
+    };
+    // Many threads racing on one location: millions of Shasha-Snir classes, few states.
+    for m in Model::ALL {
+        let c = guess(&counter(3, 3), m);
+        assert_eq!(c[0].0, EngineKind::Exhaustive, "{m:?}");
+        let r = guess(&sb_ring(10), m);
+        assert_eq!(r[0].0, EngineKind::Dpor, "{m:?}");
+        // Sure guesses run alone longer than the least head start.
+        assert!(c[1].1 > auto::UNSURE && r[1].1 > auto::UNSURE, "{c:?} {r:?}");
+    }
+    // MCR joins only where it can win: loops under TSO and PSO, never with `--first`.
+    let e = guess(&mcr_example(3), Model::Pso);
+    assert!(e.iter().any(|c| c.0 == EngineKind::Mcr), "{e:?}");
+    assert!(!guess(&mcr_example(3), Model::Sc).iter().any(|c| c.0 == EngineKind::Mcr));
+    let first = CheckOptions { first: true, ..CheckOptions::default() };
+    let p = Program::lower(&syntax::parse(&mcr_example(3)).test.unwrap(), 8).unwrap();
+    assert!(!auto::candidates(&p, Model::Pso, &first).iter().any(|c| c.0 == EngineKind::Mcr));
 }
 
 #[test]
