@@ -39,6 +39,7 @@ pub use prefilter::{Hints, Precheck};
 pub use query::Z3Counts;
 
 use super::trace::Trace;
+use crate::ids::EventId;
 use crate::sdg::TraceDeps;
 use query::Z3Vars;
 use validity::Validity;
@@ -133,7 +134,17 @@ impl Default for EncoderOptions {
     }
 }
 
+/// Per-event links as the encoder's dense arrays hold them.
+fn dense(links: Vec<Option<EventId>>) -> Vec<Option<usize>> {
+    links.into_iter().map(|e| e.map(EventId::index)).collect()
+}
+
 /// The base constraints of one trace, asserted once; each query pushes its target on top.
+///
+/// Inside, events are numbered by their plain position (`usize`): the encoder, the pre-check's
+/// order matrix and Z3's variables are dense per-event arrays and bit sets over `0..n`, where a
+/// typed index would be converted at every use. Its interface ([`Target`], [`Answer`], the
+/// trace's links) speaks [`EventId`].
 pub struct Encoder<'t> {
     trace: &'t Trace,
     /// What it was made with.
@@ -184,10 +195,14 @@ impl<'t> Encoder<'t> {
         let flush_of = if !trace.rules().buffered() {
             vec![None; n]
         } else {
-            trace.flush_of()
+            dense(trace.flush_of())
         };
-        let publishes = trace.publishes();
-        let own_store = trace.own_stores();
+        let publishes = trace
+            .publishes()
+            .into_iter()
+            .map(|p| p.into_iter().map(|(e, v)| (e.index(), v)).collect())
+            .collect();
+        let own_store = dense(trace.own_stores());
         let mut enc = Encoder {
             trace,
             opts,

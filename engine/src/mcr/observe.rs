@@ -2,6 +2,7 @@
 //! pending locks added, and the causal state of an execution.
 
 use super::trace::{End, TraceEvent, EventKind, RmwFn, Trace};
+use crate::ids::EventId;
 use crate::ir::{InstrKind, Program};
 use crate::report::{Action, Model};
 use crate::semantics::{Event, State};
@@ -49,7 +50,7 @@ pub(super) fn observe(p: &Program, ev: &Event, before: &State, after: &State, ev
                         && e.write.is_some()
                         && e.write == ev.write
                 })
-                .unwrap_or(usize::MAX);
+                .map(EventId::new);
             EventKind::Flush { cell, value, store }
         }
         Action::Rmw => EventKind::Rmw {
@@ -219,11 +220,11 @@ pub(super) fn drop_failed_rounds(events: Vec<TraceEvent>, in_round: &[bool], com
         return (events, committed);
     }
     let kept_committed = (0..committed.min(n)).filter(|&i| !ghost[i]).count();
-    let mut new_index = vec![usize::MAX; n];
+    let mut new_index: Vec<Option<EventId>> = vec![None; n];
     let mut k = 0;
     for i in 0..n {
         if !ghost[i] {
-            new_index[i] = k;
+            new_index[i] = Some(EventId::new(k));
             k += 1;
         }
     }
@@ -233,7 +234,7 @@ pub(super) fn drop_failed_rounds(events: Vec<TraceEvent>, in_round: &[bool], com
         .filter(|&(i, _)| !ghost[i])
         .map(|(_, mut e)| {
             if let EventKind::Flush { store, .. } = &mut e.kind {
-                *store = new_index.get(*store).copied().unwrap_or(usize::MAX);
+                *store = store.and_then(|s| new_index.get(s.index()).copied().flatten());
             }
             e
         })

@@ -35,6 +35,7 @@
 mod layout;
 mod step;
 
+use crate::ids::EventId;
 use layout::{Layout, FREE};
 use super::encode::{Hints, Target};
 use super::trace::{EventKind, Trace};
@@ -136,6 +137,9 @@ impl<'t> Space<'t> {
             match e.kind {
                 EventKind::Local => return None,
                 EventKind::Flush { cell, store, .. } => {
+                    let Some(store) = store.map(EventId::index) else {
+                        return None;
+                    };
                     if cell as usize >= cells
                         || store >= i
                         || !matches!(tr.events[store].kind, EventKind::Store { .. })
@@ -183,13 +187,13 @@ impl<'t> Space<'t> {
                     .collect();
             }
         }
-        let index = |e: Option<usize>| e.map_or(NONE, |e| e as u32);
+        let index = |e: Option<EventId>| e.map_or(NONE, |e| e.index() as u32);
         let own_store = tr.own_stores().into_iter().map(index).collect();
         let flush_of = tr.flush_of().into_iter().map(index).collect();
         let publishes = tr
             .publishes()
             .into_iter()
-            .map(|p| p.into_iter().map(|(q, v)| (q as u32, v)).collect())
+            .map(|p| p.into_iter().map(|(q, v)| (q.index() as u32, v)).collect())
             .collect();
         Some(Space {
             tr,
@@ -320,8 +324,9 @@ impl<'s, 't> Query<'s, 't> {
                     twrite = Some(op?.write(value));
                 }
                 if is_late {
-                    let (first, need) = tr.late_needs(event, &tr.await_rounds());
-                    late = Some((first, need.into_iter().map(|j| j as u32).collect()));
+                    let (first, need) = tr.late_needs(EventId::new(event), &tr.await_rounds());
+                    let need = need.into_iter().map(|j| j.index() as u32).collect();
+                    late = Some((first.index(), need));
                 }
             }
             Target::Lock { .. } => {}
@@ -476,7 +481,7 @@ impl<'s, 't> Query<'s, 't> {
             };
             let dead = match *self.target {
                 Target::Read { from, .. } => {
-                    if tr.forwarded(from) {
+                    if tr.forwarded(from.map(EventId::new)) {
                         // A forwarded read: its store must still be in the buffer.
                         let f = sp.flush_of[from.unwrap_or(0)];
                         f != NONE && self.ran(n, f as usize)

@@ -2,6 +2,7 @@
 //! reads a query must keep valid from the start, by the dependences of the trace's events
 //! ([`crate::sdg`]); and where a read target's thread leaves the prefix.
 
+use crate::ids::EventId;
 use super::{Encoder, Target, Validity};
 use crate::mcr::trace::EventKind;
 use crate::sdg::{self, TraceDeps};
@@ -92,7 +93,7 @@ impl<'t> Encoder<'t> {
         if let Target::Read { from: Some(f), .. } = *target {
             work.extend(self.value_deps(f, deps));
             if literal {
-                work.extend(sdg::members(deps.exist.get(self.writer(f))?, n));
+                work.extend(sdg::members(deps.exist.get(self.writer(f)?)?, n));
             }
         }
         if validity == Validity::Mcr && self.opts.lazy_existence {
@@ -123,7 +124,7 @@ impl<'t> Encoder<'t> {
             for w in self.candidate_sources(r, (!literal).then_some(te)) {
                 work.extend(self.value_deps(w, deps));
                 if literal {
-                    work.extend(sdg::members(deps.exist.get(self.writer(w))?, n));
+                    work.extend(sdg::members(deps.exist.get(self.writer(w)?)?, n));
                 }
             }
         }
@@ -185,7 +186,7 @@ impl<'t> Encoder<'t> {
             event, late: true, ..
         } = *target
         {
-            work.extend(tr.late_needs(event, &self.rounds).1);
+            work.extend(tr.late_needs(EventId::new(event), &self.rounds).1.into_iter().map(EventId::index));
         }
         if let Target::Read { from: Some(f), .. } = *target {
             work.push(f);
@@ -233,9 +234,9 @@ impl<'t> Encoder<'t> {
         let Some(e) = tr.events.get(w) else {
             return Vec::new();
         };
-        let mut out: Vec<usize> = deps
-            .value
-            .get(self.writer(w))
+        let mut out: Vec<usize> = self
+            .writer(w)
+            .and_then(|s| deps.value.get(s))
             .map(|s| sdg::members(s, n).collect())
             .unwrap_or_default();
         if matches!(e.kind, EventKind::Rmw { .. }) {
@@ -244,11 +245,12 @@ impl<'t> Encoder<'t> {
         out
     }
 
-    /// The instruction that writes publish `w`: the store a flush drains, else `w` itself.
-    pub(super) fn writer(&self, w: usize) -> usize {
+    /// The instruction that writes publish `w`: the store a flush drains, else `w` itself
+    /// (`None`: a flush whose store is not in the trace).
+    pub(super) fn writer(&self, w: usize) -> Option<usize> {
         match self.trace.events.get(w).map(|e| &e.kind) {
-            Some(EventKind::Flush { store, .. }) => *store,
-            _ => w,
+            Some(EventKind::Flush { store, .. }) => store.map(EventId::index),
+            _ => Some(w),
         }
     }
 

@@ -1,6 +1,7 @@
 //! A query's goal: the target's new value (Φ_state), the committed prefix kept, pending locks
 //! left out, and for an RMW target the reads of its cell re-encoded with what it now writes.
 
+use crate::ids::EventId;
 use super::query::lt;
 use super::{Encoder, Target};
 use crate::mcr::trace::EventKind;
@@ -47,9 +48,9 @@ impl Encoder<'_> {
             } => {
                 let (cell, _) = tr.events.get(event).and_then(|e| e.kind.read())?;
                 if late {
-                    let (first, need) = tr.late_needs(event, &self.rounds);
+                    let (first, need) = tr.late_needs(EventId::new(event), &self.rounds);
                     for p in need {
-                        goal.push(lt(self.o(p), self.o(first)));
+                        goal.push(lt(self.o(p.index()), self.o(first.index())));
                     }
                 }
                 goal.push(self.o(event).le(self.bound()));

@@ -17,6 +17,7 @@
 //! bounded (a few rounds of closure over bitsets of the trace's events); running out of rounds
 //! means "possible".
 
+use crate::ids::EventId;
 use super::{Encoder, Target};
 use crate::mcr::trace::EventKind;
 
@@ -218,7 +219,7 @@ impl Encoder<'_> {
                 inside[r] = true;
                 // The target's thread stops at its first step that depends on the new value.
                 out_roots.extend(self.stop_after(r));
-                let forwarded = tr.forwarded(from);
+                let forwarded = tr.forwarded(from.map(EventId::new));
                 let src = match from {
                     Some(s) if forwarded => Src::Fwd(s),
                     Some(p) => Src::Mem(p),

@@ -1,5 +1,6 @@
 //! What a seed keeps of an answer: its causal cone, in canonical order.
 
+use crate::ids::EventId;
 use super::{Encoder, Target};
 use crate::mcr::trace::EventKind;
 
@@ -23,7 +24,8 @@ impl<'t> Encoder<'t> {
                 event, late: true, ..
             } => {
                 work.push(event);
-                work.extend(tr.late_needs(event, &self.rounds).1);
+                let need = tr.late_needs(EventId::new(event), &self.rounds).1;
+                work.extend(need.into_iter().map(EventId::index));
             }
             _ => work.extend(target.event()),
         }

@@ -1,5 +1,6 @@
 //! The targets of a trace: every new value its reads, locks and final values can take.
 
+use crate::ids::EventId;
 use super::{Encoder, Target};
 use crate::mcr::trace::{End, EventKind};
 use std::collections::BTreeSet;
@@ -41,7 +42,7 @@ impl<'t> Encoder<'t> {
                 // A round that already fails for good here (every publish it must follow is
                 // before it) needs no late target with the value and source it has.
                 let late_here = failed && {
-                    let (first, need) = tr.late_needs(i, &self.rounds);
+                    let (first, need) = tr.late_needs(EventId::new(i), &self.rounds);
                     need.iter().all(|&p| p < first)
                 };
                 let repeats = late_here.then(|| self.trace_source(i));

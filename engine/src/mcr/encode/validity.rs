@@ -1,6 +1,7 @@
 //! Data validity: a read in the prefix returns the value it returned in the trace (Φ_value,
 //! with store forwarding), and the source a read target takes its new value from.
 
+use crate::ids::EventId;
 use super::query::lt;
 use super::Encoder;
 use crate::mcr::trace::EventKind;
@@ -167,7 +168,7 @@ impl<'t> Encoder<'t> {
             }
         };
         match from {
-            Some(s) if tr.forwarded(Some(s)) => {
+            Some(s) if tr.forwarded(Some(EventId::new(s))) => {
                 // Forwarded from the own buffer: the store is not flushed yet.
                 match self.flush_of[s] {
                     Some(f) => lt(me, self.o(f)),

@@ -1,6 +1,7 @@
 //! The search's moves: a thread's next event, a flush, under the rules of the memory model and
 //! the pre-check's hints.
 
+use crate::ids::EventId;
 use super::layout::{DONE, FREE};
 use super::{Query, NONE};
 use crate::mcr::encode::Target;
@@ -71,7 +72,7 @@ impl Query<'_, '_> {
                         return None;
                     }
                     let ok = match from {
-                        Some(f) if tr.forwarded(Some(f)) => forwarded && s as usize == f,
+                        Some(f) if tr.forwarded(Some(EventId::new(f))) => forwarded && s as usize == f,
                         _ => !forwarded && l.src(node) == from.map_or(NONE, |f| f as u32),
                     };
                     if !ok {
@@ -157,7 +158,7 @@ impl Query<'_, '_> {
         let sp = self.sp;
         let l = &self.lay;
         let i = *sp.queues[q].get(l.flushed(node, q) as usize)? as usize;
-        let EventKind::Flush { cell, value, store } = sp.tr.events[i].kind else {
+        let EventKind::Flush { cell, value, store: Some(store) } = sp.tr.events[i].kind else {
             return None;
         };
         let t = sp.tr.events[i].thread;
