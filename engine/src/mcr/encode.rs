@@ -61,14 +61,17 @@ pub enum Target {
     /// free to leave value-changing writes after the read, so the thread is woken again and
     /// passes, and the deadlock is never produced.
     Read {
-        event: usize,
+        event: EventId,
         value: i64,
-        from: Option<usize>,
+        from: Option<EventId>,
         late: bool,
     },
     /// Make the lock at `event` acquire the mutex right after the unlock at `after` (or as its
     /// first acquisition with `None`).
-    Lock { event: usize, after: Option<usize> },
+    Lock {
+        event: EventId,
+        after: Option<EventId>,
+    },
     /// Reorder the whole trace so that `cell` ends with `value` while the cells before it keep
     /// their final values (an observer reading the cells in order after every thread).
     Final { cell: u32, value: i64 },
@@ -76,7 +79,7 @@ pub enum Target {
 
 impl Target {
     /// The event that must read the new value, if the target is an event.
-    pub fn event(&self) -> Option<usize> {
+    pub fn event(&self) -> Option<EventId> {
         match *self {
             Target::Read { event, .. } | Target::Lock { event, .. } => Some(event),
             Target::Final { .. } => None,
@@ -87,8 +90,8 @@ impl Target {
 /// What a query answered.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Answer {
-    /// The new interleaving's prefix: indices into [`Trace::events`] in the order to run them.
-    Sat(Vec<usize>),
+    /// The new interleaving's prefix: events of the trace in the order to run them.
+    Sat(Vec<EventId>),
     Unsat,
     /// The solver gave up (timeout or interrupt).
     Unknown,

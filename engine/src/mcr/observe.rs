@@ -1,7 +1,7 @@
 //! Traces from interpreter steps: the MCR event of each step, failed `await` rounds left out,
 //! pending locks added, and the causal state of an execution.
 
-use super::trace::{End, TraceEvent, EventKind, RmwFn, Trace};
+use super::trace::{End, EventKind, RmwFn, Trace, TraceEvent};
 use crate::ids::EventId;
 use crate::ir::{InstrKind, Program};
 use crate::report::{Action, Model};
@@ -36,7 +36,13 @@ pub(super) fn wake_pending(p: &Program, st: &State, t: usize) -> bool {
 /// The MCR view of one interpreter step from `before` to `after`, or `None` for a step with no
 /// shared effect (the wake-up step of a parked `await`). `evs` are the trace's events so far
 /// (to find the store a flush publishes).
-pub(super) fn observe(p: &Program, ev: &Event, before: &State, after: &State, evs: &[TraceEvent]) -> Option<TraceEvent> {
+pub(super) fn observe(
+    p: &Program,
+    ev: &Event,
+    before: &State,
+    after: &State,
+    evs: &[TraceEvent],
+) -> Option<TraceEvent> {
     let cell = ev.cell.unwrap_or(0);
     let value = ev.value.unwrap_or(0);
     let kind = match ev.action {
@@ -177,7 +183,11 @@ pub(super) fn make_trace(
 /// distinguish how often a thread spun. A failed round stays when it is its thread's last round
 /// (the thread ends parked there: a deadlock, or parked when another thread ended the
 /// execution): its loads are targets like any other reads.
-pub(super) fn drop_failed_rounds(events: Vec<TraceEvent>, in_round: &[bool], committed: usize) -> (Vec<TraceEvent>, usize) {
+pub(super) fn drop_failed_rounds(
+    events: Vec<TraceEvent>,
+    in_round: &[bool],
+    committed: usize,
+) -> (Vec<TraceEvent>, usize) {
     let n = events.len();
     let threads = in_round.len();
     let mut ghost = vec![false; n];
@@ -205,7 +215,9 @@ pub(super) fn drop_failed_rounds(events: Vec<TraceEvent>, in_round: &[bool], com
     for (t, from, to) in failed {
         let last = last_own[t] == Some(to);
         let members: Vec<usize> = (from..=to)
-            .filter(|&j| events[j].thread == t && !matches!(events[j].kind, EventKind::Flush { .. }))
+            .filter(|&j| {
+                events[j].thread == t && !matches!(events[j].kind, EventKind::Flush { .. })
+            })
             .collect();
         let is_round = members
             .iter()
@@ -266,11 +278,7 @@ pub(super) fn causal_hash(events: &[TraceEvent], end: &State) -> u64 {
 /// explorer's default scheduler does, the first enabled choice until the end (for tests of what
 /// is computed from traces).
 #[cfg(test)]
-pub(crate) fn trace_of(
-    p: &Program,
-    model: Model,
-    choices: &[crate::semantics::Choice],
-) -> Trace {
+pub(crate) fn trace_of(p: &Program, model: Model, choices: &[crate::semantics::Choice]) -> Trace {
     use crate::semantics::Status;
     let mut st = State::initial(p, model);
     let in_round: Vec<bool> = (0..st.threads.len())

@@ -25,7 +25,11 @@ pub enum EventKind {
     Store { cell: u32, value: i64 },
     /// A buffered store reaching memory. `store` is the store it publishes (`None`: its issue
     /// is not in the trace, which the explorer never produces).
-    Flush { cell: u32, value: i64, store: Option<EventId> },
+    Flush {
+        cell: u32,
+        value: i64,
+        store: Option<EventId>,
+    },
     /// A load of `cell` that returned `value` (from memory or forwarded from the own buffer).
     Load { cell: u32, value: i64 },
     /// An atomic read-modify-write: reads memory (buffers drained) and, unless a `cas` failed,
@@ -51,7 +55,10 @@ impl EventKind {
     pub fn is_barrier(&self) -> bool {
         matches!(
             self,
-            EventKind::Fence | EventKind::Lock { .. } | EventKind::Unlock { .. } | EventKind::Rmw { .. }
+            EventKind::Fence
+                | EventKind::Lock { .. }
+                | EventKind::Unlock { .. }
+                | EventKind::Rmw { .. }
         )
     }
     /// What the event is to the memory model's orders.
@@ -284,7 +291,10 @@ impl Trace {
     pub fn flush_of(&self) -> Vec<Option<EventId>> {
         let mut f = vec![None; self.events.len()];
         for (i, e) in self.events.iter().enumerate() {
-            if let EventKind::Flush { store: Some(store), .. } = e.kind {
+            if let EventKind::Flush {
+                store: Some(store), ..
+            } = e.kind
+            {
                 if let Some(slot) = f.get_mut(store.index()) {
                     *slot = Some(EventId::new(i));
                 }

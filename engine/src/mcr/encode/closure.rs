@@ -2,8 +2,8 @@
 //! reads a query must keep valid from the start, by the dependences of the trace's events
 //! ([`crate::sdg`]); and where a read target's thread leaves the prefix.
 
-use crate::ids::EventId;
 use super::{Encoder, Target, Validity};
+use crate::ids::EventId;
 use crate::mcr::trace::EventKind;
 use crate::sdg::{self, TraceDeps};
 
@@ -73,12 +73,17 @@ impl<'t> Encoder<'t> {
     /// [`Validity::Literal`], a benchmark's comparison: the paper's Algorithm 3 as written:
     /// existence constraints only for the target, its source, the reads kept and their
     /// candidate sources (every write of the value).
-    pub(super) fn closure(&self, target: &Target, keep: usize, validity: Validity) -> Option<Vec<bool>> {
+    pub(super) fn closure(
+        &self,
+        target: &Target,
+        keep: usize,
+        validity: Validity,
+    ) -> Option<Vec<bool>> {
         let literal = validity == Validity::Literal;
         let deps = self.pruning()?;
         let tr = self.trace;
         let n = tr.events.len();
-        let te = target.event()?;
+        let te = target.event()?.index();
         let tt = tr.events.get(te)?.thread;
         let mut c = vec![false; n];
         let mut work: Vec<usize> = Vec::new();
@@ -91,6 +96,7 @@ impl<'t> Encoder<'t> {
         // What the target writes (an RMW with its new value) and where its value comes from.
         work.extend(sdg::members(deps.value.get(te)?, n));
         if let Target::Read { from: Some(f), .. } = *target {
+            let f = f.index();
             work.extend(self.value_deps(f, deps));
             if literal {
                 work.extend(sdg::members(deps.exist.get(self.writer(f)?)?, n));
@@ -170,14 +176,14 @@ impl<'t> Encoder<'t> {
         let tr = self.trace;
         let n = tr.events.len();
         let mut inc = vec![false; n];
-        let Some(te) = target.event() else {
+        let Some(te) = target.event().map(EventId::index) else {
             return vec![true; n];
         };
         let tt = tr.events[te].thread;
         // A read target's thread stops at its first step that depends on the new value; a
         // lock target's goes on as in the trace.
         let stop = match *target {
-            Target::Read { event, .. } => self.stop_after(event),
+            Target::Read { event, .. } => self.stop_after(event.index()),
             _ => Some(te + 1),
         };
         let mut work: Vec<usize> = (0..keep.min(n)).collect();
@@ -186,10 +192,15 @@ impl<'t> Encoder<'t> {
             event, late: true, ..
         } = *target
         {
-            work.extend(tr.late_needs(EventId::new(event), &self.rounds).1.into_iter().map(EventId::index));
+            work.extend(
+                tr.late_needs(event, &self.rounds)
+                    .1
+                    .into_iter()
+                    .map(EventId::index),
+            );
         }
         if let Target::Read { from: Some(f), .. } = *target {
-            work.push(f);
+            work.push(f.index());
         }
         let sections = self.sections();
         while let Some(i) = work.pop() {

@@ -1,9 +1,9 @@
 //! A query's goal: the target's new value (Φ_state), the committed prefix kept, pending locks
 //! left out, and for an RMW target the reads of its cell re-encoded with what it now writes.
 
-use crate::ids::EventId;
 use super::query::lt;
 use super::{Encoder, Target};
+use crate::ids::EventId;
 use crate::mcr::trace::EventKind;
 use z3::ast::Bool;
 
@@ -35,7 +35,7 @@ impl Encoder<'_> {
         }
         // Pending locks stay out of the prefix unless one is the target.
         for (j, e) in tr.events.iter().enumerate() {
-            if e.pending && target.event() != Some(j) {
+            if e.pending && target.event() != Some(EventId::new(j)) {
                 goal.push(lt(self.bound(), self.o(j)));
             }
         }
@@ -46,6 +46,7 @@ impl Encoder<'_> {
                 from,
                 late,
             } => {
+                let (event, from) = (event.index(), from.map(EventId::index));
                 let (cell, _) = tr.events.get(event).and_then(|e| e.kind.read())?;
                 if late {
                     let (first, need) = tr.late_needs(EventId::new(event), &self.rounds);
@@ -114,6 +115,7 @@ impl Encoder<'_> {
                 }
             }
             Target::Lock { event, after } => {
+                let (event, after) = (event.index(), after.map(EventId::index));
                 let EventKind::Lock { mutex } = tr.events[event].kind else {
                     return None;
                 };
@@ -149,7 +151,7 @@ impl Encoder<'_> {
             }
         }
         if let Target::Read { event, .. } = *target {
-            relaxed.push(event);
+            relaxed.push(event.index());
         }
         Some(Goal {
             goal,

@@ -17,8 +17,8 @@
 //! bounded (a few rounds of closure over bitsets of the trace's events); running out of rounds
 //! means "possible".
 
-use crate::ids::EventId;
 use super::{Encoder, Target};
+use crate::ids::EventId;
 use crate::mcr::trace::EventKind;
 
 /// Rounds of derivation before giving up (answering "possible").
@@ -207,6 +207,7 @@ impl Encoder<'_> {
         }
         match *target {
             Target::Read { event: r, from, .. } => {
+                let (r, from) = (r.index(), from.map(EventId::index));
                 let Some(_) = tr.events.get(r).and_then(|e| e.kind.read()) else {
                     return Precheck::Possible(None);
                 };
@@ -228,6 +229,7 @@ impl Encoder<'_> {
                 fixed.push((r, src));
             }
             Target::Lock { event, .. } => {
+                let event = event.index();
                 if event >= n {
                     return Precheck::Possible(None);
                 }
@@ -269,7 +271,9 @@ impl Encoder<'_> {
             }
         }
         // Pending locks stay out of the prefix unless one is the target.
-        out_roots.extend((0..n).filter(|&j| tr.events[j].pending && target.event() != Some(j)));
+        out_roots.extend(
+            (0..n).filter(|&j| tr.events[j].pending && target.event() != Some(EventId::new(j))),
+        );
         let mut out = vec![false; n];
         for _round in 0..MAX_ROUNDS {
             if !ord.close() {

@@ -1,9 +1,9 @@
 //! Data validity: a read in the prefix returns the value it returned in the trace (Φ_value,
 //! with store forwarding), and the source a read target takes its new value from.
 
-use crate::ids::EventId;
 use super::query::lt;
 use super::Encoder;
+use crate::ids::EventId;
 use crate::mcr::trace::EventKind;
 use z3::ast::{Bool, Int};
 
@@ -211,7 +211,12 @@ impl<'t> Encoder<'t> {
     /// Whether read `i` gets its trace value in the order `pos` (store forwarding, else the
     /// newest publish before it; `over` replaces an RMW target's publish, see
     /// [`Self::mem_is_with`]).
-    pub(super) fn reads_its_value(&self, i: usize, pos: &[i64], over: Option<(usize, Option<i64>)>) -> bool {
+    pub(super) fn reads_its_value(
+        &self,
+        i: usize,
+        pos: &[i64],
+        over: Option<(usize, Option<i64>)>,
+    ) -> bool {
         let tr = self.trace;
         let Some((cell, value)) = tr.events.get(i).and_then(|e| e.kind.read()) else {
             return true;
