@@ -137,9 +137,7 @@ impl<'t> Space<'t> {
             match e.kind {
                 EventKind::Local => return None,
                 EventKind::Flush { cell, store, .. } => {
-                    let Some(store) = store.map(EventId::index) else {
-                        return None;
-                    };
+                    let store = store?.index();
                     if cell as usize >= cells
                         || store >= i
                         || !matches!(tr.events[store].kind, EventKind::Store { .. })
