@@ -30,6 +30,7 @@ pub mod replay;
 pub mod robust;
 pub mod fences;
 pub mod graph;
+pub mod ids;
 pub mod sdg;
 pub mod model;
 pub mod semantics;

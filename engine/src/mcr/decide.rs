@@ -197,7 +197,7 @@ impl<'t> Decider<'t> for Z3 {
 /// Where a read target's thread leaves the prefix ([`Encoder::stop_after`]), for the search.
 fn stop_of(enc: &Encoder<'_>, target: &Target) -> Option<usize> {
     match *target {
-        Target::Read { event, .. } => enc.stop_after(event),
+        Target::Read { event, .. } => enc.stop_after(event.index()),
         _ => None,
     }
 }

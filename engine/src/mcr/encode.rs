@@ -39,6 +39,7 @@ pub use prefilter::{Hints, Precheck};
 pub use query::Z3Counts;
 
 use super::trace::Trace;
+use crate::ids::EventId;
 use crate::sdg::TraceDeps;
 use query::Z3Vars;
 use validity::Validity;
@@ -60,14 +61,17 @@ pub enum Target {
     /// free to leave value-changing writes after the read, so the thread is woken again and
     /// passes, and the deadlock is never produced.
     Read {
-        event: usize,
+        event: EventId,
         value: i64,
-        from: Option<usize>,
+        from: Option<EventId>,
         late: bool,
     },
     /// Make the lock at `event` acquire the mutex right after the unlock at `after` (or as its
     /// first acquisition with `None`).
-    Lock { event: usize, after: Option<usize> },
+    Lock {
+        event: EventId,
+        after: Option<EventId>,
+    },
     /// Reorder the whole trace so that `cell` ends with `value` while the cells before it keep
     /// their final values (an observer reading the cells in order after every thread).
     Final { cell: u32, value: i64 },
@@ -75,7 +79,7 @@ pub enum Target {
 
 impl Target {
     /// The event that must read the new value, if the target is an event.
-    pub fn event(&self) -> Option<usize> {
+    pub fn event(&self) -> Option<EventId> {
         match *self {
             Target::Read { event, .. } | Target::Lock { event, .. } => Some(event),
             Target::Final { .. } => None,
@@ -86,8 +90,8 @@ impl Target {
 /// What a query answered.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Answer {
-    /// The new interleaving's prefix: indices into [`Trace::events`] in the order to run them.
-    Sat(Vec<usize>),
+    /// The new interleaving's prefix: events of the trace in the order to run them.
+    Sat(Vec<EventId>),
     Unsat,
     /// The solver gave up (timeout or interrupt).
     Unknown,
@@ -133,7 +137,17 @@ impl Default for EncoderOptions {
     }
 }
 
+/// Per-event links as the encoder's dense arrays hold them.
+fn dense(links: Vec<Option<EventId>>) -> Vec<Option<usize>> {
+    links.into_iter().map(|e| e.map(EventId::index)).collect()
+}
+
 /// The base constraints of one trace, asserted once; each query pushes its target on top.
+///
+/// Inside, events are numbered by their plain position (`usize`): the encoder, the pre-check's
+/// order matrix and Z3's variables are dense per-event arrays and bit sets over `0..n`, where a
+/// typed index would be converted at every use. Its interface ([`Target`], [`Answer`], the
+/// trace's links) speaks [`EventId`].
 pub struct Encoder<'t> {
     trace: &'t Trace,
     /// What it was made with.
@@ -184,10 +198,14 @@ impl<'t> Encoder<'t> {
         let flush_of = if !trace.rules().buffered() {
             vec![None; n]
         } else {
-            trace.flush_of()
+            dense(trace.flush_of())
         };
-        let publishes = trace.publishes();
-        let own_store = trace.own_stores();
+        let publishes = trace
+            .publishes()
+            .into_iter()
+            .map(|p| p.into_iter().map(|(e, v)| (e.index(), v)).collect())
+            .collect();
+        let own_store = dense(trace.own_stores());
         let mut enc = Encoder {
             trace,
             opts,

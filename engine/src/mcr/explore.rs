@@ -477,12 +477,14 @@ impl<'a> Explorer<'a> {
             // depends on the model Z3 returns).
             let (after_prefix, new_source) = match target {
                 Target::Final { cell, .. } => (cell >= min_cell, false),
-                Target::Read { event, from, .. } => {
-                    (event >= min_event, from.is_some_and(|f| f >= min_event))
-                }
-                Target::Lock { event, after } => {
-                    (event >= min_event, after.is_some_and(|a| a >= min_event))
-                }
+                Target::Read { event, from, .. } => (
+                    event.index() >= min_event,
+                    from.is_some_and(|f| f.index() >= min_event),
+                ),
+                Target::Lock { event, after } => (
+                    event.index() >= min_event,
+                    after.is_some_and(|a| a.index() >= min_event),
+                ),
             };
             if tuning.only_new_targets && !after_prefix && !new_source {
                 continue;

@@ -1,7 +1,8 @@
 //! Traces from interpreter steps: the MCR event of each step, failed `await` rounds left out,
 //! pending locks added, and the causal state of an execution.
 
-use super::trace::{End, TraceEvent, EventKind, RmwFn, Trace};
+use super::trace::{End, EventKind, RmwFn, Trace, TraceEvent};
+use crate::ids::EventId;
 use crate::ir::{InstrKind, Program};
 use crate::report::{Action, Model};
 use crate::semantics::{Event, State};
@@ -35,7 +36,13 @@ pub(super) fn wake_pending(p: &Program, st: &State, t: usize) -> bool {
 /// The MCR view of one interpreter step from `before` to `after`, or `None` for a step with no
 /// shared effect (the wake-up step of a parked `await`). `evs` are the trace's events so far
 /// (to find the store a flush publishes).
-pub(super) fn observe(p: &Program, ev: &Event, before: &State, after: &State, evs: &[TraceEvent]) -> Option<TraceEvent> {
+pub(super) fn observe(
+    p: &Program,
+    ev: &Event,
+    before: &State,
+    after: &State,
+    evs: &[TraceEvent],
+) -> Option<TraceEvent> {
     let cell = ev.cell.unwrap_or(0);
     let value = ev.value.unwrap_or(0);
     let kind = match ev.action {
@@ -49,7 +56,7 @@ pub(super) fn observe(p: &Program, ev: &Event, before: &State, after: &State, ev
                         && e.write.is_some()
                         && e.write == ev.write
                 })
-                .unwrap_or(usize::MAX);
+                .map(EventId::new);
             EventKind::Flush { cell, value, store }
         }
         Action::Rmw => EventKind::Rmw {
@@ -176,7 +183,11 @@ pub(super) fn make_trace(
 /// distinguish how often a thread spun. A failed round stays when it is its thread's last round
 /// (the thread ends parked there: a deadlock, or parked when another thread ended the
 /// execution): its loads are targets like any other reads.
-pub(super) fn drop_failed_rounds(events: Vec<TraceEvent>, in_round: &[bool], committed: usize) -> (Vec<TraceEvent>, usize) {
+pub(super) fn drop_failed_rounds(
+    events: Vec<TraceEvent>,
+    in_round: &[bool],
+    committed: usize,
+) -> (Vec<TraceEvent>, usize) {
     let n = events.len();
     let threads = in_round.len();
     let mut ghost = vec![false; n];
@@ -204,7 +215,9 @@ pub(super) fn drop_failed_rounds(events: Vec<TraceEvent>, in_round: &[bool], com
     for (t, from, to) in failed {
         let last = last_own[t] == Some(to);
         let members: Vec<usize> = (from..=to)
-            .filter(|&j| events[j].thread == t && !matches!(events[j].kind, EventKind::Flush { .. }))
+            .filter(|&j| {
+                events[j].thread == t && !matches!(events[j].kind, EventKind::Flush { .. })
+            })
             .collect();
         let is_round = members
             .iter()
@@ -219,11 +232,11 @@ pub(super) fn drop_failed_rounds(events: Vec<TraceEvent>, in_round: &[bool], com
         return (events, committed);
     }
     let kept_committed = (0..committed.min(n)).filter(|&i| !ghost[i]).count();
-    let mut new_index = vec![usize::MAX; n];
+    let mut new_index: Vec<Option<EventId>> = vec![None; n];
     let mut k = 0;
     for i in 0..n {
         if !ghost[i] {
-            new_index[i] = k;
+            new_index[i] = Some(EventId::new(k));
             k += 1;
         }
     }
@@ -233,7 +246,7 @@ pub(super) fn drop_failed_rounds(events: Vec<TraceEvent>, in_round: &[bool], com
         .filter(|&(i, _)| !ghost[i])
         .map(|(_, mut e)| {
             if let EventKind::Flush { store, .. } = &mut e.kind {
-                *store = new_index.get(*store).copied().unwrap_or(usize::MAX);
+                *store = store.and_then(|s| new_index.get(s.index()).copied().flatten());
             }
             e
         })
@@ -265,11 +278,7 @@ pub(super) fn causal_hash(events: &[TraceEvent], end: &State) -> u64 {
 /// explorer's default scheduler does, the first enabled choice until the end (for tests of what
 /// is computed from traces).
 #[cfg(test)]
-pub(crate) fn trace_of(
-    p: &Program,
-    model: Model,
-    choices: &[crate::semantics::Choice],
-) -> Trace {
+pub(crate) fn trace_of(p: &Program, model: Model, choices: &[crate::semantics::Choice]) -> Trace {
     use crate::semantics::Status;
     let mut st = State::initial(p, model);
     let in_round: Vec<bool> = (0..st.threads.len())

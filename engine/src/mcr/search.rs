@@ -35,9 +35,10 @@
 mod layout;
 mod step;
 
-use layout::{Layout, FREE};
 use super::encode::{Hints, Target};
 use super::trace::{EventKind, Trace};
+use crate::ids::EventId;
+use layout::{Layout, FREE};
 use rustc_hash::FxHashSet as HashSet;
 
 /// What a search found.
@@ -136,6 +137,7 @@ impl<'t> Space<'t> {
             match e.kind {
                 EventKind::Local => return None,
                 EventKind::Flush { cell, store, .. } => {
+                    let store = store?.index();
                     if cell as usize >= cells
                         || store >= i
                         || !matches!(tr.events[store].kind, EventKind::Store { .. })
@@ -168,7 +170,9 @@ impl<'t> Space<'t> {
                         issued[q as usize] += 1;
                     }
                 }
-                EventKind::Load { cell, .. } | EventKind::Rmw { cell, .. } if cell as usize >= cells => {
+                EventKind::Load { cell, .. } | EventKind::Rmw { cell, .. }
+                    if cell as usize >= cells =>
+                {
                     return None
                 }
                 EventKind::Lock { mutex } | EventKind::Unlock { mutex } => {
@@ -183,13 +187,13 @@ impl<'t> Space<'t> {
                     .collect();
             }
         }
-        let index = |e: Option<usize>| e.map_or(NONE, |e| e as u32);
+        let index = |e: Option<EventId>| e.map_or(NONE, |e| e.index() as u32);
         let own_store = tr.own_stores().into_iter().map(index).collect();
         let flush_of = tr.flush_of().into_iter().map(index).collect();
         let publishes = tr
             .publishes()
             .into_iter()
-            .map(|p| p.into_iter().map(|(q, v)| (q as u32, v)).collect())
+            .map(|p| p.into_iter().map(|(q, v)| (q.index() as u32, v)).collect())
             .collect();
         Some(Space {
             tr,
@@ -290,11 +294,15 @@ impl<'s, 't> Query<'s, 't> {
             (None, 0, NONE, None, None, Vec::new());
         // An event target: the cell (mutex) it reads and the write (unlock) it must follow.
         let event_target = match *target {
-            Target::Read { event, from, .. } => {
-                Some((event, tr.events.get(event)?.kind.read()?.0, from))
-            }
-            Target::Lock { event, after } => match tr.events.get(event)?.kind {
-                EventKind::Lock { mutex } => Some((event, mutex, after)),
+            Target::Read { event, from, .. } => Some((
+                event.index(),
+                tr.events.get(event.index())?.kind.read()?.0,
+                from.map(EventId::index),
+            )),
+            Target::Lock { event, after } => match tr.events.get(event.index())?.kind {
+                EventKind::Lock { mutex } => {
+                    Some((event.index(), mutex, after.map(EventId::index)))
+                }
                 _ => return None,
             },
             Target::Final { .. } => None,
@@ -316,12 +324,13 @@ impl<'s, 't> Query<'s, 't> {
                 late: is_late,
                 ..
             } => {
-                if let EventKind::Rmw { op, .. } = tr.events[event].kind {
+                if let EventKind::Rmw { op, .. } = tr.event(event).kind {
                     twrite = Some(op?.write(value));
                 }
                 if is_late {
                     let (first, need) = tr.late_needs(event, &tr.await_rounds());
-                    late = Some((first, need.into_iter().map(|j| j as u32).collect()));
+                    let need = need.into_iter().map(|j| j.index() as u32).collect();
+                    late = Some((first.index(), need));
                 }
             }
             Target::Lock { .. } => {}
@@ -470,15 +479,15 @@ impl<'s, 't> Query<'s, 't> {
         if !l.done(n) {
             // The write (unlock) the target must follow ran and is no longer the last, or the
             // initial value (no unlock) is gone: writes never come back.
-            let gone = |after: Option<usize>, last: u32| match after {
-                Some(a) => self.ran(n, a) && last != a as u32,
+            let gone = |after: Option<EventId>, last: u32| match after {
+                Some(a) => self.ran(n, a.index()) && last != a.index() as u32,
                 None => last != NONE,
             };
             let dead = match *self.target {
                 Target::Read { from, .. } => {
                     if tr.forwarded(from) {
                         // A forwarded read: its store must still be in the buffer.
-                        let f = sp.flush_of[from.unwrap_or(0)];
+                        let f = sp.flush_of[from.map_or(0, EventId::index)];
                         f != NONE && self.ran(n, f as usize)
                     } else {
                         gone(from, l.src(n))

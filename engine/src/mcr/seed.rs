@@ -3,6 +3,7 @@
 
 use super::encode::Target;
 use super::trace::{EventKind, Trace, TraceEvent};
+use crate::ids::EventId;
 use crate::semantics::{Choice, State};
 
 /// A seed interleaving and what its last step must observe.
@@ -41,11 +42,11 @@ impl Seed {
     pub fn new(
         tr: &Trace,
         choices: Vec<Choice>,
-        order: &[usize],
+        order: &[EventId],
         target: Target,
         run: u32,
     ) -> Seed {
-        let expect = order.iter().map(|&i| tr.events[i].clone()).collect();
+        let expect = order.iter().map(|&i| tr.event(i).clone()).collect();
         let (min_event, min_cell) = match target {
             Target::Final { cell, .. } => (order.len(), cell + 1),
             _ => (order.len(), 0),
@@ -111,8 +112,8 @@ pub(super) fn seed_reached(seed: &Seed, evs: &[TraceEvent], st: &State) -> bool 
 }
 
 /// The interpreter choice that runs event `i` of a trace.
-pub(super) fn choice_of(tr: &Trace, i: usize) -> Choice {
-    let e = &tr.events[i];
+pub(super) fn choice_of(tr: &Trace, i: EventId) -> Choice {
+    let e = tr.event(i);
     match e.kind {
         EventKind::Flush { cell, .. } => Choice::flush(tr.model, e.thread, cell),
         _ => Choice::Exec(e.thread),

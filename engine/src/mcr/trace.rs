@@ -11,6 +11,7 @@
 //! (x86-TSO test n6), which the paper's encoding (it orders a read after its own thread's earlier
 //! store to the same location) cannot express.
 
+use crate::ids::EventId;
 use crate::model::{Access, MemoryModel};
 use crate::report::Model;
 
@@ -22,9 +23,13 @@ pub enum EventKind {
     Local,
     /// A store executed by its thread (enters the buffer under TSO/PSO, memory under SC).
     Store { cell: u32, value: i64 },
-    /// A buffered store reaching memory. `store` is the index (in [`Trace::events`]) of the
-    /// store it publishes.
-    Flush { cell: u32, value: i64, store: usize },
+    /// A buffered store reaching memory. `store` is the store it publishes (`None`: its issue
+    /// is not in the trace, which the explorer never produces).
+    Flush {
+        cell: u32,
+        value: i64,
+        store: Option<EventId>,
+    },
     /// A load of `cell` that returned `value` (from memory or forwarded from the own buffer).
     Load { cell: u32, value: i64 },
     /// An atomic read-modify-write: reads memory (buffers drained) and, unless a `cas` failed,
@@ -50,14 +55,20 @@ impl EventKind {
     pub fn is_barrier(&self) -> bool {
         matches!(
             self,
-            EventKind::Fence | EventKind::Lock { .. } | EventKind::Unlock { .. } | EventKind::Rmw { .. }
+            EventKind::Fence
+                | EventKind::Lock { .. }
+                | EventKind::Unlock { .. }
+                | EventKind::Rmw { .. }
         )
     }
     /// What the event is to the memory model's orders.
     pub fn access(&self) -> Access {
         match *self {
             EventKind::Store { cell, .. } => Access::Issue { cell },
-            EventKind::Flush { cell, store, .. } => Access::Flush { cell, store },
+            EventKind::Flush { cell, store, .. } => Access::Flush {
+                cell,
+                store: store.map(EventId::index),
+            },
             _ if self.is_barrier() => Access::Barrier,
             _ => Access::Other,
         }
@@ -139,6 +150,16 @@ pub struct Trace {
 }
 
 impl Trace {
+    /// The event at `id`.
+    pub fn event(&self, id: EventId) -> &TraceEvent {
+        &self.events[id.index()]
+    }
+
+    /// Every event's position, in trace order.
+    pub fn ids(&self) -> impl Iterator<Item = EventId> {
+        (0..self.events.len()).map(EventId::new)
+    }
+
     /// The rules of the trace's memory model.
     pub fn rules(&self) -> &'static dyn MemoryModel {
         self.model.rules()
@@ -148,11 +169,11 @@ impl Trace {
     /// initial value) reads it from its own thread's buffer: `from` is a store's issue, which
     /// only forwarding lets a load see. The one statement of that rule for the encoder, the
     /// causal search and the pre-check.
-    pub fn forwarded(&self, from: Option<usize>) -> bool {
+    pub fn forwarded(&self, from: Option<EventId>) -> bool {
         self.rules().forwards()
             && from.is_some_and(|s| {
                 matches!(
-                    self.events.get(s).map(|e| &e.kind),
+                    self.events.get(s.index()).map(|e| &e.kind),
                     Some(EventKind::Store { .. })
                 )
             })
@@ -197,17 +218,20 @@ impl Trace {
     /// first load of its `await` round, and the publishes that must come before that load
     /// (every publish of the other threads, and the flushes of the thread's own stores up to
     /// `event`). `rounds` is [`Trace::await_rounds`].
-    pub fn late_needs(&self, event: usize, rounds: &[Option<u32>]) -> (usize, Vec<usize>) {
-        let round = rounds.get(event).copied().flatten();
-        let first = (0..=event)
+    pub fn late_needs(&self, event: EventId, rounds: &[Option<u32>]) -> (EventId, Vec<EventId>) {
+        let round = rounds.get(event.index()).copied().flatten();
+        let first = (0..=event.index())
             .find(|&j| round.is_some() && rounds[j] == round)
-            .unwrap_or(event);
-        let t = self.events[event].thread;
-        let need = (0..self.events.len())
+            .map_or(event, EventId::new);
+        let t = self.event(event).thread;
+        let need = self
+            .ids()
             .filter(|&j| {
-                let f = &self.events[j];
+                let f = self.event(j);
                 match f.kind {
-                    EventKind::Flush { store, .. } => f.thread != t || store <= event,
+                    EventKind::Flush { store, .. } => {
+                        f.thread != t || store.is_some_and(|s| s <= event)
+                    }
                     EventKind::Store { .. } => self.rules().store_publishes() && f.thread != t,
                     EventKind::Rmw { write: Some(_), .. } => f.thread != t,
                     _ => false,
@@ -219,8 +243,8 @@ impl Trace {
 
     /// Per cell: the events that publish a value to memory (a store under SC, a flush, an RMW
     /// that wrote), in trace order, with the value.
-    pub fn publishes(&self) -> Vec<Vec<(usize, i64)>> {
-        let mut out: Vec<Vec<(usize, i64)>> = vec![Vec::new(); self.init.len()];
+    pub fn publishes(&self) -> Vec<Vec<(EventId, i64)>> {
+        let mut out: Vec<Vec<(EventId, i64)>> = vec![Vec::new(); self.init.len()];
         for (i, e) in self.events.iter().enumerate() {
             let published = match e.kind {
                 EventKind::Store { cell, value } if self.rules().store_publishes() => {
@@ -236,7 +260,7 @@ impl Trace {
             };
             if let Some((cell, value)) = published {
                 if let Some(p) = out.get_mut(cell as usize) {
-                    p.push((i, value));
+                    p.push((EventId::new(i), value));
                 }
             }
         }
@@ -245,16 +269,16 @@ impl Trace {
 
     /// Per load under TSO/PSO: the newest earlier store of its thread to its cell (which it
     /// reads while that store is buffered).
-    pub fn own_stores(&self) -> Vec<Option<usize>> {
+    pub fn own_stores(&self) -> Vec<Option<EventId>> {
         let mut out = vec![None; self.events.len()];
         if !self.rules().forwards() {
             return out;
         }
-        let mut last: std::collections::HashMap<(usize, u32), usize> = Default::default();
+        let mut last: std::collections::HashMap<(usize, u32), EventId> = Default::default();
         for (i, e) in self.events.iter().enumerate() {
             match e.kind {
                 EventKind::Store { cell, .. } => {
-                    last.insert((e.thread, cell), i);
+                    last.insert((e.thread, cell), EventId::new(i));
                 }
                 EventKind::Load { cell, .. } => out[i] = last.get(&(e.thread, cell)).copied(),
                 _ => {}
@@ -263,13 +287,16 @@ impl Trace {
         out
     }
 
-    /// For each store event, the index of its flush event (TSO/PSO), if it was flushed.
-    pub fn flush_of(&self) -> Vec<Option<usize>> {
+    /// For each store event, its flush event (TSO/PSO), if it was flushed.
+    pub fn flush_of(&self) -> Vec<Option<EventId>> {
         let mut f = vec![None; self.events.len()];
         for (i, e) in self.events.iter().enumerate() {
-            if let EventKind::Flush { store, .. } = e.kind {
-                if store < f.len() {
-                    f[store] = Some(i);
+            if let EventKind::Flush {
+                store: Some(store), ..
+            } = e.kind
+            {
+                if let Some(slot) = f.get_mut(store.index()) {
+                    *slot = Some(EventId::new(i));
                 }
             }
         }

@@ -34,8 +34,8 @@ use crate::report::Model;
 pub enum Access {
     /// A store's issue (its thread's step).
     Issue { cell: u32 },
-    /// A buffered store reaching memory; `store` is the index of its issue.
-    Flush { cell: u32, store: usize },
+    /// A buffered store reaching memory; `store` is the index of its issue, if known.
+    Flush { cell: u32, store: Option<usize> },
     /// A thread step that waits for the thread's buffers to be empty (fence, RMW, lock, unlock).
     Barrier,
     /// Any other step of a thread.
@@ -129,7 +129,7 @@ pub trait MemoryModel: Sync {
         let mut stores: Vec<Vec<usize>> = vec![Vec::new(); threads];
         for (i, &(t, access)) in events.iter().enumerate() {
             if let Access::Flush { cell, store } = access {
-                if store < i {
+                if let Some(store) = store.filter(|&s| s < i) {
                     hb.push((store, i));
                 }
                 let key = (t, self.fifo(cell));
@@ -242,8 +242,8 @@ mod tests {
         let evs = [
             (0, Issue { cell: 0 }),
             (0, Issue { cell: 1 }),
-            (0, Flush { cell: 0, store: 0 }),
-            (0, Flush { cell: 1, store: 1 }),
+            (0, Flush { cell: 0, store: Some(0) }),
+            (0, Flush { cell: 1, store: Some(1) }),
             (0, Barrier),
         ];
         let flush_of = [Some(2), Some(3), None, None, None];

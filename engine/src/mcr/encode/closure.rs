@@ -3,6 +3,7 @@
 //! ([`crate::sdg`]); and where a read target's thread leaves the prefix.
 
 use super::{Encoder, Target, Validity};
+use crate::ids::EventId;
 use crate::mcr::trace::EventKind;
 use crate::sdg::{self, TraceDeps};
 
@@ -72,12 +73,17 @@ impl<'t> Encoder<'t> {
     /// [`Validity::Literal`], a benchmark's comparison: the paper's Algorithm 3 as written:
     /// existence constraints only for the target, its source, the reads kept and their
     /// candidate sources (every write of the value).
-    pub(super) fn closure(&self, target: &Target, keep: usize, validity: Validity) -> Option<Vec<bool>> {
+    pub(super) fn closure(
+        &self,
+        target: &Target,
+        keep: usize,
+        validity: Validity,
+    ) -> Option<Vec<bool>> {
         let literal = validity == Validity::Literal;
         let deps = self.pruning()?;
         let tr = self.trace;
         let n = tr.events.len();
-        let te = target.event()?;
+        let te = target.event()?.index();
         let tt = tr.events.get(te)?.thread;
         let mut c = vec![false; n];
         let mut work: Vec<usize> = Vec::new();
@@ -90,9 +96,10 @@ impl<'t> Encoder<'t> {
         // What the target writes (an RMW with its new value) and where its value comes from.
         work.extend(sdg::members(deps.value.get(te)?, n));
         if let Target::Read { from: Some(f), .. } = *target {
+            let f = f.index();
             work.extend(self.value_deps(f, deps));
             if literal {
-                work.extend(sdg::members(deps.exist.get(self.writer(f))?, n));
+                work.extend(sdg::members(deps.exist.get(self.writer(f)?)?, n));
             }
         }
         if validity == Validity::Mcr && self.opts.lazy_existence {
@@ -123,7 +130,7 @@ impl<'t> Encoder<'t> {
             for w in self.candidate_sources(r, (!literal).then_some(te)) {
                 work.extend(self.value_deps(w, deps));
                 if literal {
-                    work.extend(sdg::members(deps.exist.get(self.writer(w))?, n));
+                    work.extend(sdg::members(deps.exist.get(self.writer(w)?)?, n));
                 }
             }
         }
@@ -169,14 +176,14 @@ impl<'t> Encoder<'t> {
         let tr = self.trace;
         let n = tr.events.len();
         let mut inc = vec![false; n];
-        let Some(te) = target.event() else {
+        let Some(te) = target.event().map(EventId::index) else {
             return vec![true; n];
         };
         let tt = tr.events[te].thread;
         // A read target's thread stops at its first step that depends on the new value; a
         // lock target's goes on as in the trace.
         let stop = match *target {
-            Target::Read { event, .. } => self.stop_after(event),
+            Target::Read { event, .. } => self.stop_after(event.index()),
             _ => Some(te + 1),
         };
         let mut work: Vec<usize> = (0..keep.min(n)).collect();
@@ -185,10 +192,15 @@ impl<'t> Encoder<'t> {
             event, late: true, ..
         } = *target
         {
-            work.extend(tr.late_needs(event, &self.rounds).1);
+            work.extend(
+                tr.late_needs(event, &self.rounds)
+                    .1
+                    .into_iter()
+                    .map(EventId::index),
+            );
         }
         if let Target::Read { from: Some(f), .. } = *target {
-            work.push(f);
+            work.push(f.index());
         }
         let sections = self.sections();
         while let Some(i) = work.pop() {
@@ -233,9 +245,9 @@ impl<'t> Encoder<'t> {
         let Some(e) = tr.events.get(w) else {
             return Vec::new();
         };
-        let mut out: Vec<usize> = deps
-            .value
-            .get(self.writer(w))
+        let mut out: Vec<usize> = self
+            .writer(w)
+            .and_then(|s| deps.value.get(s))
             .map(|s| sdg::members(s, n).collect())
             .unwrap_or_default();
         if matches!(e.kind, EventKind::Rmw { .. }) {
@@ -244,11 +256,12 @@ impl<'t> Encoder<'t> {
         out
     }
 
-    /// The instruction that writes publish `w`: the store a flush drains, else `w` itself.
-    pub(super) fn writer(&self, w: usize) -> usize {
+    /// The instruction that writes publish `w`: the store a flush drains, else `w` itself
+    /// (`None`: a flush whose store is not in the trace).
+    pub(super) fn writer(&self, w: usize) -> Option<usize> {
         match self.trace.events.get(w).map(|e| &e.kind) {
-            Some(EventKind::Flush { store, .. }) => *store,
-            _ => w,
+            Some(EventKind::Flush { store, .. }) => store.map(EventId::index),
+            _ => Some(w),
         }
     }
 

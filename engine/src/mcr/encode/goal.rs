@@ -3,6 +3,7 @@
 
 use super::query::lt;
 use super::{Encoder, Target};
+use crate::ids::EventId;
 use crate::mcr::trace::EventKind;
 use z3::ast::Bool;
 
@@ -34,7 +35,7 @@ impl Encoder<'_> {
         }
         // Pending locks stay out of the prefix unless one is the target.
         for (j, e) in tr.events.iter().enumerate() {
-            if e.pending && target.event() != Some(j) {
+            if e.pending && target.event() != Some(EventId::new(j)) {
                 goal.push(lt(self.bound(), self.o(j)));
             }
         }
@@ -45,11 +46,12 @@ impl Encoder<'_> {
                 from,
                 late,
             } => {
+                let (event, from) = (event.index(), from.map(EventId::index));
                 let (cell, _) = tr.events.get(event).and_then(|e| e.kind.read())?;
                 if late {
-                    let (first, need) = tr.late_needs(event, &self.rounds);
+                    let (first, need) = tr.late_needs(EventId::new(event), &self.rounds);
                     for p in need {
-                        goal.push(lt(self.o(p), self.o(first)));
+                        goal.push(lt(self.o(p.index()), self.o(first.index())));
                     }
                 }
                 goal.push(self.o(event).le(self.bound()));
@@ -113,6 +115,7 @@ impl Encoder<'_> {
                 }
             }
             Target::Lock { event, after } => {
+                let (event, after) = (event.index(), after.map(EventId::index));
                 let EventKind::Lock { mutex } = tr.events[event].kind else {
                     return None;
                 };
@@ -148,7 +151,7 @@ impl Encoder<'_> {
             }
         }
         if let Target::Read { event, .. } = *target {
-            relaxed.push(event);
+            relaxed.push(event.index());
         }
         Some(Goal {
             goal,

@@ -18,6 +18,7 @@
 //! means "possible".
 
 use super::{Encoder, Target};
+use crate::ids::EventId;
 use crate::mcr::trace::EventKind;
 
 /// Rounds of derivation before giving up (answering "possible").
@@ -206,6 +207,7 @@ impl Encoder<'_> {
         }
         match *target {
             Target::Read { event: r, from, .. } => {
+                let (r, from) = (r.index(), from.map(EventId::index));
                 let Some(_) = tr.events.get(r).and_then(|e| e.kind.read()) else {
                     return Precheck::Possible(None);
                 };
@@ -218,7 +220,7 @@ impl Encoder<'_> {
                 inside[r] = true;
                 // The target's thread stops at its first step that depends on the new value.
                 out_roots.extend(self.stop_after(r));
-                let forwarded = tr.forwarded(from);
+                let forwarded = tr.forwarded(from.map(EventId::new));
                 let src = match from {
                     Some(s) if forwarded => Src::Fwd(s),
                     Some(p) => Src::Mem(p),
@@ -227,6 +229,7 @@ impl Encoder<'_> {
                 fixed.push((r, src));
             }
             Target::Lock { event, .. } => {
+                let event = event.index();
                 if event >= n {
                     return Precheck::Possible(None);
                 }
@@ -268,7 +271,9 @@ impl Encoder<'_> {
             }
         }
         // Pending locks stay out of the prefix unless one is the target.
-        out_roots.extend((0..n).filter(|&j| tr.events[j].pending && target.event() != Some(j)));
+        out_roots.extend(
+            (0..n).filter(|&j| tr.events[j].pending && target.event() != Some(EventId::new(j))),
+        );
         let mut out = vec![false; n];
         for _round in 0..MAX_ROUNDS {
             if !ord.close() {

@@ -1,6 +1,7 @@
 //! What a seed keeps of an answer: its causal cone, in canonical order.
 
 use super::{Encoder, Target};
+use crate::ids::EventId;
 use crate::mcr::trace::EventKind;
 
 impl<'t> Encoder<'t> {
@@ -22,10 +23,11 @@ impl<'t> Encoder<'t> {
             Target::Read {
                 event, late: true, ..
             } => {
-                work.push(event);
-                work.extend(tr.late_needs(event, &self.rounds).1);
+                work.push(event.index());
+                let need = tr.late_needs(event, &self.rounds).1;
+                work.extend(need.into_iter().map(EventId::index));
             }
-            _ => work.extend(target.event()),
+            _ => work.extend(target.event().map(EventId::index)),
         }
         // The order the seed runs in: by position, ties by event index.
         let at = |e: usize| (pos[e], e);
@@ -77,7 +79,13 @@ impl<'t> Encoder<'t> {
     /// The seed prefix for a solved order given as event positions (`pos[i]`: where event `i`
     /// comes; the events of the prefix first): for an event target, its causal cone
     /// ([`Self::cone`]); for a final-value target, every event.
-    pub fn seed_order(&self, target: &Target, keep: usize, pos: &[i64], bound: i64) -> Vec<usize> {
+    pub fn seed_order(
+        &self,
+        target: &Target,
+        keep: usize,
+        pos: &[i64],
+        bound: i64,
+    ) -> Vec<EventId> {
         let keep = keep.min(self.trace.events.len());
         let seed = match target.event() {
             Some(_) => self.cone(target, keep, pos),
@@ -87,11 +95,12 @@ impl<'t> Encoder<'t> {
                 all
             }
         };
-        if self.opts.canonical {
+        let seed = if self.opts.canonical {
             self.canonical(&seed)
         } else {
             seed
-        }
+        };
+        seed.into_iter().map(EventId::new).collect()
     }
 
     /// Per event: a step of a thread whose code has an `await`, with the thread inside a round

@@ -1,6 +1,7 @@
 //! The targets of a trace: every new value its reads, locks and final values can take.
 
 use super::{Encoder, Target};
+use crate::ids::EventId;
 use crate::mcr::trace::{End, EventKind};
 use std::collections::BTreeSet;
 
@@ -17,8 +18,9 @@ impl<'t> Encoder<'t> {
             .filter_map(|(_, r)| *r)
             .collect();
         for (i, e) in tr.events.iter().enumerate() {
+            let id = EventId::new(i);
             if let Some((cell, cur)) = e.kind.read() {
-                let mut srcs: BTreeSet<(i64, Option<usize>)> = BTreeSet::new();
+                let mut srcs: BTreeSet<(i64, Option<EventId>)> = BTreeSet::new();
                 if let Some(&v) = tr.init.get(cell as usize) {
                     srcs.insert((v, None));
                 }
@@ -26,12 +28,12 @@ impl<'t> Encoder<'t> {
                     srcs.extend(
                         p.iter()
                             .filter(|&&(p, _)| p != i)
-                            .map(|&(p, v)| (v, Some(p))),
+                            .map(|&(p, v)| (v, Some(EventId::new(p)))),
                     );
                 }
                 if let Some(s) = self.own_store[i] {
                     if let EventKind::Store { value, .. } = tr.events[s].kind {
-                        srcs.insert((value, Some(s)));
+                        srcs.insert((value, Some(EventId::new(s))));
                     }
                 }
                 // Late variants for `await` loads: with a new value, and for a round that failed
@@ -41,14 +43,14 @@ impl<'t> Encoder<'t> {
                 // A round that already fails for good here (every publish it must follow is
                 // before it) needs no late target with the value and source it has.
                 let late_here = failed && {
-                    let (first, need) = tr.late_needs(i, &self.rounds);
+                    let (first, need) = tr.late_needs(id, &self.rounds);
                     need.iter().all(|&p| p < first)
                 };
-                let repeats = late_here.then(|| self.trace_source(i));
+                let repeats = late_here.then(|| self.trace_source(i).map(EventId::new));
                 for (value, from) in srcs {
                     if value != cur {
                         out.push(Target::Read {
-                            event: i,
+                            event: id,
                             value,
                             from,
                             late: false,
@@ -56,7 +58,7 @@ impl<'t> Encoder<'t> {
                     }
                     if round.is_some() && (value != cur || (failed && repeats != Some(from))) {
                         out.push(Target::Read {
-                            event: i,
+                            event: id,
                             value,
                             from,
                             late: true,
@@ -80,7 +82,7 @@ impl<'t> Encoder<'t> {
                 };
                 if cur.is_some() || e.pending {
                     out.push(Target::Lock {
-                        event: i,
+                        event: id,
                         after: None,
                     });
                 }
@@ -88,8 +90,8 @@ impl<'t> Encoder<'t> {
                     let same_later = tr.events[u].thread == e.thread && u > i;
                     if Some(u) != cur && !same_later {
                         out.push(Target::Lock {
-                            event: i,
-                            after: Some(u),
+                            event: id,
+                            after: Some(EventId::new(u)),
                         });
                     }
                 }

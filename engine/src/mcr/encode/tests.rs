@@ -1,4 +1,5 @@
 use super::*;
+use crate::ids::EventId;
 use crate::ir::Program;
 use crate::mcr::trace_of;
 use crate::report::Model;
@@ -20,9 +21,9 @@ fn encoder(
         tr,
         p,
         Target::Read {
-            event,
+            event: EventId::new(event),
             value,
-            from,
+            from: from.map(EventId::new),
             late: false,
         },
     )
@@ -157,9 +158,9 @@ fn a_load_reading_its_own_flushed_store_does_not_bring_the_flush_into_the_seed()
     let (flush_x, flush_y) = (find("0:Flush { cell: 0"), find("0:Flush { cell: 1"));
     let enc = Encoder::new(&tr, None, EncoderOptions::default());
     let target = Target::Read {
-        event: read_y,
+        event: EventId::new(read_y),
         value: 1,
-        from: Some(flush_y),
+        from: Some(EventId::new(flush_y)),
         late: false,
     };
     // The answer's order: P0's steps as in the trace, then P1's read.
@@ -253,13 +254,13 @@ fn existence_is_checked_on_the_model_not_encoded_up_front() {
                 Answer::Sat(mut order) => {
                     assert_eq!(
                         order.last(),
-                        Some(&1),
+                        Some(&EventId::new(1)),
                         "per query {per_query}, dependences {deps}: the target last"
                     );
                     order.sort_unstable();
                     assert_eq!(
                         order,
-                        vec![0, 1, 2, 3],
+                        [0, 1, 2, 3].map(EventId::new),
                         "per query {per_query}, dependences {deps}"
                     );
                 }

@@ -3,6 +3,7 @@
 
 use super::query::lt;
 use super::Encoder;
+use crate::ids::EventId;
 use crate::mcr::trace::EventKind;
 use z3::ast::{Bool, Int};
 
@@ -167,7 +168,7 @@ impl<'t> Encoder<'t> {
             }
         };
         match from {
-            Some(s) if tr.forwarded(Some(s)) => {
+            Some(s) if tr.forwarded(Some(EventId::new(s))) => {
                 // Forwarded from the own buffer: the store is not flushed yet.
                 match self.flush_of[s] {
                     Some(f) => lt(me, self.o(f)),
@@ -210,7 +211,12 @@ impl<'t> Encoder<'t> {
     /// Whether read `i` gets its trace value in the order `pos` (store forwarding, else the
     /// newest publish before it; `over` replaces an RMW target's publish, see
     /// [`Self::mem_is_with`]).
-    pub(super) fn reads_its_value(&self, i: usize, pos: &[i64], over: Option<(usize, Option<i64>)>) -> bool {
+    pub(super) fn reads_its_value(
+        &self,
+        i: usize,
+        pos: &[i64],
+        over: Option<(usize, Option<i64>)>,
+    ) -> bool {
         let tr = self.trace;
         let Some((cell, value)) = tr.events.get(i).and_then(|e| e.kind.read()) else {
             return true;

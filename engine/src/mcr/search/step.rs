@@ -3,8 +3,14 @@
 
 use super::layout::{DONE, FREE};
 use super::{Query, NONE};
+use crate::ids::EventId;
 use crate::mcr::encode::Target;
 use crate::mcr::trace::EventKind;
+
+/// An event (or none) as the packed state words store it.
+fn index(e: Option<EventId>) -> u32 {
+    e.map_or(NONE, |e| e.index() as u32)
+}
 
 impl Query<'_, '_> {
     /// A publish of `value` to `cell` by event `i`.
@@ -71,8 +77,8 @@ impl Query<'_, '_> {
                         return None;
                     }
                     let ok = match from {
-                        Some(f) if tr.forwarded(Some(f)) => forwarded && s as usize == f,
-                        _ => !forwarded && l.src(node) == from.map_or(NONE, |f| f as u32),
+                        Some(f) if tr.forwarded(Some(f)) => forwarded && s as usize == f.index(),
+                        _ => !forwarded && l.src(node) == index(from),
                     };
                     if !ok {
                         return None;
@@ -101,7 +107,7 @@ impl Query<'_, '_> {
                     else {
                         return None;
                     };
-                    if got != want || l.src(node) != from.map_or(NONE, |f| f as u32) {
+                    if got != want || l.src(node) != index(from) {
                         return None;
                     }
                     n[l.misc] |= DONE;
@@ -129,7 +135,7 @@ impl Query<'_, '_> {
                     let Target::Lock { after, .. } = *self.target else {
                         return None;
                     };
-                    if l.unlock(node) != after.map_or(NONE, |a| a as u32) {
+                    if l.unlock(node) != index(after) {
                         return None;
                     }
                     n[l.misc] |= DONE;
@@ -157,7 +163,12 @@ impl Query<'_, '_> {
         let sp = self.sp;
         let l = &self.lay;
         let i = *sp.queues[q].get(l.flushed(node, q) as usize)? as usize;
-        let EventKind::Flush { cell, value, store } = sp.tr.events[i].kind else {
+        let EventKind::Flush {
+            cell,
+            value,
+            store: Some(store),
+        } = sp.tr.events[i].kind
+        else {
             return None;
         };
         let t = sp.tr.events[i].thread;
