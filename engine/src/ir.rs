@@ -21,6 +21,7 @@
 
 use crate::ast::{self, BinOp, ExprKind, RmwOp, StmtKind, UnOp};
 use crate::span::Span;
+use std::collections::HashMap;
 
 /// A register number, local to its thread.
 pub type Reg = u32;
@@ -241,11 +242,21 @@ impl Program {
     /// Lowers a test. Fails only on an AST that breaks the front end's guarantees (an index
     /// out of range, a `P0:r` reference inside a thread).
     pub fn lower(test: &ast::Test, loop_bound: u32) -> Result<Program, String> {
+        Program::lower_with(test, loop_bound, &|| false).map_err(|e| e.to_string())
+    }
+
+    /// [`Program::lower`], polling `stop` every [`crate::syntax::POLL_EVERY`] statements
+    /// (a thread may have hundreds of thousands): [`LowerError::Stopped`] once it says stop.
+    pub fn lower_with(
+        test: &ast::Test,
+        loop_bound: u32,
+        stop: &dyn Fn() -> bool,
+    ) -> Result<Program, LowerError> {
         let total: u64 = test.shared.iter().map(|d| d.cells() as u64).sum();
         if total > MAX_CELLS {
-            return Err(format!(
+            return Err(LowerError::Invalid(format!(
                 "{total} shared cells is more than the checker handles ({MAX_CELLS})"
-            ));
+            )));
         }
         let mut vars = Vec::new();
         let mut cells = Vec::new();
@@ -270,8 +281,13 @@ impl Program {
             });
         }
         let mut threads = Vec::new();
+        let mut polls = 0u32;
+        let mut stop = || {
+            polls = polls.wrapping_add(1);
+            polls % crate::syntax::POLL_EVERY == 0 && stop()
+        };
         for (ti, th) in test.threads.iter().enumerate() {
-            threads.push(lower_thread(test, ti, th)?);
+            threads.push(lower_thread(test, ti, th, &mut stop)?);
         }
         Ok(Program {
             name: test.name.text.clone(),
@@ -307,9 +323,54 @@ impl Program {
     }
 }
 
-struct Lowerer<'a> {
+/// Why [`Program::lower_with`] gave no program.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LowerError {
+    /// The AST breaks the front end's guarantees (the message says how).
+    Invalid(String),
+    /// The caller's stop check said stop (cancel, deadline, memory budget).
+    Stopped,
+}
+
+impl std::fmt::Display for LowerError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            LowerError::Invalid(m) => f.write_str(m),
+            LowerError::Stopped => f.write_str("stopped before the program was lowered"),
+        }
+    }
+}
+
+impl From<String> for LowerError {
+    fn from(m: String) -> LowerError {
+        LowerError::Invalid(m)
+    }
+}
+
+/// A thread's register names in order of first mention, with an index by name (a thread may
+/// name tens of thousands of registers: a linear search per mention would be quadratic).
+#[derive(Default)]
+struct RegNames {
+    names: Vec<String>,
+    index: HashMap<String, Reg>,
+}
+
+impl RegNames {
+    fn push_unique(&mut self, s: &str) {
+        if !self.index.contains_key(s) {
+            self.index.insert(s.to_string(), self.names.len() as Reg);
+            self.names.push(s.to_string());
+        }
+    }
+    fn position(&self, s: &str) -> Option<usize> {
+        self.index.get(s).map(|&r| r as usize)
+    }
+}
+
+struct Lowerer<'a, 's> {
     test: &'a ast::Test,
-    regs: Vec<String>,
+    regs: RegNames,
+    stop: &'s mut dyn FnMut() -> bool,
     named: u32,
     next_temp: u32,
     max_temp: u32,
@@ -317,10 +378,10 @@ struct Lowerer<'a> {
     n_loops: u32,
 }
 
-fn collect_regs_expr(e: &ast::Expr, out: &mut Vec<String>) {
+fn collect_regs_expr(e: &ast::Expr, out: &mut RegNames) {
     match &e.kind {
         ExprKind::Int(_) | ExprKind::ThreadReg { .. } => {}
-        ExprKind::Reg(n) => push_unique(out, &n.text),
+        ExprKind::Reg(n) => out.push_unique(&n.text),
         ExprKind::Load(l) => {
             if let Some(i) = &l.index {
                 collect_regs_expr(i, out)
@@ -334,13 +395,7 @@ fn collect_regs_expr(e: &ast::Expr, out: &mut Vec<String>) {
     }
 }
 
-fn push_unique(out: &mut Vec<String>, s: &str) {
-    if !out.iter().any(|x| x == s) {
-        out.push(s.to_string());
-    }
-}
-
-fn collect_regs(body: &[ast::Stmt], out: &mut Vec<String>) {
+fn collect_regs(body: &[ast::Stmt], out: &mut RegNames) {
     for s in body {
         match &s.kind {
             StmtKind::Store { loc, value } => {
@@ -351,7 +406,7 @@ fn collect_regs(body: &[ast::Stmt], out: &mut Vec<String>) {
             }
             StmtKind::Assign { reg, value } => {
                 collect_regs_expr(value, out);
-                push_unique(out, &reg.text);
+                out.push_unique(&reg.text);
             }
             StmtKind::Fence | StmtKind::Lock { .. } | StmtKind::Unlock { .. } => {}
             StmtKind::Rmw {
@@ -364,7 +419,7 @@ fn collect_regs(body: &[ast::Stmt], out: &mut Vec<String>) {
                     collect_regs_expr(a, out)
                 }
                 if let Some(d) = dest {
-                    push_unique(out, &d.text)
+                    out.push_unique(&d.text)
                 }
             }
             StmtKind::Assert(e) | StmtKind::Assume(e) | StmtKind::Await(e) => {
@@ -387,9 +442,9 @@ fn collect_regs(body: &[ast::Stmt], out: &mut Vec<String>) {
     }
 }
 
-fn collect_cond_regs(e: &ast::Expr, thread: usize, out: &mut Vec<String>) {
+fn collect_cond_regs(e: &ast::Expr, thread: usize, out: &mut RegNames) {
     match &e.kind {
-        ExprKind::ThreadReg { thread: t, reg } if *t == thread => push_unique(out, &reg.text),
+        ExprKind::ThreadReg { thread: t, reg } if *t == thread => out.push_unique(&reg.text),
         ExprKind::Unary(_, a) => collect_cond_regs(a, thread, out),
         ExprKind::Binary(_, a, b) => {
             collect_cond_regs(a, thread, out);
@@ -404,19 +459,25 @@ fn collect_cond_regs(e: &ast::Expr, thread: usize, out: &mut Vec<String>) {
     }
 }
 
-fn lower_thread(test: &ast::Test, ti: usize, th: &ast::Thread) -> Result<ThreadCode, String> {
-    let mut regs = Vec::new();
+fn lower_thread(
+    test: &ast::Test,
+    ti: usize,
+    th: &ast::Thread,
+    stop: &mut dyn FnMut() -> bool,
+) -> Result<ThreadCode, LowerError> {
+    let mut regs = RegNames::default();
     for (n, _) in &th.reg_init {
-        push_unique(&mut regs, &n.text);
+        regs.push_unique(&n.text);
     }
     collect_regs(&th.body, &mut regs);
     if let Some(c) = &test.condition {
         collect_cond_regs(&c.expr, ti, &mut regs);
     }
-    let named = regs.len() as u32;
+    let named = regs.names.len() as u32;
     let mut l = Lowerer {
         test,
         regs,
+        stop,
         named,
         next_temp: named,
         max_temp: named,
@@ -427,13 +488,13 @@ fn lower_thread(test: &ast::Test, ti: usize, th: &ast::Thread) -> Result<ThreadC
     let n_regs = l.max_temp;
     let mut reg_init = vec![0; n_regs as usize];
     for (n, v) in &th.reg_init {
-        if let Some(i) = l.regs.iter().position(|r| r == &n.text) {
+        if let Some(i) = l.regs.position(&n.text) {
             reg_init[i] = *v;
         }
     }
     Ok(ThreadCode {
         name: th.name.text.clone(),
-        regs: l.regs,
+        regs: l.regs.names,
         n_regs,
         reg_init,
         code: l.code,
@@ -442,7 +503,7 @@ fn lower_thread(test: &ast::Test, ti: usize, th: &ast::Thread) -> Result<ThreadC
     })
 }
 
-impl Lowerer<'_> {
+impl Lowerer<'_, '_> {
     fn pc(&self) -> u32 {
         self.code.len() as u32
     }
@@ -472,11 +533,14 @@ impl Lowerer<'_> {
     }
 
     fn reg(&self, name: &ast::Name) -> Reg {
-        self.regs.iter().position(|r| r == &name.text).unwrap_or(0) as Reg
+        self.regs.position(&name.text).unwrap_or(0) as Reg
     }
 
-    fn block(&mut self, body: &[ast::Stmt]) -> Result<(), String> {
+    fn block(&mut self, body: &[ast::Stmt]) -> Result<(), LowerError> {
         for s in body {
+            if (self.stop)() {
+                return Err(LowerError::Stopped);
+            }
             self.stmt(s)?;
         }
         Ok(())
@@ -503,7 +567,7 @@ impl Lowerer<'_> {
         Ok(m as u32)
     }
 
-    fn stmt(&mut self, s: &ast::Stmt) -> Result<(), String> {
+    fn stmt(&mut self, s: &ast::Stmt) -> Result<(), LowerError> {
         self.next_temp = self.named;
         match &s.kind {
             StmtKind::Store { loc, value } => {

@@ -85,7 +85,7 @@ pub struct Attack {
 
 /// Checks `test` for robustness under `model`.
 pub fn robustness(test: &Test, model: Model, opts: &CheckOptions, ctl: &Control) -> Robustness {
-    match Program::lower(test, opts.loop_bound) {
+    match Program::lower_with(test, opts.loop_bound, &|| ctl.should_stop()) {
         Ok(p) if opts.engine == EngineKind::Dpor => robustness_dpor(test, &p, model, opts, ctl),
         Ok(p) => robustness_program(&p, model, opts, ctl),
         Err(_) => Robustness::unrefuted(false),

@@ -24,22 +24,26 @@ use tree_sitter::Node;
 /// The largest array the front end accepts (cells are explored state; keep it sane).
 pub(crate) const MAX_ARRAY: i64 = 1 << 16;
 
-pub(super) fn lower(text: &str, node: Node, diags: &mut Vec<Diagnostic>) -> Option<Test> {
-    let src = Src { text };
+/// Lowers a native test; stops early (with a partial result the caller discards) once
+/// `src.should_stop()` says so.
+pub(super) fn lower(src: &Src<'_>, node: Node, diags: &mut Vec<Diagnostic>) -> Option<Test> {
     let mut l = Native {
-        src: &src,
+        src,
         diags,
         shared: Vec::new(),
         mutexes: Vec::new(),
         by_name: HashMap::new(),
     };
 
-    let (name, description) = lower_header(&src, node);
+    let (name, description) = lower_header(src, node);
 
     let items = children_by_field(node, "item");
     // Pass 1: declarations.
     let mut seen_thread: Option<Node> = None;
     for &item in &items {
+        if src.should_stop() {
+            return None;
+        }
         match item.kind() {
             "thread" => seen_thread = seen_thread.or(Some(item)),
             "shared_declaration" | "mutex_declaration" => {
@@ -72,6 +76,9 @@ pub(super) fn lower(text: &str, node: Node, diags: &mut Vec<Diagnostic>) -> Opti
     let mut threads: Vec<Thread> = Vec::new();
     let mut infos: Vec<ThreadInfo> = Vec::new();
     for &item in items.iter().filter(|i| i.kind() == "thread") {
+        if src.should_stop() {
+            return None;
+        }
         let Some(name_node) = field(item, "name") else {
             continue;
         };
@@ -384,10 +391,14 @@ impl Native<'_, '_> {
             );
             return Vec::new();
         }
-        children_by_field(node, "statement")
-            .into_iter()
-            .filter_map(|s| self.stmt(s, regs, depth + 1))
-            .collect()
+        let mut out = Vec::new();
+        for s in children_by_field(node, "statement") {
+            if self.src.should_stop() {
+                break;
+            }
+            out.extend(self.stmt(s, regs, depth + 1));
+        }
+        out
     }
 
     fn condition_of(

@@ -130,7 +130,9 @@ fn type_width(t: &str) -> Option<u32> {
 /// engine names them in final states; herd adds them to every printed state. Empty for the
 /// native dialect.
 pub fn herd_locations(text: &str, tree: &Tree) -> Vec<String> {
-    let src = Src { text };
+    let never = || false;
+    let stop = super::Stop::new(&never);
+    let src = Src::new(text, &stop);
     let root = tree.root_node();
     let Some(node) = (0..root.named_child_count())
         .filter_map(|i| root.named_child(i as u32))
@@ -168,11 +170,12 @@ pub fn herd_locations(text: &str, tree: &Tree) -> Vec<String> {
     keys
 }
 
-pub(super) fn lower(text: &str, node: Node, diags: &mut Vec<Diagnostic>) -> Option<Test> {
-    let src = Src { text };
-    let dialect = dialect_of(&src, node);
+/// Lowers an x86 test; stops early (with a partial result the caller discards) once
+/// `src.should_stop()` says so.
+pub(super) fn lower(src: &Src<'_>, node: Node, diags: &mut Vec<Diagnostic>) -> Option<Test> {
+    let dialect = dialect_of(src, node);
     let mut l = X86 {
-        src: &src,
+        src,
         diags,
         dialect,
         shared: Vec::new(),
@@ -180,7 +183,7 @@ pub(super) fn lower(text: &str, node: Node, diags: &mut Vec<Diagnostic>) -> Opti
         sizes: HashMap::new(),
     };
 
-    let (name, description) = lower_header(&src, node);
+    let (name, description) = lower_header(src, node);
 
     // Threads from the header row.
     let mut threads: Vec<Thread> = Vec::new();
@@ -217,6 +220,9 @@ pub(super) fn lower(text: &str, node: Node, diags: &mut Vec<Diagnostic>) -> Opti
     let mut reg_inits: Vec<(usize, Name, i64)> = Vec::new();
     if let Some(init) = field(node, "init") {
         for entry in children_by_field(init, "entry") {
+            if src.should_stop() {
+                return None;
+            }
             l.init_entry(entry, &threads, &mut regs, &mut reg_inits);
         }
     }
@@ -226,6 +232,9 @@ pub(super) fn lower(text: &str, node: Node, diags: &mut Vec<Diagnostic>) -> Opti
     for row in children_by_field(node, "row") {
         let mut column = 0usize;
         let mut cursor = row.walk();
+        if src.should_stop() {
+            return None;
+        }
         for child in row.children(&mut cursor) {
             if child.kind() == "|" {
                 column += 1;
@@ -252,6 +261,9 @@ pub(super) fn lower(text: &str, node: Node, diags: &mut Vec<Diagnostic>) -> Opti
         let mut flat = Vec::new();
         let mut flags = Flags::None;
         for cell in column {
+            if src.should_stop() {
+                return None;
+            }
             l.instruction(cell, &mut regs[t], &mut flags, &mut flat);
         }
         // `RET` jumps here: the end of the thread.
@@ -294,7 +306,7 @@ pub(super) fn lower(text: &str, node: Node, diags: &mut Vec<Diagnostic>) -> Opti
             shared: &l.shared,
             by_name: &l.by_name,
         };
-        lower_condition(&src, &scope, l.diags, dialect, c, &infos)
+        lower_condition(src, &scope, l.diags, dialect, c, &infos)
     });
 
     Some(Test {
