@@ -59,18 +59,18 @@ fn accesses(p: &Program, ev: &Event) -> (Option<u32>, Option<u32>) {
     }
 }
 
+/// One event of the search tree; `parent` is `None` at the initial state.
 struct Node {
-    parent: usize,
+    parent: Option<usize>,
     event: Event,
 }
 
-const ROOT: usize = usize::MAX;
-
-fn path(nodes: &[Node], mut id: usize) -> Vec<Event> {
+/// The events from the initial state to node `id` (`None`: the initial state itself).
+fn path(nodes: &[Node], mut id: Option<usize>) -> Vec<Event> {
     let mut out = Vec::new();
-    while id != ROOT {
-        out.push(nodes[id].event.clone());
-        id = nodes[id].parent;
+    while let Some(i) = id {
+        out.push(nodes[i].event.clone());
+        id = nodes[i].parent;
     }
     out.reverse();
     out
@@ -94,21 +94,21 @@ pub fn robustness_program(
     let init = State::initial(p, model);
     let mut visited: HashMap<(State, Option<Monitor>), ()> = HashMap::new();
     let mut nodes: Vec<Node> = Vec::new();
-    let mut queue: VecDeque<(State, Option<Monitor>, usize)> = VecDeque::new();
+    let mut queue: VecDeque<(State, Option<Monitor>, Option<usize>)> = VecDeque::new();
     if init.is_running() {
         visited.insert((init.clone(), None), ());
-        queue.push_back((init, None, ROOT));
+        queue.push_back((init, None, None));
     }
     let mut steps: u64 = 0;
     // Adds a successor; returns its node id when new.
     let push = |s: State,
                 m: Option<Monitor>,
-                parent: usize,
+                parent: Option<usize>,
                 evs: Vec<Event>,
                 visited: &mut HashMap<(State, Option<Monitor>), ()>,
                 nodes: &mut Vec<Node>,
-                queue: &mut VecDeque<(State, Option<Monitor>, usize)>|
-     -> Option<usize> {
+                queue: &mut VecDeque<(State, Option<Monitor>, Option<usize>)>|
+     -> Option<Option<usize>> {
         if !s.is_running() {
             return None;
         }
@@ -123,7 +123,7 @@ pub fn robustness_program(
                 parent: id,
                 event: e,
             });
-            id = nodes.len() - 1;
+            id = Some(nodes.len() - 1);
         }
         queue.push_back((key.0, key.1, id));
         Some(id)

@@ -174,17 +174,18 @@ fn cycle(p: &Program, events: &[Event]) -> Option<Vec<usize>> {
         }
     }
     let mut walk = vec![start];
-    let mut at = vec![usize::MAX; n];
-    at[start] = 0;
+    // Where each node first appears on the walk.
+    let mut at: Vec<Option<usize>> = vec![None; n];
+    at[start] = Some(0);
     let mut v = start;
     loop {
         v = *preds[v].iter().find(|&&u| indeg[u] > 0)?;
-        if at[v] != usize::MAX {
-            let mut c: Vec<usize> = walk[at[v]..].iter().map(|&i| node_ev[i]).collect();
+        if let Some(first) = at[v] {
+            let mut c: Vec<usize> = walk[first..].iter().map(|&i| node_ev[i]).collect();
             c.reverse();
             return Some(c);
         }
-        at[v] = walk.len();
+        at[v] = Some(walk.len());
         walk.push(v);
     }
 }
@@ -195,13 +196,14 @@ fn cycle(p: &Program, events: &[Event]) -> Option<Vec<usize>> {
 /// store, that access what it was delayed past, and the nearest other thread's event before it
 /// on the cycle the conflict.
 fn cycle_attack(p: &Program, events: &[Event], cycle: &[usize]) -> Attack {
-    // When an event took effect: a buffered store when it was flushed (never: at the end).
+    // When an event took effect: a buffered store when it was flushed (never flushed: after
+    // every event, `events.len()`).
     let effect = |i: usize| -> usize {
         let e = &events[i];
         if e.action == Action::Store && e.buffered {
             (i + 1..events.len())
                 .find(|&j| events[j].action == Action::Flush && events[j].write == e.write)
-                .unwrap_or(usize::MAX)
+                .unwrap_or(events.len())
         } else {
             i
         }
