@@ -290,9 +290,11 @@ pub(crate) fn check(test: &Test, model: Model, opts: &CheckOptions, ctl: &Contro
     let start = Instant::now();
     // The deadline counts from here for every engine, also those that start later.
     let ctl = &ctl.clone().with_timeout(opts.timeout);
-    let plan = match Program::lower(test, opts.loop_bound) {
+    // Lowering polls a control of its own, so that its stop reason is this check's alone.
+    let pre = ctl.for_check(opts);
+    let plan = match Program::lower_with(test, opts.loop_bound, &|| pre.should_stop()) {
         Ok(p) => candidates(&p, model, opts),
-        // `check` reports why it cannot lower; any engine says it.
+        // `check` reports why it cannot lower (or that it stopped first); any engine says it.
         Err(_) => vec![(EngineKind::Exhaustive, 0)],
     };
     let n = plan.len();

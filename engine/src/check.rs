@@ -2,7 +2,7 @@
 
 use crate::ast::Test;
 use crate::collect::Collector;
-use crate::ir::Program;
+use crate::ir::{LowerError, Program};
 use crate::options::{CheckOptions, Control, EngineKind};
 use crate::report::{Model, ModelReport, Stats, Warning};
 use std::time::Instant;
@@ -17,9 +17,16 @@ pub fn check(test: &Test, model: Model, opts: &CheckOptions, ctl: &Control) -> M
     // The deadline counts from here (or from the caller's, if earlier: the CLI's includes
     // parsing), and the stop reason is this check's own.
     let ctl = &ctl.for_check(opts);
-    let program = match Program::lower(test, opts.loop_bound) {
+    // Lowering a huge thread takes a while: it polls the same stop check.
+    let pre = ctl.unmetered();
+    let program = match Program::lower_with(test, opts.loop_bound, &|| pre.should_stop()) {
         Ok(p) => p,
-        Err(message) => {
+        Err(LowerError::Stopped) => {
+            let mut report = stopped_before_exploring(model, ctl.stop_reason());
+            report.stats.engine = Some(opts.engine);
+            return report;
+        }
+        Err(LowerError::Invalid(message)) => {
             return ModelReport {
                 model,
                 complete: false,
@@ -43,6 +50,25 @@ pub fn check(test: &Test, model: Model, opts: &CheckOptions, ctl: &Control) -> M
     let mut report = col.finish(start.elapsed());
     report.stats.engine = Some(opts.engine);
     report
+}
+
+/// The report of a check stopped (cancel, deadline, memory budget) before its exploration
+/// began: nothing found, incomplete, and the warning saying why.
+pub fn stopped_before_exploring(model: Model, reason: Option<crate::StopReason>) -> ModelReport {
+    ModelReport {
+        model,
+        complete: false,
+        states: vec![],
+        condition: None,
+        violations: vec![],
+        witness: None,
+        warnings: vec![Warning {
+            message: crate::collect::incomplete_message(reason),
+            span: None,
+        }],
+        stats: Stats::default(),
+        stopped: None,
+    }
 }
 
 /// Runs the engine `opts` names on a lowered program, feeding `col`; when it stops early, the

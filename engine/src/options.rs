@@ -226,6 +226,14 @@ impl Control {
         self.work = Some(meter);
         self
     }
+    /// This control without the portfolio's work meter, sharing everything else (its stop
+    /// reason too): for the phases before an exploration (parsing, lowering), whose polls must
+    /// not count as an engine's work.
+    pub fn unmetered(&self) -> Control {
+        let mut c = self.clone();
+        c.work = None;
+        c
+    }
     /// This control without its progress callback (a portfolio reports one engine's progress).
     pub fn without_progress(mut self) -> Control {
         self.progress = None;

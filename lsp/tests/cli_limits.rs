@@ -168,3 +168,25 @@ fn a_division_by_zero_in_the_condition_is_reported() {
     let m = &r.json()["files"][0]["results"]["sc"];
     assert!(m["warnings"].to_string().contains("division by zero in the final condition"), "{m}");
 }
+
+#[test]
+fn parsing_a_huge_file_honours_the_timeout() {
+    // 200,000 statements took seconds to parse and lower, none of it cancellable. With a
+    // deadline that passes during parsing, the file is reported as not checked and the run
+    // as incomplete; a deadline that passes later stops the check instead.
+    let f = file("huge.litmus", &straight_line(200_000, 50));
+    let r = run(&["check", "--json", "--model", "sc", "--timeout", "0.001", &f]);
+    assert_eq!(r.status, 3, "{}", r.stderr);
+    let doc = r.json();
+    let file = &doc["files"][0];
+    let parse_stopped = file["diagnostics"]
+        .to_string()
+        .contains("parsing stopped early (timeout)");
+    let check_stopped = file["results"]["sc"]["complete"] == false;
+    assert!(parse_stopped || check_stopped, "{file}");
+    // Text output: the warning on stderr, exit 3.
+    let r = run(&["check", "--model", "sc", "--timeout", "0.001", &f]);
+    assert_eq!(r.status, 3, "{}", r.stderr);
+    let said = format!("{}{}", r.stdout, r.stderr);
+    assert!(said.contains("stopped early"), "{said}");
+}

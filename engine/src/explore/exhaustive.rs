@@ -16,23 +16,22 @@ use crate::semantics::{Event, State};
 use std::collections::{HashSet, VecDeque};
 
 /// A visited state's incoming edge: its parent node and the event that led here.
+/// `parent` is `None` for a successor of the initial state.
 struct Node {
-    parent: usize,
+    parent: Option<usize>,
     event: Event,
 }
 
-/// The events from the initial state to node `id`.
-fn path(nodes: &[Node], mut id: usize) -> Vec<Event> {
+/// The events from the initial state to node `id` (`None`: the initial state itself).
+fn path(nodes: &[Node], mut id: Option<usize>) -> Vec<Event> {
     let mut out = Vec::new();
-    while id != ROOT {
-        out.push(nodes[id].event.clone());
-        id = nodes[id].parent;
+    while let Some(i) = id {
+        out.push(nodes[i].event.clone());
+        id = nodes[i].parent;
     }
     out.reverse();
     out
 }
-
-const ROOT: usize = usize::MAX;
 
 /// Explores every state of `program` under `model`, feeding `col`. Stops early (setting
 /// `col.complete = false`) on cancellation or timeout.
@@ -51,7 +50,7 @@ pub fn explore(
     let mut visited: HashSet<State> = HashSet::new();
     visited.insert(init.clone());
     let mut nodes: Vec<Node> = Vec::new();
-    let mut queue: VecDeque<(State, usize)> = VecDeque::from([(init, ROOT)]);
+    let mut queue: VecDeque<(State, Option<usize>)> = VecDeque::from([(init, None)]);
     let mut steps: u64 = 0;
     while let Some((state, id)) = queue.pop_front() {
         for choice in state.enabled(program) {
@@ -77,7 +76,7 @@ pub fn explore(
                 parent: id,
                 event: ev,
             });
-            let nid = nodes.len() - 1;
+            let nid = Some(nodes.len() - 1);
             if s.is_running() {
                 queue.push_back((s, nid));
             } else {

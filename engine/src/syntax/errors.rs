@@ -5,18 +5,23 @@
 //! as "expected `;`" at the (empty) position where tree-sitter inserted it. The walk is
 //! iterative, so any nesting depth is fine.
 
-use super::span;
+use super::{span, Stop};
 use crate::diag::Diagnostic;
 use crate::span::Span;
 use tree_sitter::Node;
 
-pub(super) fn syntax_errors(text: &str, root: Node) -> Vec<Diagnostic> {
+/// The syntax diagnostics of the tree under `root` (as far as the walk got, if `stop` said
+/// stop: the caller then discards them).
+pub(super) fn syntax_errors(text: &str, root: Node, stop: &Stop<'_>) -> Vec<Diagnostic> {
     let mut diags: Vec<Diagnostic> = Vec::new();
     if !root.has_error() {
         return diags;
     }
     let mut cursor = root.walk();
     'walk: loop {
+        if stop.poll() {
+            break;
+        }
         let node = cursor.node();
         let mut descend = node.has_error();
         if node.is_missing() {

@@ -13,6 +13,12 @@
 //! Architecture invariants: never panics and never recurses without bound on any input (deep
 //! nesting is reported, not followed); `Parsed::test` is `None` iff some diagnostic is an
 //! error; every AST node's span points at the source it came from.
+//!
+//! Cancellation: [`parse_with`] polls a caller's stop check (the CLI and the server pass
+//! [`crate::Control::should_stop`]) from tree-sitter's progress callback while parsing and
+//! every [`POLL_EVERY`] nodes while lowering, so a huge input (hundreds of thousands of
+//! statements) stops within milliseconds of a deadline or a cancel; the engine still does no
+//! I/O and keeps no clock of its own.
 
 mod errors;
 mod expr;
@@ -24,7 +30,9 @@ pub use x86::herd_locations;
 use crate::ast;
 use crate::diag::Diagnostic;
 use crate::span::Span;
-use tree_sitter::{Node, Parser, Tree};
+use std::cell::Cell;
+use std::ops::ControlFlow;
+use tree_sitter::{Node, ParseOptions, Parser, Tree};
 
 /// The result of parsing one source text.
 #[derive(Clone, Debug)]
@@ -47,13 +55,34 @@ pub fn parse(text: &str) -> Parsed {
 /// that was not edited gives a wrong tree, not a crash). Lowering always runs on the whole
 /// new tree (it takes well under a millisecond per thousand lines).
 pub fn parse_incremental(text: &str, old: Option<&Tree>) -> Parsed {
-    let tree = parse_tree(text, old);
-    let (test, diagnostics) = lower(text, &tree);
-    Parsed {
+    match parse_with(text, old, &|| false) {
+        Some(p) => p,
+        // Unreachable (nothing asks to stop); still, never panic.
+        None => Parsed {
+            tree: parse_tree(text, old, &|| false).unwrap_or_else(|| empty_tree(&mut parser())),
+            test: None,
+            diagnostics: Vec::new(),
+        },
+    }
+}
+
+/// [`parse_incremental`], stopping early once `stop` returns true: `None` then (the caller
+/// reports the work as incomplete, as an exploration that stops early). `stop` is polled
+/// often enough to stop within a few milliseconds on any input, and not again once it has
+/// said stop.
+pub fn parse_with(text: &str, old: Option<&Tree>, stop: &dyn Fn() -> bool) -> Option<Parsed> {
+    let stop = Stop::new(stop);
+    let tree = parse_tree(text, old, &|| stop.poll())?;
+    let Some((test, diagnostics)) = lower_with(text, &tree, &stop) else {
+        // Freeing the tree of a huge input takes a while: not on the way out.
+        crate::explore::drop_in_background(tree);
+        return None;
+    };
+    Some(Parsed {
         tree,
         test,
         diagnostics,
-    }
+    })
 }
 
 /// A parser for the litmus language.
@@ -64,30 +93,101 @@ pub fn parser() -> Parser {
     parser
 }
 
-fn parse_tree(text: &str, old: Option<&Tree>) -> Tree {
+/// The tree of `text`, or `None` if `stop` said stop first.
+fn parse_tree(text: &str, old: Option<&Tree>, stop: &dyn Fn() -> bool) -> Option<Tree> {
     let mut parser = parser();
-    if let Some(tree) = parser.parse(text, old) {
-        return tree;
+    let bytes = text.as_bytes();
+    let mut read = |i: usize, _| bytes.get(i..).unwrap_or_default();
+    // tree-sitter calls this every hundred or so parse operations.
+    let mut progress = |_: &tree_sitter::ParseState| {
+        if stop() {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    };
+    let options = ParseOptions::new().progress_callback(&mut progress);
+    if let Some(tree) = parser.parse_with_options(&mut read, old, Some(options)) {
+        return Some(tree);
     }
-    // `parse` returns `None` only when cancelled, timed out, or without a language; none of
-    // these is set here. Still, never panic: fall back to a fresh parse, then to "".
-    parser
-        .parse(text, None)
-        .or_else(|| parser.parse("", None))
-        .expect("tree-sitter parses the empty string")
+    if stop() {
+        // The parser keeps its partial stacks for a resumption that will not come; freeing
+        // them takes a tenth of a second on a huge input, which must not delay the stop.
+        crate::explore::drop_in_background(parser);
+        return None;
+    }
+    // Without a stop, `parse` returns `None` only without a language, which is always set
+    // here. Still, never panic: fall back to a fresh parse, then to "".
+    parser.reset();
+    Some(parser.parse(text, None).unwrap_or_else(|| empty_tree(&mut parser)))
+}
+
+fn empty_tree(parser: &mut Parser) -> Tree {
+    parser.parse("", None).expect("tree-sitter parses the empty string")
+}
+
+/// How many lowering steps (statements, instructions, declarations, error nodes) pass between
+/// two polls of the caller's stop check: each poll may read the clock.
+pub(crate) const POLL_EVERY: u32 = 256;
+
+/// The caller's stop check, polled every [`POLL_EVERY`] calls of [`Stop::poll`]; once it has
+/// said stop, it keeps saying so without asking again.
+pub(crate) struct Stop<'a> {
+    check: &'a dyn Fn() -> bool,
+    count: Cell<u32>,
+    stopped: Cell<bool>,
+}
+
+impl<'a> Stop<'a> {
+    pub fn new(check: &'a dyn Fn() -> bool) -> Stop<'a> {
+        Stop {
+            check,
+            count: Cell::new(0),
+            stopped: Cell::new(false),
+        }
+    }
+    /// Whether to stop now (asks the caller every [`POLL_EVERY`] calls).
+    pub fn poll(&self) -> bool {
+        if self.stopped.get() {
+            return true;
+        }
+        let n = self.count.get().wrapping_add(1);
+        self.count.set(n);
+        if n % POLL_EVERY == 0 && (self.check)() {
+            self.stopped.set(true);
+        }
+        self.stopped.get()
+    }
+    /// Whether a poll has said stop (does not ask).
+    pub fn stopped(&self) -> bool {
+        self.stopped.get()
+    }
 }
 
 /// Lowers a tree: syntax diagnostics, then the dialect's lowering.
 pub fn lower(text: &str, tree: &Tree) -> (Option<ast::Test>, Vec<Diagnostic>) {
+    let never = || false;
+    let stop = Stop::new(&never);
+    lower_with(text, tree, &stop).unwrap_or_default()
+}
+
+/// [`lower`], or `None` if `stop` said stop first.
+fn lower_with(
+    text: &str,
+    tree: &Tree,
+    stop: &Stop<'_>,
+) -> Option<(Option<ast::Test>, Vec<Diagnostic>)> {
     let root = tree.root_node();
-    let mut diags = errors::syntax_errors(text, root);
+    let mut diags = errors::syntax_errors(text, root, stop);
     let syntax_count = diags.len();
     let test_node = (0..root.named_child_count())
         .filter_map(|i| root.named_child(i as u32))
         .find(|n| matches!(n.kind(), "native_test" | "x86_test"));
     let lowered = match test_node {
-        Some(node) if node.kind() == "native_test" => native::lower(text, node, &mut diags),
-        Some(node) => x86::lower(text, node, &mut diags),
+        Some(node) if node.kind() == "native_test" => {
+            native::lower(&Src::new(text, stop), node, &mut diags)
+        }
+        Some(node) => x86::lower(&Src::new(text, stop), node, &mut diags),
         None => {
             let start = text.len() - text.trim_start().len();
             let end = text[start..]
@@ -123,16 +223,27 @@ pub fn lower(text: &str, tree: &Tree) -> (Option<ast::Test>, Vec<Diagnostic>) {
     if diags.len() > syntax_count {
         diags[syntax_count..].sort_by_key(|d| d.span.start);
     }
+    if stop.stopped() {
+        return None;
+    }
     let has_error = diags.iter().any(Diagnostic::is_error);
-    (if has_error { None } else { lowered }, diags)
+    Some((if has_error { None } else { lowered }, diags))
 }
 
-/// Shared helpers over tree-sitter nodes.
+/// Shared helpers over tree-sitter nodes, and the stop check lowering polls.
 pub(crate) struct Src<'a> {
     pub text: &'a str,
+    pub stop: &'a Stop<'a>,
 }
 
 impl<'a> Src<'a> {
+    pub fn new(text: &'a str, stop: &'a Stop<'a>) -> Src<'a> {
+        Src { text, stop }
+    }
+    /// Whether lowering should stop now ([`Stop::poll`]).
+    pub fn should_stop(&self) -> bool {
+        self.stop.poll()
+    }
     pub fn text(&self, node: Node) -> &'a str {
         self.text.get(node.byte_range()).unwrap_or("")
     }

@@ -18,7 +18,8 @@ pub fn observed_keys(test: &Test, states: &[FinalState]) -> Vec<String> {
                 .0
                 .iter()
                 .position(|(e, _)| e == k)
-                .unwrap_or(usize::MAX)
+                // A key the states lack goes last.
+                .unwrap_or(first.0.len())
         };
         keys.sort_by_key(rank);
     }

@@ -114,7 +114,9 @@ pub fn run(a: FencesArgs) -> i32 {
         eprintln!("litmus: --write cannot rewrite standard input");
         return exit::BAD_INPUT;
     }
-    let files: Vec<_> = a.files.iter().map(|p| (p.clone(), load(p))).collect();
+    // The process's default memory budget, as `litmus check` without `--max-memory`.
+    let ctl = progress::interruptible().with_memory_budget(crate::memory::budget(None));
+    let files: Vec<_> = a.files.iter().map(|p| (p.clone(), load(p, &ctl, &opts))).collect();
     let mut bad = false;
     for (_, f) in &files {
         if let Some(e) = &f.read_error {
@@ -132,8 +134,6 @@ pub fn run(a: FencesArgs) -> i32 {
         eprintln!("litmus: input has errors; nothing was searched");
         return exit::BAD_INPUT;
     }
-    // The process's default memory budget, as `litmus check` without `--max-memory`.
-    let ctl = progress::interruptible().with_memory_budget(crate::memory::budget(None));
     let mut results = Vec::new();
     let mut status = exit::OK;
     for (path, f) in &files {
@@ -170,7 +170,7 @@ pub fn run(a: FencesArgs) -> i32 {
             out(&diff(&f.path, &text, &s.text));
         }
     }
-    if ctl.is_cancelled() {
+    if ctl.is_cancelled() || files.iter().any(|(_, f)| f.parse_stopped.is_some()) {
         status = exit::INCOMPLETE;
     }
     if a.json {

@@ -1,251 +1,30 @@
-//! The program IR: each thread of an [`ast::Test`] lowered to a flat sequence of instructions
-//! over numbered registers, with shared locations numbered as cells.
-//!
-//! Lowering rules (`docs/reference.md#native`):
-//! - Shared cells are numbered in declaration order: `x` → cell 0, `a[0..3]` → cells 1..4. An
-//!   array index is an expression evaluated when the access runs (out of bounds → runtime error).
-//! - Every occurrence of a shared location in an expression is one [`InstrKind::Load`] into a
-//!   temporary register, left to right; what remains is a pure expression ([`PExpr`]) over
-//!   registers. `&&` / `||` whose right side reads memory become conditional jumps, so those
-//!   reads happen only when needed; pure right sides short-circuit inside [`PExpr::eval`].
-//! - `while` becomes `LoopEnter; head: cond; JumpIf(!cond → exit); LoopIter; body; Jump head;
-//!   exit: LoopEnter` where `LoopIter` counts iterations and cuts the execution once the body
-//!   would run more than the loop bound.
-//! - `await(e)` becomes `start: AwaitBegin; loads of e; AwaitCheck(e, retry: start)`; the
-//!   semantics parks a thread whose check fails until memory changes (see
-//!   [`crate::semantics`]).
-//!
-//! Registers `0..named` are the thread's registers as the user named them (reported in final
-//! states); the rest are statement-local temporaries, zeroed when their statement completes so
-//! that equal states compare equal.
+//! Lowering an [`ast::Test`] to a [`Program`]: cells numbered, each thread's registers named,
+//! statements flattened to instructions (the rules are in the parent module's doc).
 
+use super::{reads_memory, Access, Instr, InstrKind, PExpr, Program, Reg, ThreadCode, Var, MAX_CELLS};
 use crate::ast::{self, BinOp, ExprKind, RmwOp, StmtKind, UnOp};
 use crate::span::Span;
-
-/// A register number, local to its thread.
-pub type Reg = u32;
-
-/// A pure expression over registers (no memory access).
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum PExpr {
-    Int(i64),
-    Reg(Reg),
-    Unary(UnOp, Box<PExpr>),
-    Binary(BinOp, Box<PExpr>, Box<PExpr>),
-}
-
-/// A runtime error raised by evaluating a pure expression.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum EvalError {
-    DivByZero,
-}
-
-impl PExpr {
-    /// Evaluates with C semantics on wrapping 64-bit integers; `&&`/`||` short-circuit.
-    pub fn eval(&self, regs: &[i64]) -> Result<i64, EvalError> {
-        Ok(match self {
-            PExpr::Int(v) => *v,
-            PExpr::Reg(r) => regs.get(*r as usize).copied().unwrap_or(0),
-            PExpr::Unary(op, e) => {
-                let v = e.eval(regs)?;
-                match op {
-                    UnOp::Neg => v.wrapping_neg(),
-                    UnOp::Not => (v == 0) as i64,
-                }
-            }
-            PExpr::Binary(op, a, b) => {
-                let x = a.eval(regs)?;
-                match op {
-                    BinOp::And => return Ok((x != 0 && b.eval(regs)? != 0) as i64),
-                    BinOp::Or => return Ok((x != 0 || b.eval(regs)? != 0) as i64),
-                    BinOp::Implies => return Ok((x == 0 || b.eval(regs)? != 0) as i64),
-                    _ => {}
-                }
-                let y = b.eval(regs)?;
-                binop(*op, x, y)?
-            }
-        })
-    }
-}
-
-/// A strict binary operator on two values (`&&`, `||`, `=>` included, without short-circuit).
-pub fn binop(op: BinOp, x: i64, y: i64) -> Result<i64, EvalError> {
-    Ok(match op {
-        BinOp::Mul => x.wrapping_mul(y),
-        BinOp::Div => {
-            if y == 0 {
-                return Err(EvalError::DivByZero);
-            }
-            x.wrapping_div(y)
-        }
-        BinOp::Rem => {
-            if y == 0 {
-                return Err(EvalError::DivByZero);
-            }
-            x.wrapping_rem(y)
-        }
-        BinOp::Add => x.wrapping_add(y),
-        BinOp::Sub => x.wrapping_sub(y),
-        BinOp::Lt => (x < y) as i64,
-        BinOp::Le => (x <= y) as i64,
-        BinOp::Gt => (x > y) as i64,
-        BinOp::Ge => (x >= y) as i64,
-        BinOp::Eq => (x == y) as i64,
-        BinOp::Ne => (x != y) as i64,
-        BinOp::And => (x != 0 && y != 0) as i64,
-        BinOp::Or => (x != 0 || y != 0) as i64,
-        BinOp::Implies => (x == 0 || y != 0) as i64,
-        BinOp::BitAnd => x & y,
-        BinOp::BitOr => x | y,
-        BinOp::BitXor => x ^ y,
-        BinOp::Shl => x.wrapping_shl(y as u32),
-        BinOp::Shr => ((x as u64).wrapping_shr(y as u32)) as i64,
-    })
-}
-
-/// A shared location as accessed by an instruction: a variable and, for an array, the index.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Access {
-    /// Index into [`Program::vars`].
-    pub var: u32,
-    /// The index expression for an array, `None` for a scalar.
-    pub index: Option<PExpr>,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum InstrKind {
-    // ---- visible instructions: each is one step of a schedule ----
-    /// `dst = loc` (one load event).
-    Load {
-        dst: Reg,
-        loc: Access,
-    },
-    /// `loc = value` (one store event; buffered under TSO/PSO).
-    Store {
-        loc: Access,
-        value: PExpr,
-    },
-    Fence,
-    /// Index into [`Program::mutexes`].
-    Lock(u32),
-    Unlock(u32),
-    /// `dst = op(loc, args...)`, atomic, drains the buffers first.
-    Rmw {
-        dst: Option<Reg>,
-        op: RmwOp,
-        loc: Access,
-        args: Vec<PExpr>,
-    },
-    // ---- local instructions: run silently unless they fault ----
-    /// `dst = value`.
-    Assign {
-        dst: Reg,
-        value: PExpr,
-    },
-    Jump(u32),
-    /// Jump to `target` when `(cond != 0) == when`.
-    JumpIf {
-        cond: PExpr,
-        target: u32,
-        when: bool,
-    },
-    Assert(PExpr),
-    Assume(PExpr),
-    /// Starts one evaluation round of an `await`: from here on the semantics notes whether
-    /// memory changes before the round's check.
-    AwaitBegin,
-    /// Continue if `cond` holds; else restart at `retry` (the `AwaitBegin`): at once if memory
-    /// changed during the round, otherwise once memory changes (the thread is parked).
-    AwaitCheck {
-        cond: PExpr,
-        retry: u32,
-    },
-    /// Reset the iteration counter of loop `n`.
-    LoopEnter(u32),
-    /// Count one iteration of loop `n`; beyond the bound the execution is cut.
-    LoopIter(u32),
-}
-
-impl InstrKind {
-    /// Whether the instruction is a step of its own (accesses memory, a fence, or a mutex).
-    pub fn is_visible(&self) -> bool {
-        matches!(
-            self,
-            InstrKind::Load { .. }
-                | InstrKind::Store { .. }
-                | InstrKind::Fence
-                | InstrKind::Lock(_)
-                | InstrKind::Unlock(_)
-                | InstrKind::Rmw { .. }
-        )
-    }
-}
-
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Instr {
-    pub kind: InstrKind,
-    pub span: Span,
-    /// Zero the temporaries after this instruction (it completes a statement).
-    pub clear_temps: bool,
-}
-
-/// A shared variable: a scalar (one cell) or an array (consecutive cells).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Var {
-    pub name: String,
-    /// First cell.
-    pub base: u32,
-    /// `None` for a scalar.
-    pub size: Option<u32>,
-}
-
-impl Var {
-    pub fn cells(&self) -> u32 {
-        self.size.unwrap_or(1)
-    }
-}
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ThreadCode {
-    pub name: String,
-    /// Names of registers `0..regs.len()` (the user's registers, reported in final states).
-    pub regs: Vec<String>,
-    /// Total registers including temporaries.
-    pub n_regs: u32,
-    /// Initial register values (length `n_regs`).
-    pub reg_init: Vec<i64>,
-    pub code: Vec<Instr>,
-    /// Number of `while` loops (iteration counters).
-    pub n_loops: u32,
-    pub span: Span,
-}
-
-/// The most shared cells a program may have (arrays included).
-pub const MAX_CELLS: u64 = 1 << 16;
-
-/// A lowered test.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Program {
-    pub name: String,
-    pub vars: Vec<Var>,
-    /// Name of each cell: `x`, `a[1]`.
-    pub cells: Vec<String>,
-    /// Initial value of each cell.
-    pub init: Vec<i64>,
-    pub mutexes: Vec<String>,
-    pub threads: Vec<ThreadCode>,
-    pub loop_bound: u32,
-}
+use std::collections::HashMap;
 
 impl Program {
     /// Lowers a test. Fails only on an AST that breaks the front end's guarantees (an index
     /// out of range, a `P0:r` reference inside a thread).
     pub fn lower(test: &ast::Test, loop_bound: u32) -> Result<Program, String> {
+        Program::lower_with(test, loop_bound, &|| false).map_err(|e| e.to_string())
+    }
+
+    /// [`Program::lower`], polling `stop` every [`crate::syntax::POLL_EVERY`] statements
+    /// (a thread may have hundreds of thousands): [`LowerError::Stopped`] once it says stop.
+    pub fn lower_with(
+        test: &ast::Test,
+        loop_bound: u32,
+        stop: &dyn Fn() -> bool,
+    ) -> Result<Program, LowerError> {
         let total: u64 = test.shared.iter().map(|d| d.cells() as u64).sum();
         if total > MAX_CELLS {
-            return Err(format!(
+            return Err(LowerError::Invalid(format!(
                 "{total} shared cells is more than the checker handles ({MAX_CELLS})"
-            ));
+            )));
         }
         let mut vars = Vec::new();
         let mut cells = Vec::new();
@@ -270,8 +49,13 @@ impl Program {
             });
         }
         let mut threads = Vec::new();
+        let mut polls = 0u32;
+        let mut stop = || {
+            polls = polls.wrapping_add(1);
+            polls % crate::syntax::POLL_EVERY == 0 && stop()
+        };
         for (ti, th) in test.threads.iter().enumerate() {
-            threads.push(lower_thread(test, ti, th)?);
+            threads.push(lower_thread(test, ti, th, &mut stop)?);
         }
         Ok(Program {
             name: test.name.text.clone(),
@@ -283,33 +67,56 @@ impl Program {
             loop_bound,
         })
     }
+}
 
-    /// The cell an access denotes given the thread's registers, or a runtime error message.
-    pub fn resolve(&self, acc: &Access, regs: &[i64]) -> Result<u32, String> {
-        let var = self.vars.get(acc.var as usize).ok_or("unknown location")?;
-        match (&acc.index, var.size) {
-            (None, _) => Ok(var.base),
-            (Some(ix), Some(n)) => {
-                let i = ix.eval(regs).map_err(|_| "division by zero".to_string())?;
-                if i < 0 || i >= n as i64 {
-                    Err(format!("index {i} out of bounds for {}[{n}]", var.name))
-                } else {
-                    Ok(var.base + i as u32)
-                }
-            }
-            (Some(_), None) => Err(format!("{} is not an array", var.name)),
+/// Why [`Program::lower_with`] gave no program.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LowerError {
+    /// The AST breaks the front end's guarantees (the message says how).
+    Invalid(String),
+    /// The caller's stop check said stop (cancel, deadline, memory budget).
+    Stopped,
+}
+
+impl std::fmt::Display for LowerError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            LowerError::Invalid(m) => f.write_str(m),
+            LowerError::Stopped => f.write_str("stopped before the program was lowered"),
         }
-    }
-
-    /// Final-state key of register `reg` of thread `t`: `P0:r0`.
-    pub fn reg_key(&self, t: usize, reg: usize) -> String {
-        format!("{}:{}", self.threads[t].name, self.threads[t].regs[reg])
     }
 }
 
-struct Lowerer<'a> {
+impl From<String> for LowerError {
+    fn from(m: String) -> LowerError {
+        LowerError::Invalid(m)
+    }
+}
+
+/// A thread's register names in order of first mention, with an index by name (a thread may
+/// name tens of thousands of registers: a linear search per mention would be quadratic).
+#[derive(Default)]
+struct RegNames {
+    names: Vec<String>,
+    index: HashMap<String, Reg>,
+}
+
+impl RegNames {
+    fn push_unique(&mut self, s: &str) {
+        if !self.index.contains_key(s) {
+            self.index.insert(s.to_string(), self.names.len() as Reg);
+            self.names.push(s.to_string());
+        }
+    }
+    fn position(&self, s: &str) -> Option<usize> {
+        self.index.get(s).map(|&r| r as usize)
+    }
+}
+
+struct Lowerer<'a, 's> {
     test: &'a ast::Test,
-    regs: Vec<String>,
+    regs: RegNames,
+    stop: &'s mut dyn FnMut() -> bool,
     named: u32,
     next_temp: u32,
     max_temp: u32,
@@ -317,10 +124,10 @@ struct Lowerer<'a> {
     n_loops: u32,
 }
 
-fn collect_regs_expr(e: &ast::Expr, out: &mut Vec<String>) {
+fn collect_regs_expr(e: &ast::Expr, out: &mut RegNames) {
     match &e.kind {
         ExprKind::Int(_) | ExprKind::ThreadReg { .. } => {}
-        ExprKind::Reg(n) => push_unique(out, &n.text),
+        ExprKind::Reg(n) => out.push_unique(&n.text),
         ExprKind::Load(l) => {
             if let Some(i) = &l.index {
                 collect_regs_expr(i, out)
@@ -334,13 +141,7 @@ fn collect_regs_expr(e: &ast::Expr, out: &mut Vec<String>) {
     }
 }
 
-fn push_unique(out: &mut Vec<String>, s: &str) {
-    if !out.iter().any(|x| x == s) {
-        out.push(s.to_string());
-    }
-}
-
-fn collect_regs(body: &[ast::Stmt], out: &mut Vec<String>) {
+fn collect_regs(body: &[ast::Stmt], out: &mut RegNames) {
     for s in body {
         match &s.kind {
             StmtKind::Store { loc, value } => {
@@ -351,7 +152,7 @@ fn collect_regs(body: &[ast::Stmt], out: &mut Vec<String>) {
             }
             StmtKind::Assign { reg, value } => {
                 collect_regs_expr(value, out);
-                push_unique(out, &reg.text);
+                out.push_unique(&reg.text);
             }
             StmtKind::Fence | StmtKind::Lock { .. } | StmtKind::Unlock { .. } => {}
             StmtKind::Rmw {
@@ -364,7 +165,7 @@ fn collect_regs(body: &[ast::Stmt], out: &mut Vec<String>) {
                     collect_regs_expr(a, out)
                 }
                 if let Some(d) = dest {
-                    push_unique(out, &d.text)
+                    out.push_unique(&d.text)
                 }
             }
             StmtKind::Assert(e) | StmtKind::Assume(e) | StmtKind::Await(e) => {
@@ -387,9 +188,9 @@ fn collect_regs(body: &[ast::Stmt], out: &mut Vec<String>) {
     }
 }
 
-fn collect_cond_regs(e: &ast::Expr, thread: usize, out: &mut Vec<String>) {
+fn collect_cond_regs(e: &ast::Expr, thread: usize, out: &mut RegNames) {
     match &e.kind {
-        ExprKind::ThreadReg { thread: t, reg } if *t == thread => push_unique(out, &reg.text),
+        ExprKind::ThreadReg { thread: t, reg } if *t == thread => out.push_unique(&reg.text),
         ExprKind::Unary(_, a) => collect_cond_regs(a, thread, out),
         ExprKind::Binary(_, a, b) => {
             collect_cond_regs(a, thread, out);
@@ -404,19 +205,25 @@ fn collect_cond_regs(e: &ast::Expr, thread: usize, out: &mut Vec<String>) {
     }
 }
 
-fn lower_thread(test: &ast::Test, ti: usize, th: &ast::Thread) -> Result<ThreadCode, String> {
-    let mut regs = Vec::new();
+fn lower_thread(
+    test: &ast::Test,
+    ti: usize,
+    th: &ast::Thread,
+    stop: &mut dyn FnMut() -> bool,
+) -> Result<ThreadCode, LowerError> {
+    let mut regs = RegNames::default();
     for (n, _) in &th.reg_init {
-        push_unique(&mut regs, &n.text);
+        regs.push_unique(&n.text);
     }
     collect_regs(&th.body, &mut regs);
     if let Some(c) = &test.condition {
         collect_cond_regs(&c.expr, ti, &mut regs);
     }
-    let named = regs.len() as u32;
+    let named = regs.names.len() as u32;
     let mut l = Lowerer {
         test,
         regs,
+        stop,
         named,
         next_temp: named,
         max_temp: named,
@@ -427,13 +234,13 @@ fn lower_thread(test: &ast::Test, ti: usize, th: &ast::Thread) -> Result<ThreadC
     let n_regs = l.max_temp;
     let mut reg_init = vec![0; n_regs as usize];
     for (n, v) in &th.reg_init {
-        if let Some(i) = l.regs.iter().position(|r| r == &n.text) {
+        if let Some(i) = l.regs.position(&n.text) {
             reg_init[i] = *v;
         }
     }
     Ok(ThreadCode {
         name: th.name.text.clone(),
-        regs: l.regs,
+        regs: l.regs.names,
         n_regs,
         reg_init,
         code: l.code,
@@ -442,7 +249,7 @@ fn lower_thread(test: &ast::Test, ti: usize, th: &ast::Thread) -> Result<ThreadC
     })
 }
 
-impl Lowerer<'_> {
+impl Lowerer<'_, '_> {
     fn pc(&self) -> u32 {
         self.code.len() as u32
     }
@@ -472,11 +279,14 @@ impl Lowerer<'_> {
     }
 
     fn reg(&self, name: &ast::Name) -> Reg {
-        self.regs.iter().position(|r| r == &name.text).unwrap_or(0) as Reg
+        self.regs.position(&name.text).unwrap_or(0) as Reg
     }
 
-    fn block(&mut self, body: &[ast::Stmt]) -> Result<(), String> {
+    fn block(&mut self, body: &[ast::Stmt]) -> Result<(), LowerError> {
         for s in body {
+            if (self.stop)() {
+                return Err(LowerError::Stopped);
+            }
             self.stmt(s)?;
         }
         Ok(())
@@ -503,7 +313,7 @@ impl Lowerer<'_> {
         Ok(m as u32)
     }
 
-    fn stmt(&mut self, s: &ast::Stmt) -> Result<(), String> {
+    fn stmt(&mut self, s: &ast::Stmt) -> Result<(), LowerError> {
         self.next_temp = self.named;
         match &s.kind {
             StmtKind::Store { loc, value } => {
@@ -688,15 +498,5 @@ impl Lowerer<'_> {
                 PExpr::Binary(*op, Box::new(pa), Box::new(pb))
             }
         })
-    }
-}
-
-/// Whether evaluating `e` in a thread reads shared memory.
-pub fn reads_memory(e: &ast::Expr) -> bool {
-    match &e.kind {
-        ExprKind::Load(_) => true,
-        ExprKind::Int(_) | ExprKind::Reg(_) | ExprKind::ThreadReg { .. } => false,
-        ExprKind::Unary(_, a) => reads_memory(a),
-        ExprKind::Binary(_, a, b) => reads_memory(a) || reads_memory(b),
     }
 }

@@ -1,0 +1,234 @@
+//! Lowering of the native dialect (`docs/reference.md#native`) and its static rules.
+//!
+//! Two passes: declarations first (so a thread may use a location declared after it, with
+//! an error saying declarations come first, rather than a cascade of unknown names), then
+//! threads in source order, then the final condition, which sees every thread's registers.
+//!
+//! Choices where the spec is silent:
+//! - a register named in the final condition that its thread never mentions is a warning,
+//!   not an error: it exists and its final value is 0 (like an unused herd register);
+//! - array sizes are constant expressions from 1 to [`MAX_ARRAY`];
+//! - `0:r0` (herd style) is accepted in the final condition and means the first thread.
+//!
+//! Code map: this file lowers the test as a whole (header, pass order, final condition);
+//! `declarations.rs` checks and lowers shared locations and mutexes; `statements.rs` lowers
+//! thread bodies.
+
+mod declarations;
+mod statements;
+
+use super::expr::{ExprLowerer, Mode, Scope, Sym, ThreadInfo};
+use super::{children_by_field, field, span, Src};
+use crate::ast::{Condition, Dialect, Name, Quantifier, SharedDecl, Test, Thread};
+use crate::diag::Diagnostic;
+use crate::span::Span;
+use std::collections::{BTreeSet, HashMap};
+use tree_sitter::Node;
+
+/// The largest array the front end accepts (cells are explored state; keep it sane).
+pub(crate) const MAX_ARRAY: i64 = 1 << 16;
+
+/// Lowers a native test; stops early (with a partial result the caller discards) once
+/// `src.should_stop()` says so.
+pub(super) fn lower(src: &Src<'_>, node: Node, diags: &mut Vec<Diagnostic>) -> Option<Test> {
+    let mut l = Native {
+        src,
+        diags,
+        shared: Vec::new(),
+        mutexes: Vec::new(),
+        by_name: HashMap::new(),
+    };
+
+    let (name, description) = lower_header(src, node);
+
+    let items = children_by_field(node, "item");
+    // Pass 1: declarations.
+    let mut seen_thread: Option<Node> = None;
+    for &item in &items {
+        if src.should_stop() {
+            return None;
+        }
+        match item.kind() {
+            "thread" => seen_thread = seen_thread.or(Some(item)),
+            "shared_declaration" | "mutex_declaration" => {
+                if let Some(t) = seen_thread {
+                    l.diags.push(
+                        Diagnostic::error(span(item), "declarations must come before the threads")
+                            .with_related(span(t), "first thread is here"),
+                    );
+                }
+                if field(item, "terminator").is_none() && !item.has_error() {
+                    let end = item.end_byte();
+                    l.diags
+                        .push(Diagnostic::error(Span::new(end, end), "expected `;`"));
+                }
+                if item.kind() == "shared_declaration" {
+                    for d in children_by_field(item, "declarator") {
+                        l.shared_declarator(d);
+                    }
+                } else {
+                    for n in children_by_field(item, "name") {
+                        l.mutex(n);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    // Pass 2: threads.
+    let mut threads: Vec<Thread> = Vec::new();
+    let mut infos: Vec<ThreadInfo> = Vec::new();
+    for &item in items.iter().filter(|i| i.kind() == "thread") {
+        if src.should_stop() {
+            return None;
+        }
+        let Some(name_node) = field(item, "name") else {
+            continue;
+        };
+        let tname = src.name(name_node);
+        if let Some(prev) = threads.iter().find(|t| t.name.text == tname.text) {
+            l.diags.push(
+                Diagnostic::error(tname.span, format!("duplicate thread `{}`", tname.text))
+                    .with_related(prev.name.span, "first declared here"),
+            );
+        }
+        let mut regs = BTreeSet::new();
+        let body = match field(item, "body") {
+            Some(b) => l.block(b, &mut regs, 0),
+            None => Vec::new(),
+        };
+        infos.push(ThreadInfo {
+            name: tname.text.clone(),
+            regs,
+        });
+        threads.push(Thread {
+            name: tname,
+            reg_init: Vec::new(),
+            body,
+            span: span(item),
+        });
+    }
+    // Without threads after a syntax error, the error already says what is wrong.
+    let syntax_error = node.parent().unwrap_or(node).has_error();
+    if threads.is_empty() && !syntax_error {
+        let at = field(node, "header").map(span).unwrap_or(span(node));
+        l.diags.push(Diagnostic::error(
+            at,
+            "a test needs at least one thread: `thread P0 { ... }`",
+        ));
+    }
+
+    let condition = field(node, "condition").and_then(|c| l.condition(c, &infos));
+
+    Some(Test {
+        dialect: Dialect::Native,
+        name,
+        description,
+        shared: l.shared,
+        mutexes: l.mutexes,
+        threads,
+        condition,
+        span: span(node),
+    })
+}
+
+/// The test's name and description from the `header` field of either dialect's test node; a
+/// missing name (already a syntax error) is an empty name at the test's start.
+pub(crate) fn lower_header(src: &Src<'_>, node: Node) -> (Name, Option<String>) {
+    let header = field(node, "header");
+    let name = header
+        .and_then(|h| field(h, "name"))
+        .map(|n| src.name(n))
+        .unwrap_or(Name {
+            text: String::new(),
+            span: Span::new(node.start_byte(), node.start_byte()),
+        });
+    let description = header
+        .and_then(|h| field(h, "description"))
+        .map(|d| unquote(src.text(d)));
+    (name, description)
+}
+
+/// The contents of a string literal: quotes removed, `\"` and `\\` unescaped (any other
+/// backslash is kept as written).
+pub(crate) fn unquote(s: &str) -> String {
+    let inner = s
+        .strip_prefix('"')
+        .and_then(|s| s.strip_suffix('"'))
+        .unwrap_or(s);
+    let mut out = String::with_capacity(inner.len());
+    let mut chars = inner.chars().peekable();
+    while let Some(c) = chars.next() {
+        match (c, chars.peek()) {
+            ('\\', Some(&next)) if next == '"' || next == '\\' => {
+                out.push(next);
+                chars.next();
+            }
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// Lowers a final condition (both dialects).
+pub(crate) fn lower_condition(
+    src: &Src,
+    scope: &Scope,
+    diags: &mut Vec<Diagnostic>,
+    dialect: Dialect,
+    node: Node,
+    threads: &[ThreadInfo],
+) -> Option<Condition> {
+    let q = field(node, "quantifier")?;
+    let qtext: String = src.text(q).chars().filter(|c| !c.is_whitespace()).collect();
+    let quantifier = match qtext.as_str() {
+        "forall" => Quantifier::Forall,
+        "~exists" => Quantifier::NotExists,
+        "final" if dialect == Dialect::Native => {
+            diags.push(Diagnostic::error(
+                span(q),
+                "`final` is x86 syntax; use `exists`",
+            ));
+            Quantifier::Exists
+        }
+        _ => Quantifier::Exists,
+    };
+    let e = field(node, "expression")?;
+    let mut lw = ExprLowerer {
+        src,
+        scope,
+        diags,
+        dialect,
+        mode: Mode::Condition(threads),
+    };
+    let expr = lw.lower(e, 0);
+    Some(Condition {
+        quantifier,
+        expr,
+        span: span(node),
+    })
+}
+
+struct Native<'s, 'd> {
+    src: &'s Src<'s>,
+    diags: &'d mut Vec<Diagnostic>,
+    shared: Vec<SharedDecl>,
+    mutexes: Vec<Name>,
+    by_name: HashMap<String, Sym>,
+}
+
+impl Native<'_, '_> {
+    fn error(&mut self, span: Span, msg: impl Into<String>) {
+        self.diags.push(Diagnostic::error(span, msg));
+    }
+
+    fn condition(&mut self, node: Node, threads: &[ThreadInfo]) -> Option<Condition> {
+        let scope = Scope {
+            shared: &self.shared,
+            by_name: &self.by_name,
+        };
+        // `None` only when the quantifier or expression is missing: a syntax error already.
+        lower_condition(self.src, &scope, self.diags, Dialect::Native, node, threads)
+    }
+}

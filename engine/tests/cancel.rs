@@ -1,0 +1,116 @@
+//! Parsing and lowering stop on request: a huge input ends promptly with "stopped" (the caller
+//! reports it as incomplete), and a stop check that never fires changes nothing.
+
+use litmus_engine::ir::{LowerError, Program};
+use litmus_engine::{syntax, CheckOptions, Control, EngineKind, Model};
+use std::cell::Cell;
+
+/// One thread of `n` register assignments over 50 registers (issue 26's reproducer).
+fn straight_line(n: usize) -> String {
+    let body: String = (0..n).map(|i| format!("  r{} = {i};\n", i % 50)).collect();
+    format!("litmus S\nshared x = 0;\nthread P0 {{\n{body}}}\nexists (x == 0)\n")
+}
+
+/// The same in herd's x86 dialect: `n` rows of `MOV EAX,$i`.
+fn x86_rows(n: usize) -> String {
+    let rows: String = (0..n).map(|i| format!(" MOV EAX,${i} ;\n")).collect();
+    format!("X86 S\n{{ x=0; }}\n P0 ;\n{rows}exists (x=0)\n")
+}
+
+/// How many times parsing `text` asks its stop check when it never says stop.
+fn polls(text: &str) -> usize {
+    let n = Cell::new(0usize);
+    let p = syntax::parse_with(text, None, &|| {
+        n.set(n.get() + 1);
+        false
+    });
+    assert!(p.is_some_and(|p| p.test.is_some()));
+    n.get()
+}
+
+#[test]
+fn parsing_stops_at_any_poll_and_is_unchanged_without_one() {
+    for text in [straight_line(20_000), x86_rows(20_000)] {
+        let total = polls(&text);
+        // Polled during tree-sitter's parse and during lowering, many times on this size.
+        assert!(total > 10, "only {total} polls");
+        // Stopping at the first, a middle and the last poll: always "stopped", never a
+        // partial test.
+        for k in [1, total / 2, total] {
+            let n = Cell::new(0usize);
+            let p = syntax::parse_with(&text, None, &|| {
+                n.set(n.get() + 1);
+                n.get() >= k
+            });
+            assert!(p.is_none(), "stop at poll {k} of {total} gave a result");
+            // Once it has said stop, it is not asked again.
+            assert_eq!(n.get(), k);
+        }
+        let a = syntax::parse(&text);
+        let b = syntax::parse_with(&text, None, &|| false).unwrap();
+        assert_eq!(a.test, b.test);
+        assert_eq!(a.diagnostics, b.diagnostics);
+    }
+}
+
+#[test]
+fn a_small_input_is_parsed_whatever_the_stop_check_says_later() {
+    // Too small to reach a poll: parsing finishes (the deadline is checked again later).
+    let p = syntax::parse_with("litmus T\nshared x;\nthread P0 { x = 1; }\n", None, &|| true);
+    assert!(p.is_some_and(|p| p.test.is_some()));
+}
+
+#[test]
+fn lowering_stops_on_request() {
+    let test = syntax::parse(&straight_line(5_000)).test.unwrap();
+    assert_eq!(
+        Program::lower_with(&test, 8, &|| true),
+        Err(LowerError::Stopped)
+    );
+    assert_eq!(
+        Program::lower_with(&test, 8, &|| false),
+        Program::lower(&test, 8).map_err(LowerError::Invalid)
+    );
+}
+
+#[test]
+fn a_cancelled_check_of_a_huge_thread_is_incomplete_under_every_engine() {
+    let test = syntax::parse(&straight_line(50_000)).test.unwrap();
+    for engine in [
+        EngineKind::Mcr,
+        EngineKind::Exhaustive,
+        EngineKind::Dpor,
+        EngineKind::Auto,
+    ] {
+        let ctl = Control::new();
+        ctl.cancel();
+        let opts = CheckOptions {
+            engine,
+            ..CheckOptions::default()
+        };
+        let r = litmus_engine::check(&test, Model::Sc, &opts, &ctl);
+        assert!(!r.complete, "{engine:?}");
+        assert!(r.states.is_empty(), "{engine:?}");
+        assert!(
+            r.warnings.iter().any(|w| w.message.contains("cancelled")),
+            "{engine:?}: {:?}",
+            r.warnings
+        );
+    }
+}
+
+#[test]
+fn a_past_deadline_stops_a_check_of_a_huge_thread() {
+    let test = syntax::parse(&straight_line(50_000)).test.unwrap();
+    let opts = CheckOptions {
+        timeout: Some(std::time::Duration::ZERO),
+        ..CheckOptions::default()
+    };
+    let r = litmus_engine::check(&test, Model::Tso, &opts, &Control::new());
+    assert!(!r.complete);
+    assert!(
+        r.warnings.iter().any(|w| w.message.contains("timeout")),
+        "{:?}",
+        r.warnings
+    );
+}
