@@ -56,9 +56,9 @@ pub fn weight(engine: EngineKind) -> u64 {
     }
 }
 
-const WEIGHT_EXHAUSTIVE: u64 = 6_500;
-const WEIGHT_DPOR: u64 = 1_470_000;
-const WEIGHT_MCR: u64 = 4_400;
+const WEIGHT_EXHAUSTIVE: u64 = 6_000;
+const WEIGHT_DPOR: u64 = 430_000;
+const WEIGHT_MCR: u64 = 4_100;
 
 /// Whether some thread of `program` has a loop (a jump backwards).
 pub fn has_loop(program: &Program) -> bool {
