@@ -31,6 +31,7 @@ pub mod robust;
 pub mod fences;
 pub mod graph;
 pub mod sdg;
+pub mod solver_watch;
 pub mod model;
 pub mod semantics;
 pub mod trace;

@@ -305,6 +305,7 @@ pub fn explore_with(
     let mut stats = match first {
         Some(stats) => stats,
         None => z3::with_z3_config(&z3::Config::new(), || {
+            let _z3_watch = crate::solver_watch::Watch::new(ctl); // Z3 stops with `ctl`.
             let mut skip = handed;
             let again = explore_in(p, model, opts, ctl, tuning, sdg, true, &mut |ex| {
                 if skip > 0 {
