@@ -193,9 +193,9 @@ mod tests {
             s.assert(Bool::or(&row.iter().collect::<Vec<_>>()));
         }
         for j in 0..n {
-            for a in 0..=n {
-                for b in a + 1..=n {
-                    s.assert(Bool::and(&[&p[a][j], &p[b][j]]).not());
+            for (a, pa) in p.iter().enumerate() {
+                for pb in &p[a + 1..] {
+                    s.assert(Bool::and(&[&pa[j], &pb[j]]).not());
                 }
             }
         }

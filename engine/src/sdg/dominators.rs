@@ -144,7 +144,7 @@ pub(super) fn control_deps(
                     if total > max {
                         return Err(format!("more than {max} control dependences in one thread"));
                     }
-                    if total % 65536 == 0 && stop() {
+                    if total.is_multiple_of(65536) && stop() {
                         return Err(super::STOPPED.to_string());
                     }
                 }

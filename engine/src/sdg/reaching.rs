@@ -101,13 +101,13 @@ pub(super) fn reaching_uses(
     let mut placed = vec![u32::MAX; n + 1];
     let mut queued = vec![u32::MAX; n + 1];
     let mut work: Vec<u32> = Vec::new();
-    for r in 0..nregs {
+    for (r, set) in sets.iter().enumerate() {
         if r % 64 == 0 && stop() {
             return Err(stopped());
         }
         let stamp = r as u32;
         work.clear();
-        work.extend_from_slice(&sets[r]);
+        work.extend_from_slice(set);
         if r >= named {
             work.extend_from_slice(&clears);
         }
@@ -152,7 +152,7 @@ pub(super) fn reaching_uses(
             continue;
         }
         steps += 1;
-        if steps % 4096 == 0 && stop() {
+        if steps.is_multiple_of(4096) && stop() {
             return Err(stopped());
         }
         walk.push((v, undo.len(), true));
@@ -177,8 +177,8 @@ pub(super) fn reaching_uses(
                 undo.push(r);
             }
             if ins.clear_temps {
-                for r in named..nregs {
-                    stacks[r].push(none);
+                for (r, stack) in stacks.iter_mut().enumerate().skip(named) {
+                    stack.push(none);
                     undo.push(r as Reg);
                 }
             }
@@ -251,7 +251,7 @@ fn merge_defs(
         comp_stack.push(root);
         while let Some(&mut (v, ref mut k)) = dfs.last_mut() {
             polls += 1;
-            if polls % 4096 == 0 && stop() {
+            if polls.is_multiple_of(4096) && stop() {
                 return Err(super::STOPPED.to_string());
             }
             if let Some(&a) = args[v].get(*k) {
