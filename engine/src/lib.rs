@@ -32,6 +32,7 @@ pub mod fences;
 pub mod graph;
 pub mod ids;
 pub mod sdg;
+pub mod solver_watch;
 pub mod model;
 pub mod semantics;
 pub mod trace;

@@ -272,7 +272,7 @@ impl Control {
             StopReason::Cancelled
         } else if self.deadline.is_some_and(|d| Instant::now() >= d) {
             StopReason::Timeout
-        } else if let Some(m) = self.memory.filter(|m| (m.used)() >= m.limit) {
+        } else if let Some(m) = self.memory.filter(|m| over_budget(m, None)) {
             StopReason::Memory { budget: m.limit }
         } else if self.work.as_ref().is_some_and(|w| {
             let work = (w.polls.fetch_add(1, Ordering::Relaxed) + 1)
@@ -295,6 +295,25 @@ impl Control {
             .compare_exchange(0, reason.code(), Ordering::Relaxed, Ordering::Relaxed);
         true
     }
+    /// [`Control::should_stop`] for the Z3 watcher ([`crate::solver_watch`]), with Z3's
+    /// allocation `z3` just read: cancel, deadline and memory only (the portfolio's work
+    /// meter counts the engine's own polls, which a thread polling on a clock would make
+    /// nondeterministic).
+    pub fn should_interrupt(&self, z3: u64) -> bool {
+        let reason = if self.is_cancelled() {
+            StopReason::Cancelled
+        } else if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            StopReason::Timeout
+        } else if let Some(m) = self.memory.filter(|m| over_budget(m, Some(z3))) {
+            StopReason::Memory { budget: m.limit }
+        } else {
+            return false;
+        };
+        let _ = self
+            .stopped
+            .compare_exchange(0, reason.code(), Ordering::Relaxed, Ordering::Relaxed);
+        true
+    }
     /// Why [`Control::should_stop`] first said stop, if it did.
     pub fn stop_reason(&self) -> Option<StopReason> {
         match self.stopped.load(Ordering::Relaxed) {
@@ -311,6 +330,15 @@ impl Control {
             f(p)
         }
     }
+}
+
+/// Whether the heap the binary counts plus Z3's own allocation (`z3`, or the last estimate,
+/// read again before saying yes: Z3 may have freed it since) reach the budget.
+fn over_budget(m: &MemoryBudget, z3: Option<u64>) -> bool {
+    let rust = (m.used)();
+    let z3 = z3.unwrap_or_else(crate::solver_watch::z3_bytes);
+    rust.saturating_add(z3) >= m.limit
+        && (z3 == 0 || rust.saturating_add(crate::solver_watch::refresh_z3_bytes()) >= m.limit)
 }
 
 impl std::fmt::Debug for Control {

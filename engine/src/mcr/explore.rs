@@ -54,6 +54,7 @@ pub fn explore_with(
     let mut stats = match first {
         Some(stats) => stats,
         None => z3::with_z3_config(&z3::Config::new(), || {
+            let _z3_watch = crate::solver_watch::Watch::new(ctl); // Z3 stops with `ctl`.
             let mut skip = handed;
             let again =
                 Explorer::new(p, model, opts, ctl, tuning, &sdg, sdg_ms, true).run(&mut |ex| {

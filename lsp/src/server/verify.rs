@@ -278,6 +278,17 @@ enum Msg {
     /// A violation found while the model's check still explores.
     Found(Model, Violation),
     Done(Model, Result<ModelReport, String>),
+    /// A worker thread returned (sent last, after its models' `Done`).
+    Exit,
+}
+
+/// Sends [`Msg::Exit`] when the worker's `run` returns, however it returns.
+struct ExitGuard(tokio::sync::mpsc::UnboundedSender<Msg>);
+
+impl Drop for ExitGuard {
+    fn drop(&mut self) {
+        let _ = self.0.send(Msg::Exit);
+    }
 }
 
 async fn run_job(ctx: Ctx, uri: Uri, plan: Plan) {
@@ -389,8 +400,14 @@ async fn run_job(ctx: Ctx, uri: Uri, plan: Plan) {
 
     let total = models.len();
     let mut done = 0;
-    while let Some(msg) = rx.recv().await {
+    // Until every worker has said it returned: not until the channel closes, since clones of
+    // the job's `Control` (whose callbacks hold senders) may outlive the check a moment, in
+    // what an engine frees in the background.
+    let mut exited = 0;
+    while exited < started {
+        let Some(msg) = rx.recv().await else { break };
         match msg {
+            Msg::Exit => exited += 1,
             Msg::Progress(m, p) => {
                 if let Some(t) = &token {
                     let report = to_proto::progress_report(
@@ -436,7 +453,7 @@ async fn run_job(ctx: Ctx, uri: Uri, plan: Plan) {
         }
     }
 
-    // The worker is finished (its sender dropped).
+    // Every worker is finished.
     let cancelled = job.control.is_cancelled();
     let current = {
         let mut st = ctx.state();
@@ -480,6 +497,7 @@ struct Worker {
 impl Worker {
     /// Runs on its own thread, holding its place in the queue until it returns.
     fn run(self, _slot: super::queue::Slot) {
+        let _exit = ExitGuard(self.tx.clone());
         loop {
             if self.control.is_cancelled() {
                 break;

@@ -1,0 +1,83 @@
+//! A Z3 query stops when its check is cancelled ([`litmus_engine::solver_watch`]): MCR with
+//! every query sent to Z3, on a program whose exploration takes far longer than the test, is
+//! cancelled while it solves, and returns an incomplete report with the cancellation as its
+//! reason.
+
+use litmus_engine::ir::Program;
+use litmus_engine::mcr::{self, Tuning};
+use litmus_engine::options::{CheckOptions, Control, StopReason};
+use litmus_engine::report::Model;
+use litmus_engine::solver_watch;
+
+/// Six threads of three store-load pairs over six locations (the limits benchmark's heavy
+/// program): thousands of queries, each over a trace of dozens of events.
+fn heavy() -> String {
+    let th: Vec<String> = (0..6)
+        .map(|t| {
+            let ops: String = (0..3)
+                .map(|k| {
+                    format!(
+                        "x{} = {}; r{k} = x{}; ",
+                        (t + k) % 6,
+                        k + 1,
+                        (t + k + 1) % 6
+                    )
+                })
+                .collect();
+            format!("thread P{t} {{ {ops}}}")
+        })
+        .collect();
+    let shared: Vec<String> = (0..6).map(|i| format!("x{i} = 0")).collect();
+    format!(
+        "litmus H\nshared {};\n{}\n",
+        shared.join(", "),
+        th.join("\n")
+    )
+}
+
+#[test]
+fn cancelling_an_exploration_in_z3_interrupts_the_solver() {
+    let parsed = litmus_engine::syntax::parse(&heavy());
+    assert!(parsed.diagnostics.is_empty(), "{:?}", parsed.diagnostics);
+    let program = Program::lower(&parsed.test.unwrap(), 8).unwrap();
+    let ctl = Control::new();
+    let before = solver_watch::interrupts();
+    let tuning = Tuning {
+        search_budget: 0,
+        ..Tuning::default()
+    };
+    let run = {
+        let ctl = ctl.clone();
+        std::thread::spawn(move || {
+            mcr::explore_with(
+                &program,
+                Model::Pso,
+                &CheckOptions::default(),
+                &ctl,
+                tuning,
+                &mut |_| {},
+            )
+        })
+    };
+    // Wait until the exploration solves with Z3 (its watch is registered), then cancel.
+    while solver_watch::watched() == 0 {
+        assert!(
+            !run.is_finished(),
+            "the exploration ended before reaching Z3"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+    ctl.cancel();
+    let stats = run.join().expect("no panic");
+    assert!(!stats.complete, "a cancelled exploration is incomplete");
+    assert_eq!(ctl.stop_reason(), Some(StopReason::Cancelled));
+    assert!(
+        solver_watch::interrupts() > before,
+        "the watcher interrupted Z3"
+    );
+    assert_eq!(
+        solver_watch::watched(),
+        0,
+        "the watch ends with the exploration"
+    );
+}
