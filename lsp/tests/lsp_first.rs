@@ -71,7 +71,11 @@ async fn the_first_violation_shows_while_exploring_then_the_complete_result_repl
     let titles = lens_titles(&lenses);
     // One lens per model; beside them a lens names the models still exploring.
     assert!(titles.iter().any(|t| t == "PSO ✗"), "{titles:?}");
-    assert!(titles.iter().any(|t| t == "exploring PSO"), "{titles:?}");
+    // (TSO may still be running too on a loaded machine: "exploring TSO and PSO".)
+    assert!(
+        titles.iter().any(|t| t.starts_with("exploring") && t.ends_with("PSO")),
+        "{titles:?}"
+    );
     let sched = h
         .request(
             "workspace/executeCommand",
