@@ -4,8 +4,8 @@
 use super::decide::{Chain, Query};
 use super::encode::{Answer, Encoder, EncoderOptions, Target};
 use super::observe::{
-    at_round_begin, causal_hash, drop_failed_rounds, make_trace, observe, pending_locks,
-    wake_pending,
+    at_round_begin, causal_hash, make_trace, observe, pending_locks, wake_pending, CausalHasher,
+    Stores,
 };
 use super::prune::{Canon, Points};
 use super::seed::{choice_of, discriminant, seed_reached, Seed};
@@ -102,6 +102,8 @@ struct Replayed {
     /// The interpreter's steps, and the MCR events among them.
     events: Vec<Event>,
     evs: Vec<TraceEvent>,
+    /// Where the stores of `evs` are.
+    stores: Stores,
 }
 
 /// A query needed Z3 and there is no context to solve in.
@@ -226,6 +228,7 @@ impl<'a> Explorer<'a> {
             .collect();
         let mut events: Vec<Event> = Vec::new();
         let mut evs: Vec<TraceEvent> = Vec::new();
+        let mut stores = Stores::default();
         let mut ok = true;
         for (k, &c) in seed.choices.iter().enumerate() {
             if self.stop() {
@@ -236,7 +239,8 @@ impl<'a> Explorer<'a> {
                 if wake_pending(p, &st, t) {
                     let before = st.clone();
                     if let Some(ev) = st.try_step(p, c) {
-                        if let Some(e) = observe(p, &ev, &before, &st, &evs) {
+                        if let Some(e) = observe(p, &ev, &before, &st, &stores) {
+                            stores.note(evs.len(), &e);
                             evs.push(e);
                         }
                         events.push(ev);
@@ -248,7 +252,7 @@ impl<'a> Explorer<'a> {
                 ok = false;
                 break;
             };
-            let e = observe(p, &ev, &before, &st, &evs);
+            let e = observe(p, &ev, &before, &st, &stores);
             let got = e.as_ref().map(|e| (e.thread, discriminant(&e.kind)));
             if seed
                 .expect
@@ -260,6 +264,7 @@ impl<'a> Explorer<'a> {
             }
             events.push(ev);
             if let Some(e) = e {
+                stores.note(evs.len(), &e);
                 evs.push(e);
             }
             if !st.is_running() {
@@ -282,6 +287,7 @@ impl<'a> Explorer<'a> {
             in_round,
             events,
             evs,
+            stores,
         }
     }
 
@@ -303,7 +309,10 @@ impl<'a> Explorer<'a> {
             in_round,
             events,
             evs,
+            stores,
         } = r;
+        // The causal state of each ending beside the run, kept up to date as the trace grows.
+        let mut causal = CausalHasher::new(in_round.len());
         while st.is_running() {
             if self.stop() {
                 break;
@@ -333,22 +342,23 @@ impl<'a> Explorer<'a> {
                 return (false, ends);
             };
             // Endings the default scheduler steps around are real executions too: report them
-            // (a deadlock reached by a lock order, say, needs no new read value).
+            // (a deadlock reached by a lock order, say, needs no new read value). An ending's
+            // steps are the run's so far and its own, pushed and popped rather than copied, and
+            // its causal state comes from a running hash: a TSO loop has an ending beside every
+            // flush, and work over the whole trace per step made it quadratic in its bound.
+            if !ends.is_empty() {
+                causal.catch_up(evs);
+            }
             for (ev, s2) in &ends {
                 self.count(s2);
-                self.causal.insert(causal_hash(
-                    &drop_failed_rounds(evs.clone(), in_round, 0).0,
-                    s2,
-                ));
-                let mut all = events.clone();
-                all.push(ev.clone());
-                sink(&Execution {
-                    events: &all,
-                    state: s2,
-                });
+                self.causal.insert(causal.hash(s2));
+                events.push(ev.clone());
+                sink(&Execution { events, state: s2 });
+                events.pop();
             }
-            if let Some(e) = observe(p, &ev, st, &s2, evs) {
+            if let Some(e) = observe(p, &ev, st, &s2, stores) {
                 self.points.push(canon, &e);
+                stores.note(evs.len(), &e);
                 evs.push(e);
             }
             events.push(ev);
@@ -384,6 +394,7 @@ impl<'a> Explorer<'a> {
             in_round,
             events,
             evs,
+            stores,
         } = r;
         let mut traces: Vec<(Trace, usize)> = Vec::new();
         if endings.is_empty() {
@@ -420,7 +431,7 @@ impl<'a> Explorer<'a> {
                         ..
                     }
                 ) {
-                    tev.extend(observe(p, ev, st, s2, evs));
+                    tev.extend(observe(p, ev, st, s2, stores));
                 }
                 tev.extend(pending_locks(p, s2, Some(ev.thread)));
                 let traced = make_trace(p, model, in_round, tev, End::Cut, min_event);

@@ -5,7 +5,8 @@ use super::trace::{End, EventKind, RmwFn, Trace, TraceEvent};
 use crate::ids::EventId;
 use crate::ir::{InstrKind, Program};
 use crate::report::{Action, Model};
-use crate::semantics::{Event, State};
+use crate::semantics::{Event, State, WriteId};
+use std::hash::{Hash, Hasher};
 
 /// Whether thread `t` has just begun an `await` round (its last local step was the round's
 /// `AwaitBegin`).
@@ -33,15 +34,30 @@ pub(super) fn wake_pending(p: &Program, st: &State, t: usize) -> bool {
             .is_some_and(|i| i.kind == InstrKind::AwaitBegin)
 }
 
+/// Where each write's store event is in a trace so far (its last one), so that a flush finds
+/// the store it publishes without scanning the trace back: a TSO `while (1)` buffers one store
+/// per iteration, and a scan per flush made the loop quadratic in its bound.
+#[derive(Clone, Default)]
+pub(super) struct Stores(rustc_hash::FxHashMap<WriteId, usize>);
+
+impl Stores {
+    /// Event `e` is the trace's `i`-th.
+    pub fn note(&mut self, i: usize, e: &TraceEvent) {
+        if let (EventKind::Store { .. }, Some(w)) = (&e.kind, e.write) {
+            self.0.insert(w, i);
+        }
+    }
+}
+
 /// The MCR view of one interpreter step from `before` to `after`, or `None` for a step with no
-/// shared effect (the wake-up step of a parked `await`). `evs` are the trace's events so far
-/// (to find the store a flush publishes).
+/// shared effect (the wake-up step of a parked `await`). `stores` are the stores of the
+/// trace's events so far (to find the store a flush publishes).
 pub(super) fn observe(
     p: &Program,
     ev: &Event,
     before: &State,
     after: &State,
-    evs: &[TraceEvent],
+    stores: &Stores,
 ) -> Option<TraceEvent> {
     let cell = ev.cell.unwrap_or(0);
     let value = ev.value.unwrap_or(0);
@@ -49,13 +65,9 @@ pub(super) fn observe(
         Action::Load => EventKind::Load { cell, value },
         Action::Store => EventKind::Store { cell, value },
         Action::Flush => {
-            let store = evs
-                .iter()
-                .rposition(|e| {
-                    matches!(e.kind, EventKind::Store { .. })
-                        && e.write.is_some()
-                        && e.write == ev.write
-                })
+            let store = ev
+                .write
+                .and_then(|w| stores.0.get(&w).copied())
                 .map(EventId::new);
             EventKind::Flush { cell, value, store }
         }
@@ -255,23 +267,132 @@ pub(super) fn drop_failed_rounds(
 }
 
 /// A hash of an execution's causal state (see [`McrStats::causal_states`]): its trace events per
-/// thread, without flushes and pending locks, and the state it ended in.
+/// thread, without flushes and pending locks, and the state it ended in. Each thread's events
+/// are hashed on their own and the execution's hash combines the threads' hashes, so that
+/// [`CausalHasher`] can keep a thread's hash up to date as its trace grows.
+///
+/// [`McrStats::causal_states`]: super::McrStats::causal_states
 pub(super) fn causal_hash(events: &[TraceEvent], end: &State) -> u64 {
-    use std::hash::{Hash, Hasher};
-    let mut h = rustc_hash::FxHasher::default();
     let threads = events.iter().map(|e| e.thread + 1).max().unwrap_or(0);
-    for t in 0..threads {
-        for e in events
-            .iter()
-            .filter(|e| e.thread == t && !e.pending && !matches!(e.kind, EventKind::Flush { .. }))
-        {
-            e.kind.hash(&mut h);
+    let mut hs = vec![rustc_hash::FxHasher::default(); threads];
+    for e in events {
+        if !e.pending && !matches!(e.kind, EventKind::Flush { .. }) {
+            e.kind.hash(&mut hs[e.thread]);
         }
-        u32::MAX.hash(&mut h);
+    }
+    combine(hs.into_iter().map(thread_hash), end)
+}
+
+/// A thread's hash from its events' hasher.
+fn thread_hash(mut h: rustc_hash::FxHasher) -> u64 {
+    u32::MAX.hash(&mut h);
+    h.finish()
+}
+
+/// An execution's causal hash from its threads' hashes and its end.
+fn combine(threads: impl Iterator<Item = u64>, end: &State) -> u64 {
+    let mut h = rustc_hash::FxHasher::default();
+    for t in threads {
+        h.write_u64(t);
     }
     end.mem.hash(&mut h);
     end.status().hash(&mut h);
     h.finish()
+}
+
+/// [`causal_hash`] of a growing trace without its failed `await` rounds
+/// ([`drop_failed_rounds`]), kept up to date event by event: the default run asks it after
+/// each step that has an ending beside it, and recomputing it from the whole trace each time
+/// made a loop quadratic in its bound.
+pub(super) struct CausalHasher {
+    threads: Vec<ThreadHasher>,
+    /// One more than the highest thread of an event so far (flushes included).
+    seen: usize,
+    /// How many of the trace's events were added.
+    fed: usize,
+    /// The events of threads beyond `threads`, in order.
+    extra: Vec<(usize, EventKind)>,
+}
+
+/// One thread's part of a [`CausalHasher`], following [`drop_failed_rounds`].
+#[derive(Clone, Default)]
+struct ThreadHasher {
+    /// The events that stay whatever comes next.
+    kept: rustc_hash::FxHasher,
+    /// The thread's events of its current round so far (from `begin` of
+    /// [`drop_failed_rounds`]): they leave the trace if the round fails and is not the
+    /// thread's last.
+    round: Vec<EventKind>,
+    /// A failed round that is the thread's last events so far, and whether it is all loads
+    /// (then its next event drops it).
+    failed: Option<(Vec<EventKind>, bool)>,
+}
+
+impl CausalHasher {
+    /// An empty trace of `threads` threads (whether a thread starts in a round changes
+    /// nothing: its round so far has no events either way). The trace has no pending locks.
+    pub fn new(threads: usize) -> CausalHasher {
+        CausalHasher {
+            threads: vec![ThreadHasher::default(); threads],
+            seen: 0,
+            fed: 0,
+            extra: Vec::new(),
+        }
+    }
+
+    /// Adds the events of `evs` not added yet (`evs` extends the trace added so far).
+    pub fn catch_up(&mut self, evs: &[TraceEvent]) {
+        for e in &evs[self.fed.min(evs.len())..] {
+            self.push(e);
+        }
+        self.fed = self.fed.max(evs.len());
+    }
+
+    fn push(&mut self, e: &TraceEvent) {
+        self.seen = self.seen.max(e.thread + 1);
+        let flush = matches!(e.kind, EventKind::Flush { .. });
+        if flush || e.pending {
+            return;
+        }
+        // `drop_failed_rounds` keeps every event of a thread it does not know.
+        let Some(th) = self.threads.get_mut(e.thread) else {
+            self.extra.push((e.thread, e.kind.clone()));
+            return;
+        };
+        // A later event of the thread: its failed round is not its last.
+        if let Some((round, all_loads)) = th.failed.take() {
+            if !all_loads {
+                round.iter().for_each(|k| k.hash(&mut th.kept));
+            }
+        }
+        th.round.push(e.kind.clone());
+        if e.failed_check {
+            let round = std::mem::take(&mut th.round);
+            let all_loads = round.iter().all(|k| matches!(k, EventKind::Load { .. }));
+            th.failed = Some((round, all_loads));
+        } else if e.round_start || !matches!(e.kind, EventKind::Load { .. }) {
+            let ThreadHasher { kept, round, .. } = th;
+            round.drain(..).for_each(|k| k.hash(kept));
+        }
+    }
+
+    /// The causal hash of the trace so far ended in `end`.
+    pub fn hash(&self, end: &State) -> u64 {
+        let empty = ThreadHasher::default();
+        let threads = (0..self.seen).map(|t| {
+            let th = self.threads.get(t).unwrap_or(&empty);
+            let mut h = th.kept.clone();
+            if let Some((round, _)) = &th.failed {
+                round.iter().for_each(|k| k.hash(&mut h));
+            }
+            th.round.iter().for_each(|k| k.hash(&mut h));
+            for (_, k) in self.extra.iter().filter(|(u, _)| *u == t) {
+                k.hash(&mut h);
+            }
+            thread_hash(h)
+        });
+        combine(threads, end)
+    }
 }
 
 /// The trace of the execution that runs `choices` from the initial state and then, as the
@@ -285,6 +406,7 @@ pub(crate) fn trace_of(p: &Program, model: Model, choices: &[crate::semantics::C
         .map(|t| at_round_begin(p, &st, t))
         .collect();
     let mut evs: Vec<TraceEvent> = Vec::new();
+    let mut stores = Stores::default();
     let mut k = 0;
     while st.is_running() {
         let c = match choices.get(k) {
@@ -297,7 +419,8 @@ pub(crate) fn trace_of(p: &Program, model: Model, choices: &[crate::semantics::C
         k += 1;
         let before = st.clone();
         let Some(ev) = st.try_step(p, c) else { break };
-        if let Some(e) = observe(p, &ev, &before, &st, &evs) {
+        if let Some(e) = observe(p, &ev, &before, &st, &stores) {
+            stores.note(evs.len(), &e);
             evs.push(e);
         }
     }
@@ -307,4 +430,53 @@ pub(crate) fn trace_of(p: &Program, model: Model, choices: &[crate::semantics::C
         End::Cut
     };
     make_trace(p, model, &in_round, evs, end, 0).0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testgen::Rng;
+
+    /// The running causal hash equals the causal hash of the trace without its failed rounds,
+    /// after every event of random traces (rounds that fail or not, last or not, flushes).
+    #[test]
+    fn running_causal_hash_matches_the_whole_trace() {
+        let src = "litmus T\nshared x = 0;\nthread P0 { x = 1; }\nthread P1 { x = 2; }\nthread P2 { x = 3; }\nexists (x == 1)\n";
+        let parsed = crate::syntax::parse(src);
+        let p = Program::lower(&parsed.test.unwrap(), 8).unwrap();
+        let st = State::initial(&p, Model::Tso);
+        let mut rng = Rng::new(7);
+        for _ in 0..300 {
+            let in_round: Vec<bool> = (0..3).map(|_| rng.chance(50)).collect();
+            let mut evs: Vec<TraceEvent> = Vec::new();
+            let mut running = CausalHasher::new(3);
+            for _ in 0..rng.below(30) {
+                let cell = rng.below(2) as u32;
+                let value = rng.below(3) as i64;
+                let kind = match rng.below(5) {
+                    0 | 1 => EventKind::Load { cell, value },
+                    2 => EventKind::Store { cell, value },
+                    3 => EventKind::Flush {
+                        cell,
+                        value,
+                        store: None,
+                    },
+                    _ => EventKind::Fence,
+                };
+                let failed_check = rng.chance(25);
+                evs.push(TraceEvent {
+                    thread: rng.below(3) as usize,
+                    kind,
+                    failed_check,
+                    round_start: !failed_check && rng.chance(25),
+                    write: None,
+                    pending: false,
+                    pc: 0,
+                });
+                running.catch_up(&evs);
+                let whole = drop_failed_rounds(evs.clone(), &in_round, 0).0;
+                assert_eq!(running.hash(&st), causal_hash(&whole, &st), "{evs:?}");
+            }
+        }
+    }
 }
