@@ -14,7 +14,7 @@ const A: &str = "file:///t/huge.litmus";
 const B: &str = "file:///t/other.litmus";
 
 /// One thread of `n` plain statements (the reproducer), long enough to be parsed off
-/// the loop from about 20,000 statements on.
+/// the loop from about 9,000 statements on (`INLINE_PARSE_BYTES`).
 fn huge(n: usize) -> String {
     let mut s = String::from("litmus Huge\n\nshared x = 0;\n\nthread P0 {\n");
     for i in 0..n {
