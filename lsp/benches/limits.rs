@@ -145,7 +145,7 @@ fn main() {
 /// running) a `didChange` to a small program; the time from that change to the small
 /// program's diagnostics, and to an answer about another document sent with it.
 fn server_parse_table(bin: &std::path::Path) {
-    println!("| server: while a 750,000-statement document parses | after (s) |");
+    println!("| server: while a 750,000-statement document parses | (s) |");
     println!("|---|---|");
     let mut change = Vec::new();
     let mut other = Vec::new();
