@@ -74,6 +74,15 @@ fn measure(bin: &std::path::Path, args: &[&str], sigint_after: Option<Duration>)
 }
 
 fn main() {
+    // `-- server-parse`: only the server's parse table, optionally against another binary
+    // (`LITMUS_BENCH_BIN`, e.g. an older build, for a before/after).
+    if std::env::args().any(|a| a == "server-parse") {
+        let bin = std::env::var_os("LITMUS_BENCH_BIN")
+            .map(std::path::PathBuf::from)
+            .unwrap_or_else(binary);
+        server_parse_table(&bin);
+        return;
+    }
     let bin = binary();
     let dir = std::env::temp_dir().join("litmus-bench-limits");
     std::fs::create_dir_all(&dir).unwrap();
@@ -128,6 +137,104 @@ fn main() {
             println!("| `{how}` | {engine} | {:.3} |", t.as_secs_f64());
         }
     }
+    println!();
+    server_parse_table(&bin);
+}
+
+/// The server's parse: a 750,000-statement document opened, and 0.2 s later (its parse
+/// running) a `didChange` to a small program; the time from that change to the small
+/// program's diagnostics, and to an answer about another document sent with it.
+fn server_parse_table(bin: &std::path::Path) {
+    println!("| server: while a 750,000-statement document parses | (s) |");
+    println!("|---|---|");
+    let mut change = Vec::new();
+    let mut other = Vec::new();
+    for _ in 0..3 {
+        let (c, o) = server_parse(bin);
+        change.push(c.as_secs_f64());
+        other.push(o.as_secs_f64());
+    }
+    let med = |v: &mut Vec<f64>| {
+        v.sort_by(|a, b| a.total_cmp(b));
+        v[v.len() / 2]
+    };
+    println!("| `didChange` to a small program -> its diagnostics (median of 3) | {:.3} |", med(&mut change));
+    println!("| `documentSymbol` of another open document -> answer (median of 3) | {:.3} |", med(&mut other));
+}
+
+fn server_parse(bin: &std::path::Path) -> (Duration, Duration) {
+    let mut child = Command::new(bin)
+        .arg("lsp")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (tx, rx) = mpsc::channel::<Value>();
+    std::thread::spawn(move || {
+        let mut r = BufReader::new(stdout);
+        loop {
+            let mut len = 0usize;
+            loop {
+                let mut line = String::new();
+                if r.read_line(&mut line).unwrap_or(0) == 0 {
+                    return;
+                }
+                let line = line.trim();
+                if line.is_empty() {
+                    break;
+                }
+                if let Some(v) = line.strip_prefix("Content-Length:") {
+                    len = v.trim().parse().unwrap();
+                }
+            }
+            let mut body = vec![0; len];
+            if r.read_exact(&mut body).is_err() || tx.send(serde_json::from_slice(&body).unwrap()).is_err() {
+                return;
+            }
+        }
+    });
+    let mut send = |v: Value| {
+        stdin.write_all(&frame(&v)).unwrap();
+        stdin.flush().unwrap();
+    };
+    let small = "litmus SB\nshared x = 0, y = 0;\nthread P0 { x = 1; r0 = y; }\nthread P1 { y = 1; r1 = x; }\nexists (P0:r0 == 0 && P1:r1 == 0)\n";
+    let opts = json!({"litmus": {"models": ["sc"]}});
+    send(json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}, "initializationOptions": opts}}));
+    let (huge, other) = ("file:///bench/huge.litmus", "file:///bench/other.litmus");
+    let wait = |pred: &dyn Fn(&Value) -> bool| loop {
+        let v = rx.recv_timeout(Duration::from_secs(120)).expect("the server answers");
+        if pred(&v) {
+            return;
+        }
+    };
+    wait(&|v| v["id"] == 1);
+    send(json!({"jsonrpc": "2.0", "method": "initialized", "params": {}}));
+    send(json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {
+        "uri": other, "languageId": "litmus", "version": 1, "text": small}}}));
+    wait(&|v| v["method"] == "textDocument/publishDiagnostics" && v["params"]["uri"] == other);
+    send(json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {
+        "uri": huge, "languageId": "litmus", "version": 1, "text": straight_line(750_000, 50)}}}));
+    std::thread::sleep(Duration::from_millis(200));
+    let t0 = Instant::now();
+    send(json!({"jsonrpc": "2.0", "id": 2, "method": "textDocument/documentSymbol", "params": {"textDocument": {"uri": other}}}));
+    send(json!({"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
+        "textDocument": {"uri": huge, "version": 2}, "contentChanges": [{"text": small}]}}));
+    let (mut answered, mut published) = (None, None);
+    while answered.is_none() || published.is_none() {
+        let v = rx.recv_timeout(Duration::from_secs(120)).expect("the server answers");
+        if v["id"] == 2 && v.get("result").is_some() {
+            answered = Some(t0.elapsed());
+        }
+        if v["method"] == "textDocument/publishDiagnostics" && v["params"]["uri"] == huge && v["params"]["version"] == 2 {
+            published = Some(t0.elapsed());
+        }
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    (published.unwrap(), answered.unwrap())
 }
 
 fn frame(v: &Value) -> Vec<u8> {

@@ -10,7 +10,7 @@ use tower_lsp_server::jsonrpc::{Error, Result};
 use tower_lsp_server::ls_types::*;
 use tower_lsp_server::{Client, LanguageServer};
 
-use super::document::Document;
+use super::document::{Document, Reparse};
 use super::engine::Engine;
 use super::position::Encoding;
 use super::to_proto::{self, Conv};
@@ -121,15 +121,25 @@ impl LanguageServer for Backend {
 
     async fn did_open(&self, p: DidOpenTextDocumentParams) {
         let uri = p.text_document.uri;
-        let doc = Document::new(
-            &*self.ctx.shared.engine,
-            p.text_document.text,
-            p.text_document.version,
-        );
-        if let Some(old) = self.ctx.state().docs.insert(uri.clone(), doc) {
-            if let Some(j) = old.job {
-                j.control.cancel();
+        let deferred = {
+            let mut st = self.ctx.state();
+            let doc = Document::new(p.text_document.text, p.text_document.version);
+            if let Some(mut old) = st.docs.insert(uri.clone(), doc) {
+                old.stop_parse();
+                if let Some(j) = old.job {
+                    j.control.cancel();
+                }
             }
+            let d = st.docs.get_mut(&uri).expect("just inserted");
+            match d.reparse(&*self.ctx.shared.engine) {
+                Reparse::Done(_) => None,
+                Reparse::Deferred(p) => Some(p),
+            }
+        };
+        if let Some(p) = deferred {
+            // A long text: parsed off the loop, then published and checked.
+            verify::spawn_parse(&self.ctx, &uri, p, true);
+            return;
         }
         self.ctx.publish(&uri).await;
         verify::start(&self.ctx, &uri).await;
@@ -138,7 +148,7 @@ impl LanguageServer for Backend {
     async fn did_change(&self, p: DidChangeTextDocumentParams) {
         let uri = p.text_document.uri;
         let version = p.text_document.version;
-        let edit = {
+        let (edit, deferred) = {
             let mut st = self.ctx.state();
             let enc = st.enc;
             let Some(d) = st.docs.get_mut(&uri) else {
@@ -158,6 +168,11 @@ impl LanguageServer for Backend {
         // them) are said at once, as `cancelled` with the verdicts left (none).
         if edit != verify::AfterEdit::Kept {
             self.ctx.send_status(&uri, "cancelled").await;
+        }
+        if let Some(p) = deferred {
+            // A long text: parsed off the loop, then published (and checked).
+            verify::spawn_parse(&self.ctx, &uri, p, false);
+            return;
         }
         let ctx = self.ctx.clone();
         tokio::spawn(async move {
@@ -184,8 +199,11 @@ impl LanguageServer for Backend {
     async fn did_close(&self, p: DidCloseTextDocumentParams) {
         let uri = p.text_document.uri;
         let removed = self.ctx.state().docs.remove(&uri);
-        if let Some(j) = removed.and_then(|d| d.job) {
-            j.control.cancel();
+        if let Some(mut d) = removed {
+            d.stop_parse();
+            if let Some(j) = d.job {
+                j.control.cancel();
+            }
         }
         self.ctx.client.publish_diagnostics(uri, vec![], None).await;
     }

@@ -3,9 +3,11 @@
 //!
 //! Edits are applied synchronously in the order the handlers run them (never across an
 //! `.await`), each followed by an incremental tree-sitter reparse: the previous tree is edited
-//! with the same change, then handed to the parser.
+//! with the same change, then handed to the parser. A long text is parsed off the main loop
+//! instead ([`Deferred`]), with a stop flag the next edit, a close or shutdown sets.
 
 use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use ropey::Rope;
@@ -15,7 +17,7 @@ use litmus_engine::ast::Test;
 use litmus_engine::report::Violation;
 use litmus_engine::{Control, Diagnostic, Model, ModelReport, Span};
 
-use super::engine::Engine;
+use super::engine::{Engine, ParseOut};
 use super::position::{self, Encoding};
 use super::tokens::TokenMap;
 
@@ -76,11 +78,14 @@ pub struct Document {
     pub job: Option<Job>,
     /// Version of the last edit that changed the program tokens (for stale-result checks).
     pub program_version: i32,
+    /// The stop flag of a parse running off the main loop for the current text, if any.
+    pub parsing: Option<Arc<AtomicBool>>,
 }
 
 impl Document {
-    pub fn new(engine: &dyn Engine, text: String, version: i32) -> Document {
-        let mut d = Document {
+    /// A document not parsed yet: call [`Document::reparse`].
+    pub fn new(text: String, version: i32) -> Document {
+        Document {
             version,
             rope: Rope::from_str(&text),
             text,
@@ -92,9 +97,8 @@ impl Document {
             results: BTreeMap::new(),
             job: None,
             program_version: version,
-        };
-        d.reparse(engine);
-        d
+            parsing: None,
+        }
     }
 
     /// Applies one content change (ranged or whole-text) to the rope and the old tree.
@@ -135,19 +139,51 @@ impl Document {
         }
     }
 
-    /// Re-reads the text from the rope and reparses (incrementally when there is an old tree).
-    /// Returns whether the program tokens changed.
-    pub fn reparse(&mut self, engine: &dyn Engine) -> bool {
+    /// Re-reads the text from the rope and reparses (incrementally when there is an old tree):
+    /// on the spot when the text is at most [`INLINE_PARSE_BYTES`] long; a longer one is
+    /// handed back as a [`Deferred`] parse for a blocking thread, and until it lands the
+    /// document has no tree, AST, diagnostics or results (requests answer nothing for it). A
+    /// parse still running for an older text is told to stop.
+    pub fn reparse(&mut self, engine: &dyn Engine) -> Reparse {
+        self.stop_parse();
         self.text = self.rope.to_string();
+        if self.text.len() > INLINE_PARSE_BYTES {
+            let stop = Arc::new(AtomicBool::new(false));
+            self.parsing = Some(stop.clone());
+            self.test = None;
+            self.syntax = vec![];
+            self.tokens = TokenMap::new("", None);
+            self.cond_key = String::new();
+            return Reparse::Deferred(Deferred {
+                version: self.version,
+                text: Arc::new(self.text.clone()),
+                // The last tree, edited by every change since (cheap: shared, copy on write).
+                old: self.tree.clone(),
+                stop,
+            });
+        }
         let text = self.text.clone();
         let old = self.tree.take();
         let out = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             engine.parse(&text, old.as_ref())
         }));
+        Reparse::Done(self.install(out.map_err(|e| super::panic_message(&*e))))
+    }
+
+    /// Tells a deferred parse still running for this document to stop.
+    pub fn stop_parse(&mut self) {
+        if let Some(s) = self.parsing.take() {
+            s.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// Takes a parse of the current text (or the parser's panic message). Returns whether the
+    /// program tokens changed.
+    pub fn install(&mut self, out: Result<ParseOut, String>) -> bool {
+        self.parsing = None;
         let (tree, test, diags) = match out {
             Ok(p) => (p.tree, p.test, p.diagnostics),
-            Err(e) => {
-                let msg = super::panic_message(&e);
+            Err(msg) => {
                 let d = Diagnostic::error(
                     Span::new(0, 0),
                     format!("internal error in the parser: {msg}"),
@@ -171,5 +207,43 @@ impl Document {
         self.tokens = tokens;
         self.cond_key = cond_key;
         changed
+    }
+}
+
+/// Texts longer than this (bytes) are parsed off the server's main loop. Parsing and lowering
+/// take about 2 s for 12 MB (750,000 statements, release), so a text parsed on the spot holds
+/// the loop for about 20 ms at most, and every ordinary document (a few kB) keeps its tree
+/// and AST the moment its edit is applied.
+pub const INLINE_PARSE_BYTES: usize = 128 * 1024;
+
+/// What [`Document::reparse`] did.
+pub enum Reparse {
+    /// Parsed on the spot: whether the program tokens changed.
+    Done(bool),
+    /// To be parsed off the main loop ([`Deferred::run`]).
+    Deferred(Deferred),
+}
+
+/// A parse of a long text, run on a blocking thread; its result is installed only if the
+/// document is still at `version` (a newer edit, a close or shutdown sets `stop`).
+pub struct Deferred {
+    pub version: i32,
+    pub text: Arc<String>,
+    pub old: Option<tree_sitter::Tree>,
+    pub stop: Arc<AtomicBool>,
+}
+
+impl Deferred {
+    /// Parses (blocking); `None` when told to stop. A parser panic is its message.
+    pub fn run(&self, engine: &dyn Engine) -> Option<Result<ParseOut, String>> {
+        let stop = || self.stop.load(Ordering::Relaxed);
+        let out = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            engine.parse_with(&self.text, self.old.as_ref(), &stop)
+        }));
+        match out {
+            Ok(Some(p)) => Some(Ok(p)),
+            Ok(None) => None,
+            Err(e) => Some(Err(super::panic_message(&*e))),
+        }
     }
 }

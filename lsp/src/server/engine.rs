@@ -22,6 +22,19 @@ pub struct ParseOut {
 pub trait Engine: Send + Sync + 'static {
     /// Parses `text`; `old` is the previous tree, already edited to match `text`.
     fn parse(&self, text: &str, old: Option<&tree_sitter::Tree>) -> ParseOut;
+    /// [`Engine::parse`], giving up (`None`) soon after `stop` returns true (a newer edit, a
+    /// close or shutdown). The default cannot stop: it parses to the end.
+    fn parse_with(
+        &self,
+        text: &str,
+        old: Option<&tree_sitter::Tree>,
+        stop: &dyn Fn() -> bool,
+    ) -> Option<ParseOut> {
+        if stop() {
+            return None;
+        }
+        Some(self.parse(text, old))
+    }
     /// Checks `test` under `model` (called on a worker thread, never on the async runtime).
     fn check(&self, test: &Test, model: Model, opts: &CheckOptions, ctl: &Control) -> ModelReport;
     /// The final condition re-evaluated over cached final states.
@@ -64,6 +77,19 @@ impl Engine for RealEngine {
             test: p.test,
             diagnostics: p.diagnostics,
         }
+    }
+    fn parse_with(
+        &self,
+        text: &str,
+        old: Option<&tree_sitter::Tree>,
+        stop: &dyn Fn() -> bool,
+    ) -> Option<ParseOut> {
+        let p = litmus_engine::syntax::parse_with(text, old, stop)?;
+        Some(ParseOut {
+            tree: Some(p.tree),
+            test: p.test,
+            diagnostics: p.diagnostics,
+        })
     }
     fn check(&self, test: &Test, model: Model, opts: &CheckOptions, ctl: &Control) -> ModelReport {
         litmus_engine::check(test, model, opts, ctl)

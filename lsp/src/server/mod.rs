@@ -181,9 +181,10 @@ impl Shared {
         }
     }
 
-    /// Cancels every running check (the client is gone).
+    /// Cancels every running check and parse (the client is gone).
     pub fn cancel_all(&self) {
-        for d in lock(&self.state).docs.values() {
+        for d in lock(&self.state).docs.values_mut() {
+            d.stop_parse();
             if let Some(j) = &d.job {
                 j.control.cancel();
             }

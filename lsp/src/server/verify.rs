@@ -21,7 +21,7 @@ use litmus_engine::ast::{Quantifier, Test};
 use litmus_engine::report::{Violation, ViolationKind};
 use litmus_engine::{Control, Model, ModelReport};
 
-use super::document::{Document, Job, Outcome};
+use super::document::{Deferred, Document, Job, Outcome, Reparse};
 use super::engine::Engine;
 use super::tokens::TokenMap;
 use super::{panic_message, to_proto, Ctx};
@@ -130,22 +130,27 @@ pub enum AfterEdit {
     Cancelled,
 }
 
-/// After an edit was applied and reparsed: keeps the shown results if the program is the same
-/// (moving their spans, re-evaluating a changed condition), else drops them and cancels the
-/// running job.
-pub fn after_edit(engine: &dyn Engine, d: &mut Document) -> AfterEdit {
+/// After an edit was applied: reparses, then keeps the shown results if the program is the
+/// same (moving their spans, re-evaluating a changed condition), else drops them and cancels
+/// the running job. A long text's parse is handed back to run off the main loop
+/// ([`spawn_parse`]); its results are dropped meanwhile, as for a changed program.
+pub fn after_edit(engine: &dyn Engine, d: &mut Document) -> (AfterEdit, Option<Deferred>) {
     let old_tokens = d.tokens.clone();
     let old_cond = d.cond_key.clone();
-    let changed = d.reparse(engine);
+    let (changed, deferred) = match d.reparse(engine) {
+        Reparse::Done(changed) => (changed, None),
+        Reparse::Deferred(p) => (true, Some(p)),
+    };
     if changed {
         let had_results = !d.results.is_empty();
         d.results.clear();
         d.program_version = d.version;
         if let Some(j) = d.job.take() {
             j.control.cancel();
-            return AfterEdit::Cancelled;
+            return (AfterEdit::Cancelled, deferred);
         }
-        return if had_results { AfterEdit::Dropped } else { AfterEdit::Kept };
+        let e = if had_results { AfterEdit::Dropped } else { AfterEdit::Kept };
+        return (e, deferred);
     }
     let cond_changed = old_cond != d.cond_key;
     let test = d.test.clone();
@@ -169,7 +174,43 @@ pub fn after_edit(engine: &dyn Engine, d: &mut Document) -> AfterEdit {
             }
         }
     }
-    AfterEdit::Kept
+    (AfterEdit::Kept, None)
+}
+
+/// Runs a deferred parse on a blocking thread, then (if the document is still at that text)
+/// installs it, publishes its diagnostics and, when `verify` (an open, or `verifyOnChange`
+/// for an edit), starts checking it. A parse told to stop, or finished for a text the document
+/// has left, is dropped on that thread (freeing a huge tree takes a while).
+pub fn spawn_parse(ctx: &Ctx, uri: &Uri, p: Deferred, verify_open: bool) {
+    let ctx = ctx.clone();
+    let uri = uri.clone();
+    tokio::spawn(async move {
+        let c = ctx.clone();
+        let u = uri.clone();
+        let installed = tokio::task::spawn_blocking(move || {
+            let out = p.run(&*c.shared.engine)?;
+            let mut st = c.state();
+            let d = st.docs.get_mut(&u)?;
+            let current = d.version == p.version
+                && d.parsing.as_ref().is_some_and(|s| Arc::ptr_eq(s, &p.stop));
+            if !current {
+                drop(st);
+                drop(out);
+                return None;
+            }
+            d.install(out);
+            Some(())
+        })
+        .await;
+        if !matches!(installed, Ok(Some(()))) {
+            return;
+        }
+        ctx.publish(&uri).await;
+        ctx.refresh_views().await;
+        if verify_open || ctx.settings().verify_on_change {
+            start(&ctx, &uri).await;
+        }
+    });
 }
 
 pub async fn start(ctx: &Ctx, uri: &Uri) {

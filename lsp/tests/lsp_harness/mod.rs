@@ -334,6 +334,10 @@ pub static RELEASE: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBoo
 /// must never be shown; a check of a test named `Boom...` panics.
 pub struct HookedEngine;
 
+/// See [`HookedEngine::parse_with`].
+pub const HOLD_PARSE: &str = "// HOLD-PARSE";
+pub static PARSE_HELD: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
 impl Engine for HookedEngine {
     fn parse(
         &self,
@@ -341,6 +345,26 @@ impl Engine for HookedEngine {
         old: Option<&tree_sitter::Tree>,
     ) -> litmus::server::engine::ParseOut {
         litmus::server::engine::RealEngine.parse(text, old)
+    }
+    /// A text holding [`HOLD_PARSE`] is parsed only once `stop` says stop (then `None`): a parse
+    /// that never ends unless superseded ([`PARSE_HELD`] says it started).
+    fn parse_with(
+        &self,
+        text: &str,
+        old: Option<&tree_sitter::Tree>,
+        stop: &dyn Fn() -> bool,
+    ) -> Option<litmus::server::engine::ParseOut> {
+        if text.contains(HOLD_PARSE) {
+            PARSE_HELD.store(true, std::sync::atomic::Ordering::SeqCst);
+            let start = std::time::Instant::now();
+            while start.elapsed() < Duration::from_secs(30) {
+                if stop() {
+                    return None;
+                }
+                std::thread::sleep(Duration::from_millis(2));
+            }
+        }
+        litmus::server::engine::RealEngine.parse_with(text, old, stop)
     }
     fn check(
         &self,
