@@ -15,6 +15,7 @@
 //! document moved on; engine calls run on worker threads inside `catch_unwind`.
 
 pub mod backend;
+pub mod cache;
 pub mod config;
 pub mod document;
 pub mod engine;

@@ -1,5 +1,5 @@
 //! Verification in the background: one worker thread per job, cancellation, `$/progress`,
-//! `litmus/status`, and the content-keyed result cache.
+//! `litmus/status`; the content-keyed result cache is in `cache.rs`.
 //!
 //! A job checks one document's AST under the models that the cache cannot answer, one model
 //! after another on a dedicated thread (the MCR engine builds its Z3 context on the calling
@@ -9,7 +9,7 @@
 //! longer the document's job is dropped (never shown), and spans of a result are moved to the
 //! document's current text token by token ([`TokenMap::remap`]).
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -17,107 +17,16 @@ use std::time::{Duration, Instant};
 use tower_lsp_server::ls_types::notification::Progress as ProgressNotification;
 use tower_lsp_server::ls_types::*;
 
-use litmus_engine::ast::{Quantifier, Test};
-use litmus_engine::report::{Violation, ViolationKind};
+use litmus_engine::ast::Test;
+use litmus_engine::report::Violation;
 use litmus_engine::{Control, Model, ModelReport};
 
+use super::cache::{adapt, remap_violation};
+pub use super::cache::{reevaluate, remap_report, Cache, CacheEntry};
 use super::document::{Deferred, Document, Job, Outcome, Reparse};
 use super::engine::Engine;
 use super::tokens::TokenMap;
 use super::{panic_message, to_proto, Ctx};
-
-/// A cached report and the text coordinates its spans are in.
-#[derive(Clone)]
-pub struct CacheEntry {
-    pub tokens: TokenMap,
-    pub cond_key: String,
-    pub report: ModelReport,
-}
-
-/// Reports keyed by (program tokens, check options, model).
-#[derive(Default)]
-pub struct Cache {
-    map: HashMap<(String, String, Model), CacheEntry>,
-}
-
-impl Cache {
-    const MAX: usize = 512;
-    pub fn get(&self, key: &str, opts: &str, m: Model) -> Option<&CacheEntry> {
-        self.map.get(&(key.to_string(), opts.to_string(), m))
-    }
-    pub fn insert(&mut self, opts: &str, m: Model, e: CacheEntry) {
-        if self.map.len() >= Self::MAX {
-            self.map.clear();
-        }
-        self.map
-            .insert((e.tokens.key.clone(), opts.to_string(), m), e);
-    }
-}
-
-/// Moves the spans of a violation and its schedule from `from`'s coordinates to `to`'s.
-fn remap_violation(v: &mut Violation, from: &TokenMap, to: &TokenMap) {
-    v.span = from.remap(to, v.span);
-    for s in &mut v.schedule {
-        s.span = from.remap(to, s.span);
-    }
-}
-
-/// Moves every span of `r` from the coordinates of `from` to those of `to` (equal keys).
-pub fn remap_report(r: &ModelReport, from: &TokenMap, to: &TokenMap) -> ModelReport {
-    let mut r = r.clone();
-    if from.spans == to.spans {
-        return r;
-    }
-    for v in &mut r.violations {
-        remap_violation(v, from, to);
-    }
-    if let Some(w) = &mut r.witness {
-        for s in w {
-            s.span = from.remap(to, s.span);
-        }
-    }
-    for w in &mut r.warnings {
-        w.span = w.span.map(|s| from.remap(to, s));
-    }
-    r
-}
-
-/// Re-evaluates the final condition of `test` over the cached states of `r`: the verdict and
-/// counts are exact; a condition violation has no schedule until the next check.
-pub fn reevaluate(engine: &dyn Engine, test: &Test, r: &mut ModelReport) {
-    r.violations.retain(|v| v.kind != ViolationKind::Condition);
-    r.witness = None;
-    let res = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        engine.evaluate_condition(test, &r.states)
-    }));
-    r.condition = res.unwrap_or(None);
-    if let (Some(c), Some(cr)) = (&test.condition, &r.condition) {
-        if !cr.holds && c.quantifier != Quantifier::Exists {
-            r.violations.push(Violation {
-                kind: ViolationKind::Condition,
-                message: "re-evaluated over the cached final states; verify again for its schedule"
-                    .into(),
-                span: c.span,
-                schedule: vec![],
-            });
-        }
-    }
-}
-
-/// A cached (or freshly computed) report adapted to the document's current text.
-fn adapt(engine: &dyn Engine, d: &Document, e: &CacheEntry) -> Outcome {
-    let mut report = remap_report(&e.report, &e.tokens, &d.tokens);
-    let fresh = e.cond_key == d.cond_key;
-    if !fresh {
-        if let Some(t) = &d.test {
-            reevaluate(engine, t, &mut report);
-        }
-    }
-    Outcome::Done {
-        report,
-        fresh_condition: fresh,
-    }
-}
 
 /// What an edit did to the shown results.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -149,7 +58,11 @@ pub fn after_edit(engine: &dyn Engine, d: &mut Document) -> (AfterEdit, Option<D
             j.control.cancel();
             return (AfterEdit::Cancelled, deferred);
         }
-        let e = if had_results { AfterEdit::Dropped } else { AfterEdit::Kept };
+        let e = if had_results {
+            AfterEdit::Dropped
+        } else {
+            AfterEdit::Kept
+        };
         return (e, deferred);
     }
     let cond_changed = old_cond != d.cond_key;
@@ -240,7 +153,9 @@ async fn start_with(ctx: &Ctx, uri: &Uri, use_cache: bool) {
     let plan = {
         let mut st = ctx.state();
         let st = &mut *st;
-        let Some(d) = st.docs.get_mut(uri) else { return };
+        let Some(d) = st.docs.get_mut(uri) else {
+            return;
+        };
         if let Some(j) = d.job.take() {
             j.control.cancel();
             cancelled_old = true;
@@ -344,7 +259,9 @@ async fn run_job(ctx: Ctx, uri: Uri, plan: Plan) {
     } = plan;
     // Wait for a place in the queue (see `queue`); a job cancelled meanwhile never runs.
     let settings = ctx.settings();
-    let limit = settings.max_jobs.unwrap_or_else(super::queue::default_limit);
+    let limit = settings
+        .max_jobs
+        .unwrap_or_else(super::queue::default_limit);
     let slot = ctx
         .shared
         .queue
@@ -405,9 +322,15 @@ async fn run_job(ctx: Ctx, uri: Uri, plan: Plan) {
     let mut slots = Vec::new();
     if let Some(s) = slot.filter(|_| !job.control.is_cancelled()) {
         slots.push(s);
-        slots.extend(ctx.shared.queue.try_more(limit, models.len().saturating_sub(1)));
+        slots.extend(
+            ctx.shared
+                .queue
+                .try_more(limit, models.len().saturating_sub(1)),
+        );
     }
-    let pending = Arc::new(Mutex::new(models.iter().copied().collect::<VecDeque<Model>>()));
+    let pending = Arc::new(Mutex::new(
+        models.iter().copied().collect::<VecDeque<Model>>(),
+    ));
     let (mut started, mut spawn_error) = (0, None);
     for (i, slot) in slots.into_iter().enumerate() {
         let w = Worker {
@@ -543,7 +466,11 @@ impl Worker {
             if self.control.is_cancelled() {
                 break;
             }
-            let next = self.pending.lock().unwrap_or_else(|e| e.into_inner()).pop_front();
+            let next = self
+                .pending
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .pop_front();
             let Some(m) = next else { break };
             let last = Arc::new(Mutex::new(Instant::now()));
             let (txp, txf) = (self.tx.clone(), self.tx.clone());
@@ -574,7 +501,14 @@ impl Worker {
 /// Shows a violation a running check just found, if the job is still the document's: the
 /// model's outcome becomes (or grows) `Exploring` until its complete report arrives. Returns
 /// whether it is shown.
-fn model_found(ctx: &Ctx, uri: &Uri, job: &Job, tokens: &TokenMap, m: Model, mut v: Violation) -> bool {
+fn model_found(
+    ctx: &Ctx,
+    uri: &Uri,
+    job: &Job,
+    tokens: &TokenMap,
+    m: Model,
+    mut v: Violation,
+) -> bool {
     if job.control.is_cancelled() {
         return false;
     }
