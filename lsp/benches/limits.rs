@@ -163,39 +163,7 @@ fn server_parse_table(bin: &std::path::Path) {
 }
 
 fn server_parse(bin: &std::path::Path) -> (Duration, Duration) {
-    let mut child = Command::new(bin)
-        .arg("lsp")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let stdout = child.stdout.take().unwrap();
-    let (tx, rx) = mpsc::channel::<Value>();
-    std::thread::spawn(move || {
-        let mut r = BufReader::new(stdout);
-        loop {
-            let mut len = 0usize;
-            loop {
-                let mut line = String::new();
-                if r.read_line(&mut line).unwrap_or(0) == 0 {
-                    return;
-                }
-                let line = line.trim();
-                if line.is_empty() {
-                    break;
-                }
-                if let Some(v) = line.strip_prefix("Content-Length:") {
-                    len = v.trim().parse().unwrap();
-                }
-            }
-            let mut body = vec![0; len];
-            if r.read_exact(&mut body).is_err() || tx.send(serde_json::from_slice(&body).unwrap()).is_err() {
-                return;
-            }
-        }
-    });
+    let (mut child, mut stdin, rx) = start_server(bin);
     let mut send = |v: Value| {
         stdin.write_all(&frame(&v)).unwrap();
         stdin.flush().unwrap();
@@ -237,14 +205,9 @@ fn server_parse(bin: &std::path::Path) -> (Duration, Duration) {
     (published.unwrap(), answered.unwrap())
 }
 
-fn frame(v: &Value) -> Vec<u8> {
-    let body = v.to_string();
-    format!("Content-Length: {}\r\n\r\n{body}", body.len()).into_bytes()
-}
-
-/// Starts `litmus lsp`, opens the heavy program, and 1 s into its check cancels it `how`;
-/// returns the time until the job's `$/progress` end.
-fn server_cancel(bin: &std::path::Path, engine: &str, how: &str) -> Duration {
+/// Starts `litmus lsp`: the child, its stdin, and the messages it sends, one JSON value each
+/// (a thread reads the `Content-Length` frames).
+fn start_server(bin: &std::path::Path) -> (std::process::Child, std::process::ChildStdin, mpsc::Receiver<Value>) {
     let mut child = Command::new(bin)
         .arg("lsp")
         .stdin(Stdio::piped())
@@ -252,7 +215,7 @@ fn server_cancel(bin: &std::path::Path, engine: &str, how: &str) -> Duration {
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
+    let stdin = child.stdin.take().unwrap();
     let stdout = child.stdout.take().unwrap();
     let (tx, rx) = mpsc::channel::<Value>();
     std::thread::spawn(move || {
@@ -278,6 +241,18 @@ fn server_cancel(bin: &std::path::Path, engine: &str, how: &str) -> Duration {
             }
         }
     });
+    (child, stdin, rx)
+}
+
+fn frame(v: &Value) -> Vec<u8> {
+    let body = v.to_string();
+    format!("Content-Length: {}\r\n\r\n{body}", body.len()).into_bytes()
+}
+
+/// Starts `litmus lsp`, opens the heavy program, and 1 s into its check cancels it `how`;
+/// returns the time until the job's `$/progress` end.
+fn server_cancel(bin: &std::path::Path, engine: &str, how: &str) -> Duration {
+    let (mut child, mut stdin, rx) = start_server(bin);
     let mut send = |v: Value| {
         stdin.write_all(&frame(&v)).unwrap();
         stdin.flush().unwrap();
