@@ -396,7 +396,10 @@ pub(crate) fn check(test: &Test, model: Model, opts: &CheckOptions, ctl: &Contro
         let settled = |i: usize| {
             done[i] || meters[i].work() > b || !started[i].load(Ordering::Relaxed) && plan[i].1 >= b
         };
-        if (1..n).all(settled) {
+        // Past the deadline, cancelled or over the memory budget, no engine still running can
+        // finish: it stops at its next poll, on its own thread, and its teardown (freeing what
+        // it built) is not waited for either.
+        if (1..n).all(settled) || ctl.should_stop() {
             break;
         }
         match rx.recv_timeout(std::time::Duration::from_millis(1)) {

@@ -177,6 +177,9 @@ impl<'a> Explorer<'a> {
             // 2. Run the default scheduler to the end.
             let (merged, endings) = self.default_run(run, &mut replayed, &mut canon, sink);
             if !self.stats.complete {
+                // Stopped: the run's states and events (a million steps on a long loop) are
+                // freed meanwhile, like the rest below.
+                crate::explore::drop_in_background((replayed, canon));
                 break;
             }
             if merged {
@@ -214,6 +217,16 @@ impl<'a> Explorer<'a> {
             self.stats.complete = false;
         }
         self.stats.causal_states = self.causal.len() as u64;
+        if !self.stats.complete {
+            // A stopped exploration returns at once; what it built is freed meanwhile.
+            crate::explore::drop_in_background((
+                self.points,
+                self.causal,
+                self.seen_seeds,
+                self.seen_traces,
+                self.work,
+            ));
+        }
         Some(self.stats)
     }
 
