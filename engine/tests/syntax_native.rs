@@ -413,15 +413,23 @@ fn deep_nesting_is_reported_not_overflowed() {
         parsed.diagnostics
     );
 
+    // A chain of a non-associative operator nests one level per term: reported.
     let chain = format!(
         "litmus D\nthread P0 {{ r0 = 1{}; }}\n",
-        " + 1".repeat(depth)
+        " - 1".repeat(depth)
     );
     let parsed = litmus_engine::syntax::parse(&chain);
     assert!(parsed
         .diagnostics
         .iter()
         .any(|d| d.message.contains("nested too deeply")));
+    // One of an associative operator is balanced (`tests/long_expressions.rs`): accepted.
+    let sum = format!(
+        "litmus D\nthread P0 {{ r0 = 1{}; }}\n",
+        " + 1".repeat(depth)
+    );
+    let parsed = litmus_engine::syntax::parse(&sum);
+    assert!(parsed.test.is_some(), "{:?}", parsed.diagnostics);
 
     let ifs = format!(
         "litmus D\nthread P0 {{ {} }}\n",

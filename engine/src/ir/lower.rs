@@ -113,6 +113,10 @@ impl RegNames {
     }
 }
 
+/// How many temporaries (loads) the left operand of a binary operator may hold before they are
+/// folded into one ([`Lowerer::expr`]).
+const FOLD_AFTER: u32 = 8;
+
 struct Lowerer<'a, 's> {
     test: &'a ast::Test,
     regs: RegNames,
@@ -491,7 +495,20 @@ impl Lowerer<'_, '_> {
                 PExpr::Reg(t)
             }
             ExprKind::Binary(op, a, b) => {
-                let pa = self.expr(a)?;
+                let mark = self.next_temp;
+                let mut pa = self.expr(a)?;
+                // A left operand that loaded many values is folded into one temporary before
+                // the right side loads: else a statement of n loads keeps n temporaries, every
+                // state of the thread carries them all, and an exploration holds n^2 values
+                // (3 GB for `r = x + x + ... + x` with 20,000 terms). Folding frees the left
+                // side's temporaries for the right side's loads. Up to FOLD_AFTER of them stay
+                // unfolded, so ordinary statements lower (and explore) exactly as before.
+                if self.next_temp - mark > FOLD_AFTER && reads_memory(b) {
+                    self.next_temp = mark;
+                    let t = self.temp();
+                    self.emit(InstrKind::Assign { dst: t, value: pa }, a.span, false);
+                    pa = PExpr::Reg(t);
+                }
                 // Loads of the right side write fresh temporaries only, so the left operand's
                 // registers keep their values until the pure expression is evaluated.
                 let pb = self.expr(b)?;

@@ -19,10 +19,14 @@ use tree_sitter::Node;
 /// any input).
 pub(crate) const MAX_DEPTH: usize = 100;
 /// Expression nesting deeper than this is reported instead of followed. Higher than
-/// [`MAX_DEPTH`]: a left-associated chain `1 + 1 + ... + 1` nests one level per term, and
+/// [`MAX_DEPTH`]: a left-associated chain `1 - 1 - ... - 1` nests one level per term, and
 /// every later phase (lowering, evaluation) recurses once per level, on threads with 2 MiB
-/// stacks (the language server's).
+/// stacks (the language server's). Chains of an associative operator (`1 + 1 + ... + 1`) are
+/// balanced instead ([`ExprLowerer::chain`]), so they have no such limit.
 pub(crate) const MAX_EXPR_DEPTH: usize = 400;
+/// A chain of one associative operator with more operands than this is lowered as a balanced
+/// tree ([`ExprLowerer::chain`]); shorter ones as written, left-associated.
+const BALANCED_CHAIN: usize = 32;
 
 /// What a global name refers to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -426,7 +430,23 @@ impl ExprLowerer<'_, '_> {
             return placeholder(sp);
         };
         let op_text = self.src.text(op);
-        let bin = match op_text {
+        if ["+", "*", "&&", "||", "/\\", "\\/"].contains(&op_text) {
+            if let Some(e) = self.chain(node, op_text, depth) {
+                return e;
+            }
+        }
+        let bin = self.operator(op);
+        let left = self.lower(l, depth + 1);
+        let right = self.lower(r, depth + 1);
+        Expr {
+            kind: ExprKind::Binary(bin, Box::new(left), Box::new(right)),
+            span: sp,
+        }
+    }
+
+    /// The operator of a binary expression (reporting x86 syntax in the native dialect).
+    fn operator(&mut self, op: Node) -> BinOp {
+        match self.src.text(op) {
             "*" => BinOp::Mul,
             "/" => BinOp::Div,
             "%" => BinOp::Rem,
@@ -452,13 +472,68 @@ impl ExprLowerer<'_, '_> {
                 }
                 bin
             }
-        };
-        let left = self.lower(l, depth + 1);
-        let right = self.lower(r, depth + 1);
-        Expr {
-            kind: ExprKind::Binary(bin, Box::new(left), Box::new(right)),
-            span: sp,
         }
+    }
+
+    /// A left-associated chain `a + b + ... + z` of one associative operator (`+`, `*`, `&&`,
+    /// `||`) with more than [`BALANCED_CHAIN`] operands, lowered as a balanced tree: the same
+    /// operands in the same order (so the same loads, evaluated left to right, and the same
+    /// value: wrapping `+` and `*` are associative, and so are `&&` and `||`, short-circuit
+    /// included), nested `log2(n)` levels deep instead of `n`. So a sum of any length is
+    /// accepted; [`MAX_EXPR_DEPTH`] still bounds other nesting. `None`: a shorter chain, lowered
+    /// as written.
+    fn chain(&mut self, node: Node, op_text: &str, depth: usize) -> Option<Expr> {
+        // Walk the left spine without recursion: tree-sitter nests one level per operand.
+        let mut operands = Vec::new();
+        let mut ops = Vec::new();
+        let mut cur = node;
+        loop {
+            let step = (cur.kind() == "binary_expression").then(|| {
+                (
+                    field(cur, "left"),
+                    field(cur, "operator"),
+                    field(cur, "right"),
+                )
+            });
+            match step {
+                Some((Some(l), Some(op), Some(r))) if self.src.text(op) == op_text => {
+                    operands.push(r);
+                    ops.push(op);
+                    cur = l;
+                }
+                _ => break,
+            }
+        }
+        operands.push(cur);
+        if operands.len() <= BALANCED_CHAIN {
+            return None;
+        }
+        operands.reverse();
+        ops.reverse();
+        let mut bin = BinOp::Add;
+        for op in ops {
+            bin = self.operator(op);
+        }
+        let levels = (usize::BITS - (operands.len() - 1).leading_zeros()) as usize;
+        let mut level: Vec<Expr> = operands
+            .iter()
+            .map(|&n| self.lower(n, depth + levels))
+            .collect();
+        while level.len() > 1 {
+            let mut next = Vec::with_capacity(level.len().div_ceil(2));
+            let mut it = level.into_iter();
+            while let Some(a) = it.next() {
+                next.push(match it.next() {
+                    Some(b) => Expr {
+                        span: a.span.cover(b.span),
+                        kind: ExprKind::Binary(bin, Box::new(a), Box::new(b)),
+                    },
+                    None => a,
+                });
+            }
+            level = next;
+        }
+        level.pop()
     }
 
     fn assignment(&mut self, node: Node, depth: usize) -> Expr {
