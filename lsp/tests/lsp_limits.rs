@@ -329,15 +329,19 @@ fn twenty_documents_with_one_job_at_a_time_show_queued() {
             .map(|m| m["params"]["uri"].as_str().unwrap().to_string())
             .collect()
     };
-    // The first document runs; each of the 19 others waits for the one place.
-    let seen = s.until(60, |seen| queued(seen).len() == 19);
-    assert!(!queued(&seen).contains(&uris[0]));
-    let most = seen
-        .iter()
-        .filter(|m| m["method"] == "litmus/status")
-        .filter_map(|m| m["params"]["queued"].as_u64())
-        .max();
-    assert_eq!(most, Some(19));
+    // One document runs; the 19 others wait for the one place. Which one runs first depends
+    // on how fast the opens arrive (the most recently opened goes first), so only the counts
+    // are asserted: 19 waiting at once, and every document but one has waited.
+    let most = |seen: &[Value]| {
+        seen.iter()
+            .filter(|m| m["method"] == "litmus/status")
+            .filter_map(|m| m["params"]["queued"].as_u64())
+            .max()
+    };
+    // (The count can reach 19 before the last documents' own `queued` statuses arrive.)
+    let seen = s.until(60, |seen| most(seen) == Some(19) && queued(seen).len() >= 19);
+    assert_eq!(most(&seen), Some(19));
+    assert!(queued(&seen).len() >= 19, "{:?}", queued(&seen));
     for u in &uris {
         s.write(&frame(&json!({"jsonrpc": "2.0", "method": "textDocument/didClose", "params": {
             "textDocument": {"uri": u}}})));
