@@ -396,10 +396,18 @@ pub(crate) fn check(test: &Test, model: Model, opts: &CheckOptions, ctl: &Contro
         let settled = |i: usize| {
             done[i] || meters[i].work() > b || !started[i].load(Ordering::Relaxed) && plan[i].1 >= b
         };
+        if (1..n).all(settled) {
+            break;
+        }
         // Past the deadline, cancelled or over the memory budget, no engine still running can
         // finish: it stops at its next poll, on its own thread, and its teardown (freeing what
-        // it built) is not waited for either.
-        if (1..n).all(settled) || ctl.should_stop() {
+        // it built) is not waited for either. An engine that finished just before has sent
+        // its report already: it is taken, as the loop would have.
+        if ctl.should_stop() {
+            while let Ok((i, out)) = rx.try_recv() {
+                done[i] = true;
+                results.push((i, out));
+            }
             break;
         }
         match rx.recv_timeout(std::time::Duration::from_millis(1)) {
