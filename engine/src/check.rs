@@ -27,20 +27,7 @@ pub fn check(test: &Test, model: Model, opts: &CheckOptions, ctl: &Control) -> M
             return report;
         }
         Err(LowerError::Invalid(message)) => {
-            return ModelReport {
-                model,
-                complete: false,
-                states: vec![],
-                condition: None,
-                violations: vec![],
-                witness: None,
-                warnings: vec![Warning {
-                    message: format!("cannot check: {message}"),
-                    span: None,
-                }],
-                stats: Stats::default(),
-                stopped: None,
-            }
+            return unchecked(model, format!("cannot check: {message}"));
         }
     };
     let mut col = Collector::new(test, &program, model);
@@ -55,6 +42,11 @@ pub fn check(test: &Test, model: Model, opts: &CheckOptions, ctl: &Control) -> M
 /// The report of a check stopped (cancel, deadline, memory budget) before its exploration
 /// began: nothing found, incomplete, and the warning saying why.
 pub fn stopped_before_exploring(model: Model, reason: Option<crate::StopReason>) -> ModelReport {
+    unchecked(model, crate::collect::incomplete_message(reason))
+}
+
+/// A report with nothing found, incomplete, and one warning saying why.
+fn unchecked(model: Model, message: String) -> ModelReport {
     ModelReport {
         model,
         complete: false,
@@ -63,7 +55,7 @@ pub fn stopped_before_exploring(model: Model, reason: Option<crate::StopReason>)
         violations: vec![],
         witness: None,
         warnings: vec![Warning {
-            message: crate::collect::incomplete_message(reason),
+            message,
             span: None,
         }],
         stats: Stats::default(),

@@ -483,7 +483,10 @@ impl ExprLowerer<'_, '_> {
     /// accepted; [`MAX_EXPR_DEPTH`] still bounds other nesting. `None`: a shorter chain, lowered
     /// as written.
     fn chain(&mut self, node: Node, op_text: &str, depth: usize) -> Option<Expr> {
-        // Walk the left spine without recursion: tree-sitter nests one level per operand.
+        // Walk the left spine without recursion: tree-sitter nests one level per operand. A
+        // short chain is walked again from each of its nodes as the recursion reaches them (at
+        // most BALANCED_CHAIN^2 / 2 steps); lowering it by that recursion keeps its nesting
+        // errors exactly where they were.
         let mut operands = Vec::new();
         let mut ops = Vec::new();
         let mut cur = node;

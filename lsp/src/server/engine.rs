@@ -19,6 +19,16 @@ pub struct ParseOut {
     pub diagnostics: Vec<Diagnostic>,
 }
 
+impl From<litmus_engine::syntax::Parsed> for ParseOut {
+    fn from(p: litmus_engine::syntax::Parsed) -> ParseOut {
+        ParseOut {
+            tree: Some(p.tree),
+            test: p.test,
+            diagnostics: p.diagnostics,
+        }
+    }
+}
+
 pub trait Engine: Send + Sync + 'static {
     /// Parses `text`; `old` is the previous tree, already edited to match `text`.
     fn parse(&self, text: &str, old: Option<&tree_sitter::Tree>) -> ParseOut;
@@ -71,12 +81,7 @@ pub struct RealEngine;
 
 impl Engine for RealEngine {
     fn parse(&self, text: &str, old: Option<&tree_sitter::Tree>) -> ParseOut {
-        let p = litmus_engine::syntax::parse_incremental(text, old);
-        ParseOut {
-            tree: Some(p.tree),
-            test: p.test,
-            diagnostics: p.diagnostics,
-        }
+        litmus_engine::syntax::parse_incremental(text, old).into()
     }
     fn parse_with(
         &self,
@@ -84,12 +89,7 @@ impl Engine for RealEngine {
         old: Option<&tree_sitter::Tree>,
         stop: &dyn Fn() -> bool,
     ) -> Option<ParseOut> {
-        let p = litmus_engine::syntax::parse_with(text, old, stop)?;
-        Some(ParseOut {
-            tree: Some(p.tree),
-            test: p.test,
-            diagnostics: p.diagnostics,
-        })
+        litmus_engine::syntax::parse_with(text, old, stop).map(ParseOut::from)
     }
     fn check(&self, test: &Test, model: Model, opts: &CheckOptions, ctl: &Control) -> ModelReport {
         litmus_engine::check(test, model, opts, ctl)
