@@ -48,6 +48,9 @@ pub(super) struct Node {
     pub(super) sleep: Vec<Footprint>,
     pub(super) backtrack: Vec<usize>,
     pub(super) done: Vec<Footprint>,
+    /// The threads that wait for a mutex another thread holds, and the mutex
+    /// ([`State::lock_wait`]): failed lock attempts, which race with the holder's `lock`.
+    pub(super) waits: Vec<(usize, u32)>,
 }
 
 impl Node {
@@ -119,12 +122,16 @@ impl Dpor<'_, '_, '_> {
                 fault,
             });
         }
+        let waits = (0..state.threads.len())
+            .filter_map(|t| state.lock_wait(self.program, t).map(|m| (t, m)))
+            .collect();
         Node {
             state,
             peeks,
             sleep,
             backtrack: Vec::new(),
             done: Vec::new(),
+            waits,
         }
     }
 
@@ -205,7 +212,22 @@ impl Dpor<'_, '_, '_> {
         self.trace.push(TEvent { fp, clock });
         self.events.push(ev);
         let node = self.node(state, sleep, &known);
+        // A thread that now waits for a mutex and did not before failed to take it: that
+        // attempt races with the holder's `lock` like a real `lock` would (Nidhugg's failed
+        // `pthread_mutex_lock`). The holder may never unlock in this execution (a deadlock,
+        // or a thread blocked for good), so waiting for the real `lock` to find the race
+        // would miss the order in which the waiting thread takes the mutex first.
+        let parent = &self.nodes.last().expect("a node").waits;
+        let attempts: Vec<(usize, u32)> = node
+            .waits
+            .iter()
+            .filter(|w| !parent.contains(w))
+            .copied()
+            .collect();
         self.nodes.push(node);
+        for (t, m) in attempts {
+            self.lock_attempt(t, m);
+        }
     }
 }
 

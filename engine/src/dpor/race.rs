@@ -12,6 +12,20 @@ pub(super) fn join(a: &mut [u32], b: &[u32]) {
 }
 
 impl Dpor<'_, '_, '_> {
+    /// A failed attempt of thread `t` to lock `m` at the end of the current trace: its races
+    /// (with the `lock` that holds `m`) get their backtrack points as if it were an event,
+    /// but it is not appended (the thread did not move).
+    pub(super) fn lock_attempt(&mut self, t: usize, m: u32) {
+        let f = Footprint {
+            proc: t,
+            thread: t,
+            lock: Some(m),
+            barrier: true,
+            ..Footprint::default()
+        };
+        self.races(&f);
+    }
+
     /// The vector clock of the event `f` about to be appended, adding a backtrack point for
     /// each race it completes.
     pub(super) fn races(&mut self, f: &Footprint) -> Vec<u32> {
@@ -83,8 +97,12 @@ impl Dpor<'_, '_, '_> {
             }
         }
         c[p] = n as u32 + 1;
+        c_race[p] = n as u32 + 1;
+        // The reversal is judged by what `f` depends on other than the unlocks before a
+        // `lock`: in the reversed order `f` takes the mutex first, so it does not come after
+        // the critical section it raced with, nor after what that section depended on.
         for k in races {
-            self.reverse(k, p, &c);
+            self.reverse(k, p, &c_race);
         }
         c
     }

@@ -93,6 +93,24 @@ impl State {
         self.threads[t].pc as usize >= p.threads[t].code.len()
     }
 
+    /// The mutex thread `t` waits for: its next instruction is `lock(m)`, its buffers are
+    /// empty (so only the mutex holds it back) and another thread holds `m`. A lock attempt
+    /// that failed, as far as the explorers are concerned (DPOR races it with the holder's
+    /// `lock`).
+    pub fn lock_wait(&self, p: &Program, t: usize) -> Option<u32> {
+        let ts = &self.threads[t];
+        if ts.awaiting.is_some() || !self.buffers_empty(t) {
+            return None;
+        }
+        match p.threads[t].code.get(ts.pc as usize).map(|i| &i.kind) {
+            Some(InstrKind::Lock(m)) => match self.locks.get(*m as usize) {
+                Some(Some(owner)) if *owner as usize != t => Some(*m),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
     pub(super) fn can_exec(&self, p: &Program, t: usize) -> bool {
         let ts = &self.threads[t];
         if ts.awaiting.is_some() {
