@@ -14,7 +14,9 @@
 //! - *races* (reversible, explored both ways): two memory accesses to one cell of which one
 //!   writes memory (a flush, an SC store, an RMW that wrote), except that a load of its own
 //!   thread's store `w` races only with writes of its cell after `w` reached memory (the
-//!   paper's rule, [`dep_in_trace`]); two `lock`s of one mutex;
+//!   paper's rule, [`dep_in_trace`]); two `lock`s of one mutex, and a failed attempt to
+//!   lock a held mutex with the holder's `lock` (the attempt is not an event: its races are
+//!   reversed when the thread starts waiting, `docs/design/dpor.md#locks-and-blocking`);
 //! - *orders* (happens-before, never reversed): a store's issue before its flush; a flush of
 //!   thread `t`'s buffer before `t`'s next fence, RMW, lock or unlock (they wait for empty
 //!   buffers); an `unlock(m)` before the next `lock(m)`; a memory change before the first step
