@@ -437,16 +437,21 @@ impl<'a> Explorer<'a> {
                 // A deadlock follows an ordinary step, which stays in the trace; a fault is
                 // the faulting step itself, which the model never schedules.
                 let mut tev = evs.to_vec();
-                if matches!(
+                let deadlock = matches!(
                     s2.status(),
                     Status::Violation {
                         kind: ViolationKind::Deadlock,
                         ..
                     }
-                ) {
+                );
+                if deadlock {
                     tev.extend(observe(p, ev, st, s2, stores));
                 }
-                tev.extend(pending_locks(p, s2, Some(ev.thread)));
+                // After a deadlock the thread that took the last step may itself wait for a
+                // mutex (it stepped up to a lock held by another): its lock is pending like
+                // any other. Only a faulting step's thread has no next step to add.
+                let except = (!deadlock).then_some(ev.thread);
+                tev.extend(pending_locks(p, s2, except));
                 let traced = make_trace(p, model, in_round, tev, End::Cut, min_event);
                 self.causal.insert(causal_hash(&traced.0.events, s2));
                 traces.push(traced);
