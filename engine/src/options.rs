@@ -180,6 +180,8 @@ pub struct Control {
     stopped: Arc<AtomicU8>,
     /// In the `auto` portfolio: this engine's work meter.
     work: Option<Arc<WorkMeter>>,
+    /// A child's parent ([`Control::child`]): its cancel, deadline and budget stop the child.
+    parent: Option<Arc<Control>>,
 }
 
 impl Control {
@@ -241,11 +243,16 @@ impl Control {
     }
     /// The deadline, if any (for a solver's own time limit).
     pub fn deadline(&self) -> Option<Instant> {
-        self.deadline
+        let inherited = self.parent.as_ref().and_then(|p| p.deadline());
+        match (self.deadline, inherited) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
     }
     /// The memory budget, if any.
     pub fn memory_budget(&self) -> Option<MemoryBudget> {
         self.memory
+            .or_else(|| self.parent.as_ref().and_then(|p| p.memory_budget()))
     }
     /// The control of one check: this one with `opts.timeout` counted from now (unless an
     /// earlier deadline was set) and a stop reason of its own.
@@ -253,6 +260,23 @@ impl Control {
         let mut c = self.clone().with_timeout(opts.timeout);
         c.stopped = Arc::new(AtomicU8::new(0));
         c
+    }
+    /// A control with a stop flag of its own that also stops when this one would (its cancel,
+    /// deadline and memory budget, and the Z3 watcher's interrupt through them): cancelling
+    /// the child leaves this one alone (`--first` stops MCR so). A stop the child inherits is
+    /// recorded as this control's stop reason too; the child's own cancel is not. The child
+    /// counts no portfolio work (its polls are the engine's own business).
+    pub fn child(&self) -> Control {
+        Control {
+            cancel: Arc::new(AtomicBool::new(false)),
+            progress: self.progress.clone(),
+            on_violation: self.on_violation.clone(),
+            deadline: None,
+            memory: None,
+            stopped: Arc::new(AtomicU8::new(0)),
+            work: None,
+            parent: Some(Arc::new(self.unmetered())),
+        }
     }
     /// Ask the exploration to stop; it returns a report with `complete: false`.
     pub fn cancel(&self) {
@@ -270,6 +294,8 @@ impl Control {
     pub fn should_stop(&self) -> bool {
         let reason = if self.is_cancelled() {
             StopReason::Cancelled
+        } else if let Some(r) = self.parent.as_ref().filter(|p| p.should_stop()) {
+            r.stop_reason().unwrap_or(StopReason::Cancelled)
         } else if self.deadline.is_some_and(|d| Instant::now() >= d) {
             StopReason::Timeout
         } else if let Some(m) = self.memory.filter(|m| over_budget(m, None)) {
@@ -302,6 +328,8 @@ impl Control {
     pub fn should_interrupt(&self, z3: u64) -> bool {
         let reason = if self.is_cancelled() {
             StopReason::Cancelled
+        } else if let Some(r) = self.parent.as_ref().filter(|p| p.should_interrupt(z3)) {
+            r.stop_reason().unwrap_or(StopReason::Cancelled)
         } else if self.deadline.is_some_and(|d| Instant::now() >= d) {
             StopReason::Timeout
         } else if let Some(m) = self.memory.filter(|m| over_budget(m, Some(z3))) {
@@ -320,7 +348,7 @@ impl Control {
             1 => Some(StopReason::Cancelled),
             2 => Some(StopReason::Timeout),
             3 => Some(StopReason::Memory {
-                budget: self.memory.map_or(0, |m| m.limit),
+                budget: self.memory_budget().map_or(0, |m| m.limit),
             }),
             _ => None,
         }

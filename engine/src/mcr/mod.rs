@@ -69,14 +69,15 @@ pub fn explore(
     ctl: &Control,
     col: &mut crate::collect::Collector<'_>,
 ) {
-    // `--first`: MCR stops as on cancellation, through a flag of its own so that the caller's
-    // is left alone; the caller's cancellation is passed on at each execution.
-    let own = Control::new();
+    // `--first`: MCR stops as on cancellation, through a child control with a stop flag of its
+    // own, so that the caller's is left alone; the child still stops at the caller's cancel,
+    // deadline and memory budget (and interrupts Z3 at them).
+    let own = ctl.child();
     let inner = if col.first { &own } else { ctl };
     let stats = explore_with(program, model, opts, inner, Tuning::default(), &mut |ex| {
         col.end(ex.state, ex.events);
         ctl.report(&col.progress());
-        if col.stopped_first() || ctl.is_cancelled() {
+        if col.stopped_first() {
             own.cancel();
         }
     });
