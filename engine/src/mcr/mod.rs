@@ -75,6 +75,11 @@ pub fn explore(
     let own = ctl.child();
     let inner = if col.first { &own } else { ctl };
     let stats = explore_with(program, model, opts, inner, Tuning::default(), &mut |ex| {
+        // A run can end in several executions at once (the endings beside a default run):
+        // with `--first`, those after the first violation are not reported.
+        if col.stopped_first() {
+            return;
+        }
         col.end(ex.state, ex.events);
         ctl.report(&col.progress());
         if col.stopped_first() {
