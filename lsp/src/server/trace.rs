@@ -28,6 +28,7 @@ use litmus_engine::Span;
 use super::document::Outcome;
 use super::schedule;
 use super::to_proto::Conv;
+use super::verdict::{self, Mark};
 use super::view::{self, Finding, Target};
 use super::Backend;
 use std::collections::BTreeMap;
@@ -253,23 +254,28 @@ fn about(f: &Finding, target: Target, test: &Test) -> bool {
     }
 }
 
-/// The verdict of one target per model (`SC ✓`, `TSO ✗`, `PSO ✗`, shown side by side as one
-/// lens each): the title, and whether the model has a counterexample or witness there, which
-/// its lens opens (`litmus.showSchedule [uri, line, character, model]`, made in
-/// [`super::to_proto::Conv::verdict_lenses`]).
+/// The verdict of one target per model (`SC ✓`, `TSO ✗`, `PSO ✗ (implied by SC)`, shown side
+/// by side as one lens each, see [`super::verdict`]): the title, its tooltip, and the model
+/// whose counterexample or witness about the target the lens opens (`litmus.showSchedule [uri,
+/// line, character, model]`, made in [`super::to_proto::Conv::verdict_lenses`]): its own, else
+/// that of the model its verdict is implied by.
 pub fn verdict_marks(
     test: &Test,
     target: Target,
     models: &[Model],
     results: &BTreeMap<Model, Outcome>,
-) -> Vec<(Model, String, bool)> {
+) -> Vec<(String, String, Option<Model>)> {
     let fs = view::findings(test, results);
-    models
-        .iter()
-        .map(|&m| {
-            let mark = view::mark(test, target, results.get(&m));
-            let opens = fs.iter().any(|f| f.model == m && about(f, target, test));
-            (m, format!("{} {mark}", m.label()), opens)
+    let vs = verdict::verdicts(test, target, models, results);
+    let tip = verdict::tooltip(test, target, &vs);
+    vs.iter()
+        .map(|v| {
+            let has = |m: Model| fs.iter().any(|f| f.model == m && about(f, target, test));
+            let opens = [Some(v.model), v.implied_by]
+                .into_iter()
+                .flatten()
+                .find(|&m| has(m) && matches!(v.mark, Mark::Fails | Mark::Observed));
+            (v.title(), tip.clone(), opens)
         })
         .collect()
 }
