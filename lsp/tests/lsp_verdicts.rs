@@ -122,3 +122,48 @@ async fn the_graph_marks_the_cycle_of_a_relaxed_violation_and_a_deadlocks_waits(
         assert_ne!(w["holder"], w["thread"]);
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_long_schedule_is_folded_in_the_problems_related_rows() {
+    let mut h = Harness::default_with(hooked(), json!({"models": ["pso"]})).await;
+    let u = "file:///t/long.litmus";
+    let stores: String = (1..=20).map(|i| format!("  x = {i};\n")).collect();
+    let text = format!(
+        "litmus Long\nshared x = 0, y = 0;\nthread P0 {{\n{stores}  y = 1;\n}}\nthread P1 {{\n  r0 = y;\n  r1 = x;\n  assert(r0 == 0 || r1 == 20);\n}}\n"
+    );
+    h.open(u, 1, &text).await;
+    let st = h.status(u, "done").await;
+    assert_eq!(st["verdicts"]["pso"], "fails", "{st}");
+    let d = h.last_diagnostics(u).unwrap();
+    let e = d["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|x| x["severity"] == 1)
+        .unwrap()
+        .clone();
+    let rel: Vec<&str> = e["relatedInformation"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["message"].as_str().unwrap())
+        .collect();
+    // 6 first steps, one entry for the fold, 5 last steps.
+    assert_eq!(rel.len(), 12, "{rel:#?}");
+    assert!(rel[0].starts_with("PSO step 1/"), "{rel:#?}");
+    assert!(
+        rel[6].starts_with("PSO steps 7-") && rel[6].contains("more steps"),
+        "{rel:#?}"
+    );
+    let n: usize = rel[0]["PSO step 1/".len()..]
+        .split(':')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(n > 12, "{rel:#?}");
+    assert!(
+        rel[11].starts_with(&format!("PSO step {n}/{n}:")),
+        "{rel:#?}"
+    );
+}

@@ -77,6 +77,12 @@ pub fn overlaps(a: Span, b: Span) -> bool {
     a.start < b.end.max(b.start + 1) && b.start < a.end.max(a.start + 1)
 }
 
+/// Schedules with more steps than this have their related information folded ...
+const RELATED_MAX: usize = 12;
+/// ... to the first `RELATED_HEAD` and the last `RELATED_TAIL` steps and one entry between.
+const RELATED_HEAD: usize = 6;
+const RELATED_TAIL: usize = 5;
+
 /// Diagnostics of the verification: one per (kind, span) naming the models, the schedule of the
 /// first failing model as related information; warnings for bounds, incomplete explorations and
 /// crashed checks.
@@ -143,7 +149,25 @@ pub fn diagnostics(test: &Test, text: &str, results: &BTreeMap<Model, Outcome>) 
         let f = fs[0];
         let labels = schedule::labels(test, text, f.schedule);
         let n = labels.len();
+        // A long schedule is folded to its first and last steps (the Problems panel lists
+        // every related entry under the problem); the trace view has every step.
+        let folded = |i: usize| n > RELATED_MAX && i >= RELATED_HEAD && i < n - RELATED_TAIL;
         for (i, (s, l)) in f.schedule.iter().zip(labels).enumerate() {
+            if folded(i) {
+                if i == RELATED_HEAD {
+                    let hidden = n - RELATED_HEAD - RELATED_TAIL;
+                    d = d.with_related(
+                        s.span,
+                        format!(
+                            "{} steps {}-{}: {hidden} more steps (Litmus: Show Trace View steps through all {n})",
+                            f.model.label(),
+                            i + 1,
+                            n - RELATED_TAIL
+                        ),
+                    );
+                }
+                continue;
+            }
             d = d.with_related(
                 s.span,
                 format!("{} step {}/{n}: {l}", f.model.label(), i + 1),
