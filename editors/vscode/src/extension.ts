@@ -159,7 +159,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
         showAnnotations(undefined);
       }
     }),
-    vscode.workspace.onDidCloseTextDocument((d) => statuses.delete(d.uri.toString())),
+    vscode.workspace.onDidCloseTextDocument((d) => {
+      statuses.delete(d.uri.toString());
+      notifyRunning(d.uri.toString(), false);
+    }),
     vscode.workspace.onDidChangeConfiguration(async (e) => {
       // `litmus.serverPath` set or changed in any scope (user, remote, workspace, folder)
       if (needsRestart((k) => e.affectsConfiguration(k))) {
@@ -302,6 +305,8 @@ async function startClient(context: vscode.ExtensionContext): Promise<void> {
 async function stopClient(): Promise<void> {
   const c = client;
   client = undefined;
+  // A stopped server sends no more statuses: close the notifications of its checks.
+  for (const uri of [...running.keys()]) notifyRunning(uri, false);
   if (c) {
     try {
       await c.stop();
