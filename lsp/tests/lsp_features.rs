@@ -162,16 +162,20 @@ async fn hover_lenses_show_schedule_and_inlay_hints() {
         )
         .await;
     let md = r["contents"]["value"].as_str().unwrap();
+    assert!(md.contains("SC ✓ · TSO ✓ · PSO ✗"), "{md}");
     assert!(
-        md.contains("| SC | ✓ |") && md.contains("| TSO | ✓ |") && md.contains("| PSO | ✗ |"),
+        md.contains("- SC ✓ · ") && md.contains("- PSO ✗ · "),
         "{md}"
     );
     assert!(md.contains("**Counterexample under PSO**"), "{md}");
-    assert!(md.contains("| # | P0 | P1 |"), "{md}");
+    assert!(md.contains("· engine "), "the engine that answered: {md}");
+    // Short: the schedule is in the diagnostic and the trace view, not repeated as a table.
+    assert!(!md.contains("| # |") && !md.contains("|---"), "{md}");
     assert!(
-        md.contains("flush `"),
-        "buffered stores and flushes are visible: {md}"
+        md.contains("[Trace under PSO](command:litmus.showTrace?"),
+        "{md}"
     );
+    assert!(md.lines().count() < 25, "{md}");
 
     // Hover on a shared variable and a thread.
     let (dl, dc) = find(MP, "data = 0");
@@ -277,13 +281,14 @@ async fn hover_lenses_show_schedule_and_inlay_hints() {
         .iter()
         .find(|x| x["position"]["line"] == rl)
         .expect("a hint on `r1 = data`");
-    assert_eq!(h_data["label"], " ⇐ 0 (PSO)");
-    assert_eq!(h_data["position"], pos(rl, find(MP, "r1 = data").1 + 9));
+    // At the end of the line, naming the location.
+    assert_eq!(h_data["label"], " ⇐ data=0 (PSO)");
+    assert_eq!(h_data["position"], pos(rl, find(MP, "r1 = data").1 + 10));
     let (fl, _) = find(MP, "r0 = flag");
     assert!(
         hints
             .iter()
-            .any(|x| x["position"]["line"] == fl && x["label"] == " ⇐ 1 (PSO)"),
+            .any(|x| x["position"]["line"] == fl && x["label"] == " ⇐ flag=1 (PSO)"),
         "{hints:?}"
     );
 }
@@ -312,11 +317,44 @@ async fn exists_condition_witness_lens_and_hover_counts() {
             "TSO ✓",
             "PSO ✓",
             "Show schedule",
-            "SC ✗",
-            "TSO ✓",
-            "PSO ✓",
+            "SC No",
+            "TSO Ok",
+            "PSO Ok",
             "Show schedule"
         ]
+    );
+    // An unobserved `exists` is herd's `No`: an answer, not a failure, and the lens says why.
+    let sc_no = lenses
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["command"]["title"] == "SC No")
+        .unwrap();
+    let tip = sc_no["data"]["tooltip"].as_str().unwrap();
+    assert!(
+        tip.contains("SC: No: no execution reaches the `exists` state — an answer, not a failure"),
+        "{tip}"
+    );
+    assert!(tip.contains("? incomplete"), "the legend: {tip}");
+    let log = h.log();
+    let st = &log
+        .iter()
+        .rev()
+        .find(|m| m["method"] == "litmus/status" && m["params"]["state"] == "done")
+        .unwrap()["params"];
+    assert_eq!(
+        st["verdicts"],
+        json!({"sc": "holds", "tso": "holds", "pso": "holds"})
+    );
+    assert_eq!(st["exists"], json!({"sc": "no", "tso": "ok", "pso": "ok"}));
+    let tip = st["tooltip"].as_str().unwrap();
+    assert!(
+        tip.contains("`exists` under SC No · `exists` under TSO Ok"),
+        "{tip}"
+    );
+    assert!(
+        !tip.contains("every assertion and condition holds"),
+        "{tip}"
     );
     let (l, c) = find(SB, "exists");
     let r = h
@@ -327,11 +365,11 @@ async fn exists_condition_witness_lens_and_hover_counts() {
         .await;
     let md = r["contents"]["value"].as_str().unwrap();
     assert!(
-        md.contains("SC: `exists` does not hold · Observation SB Never 0 3"),
+        md.contains("- SC No: `exists` does not hold · Observation SB Never 0 3"),
         "{md}"
     );
     assert!(
-        md.contains("TSO: `exists` holds · Observation SB Sometimes 1 3"),
+        md.contains("- TSO Ok: `exists` holds · Observation SB Sometimes 1 3"),
         "{md}"
     );
     assert!(md.contains("**Witness under TSO**"), "{md}");
@@ -355,7 +393,7 @@ async fn exists_condition_witness_lens_and_hover_counts() {
             .as_array()
             .unwrap()
             .iter()
-            .any(|x| x["position"] == pos(rl, rc + 6) && x["label"] == " ⇐ 0 (TSO, PSO)"),
+            .any(|x| x["position"] == pos(rl, rc + 7) && x["label"] == " ⇐ y=0 (TSO, PSO)"),
         "{hints}"
     );
 }

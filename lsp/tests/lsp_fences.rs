@@ -63,7 +63,7 @@ async fn quick_fix_inserts_the_fences_and_the_violation_goes() {
     let md = hover["contents"]["value"].as_str().unwrap();
     assert!(
         md.contains(
-            "**TSO**: P0's store `x = 1;` (line 4) is delayed past its load of `y` (line 5)"
+            "**TSO**: P0's store `x = 1;` (line 4) is delayed past its load of `y` (line 5). The quick fix inserts the fences verified to make TSO behave as SC"
         ),
         "{md}"
     );

@@ -37,9 +37,9 @@ async fn a_load_in_a_loop_shows_its_first_value_and_a_count() {
     let (l, c) = find(LOOP, "r1 = x");
     let got = on_line(&hs, l);
     // The first counterexample: P0 runs its five reads before P1's store.
-    assert_eq!(got, [" ⇐ 0 (×5, SC)"], "{hs:?}");
+    assert_eq!(got, [" ⇐ x=0 (×5, SC)"], "{hs:?}");
     let h = hs.iter().find(|h| h["position"]["line"] == l).unwrap();
-    assert_eq!(h["position"], pos(l, c + 6));
+    assert_eq!(h["position"], pos(l, c + 7), "at the end of the line");
     // `r0 = r0 + 1` reads no shared location: no hint.
     assert!(on_line(&hs, find(LOOP, "r0 = r0").0).is_empty(), "{hs:?}");
 }

@@ -176,6 +176,17 @@ check('format_status uses the code lens wording and ignores unknown verdicts', f
   eq(litmus.format_status({ state = 'cancelled', verdicts = {} }), 'cancelled (cancelled)')
   eq(litmus.format_status({ state = 'done', verdicts = { tso = 'incomplete' } }), 'TSO ?')
   eq(litmus.format_status(nil), '')
+  eq(litmus.format_status({ state = 'queued', verdicts = {} }), 'queued (queued)')
+  eq(litmus.format_status({ state = 'done', verdicts = {}, problem = 'line 2: expected `;`' }), 'cannot verify: line 2: expected `;`')
+end)
+
+check('hover_text turns command links into commands and tables into lines', function()
+  local md = 'SC ✓\n\n[Trace under TSO](command:litmus.showTrace?%5B%22f%22%5D) · [Other](command:x)\n| a | b |\n|---|---|\n| 1 | 2 |\n'
+  local t = litmus.hover_text(md)
+  eq(t:find('command:', 1, true), nil, 'no command link left: ' .. t)
+  eq(t:find('Trace under TSO (`:LitmusTrace tso`)', 1, true) ~= nil, true, t)
+  eq(t:find('|', 1, true), nil, 'no table left: ' .. t)
+  eq(t:find('  1 · 2', 1, true) ~= nil, true, t)
 end)
 
 check('schedule_to_qf makes one numbered item per usable step, 1-based', function()
@@ -528,6 +539,33 @@ else
     vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes('<CR>', true, false, true), 'x', false)
     eq(vim.api.nvim_get_current_buf(), buf, 'back in the source')
     eq(vim.api.nvim_win_get_cursor(0)[1], 4, 'on the store x = 1')
+  end)
+
+  check("the real server's hover renders as readable text in the float (no links, no tables)", function()
+    vim.cmd('cclose')
+    vim.api.nvim_set_current_buf(buf)
+    vim.api.nvim_win_set_cursor(0, { 11, 2 })
+    vim.lsp.buf.hover()
+    local lines
+    wait_for(15000, 'the hover float', function()
+      for _, w in ipairs(vim.api.nvim_list_wins()) do
+        if vim.api.nvim_win_get_config(w).relative ~= '' then
+          lines = vim.api.nvim_buf_get_lines(vim.api.nvim_win_get_buf(w), 0, -1, false)
+          return #lines > 0
+        end
+      end
+      return false
+    end)
+    local text = table.concat(lines, '\n')
+    eq(text:find('command:', 1, true), nil, 'no command link\n' .. text)
+    eq(text:find('|---', 1, true), nil, 'no raw table\n' .. text)
+    eq(text:find(':LitmusTrace tso', 1, true) ~= nil, true, 'the trace command\n' .. text)
+    eq(text:find('SC ✓ · TSO ✗ · PSO ✗', 1, true) ~= nil, true, 'the verdicts\n' .. text)
+    eq(text:find('engine ', 1, true) ~= nil, true, 'which engine answered\n' .. text)
+    eq(#lines <= 20, true, 'a short hover, got ' .. #lines .. ' lines\n' .. text)
+    for _, w in ipairs(vim.api.nvim_list_wins()) do
+      if vim.api.nvim_win_get_config(w).relative ~= '' then vim.api.nvim_win_close(w, true) end
+    end
   end)
 
   check('a syntax error becomes a diagnostic from the real server', function()

@@ -9,6 +9,7 @@ import * as vscode from 'vscode';
 import {
   DidChangeConfigurationNotification,
   ExecuteCommandRequest,
+  InlayHintRequest,
   LanguageClient,
   LanguageClientOptions,
   ServerOptions,
@@ -44,6 +45,10 @@ const COPY_SCHEDULE = 'litmus.copySchedule';
 const CLEAR_SCHEDULE = 'litmus.clearSchedule';
 const RESTART_SERVER = 'litmus.restartServer';
 const STEP_THROUGH = 'litmus.stepThroughSchedule';
+/** The server's command: stops a document's check, keeping what it found (marked incomplete). */
+const CANCEL = 'litmus.cancel';
+/** How long a check runs before its notification (with a Cancel button) appears. */
+const NOTIFY_AFTER_MS = 1500;
 
 let client: LanguageClient | undefined;
 let output: vscode.LogOutputChannel;
@@ -61,6 +66,8 @@ let serverBinary: string | undefined;
 /** The trace view (one panel, reused) and the trace it shows. */
 let tracePanel: vscode.WebviewPanel | undefined;
 let shownTrace: TraceReply | undefined;
+/** The file changed since the shown trace was made (its lines may have moved). */
+let traceStale = false;
 let traceLine: vscode.TextEditorDecorationType;
 
 /** One spelling per uri, whether it came from the server or from VS Code. */
@@ -136,6 +143,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.window.onDidChangeActiveTextEditor(() => renderStatus()),
     vscode.window.onDidChangeVisibleTextEditors(() => showAnnotations(shownSchedule)),
     vscode.workspace.onDidChangeTextDocument((e) => {
+      if (e.contentChanges.length > 0 && shownTrace && normUri(e.document.uri.toString()) === shownTrace.uri && !traceStale) {
+        traceStale = true;
+        for (const ed of vscode.window.visibleTextEditors) ed.setDecorations(traceLine, []);
+        void tracePanel?.webview.postMessage({
+          type: 'stale',
+          text: 'Out of date: the file changed since this trace was made. It is redone when the file is verified again (save).',
+        });
+      }
       if (
         e.contentChanges.length > 0 &&
         shownSchedule &&
@@ -144,12 +159,19 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
         showAnnotations(undefined);
       }
     }),
-    vscode.workspace.onDidCloseTextDocument((d) => statuses.delete(d.uri.toString())),
+    vscode.workspace.onDidCloseTextDocument((d) => {
+      statuses.delete(d.uri.toString());
+      notifyRunning(d.uri.toString(), false);
+    }),
     vscode.workspace.onDidChangeConfiguration(async (e) => {
       // `litmus.serverPath` set or changed in any scope (user, remote, workspace, folder)
       if (needsRestart((k) => e.affectsConfiguration(k))) {
         await stopClient();
         await startClient(context);
+      } else if (client && e.affectsConfiguration('litmus.inlineValues')) {
+        // Ask again for the hints of the visible documents (shown or hidden by the middleware).
+        const f = client.getFeature(InlayHintRequest.method);
+        for (const ed of vscode.window.visibleTextEditors) f.getProvider(ed.document)?.onDidChangeInlayHints.fire();
       } else if (client && SERVER_KEYS.some((k) => e.affectsConfiguration(k))) {
         await client.sendNotification(DidChangeConfigurationNotification.type, {
           settings: { litmus: settingsFor() },
@@ -221,6 +243,20 @@ async function startClient(context: vscode.ExtensionContext): Promise<void> {
           );
         },
       },
+      // The server's verdict lenses carry their tooltip (the meaning of the symbol, implied
+      // verdicts, the legend) in `data.tooltip`: LSP 3.17's Command has no tooltip field.
+      // The values read in the counterexamples, unless `litmus.inlineValues` is off.
+      provideInlayHints: async (document, range, token, next) =>
+        vscode.workspace.getConfiguration('litmus', document).get<boolean>('inlineValues', true) ? next(document, range, token) : [],
+      provideCodeLenses: async (document, token, next) => {
+        const lenses = await next(document, token);
+        for (const l of lenses ?? []) {
+          const data = (l as { data?: unknown }).data;
+          const tip = typeof data === 'object' && data !== null ? (data as { tooltip?: unknown }).tooltip : undefined;
+          if (l.command && typeof tip === 'string') l.command.tooltip = tip;
+        }
+        return lenses;
+      },
       // The language client registers the server's `executeCommandProvider` commands
       // (`litmus.verify`, `litmus.showSchedule`); this fills in their arguments when they come
       // from the palette and shows the schedule the server returns.
@@ -245,7 +281,11 @@ async function startClient(context: vscode.ExtensionContext): Promise<void> {
   context.subscriptions.push(
     c.onNotification(STATUS_NOTIFICATION, (raw: unknown) => {
       const s = parseStatus(raw);
-      if (s && statuses.update(normUri(s.uri), s)) renderStatus();
+      if (s && statuses.update(normUri(s.uri), s)) {
+        renderStatus();
+        notifyRunning(s.uri, s.state === 'running' || s.state === 'queued');
+        if (s.state === 'done' && traceStale && shownTrace && normUri(s.uri) === shownTrace.uri) void refreshTrace();
+      }
     }),
   );
   client = c;
@@ -265,6 +305,8 @@ async function startClient(context: vscode.ExtensionContext): Promise<void> {
 async function stopClient(): Promise<void> {
   const c = client;
   client = undefined;
+  // A stopped server sends no more statuses: close the notifications of its checks.
+  for (const uri of [...running.keys()]) notifyRunning(uri, false);
   if (c) {
     try {
       await c.stop();
@@ -330,8 +372,21 @@ function renderStatus(): void {
   }
   const view = formatStatus(s);
   statusItem.text = view.text;
-  statusItem.tooltip = view.tooltip + (view.severity === 'error' ? '\nClick to open the trace view.' : '\nClick to verify again.');
-  statusItem.command = view.severity === 'error' ? SHOW_TRACE : VERIFY;
+  statusItem.tooltip =
+    view.tooltip +
+    (s.state === 'running' || s.state === 'queued' || s.problem !== undefined
+      ? ''
+      : view.severity === 'error'
+        ? '\nClick to open the trace view.'
+        : '\nClick to verify again.');
+  statusItem.command =
+    s.state === 'running' || s.state === 'queued'
+      ? { title: 'Cancel', command: CANCEL, arguments: [s.uri] }
+      : s.problem !== undefined
+        ? 'workbench.actions.view.problems'
+        : view.severity === 'error'
+          ? SHOW_TRACE
+          : VERIFY;
   statusItem.backgroundColor =
     view.severity === 'error'
       ? new vscode.ThemeColor('statusBarItem.errorBackground')
@@ -339,6 +394,43 @@ function renderStatus(): void {
         ? new vscode.ThemeColor('statusBarItem.warningBackground')
         : undefined;
   statusItem.show();
+}
+
+/** The notifications of running checks, per document: each resolves its progress when done. */
+const running = new Map<string, { timer?: ReturnType<typeof setTimeout>; done?: () => void }>();
+
+/**
+ * Shows a check that runs longer than NOTIFY_AFTER_MS as a notification with a Cancel button
+ * (the server's own progress is in the status bar only): Cancel sends `litmus.cancel`, which
+ * stops the check and keeps what it found, marked incomplete.
+ */
+function notifyRunning(uri: string, isRunning: boolean): void {
+  const key = normUri(uri);
+  const cur = running.get(key);
+  if (!isRunning) {
+    if (cur?.timer) clearTimeout(cur.timer);
+    cur?.done?.();
+    running.delete(key);
+    return;
+  }
+  if (cur) return;
+  const entry: { timer?: ReturnType<typeof setTimeout>; done?: () => void } = {};
+  running.set(key, entry);
+  entry.timer = setTimeout(() => {
+    entry.timer = undefined;
+    const name = vscode.Uri.parse(uri).path.split('/').pop() ?? uri;
+    void vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `Litmus: verifying ${name}`, cancellable: true },
+      (_progress, token) =>
+        new Promise<void>((resolve) => {
+          entry.done = resolve;
+          token.onCancellationRequested(() => {
+            void vscode.commands.executeCommand(CANCEL, uri);
+            resolve();
+          });
+        }),
+    );
+  }, NOTIFY_AFTER_MS);
 }
 
 function toRange(r: { start: { line: number; character: number }; end: { line: number; character: number } }): vscode.Range {
@@ -506,7 +598,31 @@ async function showTrace(target: TraceTarget): Promise<void> {
   renderTrace(t);
 }
 
+/** Asks again for the shown trace (same model and counterexample) after the file changed. */
+async function refreshTrace(): Promise<void> {
+  const old = shownTrace;
+  if (!client || !old) return;
+  let raw: unknown;
+  try {
+    raw = await client.sendRequest(TRACE_REQUEST, { uri: old.uri, model: old.model, violation: old.index });
+  } catch {
+    raw = null;
+  }
+  const t = parseTrace(raw);
+  if (shownTrace !== old) return; // another trace was opened meanwhile
+  if (!t) {
+    void tracePanel?.webview.postMessage({
+      type: 'stale',
+      text: `Out of date: ${old.model.toUpperCase()} has no such counterexample any more (the file was verified again). Open a verdict lens for the current results.`,
+    });
+    return;
+  }
+  t.uri = normUri(t.uri || old.uri);
+  renderTrace(t);
+}
+
 function renderTrace(t: TraceReply): void {
+  traceStale = false;
   if (!tracePanel) {
     tracePanel = vscode.window.createWebviewPanel(
       'litmus.trace',
@@ -536,7 +652,8 @@ function renderTrace(t: TraceReply): void {
 /** Highlights the source line of step `step` (0 = the initial state: nothing) in the editor. */
 async function highlightStep(step: number): Promise<void> {
   const t = shownTrace;
-  if (!t) return;
+  // A stale trace's lines may have moved: no highlight until it is redone.
+  if (!t || traceStale) return;
   const editors = vscode.window.visibleTextEditors.filter((e) => e.document.uri.toString() === t.uri);
   const row = step > 0 ? t.rows[step - 1] : undefined;
   for (const ed of editors) {

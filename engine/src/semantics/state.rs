@@ -241,7 +241,7 @@ impl State {
             }
             self.status = Status::Violation {
                 kind: ViolationKind::Deadlock,
-                message: format!("deadlock: {}", waits.join(", ")),
+                message: waits.join(", "),
                 span: span.unwrap_or_default(),
             };
         }

@@ -253,6 +253,14 @@ impl LanguageServer for Backend {
                 verify::start_forced(&self.ctx, &uri).await;
                 Ok(None)
             }
+            "litmus.cancel" => {
+                // Stops the document's check; what it found stays, marked incomplete.
+                let uri = arg_uri(&p.arguments)?;
+                if let Some(j) = self.ctx.state().docs.get(&uri).and_then(|d| d.job.as_ref()) {
+                    j.control.cancel();
+                }
+                Ok(None)
+            }
             "litmus.showSchedule" => {
                 let uri = arg_uri(&p.arguments)?;
                 let line = p.arguments.get(1).and_then(Value::as_u64);

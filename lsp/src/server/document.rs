@@ -37,6 +37,9 @@ pub enum Outcome {
     },
     /// The check panicked: the message.
     Crashed(String),
+    /// The check was cancelled (by the user, or a newer verification of the same program)
+    /// before it finished: the violations it had found, kept and shown as incomplete.
+    Cancelled(Vec<Violation>),
 }
 
 /// The exploration running for a document.
@@ -53,7 +56,7 @@ impl Outcome {
     pub fn violations(&self) -> &[Violation] {
         match self {
             Outcome::Done { report, .. } => &report.violations,
-            Outcome::Exploring(vs) => vs,
+            Outcome::Exploring(vs) | Outcome::Cancelled(vs) => vs,
             _ => &[],
         }
     }

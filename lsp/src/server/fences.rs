@@ -156,12 +156,13 @@ pub fn hover_lines(
                 .get(st.0)
                 .map_or("?".into(), |t| t.name.text.clone());
             out += &format!(
-                "\n\n**{}**: {thread}'s store `{}` (line {}) is delayed past its load of `{}` (line {}); a fence between them (quick fix) restores SC's verdict.",
+                "\n\n**{}**: {thread}'s store `{}` (line {}) is delayed past its load of `{}` (line {}). The quick fix inserts the fences verified to make {} behave as SC (it may need more than this one).",
                 m.label(),
                 src(st.1),
                 line(st.1),
                 src(ld),
                 line(ld),
+                m.label(),
             );
         }
     }

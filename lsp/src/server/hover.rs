@@ -11,8 +11,9 @@ use litmus_engine::{Model, ModelReport, Span};
 
 use super::document::Outcome;
 use super::symbols::{self, Occurrence, Sym};
-use super::view::{self, findings, mark, overlaps, pick, Target};
-use super::{fences, position, schedule, Snapshot};
+use super::verdict;
+use super::view::{self, findings, overlaps, pick, Target};
+use super::{fences, position, Snapshot};
 
 /// What a hover rule looks at: the test, its text, the cursor's offset, the symbols.
 struct Probe<'a> {
@@ -92,7 +93,10 @@ fn on_test_name(p: &Probe<'_>) -> Option<Pick> {
     })
 }
 
-/// `textDocument/hover`: the verdicts of what is under the cursor, with its counterexample.
+/// `textDocument/hover`: the verdicts of what is under the cursor, a line on its
+/// counterexample with links to the trace view (where the schedule is stepped through), the
+/// per-model numbers, the fence advice and the legend. Short on purpose: the schedule itself is
+/// in the diagnostic and the trace view, not repeated here.
 pub fn hover(s: &Snapshot<'_>, pos: Position) -> Option<Hover> {
     let d = s.doc;
     let test = d.test.as_ref()?;
@@ -106,32 +110,37 @@ pub fn hover(s: &Snapshot<'_>, pos: Position) -> Option<Hover> {
     let p = RULES.iter().find_map(|rule| rule(&probe))?;
     let opts = s.settings.check_options();
     let replay = |m: Model, steps: &[Step]| s.engine.final_state(test, m, &opts, steps);
-    let mut md = markdown(
+    let (head, models) = markdown(
         test,
-        &d.text,
         &s.settings.models,
         &d.results,
         p.target,
         &p.heading,
         &replay,
     );
+    let mut md = head;
     md += &super::trace::hover_links(test, &d.results, p.target, s.conv.uri);
+    md += &models;
     md += &fences::hover_lines(test, &d.text, &d.results, p.span);
+    if d.results.values().next().is_some() {
+        md += &format!("\n\n_{}_\n", verdict::LEGEND);
+    }
     Some(s.conv.hover(md, p.span))
 }
 
-/// Hover markdown for a target: the verdicts, the counterexample (or witness) as a thread
-/// table (long ones folded) with the final state it reaches, the condition per model (a
-/// paragraph each), then the per-model numbers. `final_state` replays a schedule.
+/// Hover markdown for a target, in two parts (the trace links go between them): the heading,
+/// the verdicts and one line on the counterexample (or witness) with the final state it
+/// reaches; then one list item per model: its verdict, the condition's observation, the
+/// numbers and the engine that answered. Lists, not tables: Neovim 0.7 shows tables raw.
+/// `final_state` replays a schedule.
 pub fn markdown(
     test: &Test,
-    text: &str,
     models: &[Model],
     results: &BTreeMap<Model, Outcome>,
     target: Target,
     heading: &str,
     final_state: &dyn Fn(Model, &[Step]) -> Option<FinalState>,
-) -> String {
+) -> (String, String) {
     let mut md = format!("**{heading}**\n\n");
     md += &view::verdict_title(test, target, models, results);
     md += "\n";
@@ -152,87 +161,74 @@ pub fn markdown(
         } else {
             "Counterexample"
         };
-        let exploring = results.get(&f.model).is_some_and(Outcome::running);
+        let o = results.get(&f.model);
+        let note = if o.is_some_and(Outcome::running) {
+            ", the first found; still exploring"
+        } else if matches!(o, Some(Outcome::Cancelled(_))) {
+            ", found before the check was cancelled"
+        } else {
+            ""
+        };
         md += &format!(
-            "\n**{what} under {}** ({} steps{})\n\n",
+            "\n**{what} under {}** ({} steps{note})",
             f.model.label(),
             f.schedule.len(),
-            if exploring {
-                ", the first found; still exploring"
-            } else {
-                ""
-            }
         );
-        md += &schedule::markdown_table(test, text, f.schedule);
         if let Some(st) = final_state(f.model, f.schedule) {
             let vals: Vec<String> = st.0.iter().map(|(k, v)| format!("{k} = {v}")).collect();
-            md += &format!("\nFinal state: `{}`\n", vals.join(", "));
+            md += &format!(", final state `{}`", vals.join(", "));
         }
+        md += "\n";
     }
-    if let (Target::Condition, Some(c)) = (target, &test.condition) {
-        for m in models {
-            if let Some(Outcome::Done { report: r, .. }) = results.get(m) {
-                if let Some(cr) = &r.condition {
+    let mut list = String::from("\n");
+    let cond = test
+        .condition
+        .as_ref()
+        .filter(|_| target == Target::Condition);
+    for v in verdict::verdicts(test, target, models, results) {
+        let m = v.model;
+        let mut item = format!("- {}", v.title());
+        match results.get(&m) {
+            Some(Outcome::Done { report: r, .. }) => {
+                if let (Some(c), Some(cr)) = (cond, &r.condition) {
                     let obs = match (cr.positive, cr.negative) {
                         (0, _) => "Never",
                         (_, 0) => "Always",
                         _ => "Sometimes",
                     };
-                    md += &format!(
-                        "\n{}: `{}` {} · Observation {} {} {} {}\n",
-                        m.label(),
+                    item += &format!(
+                        ": `{}` {} · Observation {} {obs} {} {}",
                         c.quantifier.as_str(),
                         if cr.holds { "holds" } else { "does not hold" },
                         test.name.text,
-                        obs,
                         cr.positive,
                         cr.negative
                     );
                 }
-            }
-        }
-    }
-    md += "\n| model | verdict | states | positive | negative | executions | complete |\n|---|---|---|---|---|---|---|\n";
-    for m in models {
-        let mark = mark(test, target, results.get(m));
-        match results.get(m) {
-            Some(Outcome::Done { report: r, .. }) => {
-                let (p, n) = r.condition.as_ref().map_or(("–".into(), "–".into()), |c| {
-                    (c.positive.to_string(), c.negative.to_string())
-                });
-                md += &format!(
-                    "| {} | {} | {} | {} | {} | {} | {} |\n",
-                    m.label(),
-                    mark,
+                item += &format!(
+                    " · {} states, {} executions, complete: {}",
                     r.states.len(),
-                    p,
-                    n,
                     r.stats.executions,
                     completeness(r)
                 );
+                if let Some(e) = r.stats.engine {
+                    item += &format!(" · engine {}", e.key());
+                }
             }
-            Some(Outcome::Running) => md += &format!("| {} | running | | | | | |\n", m.label()),
-            Some(Outcome::Exploring(_)) => {
-                md += &format!(
-                    "| {} | {mark} (still exploring) | | | | | no |\n",
-                    m.label()
-                )
-            }
-            Some(Outcome::Crashed(e)) => {
-                md += &format!(
-                    "| {} | internal error: {} | | | | | |\n",
-                    m.label(),
-                    e.replace('|', "\\|")
-                )
-            }
-            None => md += &format!("| {} | not verified yet | | | | | |\n", m.label()),
+            Some(Outcome::Running) => item += " · running",
+            Some(Outcome::Exploring(_)) => item += " · still exploring",
+            Some(Outcome::Cancelled(_)) => item += " · cancelled before the end (incomplete)",
+            Some(Outcome::Crashed(e)) => item += &format!(" · internal error: {e}"),
+            None => item += " · not verified yet",
         }
+        list += &item;
+        list += "\n";
     }
-    md
+    (md, list)
 }
 
-/// The `complete` column: `yes`, `no`, or `bounded` when the loop bound cut executions short
-/// (every execution within the bound was explored, but longer ones were not).
+/// `yes`, `no`, or `bounded` when the loop bound cut executions short (every execution within
+/// the bound was explored, but longer ones were not).
 fn completeness(r: &ModelReport) -> &'static str {
     if !r.complete {
         "no"

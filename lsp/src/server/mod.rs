@@ -30,6 +30,7 @@ pub mod to_proto;
 pub mod tokens;
 pub mod trace;
 pub mod transport;
+pub mod verdict;
 pub mod verify;
 pub mod view;
 
@@ -211,7 +212,11 @@ impl Ctx {
 
     /// Runs `f` on a snapshot of the document at `uri` (under the lock; `f` must not block);
     /// a panic in `f` becomes an internal error response.
-    pub fn read<T>(&self, uri: &Uri, f: impl FnOnce(&Snapshot<'_>) -> Option<T>) -> Result<Option<T>> {
+    pub fn read<T>(
+        &self,
+        uri: &Uri,
+        f: impl FnOnce(&Snapshot<'_>) -> Option<T>,
+    ) -> Result<Option<T>> {
         let st = self.state();
         let Some(doc) = st.docs.get(uri) else {
             return Ok(None);
@@ -263,7 +268,18 @@ impl Ctx {
             let Some(d) = st.docs.get(uri) else { return };
             // How many checks wait for a place (`queue`), this one included when "queued".
             let queued = self.shared.queue.waiting().len();
-            to_proto::status(uri, d.version, state, &d.results, queued)
+            let problem = d
+                .syntax
+                .iter()
+                .find(|x| x.severity == litmus_engine::Severity::Error)
+                .map(|x| {
+                    let line = d
+                        .rope
+                        .byte_to_line((x.span.start as usize).min(d.rope.len_bytes()));
+                    format!("line {}: {}", line + 1, x.message)
+                });
+            let body = verdict::status_body(d.test.as_deref(), problem, &d.results);
+            to_proto::status(uri, d.version, state, &body, queued)
         };
         self.client.send_notification::<StatusNotification>(v).await;
     }
@@ -288,7 +304,11 @@ impl Ctx {
         if !self.caps().configuration {
             return;
         }
-        if let Ok(vals) = self.client.configuration(vec![to_proto::config_item()]).await {
+        if let Ok(vals) = self
+            .client
+            .configuration(vec![to_proto::config_item()])
+            .await
+        {
             if let Some(v) = vals.first() {
                 let warnings = self.merge_settings(v);
                 self.warn_settings(warnings).await;

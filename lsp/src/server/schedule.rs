@@ -1,5 +1,5 @@
 //! Schedules for people: one sentence per step (diagnostic related information, the
-//! `litmus.showSchedule` command) and a markdown table with one column per thread (hover).
+//! `litmus.showSchedule` command, the trace view's step labels).
 //!
 //! The store buffers are replayed from the steps themselves (a buffered store enters its
 //! thread's buffer, a flush leaves it) so that a load from memory can say which other thread's
@@ -117,69 +117,6 @@ pub fn labels(test: &Test, text: &str, steps: &[Step]) -> Vec<String> {
         .collect()
 }
 
-/// A short cell for the markdown table (the column already names the thread).
-fn cell(text: &str, s: &Step) -> String {
-    let loc = s.loc.clone().unwrap_or_else(|| "?".into());
-    let v = val(s.value);
-    match s.action {
-        Action::Load if s.buffered => format!("read `{loc}` = {v} (own buffer)"),
-        Action::Load => format!("read `{loc}` = {v}"),
-        Action::Store if s.buffered => format!("`{loc} = {v}` → buffer"),
-        Action::Store => format!("`{loc} = {v}` → memory"),
-        Action::Flush => format!("flush `{loc} = {v}`"),
-        Action::Fence => "fence".into(),
-        Action::Lock => format!("lock `{loc}`"),
-        Action::Unlock => format!("unlock `{loc}`"),
-        Action::Rmw => format!("rmw `{loc}` (old {v})"),
-        _ => format!("`{}`", snippet(text, s).replace('|', "\\|")),
-    }
-}
-
-/// The schedule as a markdown table: a column per thread, a row per step.
-pub fn markdown_table(test: &Test, text: &str, steps: &[Step]) -> String {
-    let n = test
-        .threads
-        .len()
-        .max(steps.iter().map(|s| s.thread + 1).max().unwrap_or(0));
-    let mut out = String::from("| # |");
-    for t in 0..n {
-        out += &format!(" {} |", thread_name(test, t));
-    }
-    out += "\n|---|";
-    out += &"---|".repeat(n);
-    out += "\n";
-    for (i, s) in steps.iter().enumerate() {
-        if folded(i, steps.len()) {
-            if i == FOLD_KEEP {
-                let hidden = steps.len() - 2 * FOLD_KEEP;
-                out += &format!("| … | {hidden} steps folded (Show schedule lists every step) |");
-                out += &"  |".repeat(n.saturating_sub(1));
-                out += "\n";
-            }
-            continue;
-        }
-        out += &format!("| {} |", i + 1);
-        for t in 0..n {
-            if t == s.thread {
-                out += &format!(" {} |", cell(text, s));
-            } else {
-                out += "  |";
-            }
-        }
-        out += "\n";
-    }
-    out
-}
-
-/// Schedules longer than this are folded in the hover table ...
-pub const FOLD_ABOVE: usize = 16;
-/// ... to their first and last `FOLD_KEEP` steps and a row counting the rest.
-pub const FOLD_KEEP: usize = 6;
-
-fn folded(i: usize, len: usize) -> bool {
-    len > FOLD_ABOVE && i >= FOLD_KEEP && i < len - FOLD_KEEP
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -242,27 +179,5 @@ mod tests {
             l[4],
             "P0 reads y = 0 from memory (P1's store y = 1 still buffered)"
         );
-        let md = markdown_table(&test2(), "", &steps);
-        assert!(
-            md.starts_with("| # | P0 | P1 |\n|---|---|---|\n| 1 | `x = 1` → buffer |  |\n"),
-            "{md}"
-        );
-        assert!(md.contains("| 4 | flush `x = 1` |  |"), "{md}");
-    }
-
-    #[test]
-    fn long_schedules_are_folded_to_their_first_and_last_steps() {
-        let steps: Vec<Step> = (0..30)
-            .map(|i| step(i % 2, Action::Store, "x", i as i64, false))
-            .collect();
-        let md = markdown_table(&test2(), "", &steps);
-        let rows: Vec<&str> = md.lines().skip(2).collect();
-        assert_eq!(rows.len(), 2 * FOLD_KEEP + 1, "{md}");
-        assert!(rows[0].starts_with("| 1 |") && rows[FOLD_KEEP - 1].starts_with("| 6 |"), "{md}");
-        assert_eq!(rows[FOLD_KEEP], "| … | 18 steps folded (Show schedule lists every step) |  |");
-        assert!(rows[FOLD_KEEP + 1].starts_with("| 25 |") && rows[2 * FOLD_KEEP].starts_with("| 30 |"), "{md}");
-        // Up to the threshold nothing is folded.
-        let md = markdown_table(&test2(), "", &steps[..FOLD_ABOVE]);
-        assert_eq!(md.lines().count(), 2 + FOLD_ABOVE, "{md}");
     }
 }

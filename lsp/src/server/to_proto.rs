@@ -9,7 +9,6 @@ use tower_lsp_server::ls_types as lsp;
 use litmus_engine::ast::Test;
 use litmus_engine::{Diagnostic, Model, Severity, Span};
 
-use super::document::Outcome;
 use super::position::{self, Encoding};
 use super::symbols::{Occurrence, Sym};
 use super::tokens::{lex, TokKind};
@@ -94,23 +93,29 @@ impl Conv<'_> {
         out
     }
 
-    /// One verdict lens per model above `span` (title, whether it opens the model's
-    /// counterexample with `litmus.showSchedule [uri, line, character, model]`).
-    pub fn verdict_lenses(&self, span: Span, marks: &[(Model, String, bool)]) -> Vec<lsp::CodeLens> {
+    /// One verdict lens per model above `span`: (title, tooltip, the model whose
+    /// counterexample it opens with `litmus.showSchedule [uri, line, character, model]`). The
+    /// tooltip travels in `data.tooltip` (LSP 3.17's `Command` has no tooltip; the VS Code
+    /// extension moves it onto the lens).
+    pub fn verdict_lenses(
+        &self,
+        span: Span,
+        marks: &[(String, String, Option<Model>)],
+    ) -> Vec<lsp::CodeLens> {
         let range = self.range(span);
         let at = lsp::Position::new(range.start.line, 0);
         marks
             .iter()
-            .map(|(m, title, opens)| lsp::CodeLens {
+            .map(|(title, tooltip, opens)| lsp::CodeLens {
                 range: lsp::Range::new(at, at),
                 command: Some(lsp::Command {
                     title: title.clone(),
-                    command: if *opens {
+                    command: if opens.is_some() {
                         "litmus.showSchedule".into()
                     } else {
                         String::new()
                     },
-                    arguments: opens.then(|| {
+                    arguments: opens.map(|m| {
                         vec![
                             json!(self.uri.as_str()),
                             json!(range.start.line),
@@ -119,7 +124,7 @@ impl Conv<'_> {
                         ]
                     }),
                 }),
-                data: None,
+                data: Some(json!({ "tooltip": tooltip })),
             })
             .collect()
     }
@@ -168,7 +173,11 @@ impl Conv<'_> {
     }
 
     /// A preferred quick fix `title` whose edit inserts each `(offset, text)`.
-    pub fn quick_fix(&self, title: String, insertions: &[(usize, String)]) -> lsp::CodeActionOrCommand {
+    pub fn quick_fix(
+        &self,
+        title: String,
+        insertions: &[(usize, String)],
+    ) -> lsp::CodeActionOrCommand {
         let edits: Vec<lsp::TextEdit> = insertions
             .iter()
             .map(|(o, s)| lsp::TextEdit {
@@ -202,33 +211,36 @@ impl Conv<'_> {
     }
 }
 
-/// `litmus/status` verdict of one model.
-pub fn verdict(o: &Outcome) -> &'static str {
-    match o {
-        Outcome::Running => "running",
-        // A violation found while exploring is final: the model fails.
-        Outcome::Exploring(vs) if !vs.is_empty() => "fails",
-        Outcome::Exploring(_) => "running",
-        Outcome::Crashed(_) => "incomplete",
-        Outcome::Done { report, .. } if !report.violations.is_empty() => "fails",
-        Outcome::Done { report, .. } if !report.complete => "incomplete",
-        Outcome::Done { .. } => "holds",
-    }
-}
-
-/// `litmus/status {uri, version, state, verdicts, queued}`.
+/// `litmus/status {uri, version, state, verdicts, implied, exists?, tooltip, problem?,
+/// queued}` (see [`super::verdict::status_body`]).
 pub fn status(
     uri: &lsp::Uri,
     version: i32,
     state: &str,
-    results: &std::collections::BTreeMap<Model, Outcome>,
+    body: &super::verdict::StatusBody,
     queued: usize,
 ) -> Value {
-    let verdicts: serde_json::Map<String, Value> = results
+    let verdicts: serde_json::Map<String, Value> = body
+        .verdicts
         .iter()
-        .map(|(m, o)| (m.key().to_string(), Value::from(verdict(o))))
+        .map(|(m, v)| (m.key().to_string(), Value::from(*v)))
         .collect();
-    json!({ "uri": uri.as_str(), "version": version, "state": state, "verdicts": verdicts, "queued": queued })
+    let implied: serde_json::Map<String, Value> = body
+        .implied
+        .iter()
+        .map(|(m, by)| (m.key().to_string(), Value::from(by.key())))
+        .collect();
+    let mut v = json!({
+        "uri": uri.as_str(), "version": version, "state": state, "verdicts": verdicts,
+        "implied": implied, "tooltip": body.tooltip, "queued": queued,
+    });
+    if let Some(e) = &body.exists {
+        v["exists"] = json!(e);
+    }
+    if let Some(p) = &body.problem {
+        v["problem"] = json!(p);
+    }
+    v
 }
 
 /// A document symbol in byte spans (see [`Conv::document_symbol`]).
@@ -242,7 +254,13 @@ pub struct SymbolNode {
 }
 
 impl SymbolNode {
-    pub fn leaf(name: &str, detail: &str, kind: lsp::SymbolKind, span: Span, selection: Span) -> SymbolNode {
+    pub fn leaf(
+        name: &str,
+        detail: &str,
+        kind: lsp::SymbolKind,
+        span: Span,
+        selection: Span,
+    ) -> SymbolNode {
         SymbolNode {
             name: name.into(),
             detail: Some(detail.into()),
@@ -338,7 +356,11 @@ pub fn initialize_result(utf8: bool) -> lsp::InitializeResult {
                 resolve_provider: Some(false),
             }),
             execute_command_provider: Some(ExecuteCommandOptions {
-                commands: vec!["litmus.verify".into(), "litmus.showSchedule".into()],
+                commands: vec![
+                    "litmus.verify".into(),
+                    "litmus.showSchedule".into(),
+                    "litmus.cancel".into(),
+                ],
                 ..Default::default()
             }),
             inlay_hint_provider: Some(OneOf::Left(true)),

@@ -5,7 +5,9 @@
 //! show, else
 //! `{uri, test, model, index, kind, title, message, choices: [{model, index, kind, title}],
 //!   threads, locations, initial, rows: [{thread, action, loc, value, buffered, label, text,
-//!   range, after}], end, graph: {threads, nodes, edges}}`
+//!   range, after}], end, graph: {threads, nodes, edges: [{from, to, kind, explains}], waits:
+//!   [{thread, waits, mutex, holder, lock}]}}` (`explains`: the edge is on a cycle; `waits`: a
+//!   deadlock's wait-for relation)
 //! where a snapshot (`initial`, `after`) is `{memory: [[loc, v]], buffers: [[{loc, value,
 //! range}]] (per thread, oldest first), registers: [[[reg, v]]] (per thread)}`. `model` (`sc`,
 //! `tso`, `pso`) defaults to the first model with something to show, `violation` (an index into
@@ -28,6 +30,7 @@ use litmus_engine::Span;
 use super::document::Outcome;
 use super::schedule;
 use super::to_proto::Conv;
+use super::verdict::{self, Mark};
 use super::view::{self, Finding, Target};
 use super::Backend;
 use std::collections::BTreeMap;
@@ -115,16 +118,102 @@ fn end(conv: &Conv, e: &TraceEnd) -> Value {
     }
 }
 
-fn graph(conv: &Conv, g: &Graph) -> Value {
+/// For each edge, whether it lies on a cycle (its target reaches its source). A violation that
+/// SC does not have comes from such a cycle of po, rf, co and fr (herd's picture of a non-SC
+/// execution): these edges explain it, and the trace view draws them first.
+fn on_cycle(g: &Graph) -> Vec<bool> {
+    let n = g.nodes.len();
+    let mut adj = vec![Vec::new(); n];
+    for e in &g.edges {
+        if e.from < n && e.to < n {
+            adj[e.from].push(e.to);
+        }
+    }
+    let mut reach: Vec<Option<Vec<bool>>> = vec![None; n];
+    g.edges
+        .iter()
+        .map(|e| {
+            if e.from >= n || e.to >= n {
+                return false;
+            }
+            let r = reach[e.to].get_or_insert_with(|| {
+                let mut seen = vec![false; n];
+                let mut stack = vec![e.to];
+                while let Some(v) = stack.pop() {
+                    for &w in &adj[v] {
+                        if !seen[w] {
+                            seen[w] = true;
+                            stack.push(w);
+                        }
+                    }
+                }
+                seen
+            });
+            r[e.from]
+        })
+        .collect()
+}
+
+/// A deadlock's wait-for relation: each waiting thread, the mutex it waits for and the thread
+/// holding it (its last `lock` of that mutex not followed by an `unlock`). The waits are read
+/// from the engine's message (`P0 waits for mutex b, P1 waits for mutex a`).
+fn waits(g: &Graph, message: &str) -> Vec<Value> {
+    use litmus_engine::graph::NodeKind;
+    let holder = |m: &str| {
+        let mut h = None;
+        let mut nodes: Vec<_> = g
+            .nodes
+            .iter()
+            .filter(|n| n.loc.as_deref() == Some(m))
+            .collect();
+        nodes.sort_by_key(|n| n.step);
+        for n in nodes {
+            match n.kind {
+                NodeKind::Lock => h = Some(n),
+                NodeKind::Unlock => h = None,
+                _ => {}
+            }
+        }
+        h
+    };
+    message
+        .split(", ")
+        .filter_map(|part| {
+            let (name, rest) = part.split_once(' ')?;
+            let thread = g.threads.iter().position(|t| t == name)?;
+            let (what, mutex) = match rest.strip_prefix("waits for mutex ") {
+                Some(m) => ("mutex", Some(m.trim())),
+                None => ("await", None),
+            };
+            let held = mutex.and_then(holder);
+            Some(json!({
+                "thread": thread, "waits": what, "mutex": mutex,
+                "holder": held.and_then(|n| n.thread), "lock": held.map(|n| n.id),
+            }))
+        })
+        .collect()
+}
+
+fn graph(conv: &Conv, g: &Graph, end: &TraceEnd) -> Value {
+    let cycle = on_cycle(g);
+    let waits = match end {
+        TraceEnd::Violation {
+            kind: litmus_engine::report::ViolationKind::Deadlock,
+            message,
+            ..
+        } => waits(g, message),
+        _ => vec![],
+    };
     json!({
+        "waits": waits,
         "threads": g.threads,
         "nodes": g.nodes.iter().map(|n| json!({
             "id": n.id, "name": n.name, "kind": n.kind, "thread": n.thread, "loc": n.loc,
             "value": n.value, "label": n.label, "pending": n.pending, "step": n.step,
             "range": n.span.map(|s| conv.range(s)),
         })).collect::<Vec<_>>(),
-        "edges": g.edges.iter().map(|e| json!({
-            "from": e.from, "to": e.to, "kind": e.kind.key(),
+        "edges": g.edges.iter().zip(cycle).map(|(e, c)| json!({
+            "from": e.from, "to": e.to, "kind": e.kind.key(), "explains": c,
         })).collect::<Vec<_>>(),
     })
 }
@@ -186,7 +275,7 @@ pub fn to_json(
             "after": snapshot(conv, &r.after),
         })).collect::<Vec<_>>(),
         "end": end(conv, &t.end),
-        "graph": graph(conv, &t.graph),
+        "graph": graph(conv, &t.graph, &t.end),
     })
 }
 
@@ -253,23 +342,28 @@ fn about(f: &Finding, target: Target, test: &Test) -> bool {
     }
 }
 
-/// The verdict of one target per model (`SC ✓`, `TSO ✗`, `PSO ✗`, shown side by side as one
-/// lens each): the title, and whether the model has a counterexample or witness there, which
-/// its lens opens (`litmus.showSchedule [uri, line, character, model]`, made in
-/// [`super::to_proto::Conv::verdict_lenses`]).
+/// The verdict of one target per model (`SC ✓`, `TSO ✗`, `PSO ✗ (implied by SC)`, shown side
+/// by side as one lens each, see [`super::verdict`]): the title, its tooltip, and the model
+/// whose counterexample or witness about the target the lens opens (`litmus.showSchedule [uri,
+/// line, character, model]`, made in [`super::to_proto::Conv::verdict_lenses`]): its own, else
+/// that of the model its verdict is implied by.
 pub fn verdict_marks(
     test: &Test,
     target: Target,
     models: &[Model],
     results: &BTreeMap<Model, Outcome>,
-) -> Vec<(Model, String, bool)> {
+) -> Vec<(String, String, Option<Model>)> {
     let fs = view::findings(test, results);
-    models
-        .iter()
-        .map(|&m| {
-            let mark = view::mark(test, target, results.get(&m));
-            let opens = fs.iter().any(|f| f.model == m && about(f, target, test));
-            (m, format!("{} {mark}", m.label()), opens)
+    let vs = verdict::verdicts(test, target, models, results);
+    let tip = verdict::tooltip(test, target, &vs);
+    vs.iter()
+        .map(|v| {
+            let has = |m: Model| fs.iter().any(|f| f.model == m && about(f, target, test));
+            let opens = [Some(v.model), v.implied_by]
+                .into_iter()
+                .flatten()
+                .find(|&m| has(m) && matches!(v.mark, Mark::Fails | Mark::Observed));
+            (v.title(), tip.clone(), opens)
         })
         .collect()
 }

@@ -68,7 +68,7 @@ pub fn after_edit(engine: &dyn Engine, d: &mut Document) -> (AfterEdit, Option<D
     let cond_changed = old_cond != d.cond_key;
     let test = d.test.clone();
     for o in d.results.values_mut() {
-        if let Outcome::Exploring(vs) = o {
+        if let Outcome::Exploring(vs) | Outcome::Cancelled(vs) = o {
             for v in vs {
                 remap_violation(v, &old_tokens, &d.tokens);
             }
@@ -425,7 +425,12 @@ async fn run_job(ctx: Ctx, uri: Uri, plan: Plan) {
             Some(d) if d.job.as_ref().is_some_and(|j| j.id == job.id) => {
                 d.job = None;
                 if cancelled {
-                    d.results.retain(|_, o| !o.running());
+                    // What was found stays, marked incomplete (as the CLI keeps it on Ctrl-C).
+                    for o in d.results.values_mut() {
+                        if o.running() {
+                            *o = Outcome::Cancelled(o.violations().to_vec());
+                        }
+                    }
                 }
                 true
             }
@@ -520,6 +525,13 @@ fn model_found(
         return false;
     }
     remap_violation(&mut v, tokens, &d.tokens);
+    // A condition found violated while exploring is reported where the execution ended; the
+    // complete report puts it on the condition: so does the first found, so it does not move.
+    if v.kind == litmus_engine::report::ViolationKind::Condition {
+        if let Some(c) = d.test.as_ref().and_then(|t| t.condition.as_ref()) {
+            v.span = c.span;
+        }
+    }
     match d.results.get_mut(&m) {
         Some(Outcome::Exploring(vs)) => {
             if vs.iter().any(|w| (w.kind, w.span) == (v.kind, v.span)) {

@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use litmus_engine::ast::{Stmt, StmtKind, Test};
-use litmus_engine::report::{ConditionResult, Schedule, Violation, ViolationKind};
+use litmus_engine::report::{Schedule, ViolationKind};
 use litmus_engine::{Diagnostic, Model, Severity, Span};
 
 use super::document::Outcome;
@@ -77,6 +77,12 @@ pub fn overlaps(a: Span, b: Span) -> bool {
     a.start < b.end.max(b.start + 1) && b.start < a.end.max(a.start + 1)
 }
 
+/// Schedules with more steps than this have their related information folded ...
+const RELATED_MAX: usize = 12;
+/// ... to the first `RELATED_HEAD` and the last `RELATED_TAIL` steps and one entry between.
+const RELATED_HEAD: usize = 6;
+const RELATED_TAIL: usize = 5;
+
 /// Diagnostics of the verification: one per (kind, span) naming the models, the schedule of the
 /// first failing model as related information; warnings for bounds, incomplete explorations and
 /// crashed checks.
@@ -118,7 +124,10 @@ pub fn diagnostics(test: &Test, text: &str, results: &BTreeMap<Model, Outcome>) 
             .filter(|m| results.get(m).is_some_and(Outcome::running))
             .collect();
         if !exploring.is_empty() {
-            msg += &format!(" (first found; still exploring {})", join_models(&exploring));
+            msg += &format!(
+                " (first found; still exploring {})",
+                join_models(&exploring)
+            );
         }
         if !holding.is_empty() {
             let verb = if kind == "assert" || kind == "condition" {
@@ -140,7 +149,25 @@ pub fn diagnostics(test: &Test, text: &str, results: &BTreeMap<Model, Outcome>) 
         let f = fs[0];
         let labels = schedule::labels(test, text, f.schedule);
         let n = labels.len();
+        // A long schedule is folded to its first and last steps (the Problems panel lists
+        // every related entry under the problem); the trace view has every step.
+        let folded = |i: usize| n > RELATED_MAX && i >= RELATED_HEAD && i < n - RELATED_TAIL;
         for (i, (s, l)) in f.schedule.iter().zip(labels).enumerate() {
+            if folded(i) {
+                if i == RELATED_HEAD {
+                    let hidden = n - RELATED_HEAD - RELATED_TAIL;
+                    d = d.with_related(
+                        s.span,
+                        format!(
+                            "{} steps {}-{}: {hidden} more steps (Litmus: Show Trace View steps through all {n})",
+                            f.model.label(),
+                            i + 1,
+                            n - RELATED_TAIL
+                        ),
+                    );
+                }
+                continue;
+            }
             d = d.with_related(
                 s.span,
                 format!("{} step {}/{n}: {l}", f.model.label(), i + 1),
@@ -179,6 +206,15 @@ pub fn diagnostics(test: &Test, text: &str, results: &BTreeMap<Model, Outcome>) 
                 test.name.span,
                 format!("internal error while checking under {}: {msg}", m.label()),
             )),
+            Outcome::Cancelled(_) => {
+                let msg = "verification cancelled before the end: results are incomplete \
+                           (Litmus: Verify Now checks again)"
+                    .to_string();
+                match warns.iter_mut().find(|x| x.0 == msg) {
+                    Some(x) => x.2.push(*m),
+                    None => warns.push((msg, None, vec![*m])),
+                }
+            }
             Outcome::Running | Outcome::Exploring(_) => {}
         }
     }
@@ -247,42 +283,8 @@ pub fn target_at(test: &Test, span: Span) -> Target {
     }
 }
 
-/// The verdict mark of one model for a target: ✓ holds, ✗ fails (also while the check still
-/// explores: a violation found stays one), ? incomplete, … running, – not verified.
-pub fn mark(test: &Test, target: Target, o: Option<&Outcome>) -> &'static str {
-    let Some(o) = o else { return "–" };
-    let report = match o {
-        Outcome::Running => return "…",
-        Outcome::Crashed(_) => return "⚠",
-        Outcome::Exploring(vs) => return if fails(target, vs, None) { "✗" } else { "…" },
-        Outcome::Done { report, .. } => report,
-    };
-    let _ = test;
-    if fails(target, &report.violations, report.condition.as_ref()) {
-        "✗"
-    } else if !report.complete {
-        "?"
-    } else {
-        "✓"
-    }
-}
-
-/// Whether `target` fails given these violations and the condition's verdict (if known).
-fn fails(target: Target, violations: &[Violation], condition: Option<&ConditionResult>) -> bool {
-    match target {
-        Target::Test => !violations.is_empty(),
-        Target::Assert(s) => violations
-            .iter()
-            .any(|v| v.kind == ViolationKind::Assert && overlaps(v.span, s)),
-        Target::Condition => match condition {
-            Some(c) => !c.holds,
-            None => violations.iter().any(|v| v.kind == ViolationKind::Condition),
-        },
-    }
-}
-
-/// `SC ✓ · TSO ✗ · PSO ✗`; with the models still running named (`· exploring TSO, PSO`);
-/// `not verified yet` when no model has a result.
+/// `SC ✓ · TSO ✗ · PSO ✗` (see [`super::verdict`]: implied verdicts say so); with the models
+/// still running named (`· exploring TSO, PSO`); `not verified yet` when no model has a result.
 pub fn verdict_title(
     test: &Test,
     target: Target,
@@ -292,12 +294,16 @@ pub fn verdict_title(
     if models.iter().all(|m| !results.contains_key(m)) {
         return format!(
             "{}: not verified yet (save to verify)",
-            models.iter().map(|m| m.label()).collect::<Vec<_>>().join(", ")
+            models
+                .iter()
+                .map(|m| m.label())
+                .collect::<Vec<_>>()
+                .join(", ")
         );
     }
-    let mut title = models
+    let mut title = super::verdict::verdicts(test, target, models, results)
         .iter()
-        .map(|m| format!("{} {}", m.label(), mark(test, target, results.get(m))))
+        .map(|v| v.title())
         .collect::<Vec<_>>()
         .join(" · ");
     let running: Vec<Model> = models
@@ -418,13 +424,14 @@ pub fn schedule_view(
     })
 }
 
-/// Inlay hints: after each load, the value it read in the counterexamples (`⇐ 0 (TSO)`).
+/// Inlay hints: at the end of each line with a load, the values read there in the
+/// counterexamples (`⇐ x=0 (TSO)`).
 ///
 /// Values come from every violation of every model (or, when nothing is violated, from every
 /// witness), each tagged with its model, and with `#k` when the model has several: Dekker's two
 /// failing assertions each contribute their own reads. A load run several times in one schedule
 /// (a loop) is summarised by its first value (and its last, when they differ) and a count:
-/// `⇐ 0 (×5, SC)`. In herd's x86 dialects the thread columns are left alone: one hint per row,
+/// `⇐ x=0 (×5, SC)`. In herd's x86 dialects the thread columns are left alone: one hint per row,
 /// at the end of the line, naming each cell's thread and location (`⇐ P0 y=0, P1 x=0 (TSO)`).
 pub fn inlay_hints(
     test: &Test,
@@ -514,22 +521,22 @@ fn finding_hints(
     let mut out: Vec<(u32, String, usize)> = Vec::new();
     for ((thread, sp), locs) in by_span {
         let runs = locs.iter().map(|(_, vs)| vs.len()).max().unwrap_or(1);
-        let values = if herd || locs.len() > 1 {
-            locs.iter()
-                .map(|(l, vs)| format!("{l}={}", summary(vs)))
-                .collect::<Vec<_>>()
-                .join(", ")
-        } else {
-            summary(&locs[0].1)
-        };
-        let (off, values) = if herd {
+        // At the end of the line (never inside an expression), so each value names its
+        // location: `⇐ flag1=0 (TSO)`.
+        let values = locs
+            .iter()
+            .map(|(l, vs)| format!("{l}={}", summary(vs)))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let off = line_end(text, sp.start);
+        let values = if herd {
             let name = test
                 .threads
                 .get(thread)
                 .map_or_else(|| format!("P{thread}"), |t| t.name.text.clone());
-            (line_end(text, sp.start), format!("{name} {values}"))
+            format!("{name} {values}")
         } else {
-            (hint_offset(text, sp), values)
+            values
         };
         // herd: the cells of one row share the line end
         match out.iter_mut().find(|(o, _, _)| *o == off) {
@@ -549,11 +556,4 @@ fn line_end(text: &str, off: u32) -> u32 {
     let rest = text.get(start..).unwrap_or("");
     let line = rest.split('\n').next().unwrap_or("");
     (start + line.trim_end().len()) as u32
-}
-
-/// Where a hint goes: the end of the step's source, before a trailing `;`.
-fn hint_offset(text: &str, sp: Span) -> u32 {
-    let s = text.get(sp.range()).unwrap_or("");
-    let trimmed = s.trim_end().trim_end_matches(';').trim_end();
-    sp.start + trimmed.len() as u32
 }

@@ -62,12 +62,53 @@ function M.format_status(s)
     end
   end
   local text = table.concat(parts, ' · ')
+  if type(s.problem) == 'string' and s.problem ~= '' then
+    return 'cannot verify: ' .. s.problem
+  end
+  if s.state == 'queued' then
+    return (text == '' and 'queued' or text) .. ' (queued)'
+  end
   if s.state == 'running' then
     text = (text == '' and 'running' or text) .. ' (running)'
   elseif s.state == 'cancelled' then
     text = (text == '' and 'cancelled' or text) .. ' (cancelled)'
   end
   return text
+end
+
+--- The server's hover markdown made readable in Neovim 0.7's float: links to VS Code commands
+--- (`[Trace under TSO](command:litmus.showTrace?…)`) become their text with the command that
+--- does the same here, and a markdown table (if any) becomes one row a line.
+function M.hover_text(md)
+  if type(md) ~= 'string' then
+    return md
+  end
+  md = md:gsub('%[Trace under (%u+)%]%(command:[^%)]*%)', function(m)
+    return 'Trace under ' .. m .. ' (`:LitmusTrace ' .. m:lower() .. '`)'
+  end)
+  md = md:gsub('%[([^%]]*)%]%(command:[^%)]*%)', '%1')
+  local out = {}
+  for line in (md .. '\n'):gmatch('(.-)\n') do
+    if line:match('^|[%s%-:|]+|$') then
+      -- the separator row of a table: dropped
+    elseif line:match('^|.*|$') then
+      local cells = {}
+      for c in line:sub(2, -2):gmatch('[^|]+') do
+        table.insert(cells, vim.trim(c))
+      end
+      table.insert(out, '  ' .. table.concat(cells, ' · '))
+    else
+      table.insert(out, line)
+    end
+  end
+  return table.concat(out, '\n')
+end
+
+local function on_hover(err, result, ctx, config)
+  if type(result) == 'table' and type(result.contents) == 'table' and type(result.contents.value) == 'string' then
+    result.contents.value = M.hover_text(result.contents.value)
+  end
+  return vim.lsp.handlers.hover(err, result, ctx, config)
 end
 
 --- For 'statusline': `%{v:lua.require'litmus'.statusline()}`.
@@ -489,7 +530,7 @@ local function client_config(bufnr, cmd)
     -- workspace/configuration handler, as the `litmus` section.
     init_options = M.config.settings,
     settings = { litmus = M.config.settings },
-    handlers = { ['litmus/status'] = on_status },
+    handlers = { ['litmus/status'] = on_status, ['textDocument/hover'] = on_hover },
     commands = { ['litmus.showSchedule'] = lens_show_schedule },
     on_attach = function(client, b)
       if M.config.codelens then

@@ -13,6 +13,10 @@ export interface ServerSettings {
   engine: EngineName;
   verifyOnSave: boolean;
   verifyOnChange: boolean;
+  /** Checks running at once (0 = one per core). */
+  maxJobs: number;
+  /** MiB a check may use (0 = a share of the machine). */
+  maxMemory: number;
 }
 
 export const MODEL_ORDER: readonly ModelName[] = ['sc', 'tso', 'pso'];
@@ -24,6 +28,8 @@ export const DEFAULT_SETTINGS: Readonly<ServerSettings> = Object.freeze({
   engine: 'auto' as EngineName,
   verifyOnSave: true,
   verifyOnChange: false,
+  maxJobs: 0,
+  maxMemory: 0,
 });
 
 /** Reads one key of the `litmus` section (the VS Code `WorkspaceConfiguration.get`). */
@@ -51,7 +57,9 @@ export function toServerSettings(get: ConfigGetter): ServerSettings {
       : DEFAULT_SETTINGS.engine;
   const verifyOnSave = bool(get('verifyOnSave'), DEFAULT_SETTINGS.verifyOnSave);
   const verifyOnChange = bool(get('verifyOnChange'), DEFAULT_SETTINGS.verifyOnChange);
-  return { models, loopBound, timeout, engine, verifyOnSave, verifyOnChange };
+  const maxJobs = Math.min(nonNegative(get('maxJobs'), DEFAULT_SETTINGS.maxJobs, true), 256);
+  const maxMemory = Math.min(nonNegative(get('maxMemory'), DEFAULT_SETTINGS.maxMemory, true), 1 << 20);
+  return { models, loopBound, timeout, engine, verifyOnSave, verifyOnChange, maxJobs, maxMemory };
 }
 
 /** The same mapping from a plain object such as the `litmus` section of settings.json. */

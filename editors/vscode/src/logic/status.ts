@@ -3,7 +3,7 @@
 import { MODEL_ORDER, ModelName } from './settings';
 
 export type Verdict = 'holds' | 'fails' | 'incomplete' | 'running';
-export type RunState = 'running' | 'done' | 'cancelled';
+export type RunState = 'running' | 'queued' | 'done' | 'cancelled';
 
 /** Server → client notification `litmus/status` (see the protocol contract). */
 export interface StatusParams {
@@ -11,12 +11,20 @@ export interface StatusParams {
   version: number;
   state: RunState;
   verdicts: Partial<Record<ModelName, Verdict>>;
+  /** Models whose verdict is implied by another's (`{tso: 'sc'}`: every SC execution is a TSO one). */
+  implied?: Partial<Record<ModelName, ModelName>>;
+  /** The `exists` answers (herd's Ok / No), when the test has an `exists` condition. */
+  exists?: Partial<Record<ModelName, 'ok' | 'no' | 'unknown'>>;
+  /** The server's tooltip: one line per model, the `exists` answers, the legend. */
+  tooltip?: string;
+  /** Why nothing can be verified (a syntax error: `line 3: …`). */
+  problem?: string;
 }
 
 export const STATUS_NOTIFICATION = 'litmus/status';
 
 const VERDICTS: readonly Verdict[] = ['holds', 'fails', 'incomplete', 'running'];
-const STATES: readonly RunState[] = ['running', 'done', 'cancelled'];
+const STATES: readonly RunState[] = ['running', 'queued', 'done', 'cancelled'];
 
 /** Validates a notification's params; anything malformed is `undefined` (and ignored). */
 export function parseStatus(raw: unknown): StatusParams | undefined {
@@ -31,7 +39,20 @@ export function parseStatus(raw: unknown): StatusParams | undefined {
       if (VERDICTS.includes(v[m] as Verdict)) verdicts[m] = v[m] as Verdict;
     }
   }
-  return { uri: r.uri, version: r.version, state: r.state as RunState, verdicts };
+  const out: StatusParams = { uri: r.uri, version: r.version, state: r.state as RunState, verdicts };
+  const byModel = <T extends string>(x: unknown, ok: (v: unknown) => boolean): Partial<Record<ModelName, T>> | undefined => {
+    if (typeof x !== 'object' || x === null) return undefined;
+    const o: Partial<Record<ModelName, T>> = {};
+    for (const m of MODEL_ORDER) if (ok((x as Record<string, unknown>)[m])) o[m] = (x as Record<string, T>)[m];
+    return o;
+  };
+  const implied = byModel<ModelName>(r.implied, (v) => MODEL_ORDER.includes(v as ModelName));
+  if (implied && Object.keys(implied).length > 0) out.implied = implied;
+  const exists = byModel<'ok' | 'no' | 'unknown'>(r.exists, (v) => v === 'ok' || v === 'no' || v === 'unknown');
+  if (exists) out.exists = exists;
+  if (typeof r.tooltip === 'string' && r.tooltip !== '') out.tooltip = r.tooltip;
+  if (typeof r.problem === 'string' && r.problem !== '') out.problem = r.problem;
+  return out;
 }
 
 const SYMBOL: Record<Verdict, string> = {
@@ -41,10 +62,12 @@ const SYMBOL: Record<Verdict, string> = {
   running: '…',
 };
 
+// Used only when the server sends no tooltip (an older server); the server's wording is the
+// same as its lenses' (`verdict.rs`).
 const WORDS: Record<Verdict, string> = {
-  holds: 'every assertion and condition holds',
-  fails: 'violation found',
-  incomplete: 'exploration incomplete (timeout or loop bound), no violation found',
+  holds: 'nothing fails (no assertion, forall/~exists condition, runtime error or deadlock); an `exists` is a question, answered Ok / No on its lens',
+  fails: 'fails: an execution violates an assertion or a condition, or ends in an error or deadlock',
+  incomplete: 'incomplete: the exploration stopped early (a limit, or cancelled) with nothing found',
   running: 'checking…',
 };
 
@@ -65,15 +88,29 @@ export function verdictSummary(verdicts: Partial<Record<ModelName, Verdict>>): s
 }
 
 export function formatStatus(s: StatusParams): StatusView {
+  if (s.problem !== undefined) {
+    return {
+      text: '$(error) litmus: cannot verify',
+      tooltip: `Not verified: ${s.problem}\nFix it (see the Problems panel) and save to verify.`,
+      severity: 'error',
+    };
+  }
   const summary = verdictSummary(s.verdicts);
-  const icon = s.state === 'running' ? '$(sync~spin)' : s.state === 'cancelled' ? '$(circle-slash)' : '$(beaker)';
+  const icon =
+    s.state === 'running' ? '$(sync~spin)' : s.state === 'queued' ? '$(clock)' : s.state === 'cancelled' ? '$(circle-slash)' : '$(beaker)';
   let text = `${icon} ${summary || 'litmus'}`;
   if (s.state === 'cancelled') text += ' (cancelled)';
-  const lines = MODEL_ORDER.filter((m) => s.verdicts[m] !== undefined).map(
-    (m) => `${m.toUpperCase()}: ${WORDS[s.verdicts[m] as Verdict]}`,
-  );
-  if (s.state === 'running') lines.push('Verification is running.');
-  if (s.state === 'cancelled') lines.push('Verification was cancelled (the file changed).');
+  if (s.state === 'queued') text += ' (queued)';
+  const lines =
+    s.tooltip !== undefined
+      ? [s.tooltip]
+      : MODEL_ORDER.filter((m) => s.verdicts[m] !== undefined).map((m) => {
+          const by = s.implied?.[m];
+          return `${m.toUpperCase()}: ${WORDS[s.verdicts[m] as Verdict]}${by ? ` (implied by ${by.toUpperCase()})` : ''}`;
+        });
+  if (s.state === 'running') lines.push('Verification is running: click to cancel (what was found is kept).');
+  if (s.state === 'queued') lines.push('Waiting for a free place (the litmus.maxJobs setting).');
+  if (s.state === 'cancelled') lines.push('Verification was cancelled: what was found is kept, the rest is incomplete.');
   const values = Object.values(s.verdicts);
   const severity = values.includes('fails') ? 'error' : values.includes('incomplete') ? 'warning' : 'none';
   return { text, tooltip: lines.join('\n') || 'litmus', severity };

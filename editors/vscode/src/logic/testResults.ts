@@ -168,9 +168,17 @@ function incompleteText(model: Model, r: CliModelReport): string {
   return `${modelLabel(model)}: not verified, the exploration was incomplete${why.length ? ` (${why.join('; ')})` : ''}`;
 }
 
-function conditionAnswer(model: Model, c: NonNullable<CliModelReport['condition']>): string {
+/** The condition's answer, in the lens's words: for `exists`, herd's `Ok` / `No` (not a failure). */
+export function conditionAnswer(model: Model, c: NonNullable<CliModelReport['condition']>): string {
   const states = c.positive + c.negative;
-  const verdict = c.kind === 'exists' ? (c.holds ? 'reachable' : 'not reachable') : c.holds ? 'holds' : 'fails';
+  const verdict =
+    c.kind === 'exists'
+      ? c.holds
+        ? 'Ok: some execution reaches the state'
+        : 'No: no execution reaches the state (an answer, not a failure)'
+      : c.holds
+        ? 'holds'
+        : 'fails';
   return `${modelLabel(model)}: ${c.kind} ${verdict} (${c.positive} of ${states} final state${states === 1 ? '' : 's'} satisfy it)`;
 }
 
@@ -228,7 +236,9 @@ export function fileResults(
         (v) => (v.kind === 'assert' || v.kind === 'condition') && (v.kind === 'assert') === (check.kind === 'assert') && inside(range0(v).start, check.range),
       );
       mine.forEach((v) => claimed.add(v));
-      const ms = r.stats?.time_ms;
+      // The model's time is shared among its items, so the durations add up to the run's.
+      const withNode = nodes.filter((n) => n.node).length;
+      const ms = r.stats?.time_ms === undefined ? undefined : r.stats.time_ms / Math.max(1, withNode);
       if (mine.length > 0) {
         out.push({
           id: node.id,
@@ -250,11 +260,46 @@ export function fileResults(
       fileIncomplete.push({ text: incompleteText(model, r) });
     }
   }
+  addImplied(file, out);
   addFenceHints(file, out);
   if (fileFailures.length > 0) out.push({ id: file.id, outcome: 'failed', messages: fileFailures });
   else if (fileIncomplete.length > 0) out.push({ id: file.id, outcome: 'errored', messages: fileIncomplete });
   else if (file.children.length === 0) out.push({ id: file.id, outcome: 'passed', messages: [] });
   return out;
+}
+
+const STRENGTH: readonly Model[] = ['sc', 'tso', 'pso'];
+
+/**
+ * Implied verdicts, as the lenses state them: every SC execution is a TSO execution and every
+ * TSO execution a PSO one. A check left unverified (incomplete) under a model fails there when
+ * a stronger model found a violation of it, and passes when a weaker model passed it completely.
+ */
+function addImplied(file: FileNode, out: ItemResult[]): void {
+  const byId = new Map(out.map((r) => [r.id, r]));
+  for (const c of file.children) {
+    const at = (m: Model) => byId.get(`${c.id}/${m}`);
+    for (const m of STRENGTH) {
+      const r = at(m);
+      if (r?.outcome !== 'errored') continue;
+      const i = STRENGTH.indexOf(m);
+      const failedBy = STRENGTH.slice(0, i).find((s) => at(s)?.outcome === 'failed');
+      const passedBy = STRENGTH.slice(i + 1).find((w) => at(w)?.outcome === 'passed');
+      if (failedBy) {
+        r.outcome = 'failed';
+        r.messages = [
+          {
+            text: `${modelLabel(m)}: fails, implied by ${modelLabel(failedBy)} (every ${modelLabel(failedBy)} execution is a ${modelLabel(m)} execution); its own exploration was incomplete.\n${at(failedBy)!.messages[0]?.text ?? ''}`,
+            range: at(failedBy)!.messages[0]?.range ?? r.messages[0]?.range,
+          },
+        ];
+      } else if (passedBy && c.kind !== 'condition') {
+        r.outcome = 'passed';
+        r.detail = `${modelLabel(m)}: holds, implied by ${modelLabel(passedBy)} (every ${modelLabel(m)} execution is a ${modelLabel(passedBy)} execution)`;
+        r.messages = [];
+      }
+    }
+  }
 }
 
 /** The line a TSO/PSO failure gets when the same check passed under SC in the same run. */

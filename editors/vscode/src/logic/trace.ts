@@ -54,12 +54,23 @@ export interface GraphEdge {
   from: number;
   to: number;
   kind: 'po' | 'rf' | 'co' | 'fr' | 'rmw';
+  /** On a cycle of the graph: part of what explains a violation SC does not have. */
+  explains?: boolean;
+}
+
+/** A deadlock's wait: `thread` waits for `mutex`, held by `holder` since its lock event `lock`. */
+export interface GraphWait {
+  thread: number;
+  mutex: string | null;
+  holder: number | null;
+  lock: number | null;
 }
 
 export interface Graph {
   threads: string[];
   nodes: GraphNode[];
   edges: GraphEdge[];
+  waits?: GraphWait[];
 }
 
 export interface TraceEnd {
@@ -171,7 +182,23 @@ export function parseTrace(raw: unknown): TraceReply | undefined {
     const to = num(e.to);
     const kind = EDGE_KINDS.find((k) => k === e.kind);
     if (from === null || to === null || !kind || from >= nodes.length || to >= nodes.length) return [];
-    return [{ from, to, kind }];
+    return [e.explains === true ? { from, to, kind, explains: true } : { from, to, kind }];
+  });
+  const threadCount = arr(g.threads).length;
+  const waits: GraphWait[] = arr(g.waits).flatMap((w) => {
+    if (!isObj(w)) return [];
+    const thread = num(w.thread);
+    if (thread === null || thread >= threadCount) return [];
+    const holder = num(w.holder);
+    const lock = num(w.lock);
+    return [
+      {
+        thread,
+        mutex: typeof w.mutex === 'string' ? w.mutex : null,
+        holder: holder !== null && holder < threadCount ? holder : null,
+        lock: lock !== null && lock < nodes.length ? lock : null,
+      },
+    ];
   });
   const end = isObj(raw.end) ? raw.end : {};
   const endKind = (['final', 'violation', 'blocked', 'running'] as const).find((k) => k === end.end) ?? 'running';
@@ -199,7 +226,7 @@ export function parseTrace(raw: unknown): TraceReply | undefined {
       message: typeof end.message === 'string' ? end.message : undefined,
       reason: typeof end.reason === 'string' ? end.reason : undefined,
     },
-    graph: { threads: arr(g.threads).map((t) => str(t)), nodes, edges },
+    graph: { threads: arr(g.threads).map((t) => str(t)), nodes, edges, ...(waits.length ? { waits } : {}) },
   };
 }
 
@@ -383,6 +410,17 @@ svg .e-co { stroke: var(--vscode-charts-blue); } svg .l-co { fill: var(--vscode-
 svg .e-fr { stroke: var(--vscode-charts-orange); } svg .l-fr { fill: var(--vscode-charts-orange); }
 svg .e-rmw { stroke: var(--vscode-charts-purple); } svg .l-rmw { fill: var(--vscode-charts-purple); }
 svg path { fill: none; stroke-width: 1.5; }
+svg .e-wait { stroke: var(--vscode-errorForeground); stroke-dasharray: 6 3; } svg .l-wait { fill: var(--vscode-errorForeground); }
+svg .edge.explains path { stroke-width: 2.5; }
+.stale { padding: 4px 8px; border: 1px solid var(--vscode-inputValidation-warningBorder); background: var(--vscode-inputValidation-warningBackground); }
+svg .edge:not(.explains) text { display: none; }
+.graph-bar { display: flex; gap: 10px; align-items: center; flex-wrap: wrap; margin: 4px 0; }
+.graph-box { overflow: auto; max-height: 70vh; border: 1px solid var(--vscode-panel-border, transparent); cursor: grab; }
+.graph-box.dragging { cursor: grabbing; }
+.graph-box:not(.show-po) .edge.e-po:not(.explains), .graph-box:not(.show-rf) .edge.e-rf:not(.explains),
+.graph-box:not(.show-co) .edge.e-co:not(.explains), .graph-box:not(.show-fr) .edge.e-fr:not(.explains),
+.graph-box:not(.show-rmw) .edge.e-rmw:not(.explains) { display: none; }
+.graph-box.show-labels .edge text { display: inline; }
 `;
 
 /** The webview's own script: moves the current step (buttons, keys, clicks) and tells the extension. */
@@ -414,6 +452,38 @@ document.addEventListener('keydown', (e) => {
 for (const id of ['model', 'violation']) {
   const s = document.getElementById(id);
   if (s) s.addEventListener('change', () => vscode.postMessage({ type: 'select', model: document.getElementById('model').value, index: id === 'model' ? 0 : Number(document.getElementById('violation').value) }));
+}
+window.addEventListener('message', (e) => {
+  const m = e.data || {};
+  const banner = document.getElementById('stale');
+  if (m.type === 'stale') { banner.textContent = m.text; banner.hidden = false; }
+});
+const box = document.getElementById('graph-box');
+const svg = box && box.querySelector('svg');
+document.querySelectorAll('input[data-show]').forEach((c) => {
+  const apply = () => box.classList.toggle('show-' + c.dataset.show, c.checked);
+  c.addEventListener('change', apply);
+  apply();
+});
+let zoom = 1;
+const baseW = svg ? Number(svg.getAttribute('width')) : 0;
+const baseH = svg ? Number(svg.getAttribute('height')) : 0;
+function setZoom(z) {
+  zoom = Math.max(0.25, Math.min(4, z));
+  if (svg) { svg.setAttribute('width', String(baseW * zoom)); svg.setAttribute('height', String(baseH * zoom)); }
+  const zl = document.getElementById('zoom-level');
+  if (zl) zl.textContent = Math.round(zoom * 100) + '%';
+}
+for (const [id, f] of [['zoom-in', () => zoom * 1.25], ['zoom-out', () => zoom / 1.25], ['zoom-fit', () => (box.clientWidth - 4) / baseW], ['zoom-reset', () => 1]]) {
+  const b = document.getElementById(id);
+  if (b) b.addEventListener('click', () => setZoom(f()));
+}
+if (box) {
+  box.addEventListener('wheel', (e) => { if (e.ctrlKey || e.metaKey) { e.preventDefault(); setZoom(zoom * (e.deltaY < 0 ? 1.1 : 1 / 1.1)); } }, { passive: false });
+  let drag;
+  box.addEventListener('mousedown', (e) => { drag = { x: e.clientX, y: e.clientY, l: box.scrollLeft, t: box.scrollTop }; box.classList.add('dragging'); });
+  window.addEventListener('mousemove', (e) => { if (drag) { box.scrollLeft = drag.l - (e.clientX - drag.x); box.scrollTop = drag.t - (e.clientY - drag.y); } });
+  window.addEventListener('mouseup', () => { drag = undefined; box.classList.remove('dragging'); });
 }
 show(cur, false);
 `;
@@ -473,6 +543,7 @@ export function traceHtml(v: TraceView, g: Graph, o: HtmlOptions): string {
 <h1>${e(v.heading)}</h1>
 <div class="bar">${modelSelect}${violationSelect}
 <button id="prev" title="Previous step (p, ↑)">◀ Previous</button><button id="next" title="Next step (n, ↓)">Next ▶</button></div>
+<p id="stale" class="stale" role="alert" hidden></p>
 <p id="status" role="status" aria-live="polite" class="muted"></p>
 <table id="steps" role="grid" aria-label="Steps, one column per thread, with store buffers and memory after each step">
 <thead><tr>${head}</tr></thead>
@@ -484,8 +555,10 @@ ${body}
 <p>${e(v.ending)}</p>
 ${final}
 <h2>Execution graph</h2>
-<p class="muted">po program order · rf reads-from · co coherence · fr from-read · rmw atomic update</p>
+${graphControls(g)}
+<div id="graph-box" class="graph-box${[...shownByDefault(g)].map((k) => ` show-${k}`).join('')}">
 ${graphSvg(g)}
+</div>
 <script nonce="${o.nonce}">${SCRIPT}</script>
 </body>
 </html>`;
@@ -500,10 +573,48 @@ export interface Placed {
 }
 
 const COL = 170;
-const ROW = 64;
+const ROW = 56;
 const NODE_W = 110;
 const NODE_H = 26;
 const TOP = 40;
+
+const EDGE_WORDS: Record<GraphEdge['kind'], string> = {
+  po: 'program order',
+  rf: 'reads-from',
+  co: 'coherence',
+  fr: 'from-read',
+  rmw: 'atomic update',
+};
+
+/**
+ * The edges drawn before any toggle: those on a cycle (what makes the execution impossible
+ * under SC), and when there is none (a violation SC has too) the reads-from edges; program
+ * order and atomic updates always (they are the threads' structure).
+ */
+export function shownByDefault(g: Graph): Set<GraphEdge['kind']> {
+  const s = new Set<GraphEdge['kind']>(['po', 'rmw']);
+  if (!g.edges.some((e) => e.explains)) s.add('rf');
+  return s;
+}
+
+/** The graph's toolbar: a toggle per relation (with how many edges it has), zoom buttons. */
+export function graphControls(g: Graph): string {
+  const on = shownByDefault(g);
+  const cyc = g.edges.filter((e) => e.explains).length;
+  const lead = cyc
+    ? `<p class="muted">Bold: the ${cyc} edges of a cycle of program order, reads-from, coherence and from-read — no SC execution has one, which is why this happens only under a relaxed model. Other edges behind the toggles.</p>`
+    : g.waits?.length
+      ? '<p class="muted">Dashed: who waits for whom. A cycle of waits is the deadlock.</p>'
+      : '<p class="muted">No cycle: SC allows this execution too. Reads-from and program order are shown; the other relations behind the toggles.</p>';
+  const toggles = (['po', 'rf', 'co', 'fr', 'rmw'] as const)
+    .map((k) => {
+      const n = g.edges.filter((e) => e.kind === k).length;
+      return `<label title="${EDGE_WORDS[k]}"><input type="checkbox" data-show="${k}"${on.has(k) ? ' checked' : ''}${n ? '' : ' disabled'}> ${k} (${n})</label>`;
+    })
+    .join('');
+  return `${lead}<div class="graph-bar" role="toolbar" aria-label="Graph">${toggles}<label><input type="checkbox" data-show="labels"> all labels</label>
+<button id="zoom-out" title="Zoom out (Ctrl+wheel)">−</button><span id="zoom-level">100%</span><button id="zoom-in" title="Zoom in (Ctrl+wheel)">+</button><button id="zoom-fit" title="Fit the width">Fit</button><button id="zoom-reset" title="Actual size">1:1</button><span class="muted">drag to pan</span></div>`;
+}
 
 /**
  * Where each event goes: the initial writes in a row at the top, then one column per thread
@@ -529,12 +640,15 @@ export function graphSvg(g: Graph): string {
   const placed = layoutGraph(g);
   const at = new Map(placed.map((p) => [p.node.id, p]));
   const width = Math.max(20 + g.threads.length * COL, ...placed.map((p) => p.x + NODE_W + 40));
-  const height = Math.max(...placed.map((p) => p.y + NODE_H + 30), TOP + 40);
+  const bottom = Math.max(...placed.map((p) => p.y + NODE_H), TOP);
+  const height = bottom + (g.waits?.length ? 60 : 30);
   const firstRow = placed.some((p) => p.node.thread === null) ? TOP + ROW : TOP;
   const headers = g.threads.map((t, i) => `<text class="thread" x="${20 + i * COL}" y="${firstRow}">${e(t)}</text>`).join('');
-  const markers = ['po', 'rf', 'co', 'fr', 'rmw']
+  const markers = ['po', 'rf', 'co', 'fr', 'rmw', 'wait']
     .map((k) => `<marker id="arrow-${k}" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path class="e-${k} l-${k}" d="M0,0 L10,5 L0,10 z"/></marker>`)
     .join('');
+  // Labels of parallel edges between the same columns are staggered along the curve.
+  const seen = new Map<string, number>();
   const edges = g.edges
     .map((ed, i) => {
       const a = at.get(ed.from);
@@ -547,6 +661,9 @@ export function graphSvg(g: Graph): string {
       let d: string;
       let lx: number;
       let ly: number;
+      const lane = `${a.x}:${b.x}`;
+      const nth = seen.get(lane) ?? 0;
+      seen.set(lane, nth + 1);
       if (ed.kind === 'po' || ed.kind === 'rmw') {
         d = `M${x1},${y1} L${x2},${y2}`;
         lx = x1 + 4;
@@ -554,20 +671,52 @@ export function graphSvg(g: Graph): string {
       } else {
         // Cross edges bend sideways, each kind by its own amount, so they do not overlap.
         const bend = 30 + 12 * (['rf', 'co', 'fr'].indexOf(ed.kind) + (i % 2));
-        const sx = a.x === b.x ? a.x + NODE_W : x1;
-        const tx = a.x === b.x ? b.x + NODE_W : x2;
-        const sy = a.x === b.x ? a.y + NODE_H / 2 : y1;
-        const ty = a.x === b.x ? b.y + NODE_H / 2 : y2;
-        const cx = (sx + tx) / 2 + (a.x === b.x ? bend : 0);
-        const cy = (sy + ty) / 2 - (a.x === b.x ? 0 : bend / 2);
+        const same = a.x === b.x;
+        const sx = same ? a.x + NODE_W : a.x < b.x ? a.x + NODE_W : a.x;
+        const tx = same ? b.x + NODE_W : a.x < b.x ? b.x : b.x + NODE_W;
+        const sy = a.y + NODE_H / 2;
+        const ty = b.y + NODE_H / 2;
+        const cx = (sx + tx) / 2 + (same ? bend : 0);
+        const cy = (sy + ty) / 2 - (same ? 0 : bend / 2);
         d = `M${sx},${sy} Q${cx},${cy} ${tx},${ty}`;
-        lx = (sx + 2 * cx + tx) / 4 + 3;
-        ly = (sy + 2 * cy + ty) / 4;
+        const t = 0.3 + 0.4 * ((nth % 5) / 4);
+        lx = (1 - t) * (1 - t) * sx + 2 * (1 - t) * t * cx + t * t * tx + 3;
+        ly = (1 - t) * (1 - t) * sy + 2 * (1 - t) * t * cy + t * t * ty - 2;
       }
-      return `<g class="edge e-${ed.kind}" data-kind="${ed.kind}" data-from="${ed.from}" data-to="${ed.to}"><path class="e-${ed.kind}" d="${d}" marker-end="url(#arrow-${ed.kind})"/><text class="l-${ed.kind}" x="${lx.toFixed(1)}" y="${ly.toFixed(1)}">${ed.kind}</text></g>`;
+      const from = at.get(ed.from)!.node;
+      const to = at.get(ed.to)!.node;
+      const name = (n: GraphNode) => (n.name ? `${n.name}: ${n.label}` : n.label);
+      return `<g class="edge e-${ed.kind}${ed.explains ? ' explains' : ''}" data-kind="${ed.kind}" data-from="${ed.from}" data-to="${ed.to}"><title>${e(`${ed.kind} (${EDGE_WORDS[ed.kind]}): ${name(from)} → ${name(to)}`)}</title><path class="e-${ed.kind}" d="${d}" marker-end="url(#arrow-${ed.kind})"/><text class="l-${ed.kind}" x="${lx.toFixed(1)}" y="${ly.toFixed(1)}">${ed.kind}</text></g>`;
     })
     .join('\n');
-  const nodes = placed
+  // A deadlock: from below each waiting thread's last event to the lock its holder took.
+  const waits = (g.waits ?? [])
+    .map((w) => {
+      const mine = placed.filter((p) => p.node.thread === w.thread);
+      const sx = 20 + w.thread * COL + NODE_W / 2;
+      const sy = mine.length ? Math.max(...mine.map((p) => p.y + NODE_H)) : firstRow + 10;
+      const what = w.mutex === null ? 'waits at await' : `waits for ${w.mutex}${w.holder !== null ? ` (held by ${g.threads[w.holder]})` : ''}`;
+      const target = w.lock !== null ? at.get(w.lock) : undefined;
+      const text = `<text class="l-wait" x="${sx - NODE_W / 2}" y="${bottom + 40}">${e(`${g.threads[w.thread]} ${what}`)}</text>`;
+      if (!target) return `<g class="wait">${text}</g>`;
+      const tx = target.x + (target.x > sx ? 0 : NODE_W);
+      const ty = target.y + NODE_H / 2;
+      const cy = bottom + 24;
+      return `<g class="wait" data-thread="${w.thread}"><title>${e(`${g.threads[w.thread]} ${what}`)}</title><path class="e-wait" d="M${sx},${sy} C${sx},${cy} ${tx},${cy} ${tx},${ty}" marker-end="url(#arrow-wait)"/>${text}</g>`;
+    })
+    .join('\n');
+  return `<svg xmlns="http://www.w3.org/2000/svg" role="img" aria-label="Execution graph: ${g.nodes.length} events, ${g.edges.length} edges" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">
+<defs>${markers}</defs>
+${headers}
+${edges}
+${waits}
+${nodes(placed)}
+</svg>`;
+}
+
+function nodes(placed: Placed[]): string {
+  const e = escapeHtml;
+  return placed
     .map((p) => {
       const n = p.node;
       const label = n.name ? `${n.name}: ${n.label}` : n.label;
@@ -576,10 +725,4 @@ export function graphSvg(g: Graph): string {
       return `<g class="${cls}" data-id="${n.id}"${step}><title>${e(n.pending ? `${label} (still buffered)` : label)}</title><rect x="${p.x}" y="${p.y}" width="${NODE_W}" height="${NODE_H}" rx="4"/><text x="${p.x + 8}" y="${p.y + 17}">${e(label)}</text></g>`;
     })
     .join('\n');
-  return `<svg xmlns="http://www.w3.org/2000/svg" role="img" aria-label="Execution graph: ${g.nodes.length} events, ${g.edges.length} edges" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">
-<defs>${markers}</defs>
-${headers}
-${edges}
-${nodes}
-</svg>`;
 }

@@ -19,6 +19,8 @@ test('an empty configuration gives the contract defaults', () => {
     engine: 'auto',
     verifyOnSave: true,
     verifyOnChange: false,
+    maxJobs: 0,
+    maxMemory: 0,
   });
 });
 
@@ -30,6 +32,8 @@ test('valid values pass through unchanged', () => {
     engine: 'exhaustive',
     verifyOnSave: false,
     verifyOnChange: true,
+    maxJobs: 2,
+    maxMemory: 512,
     serverPath: '/opt/litmus',
   });
   assert.deepEqual(s, {
@@ -39,6 +43,8 @@ test('valid values pass through unchanged', () => {
     engine: 'exhaustive',
     verifyOnSave: false,
     verifyOnChange: true,
+    maxJobs: 2,
+    maxMemory: 512,
   });
   assert.equal('serverPath' in s, false, 'the extension-only serverPath is not sent to the server');
 });
@@ -80,6 +86,8 @@ test('the server keys are exactly the contract settings, and match package.json'
   assert.deepEqual([...SERVER_KEYS].sort(), [
     'litmus.engine',
     'litmus.loopBound',
+    'litmus.maxJobs',
+    'litmus.maxMemory',
     'litmus.models',
     'litmus.timeout',
     'litmus.verifyOnChange',

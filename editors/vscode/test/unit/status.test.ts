@@ -19,13 +19,13 @@ test('a finished check with a failing model is an error', () => {
   const v = formatStatus(done({ sc: 'holds', tso: 'fails', pso: 'fails' }));
   assert.equal(v.text, '$(beaker) SC ✓ · TSO ✗ · PSO ✗');
   assert.equal(v.severity, 'error');
-  assert.equal(v.tooltip, 'SC: every assertion and condition holds\nTSO: violation found\nPSO: violation found');
+  assert.match(v.tooltip, /^SC: nothing fails .*\nTSO: fails: .*\nPSO: fails: /);
 });
 
 test('an incomplete model without failures is a warning', () => {
   const v = formatStatus(done({ sc: 'holds', tso: 'incomplete' }));
   assert.equal(v.severity, 'warning');
-  assert.match(v.tooltip, /TSO: exploration incomplete/);
+  assert.match(v.tooltip, /TSO: incomplete: /);
 });
 
 test('all holding is neither error nor warning', () => {
@@ -69,4 +69,34 @@ test('the store keeps the newest version and drops stale ones', () => {
   store.delete('k');
   assert.equal(store.get('k'), undefined);
   assert.equal(store.update('k', done({}, 1)), true, 'after close any version is accepted');
+});
+
+test('the server tooltip, implied verdicts and exists answers are kept; an unparsable file says why', () => {
+  const s = parseStatus({
+    uri: 'file:///a.litmus',
+    version: 2,
+    state: 'done',
+    verdicts: { sc: 'holds', tso: 'holds' },
+    implied: { tso: 'pso', arm: 'sc' },
+    exists: { sc: 'no', tso: 'ok', pso: 'maybe' },
+    tooltip: 'SC: holds\nTSO: holds',
+  });
+  assert.deepEqual(s?.implied, { tso: 'pso' });
+  assert.deepEqual(s?.exists, { sc: 'no', tso: 'ok' });
+  const v = formatStatus(s!);
+  assert.equal(v.tooltip, 'SC: holds\nTSO: holds', 'the server says what the verdicts mean');
+  const older = formatStatus(done({ sc: 'fails', tso: 'fails' }));
+  assert.doesNotMatch(older.tooltip, /implied/);
+  const implied = formatStatus({ ...done({ sc: 'fails', tso: 'fails' }), implied: { tso: 'sc' } });
+  assert.match(implied.tooltip, /TSO: fails: .*\(implied by SC\)/);
+  const bad = formatStatus(parseStatus({ uri: 'file:///a', version: 3, state: 'done', verdicts: {}, problem: 'line 3: expected `;`' })!);
+  assert.equal(bad.text, '$(error) litmus: cannot verify');
+  assert.match(bad.tooltip, /line 3: expected `;`/);
+  assert.equal(bad.severity, 'error');
+});
+
+test('a queued check says so', () => {
+  const q = formatStatus({ ...done({}), state: 'queued' });
+  assert.equal(q.text, '$(clock) litmus (queued)');
+  assert.match(q.tooltip, /maxJobs/);
 });

@@ -90,11 +90,29 @@ test('a violation fails the model child of its assertion; the others pass', () =
       fenceHint('tso'),
     ].join('\n'),
   );
-  assert.equal(fail.durationMs, 1.5);
+  // 1.5 ms for the model, shared by its three items (two assertions and the condition)
+  assert.equal(fail.durationMs, 0.5);
+  const tsoTime = rs.filter((r) => r.id.endsWith('/tso')).reduce((a, r) => a + (r.durationMs ?? 0), 0);
+  assert.equal(tsoTime, 1.5, 'the durations add up to the model time');
   // (the last line: SC passed, so the failure under TSO is a missing fence, and the message
   // points to the quick fix)
   // the condition's answer goes to the output, an exists is a question, not a test that fails
-  assert.equal(rs.find((r) => r.id === 'u#condition/sc')!.detail, 'SC: exists reachable (2 of 2 final states satisfy it)');
+  assert.equal(rs.find((r) => r.id === 'u#condition/sc')!.detail, 'SC: exists Ok: some execution reaches the state (2 of 2 final states satisfy it)');
+});
+
+test('an incomplete model is failed when a stronger model fails the check, passed when a weaker one passes it', () => {
+  const tree = fileTree('u', 'T', TEXT, ['sc', 'tso', 'pso']);
+  const incomplete = ok({ complete: false, condition: null });
+  const file: CliFile = { path: 'T', diagnostics: [], results: { sc: ok({ violations: [failing] }), tso: incomplete, pso: ok() } };
+  const rs = fileResults(tree, ['sc', 'tso', 'pso'], file, TEXT);
+  const at = (id: string) => rs.find((r) => r.id === `u${id}`)!;
+  assert.equal(at('#assert-2/tso').outcome, 'failed');
+  assert.match(at('#assert-2/tso').messages[0].text, /^TSO: fails, implied by SC \(every SC execution is a TSO execution\)/);
+  // assert-1 holds under PSO (complete), so under TSO too
+  assert.equal(at('#assert-1/tso').outcome, 'passed');
+  assert.match(at('#assert-1/tso').detail!, /implied by PSO/);
+  // the condition is not implied (an exists is answered per model)
+  assert.equal(at('#condition/tso').outcome, 'errored');
 });
 
 test('only the models asked for are reported', () => {

@@ -153,3 +153,49 @@ test('the graph SVG: herd layout, one group per event and edge, kinds coloured b
   const pending = { ...t.graph, nodes: t.graph.nodes.map((n) => (n.id === 2 ? { ...n, pending: true } : n)) };
   assert.match(graphSvg(pending), /<g class="node pending" data-id="2" data-step="0"><title>a: Wx=1 \(still buffered\)<\/title>/);
 });
+
+test('the graph shows the cycle that explains a relaxed violation first, the rest behind toggles', () => {
+  const cyc = new Set(['2>4', '4>3', '3>5', '5>2']);
+  const g = parseTrace({
+    ...reply,
+    graph: { ...reply.graph, edges: reply.graph.edges.map((e) => ({ ...e, explains: cyc.has(`${e.from}>${e.to}`) })) },
+  })!.graph;
+  assert.equal(g.edges.filter((e) => e.explains).length, 4);
+  const svg = graphSvg(g);
+  assert.equal((svg.match(/class="edge e-[a-z]+ explains"/g) ?? []).length, 4);
+  assert.match(svg, /<title>fr \(from-read\): b: Ry=0 → c: Wy=1<\/title>/);
+  // Without a cycle (SC has the violation too) reads-from is shown by default; with one it is not.
+  const html = traceHtml(traceView(parseTrace(reply)!), g, { cspSource: 'c', nonce: 'n' });
+  assert.match(html, /<div id="graph-box" class="graph-box show-po show-rmw">/);
+  assert.match(html, /<input type="checkbox" data-show="fr"> fr \(2\)/);
+  assert.match(html, /Bold: the 4 edges of a cycle/);
+  assert.match(html, /id="zoom-in"/);
+  const plain = traceHtml(traceView(parseTrace(reply)!), parseTrace(reply)!.graph, { cspSource: 'c', nonce: 'n' });
+  assert.match(plain, /class="graph-box show-po show-rmw show-rf"/);
+  assert.match(plain, /No cycle: SC allows this execution too/);
+});
+
+test("a deadlock's graph draws each thread's wait for the lock its holder took", () => {
+  const t = parseTrace({
+    ...reply,
+    graph: {
+      threads: ['P0', 'P1'],
+      nodes: [
+        { id: 0, name: 'a', kind: 'lock', thread: 0, label: 'La', pending: false, step: 0 },
+        { id: 1, name: 'b', kind: 'lock', thread: 1, label: 'Lb', pending: false, step: 1 },
+      ],
+      edges: [],
+      waits: [
+        { thread: 0, waits: 'mutex', mutex: 'b', holder: 1, lock: 1 },
+        { thread: 1, waits: 'mutex', mutex: 'a', holder: 0, lock: 0 },
+        { thread: 9, mutex: 'z', holder: 0, lock: 0 },
+      ],
+    },
+  })!;
+  assert.equal(t.graph.waits?.length, 2, 'a wait of an unknown thread is dropped');
+  const svg = graphSvg(t.graph);
+  assert.equal((svg.match(/<g class="wait" data-thread="\d">/g) ?? []).length, 2);
+  assert.match(svg, /P0 waits for b \(held by P1\)/);
+  assert.match(svg, /P1 waits for a \(held by P0\)/);
+  assert.match(svg, /marker-end="url\(#arrow-wait\)"/);
+});
