@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # The platform-specific extension for Linux x64, with the language server inside, so a user
-# installs one file and nothing else: dist/litmus-linux-x64.vsix (`vsce package --target
-# linux-x64`). It carries the `litmus` binary (release build, debug info stripped) and the Z3
-# library it loads (`libz3.so.4`) beside it in `server/`; the binary's run path is set to
-# `$ORIGIN` (patchelf), so the dynamic linker finds that copy before any system one. What stays
-# with the system is what VS Code itself needs on Linux: glibc, libstdc++, libgcc_s.
+# installs one file and nothing else: editors/vscode/dist/litmus-linux-x64.vsix (`vsce package
+# --target linux-x64`). It carries the `litmus` binary (release build, debug info stripped) and
+# the Z3 library it loads (`libz3.so.4`) beside it in `server/`; the binary's run path is set to
+# `$ORIGIN` (patchelf, in scripts/bundle-z3, which the CLI archive of scripts/release shares), so
+# the dynamic linker finds that copy before any system one. What stays with the system is what
+# VS Code itself needs on Linux: glibc, libstdc++, libgcc_s. scripts/install runs this.
 #
 #   editors/vscode/scripts/package-linux-x64.sh [LITMUS_BIN]
 #
@@ -32,29 +33,8 @@ fi
 stage="$vscode/server"
 rm -rf "$stage"
 trap 'rm -rf "$stage"' EXIT # the universal package must not pick the server up
-mkdir -p "$stage"
-cp "$bin" "$stage/litmus"
-chmod 755 "$stage/litmus"
-strip --strip-debug "$stage/litmus" 2> /dev/null || true
-
-# Every Z3 library the binary needs, by the name it asks for (its soname), from where the
-# dynamic linker finds it now.
-needed=$(patchelf --print-needed "$stage/litmus" | grep '^libz3' || true)
-if [ -z "$needed" ]; then
-  echo "package-linux-x64: $bin does not load libz3 dynamically; nothing to bundle" >&2
-else
-  for lib in $needed; do
-    src=$(ldd "$bin" | awk -v l="$lib" '$1 == l { print $3 }')
-    if [ -z "$src" ] || [ ! -f "$src" ]; then
-      echo "package-linux-x64: cannot find $lib (ldd $bin)" >&2
-      exit 1
-    fi
-    cp -L "$src" "$stage/$lib"
-    chmod 644 "$stage/$lib"
-  done
-  if [ -f /usr/share/doc/libz3-4/copyright ]; then cp /usr/share/doc/libz3-4/copyright "$stage/Z3-LICENSE"; fi
-fi
-patchelf --set-rpath '$ORIGIN' "$stage/litmus"
+# the binary, stripped, with every libz3 it loads beside it and its run path set to $ORIGIN
+"$repo/scripts/bundle-z3" "$bin" "$stage/litmus" "$stage" '$ORIGIN'
 
 cd "$vscode"
 npm run -s build

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Shows that the server in dist/litmus-linux-x64.vsix runs with only what the .vsix carries:
+# Shows that the server in editors/vscode/dist/litmus-linux-x64.vsix (or the .vsix given) runs
+# with only what the .vsix carries:
 #
 # 1. the archive holds server/litmus (executable bit set, which VS Code keeps when it unpacks)
 #    and the Z3 library beside it;

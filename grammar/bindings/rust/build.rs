@@ -27,7 +27,11 @@ fn main() {
 
     c_config.compile("tree-sitter-litmus");
 
-    // Optional queries: a `cfg` for each one present (highlights and locals always are).
+    // Optional queries: a `cfg` for each one present (highlights and locals always are). The
+    // directory is watched, not each file: a `rerun-if-changed` naming a file that does not
+    // exist (injections.scm, tags.scm) makes cargo rerun this script, and so rebuild this crate,
+    // the engine and the binary, on every build.
+    println!("cargo:rerun-if-changed=queries");
     for (cfg, path) in [
         ("with_highlights_query", "queries/highlights.scm"),
         ("with_injections_query", "queries/injections.scm"),
@@ -35,7 +39,6 @@ fn main() {
         ("with_tags_query", "queries/tags.scm"),
     ] {
         println!("cargo:rustc-check-cfg=cfg({cfg})");
-        println!("cargo:rerun-if-changed={path}");
         if std::path::Path::new(path).exists() {
             println!("cargo:rustc-cfg={cfg}");
         }
