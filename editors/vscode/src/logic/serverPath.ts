@@ -42,7 +42,8 @@ export function resolveServerPath(setting: string | undefined, env: ResolveEnv):
       : [''];
   const hasSep = expanded.includes('/') || (env.platform === 'win32' && expanded.includes('\\'));
   const fix =
-    'Build it with `cargo build --release -p litmus` (the binary is target/release/litmus) ' +
+    'Run `scripts/install` in a clone of litmus (it installs this extension with its server), ' +
+    'or build it with `cargo build --release -p litmus` (the binary is target/release/litmus) ' +
     'and set `litmus.serverPath` to its full path, or put it on PATH.';
   if (hasSep) {
     const abs = p.isAbsolute(expanded)
