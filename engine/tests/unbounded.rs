@@ -56,11 +56,18 @@ fn mutual_exclusion_for_every_round() {
             let t = parse_file(&file);
             let sc = unbounded::check(&t, Model::Sc, &opts(2), &Control::new());
             assert_eq!(sc.unbounded.verdict, Verdict::EveryIteration, "{file} SC");
-            assert!(sc.report.complete && sc.report.violations.is_empty(), "{file}");
+            assert!(
+                sc.report.complete && sc.report.violations.is_empty(),
+                "{file}"
+            );
             // An endless loop never finishes: no final state, and no loop-bound warning.
             assert!(sc.report.states.is_empty() && sc.report.warnings.is_empty());
             let tso = unbounded::check(&t, Model::Tso, &opts(2), &Control::new());
-            let robust = tso.unbounded.robust.as_ref().expect("TSO decides robustness");
+            let robust = tso
+                .unbounded
+                .robust
+                .as_ref()
+                .expect("TSO decides robustness");
             assert!(robust.complete, "{file}");
             assert_eq!(robust.holds, fenced, "{file} robust under TSO");
             if fenced {
@@ -77,7 +84,10 @@ fn mutual_exclusion_for_every_round() {
                 // The attack replays too: it ends with the store still buffered.
                 let a = robust.attack.as_ref().unwrap();
                 let o = opts(unbounded::iterations(&t, Model::Tso, &a.schedule).max(1));
-                assert_eq!(replay(&t, Model::Tso, &o, &a.schedule), Ok(ReplayEnd::Running));
+                assert_eq!(
+                    replay(&t, Model::Tso, &o, &a.schedule),
+                    Ok(ReplayEnd::Running)
+                );
             }
         }
     }
@@ -101,11 +111,23 @@ fn corpus_classics_for_every_iteration() {
         for m in [Model::Sc, Model::Tso] {
             let u = unbounded::check(&t, m, &opts(2), &Control::new());
             let ok = m == Model::Sc || tso_ok;
-            let want = if ok { Verdict::EveryIteration } else { Verdict::Violation };
-            assert_eq!(u.unbounded.verdict, want, "{name} {m:?}: {:?}", u.unbounded.reason);
+            let want = if ok {
+                Verdict::EveryIteration
+            } else {
+                Verdict::Violation
+            };
+            assert_eq!(
+                u.unbounded.verdict, want,
+                "{name} {m:?}: {:?}",
+                u.unbounded.reason
+            );
             if ok {
                 // Not cut by a loop bound: the bounded check is not involved.
-                assert!(u.report.warnings.iter().all(|w| !w.message.contains("loop bound")));
+                assert!(u
+                    .report
+                    .warnings
+                    .iter()
+                    .all(|w| !w.message.contains("loop bound")));
             }
             if let Some(c) = &u.report.condition {
                 assert_eq!(c.holds, ok, "{name} {m:?}");
@@ -202,12 +224,16 @@ fn unbounded_robustness_agrees_with_the_bounded_search() {
         }
         let p = litmus_engine::ir::Program::lower(&t, 2).unwrap();
         let has_loops = p.threads.iter().any(|th| th.n_loops > 0);
-        let b = litmus_engine::robust::robustness_program(&p, Model::Tso, &opts(2), &Control::new());
+        let b =
+            litmus_engine::robust::robustness_program(&p, Model::Tso, &opts(2), &Control::new());
         not_robust += !u.holds as u32;
         if has_loops {
             loops += 1;
             if !b.holds {
-                assert!(!u.holds, "seed {seed}: not robust at bound 2, robust unbounded");
+                assert!(
+                    !u.holds,
+                    "seed {seed}: not robust at bound 2, robust unbounded"
+                );
             }
         } else {
             same += 1;
@@ -215,7 +241,10 @@ fn unbounded_robustness_agrees_with_the_bounded_search() {
         }
         if let Some(a) = &u.attack {
             let o = opts(unbounded::iterations(&t, Model::Tso, &a.schedule).max(1));
-            assert_eq!(replay(&t, Model::Tso, &o, &a.schedule), Ok(ReplayEnd::Running));
+            assert_eq!(
+                replay(&t, Model::Tso, &o, &a.schedule),
+                Ok(ReplayEnd::Running)
+            );
         }
     }
     println!("{n} programs under TSO: {same} without loops equal, {loops} with loops, {not_robust} not robust");

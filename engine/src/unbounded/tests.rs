@@ -26,7 +26,10 @@ forall (P1:r1 == 1)";
 fn a_spin_loop_closes_for_every_iteration() {
     let t = parse(SPIN_MP);
     let bounded = crate::check(&t, Model::Sc, &opts(2), &Control::new());
-    assert!(bounded.warnings.iter().any(|w| w.message.contains("--unbounded")));
+    assert!(bounded
+        .warnings
+        .iter()
+        .any(|w| w.message.contains("--unbounded")));
     for m in [Model::Sc, Model::Tso] {
         let u = check(&t, m, &opts(2), &Control::new());
         assert_eq!(u.unbounded.verdict, Verdict::EveryIteration, "{m:?}");
@@ -46,7 +49,13 @@ fn a_growing_counter_is_unknown_at_the_state_budget() {
 shared x = 0;
 thread P0 { r = 0; while (r >= 0) { r = r + 1; x = r; } }",
     );
-    let u = check_with(&t, Model::Sc, &opts(4), &Control::new(), Budget { states: 500 });
+    let u = check_with(
+        &t,
+        Model::Sc,
+        &opts(4),
+        &Control::new(),
+        Budget { states: 500 },
+    );
     assert_eq!(u.unbounded.verdict, Verdict::Unknown);
     assert!(!u.report.complete);
     let reason = u.unbounded.reason.unwrap();
@@ -84,8 +93,9 @@ fn forever_leaves_no_loop_counter() {
     let t = parse(SPIN_MP);
     let mut p = Program::lower(&t, 8).unwrap();
     forever(&mut p);
-    assert!(p.threads.iter().flat_map(|t| &t.code).all(|i| !matches!(
-        i.kind,
-        InstrKind::LoopEnter(_) | InstrKind::LoopIter(_)
-    )));
+    assert!(p
+        .threads
+        .iter()
+        .flat_map(|t| &t.code)
+        .all(|i| !matches!(i.kind, InstrKind::LoopEnter(_) | InstrKind::LoopIter(_))));
 }

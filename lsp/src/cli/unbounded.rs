@@ -41,7 +41,11 @@ pub fn block(ctx: &Ctx, u: &Unbounded) -> String {
             st.red("violated"),
             u.loop_bound.max(1)
         ),
-        Verdict::Unknown => writeln!(out, "\nFor every number of iterations: {}", st.yellow("unknown")),
+        Verdict::Unknown => writeln!(
+            out,
+            "\nFor every number of iterations: {}",
+            st.yellow("unknown")
+        ),
     };
     if let Some(r) = &u.reason {
         let _ = writeln!(out, "Why not proven: {r}");
