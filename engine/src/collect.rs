@@ -174,7 +174,8 @@ impl<'a> Collector<'a> {
             .iter()
             .map(|&s| Warning {
                 message: format!(
-                    "loop bound {} reached: exploration was bounded",
+                    "loop bound {} reached: exploration was bounded (`--unbounded` checks every \
+                     number of iterations)",
                     self.program.loop_bound
                 ),
                 span: Some(s),

@@ -36,6 +36,7 @@ pub mod solver_watch;
 pub mod model;
 pub mod semantics;
 pub mod trace;
+pub mod unbounded;
 
 pub use check::check;
 pub use condition::evaluate_condition;

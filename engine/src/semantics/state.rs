@@ -21,6 +21,14 @@ pub struct ThreadState {
     pub writes: u32,
 }
 
+impl ThreadState {
+    /// The iteration count of each `while` loop of the thread (the loop bound cuts at
+    /// [`crate::ir::Program::loop_bound`]).
+    pub fn loop_counts(&self) -> &[u32] {
+        &self.loops
+    }
+}
+
 /// A state of the machine. Equality and hashing ignore write identities and program-order
 /// counters, which do not influence what can happen next; two equal states have the same
 /// futures (used by the exhaustive explorer's visited set).

@@ -156,6 +156,12 @@ pub struct CheckArgs {
     /// A program that is not robust makes the exit status 1.
     #[arg(long)]
     pub robust: bool,
+
+    /// Answer for every number of loop iterations instead of up to `--loop-bound`: per
+    /// model, the test holds for every iteration, a violation (its schedule replays with the
+    /// loop bound printed), or unknown with the reason.
+    #[arg(long)]
+    pub unbounded: bool,
 }
 
 impl CheckArgs {

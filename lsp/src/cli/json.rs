@@ -4,7 +4,7 @@
 //!
 //! Positions are 1-based lines and columns in characters ([`LineIndex`]). Keys beyond the
 //! spec's (`end_line`/`end_col` on steps and violations, `related` on diagnostics,
-//! `warnings` per model, `stats.engine`, and with `--shard` the document's `shard` and each
+//! `warnings` per model, `stats.engine`, `unbounded` with `--unbounded`, and with `--shard` the document's `shard` and each
 //! file's `index`) are additions the spec allows; none changes a specified key's meaning.
 
 use std::collections::BTreeMap;
@@ -109,6 +109,27 @@ struct Report<'a> {
     /// `--robust`, TSO and PSO only.
     #[serde(skip_serializing_if = "Option::is_none")]
     robust: Option<Robust<'a>>,
+    /// `--unbounded` only (an addition to version 1).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    unbounded: Option<UnboundedOut<'a>>,
+}
+
+/// `"unbounded": {"verdict", "reason", "loop_bound", "states", "robust"}`
+/// (`docs/reference.md#unbounded`).
+#[derive(Serialize)]
+struct UnboundedOut<'a> {
+    verdict: &'static str,
+    reason: Option<&'a str>,
+    loop_bound: u32,
+    states: u64,
+    robust: Option<UnboundedRobust>,
+}
+
+#[derive(Serialize)]
+struct UnboundedRobust {
+    holds: bool,
+    complete: bool,
+    states: u64,
 }
 
 /// A final state: its keys in the engine's order.
@@ -230,7 +251,23 @@ fn file(f: &FileRun, index: Option<usize>) -> File<'_> {
                 .iter()
                 .find(|(m, _)| *m == r.model)
                 .map(|(_, rb)| rb);
-            results.insert(ModelKey(r.model), model_report(test, index, r, rb));
+            let mut out = model_report(test, index, r, rb);
+            out.unbounded = f
+                .unbounded
+                .iter()
+                .find(|(m, _)| *m == r.model)
+                .map(|(_, u)| UnboundedOut {
+                    verdict: u.verdict.key(),
+                    reason: u.reason.as_deref(),
+                    loop_bound: u.loop_bound,
+                    states: u.states,
+                    robust: u.robust.as_ref().map(|r| UnboundedRobust {
+                        holds: r.holds,
+                        complete: r.complete,
+                        states: r.states,
+                    }),
+                });
+            results.insert(ModelKey(r.model), out);
         }
     }
     File {
@@ -310,6 +347,7 @@ fn model_report<'a>(
             engine: s.engine.map(|e| e.key()),
         },
         robust: robust.map(|rb| robust_out(test, index, rb)),
+        unbounded: None,
     }
 }
 

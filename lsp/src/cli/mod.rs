@@ -26,6 +26,7 @@ mod json;
 pub mod merge;
 mod progress;
 mod text;
+mod unbounded;
 
 use std::io::{IsTerminal, Read, Write};
 use std::path::Path;
@@ -66,6 +67,8 @@ pub struct FileRun {
     pub parse_time: std::time::Duration,
     /// With `--robust`: the robustness verdict per relaxed model checked.
     pub robust: Vec<(litmus_engine::Model, litmus_engine::robust::Robustness)>,
+    /// With `--unbounded`: the answer for every number of iterations, per model checked.
+    pub unbounded: Vec<(litmus_engine::Model, litmus_engine::unbounded::Unbounded)>,
     /// Why parsing stopped before the end (`--timeout`, Ctrl-C, `--max-memory`): the file is
     /// then not checked, a warning says so, and the run is incomplete.
     pub parse_stopped: Option<litmus_engine::StopReason>,
@@ -131,6 +134,7 @@ fn load_file(path: &Path, ctl: &litmus_engine::Control) -> FileRun {
             reports: vec![],
             parse_time: Default::default(),
             robust: vec![],
+            unbounded: vec![],
             parse_stopped: None,
         },
         Ok(text) => {
@@ -161,6 +165,7 @@ fn load_file(path: &Path, ctl: &litmus_engine::Control) -> FileRun {
                     reports: vec![],
                     parse_time: Default::default(),
                     robust: vec![],
+                    unbounded: vec![],
                     parse_stopped: Some(reason.unwrap_or(litmus_engine::StopReason::Timeout)),
                 };
             };
@@ -174,6 +179,7 @@ fn load_file(path: &Path, ctl: &litmus_engine::Control) -> FileRun {
                 reports: vec![],
                 parse_time: Default::default(),
                 robust: vec![],
+                unbounded: vec![],
                 parse_stopped: None,
             }
         }
@@ -357,6 +363,9 @@ pub fn check(args: CheckArgs) -> i32 {
             if let Some(r) = o.robust {
                 f.robust.push((*model, r));
             }
+            if let Some(u) = o.unbounded {
+                f.unbounded.push((*model, u));
+            }
             f.reports.push(o.report);
         }
     }
@@ -398,6 +407,7 @@ struct Run<'a> {
 struct ModelOut {
     report: ModelReport,
     robust: Option<litmus_engine::robust::Robustness>,
+    unbounded: Option<litmus_engine::unbounded::Unbounded>,
     text: String,
 }
 
@@ -433,22 +443,40 @@ impl Run<'_> {
         } else {
             c.clone()
         };
-        let report = litmus_engine::check(ctx.test, model, opts, &check_ctl);
+        // `--unbounded`: one call in place of the bounded check.
+        let (report, unbounded) = if args.unbounded {
+            let u = litmus_engine::unbounded::check(ctx.test, model, opts, &check_ctl);
+            (u.report, Some(u.unbounded))
+        } else {
+            (litmus_engine::check(ctx.test, model, opts, &check_ctl), None)
+        };
         let robust = (args.robust && model != litmus_engine::Model::Sc)
             .then(|| litmus_engine::robust::robustness(ctx.test, model, opts, &c));
         line.finish();
+        // Schedules found for every iteration replay with the loop bound they need.
+        let replay_opts = litmus_engine::CheckOptions {
+            loop_bound: unbounded.as_ref().map_or(opts.loop_bound, |u| u.loop_bound.max(opts.loop_bound)),
+            ..opts.clone()
+        };
+        let ctx = text::Ctx { opts: &replay_opts, ..ctx };
         let mut text = String::new();
         if !args.json {
             if args.quiet {
                 // `-q --robust`: the verdict joins the model's one line.
                 let rb = robust.as_ref().map(|r| text::robust_summary(&ctx, r));
-                let l = text::summary_line(&ctx, &report);
+                let mut l = text::summary_line(&ctx, &report);
+                if let Some(u) = &unbounded {
+                    l = format!("{l}, {}", unbounded::summary(&ctx, u));
+                }
                 text = match rb {
                     Some(r) => format!("{l}, {r}\n"),
                     None => format!("{l}\n"),
                 };
             } else {
                 text += &text::model_block(&ctx, &report);
+                if let Some(u) = &unbounded {
+                    text += &unbounded::block(&ctx, u);
+                }
                 if let Some(r) = &robust {
                     text += &text::robust_block(&ctx, model, r);
                 }
@@ -458,6 +486,7 @@ impl Run<'_> {
         Some(ModelOut {
             report,
             robust,
+            unbounded,
             text,
         })
     }

@@ -1,0 +1,352 @@
+//! Verdicts for every number of loop iterations (`litmus check --unbounded`,
+//! `docs/reference.md#unbounded`).
+//!
+//! The bounded engines cut a `while` loop after `--loop-bound` iterations, and its iteration
+//! counter is part of the state. Here the program is lowered with its loop counters removed
+//! ([`forever`]), so a state is the same whatever iteration reached it, and a breadth-first
+//! search with a visited set ([`explore`]) closes on every program with finitely many
+//! reachable states (the mutual exclusion classics, spin locks, message passing with spin
+//! loops), whatever the iteration counts. When the states do not close (a counter that keeps
+//! growing) the search ends at a state budget, or at `Control`'s deadline, cancel or memory
+//! budget, and the answer is `unknown`, saying why.
+//!
+//! - **SC**: that search is the answer.
+//! - **TSO**: the same search with each store flushed at once gives the SC executions as TSO
+//!   schedules; the attack search of [`crate::robust`] over the same state space ([`attack`],
+//!   with a finite monitor and attacker buffer) decides robustness for every iteration and
+//!   any buffer size. A robust program's TSO results are its SC results, so that search is
+//!   the answer. Otherwise TSO is checked with the bounded engine the options name, up to
+//!   the loop bound, and merged with the SC executions (each a TSO execution too): a
+//!   violation found there is real, but its absence is `unknown`.
+//! - **PSO**: as TSO without robustness (decided under TSO only): the SC executions and the
+//!   bounded check, so a violation or `unknown`.
+//!
+//! Every schedule reported is an execution of the program with enough loop iterations:
+//! [`Unbounded::loop_bound`] is the smallest `--loop-bound` at which all of them replay.
+
+mod attack;
+mod explore;
+
+use crate::ast::Test;
+use crate::collect::Collector;
+use crate::ir::{InstrKind, Program};
+use crate::options::{CheckOptions, Control, EngineKind};
+use crate::report::{Model, ModelReport, Schedule, Violation, ViolationKind, Warning};
+use crate::robust::Robustness;
+use crate::span::Span;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::time::Instant;
+
+/// How far the search may go before it answers `unknown`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    /// Most states visited, per search (the SC states; robustness: SC and attack states).
+    pub states: u64,
+}
+
+impl Default for Budget {
+    /// 2,000,000 states: a few hundred MiB for the programs of the corpus.
+    fn default() -> Self {
+        Budget { states: 2_000_000 }
+    }
+}
+
+/// The answer for every number of iterations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Verdict {
+    /// The report is exact for every number of loop iterations: its final states, the
+    /// condition's verdict and its violations (none, or each real).
+    EveryIteration,
+    /// A violation was found: it is real (its schedule replays with
+    /// [`Unbounded::loop_bound`]); the rest of the report may be incomplete.
+    Violation,
+    /// No violation found, and the report is not proven exact: [`Unbounded::reason`] says why.
+    Unknown,
+}
+
+impl Verdict {
+    /// The JSON value.
+    pub fn key(self) -> &'static str {
+        match self {
+            Verdict::EveryIteration => "every-iteration",
+            Verdict::Violation => "violation",
+            Verdict::Unknown => "unknown",
+        }
+    }
+}
+
+/// What `--unbounded` adds to a model's report.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Unbounded {
+    pub verdict: Verdict,
+    /// Why the report is not exact for every iteration (`None` when it is).
+    pub reason: Option<String>,
+    /// The smallest loop bound at which every reported schedule replays (0: no schedule
+    /// runs a loop body).
+    pub loop_bound: u32,
+    /// States the unbounded SC search visited.
+    pub states: u64,
+    /// Under TSO: robustness for every iteration, when the SC search closed.
+    pub robust: Option<Robustness>,
+}
+
+/// A model's report with the unbounded answer.
+#[derive(Clone, Debug, PartialEq)]
+pub struct UnboundedReport {
+    pub report: ModelReport,
+    pub unbounded: Unbounded,
+}
+
+/// Checks `test` under `model` for every number of loop iterations, with the default budget.
+pub fn check(test: &Test, model: Model, opts: &CheckOptions, ctl: &Control) -> UnboundedReport {
+    check_with(test, model, opts, ctl, Budget::default())
+}
+
+/// [`check`] with a budget of its own.
+pub fn check_with(
+    test: &Test,
+    model: Model,
+    opts: &CheckOptions,
+    ctl: &Control,
+    budget: Budget,
+) -> UnboundedReport {
+    let start = Instant::now();
+    let ctl = &ctl.for_check(opts);
+    let pre = ctl.unmetered();
+    let mut program = match Program::lower_with(test, opts.loop_bound, &|| pre.should_stop()) {
+        Ok(p) => p,
+        // The bounded check reports the same error (or stop) the same way.
+        Err(_) => {
+            let report = crate::check(test, model, opts, ctl);
+            let reason = report.warnings.first().map(|w| w.message.clone());
+            return finish(test, model, report, Verdict::Unknown, reason, 0, None);
+        }
+    };
+    forever(&mut program);
+    let mut col = Collector::new(test, &program, model);
+    col.first = opts.first;
+    col.on_violation = ctl.on_violation();
+    let (states, cut) = explore::explore(&program, model, budget, ctl, &mut col);
+    let over = matches!(cut, Some(explore::Cut::States(_)));
+    if over {
+        // Said below, with the budget; the collector's warning is for `Control`'s reasons.
+        col.complete = true;
+    } else if !col.complete {
+        col.stop = ctl.stop_reason();
+    }
+    let mut sc = col.finish(start.elapsed());
+    sc.stats.engine = Some(EngineKind::Exhaustive);
+    let mut reason = None;
+    if over {
+        let m = format!(
+            "the SC states did not close within the budget of {} states: some value may keep \
+             growing with the iterations (a counter)",
+            budget.states
+        );
+        sc.complete = false;
+        sc.warnings.push(Warning {
+            message: m.clone(),
+            span: None,
+        });
+        reason = Some(m);
+    } else if !sc.complete && sc.stopped.is_none() {
+        reason = sc.warnings.iter().rev().map(|w| w.message.clone()).next();
+    }
+    let first_stop = sc.stopped.is_some() && !sc.violations.is_empty();
+    if model == Model::Sc || first_stop {
+        let v = verdict(&sc, reason.is_none() && sc.complete);
+        return finish(test, model, sc, v, reason, states, None);
+    }
+    let mut robust = None;
+    if sc.complete && model == Model::Tso {
+        let r = attack::robustness(&program, budget, ctl);
+        if r.holds && r.complete {
+            let v = verdict(&sc, true);
+            return finish(test, model, sc, v, None, states, Some(r));
+        }
+        reason = Some(if !r.complete {
+            format!(
+                "the robustness search did not finish ({}), so TSO was checked up to loop bound \
+                 {} only",
+                stop_words(ctl, r.states, budget),
+                opts.loop_bound
+            )
+        } else {
+            format!(
+                "not robust under TSO (a store can be delayed past a later load of its thread; \
+                 `--robust` shows the attack): TSO has executions SC has not, and they were \
+                 checked up to loop bound {} only",
+                opts.loop_bound
+            )
+        });
+        robust = Some(r);
+    } else if model == Model::Pso {
+        reason = Some(format!(
+            "under PSO, executions beyond SC's are checked up to loop bound {} only (robustness \
+             for every iteration is decided under TSO only)",
+            opts.loop_bound
+        ));
+    }
+    let bounded = crate::check(test, model, opts, ctl);
+    // A complete bounded check that no loop bound cut is exact for every iteration.
+    let exact = bounded.complete && !bounded.warnings.iter().any(is_loop_cut);
+    let report = merge(test, sc, bounded, exact);
+    let v = verdict(&report, exact);
+    finish(test, model, report, v, reason, states, robust)
+}
+
+/// Robustness under TSO for every number of loop iterations and any buffer size (the search
+/// `--unbounded` runs under TSO), `None` when the test cannot be lowered.
+pub fn robustness(
+    test: &Test,
+    opts: &CheckOptions,
+    ctl: &Control,
+    budget: Budget,
+) -> Option<Robustness> {
+    let ctl = &ctl.for_check(opts);
+    let mut program = Program::lower(test, opts.loop_bound).ok()?;
+    forever(&mut program);
+    Some(attack::robustness(&program, budget, ctl))
+}
+
+/// Why a search stopped: `Control`'s reason, else the state budget.
+fn stop_words(ctl: &Control, states: u64, budget: Budget) -> String {
+    match ctl.stop_reason() {
+        Some(r) => crate::collect::incomplete_message(Some(r)),
+        None if states >= budget.states => {
+            format!("the budget of {} states was reached", budget.states)
+        }
+        None => "stopped early".to_string(),
+    }
+}
+
+/// Whether a warning is the loop bound's cut (`collect.rs`).
+fn is_loop_cut(w: &Warning) -> bool {
+    w.span.is_some() && w.message.starts_with("loop bound ")
+}
+
+/// `Violation` when the report has one, else `EveryIteration` when `exact`, else `Unknown`.
+fn verdict(r: &ModelReport, exact: bool) -> Verdict {
+    if !r.violations.is_empty() {
+        Verdict::Violation
+    } else if exact {
+        Verdict::EveryIteration
+    } else {
+        Verdict::Unknown
+    }
+}
+
+/// The report with its unbounded answer and the loop bound its schedules need.
+fn finish(
+    test: &Test,
+    model: Model,
+    report: ModelReport,
+    verdict: Verdict,
+    reason: Option<String>,
+    states: u64,
+    robust: Option<Robustness>,
+) -> UnboundedReport {
+    let loop_bound = report
+        .violations
+        .iter()
+        .map(|v| &v.schedule)
+        .chain(report.witness.as_ref())
+        .map(|s| iterations(test, model, s))
+        .max()
+        .unwrap_or(0);
+    let reason = match verdict {
+        Verdict::EveryIteration => None,
+        _ => reason,
+    };
+    UnboundedReport {
+        report,
+        unbounded: Unbounded {
+            verdict,
+            reason,
+            loop_bound,
+            states,
+            robust,
+        },
+    }
+}
+
+/// The most iterations any loop runs along `schedule` (replayed without a loop bound).
+pub fn iterations(test: &Test, model: Model, schedule: &Schedule) -> u32 {
+    let opts = CheckOptions {
+        loop_bound: u32::MAX,
+        ..CheckOptions::default()
+    };
+    let mut most = 0;
+    let _ = crate::replay::replay_observed(test, model, &opts, schedule, |_, s, _| {
+        for t in &s.threads {
+            most = t.loop_counts().iter().copied().fold(most, u32::max);
+        }
+    });
+    most
+}
+
+/// Removes the loop counters: `LoopEnter` and `LoopIter` become jumps to the next
+/// instruction, so no loop is cut and no state records an iteration count.
+pub fn forever(p: &mut Program) {
+    p.loop_bound = u32::MAX;
+    for t in &mut p.threads {
+        for (pc, ins) in t.code.iter_mut().enumerate() {
+            if matches!(ins.kind, InstrKind::LoopEnter(_) | InstrKind::LoopIter(_)) {
+                ins.kind = InstrKind::Jump(pc as u32 + 1);
+            }
+        }
+    }
+}
+
+/// The SC executions' report merged with the bounded check's under the same model: final
+/// states and violations of both (the shorter schedule per violation), the condition over
+/// the union, the shorter witness. Complete only when `exact` (the bounded check was, and no
+/// loop bound cut it).
+fn merge(test: &Test, sc: ModelReport, bounded: ModelReport, exact: bool) -> ModelReport {
+    let mut states = sc.states;
+    states.extend(bounded.states);
+    states.sort();
+    states.dedup();
+    let condition = crate::evaluate_condition(test, &states);
+    let mut violations: BTreeMap<(Span, ViolationKind), Violation> = BTreeMap::new();
+    for v in bounded.violations.into_iter().chain(sc.violations) {
+        let k = (v.span, v.kind);
+        if violations
+            .get(&k)
+            .is_none_or(|o| v.schedule.len() < o.schedule.len())
+        {
+            violations.insert(k, v);
+        }
+    }
+    let witness = [bounded.witness, sc.witness]
+        .into_iter()
+        .flatten()
+        .min_by_key(|w| w.len())
+        .filter(|_| {
+            condition
+                .as_ref()
+                .is_some_and(|c| c.kind == crate::ast::Quantifier::Exists && c.holds)
+        });
+    let mut stats = bounded.stats;
+    stats.states = states.len() as u64;
+    stats.time_ms += sc.stats.time_ms;
+    let mut warnings = bounded.warnings;
+    warnings.extend(sc.warnings);
+    warnings.dedup();
+    ModelReport {
+        model: bounded.model,
+        complete: exact,
+        states,
+        condition,
+        violations: violations.into_values().collect(),
+        witness,
+        warnings,
+        stats,
+        stopped: bounded.stopped.or(sc.stopped),
+    }
+}
+
+#[cfg(test)]
+mod tests;

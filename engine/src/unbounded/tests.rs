@@ -1,0 +1,101 @@
+use super::*;
+use crate::replay::ReplayEnd;
+use crate::syntax;
+
+fn parse(src: &str) -> Test {
+    syntax::parse(src).test.expect("parses")
+}
+
+fn opts(loop_bound: u32) -> CheckOptions {
+    CheckOptions {
+        engine: EngineKind::Exhaustive,
+        loop_bound,
+        ..CheckOptions::default()
+    }
+}
+
+/// Message passing with a spin loop: the bounded check cuts the loop, the unbounded one
+/// closes (the spin revisits one state) and finds the one final state.
+const SPIN_MP: &str = "litmus SpinMP
+shared x = 0, y = 0;
+thread P0 { x = 1; y = 1; }
+thread P1 { r0 = 0; while (r0 == 0) { r0 = y; } r1 = x; }
+forall (P1:r1 == 1)";
+
+#[test]
+fn a_spin_loop_closes_for_every_iteration() {
+    let t = parse(SPIN_MP);
+    let bounded = crate::check(&t, Model::Sc, &opts(2), &Control::new());
+    assert!(bounded
+        .warnings
+        .iter()
+        .any(|w| w.message.contains("--unbounded")));
+    for m in [Model::Sc, Model::Tso] {
+        let u = check(&t, m, &opts(2), &Control::new());
+        assert_eq!(u.unbounded.verdict, Verdict::EveryIteration, "{m:?}");
+        assert!(u.report.complete && u.report.violations.is_empty());
+        assert_eq!(u.report.states.len(), 1);
+        assert!(u.report.warnings.is_empty(), "{:?}", u.report.warnings);
+    }
+    // Under PSO, y may reach memory before x: a real violation.
+    let u = check(&t, Model::Pso, &opts(2), &Control::new());
+    assert_eq!(u.unbounded.verdict, Verdict::Violation);
+}
+
+#[test]
+fn a_growing_counter_is_unknown_at_the_state_budget() {
+    let t = parse(
+        "litmus Count
+shared x = 0;
+thread P0 { r = 0; while (r >= 0) { r = r + 1; x = r; } }",
+    );
+    let u = check_with(
+        &t,
+        Model::Sc,
+        &opts(4),
+        &Control::new(),
+        Budget { states: 500 },
+    );
+    assert_eq!(u.unbounded.verdict, Verdict::Unknown);
+    assert!(!u.report.complete);
+    let reason = u.unbounded.reason.unwrap();
+    assert!(reason.contains("budget of 500 states"), "{reason}");
+    // Cancelled: unknown, and the reason says so.
+    let ctl = Control::new();
+    ctl.cancel();
+    let u = check(&t, Model::Sc, &opts(4), &ctl);
+    assert_eq!(u.unbounded.verdict, Verdict::Unknown);
+    assert!(u.unbounded.reason.unwrap().contains("cancelled"));
+}
+
+#[test]
+fn a_violation_deep_in_a_loop_replays_at_the_bound_it_needs() {
+    // The assertion fails only in the 12th iteration: beyond the default bound.
+    let t = parse(
+        "litmus Deep
+shared x = 0;
+thread P0 { r = 0; while (r < 12) { r = r + 1; x = r; } }
+thread P1 { s = x; assert(s != 12); }",
+    );
+    let b = crate::check(&t, Model::Sc, &opts(8), &Control::new());
+    assert!(b.violations.is_empty());
+    let u = check(&t, Model::Sc, &opts(8), &Control::new());
+    assert_eq!(u.unbounded.verdict, Verdict::Violation);
+    assert_eq!(u.unbounded.loop_bound, 12);
+    let v = &u.report.violations[0];
+    let end = crate::replay(&t, Model::Sc, &opts(12), &v.schedule).unwrap();
+    assert!(matches!(end, ReplayEnd::Violation { .. }), "{end:?}");
+    assert!(crate::replay(&t, Model::Sc, &opts(11), &v.schedule).is_err());
+}
+
+#[test]
+fn forever_leaves_no_loop_counter() {
+    let t = parse(SPIN_MP);
+    let mut p = Program::lower(&t, 8).unwrap();
+    forever(&mut p);
+    assert!(p
+        .threads
+        .iter()
+        .flat_map(|t| &t.code)
+        .all(|i| !matches!(i.kind, InstrKind::LoopEnter(_) | InstrKind::LoopIter(_))));
+}
