@@ -38,6 +38,7 @@ pub mod semantics;
 pub mod trace;
 
 pub use check::check;
+pub use collect::human_bytes;
 pub use condition::evaluate_condition;
 pub use replay::{replay, ReplayEnd};
 #[doc(hidden)]
