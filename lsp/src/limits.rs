@@ -169,7 +169,8 @@ fn mapped() -> (Option<u64>, Option<u64>) {
 /// the stacks of its threads so far): what is left for the heap.
 pub fn rlimit_left(name: &str, bytes: u64, in_use: Option<u64>) -> Limit {
     let human = litmus_engine::human_bytes;
-    match in_use.filter(|&u| u > 0) {
+    // Less than a MiB (`VmData` at start) is not worth the words.
+    match in_use.filter(|&u| u >= 1 << 20) {
         Some(u) => Limit {
             bytes: bytes.saturating_sub(u),
             what: format!("{name} {} less {} mapped at start", human(bytes), human(u)),
