@@ -43,7 +43,20 @@ fn count(n: i64) {
     });
 }
 
-/// The system allocator, counting the bytes it hands out.
+/// What an allocation of `size` bytes takes from the system allocator: glibc's chunk (8 bytes
+/// of header, rounded up to 16, at least 32), or whole pages from 128 KiB on (glibc maps those
+/// apart). Counting the bytes asked for alone, a store loop whose heap is mostly small nodes
+/// counted 2 GiB with 3.9 GB resident.
+fn footprint(size: usize) -> i64 {
+    let s = size as i64;
+    if s >= 128 << 10 {
+        (s + 8 + 4095) & !4095
+    } else {
+        ((s + 8 + 15) & !15).max(32)
+    }
+}
+
+/// The system allocator, counting what it hands out ([`footprint`]).
 pub struct Counting;
 
 // SAFETY: every call forwards to `System` with the same arguments; the counter is a side effect.
@@ -51,25 +64,25 @@ unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, l: Layout) -> *mut u8 {
         let p = unsafe { System.alloc(l) };
         if !p.is_null() {
-            count(l.size() as i64);
+            count(footprint(l.size()));
         }
         p
     }
     unsafe fn alloc_zeroed(&self, l: Layout) -> *mut u8 {
         let p = unsafe { System.alloc_zeroed(l) };
         if !p.is_null() {
-            count(l.size() as i64);
+            count(footprint(l.size()));
         }
         p
     }
     unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
         unsafe { System.dealloc(p, l) };
-        count(-(l.size() as i64));
+        count(-footprint(l.size()));
     }
     unsafe fn realloc(&self, p: *mut u8, l: Layout, new: usize) -> *mut u8 {
         let q = unsafe { System.realloc(p, l, new) };
         if !q.is_null() {
-            count(new as i64 - l.size() as i64);
+            count(footprint(new) - footprint(l.size()));
         }
         q
     }
@@ -152,5 +165,14 @@ mod tests {
         // Never below the smallest budget a check can start with.
         assert_eq!(half_of(&[l(1 << 20, "RLIMIT_DATA 1 MiB")]).0, MIN_MIB << 20);
         assert_eq!(half_of(&[]).0, 2 << 30);
+    }
+
+    #[test]
+    fn an_allocation_counts_what_glibc_takes_for_it() {
+        assert_eq!(footprint(1), 32);
+        assert_eq!(footprint(24), 32);
+        assert_eq!(footprint(25), 48);
+        assert_eq!(footprint(1000), 1008);
+        assert_eq!(footprint(1 << 20), (1 << 20) + 4096);
     }
 }
