@@ -225,7 +225,7 @@ pub fn human_bytes(bytes: u64) -> String {
         format!("{} MiB", bytes / MIB)
     } else {
         let tenths = (bytes as u128 * 10 + GIB as u128 / 2) / GIB as u128;
-        if tenths % 10 == 0 {
+        if tenths.is_multiple_of(10) {
             format!("{} GiB", tenths / 10)
         } else {
             format!("{}.{} GiB", tenths / 10, tenths % 10)

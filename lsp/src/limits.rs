@@ -140,6 +140,8 @@ fn soft(get: impl FnOnce(*mut libc::rlimit) -> libc::c_int) -> Option<u64> {
         rlim_max: 0,
     };
     let ok = get(&mut r) == 0;
+    // `rlim_t` is `u64` here, not on every target.
+    #[allow(clippy::unnecessary_cast)]
     (ok && r.rlim_cur != libc::RLIM_INFINITY).then_some(r.rlim_cur as u64)
 }
 

@@ -164,8 +164,11 @@ struct Outcome {
     violations: Option<Vec<String>>,
 }
 
+/// The keys, and each model's outcome in the order stated.
+type Stated = (Vec<String>, Vec<(String, Outcome)>);
+
 /// The header's "Final states" block: its keys and each model's outcome.
-fn stated_outcomes(text: &str) -> Result<(Vec<String>, Vec<(String, Outcome)>), String> {
+fn stated_outcomes(text: &str) -> Result<Stated, String> {
     let mut keys = None;
     let mut per: Vec<(String, Outcome)> = Vec::new();
     for line in text.lines() {
@@ -174,7 +177,9 @@ fn stated_outcomes(text: &str) -> Result<(Vec<String>, Vec<(String, Outcome)>), 
             break;
         }
         let t = t.trim_end_matches("*)").trim();
-        let Some((head, rest)) = t.split_once(':') else { continue };
+        let Some((head, rest)) = t.split_once(':') else {
+            continue;
+        };
         if head == "keys" {
             keys = Some(rest.split_whitespace().map(String::from).collect());
             continue;
@@ -235,9 +240,9 @@ fn differences(keys: &[String], o: &Outcome, m: &serde_json::Value) -> Vec<Strin
         Some(x) if *x == states => {}
         x => out.push(format!("states: stated {x:?}, got {states:?}")),
     }
-    let cond = m["condition"].as_object().map(|c| {
-        format!("{} {} {}", c["holds"], c["positive"], c["negative"])
-    });
+    let cond = m["condition"]
+        .as_object()
+        .map(|c| format!("{} {} {}", c["holds"], c["positive"], c["negative"]));
     if o.condition != cond {
         out.push(format!("condition: stated {:?}, got {cond:?}", o.condition));
     }
@@ -263,7 +268,11 @@ fn every_example_states_its_final_states_and_every_engine_gives_them() {
         let name = path.display().to_string();
         let (keys, per) = stated_outcomes(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
         let models: Vec<&str> = per.iter().map(|(m, _)| m.as_str()).collect();
-        assert_eq!(models.len(), 3, "{name}: the final states of SC, TSO and PSO");
+        assert_eq!(
+            models.len(),
+            3,
+            "{name}: the final states of SC, TSO and PSO"
+        );
         // The default engine (no `--engine`), MCR and the reference explorer.
         for engine in [None, Some("mcr"), Some("exhaustive")] {
             let mut args = vec!["check", "--json"];

@@ -36,19 +36,32 @@ const MIB: u64 = 1 << 20;
 /// warning naming the budget and the limit.
 fn assert_stopped_at_the_budget(r: &Run, name: &str) {
     assert_eq!(r.status, 3, "stdout:\n{}\nstderr:\n{}", r.stdout, r.stderr);
-    let warned = r
-        .stdout
-        .lines()
-        .chain(r.stderr.lines())
-        .find(|l| l.contains("the memory budget of") && l.contains(&format!("(half of {name} ")));
-    assert!(warned.is_some(), "no budget warning naming {name}:\n{}\n{}", r.stdout, r.stderr);
-    assert!(r.stdout.contains("incomplete"), "no partial report:\n{}", r.stdout);
+    let warned =
+        r.stdout.lines().chain(r.stderr.lines()).find(|l| {
+            l.contains("the memory budget of") && l.contains(&format!("(half of {name} "))
+        });
+    assert!(
+        warned.is_some(),
+        "no budget warning naming {name}:\n{}\n{}",
+        r.stdout,
+        r.stderr
+    );
+    assert!(
+        r.stdout.contains("incomplete"),
+        "no partial report:\n{}",
+        r.stdout
+    );
 }
 
 /// Six threads `Pt`: `x = t+1; a = y; y = t+1; b = z; z = t+1; c = x;`.
 fn six_threads() -> String {
     let threads: String = (1..=6)
-        .map(|v| format!("thread P{} {{ x = {v}; a = y; y = {v}; b = z; z = {v}; c = x; }}\n", v - 1))
+        .map(|v| {
+            format!(
+                "thread P{} {{ x = {v}; a = y; y = {v}; b = z; z = {v}; c = x; }}\n",
+                v - 1
+            )
+        })
         .collect();
     format!("litmus Six\nshared x = 0, y = 0, z = 0;\n{threads}")
 }
@@ -66,9 +79,19 @@ fn the_reference_explorer_under_tso_stops_at_half_of_rlimit_data() {
 
 #[test]
 fn ten_thousand_one_store_threads_stop_at_half_of_rlimit_data() {
-    let threads: String = (0..10_000).map(|t| format!("thread P{t} {{ x = 1; }}\n")).collect();
-    let f = scratch("rlimit_many", "many.litmus", format!("litmus Many\nshared x = 0;\n{threads}").as_bytes());
-    let r = run_limited(libc::RLIMIT_DATA, 128 * MIB, &["check", "--model", "sc", &f]);
+    let threads: String = (0..10_000)
+        .map(|t| format!("thread P{t} {{ x = 1; }}\n"))
+        .collect();
+    let f = scratch(
+        "rlimit_many",
+        "many.litmus",
+        format!("litmus Many\nshared x = 0;\n{threads}").as_bytes(),
+    );
+    let r = run_limited(
+        libc::RLIMIT_DATA,
+        128 * MIB,
+        &["check", "--model", "sc", &f],
+    );
     assert_stopped_at_the_budget(&r, "RLIMIT_DATA");
 }
 
@@ -96,8 +119,12 @@ fn help_names_the_default_budget_and_the_limit_it_comes_from() {
     let help = r.stdout.split_whitespace().collect::<Vec<_>>().join(" ");
     // 3 GiB less what the binary maps at start, halved: a little under 1.5 GiB.
     assert!(
-        help.contains("(half of RLIMIT_AS 3 GiB less ") || help.contains("(half of RLIMIT_AS 3 GiB)"),
+        help.contains("(half of RLIMIT_AS 3 GiB less ")
+            || help.contains("(half of RLIMIT_AS 3 GiB)"),
         "{help}"
     );
-    assert!(help.contains("here 1.") && help.contains(" GiB (half of RLIMIT_AS"), "{help}");
+    assert!(
+        help.contains("here 1.") && help.contains(" GiB (half of RLIMIT_AS"),
+        "{help}"
+    );
 }
