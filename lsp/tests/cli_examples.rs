@@ -120,7 +120,7 @@ fn every_example_gives_the_results_its_header_promises() {
             "{name}: the header must give SC, TSO and PSO"
         );
         let exit = exit.unwrap_or_else(|| panic!("{name}: the header must give the exit status"));
-        // MCR and the reference explorer (the default engine: the test above).
+        // MCR and the reference explorer (the default engine: the final-states test below).
         for engine in ["mcr", "exhaustive"] {
             let r = run(&["check", "--json", "--engine", engine, &name]);
             assert_eq!(r.status, exit, "{name} ({engine}): {}", r.stderr);
