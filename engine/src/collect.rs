@@ -215,6 +215,25 @@ impl<'a> Collector<'a> {
     }
 }
 
+/// `bytes` for people: "512 MiB" below 1 GiB, then GiB with at most one decimal ("1.5 GiB",
+/// "3 GiB"); below 1 MiB, KiB.
+pub fn human_bytes(bytes: u64) -> String {
+    const MIB: u64 = 1 << 20;
+    const GIB: u64 = 1 << 30;
+    if bytes < MIB {
+        format!("{} KiB", bytes >> 10)
+    } else if bytes < GIB {
+        format!("{} MiB", bytes / MIB)
+    } else {
+        let tenths = (bytes as u128 * 10 + GIB as u128 / 2) / GIB as u128;
+        if tenths.is_multiple_of(10) {
+            format!("{} GiB", tenths / 10)
+        } else {
+            format!("{}.{} GiB", tenths / 10, tenths % 10)
+        }
+    }
+}
+
 /// The warning of an incomplete report: why it stopped and, for the memory budget, how to
 /// raise it.
 pub fn incomplete_message(stop: Option<StopReason>) -> String {
@@ -225,10 +244,15 @@ pub fn incomplete_message(stop: Option<StopReason>) -> String {
         Some(StopReason::Timeout) => {
             "exploration stopped early (timeout): results are incomplete".into()
         }
-        Some(StopReason::Memory { budget }) => format!(
-            "exploration stopped early: the memory budget of {} MiB was reached; results are \
+        Some(StopReason::Memory { budget, origin }) => format!(
+            "exploration stopped early: the memory budget of {}{} was reached; results are \
              incomplete (raise it with `--max-memory MIB` or the `litmus.maxMemory` setting)",
-            budget >> 20
+            human_bytes(budget),
+            if origin.is_empty() {
+                String::new()
+            } else {
+                format!(" ({origin})")
+            }
         ),
         None => {
             "exploration stopped early (timeout or cancellation): results are incomplete".into()

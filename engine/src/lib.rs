@@ -39,6 +39,7 @@ pub mod trace;
 pub mod unbounded;
 
 pub use check::check;
+pub use collect::human_bytes;
 pub use condition::evaluate_condition;
 pub use replay::{replay, ReplayEnd};
 #[doc(hidden)]

@@ -83,8 +83,9 @@ pub enum StopReason {
     Cancelled,
     /// The deadline ([`CheckOptions::timeout`], or [`Control::with_deadline`]).
     Timeout,
-    /// The process's memory use reached the budget ([`Control::with_memory_budget`]), in bytes.
-    Memory { budget: u64 },
+    /// The process's memory use reached the budget ([`Control::with_memory_budget`]), in bytes,
+    /// with where the budget came from ([`MemoryBudget::origin`]).
+    Memory { budget: u64, origin: &'static str },
 }
 
 impl StopReason {
@@ -157,6 +158,9 @@ impl WorkMeter {
 pub struct MemoryBudget {
     pub limit: u64,
     pub used: fn() -> u64,
+    /// Where the limit comes from, for the warning of a check that reached it ("set by
+    /// --max-memory", "half of RLIMIT_AS 3 GiB"; empty: say nothing).
+    pub origin: &'static str,
 }
 
 /// Cancellation, deadline, memory budget and progress for one check. Cloning shares the cancel
@@ -299,7 +303,10 @@ impl Control {
         } else if self.deadline.is_some_and(|d| Instant::now() >= d) {
             StopReason::Timeout
         } else if let Some(m) = self.memory.filter(|m| over_budget(m, None)) {
-            StopReason::Memory { budget: m.limit }
+            StopReason::Memory {
+                budget: m.limit,
+                origin: m.origin,
+            }
         } else if self.work.as_ref().is_some_and(|w| {
             let work = (w.polls.fetch_add(1, Ordering::Relaxed) + 1)
                 .saturating_mul(w.weight)
@@ -333,7 +340,10 @@ impl Control {
         } else if self.deadline.is_some_and(|d| Instant::now() >= d) {
             StopReason::Timeout
         } else if let Some(m) = self.memory.filter(|m| over_budget(m, Some(z3))) {
-            StopReason::Memory { budget: m.limit }
+            StopReason::Memory {
+                budget: m.limit,
+                origin: m.origin,
+            }
         } else {
             return false;
         };
@@ -349,6 +359,7 @@ impl Control {
             2 => Some(StopReason::Timeout),
             3 => Some(StopReason::Memory {
                 budget: self.memory_budget().map_or(0, |m| m.limit),
+                origin: self.memory_budget().map_or("", |m| m.origin),
             }),
             _ => None,
         }

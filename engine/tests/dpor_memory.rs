@@ -52,6 +52,7 @@ fn dpor_runs_the_tso_store_loop_within_a_small_memory_budget() {
     let ctl = Control::new().with_memory_budget(MemoryBudget {
         limit: base + BUDGET,
         used: live,
+        origin: "",
     });
     let r = litmus_engine::check(&t, Model::Tso, &opts, &ctl);
     assert!(

@@ -2,5 +2,6 @@
 //! tests in `tests/lsp_*.rs`. The binary (`main.rs`) dispatches `litmus lsp` to
 //! [`server::run_stdio`].
 
-pub mod server;
+pub mod limits;
 pub mod memory;
+pub mod server;

@@ -2,6 +2,7 @@
 //! runs the language server on stdin/stdout (see `server`).
 
 mod cli;
+mod limits;
 mod memory;
 mod server;
 
@@ -13,6 +14,9 @@ use clap::Parser;
 use cli::args::{Cli, Command};
 
 fn main() {
+    // The default memory budget reads what the process has mapped: before any thread starts.
+    memory::default_budget();
+    limits::one_arena_under_rlimits();
     // clap exits by itself: status 2 for bad options, 0 for --help and --version.
     let cli = Cli::parse();
     let status = match cli.command {

@@ -28,7 +28,28 @@ fn frame(v: &Value) -> Vec<u8> {
 
 impl Server {
     fn start() -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_litmus"))
+        Server::start_with(Command::new(env!("CARGO_BIN_EXE_litmus")))
+    }
+
+    /// The server with `RLIMIT_DATA` (soft and hard) at `bytes`.
+    fn start_with_data_limit(bytes: u64) -> Server {
+        use std::os::unix::process::CommandExt;
+        let mut c = Command::new(env!("CARGO_BIN_EXE_litmus"));
+        // SAFETY: between fork and exec the closure only calls `setrlimit` (async-signal-safe).
+        unsafe {
+            c.pre_exec(move || {
+                let r = libc::rlimit { rlim_cur: bytes, rlim_max: bytes };
+                match libc::setrlimit(libc::RLIMIT_DATA, &r) {
+                    0 => Ok(()),
+                    _ => Err(std::io::Error::last_os_error()),
+                }
+            });
+        }
+        Server::start_with(c)
+    }
+
+    fn start_with(mut command: Command) -> Server {
+        let mut child = command
             .arg("lsp")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -311,6 +332,43 @@ fn three_heavy_documents_stop_at_the_memory_budget_and_the_server_answers() {
     }
     s.write(&frame(&hover(77)));
     assert!(s.answer(77, true).is_some_and(|v| v.get("result").is_some()));
+    let (code, _) = s.close();
+    assert_eq!(code, Some(0));
+}
+
+#[test]
+fn twenty_heavy_documents_under_rlimit_data_stop_at_the_default_budget() {
+    // Issue 39: under a 4 GB address-space limit the server with 20 heavy documents open died
+    // (SIGABRT): its default budget ignored the process's limits. Now it is half of what the
+    // limit leaves, every document ends incomplete with the budget's warning naming the limit,
+    // and the server goes on answering. (A data limit, small, so the budget is reached fast.
+    // Before the allocator kept one arena under a limit, this aborted: each job's thread kept
+    // what the last job on it freed, `limits::one_arena_under_rlimits`.)
+    let mut s = Server::start_with_data_limit(128 << 20);
+    s.initialize(json!({"engine": "exhaustive", "models": ["pso"]}));
+    let uris: Vec<String> = (0..20).map(|i| format!("file:///rl{i:02}.litmus")).collect();
+    for (i, u) in uris.iter().enumerate() {
+        // Twenty different documents (the cache would answer copies from one check).
+        s.open(u, &reproducers::heavy().replacen("x0 = 0", &format!("x0 = {}", 100 + i), 1));
+    }
+    let seen = s.until(300, |seen| {
+        let st = last_status(seen);
+        uris.iter().all(|u| st.get(u).is_some_and(|v| v["state"] == "done"))
+    });
+    for u in &uris {
+        let diags = seen
+            .iter()
+            .rfind(|m| m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == *u)
+            .unwrap();
+        let budget = diags["params"]["diagnostics"].as_array().unwrap().iter().any(|d| {
+            let m = d["message"].as_str().unwrap();
+            m.contains("the memory budget of") && m.contains("(half of RLIMIT_DATA 128 MiB")
+        });
+        assert!(budget, "{u}: no budget warning naming the limit: {diags}");
+        assert_eq!(last_status(&seen)[u]["verdicts"], json!({"pso": "incomplete"}), "{u}");
+    }
+    s.write(&frame(&hover(79)));
+    assert!(s.answer(79, true).is_some_and(|v| v.get("result").is_some()));
     let (code, _) = s.close();
     assert_eq!(code, Some(0));
 }

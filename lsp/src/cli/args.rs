@@ -138,10 +138,8 @@ pub struct CheckArgs {
     #[arg(long, value_name = "SECONDS", value_parser = parse_timeout)]
     pub timeout: Option<Duration>,
 
-    /// Memory budget for the whole run in MiB, shared by every file and model: a check that
-    /// reaches it stops, incomplete (exit 3), with what it found. Default: half the machine's
-    /// memory (or of the cgroup's limit).
-    #[arg(long, value_name = "MIB", value_parser = parse_max_memory)]
+    // The help names the default this process would take and why (`memory::describe_default`).
+    #[arg(long, value_name = "MIB", value_parser = parse_max_memory, help = max_memory_help())]
     pub max_memory: Option<u64>,
 
     /// When to use colours in text output and diagnostics.
@@ -271,6 +269,16 @@ fn parse_timeout(s: &str) -> Result<Duration, String> {
 
 /// The longest `--timeout` accepted: a year.
 pub const MAX_TIMEOUT_SECS: f64 = 365.0 * 24.0 * 3600.0;
+
+/// The help of `--max-memory`, with this process's default and where it comes from.
+fn max_memory_help() -> String {
+    format!(
+        "Memory budget for the whole run in MiB, shared by every file and model: a check that \
+         reaches it stops, incomplete (exit 3), with what it found. Default: half the smallest \
+         of physical memory, the process's cgroup limit, RLIMIT_AS and RLIMIT_DATA; here {}",
+        crate::memory::describe_default()
+    )
+}
 
 fn parse_max_memory(s: &str) -> Result<u64, String> {
     use crate::memory::{MAX_MIB, MIN_MIB};

@@ -115,7 +115,7 @@ pub fn run(a: FencesArgs) -> i32 {
         return exit::BAD_INPUT;
     }
     // The process's default memory budget, as `litmus check` without `--max-memory`.
-    let ctl = progress::interruptible().with_memory_budget(crate::memory::budget(None));
+    let ctl = progress::interruptible().with_memory_budget(crate::memory::budget(None, ""));
     let files: Vec<_> = a.files.iter().map(|p| (p.clone(), load(p, &ctl, &opts))).collect();
     let mut bad = false;
     for (_, f) in &files {

@@ -146,9 +146,9 @@ fn load_file(path: &Path, ctl: &litmus_engine::Control) -> FileRun {
                 let reason = ctl.stop_reason();
                 let why = match reason {
                     Some(litmus_engine::StopReason::Cancelled) => "cancelled".to_owned(),
-                    Some(litmus_engine::StopReason::Memory { budget }) => format!(
-                        "the memory budget of {} MiB was reached; raise it with --max-memory",
-                        budget >> 20
+                    Some(litmus_engine::StopReason::Memory { budget, origin }) => format!(
+                        "the memory budget of {} ({origin}) was reached; raise it with --max-memory",
+                        litmus_engine::human_bytes(budget)
                     ),
                     _ => "timeout".to_owned(),
                 };
@@ -223,7 +223,8 @@ pub fn check(args: CheckArgs) -> i32 {
     let models = args.models();
     let opts = args.check_options();
     // Ctrl-C is wired from here on: parsing a huge file stops on it too.
-    let ctl = progress::interruptible().with_memory_budget(crate::memory::budget(args.max_memory));
+    let budget = crate::memory::budget(args.max_memory, "set by --max-memory");
+    let ctl = progress::interruptible().with_memory_budget(budget);
 
     // `--shard K/N`: the files at positions K, K+N, K+2N, ... (1-based) of the argument list.
     let positions: Vec<usize> = match args.shard {

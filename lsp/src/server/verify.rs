@@ -315,7 +315,10 @@ async fn run_job(ctx: Ctx, uri: Uri, plan: Plan) {
     let control = job
         .control
         .clone()
-        .with_memory_budget(crate::memory::budget(settings.max_memory));
+        .with_memory_budget(crate::memory::budget(
+            settings.max_memory,
+            "set by litmus.maxMemory",
+        ));
     // One worker thread per place held: the job's own, and for its other models the places
     // free right now (never one a waiting job could have): models run in parallel when
     // `maxJobs` and the queue allow, else one after another.
