@@ -23,8 +23,8 @@ pub use describe::describe;
 use crate::span::Span;
 
 /// What `litmus check` says of an AArch64 or RISC-V test until the axiomatic engine exists.
-pub const NOT_AVAILABLE: &str =
-    "checking AArch64 and RISC-V tests is not available yet (issue 43): parsing and diagnostics are";
+pub const NOT_AVAILABLE: &str = "checking AArch64 and RISC-V tests is not available yet \
+     (issue 43); only parsing, diagnostics and the editor are";
 
 /// The register `written` names in `arch` (any case; `W3` and `X3` are one register, RISC-V
 /// ABI names are their `xN`), if it is one.
