@@ -115,7 +115,7 @@ export default grammar({
 
   rules: {
     // The first word tells the dialects apart.
-    source_file: $ => choice($.native_test, $.x86_test),
+    source_file: $ => choice($.native_test, $.x86_test, $.asm_test),
 
     // ------------------------------------------------------------------ native dialect (`docs/reference.md#native`)
 
@@ -350,12 +350,20 @@ export default grammar({
 
     // `x=1`, `0:EAX=2`, and X86_64's typed declarations `uint64_t x;`, `int64_t t[2]={1,-1}`,
     // `uint64_t 0:rax;`, `0:rax=t` (a register holding the address of `t`).
+    // AArch64 and RISC-V add pointers `int *p=&x;` / `int *p=x;`, labels `0:X1=P1:L0` and
+    // herd's symbolic registers `%r` (reported by the front end).
     x86_init_entry: $ => seq(
       optional(field('type', alias($.identifier, $.type_name))),
-      field('location', choice($.identifier, $.thread_register, $.memory_operand)),
+      optional(field('pointer', '*')),
+      field('location', choice($.identifier, $.thread_register, $.memory_operand, $.att_register)),
       optional(seq('[', field('size', $.integer), ']')),
-      optional(seq('=', field('value', choice($.immediate, $.identifier, $.initializer_list)))),
+      optional(seq('=', field('value', choice(
+        $.immediate, $.identifier, $.initializer_list, $.thread_register, $.address_of,
+      )))),
     ),
+
+    // `&x`: the address of a location.
+    address_of: $ => seq('&', field('location', $.identifier)),
 
     // ` P0 | P1 ;`
     x86_thread_row: $ => seq(sep1(field('thread', $.identifier), '|'), ';'),
@@ -412,6 +420,103 @@ export default grammar({
       ')',
     ),
 
+    // ------------------------------------------------------------------ AArch64 and RISC-V (`docs/arm-riscv.md`)
+
+    // herd's `AArch64` and `RISCV` tests: the same table as x86 (metadata, init block, thread
+    // row, `|`-separated rows, `locations`, condition), with assembly cells of their own.
+    asm_test: $ => seq(
+      field('header', $.asm_header),
+      repeat(field('metadata', $.metadata)),
+      field('init', $.x86_init),
+      field('threads', $.x86_thread_row),
+      repeat(field('row', $.asm_row)),
+      repeat(field('locations', $.locations_clause)),
+      optional(field('filter', $.filter_clause)),
+      optional(seq(
+        field('condition', $.final_condition),
+        optional(field('trailer', $.with_clause)),
+      )),
+    ),
+
+    // herd's `filter c`: only executions whose final state satisfies `c` count.
+    filter_clause: $ => seq('filter', field('expression', $._condition_expression)),
+
+    asm_header: $ => seq(
+      field('dialect', choice('AArch64', 'RISCV')),
+      field('name', $.test_name),
+      optional(seq('(', field('texname', $.test_name), ')')),
+      optional(field('description', $.string)),
+    ),
+
+    asm_row: $ => seq(
+      optional(field('instruction', $.asm_instruction)),
+      repeat(seq('|', optional(field('instruction', $.asm_instruction)))),
+      ';',
+    ),
+
+    // `Fail0:`, `L0: LDR W0,[X1]`, `amoswap.w.aq.rl x0,x5,(x6)`, `B.NE Exit1`, `fence r,rw`.
+    // Any mnemonic parses; the front end reports the ones outside the supported subset.
+    asm_instruction: $ => choice(
+      seq(field('label', $.asm_label), optional($._asm_operation)),
+      $._asm_operation,
+    ),
+
+    _asm_operation: $ => seq(
+      field('mnemonic', $.mnemonic),
+      optional(commaSep1(field('operand', $._asm_operand))),
+    ),
+
+    asm_label: $ => seq(field('name', $.identifier), ':'),
+
+    // `LDR`, `B.EQ`, `amoswap.w.aq.rl`, `fence.tso` (`fence` is a keyword of the native dialect).
+    mnemonic: $ => seq(
+      choice($.identifier, 'fence'),
+      repeat(seq(token.immediate('.'), token.immediate(/[A-Za-z0-9_]+/))),
+    ),
+
+    _asm_operand: $ => choice(
+      $.identifier,
+      $.att_register,
+      $.arm_immediate,
+      $.signed_integer,
+      $.arm_address,
+      $.riscv_address,
+      $.shifted_operand,
+    ),
+
+    // `#1`, `#-1`, `#0x10`
+    arm_immediate: $ => seq('#', optional('-'), field('value', $.integer)),
+
+    // `1`, `-1` (RISC-V immediates; AArch64's `[X1,560]`, `LSL 2`).
+    signed_integer: $ => seq(optional('-'), field('value', $.integer)),
+
+    // `LSL #2`, `asr #2`, `SXTW`, `LSL 1`: a register's shift or extension.
+    shifted_operand: $ => seq(
+      field('operator', $.identifier),
+      field('amount', choice($.arm_immediate, $.signed_integer)),
+    ),
+
+    // `[X1]`, `[X1,X2]`, `[X1,X2,SXTW]`, `[X1,X2,LSL #2]`, `[X1,#8]`, `[X1,#8]!`.
+    arm_address: $ => seq(
+      '[',
+      field('base', $.identifier),
+      optional(seq(
+        ',',
+        field('offset', choice($.identifier, $.arm_immediate, $.signed_integer)),
+        optional(seq(',', field('extend', choice($.identifier, $.shifted_operand)))),
+      )),
+      ']',
+      optional(field('writeback', '!')),
+    ),
+
+    // `0(x6)`, `(x6)`, `-8(x6)`
+    riscv_address: $ => seq(
+      optional(field('offset', $.signed_integer)),
+      '(',
+      field('base', $.identifier),
+      ')',
+    ),
+
     // herd's `locations [x; 0:EAX;]`: what to show; the front end declares its locations.
     locations_clause: $ => seq(
       'locations',
@@ -428,8 +533,9 @@ export default grammar({
 
     // ------------------------------------------------------------------ tokens
 
-    // Test names may contain `+ - . ,` (`SB+mfences`) and, in herd's catalogues, `/`.
-    test_name: _ => /[A-Za-z0-9_][A-Za-z0-9_+\-.,\/']*/,
+    // Test names may contain `+ - . ,` (`SB+mfences`) and, in herd's catalogues, `/` and `[ ]`
+    // (`MP+[rf-addr-fr]+addr`).
+    test_name: _ => /[A-Za-z0-9_][A-Za-z0-9_+\-.,\/'\[\]]*/,
 
     // A one-line string; `\"` and `\\` escape a quote and a backslash.
     string: _ => /"([^"\\\n]|\\.)*"/,

@@ -17,12 +17,23 @@ pub enum Dialect {
     X86,
     /// `X86_64 NAME ...` (herd7's AT&T-syntax format: `movq $1,(x)`)
     X86_64,
+    /// `AArch64 NAME ...` (herd7 format, `docs/arm-riscv.md`): the code is in
+    /// [`crate::asm::Code`], the thread bodies here are empty.
+    AArch64,
+    /// `RISCV NAME ...` (herd7 format, `docs/arm-riscv.md`), as `AArch64`.
+    RiscV,
 }
 
 impl Dialect {
-    /// One of herd's dialects (`X86`, `X86_64`): herd's condition syntax and output.
+    /// One of herd's dialects (`X86`, `X86_64`, `AArch64`, `RISCV`): herd's condition syntax
+    /// and output.
     pub fn is_herd(self) -> bool {
         self != Dialect::Native
+    }
+
+    /// `AArch64` or `RISCV`: code in [`crate::asm::Code`], not in the thread bodies.
+    pub fn is_asm(self) -> bool {
+        matches!(self, Dialect::AArch64 | Dialect::RiscV)
     }
 }
 

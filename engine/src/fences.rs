@@ -177,7 +177,7 @@ fn insertion_offset(text: &str, test: &Test, s: &Stmt) -> usize {
     let end = (s.span.end as usize).min(text.len());
     match test.dialect {
         Dialect::Native => end,
-        Dialect::X86 | Dialect::X86_64 => text[end..].find('\n').map_or(text.len(), |i| end + i),
+        Dialect::X86 | Dialect::X86_64 | Dialect::AArch64 | Dialect::RiscV => text[end..].find('\n').map_or(text.len(), |i| end + i),
     }
 }
 
@@ -217,7 +217,7 @@ pub fn insert(text: &str, test: &Test, places: &[Placement]) -> (String, Vec<usi
                 out.push_str("fence;");
                 k += 1;
             }
-            Dialect::X86 | Dialect::X86_64 => {
+            Dialect::X86 | Dialect::X86_64 | Dialect::AArch64 | Dialect::RiscV => {
                 // One new row after the store's row holding every fence placed there, each in
                 // its thread's column, padded to the row's column widths.
                 let line_start = text[..off].rfind('\n').map_or(0, |i| i + 1);
@@ -363,7 +363,7 @@ pub fn synthesize(
             let inserted = match test.dialect {
                 Dialect::Native => inserted,
                 // A whole row: up to the original row's end of line.
-                Dialect::X86 | Dialect::X86_64 => {
+                Dialect::X86 | Dialect::X86_64 | Dialect::AArch64 | Dialect::RiscV => {
                     let tail = &all_text[starts[i]..];
                     let eol = tail.find('\n').unwrap_or(tail.len());
                     starts[i] + eol - (orig + total)

@@ -5,6 +5,7 @@
 //! [`report::ModelReport`] from a check. A violation is a result, never an error; no input
 //! makes it panic.
 
+pub mod asm;
 pub mod ast;
 pub mod diag;
 pub mod mcr;

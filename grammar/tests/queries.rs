@@ -29,6 +29,11 @@ fn node_types_lists_the_front_end_nodes() {
         "assignment_expression",
         "x86_instruction",
         "thread_register",
+        "asm_test",
+        "asm_instruction",
+        "mnemonic",
+        "arm_address",
+        "riscv_address",
     ] {
         assert!(
             tree_sitter_litmus::NODE_TYPES.contains(&format!("\"type\": \"{kind}\"")),

@@ -20,6 +20,10 @@ impl Program {
         loop_bound: u32,
         stop: &dyn Fn() -> bool,
     ) -> Result<Program, LowerError> {
+        if test.dialect.is_asm() {
+            // The code is not in the thread bodies: an empty program would be a wrong answer.
+            return Err(LowerError::Invalid(crate::asm::NOT_AVAILABLE.to_string()));
+        }
         let total: u64 = test.shared.iter().map(|d| d.cells() as u64).sum();
         if total > MAX_CELLS {
             return Err(LowerError::Invalid(format!(

@@ -8,6 +8,8 @@
 //! - `native` lowers the native dialect and checks its static rules (§1: resolution of
 //!   identifiers to shared locations, mutexes or registers; mutex/array misuse; duplicates);
 //! - `x86` lowers the herd x86 dialect (`docs/reference.md#x86`) to the same AST;
+//! - `asm` lowers herd's `AArch64` and `RISCV` dialects (`docs/arm-riscv.md`): the table to
+//!   the AST with empty thread bodies, the code to [`crate::asm::Code`] ([`Parsed::asm`]);
 //! - `expr` lowers expressions of both dialects (threads and final conditions).
 //!
 //! Architecture invariants: never panics and never recurses without bound on any input (deep
@@ -20,6 +22,7 @@
 //! statements) stops within milliseconds of a deadline or a cancel; the engine still does no
 //! I/O and keeps no clock of its own.
 
+pub(crate) mod asm;
 mod errors;
 mod expr;
 mod native;
@@ -43,6 +46,9 @@ pub struct Parsed {
     pub test: Option<ast::Test>,
     /// Syntax errors first, then semantic diagnostics, each group in source order.
     pub diagnostics: Vec<Diagnostic>,
+    /// The code of an AArch64 or RISC-V test (whose [`ast::Test`] has empty thread bodies);
+    /// `None` for other dialects, and iff `test` is `None`.
+    pub asm: Option<crate::asm::Code>,
 }
 
 /// Parses and lowers `text` from scratch.
@@ -62,6 +68,7 @@ pub fn parse_incremental(text: &str, old: Option<&Tree>) -> Parsed {
             tree: parse_tree(text, old, &|| false).unwrap_or_else(|| empty_tree(&mut parser())),
             test: None,
             diagnostics: Vec::new(),
+            asm: None,
         },
     }
 }
@@ -73,7 +80,7 @@ pub fn parse_incremental(text: &str, old: Option<&Tree>) -> Parsed {
 pub fn parse_with(text: &str, old: Option<&Tree>, stop: &dyn Fn() -> bool) -> Option<Parsed> {
     let stop = Stop::new(stop);
     let tree = parse_tree(text, old, &|| stop.poll())?;
-    let Some((test, diagnostics)) = lower_with(text, &tree, &stop) else {
+    let Some((test, diagnostics, asm)) = lower_full(text, &tree, &stop) else {
         // Freeing the tree of a huge input takes a while: not on the way out.
         crate::explore::drop_in_background(tree);
         return None;
@@ -82,6 +89,7 @@ pub fn parse_with(text: &str, old: Option<&Tree>, stop: &dyn Fn() -> bool) -> Op
         tree,
         test,
         diagnostics,
+        asm,
     })
 }
 
@@ -177,15 +185,29 @@ fn lower_with(
     tree: &Tree,
     stop: &Stop<'_>,
 ) -> Option<(Option<ast::Test>, Vec<Diagnostic>)> {
+    lower_full(text, tree, stop).map(|(t, d, _)| (t, d))
+}
+
+type Lowered = (Option<ast::Test>, Vec<Diagnostic>, Option<crate::asm::Code>);
+
+/// [`lower_with`], with the code of an AArch64 or RISC-V test.
+fn lower_full(text: &str, tree: &Tree, stop: &Stop<'_>) -> Option<Lowered> {
     let root = tree.root_node();
     let mut diags = errors::syntax_errors(text, root, stop);
     let syntax_count = diags.len();
     let test_node = (0..root.named_child_count())
         .filter_map(|i| root.named_child(i as u32))
-        .find(|n| matches!(n.kind(), "native_test" | "x86_test"));
+        .find(|n| matches!(n.kind(), "native_test" | "x86_test" | "asm_test"));
+    let mut code = None;
     let lowered = match test_node {
         Some(node) if node.kind() == "native_test" => {
             native::lower(&Src::new(text, stop), node, &mut diags)
+        }
+        Some(node) if node.kind() == "asm_test" => {
+            asm::lower(&Src::new(text, stop), node, &mut diags).map(|(t, c)| {
+                code = Some(c);
+                t
+            })
         }
         Some(node) => x86::lower(&Src::new(text, stop), node, &mut diags),
         None => {
@@ -196,11 +218,12 @@ fn lower_with(
             let first_word = &text[start..end];
             // A test whose header is right but that failed to parse as a whole keeps its
             // syntax errors; anything else gets one diagnostic saying what a test looks like.
-            if !matches!(first_word, "litmus" | "X86" | "x86" | "X86_64") || diags.is_empty() {
+            let herd = ["X86", "x86", "X86_64", "AArch64", "RISCV"];
+            if !(first_word == "litmus" || herd.contains(&first_word)) || diags.is_empty() {
                 diags.clear();
                 diags.push(Diagnostic::error(
                     Span::new(start, end),
-                    "expected a test: `litmus NAME` (native dialect), `X86 NAME` or `X86_64 NAME` (herd's x86 dialects)",
+                    "expected a test: `litmus NAME` (native dialect), `X86 NAME`, `X86_64 NAME`, `AArch64 NAME` or `RISCV NAME` (herd's dialects)",
                 ));
             }
             None
@@ -226,8 +249,10 @@ fn lower_with(
     if stop.stopped() {
         return None;
     }
-    let has_error = diags.iter().any(Diagnostic::is_error);
-    Some((if has_error { None } else { lowered }, diags))
+    if diags.iter().any(Diagnostic::is_error) {
+        return Some((None, diags, None));
+    }
+    Some((lowered, diags, code))
 }
 
 /// Shared helpers over tree-sitter nodes, and the stop check lowering polls.

@@ -107,6 +107,9 @@ pub fn hover(s: &Snapshot<'_>, pos: Position) -> Option<Hover> {
         off: position::offset(&d.rope, s.conv.enc, pos) as u32,
         occ: &occ,
     };
+    if let Some((md, span)) = super::asm::hover(test, &d.text, probe.off) {
+        return Some(s.conv.hover(md, span));
+    }
     let p = RULES.iter().find_map(|rule| rule(&probe))?;
     let opts = s.settings.check_options();
     let replay = |m: Model, steps: &[Step]| s.engine.final_state(test, m, &opts, steps);

@@ -14,6 +14,7 @@
 //! result carries the job id and program tokens it was computed from and is dropped when the
 //! document moved on; engine calls run on worker threads inside `catch_unwind`.
 
+pub mod asm;
 pub mod backend;
 pub mod cache;
 pub mod config;

@@ -431,6 +431,8 @@ const KEYWORDS: &[&str] = &[
     "with",
     "not",
     "X86",
+    "AArch64",
+    "RISCV",
     "x86",
 ];
 const X86_OPS: &[&str] = &["mov", "mfence", "xchg"];
@@ -464,6 +466,8 @@ pub fn semantic_tokens(
                 }
                 if test.is_some_and(|t2| t2.name.span == t.span) {
                     Some(7)
+                } else if let Some(ty) = super::asm::token_type(test, text, t.span) {
+                    Some(ty)
                 } else if KEYWORDS.contains(&s)
                     || X86_OPS.contains(&s.to_ascii_lowercase().as_str())
                 {

@@ -12,6 +12,9 @@ use tree_sitter::Node;
 /// A register's name as it appears in final states: upper case in `X86` (`EAX`), and in
 /// `X86_64` the lower-case 64-bit register a name is part of (`%eax`, `%ax`, `%al` → `rax`).
 pub(crate) fn register_key(dialect: Dialect, written: &str) -> String {
+    if let Some(key) = crate::syntax::asm::register_key(dialect, written) {
+        return key;
+    }
     let w = written.trim_start_matches('%');
     if dialect != Dialect::X86_64 {
         return w.to_ascii_uppercase();

@@ -1,0 +1,401 @@
+//! Lowering of herd's `AArch64` and `RISCV` tests (`docs/arm-riscv.md`): the table (header
+//! row, init block, code rows, `locations`, condition) to an [`ast::Test`] with empty thread
+//! bodies, and the code to [`asm::Code`], instruction by instruction (`aarch64.rs`,
+//! `riscv.rs`, over the operands read in `operands.rs`).
+//!
+//! - Each column is a thread `P<i>`; registers are named as herd prints them (`X3` for `W3`
+//!   and `X3`, `x10` for `a0`).
+//! - Every location mentioned (init block, `0:X1=x`, `locations`, condition) is a
+//!   `SharedDecl` in order of first mention, initialised to 0 unless `x=1` says otherwise;
+//!   `0:X1=x` makes register `X1` hold the address of `x`.
+//! - An instruction outside the supported subset is an error at its mnemonic; an operand of
+//!   the wrong kind at the operand. Branch targets must be labels of the same thread.
+
+mod aarch64;
+mod init;
+mod operands;
+mod riscv;
+
+use super::expr::{ExprLowerer, Mode, Scope, Sym, ThreadInfo};
+use super::native::{lower_condition, lower_header};
+use super::{children_by_field, field, span, Src};
+use crate::asm::{self, Arch, Code, Instr, Reg, RegInit, ThreadCode, Value};
+use crate::ast::{Dialect, Name, SharedDecl, Test, Thread};
+use crate::diag::Diagnostic;
+use crate::span::Span;
+use operands::Opnd;
+use std::collections::{BTreeSet, HashMap};
+use tree_sitter::Node;
+
+/// The register a name denotes in `arch` (any case), if it is one.
+pub(crate) fn register(arch: Arch, written: &str) -> Option<Reg> {
+    match arch {
+        Arch::AArch64 => aarch64::register(written).map(|(r, _)| r),
+        Arch::RiscV => riscv::register(written),
+    }
+}
+
+/// The state key of a register as written in a condition or init block (`W3` → `X3`,
+/// `a0` → `x10`); `None` for dialects other than AArch64 and RISC-V.
+pub(crate) fn register_key(dialect: Dialect, written: &str) -> Option<String> {
+    let arch = arch_of_dialect(dialect)?;
+    Some(match register(arch, written) {
+        Some(r) => r.key(arch),
+        None => written.to_string(),
+    })
+}
+
+pub(crate) fn arch_of_dialect(d: Dialect) -> Option<Arch> {
+    match d {
+        Dialect::AArch64 => Some(Arch::AArch64),
+        Dialect::RiscV => Some(Arch::RiscV),
+        _ => None,
+    }
+}
+
+/// Lowers an `asm_test` node; `None` when lowering stopped early or the header is unusable.
+pub(super) fn lower(
+    src: &Src<'_>,
+    node: Node,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<(Test, Code)> {
+    let word = field(node, "header")
+        .and_then(|h| field(h, "dialect"))
+        .map(|d| src.text(d))
+        .unwrap_or("AArch64");
+    let (dialect, arch) = if word == "RISCV" {
+        (Dialect::RiscV, Arch::RiscV)
+    } else {
+        (Dialect::AArch64, Arch::AArch64)
+    };
+    let (name, description) = lower_header(src, node);
+    let mut l = Lower {
+        src,
+        diags,
+        arch,
+        shared: Vec::new(),
+        by_name: HashMap::new(),
+        address_atoms: Vec::new(),
+    };
+
+    let mut threads: Vec<Thread> = Vec::new();
+    if let Some(row) = field(node, "threads") {
+        for (i, cell) in children_by_field(row, "thread").into_iter().enumerate() {
+            let written = src.text(cell);
+            let expected = format!("P{i}");
+            if !written.eq_ignore_ascii_case(&expected) {
+                l.error(span(cell), format!("thread columns are named P0, P1, ... in order: expected `{expected}`, found `{written}`"));
+            }
+            threads.push(Thread {
+                name: Name {
+                    text: expected,
+                    span: span(cell),
+                },
+                reg_init: Vec::new(),
+                body: Vec::new(),
+                span: span(cell),
+            });
+        }
+    }
+
+    let mut regs: Vec<BTreeSet<String>> = vec![BTreeSet::new(); threads.len()];
+    let mut init = Vec::new();
+    let mut memory_init = Vec::new();
+    if let Some(block) = field(node, "init") {
+        for entry in children_by_field(block, "entry") {
+            if src.should_stop() {
+                return None;
+            }
+            l.init_entry(entry, &threads, &mut init, &mut memory_init);
+        }
+    }
+
+    // Code rows: each column's cells in order.
+    let mut cells: Vec<Vec<Node>> = vec![Vec::new(); threads.len()];
+    for row in children_by_field(node, "row") {
+        if src.should_stop() {
+            return None;
+        }
+        let mut column = 0usize;
+        let mut cursor = row.walk();
+        for child in row.children(&mut cursor) {
+            if child.kind() == "|" {
+                column += 1;
+            } else if child.kind() == "asm_instruction" {
+                match cells.get_mut(column) {
+                    Some(c) => c.push(child),
+                    None => l.error(
+                        span(child),
+                        format!(
+                            "this cell is in column {} but the table has {} thread columns",
+                            column + 1,
+                            threads.len()
+                        ),
+                    ),
+                }
+            }
+        }
+    }
+    let mut code = Vec::new();
+    for (t, column) in cells.into_iter().enumerate() {
+        let mut tc = ThreadCode::default();
+        let mut branches: Vec<(String, Span)> = Vec::new();
+        for cell in column {
+            if src.should_stop() {
+                return None;
+            }
+            l.cell(cell, &mut tc, &mut branches);
+        }
+        for (label, at) in branches {
+            if !tc.labels.iter().any(|(l, _)| *l == label) {
+                l.error(
+                    at,
+                    format!("no label `{label}` in thread P{t}: a branch goes to a label of its own thread"),
+                );
+            }
+        }
+        for i in &tc.instrs {
+            let u = i.op.uses();
+            for r in u
+                .address
+                .iter()
+                .chain(&u.data)
+                .chain(&u.control)
+                .chain(&i.op.defs())
+            {
+                regs[t].insert(r.key(arch));
+            }
+        }
+        code.push(tc);
+    }
+    for ri in &init {
+        let ri: &RegInit = ri;
+        regs[ri.thread].insert(ri.reg.key(arch));
+        if let Value::Int(v) = ri.value {
+            let t = &mut threads[ri.thread];
+            let key = ri.reg.key(arch);
+            t.reg_init.retain(|(n, _)| n.text != key);
+            if v != 0 {
+                t.reg_init.push((
+                    Name {
+                        text: key,
+                        span: ri.span,
+                    },
+                    v,
+                ));
+            }
+        }
+    }
+
+    for clause in children_by_field(node, "locations") {
+        l.mention_all(clause);
+    }
+    let cond = field(node, "condition");
+    let filter = field(node, "filter").and_then(|f| field(f, "expression"));
+    for e in cond
+        .and_then(|c| field(c, "expression"))
+        .into_iter()
+        .chain(filter)
+    {
+        l.mention_all(e);
+        l.address_comparisons(e);
+    }
+    let infos: Vec<ThreadInfo> = threads
+        .iter()
+        .zip(regs)
+        .map(|(t, regs)| ThreadInfo {
+            name: t.name.text.clone(),
+            regs,
+        })
+        .collect();
+    let before = l.diags.len();
+    let condition = cond.and_then(|c| {
+        let scope = Scope {
+            shared: &l.shared,
+            by_name: &l.by_name,
+        };
+        lower_condition(src, &scope, l.diags, dialect, c, &infos)
+    });
+    let filter = filter.map(|f| {
+        let scope = Scope {
+            shared: &l.shared,
+            by_name: &l.by_name,
+        };
+        let mut lw = ExprLowerer {
+            src,
+            scope: &scope,
+            diags: l.diags,
+            dialect,
+            mode: Mode::Condition(&infos),
+        };
+        lw.lower(f, 0)
+    });
+    // An address atom naming an array (`0:X2=x` with `x[2]`) is not a read of `x`: what the
+    // condition's lowering says about reading it does not apply.
+    let atoms = &l.address_atoms;
+    let mut k = 0;
+    l.diags.retain(|d| {
+        k += 1;
+        k <= before || !atoms.contains(&d.span)
+    });
+    let test = Test {
+        dialect,
+        name,
+        description,
+        shared: l.shared,
+        mutexes: Vec::new(),
+        threads,
+        condition,
+        span: span(node),
+    };
+    Some((
+        test,
+        Code {
+            arch,
+            init,
+            memory_init,
+            threads: code,
+            filter,
+            address_atoms: l.address_atoms,
+        },
+    ))
+}
+
+pub(super) struct Lower<'s, 'd> {
+    pub src: &'s Src<'s>,
+    pub diags: &'d mut Vec<Diagnostic>,
+    pub arch: Arch,
+    shared: Vec<SharedDecl>,
+    by_name: HashMap<String, Sym>,
+    address_atoms: Vec<Span>,
+}
+
+impl Lower<'_, '_> {
+    pub fn error(&mut self, span: Span, msg: impl Into<String>) {
+        self.diags.push(Diagnostic::error(span, msg));
+    }
+
+    /// The location named `text`, declared on first mention.
+    fn mention(&mut self, text: &str, at: Span) -> usize {
+        if let Some(Sym::Shared(i)) = self.by_name.get(text) {
+            return *i;
+        }
+        let i = self.shared.len();
+        self.by_name.insert(text.to_string(), Sym::Shared(i));
+        self.shared.push(SharedDecl {
+            name: Name {
+                text: text.to_string(),
+                span: at,
+            },
+            size: None,
+            init: vec![0],
+            span: at,
+        });
+        i
+    }
+
+    /// Declares every identifier outside `0:X1` under `node` as a location.
+    fn mention_all(&mut self, node: Node) {
+        let mut stack = vec![node];
+        while let Some(n) = stack.pop() {
+            match n.kind() {
+                "thread_register" => {}
+                "identifier" => {
+                    let text = self.src.text(n);
+                    self.mention(text, span(n));
+                }
+                _ => {
+                    let mut cursor = n.walk();
+                    let children: Vec<Node> = n.named_children(&mut cursor).collect();
+                    stack.extend(children.into_iter().rev());
+                }
+            }
+        }
+    }
+
+    /// `1:X0=x` compares a register with the *address* of `x`: the AST's condition reads `x`
+    /// as a load, so the span is kept in [`Code::address_atoms`] for the engine.
+    fn address_comparisons(&mut self, node: Node) {
+        let mut stack = vec![node];
+        while let Some(n) = stack.pop() {
+            if n.kind() == "assignment_expression" || n.kind() == "binary_expression" {
+                let (l, r) = (field(n, "left"), field(n, "right"));
+                if let (Some(l), Some(r)) = (l, r) {
+                    let reg_vs_loc = |a: Node, b: Node| {
+                        a.kind() == "thread_register" && b.kind() == "identifier"
+                    };
+                    if reg_vs_loc(l, r) {
+                        self.address_atoms.push(span(r));
+                        continue;
+                    }
+                    if reg_vs_loc(r, l) {
+                        self.address_atoms.push(span(l));
+                        continue;
+                    }
+                }
+            }
+            let mut cursor = n.walk();
+            let children: Vec<Node> = n.named_children(&mut cursor).collect();
+            stack.extend(children);
+        }
+    }
+
+    /// One cell: its label, then its instruction.
+    fn cell(&mut self, cell: Node, tc: &mut ThreadCode, branches: &mut Vec<(String, Span)>) {
+        if let Some(label) = field(cell, "label").and_then(|l| field(l, "name")) {
+            let text = self.src.text(label).to_string();
+            if tc.labels.iter().any(|(l, _)| *l == text) {
+                self.error(
+                    span(label),
+                    format!("label `{text}` is defined twice in this thread"),
+                );
+            } else {
+                tc.labels.push((text, tc.instrs.len()));
+            }
+        }
+        let Some(m) = field(cell, "mnemonic") else {
+            return;
+        };
+        let mnemonic = self.src.text(m).to_string();
+        if let Some(sym) = children_by_field(cell, "operand")
+            .into_iter()
+            .find(|o| o.kind() == "att_register")
+        {
+            let msg = format!(
+                "herd's symbolic register `{}` is outside the supported subset",
+                self.src.text(sym)
+            );
+            self.error(span(sym), msg);
+            return;
+        }
+        let ops: Vec<Opnd> = children_by_field(cell, "operand")
+            .into_iter()
+            .map(|o| operands::read(self.src, o))
+            .collect();
+        let result = match self.arch {
+            Arch::AArch64 => aarch64::lower(&mnemonic, &ops),
+            Arch::RiscV => riscv::lower(&mnemonic, &ops),
+        };
+        match result {
+            Ok(op) => {
+                if let asm::Op::Branch {
+                    target: asm::Target::Label(l),
+                    ..
+                }
+                | asm::Op::AddressOf { label: l, .. } = &op
+                {
+                    let at = ops.last().map_or(span(m), |o| o.span);
+                    branches.push((l.clone(), at));
+                }
+                tc.instrs.push(Instr {
+                    op,
+                    mnemonic,
+                    span: span(cell),
+                });
+            }
+            Err(operands::Error::Mnemonic(msg)) => self.error(span(m), msg),
+            Err(operands::Error::At(at, msg)) => self.error(at, msg),
+            Err(operands::Error::Cell(msg)) => self.error(span(cell), msg),
+        }
+    }
+}
