@@ -104,8 +104,11 @@ fn litmus_files(dir: &std::path::Path, into: &mut Vec<String>) {
 fn timed(bin: &str, args: &[&str], files: &[String]) -> (f64, f64, f64, Vec<u8>, Option<i32>) {
     let stats = std::env::temp_dir().join(format!("litmus-bench-time-{}", std::process::id()));
     let t0 = Instant::now();
-    let out = Command::new("/usr/bin/time")
-        .args(["-f", "%U %S %M", "-o"])
+    // In a session of its own (`setsid`): with the kernel's autogroup scheduling, a run in the
+    // bench's session shares one scheduling group with everything else of that session (a
+    // build), and two threads of one group get no more CPU than one on a busy machine.
+    let out = Command::new("setsid")
+        .args(["-w", "/usr/bin/time", "-f", "%U %S %M", "-o"])
         .arg(&stats)
         .arg(bin)
         .args(args)
@@ -182,21 +185,21 @@ fn streamed(dir: &std::path::Path) {
         dir.display(),
         load_average()
     );
-    println!("| build | output | files | -j 1 wall | -j 2 wall | speed-up (median of pairs) | -j 1 peak RSS | -j 2 peak RSS |");
-    println!("|---|---|---:|---:|---:|---:|---:|---:|");
+    println!("| build | output | files | -j 1 wall | -j 2 wall | speed-up (median of pairs) | -j 1 CPU | -j 2 CPU | -j 1 peak RSS | -j 2 peak RSS |");
+    println!("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|");
     let mut sizes: Vec<usize> = [500, 2000].into_iter().filter(|&n| n < all.len()).collect();
     sizes.push(all.len());
     for &n in &sizes {
         let files = &all[..n];
         for mode in ["-q", "--json"] {
-            // rows[bin] = (wall j1, wall j2, ratio, rss j1, rss j2) per repetition.
-            let mut rows: Vec<Vec<[f64; 5]>> = vec![vec![]; bins.len()];
+            // rows[bin] = (wall j1, wall j2, ratio, rss j1, rss j2, cpu j1, cpu j2) per repetition.
+            let mut rows: Vec<Vec<[f64; 7]>> = vec![vec![]; bins.len()];
             let mut reference: Option<String> = None;
             for _ in 0..repeat {
                 for (b, (_, bin)) in bins.iter().enumerate() {
-                    let mut r = [0.0; 5];
+                    let mut r = [0.0; 7];
                     for (k, j) in ["1", "2"].into_iter().enumerate() {
-                        let (wall, _cpu, rss, stdout, _status) =
+                        let (wall, cpu, rss, stdout, _status) =
                             timed(bin, &["check", mode, "--model", "sc,tso", "-j", j], files);
                         let u = untimed(&stdout);
                         match &reference {
@@ -205,6 +208,7 @@ fn streamed(dir: &std::path::Path) {
                         }
                         r[k] = wall;
                         r[3 + k] = rss;
+                        r[5 + k] = cpu;
                     }
                     r[2] = r[0] / r[1];
                     rows[b].push(r);
@@ -213,10 +217,12 @@ fn streamed(dir: &std::path::Path) {
             for (b, (name, _)) in bins.iter().enumerate() {
                 let m = |i: usize| median(rows[b].iter().map(|r| r[i]).collect());
                 println!(
-                    "| {name} | `{mode}` | {n} | {:.2} s | {:.2} s | {:.2}x | {:.1} MiB | {:.1} MiB |",
+                    "| {name} | `{mode}` | {n} | {:.2} s | {:.2} s | {:.2}x | {:.2} s | {:.2} s | {:.1} MiB | {:.1} MiB |",
                     m(0),
                     m(1),
                     m(2),
+                    m(5),
+                    m(6),
                     m(3),
                     m(4)
                 );

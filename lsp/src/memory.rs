@@ -7,11 +7,13 @@
 //! not one check. Z3 allocates through its own C++ allocator, which this does not count (MCR
 //! reaches Z3 rarely, and a Z3 query has a time limit).
 
-use std::alloc::{GlobalAlloc, Layout, System};
+use std::alloc::{GlobalAlloc, Layout};
 use std::cell::Cell;
 use std::sync::atomic::{AtomicI64, Ordering};
 
 use litmus_engine::MemoryBudget;
+/// The allocator underneath the count: mimalloc, not glibc's malloc (ARCHITECTURE.md says why).
+use mimalloc::MiMalloc as System;
 
 static USED: AtomicI64 = AtomicI64::new(0);
 
@@ -38,7 +40,7 @@ fn count(n: i64) {
     });
 }
 
-/// The system allocator, counting the bytes it hands out.
+/// The allocator (`System`: mimalloc), counting the bytes it hands out.
 pub struct Counting;
 
 // SAFETY: every call forwards to `System` with the same arguments; the counter is a side effect.

@@ -33,8 +33,8 @@ const AHEAD: usize = 4;
 
 /// Runs `litmus merge`; returns the exit status.
 pub fn run(args: MergeArgs) -> i32 {
-    let mut docs: Vec<Doc> = args.files.iter().map(|p| Doc::new(p)).collect();
-    let scan = match scan(&mut docs) {
+    let docs: Vec<Doc> = args.files.iter().map(|p| Doc::new(p)).collect();
+    let scan = match scan(&docs) {
         Ok(s) => s,
         Err(e) => {
             err(&format!("litmus merge: {e}"));
@@ -42,7 +42,7 @@ pub fn run(args: MergeArgs) -> i32 {
         }
     };
     if !scan.in_order {
-        let doc = merge_in_memory(&mut docs);
+        let doc = merge_in_memory(&docs);
         return match doc {
             Ok(doc) => {
                 out(&format!("{doc:#}\n"));
@@ -91,7 +91,7 @@ impl Doc {
     /// characters are an error), and with its messages: a text that is not UTF-8 cannot be
     /// read, a text that is not JSON is not JSON.
     fn parse<T>(
-        &mut self,
+        &self,
         f: impl FnOnce(&mut serde_json::Deserializer<serde_json::de::IoRead<&mut Utf8Checked<'_>>>) -> serde_json::Result<T>,
     ) -> Result<T, String> {
         let name = self.path.display().to_string();
@@ -175,13 +175,23 @@ struct Head {
 }
 
 /// Checks that the shards make up one run, with the in-memory merge's messages in its order.
-fn scan(docs: &mut [Doc]) -> Result<Scan, String> {
+fn scan(docs: &[Doc]) -> Result<Scan, String> {
     let mut count_files: Option<(u64, u64)> = None;
     let mut seen_shards = std::collections::BTreeSet::new();
     let mut positions = vec![];
     let mut in_order = true;
-    for d in docs.iter_mut() {
-        let doc = d.parse(|de| de.deserialize_any(Any(HeadV)))?.unwrap_or_default();
+    // Every document read at once, a thread each; then checked in the order given.
+    let heads: Vec<Result<Option<Head>, String>> = std::thread::scope(|s| {
+        let hs: Vec<_> = docs
+            .iter()
+            .map(|d| s.spawn(move || d.parse(|de| de.deserialize_any(Any(HeadV)))))
+            .collect();
+        hs.into_iter()
+            .map(|h| h.join().unwrap_or_else(|_| Err("a reader stopped".into())))
+            .collect()
+    });
+    for (d, head) in docs.iter().zip(heads) {
+        let doc = head?.unwrap_or_default();
         let name = d.path.display();
         if doc.version != 1 {
             return Err(format!(
@@ -299,9 +309,9 @@ fn fail(e: &str) -> ! {
 }
 
 /// The merged document built in memory (the shards are checked already).
-fn merge_in_memory(docs: &mut [Doc]) -> Result<Value, String> {
+fn merge_in_memory(docs: &[Doc]) -> Result<Value, String> {
     let mut files: Vec<(u64, Value)> = vec![];
-    for d in docs.iter_mut() {
+    for d in docs.iter() {
         let mut doc: Value = d.parse(|de| Value::deserialize(de))?;
         if let Some(fs) = doc.get_mut("files").and_then(Value::as_array_mut) {
             for mut f in std::mem::take(fs) {

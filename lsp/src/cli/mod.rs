@@ -3,8 +3,10 @@
 //!
 //! Code map:
 //! - `args.rs`: the command line (clap derive);
-//! - `mod.rs` (this file): the run itself, `-j N` files at a time (output in argument order),
-//!   `--shard K/N`, model by model, and the exit status;
+//! - `mod.rs` (this file): the run's set-up (`--shard K/N`), loading one file, checking one
+//!   model of it, a file's text, and the exit status;
+//! - `stream.rs`: the run streamed: `-j N` workers load and check, files printed in argument
+//!   order and dropped;
 //! - `diagnostics.rs`: compiler-style diagnostics (codespan-reporting);
 //! - `text.rs`: herd's block, schedules, witness, warnings, stats, `--quiet` summaries;
 //! - `cond.rs`: the condition's observed variables, projected states, condition printing;

@@ -165,7 +165,12 @@ impl Pool<'_, '_> {
                 q.loading += 1;
                 drop(q);
                 let path = &self.run.args.files[self.positions[fi] - 1];
-                let file = load(path, self.run.ctl, self.run.opts);
+                // After Ctrl-C the rest is still read and parsed (as when every file was loaded
+                // before the first check), for its diagnostics and its JSON entry, without a
+                // "parsing stopped" warning for each; its models are skipped.
+                let after_cancel = litmus_engine::Control::new();
+                let ctl = if self.run.ctl.is_cancelled() { &after_cancel } else { self.run.ctl };
+                let file = load(path, ctl, self.run.opts);
                 let n = if file.test.is_some() && file.index.is_some() {
                     self.run.models.len()
                 } else {
