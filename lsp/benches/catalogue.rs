@@ -25,7 +25,10 @@ fn children_cpu() -> f64 {
     // Fields after the command name (which ends with ')'): cutime and cstime are the 16th and
     // 17th fields of the whole line, the 14th and 15th after it.
     let rest = s.rsplit_once(')').map_or("", |(_, r)| r);
-    let f: Vec<f64> = rest.split_whitespace().map(|x| x.parse().unwrap_or(0.0)).collect();
+    let f: Vec<f64> = rest
+        .split_whitespace()
+        .map(|x| x.parse().unwrap_or(0.0))
+        .collect();
     let ticks = 100.0; // USER_HZ on Linux
     if f.len() > 14 {
         (f[13] + f[14]) / ticks
@@ -53,11 +56,17 @@ fn main() {
         .unwrap_or_default();
     files.sort();
     if files.is_empty() {
-        println!("x86 conformance tests not found in {} (set LITMUS_X86_DIR)", dir.display());
+        println!(
+            "x86 conformance tests not found in {} (set LITMUS_X86_DIR)",
+            dir.display()
+        );
         return;
     }
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    println!("### Catalogue: {} herd x86 tests, SC and TSO, `litmus check -q` ({cores} cores)\n", files.len());
+    println!(
+        "### Catalogue: {} herd x86 tests, SC and TSO, `litmus check -q` ({cores} cores)\n",
+        files.len()
+    );
     println!("| engine | -j | wall | CPU | CPU / wall | speed-up over -j 1 |");
     println!("|---|---:|---:|---:|---:|---:|");
     for engine in ["auto", "exhaustive"] {
@@ -67,7 +76,16 @@ fn main() {
             let cpu0 = children_cpu();
             let t0 = Instant::now();
             let out = Command::new(env!("CARGO_BIN_EXE_litmus"))
-                .args(["check", "-q", "--model", "sc,tso", "--engine", engine, "-j", &j.to_string()])
+                .args([
+                    "check",
+                    "-q",
+                    "--model",
+                    "sc,tso",
+                    "--engine",
+                    engine,
+                    "-j",
+                    &j.to_string(),
+                ])
                 .args(&files)
                 .output()
                 .expect("litmus runs");
@@ -89,7 +107,9 @@ fn main() {
 
 /// Every `.litmus` file under `dir`, sorted.
 fn litmus_files(dir: &std::path::Path, into: &mut Vec<String>) {
-    let Ok(d) = std::fs::read_dir(dir) else { return };
+    let Ok(d) = std::fs::read_dir(dir) else {
+        return;
+    };
     for e in d.filter_map(Result::ok) {
         let p = e.path();
         if p.is_dir() {
@@ -124,7 +144,11 @@ fn timed(bin: &str, args: &[&str], files: &[String]) -> (f64, f64, f64, Vec<u8>,
         .split_whitespace()
         .map(|x| x.parse().unwrap_or(0.0))
         .collect();
-    let (cpu, rss) = if f.len() == 3 { (f[0] + f[1], f[2] / 1024.0) } else { (0.0, 0.0) };
+    let (cpu, rss) = if f.len() == 3 {
+        (f[0] + f[1], f[2] / 1024.0)
+    } else {
+        (0.0, 0.0)
+    };
     (wall, cpu, rss, out.stdout, out.status.code())
 }
 
@@ -237,7 +261,14 @@ fn streamed(dir: &std::path::Path) {
     for k in 1..=2 {
         let (_, _, _, stdout, _) = timed(
             &new,
-            &["check", "--json", "--model", "sc,tso", "--shard", &format!("{k}/2")],
+            &[
+                "check",
+                "--json",
+                "--model",
+                "sc,tso",
+                "--shard",
+                &format!("{k}/2"),
+            ],
             &all,
         );
         bytes += stdout.len();
@@ -264,7 +295,12 @@ fn streamed(dir: &std::path::Path) {
     }
     for (b, (name, _)) in bins.iter().enumerate() {
         let m = |i: usize| median(rows[b].iter().map(|r| r[i]).collect());
-        println!("| {name} | {} files | {:.2} s | {:.1} MiB |", all.len(), m(0), m(1));
+        println!(
+            "| {name} | {} files | {:.2} s | {:.1} MiB |",
+            all.len(),
+            m(0),
+            m(1)
+        );
     }
     println!("\nload average at the end: {}", load_average());
     let _ = std::fs::remove_dir_all(&tmp);

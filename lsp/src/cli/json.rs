@@ -193,7 +193,11 @@ pub fn open(shard: Option<Shard>, no_files: bool) -> String {
         s += &indented(&v, "  ");
         s += ",\n";
     }
-    s += if no_files { "  \"files\": []\n}\n" } else { "  \"files\": [" };
+    s += if no_files {
+        "  \"files\": []\n}\n"
+    } else {
+        "  \"files\": ["
+    };
     s
 }
 

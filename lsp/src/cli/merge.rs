@@ -92,7 +92,9 @@ impl Doc {
     /// read, a text that is not JSON is not JSON.
     fn parse<T>(
         &self,
-        f: impl FnOnce(&mut serde_json::Deserializer<serde_json::de::IoRead<&mut Utf8Checked<'_>>>) -> serde_json::Result<T>,
+        f: impl FnOnce(
+            &mut serde_json::Deserializer<serde_json::de::IoRead<&mut Utf8Checked<'_>>>,
+        ) -> serde_json::Result<T>,
     ) -> Result<T, String> {
         let name = self.path.display().to_string();
         let mut r = Utf8Checked {
@@ -109,7 +111,9 @@ impl Doc {
                 let _ = std::io::copy(&mut r, &mut std::io::sink());
             }
             if r.invalid {
-                return Err(format!("cannot read {name}: stream did not contain valid UTF-8"));
+                return Err(format!(
+                    "cannot read {name}: stream did not contain valid UTF-8"
+                ));
             }
             if let Some(io) = e.io_error_kind() {
                 return Err(format!("cannot read {name}: {}", std::io::Error::from(io)));
@@ -135,10 +139,14 @@ impl Read for Utf8Checked<'_> {
         }
         let n = self.inner.read(buf)?;
         let checked = if self.tail.is_empty() && n > 0 {
-            std::str::from_utf8(&buf[..n]).map(|_| ()).map_err(|e| (e, &buf[..n]))
+            std::str::from_utf8(&buf[..n])
+                .map(|_| ())
+                .map_err(|e| (e, &buf[..n]))
         } else {
             self.tail.extend_from_slice(&buf[..n]);
-            std::str::from_utf8(&self.tail).map(|_| ()).map_err(|e| (e, &self.tail[..]))
+            std::str::from_utf8(&self.tail)
+                .map(|_| ())
+                .map_err(|e| (e, &self.tail[..]))
         };
         match checked {
             Ok(()) => self.tail.clear(),
@@ -268,13 +276,11 @@ fn stream(docs: &[Doc], scan: &Scan) -> i32 {
             .map(|d| {
                 let (tx, rx) = mpsc::sync_channel(AHEAD);
                 s.spawn(move || {
-                    let r = d
-                        .reader()
-                        .and_then(|r| {
-                            let mut de = serde_json::Deserializer::from_reader(r);
-                            de.deserialize_any(Any(Entries(&tx)))
-                                .map_err(|e| format!("{} is not JSON: {e}", d.path.display()))
-                        });
+                    let r = d.reader().and_then(|r| {
+                        let mut de = serde_json::Deserializer::from_reader(r);
+                        de.deserialize_any(Any(Entries(&tx)))
+                            .map_err(|e| format!("{} is not JSON: {e}", d.path.display()))
+                    });
                     if let Err(e) = r {
                         let _ = tx.send(Err(e));
                     }
@@ -292,7 +298,10 @@ fn stream(docs: &[Doc], scan: &Scan) -> i32 {
                     flags.incomplete |= f.incomplete;
                 }
                 Ok(Err(e)) => fail(&e),
-                Err(_) => fail(&format!("{} changed while it was merged", docs[d].path.display())),
+                Err(_) => fail(&format!(
+                    "{} changed while it was merged",
+                    docs[d].path.display()
+                )),
             }
         }
     });
@@ -517,7 +526,11 @@ impl<'de> Part<'de> for Entries<'_> {
             }
             let flags = Flags::of(&f);
             let text = serde_json::to_string_pretty(&f).expect("a JSON value prints");
-            if self.0.send(Ok((json::indented(&text, "    "), flags))).is_err() {
+            if self
+                .0
+                .send(Ok((json::indented(&text, "    "), flags)))
+                .is_err()
+            {
                 break;
             }
         }

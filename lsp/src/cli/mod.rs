@@ -126,7 +126,8 @@ fn load_file(path: &Path, ctl: &litmus_engine::Control) -> FileRun {
             // Before parsing: after a stopped parse, a large allocation here would wait for
             // the allocator to sort through the parse's freed memory.
             let index = LineIndex::new(&text);
-            let Some(parsed) = litmus_engine::syntax::parse_with(&text, None, &|| ctl.should_stop())
+            let Some(parsed) =
+                litmus_engine::syntax::parse_with(&text, None, &|| ctl.should_stop())
             else {
                 let reason = ctl.stop_reason();
                 let why = match reason {
@@ -147,8 +148,8 @@ fn load_file(path: &Path, ctl: &litmus_engine::Control) -> FileRun {
                         format!("parsing stopped early ({why}): the file was not checked"),
                     )],
                     locations: vec![],
-                            parse_time: Default::default(),
-                            parse_stopped: Some(reason.unwrap_or(litmus_engine::StopReason::Timeout)),
+                    parse_time: Default::default(),
+                    parse_stopped: Some(reason.unwrap_or(litmus_engine::StopReason::Timeout)),
                 };
             };
             FileRun {
@@ -158,8 +159,8 @@ fn load_file(path: &Path, ctl: &litmus_engine::Control) -> FileRun {
                 locations: litmus_engine::syntax::herd_locations(&text, &parsed.tree),
                 test: parsed.test,
                 diagnostics: parsed.diagnostics,
-                    parse_time: Default::default(),
-                    parse_stopped: None,
+                parse_time: Default::default(),
+                parse_stopped: None,
             }
         }
     }
@@ -273,7 +274,11 @@ fn bad_files_note(bad: usize, files: usize) {
     } else {
         format!("{bad} files have errors and are not checked")
     };
-    let rest = if bad == files { "nothing was checked" } else { "the other files are checked" };
+    let rest = if bad == files {
+        "nothing was checked"
+    } else {
+        "the other files are checked"
+    };
     err(&format!("litmus: {what}; {rest}"));
 }
 

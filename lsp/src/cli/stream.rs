@@ -169,7 +169,11 @@ impl Pool<'_, '_> {
                 // before the first check), for its diagnostics and its JSON entry, without a
                 // "parsing stopped" warning for each; its models are skipped.
                 let after_cancel = litmus_engine::Control::new();
-                let ctl = if self.run.ctl.is_cancelled() { &after_cancel } else { self.run.ctl };
+                let ctl = if self.run.ctl.is_cancelled() {
+                    &after_cancel
+                } else {
+                    self.run.ctl
+                };
                 let file = load(path, ctl, self.run.opts);
                 let n = if file.test.is_some() && file.index.is_some() {
                     self.run.models.len()
@@ -234,7 +238,12 @@ impl Pool<'_, '_> {
         if run.args.json {
             let mut reports: Vec<ModelReport> = vec![];
             let mut robust: Vec<(Model, Robustness)> = vec![];
-            for (model, o) in run.models.iter().zip(outs).filter_map(|(m, o)| Some((m, o?))) {
+            for (model, o) in run
+                .models
+                .iter()
+                .zip(outs)
+                .filter_map(|(m, o)| Some((m, o?)))
+            {
                 if let Some(r) = o.robust {
                     robust.push((*model, r));
                 }
