@@ -13,7 +13,6 @@ use litmus_engine::ast::Test;
 use litmus_engine::report::{Action, ModelReport, Step, ViolationKind};
 use litmus_engine::{Diagnostic, LineIndex, Severity, Span};
 use serde::Serialize;
-use serde_json::Value;
 
 use super::FileRun;
 
@@ -24,14 +23,6 @@ pub struct Shard {
     pub index: usize,
     pub count: usize,
     pub files: usize,
-}
-
-#[derive(Serialize)]
-struct Document<'a> {
-    version: u32,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    shard: Option<Shard>,
-    files: Vec<File<'a>>,
 }
 
 #[derive(Serialize)]
@@ -212,22 +203,69 @@ struct Delayed<'a> {
     conflict: StepOut<'a>,
 }
 
-/// The document for a whole run (`shard`: the part of the argument list it checked, with
-/// each file's position in the whole list).
-pub fn document(files: &[FileRun], shard: Option<(Shard, &[usize])>) -> Value {
-    let doc = Document {
-        version: 1,
-        shard: shard.map(|(s, _)| s),
-        files: files
-            .iter()
-            .enumerate()
-            .map(|(i, f)| file(f, shard.map(|(_, idx)| idx[i])))
-            .collect(),
+/// The document's opening, up to and including `"files": [` (or the whole document when it
+/// has no files): with [`entry`] and [`close`], byte for byte what serde_json pretty-prints for
+/// the whole document, written one file at a time.
+pub fn open(shard: Option<Shard>, no_files: bool) -> String {
+    let mut s = String::from("{\n  \"version\": 1,\n");
+    if let Some(shard) = shard {
+        let v = serde_json::to_string_pretty(&shard).expect("the shard serialises");
+        s += "  \"shard\": ";
+        s += &indented(&v, "  ");
+        s += ",\n";
+    }
+    s += if no_files {
+        "  \"files\": []\n}\n"
+    } else {
+        "  \"files\": ["
     };
-    serde_json::to_value(doc).expect("the document serialises (string keys, finite numbers)")
+    s
 }
 
-fn file(f: &FileRun, index: Option<usize>) -> File<'_> {
+/// The document's end after its last [`entry`].
+pub fn close() -> &'static str {
+    "\n  ]\n}\n"
+}
+
+/// File `i` (0-based in the document) of the `files` array, with the separator before it
+/// (`index`: its position in the whole argument list, sharded runs only).
+pub fn entry(
+    i: usize,
+    f: &FileRun,
+    reports: &[ModelReport],
+    robust: &[(litmus_engine::Model, litmus_engine::robust::Robustness)],
+    unbounded: &[(litmus_engine::Model, litmus_engine::unbounded::Unbounded)],
+    index: Option<usize>,
+) -> String {
+    let v = serde_json::to_string_pretty(&file(f, reports, robust, unbounded, index))
+        .expect("a file's entry serialises (string keys, finite numbers)");
+    let mut s = String::with_capacity(v.len() + v.len() / 8 + 8);
+    s += if i == 0 { "\n    " } else { ",\n    " };
+    s += &indented(&v, "    ");
+    s
+}
+
+/// `v` with every line but the first indented by `pad` (a JSON string has no raw newline, so
+/// every newline of pretty-printed JSON is between tokens).
+pub fn indented(v: &str, pad: &str) -> String {
+    let mut s = String::with_capacity(v.len() + v.len() / 8);
+    for (i, line) in v.split('\n').enumerate() {
+        if i > 0 {
+            s.push('\n');
+            s += pad;
+        }
+        s += line;
+    }
+    s
+}
+
+fn file<'a>(
+    f: &'a FileRun,
+    reports: &'a [ModelReport],
+    robust: &'a [(litmus_engine::Model, litmus_engine::robust::Robustness)],
+    unbounded: &'a [(litmus_engine::Model, litmus_engine::unbounded::Unbounded)],
+    index: Option<usize>,
+) -> File<'a> {
     let diagnostics: Vec<Diag> = match (&f.read_error, &f.index) {
         (Some(err), _) => vec![Diag {
             severity: Severity::Error,
@@ -245,15 +283,10 @@ fn file(f: &FileRun, index: Option<usize>) -> File<'_> {
     };
     let mut results = BTreeMap::new();
     if let (Some(test), Some(index)) = (&f.test, &f.index) {
-        for r in &f.reports {
-            let rb = f
-                .robust
-                .iter()
-                .find(|(m, _)| *m == r.model)
-                .map(|(_, rb)| rb);
+        for r in reports {
+            let rb = robust.iter().find(|(m, _)| *m == r.model).map(|(_, rb)| rb);
             let mut out = model_report(test, index, r, rb);
-            out.unbounded = f
-                .unbounded
+            out.unbounded = unbounded
                 .iter()
                 .find(|(m, _)| *m == r.model)
                 .map(|(_, u)| UnboundedOut {

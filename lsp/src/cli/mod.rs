@@ -3,8 +3,10 @@
 //!
 //! Code map:
 //! - `args.rs`: the command line (clap derive);
-//! - `mod.rs` (this file): the run itself, `-j N` files at a time (output in argument order),
-//!   `--shard K/N`, model by model, and the exit status;
+//! - `mod.rs` (this file): the run's set-up (`--shard K/N`), loading one file, checking one
+//!   model of it, a file's text, and the exit status;
+//! - `stream.rs`: the run streamed: `-j N` workers load and check, files printed in argument
+//!   order and dropped;
 //! - `diagnostics.rs`: compiler-style diagnostics (codespan-reporting);
 //! - `text.rs`: herd's block, schedules, witness, warnings, stats, `--quiet` summaries;
 //! - `cond.rs`: the condition's observed variables, projected states, condition printing;
@@ -25,6 +27,7 @@ pub mod fences;
 mod json;
 pub mod merge;
 mod progress;
+mod stream;
 mod text;
 mod unbounded;
 
@@ -61,14 +64,8 @@ pub struct FileRun {
     pub diagnostics: Vec<Diagnostic>,
     /// herd's `locations [...]` as state keys (x86 dialects).
     pub locations: Vec<String>,
-    /// One report per model checked, in the order SC, TSO, PSO.
-    pub reports: Vec<ModelReport>,
     /// How long reading and parsing took: it counts against the first model's `--timeout`.
     pub parse_time: std::time::Duration,
-    /// With `--robust`: the robustness verdict per relaxed model checked.
-    pub robust: Vec<(litmus_engine::Model, litmus_engine::robust::Robustness)>,
-    /// With `--unbounded`: the answer for every number of iterations, per model checked.
-    pub unbounded: Vec<(litmus_engine::Model, litmus_engine::unbounded::Unbounded)>,
     /// Why parsing stopped before the end (`--timeout`, Ctrl-C, `--max-memory`): the file is
     /// then not checked, a warning says so, and the run is incomplete.
     pub parse_stopped: Option<litmus_engine::StopReason>,
@@ -96,23 +93,15 @@ fn read_input(path: &Path) -> Result<String, String> {
     })
 }
 
-/// Reads and parses one file. Parsing stops early at the first model's deadline (`--timeout`
-/// counts from the start of the file's work) or on Ctrl-C.
+/// Reads and parses one file (on the worker that will check it). Parsing stops early at the
+/// first model's deadline (`--timeout` counts from the start of the file's work) or on Ctrl-C.
+/// A stopped parse's many small allocations stay in the worker's malloc arena, so the main
+/// thread, which only prints, never sorts through them (they cost 0.05-0.3 s on a huge file
+/// when parsing ran on the main thread).
 fn load(path: &Path, ctl: &litmus_engine::Control, opts: &litmus_engine::CheckOptions) -> FileRun {
     let start = std::time::Instant::now();
     let ctl = ctl.for_check(opts);
-    // On a thread of its own: the parse's many small allocations then come from another
-    // malloc arena, so that freeing a stopped parse in the background (the engine does) does
-    // not make the main thread's next large allocations sort through them (0.05-0.3 s on a
-    // huge file).
-    let mut f = std::thread::scope(|s| {
-        std::thread::Builder::new()
-            .name("litmus-parse".into())
-            .spawn_scoped(s, || load_file(path, &ctl))
-            .ok()
-            .and_then(|h| h.join().ok())
-    })
-    .unwrap_or_else(|| load_file(path, &ctl));
+    let mut f = load_file(path, &ctl);
     f.parse_time = start.elapsed();
     f
 }
@@ -131,17 +120,15 @@ fn load_file(path: &Path, ctl: &litmus_engine::Control) -> FileRun {
             test: None,
             diagnostics: vec![],
             locations: vec![],
-            reports: vec![],
             parse_time: Default::default(),
-            robust: vec![],
-            unbounded: vec![],
             parse_stopped: None,
         },
         Ok(text) => {
             // Before parsing: after a stopped parse, a large allocation here would wait for
             // the allocator to sort through the parse's freed memory.
             let index = LineIndex::new(&text);
-            let Some(parsed) = litmus_engine::syntax::parse_with(&text, None, &|| ctl.should_stop())
+            let Some(parsed) =
+                litmus_engine::syntax::parse_with(&text, None, &|| ctl.should_stop())
             else {
                 let reason = ctl.stop_reason();
                 let why = match reason {
@@ -162,10 +149,7 @@ fn load_file(path: &Path, ctl: &litmus_engine::Control) -> FileRun {
                         format!("parsing stopped early ({why}): the file was not checked"),
                     )],
                     locations: vec![],
-                    reports: vec![],
                     parse_time: Default::default(),
-                    robust: vec![],
-                    unbounded: vec![],
                     parse_stopped: Some(reason.unwrap_or(litmus_engine::StopReason::Timeout)),
                 };
             };
@@ -176,10 +160,7 @@ fn load_file(path: &Path, ctl: &litmus_engine::Control) -> FileRun {
                 locations: litmus_engine::syntax::herd_locations(&text, &parsed.tree),
                 test: parsed.test,
                 diagnostics: parsed.diagnostics,
-                reports: vec![],
                 parse_time: Default::default(),
-                robust: vec![],
-                unbounded: vec![],
                 parse_stopped: None,
             }
         }
@@ -231,63 +212,8 @@ pub fn check(args: CheckArgs) -> i32 {
         Some((k, n)) => (k..=args.files.len()).step_by(n).collect(),
         None => (1..=args.files.len()).collect(),
     };
-    let mut files: Vec<FileRun> = positions
-        .iter()
-        .map(|&i| load(&args.files[i - 1], &ctl, &opts))
-        .collect();
-
-    // Diagnostics (errors and warnings) on stderr; the JSON document carries them too.
-    if !args.json {
-        let mut err = std::io::stderr().lock();
-        for f in &files {
-            if let Some(e) = &f.read_error {
-                let _ = writeln!(err, "error: cannot read {}: {e}", f.path);
-            } else if let (Some(index), false) = (&f.index, f.diagnostics.is_empty()) {
-                let _ = write!(
-                    err,
-                    "{}",
-                    diagnostics::render(&f.path, index, &f.diagnostics, color_err)
-                );
-            }
-        }
-    }
-    // A file with an error is not checked; every other file still is (a catalogue with one
-    // broken test is still checked), and the run exits 2.
-    let bad = files.iter().filter(|f| f.has_errors()).count();
-    if bad > 0 && !args.json {
-        let what = if bad == 1 {
-            "1 file has errors and is not checked".to_owned()
-        } else {
-            format!("{bad} files have errors and are not checked")
-        };
-        let rest = if bad == files.len() { "nothing was checked" } else { "the other files are checked" };
-        err(&format!("litmus: {what}; {rest}"));
-    }
-
     if let Some(format) = args.dump_sdg {
-        for (fi, f) in files.iter().enumerate() {
-            let (Some(test), Some(index)) = (&f.test, &f.index) else {
-                continue;
-            };
-            let program = match litmus_engine::ir::Program::lower(test, opts.loop_bound) {
-                Ok(p) => p,
-                Err(e) => {
-                    err(&format!("litmus: {}: cannot lower: {e}", f.path));
-                    return exit::BAD_INPUT;
-                }
-            };
-            let sdg = litmus_engine::sdg::Sdg::new(&program);
-            if fi > 0 {
-                out("\n");
-            }
-            out(&match format {
-                args::SdgFormat::Text => {
-                    format!("# {}\n{}", f.path, sdg.dump_text(&program, index))
-                }
-                args::SdgFormat::Dot => sdg.dump_dot(&program),
-            });
-        }
-        return if bad > 0 { exit::BAD_INPUT } else { exit::OK };
+        return dump_sdg(&args, &positions, &ctl, &opts, format, color_err);
     }
 
     let progress_on = !args.json && std::io::stderr().is_terminal();
@@ -298,99 +224,117 @@ pub fn check(args: CheckArgs) -> i32 {
         style,
         ctl: &ctl,
         progress_on,
-        many: files.len() > 1,
+        many: positions.len() > 1,
+        color_err,
     };
     let jobs = args.jobs.map_or_else(
         || std::thread::available_parallelism().map_or(1, |n| n.get()),
         |j| j as usize,
     );
-    // Every (file, model) pair is a task, `jobs` at a time, so one heavy file's models run in
-    // parallel too. A file's text is printed as soon as its models and every earlier file are
-    // done, in model order, so the output is that of `-j 1`. The memory budget is the
-    // process's, shared by every job.
-    let tasks: Vec<(usize, usize)> = files
-        .iter()
-        .enumerate()
-        .filter(|(_, f)| f.test.is_some() && f.index.is_some())
-        .flat_map(|(fi, _)| (0..models.len()).map(move |mi| (fi, mi)))
-        .collect();
-    let jobs = jobs.clamp(1, tasks.len().max(1));
-    let mut outs: Vec<Vec<Option<ModelOut>>> = files
-        .iter()
-        .map(|f| {
-            let n = if f.test.is_some() && f.index.is_some() { models.len() } else { 0 };
-            (0..n).map(|_| None).collect()
-        })
-        .collect();
-    {
-        let queue = std::sync::Mutex::new(tasks.into_iter());
-        let (tx, rx) = std::sync::mpsc::channel::<(usize, usize, ModelOut)>();
-        let files = &files;
-        std::thread::scope(|s| {
-            for _ in 0..jobs {
-                let (tx, queue, run) = (tx.clone(), &queue, &run);
-                s.spawn(move || loop {
-                    let next = queue.lock().map(|mut q| q.next()).unwrap_or(None);
-                    let Some((fi, mi)) = next else { break };
-                    let Some(o) = run.model(&files[fi], mi) else { continue };
-                    if tx.send((fi, mi, o)).is_err() {
-                        break;
-                    }
-                });
-            }
-            drop(tx);
-            let mut next = 0;
-            let print = |outs: &[Vec<Option<ModelOut>>], upto: &mut usize, all: bool| {
-                while *upto < outs.len() && (all || outs[*upto].iter().all(Option::is_some)) {
-                    let text = run.file_text(*upto, &files[*upto], &outs[*upto]);
-                    if !text.is_empty() {
-                        out(&text);
-                    }
-                    *upto += 1;
-                }
-            };
-            print(&outs, &mut next, false);
-            for (fi, mi, o) in rx {
-                outs[fi][mi] = Some(o);
-                print(&outs, &mut next, false);
-            }
-            // Cancelled: what was done of the rest, in order.
-            print(&outs, &mut next, true);
-        });
-    }
-    for (f, o) in files.iter_mut().zip(outs) {
-        for (model, o) in models.iter().zip(o) {
-            let Some(o) = o else { continue };
-            if let Some(r) = o.robust {
-                f.robust.push((*model, r));
-            }
-            if let Some(u) = o.unbounded {
-                f.unbounded.push((*model, u));
-            }
-            f.reports.push(o.report);
-        }
+    let jobs = jobs.clamp(1, (positions.len() * models.len()).max(1));
+    let shard = args.shard.map(|(k, n)| json::Shard {
+        index: k,
+        count: n,
+        files: args.files.len(),
+    });
+    let sum = stream::run(&run, &positions, jobs, shard);
+
+    if sum.bad > 0 && !args.json {
+        bad_files_note(sum.bad, positions.len());
     }
     let cancelled = ctl.is_cancelled();
     if cancelled {
         err("litmus: interrupted; the results are incomplete");
     }
-    if args.json {
-        let shard = args.shard.map(|(k, n)| {
-            (
-                json::Shard {
-                    index: k,
-                    count: n,
-                    files: args.files.len(),
-                },
-                &positions[..],
-            )
+    if sum.bad > 0 {
+        exit::BAD_INPUT
+    } else if sum.violation {
+        exit::VIOLATION
+    } else if cancelled || sum.incomplete {
+        exit::INCOMPLETE
+    } else {
+        exit::OK
+    }
+}
+
+/// The diagnostics of `f` as stderr shows them (text runs; the JSON document carries them).
+fn diagnostics_text(f: &FileRun, color: bool) -> String {
+    if let Some(e) = &f.read_error {
+        format!("error: cannot read {}: {e}\n", f.path)
+    } else if let (Some(index), false) = (&f.index, f.diagnostics.is_empty()) {
+        diagnostics::render(&f.path, index, &f.diagnostics, color)
+    } else {
+        String::new()
+    }
+}
+
+/// A file with an error is not checked; every other file still is (a catalogue with one
+/// broken test is still checked), and the run exits 2.
+fn bad_files_note(bad: usize, files: usize) {
+    let what = if bad == 1 {
+        "1 file has errors and is not checked".to_owned()
+    } else {
+        format!("{bad} files have errors and are not checked")
+    };
+    let rest = if bad == files {
+        "nothing was checked"
+    } else {
+        "the other files are checked"
+    };
+    err(&format!("litmus: {what}; {rest}"));
+}
+
+/// `--dump-sdg`: every file's static dependence graph instead of a check.
+fn dump_sdg(
+    args: &CheckArgs,
+    positions: &[usize],
+    ctl: &litmus_engine::Control,
+    opts: &litmus_engine::CheckOptions,
+    format: args::SdgFormat,
+    color_err: bool,
+) -> i32 {
+    let files: Vec<FileRun> = positions
+        .iter()
+        .map(|&i| load(&args.files[i - 1], ctl, opts))
+        .collect();
+    for f in files.iter().filter(|_| !args.json) {
+        let d = diagnostics_text(f, color_err);
+        if !d.is_empty() {
+            let mut e = std::io::stderr().lock();
+            let _ = e.write_all(d.as_bytes()).and_then(|_| e.flush());
+        }
+    }
+    let bad = files.iter().filter(|f| f.has_errors()).count();
+    if bad > 0 && !args.json {
+        bad_files_note(bad, files.len());
+    }
+    for (fi, f) in files.iter().enumerate() {
+        let (Some(test), Some(index)) = (&f.test, &f.index) else {
+            continue;
+        };
+        let program = match litmus_engine::ir::Program::lower(test, opts.loop_bound) {
+            Ok(p) => p,
+            Err(e) => {
+                err(&format!("litmus: {}: cannot lower: {e}", f.path));
+                return exit::BAD_INPUT;
+            }
+        };
+        let sdg = litmus_engine::sdg::Sdg::new(&program);
+        if fi > 0 {
+            out("\n");
+        }
+        out(&match format {
+            args::SdgFormat::Text => {
+                format!("# {}\n{}", f.path, sdg.dump_text(&program, index))
+            }
+            args::SdgFormat::Dot => sdg.dump_dot(&program),
         });
-        out(&format!("{:#}\n", json::document(&files, shard)));
     }
     if bad > 0 {
-        return exit::BAD_INPUT;
+        exit::BAD_INPUT
+    } else {
+        exit::OK
     }
-    exit_status(&files, cancelled)
 }
 
 /// What every file of a run shares.
@@ -402,6 +346,8 @@ struct Run<'a> {
     ctl: &'a litmus_engine::Control,
     progress_on: bool,
     many: bool,
+    /// Diagnostics on stderr in colour.
+    color_err: bool,
 }
 
 /// One model's results and its text (empty with `--json`).
@@ -509,18 +455,5 @@ impl Run<'_> {
             text += &o.text;
         }
         text
-    }
-}
-
-fn exit_status(files: &[FileRun], cancelled: bool) -> i32 {
-    let cancelled = cancelled || files.iter().any(|f| f.parse_stopped.is_some());
-    let reports = files.iter().flat_map(|f| &f.reports);
-    let robust = files.iter().flat_map(|f| &f.robust).map(|(_, r)| r);
-    if reports.clone().any(|r| !r.violations.is_empty()) || robust.clone().any(|r| !r.holds) {
-        exit::VIOLATION
-    } else if cancelled || reports.clone().any(|r| !r.complete) || robust.clone().any(|r| !r.complete) {
-        exit::INCOMPLETE
-    } else {
-        exit::OK
     }
 }
