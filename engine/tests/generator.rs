@@ -13,8 +13,13 @@ use sweep_support::{outcomes, reference, Outcome};
 
 /// Draws `count` programs of `cfg`, prints the table, and returns the counts per construct
 /// and per outcome (an outcome counts a program once if any model has it).
-fn table(label: &str, cfg: GenConfig, count: u64) -> (BTreeMap<Construct, u64>, BTreeMap<Outcome, u64>) {
-    let mut by_construct: BTreeMap<Construct, u64> = Construct::ALL.iter().map(|&c| (c, 0)).collect();
+fn table(
+    label: &str,
+    cfg: GenConfig,
+    count: u64,
+) -> (BTreeMap<Construct, u64>, BTreeMap<Outcome, u64>) {
+    let mut by_construct: BTreeMap<Construct, u64> =
+        Construct::ALL.iter().map(|&c| (c, 0)).collect();
     let mut by_outcome: BTreeMap<Outcome, u64> = Outcome::ALL.iter().map(|&o| (o, 0)).collect();
     for seed in 0..count {
         let t = random_test_with(seed, cfg);
@@ -47,8 +52,17 @@ fn every_construct_and_outcome_is_generated() {
     for (k, n) in &c {
         assert!(*n * 100 >= count, "{k:?} in only {n} of {count} programs");
     }
-    for k in [Construct::Lock, Construct::StoreScalar, Construct::LoadScalar, Construct::Assert] {
-        assert!(c[&k] * 10 >= count, "{k:?} in only {} of {count} programs", c[&k]);
+    for k in [
+        Construct::Lock,
+        Construct::StoreScalar,
+        Construct::LoadScalar,
+        Construct::Assert,
+    ] {
+        assert!(
+            c[&k] * 10 >= count,
+            "{k:?} in only {} of {count} programs",
+            c[&k]
+        );
     }
     for (k, n) in &o {
         assert!(*n * 100 >= count, "{k:?}: only {n} of {count} programs");
@@ -59,24 +73,52 @@ fn every_construct_and_outcome_is_generated() {
 fn the_lock_order_setting_inverts_locks_and_deadlocks() {
     let count = tier::sweep(200, 1000);
     let (c, o) = table("GenConfig::lock_order()", GenConfig::lock_order(), count);
-    for k in [Construct::TwoMutexes, Construct::LockInversion, Construct::Await, Construct::WhileRegister, Construct::Assume] {
-        assert!(c[&k] * 10 >= count, "{k:?} in only {} of {count} programs", c[&k]);
+    for k in [
+        Construct::TwoMutexes,
+        Construct::LockInversion,
+        Construct::Await,
+        Construct::WhileRegister,
+        Construct::Assume,
+    ] {
+        assert!(
+            c[&k] * 10 >= count,
+            "{k:?} in only {} of {count} programs",
+            c[&k]
+        );
     }
     for k in [Construct::Xchg, Construct::Cas, Construct::FetchAdd] {
-        assert!(c[&k] * 20 >= count, "{k:?} in only {} of {count} programs", c[&k]);
+        assert!(
+            c[&k] * 20 >= count,
+            "{k:?} in only {} of {count} programs",
+            c[&k]
+        );
     }
-    assert!(o[&Outcome::Deadlock] * 5 >= count, "only {} deadlocks in {count} programs", o[&Outcome::Deadlock]);
-    assert!(o[&Outcome::Assert] * 10 >= count, "only {} failed assertions in {count} programs", o[&Outcome::Assert]);
+    assert!(
+        o[&Outcome::Deadlock] * 5 >= count,
+        "only {} deadlocks in {count} programs",
+        o[&Outcome::Deadlock]
+    );
+    assert!(
+        o[&Outcome::Assert] * 10 >= count,
+        "only {} failed assertions in {count} programs",
+        o[&Outcome::Assert]
+    );
 }
 
 #[test]
 fn printed_programs_parse_back() {
     for seed in 0..tier::sweep(200, 1000) {
-        for cfg in [GenConfig::plain(), GenConfig::all(), GenConfig::lock_order()] {
+        for cfg in [
+            GenConfig::plain(),
+            GenConfig::all(),
+            GenConfig::lock_order(),
+        ] {
             let t = random_test_with(seed, cfg);
             let src = print(&t);
             let parsed = syntax::parse(&src);
-            let back = parsed.test.unwrap_or_else(|| panic!("seed {seed}: {:?}\n{src}", parsed.diagnostics));
+            let back = parsed
+                .test
+                .unwrap_or_else(|| panic!("seed {seed}: {:?}\n{src}", parsed.diagnostics));
             assert_eq!(print(&back), src, "seed {seed}");
             assert_eq!(constructs(&back), constructs(&t), "seed {seed}\n{src}");
         }
@@ -85,9 +127,14 @@ fn printed_programs_parse_back() {
 
 #[test]
 fn generation_is_deterministic_and_varied() {
-    for cfg in [GenConfig::plain(), GenConfig::all(), GenConfig::lock_order()] {
+    for cfg in [
+        GenConfig::plain(),
+        GenConfig::all(),
+        GenConfig::lock_order(),
+    ] {
         assert_eq!(random_test_with(7, cfg), random_test_with(7, cfg));
-        let srcs: std::collections::BTreeSet<String> = (0..100).map(|s| print(&random_test_with(s, cfg))).collect();
+        let srcs: std::collections::BTreeSet<String> =
+            (0..100).map(|s| print(&random_test_with(s, cfg))).collect();
         assert!(srcs.len() > 95, "{cfg:?}");
     }
 }

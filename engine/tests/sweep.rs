@@ -26,7 +26,10 @@ use sweep_support::*;
 /// rest the whole language.
 fn program(seed: u64) -> (&'static str, Test) {
     match seed % 8 {
-        3 | 7 => ("lock_order", random_test_with(seed, GenConfig::lock_order())),
+        3 | 7 => (
+            "lock_order",
+            random_test_with(seed, GenConfig::lock_order()),
+        ),
         5 => ("plain", random_test_with(seed, GenConfig::plain())),
         _ => ("all", random_test_with(seed, GenConfig::all())),
     }
@@ -48,7 +51,11 @@ struct Tally {
 }
 
 /// `engine` with and without `--first` on `seeds`, every model; the findings.
-fn sweep(engine: EngineKind, seeds: std::ops::Range<u64>, gen: &dyn Fn(u64) -> (&'static str, Test)) -> (Tally, Findings) {
+fn sweep(
+    engine: EngineKind,
+    seeds: std::ops::Range<u64>,
+    gen: &dyn Fn(u64) -> (&'static str, Test),
+) -> (Tally, Findings) {
     let mut t = Tally::default();
     let mut found = Findings::new();
     for seed in seeds {
@@ -69,7 +76,14 @@ fn sweep(engine: EngineKind, seeds: std::ops::Range<u64>, gen: &dyn Fn(u64) -> (
                     t.first_reported += got.violations.len() as u64;
                 }
                 if let Err(what) = compare(&test, model, &want, &got, first) {
-                    found.add(format!("{label} seed {seed}"), &test, model, engine, first, what);
+                    found.add(
+                        format!("{label} seed {seed}"),
+                        &test,
+                        model,
+                        engine,
+                        first,
+                        what,
+                    );
                 }
             }
         }
@@ -112,12 +126,21 @@ fn auto_agrees_with_the_reference() {
 fn lock_order_seeds_agree_on_every_engine() {
     let first = env("LITMUS_SEED_OFFSET").unwrap_or(1_000_000);
     let count = env("LITMUS_SEEDS").unwrap_or(tier::sweep(40, 300));
-    let gen = |seed| ("lock_order", random_test_with(seed, GenConfig::lock_order()));
+    let gen = |seed| {
+        (
+            "lock_order",
+            random_test_with(seed, GenConfig::lock_order()),
+        )
+    };
     let mut failed = Vec::new();
     for engine in [EngineKind::Dpor, EngineKind::Mcr, EngineKind::Auto] {
         let (t, found) = sweep(engine, first..first + count, &gen);
-        let programs: std::collections::BTreeSet<&str> = found.list.iter().map(|d| d.label.as_str()).collect();
-        print_tally(&format!("lock_order {first}..{} {}", first + count, engine.key()), &t);
+        let programs: std::collections::BTreeSet<&str> =
+            found.list.iter().map(|d| d.label.as_str()).collect();
+        print_tally(
+            &format!("lock_order {first}..{} {}", first + count, engine.key()),
+            &t,
+        );
         eprintln!(
             "lock_order {}: {} disagreements (program-model-option) on {} of {count} programs",
             engine.key(),
@@ -129,5 +152,8 @@ fn lock_order_seeds_agree_on_every_engine() {
             failed.push(format!("{}: {}", engine.key(), found.list.len()));
         }
     }
-    assert!(failed.is_empty(), "disagreements with the reference explorer: {failed:?}");
+    assert!(
+        failed.is_empty(),
+        "disagreements with the reference explorer: {failed:?}"
+    );
 }

@@ -192,7 +192,11 @@ impl Walk {
                 1
             }
             ExprKind::Unary(op, a) => {
-                self.out.insert(if *op == UnOp::Neg { Construct::Neg } else { Construct::Not });
+                self.out.insert(if *op == UnOp::Neg {
+                    Construct::Neg
+                } else {
+                    Construct::Not
+                });
                 self.expr(test, a)
             }
             ExprKind::Binary(op, a, b) => {

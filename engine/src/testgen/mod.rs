@@ -5,20 +5,22 @@
 //! Generated spans are synthetic (distinct, increasing) unless the printed source is parsed.
 //!
 //! Code map: this file has the PRNG and the AST builder; `random.rs` is the one random program
-//! generator (every construct of the native language, under named settings); `relaxed.rs`
+//! generator (every construct of the native language), `config.rs` its named settings; `relaxed.rs`
 //! draws SB/MP-shaped programs for robustness and fences; `coverage.rs` says which constructs
 //! a program has; `shrink.rs` minimises a program while a property holds; `print.rs` prints
 //! tests as source.
 
+mod config;
 mod coverage;
 mod print;
 mod random;
 mod relaxed;
 mod shrink;
 
+pub use config::{GenConfig, Weights};
 pub use coverage::{constructs, Construct};
 pub use print::print;
-pub use random::{random_test, random_test_with, GenConfig, Weights};
+pub use random::{random_test, random_test_with};
 pub use relaxed::relaxed_test;
 pub use shrink::shrink;
 

@@ -3,145 +3,9 @@
 //! the engines against the reference explorer draws its programs here; [`super::coverage`]
 //! says which constructs a program has.
 
+use super::config::GenConfig;
 use super::{Builder, Rng};
 use crate::ast::*;
-
-/// How often each statement kind is drawn (relative weights; 0 never).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Weights {
-    /// `x = e;`, `a[i] = e;`
-    pub store: u64,
-    /// `r = x;`, `r = a[i];`, `r = x + y;`, `r = x && y;`, `r = 2 / r;`, register arithmetic
-    pub load: u64,
-    pub fence: u64,
-    /// `xchg`, `cas`, `fetch_add`, with a register or bare, on a scalar or an array element
-    pub rmw: u64,
-    /// `lock(m); [lock(n);] ... unlock(..); [unlock(..);]`: one or two mutexes in either
-    /// order, released in either order (needs [`GenConfig::mutexes`])
-    pub lock: u64,
-    pub await_: u64,
-    pub assume: u64,
-    pub assert: u64,
-    /// `if`, `if`/`else`, `if`/`else if`
-    pub branch: u64,
-    /// `while (i < n) { ...; i = i + 1; }`
-    pub while_reg: u64,
-    /// `while (x == 0) { ... }`
-    pub while_mem: u64,
-}
-
-/// What [`random_test_with`] generates: sizes, features and the weights of statement kinds.
-/// The named settings are [`GenConfig::plain`] (the default), [`GenConfig::all`] (the whole
-/// language) and [`GenConfig::lock_order`] (two mutexes in either order).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct GenConfig {
-    /// Fewest and most threads (2-4).
-    pub threads: (usize, usize),
-    /// Most top-level statements per thread (one fewer with four threads).
-    pub stmts: usize,
-    /// Percent of programs that declare mutexes.
-    pub mutex_chance: u64,
-    /// How many mutexes such a program declares (1 or 2).
-    pub mutexes: usize,
-    /// An array `a[2]` beside the scalars.
-    pub arrays: bool,
-    /// Runtime errors: divisions by registers, array indexes from registers, a mutex locked
-    /// twice or unlocked without being held.
-    pub errors: bool,
-    /// Percent of programs with a final condition.
-    pub condition_chance: u64,
-    pub weights: Weights,
-}
-
-impl Default for GenConfig {
-    fn default() -> GenConfig {
-        GenConfig::plain()
-    }
-}
-
-impl GenConfig {
-    /// Stores, loads, fences, RMWs, branches, assertions, now and then an `assume`, a loop or
-    /// one mutex around one statement; no arrays, awaits or runtime errors.
-    pub fn plain() -> GenConfig {
-        GenConfig {
-            threads: (2, 4),
-            stmts: 4,
-            mutex_chance: 15,
-            mutexes: 1,
-            arrays: false,
-            errors: false,
-            condition_chance: 85,
-            weights: Weights {
-                store: 35,
-                load: 30,
-                fence: 7,
-                rmw: 8,
-                lock: 4,
-                await_: 0,
-                assume: 2,
-                assert: 5,
-                branch: 9,
-                while_reg: 1,
-                while_mem: 2,
-            },
-        }
-    }
-
-    /// Every construct of the native language: arrays, runtime errors, awaits, two mutexes in
-    /// either order (so deadlocks), loops over registers and over memory, every RMW, every
-    /// kind of condition.
-    pub fn all() -> GenConfig {
-        GenConfig {
-            threads: (2, 4),
-            stmts: 4,
-            mutex_chance: 45,
-            mutexes: 2,
-            arrays: true,
-            errors: true,
-            condition_chance: 90,
-            weights: Weights {
-                store: 24,
-                load: 22,
-                fence: 5,
-                rmw: 9,
-                lock: 14,
-                await_: 3,
-                assume: 2,
-                assert: 6,
-                branch: 8,
-                while_reg: 3,
-                while_mem: 3,
-            },
-        }
-    }
-
-    /// The shape of issue 39: 2-3 threads, two mutexes taken in either order (inversions, so
-    /// deadlocks) around stores, loads, RMWs and awaits, short loops, assumes and assertions.
-    pub fn lock_order() -> GenConfig {
-        GenConfig {
-            threads: (2, 3),
-            stmts: 3,
-            mutex_chance: 100,
-            mutexes: 2,
-            arrays: false,
-            errors: false,
-            condition_chance: 90,
-            weights: Weights {
-                store: 12,
-                load: 12,
-                fence: 0,
-                rmw: 8,
-                lock: 32,
-                await_: 4,
-                assume: 5,
-                assert: 10,
-                branch: 5,
-                while_reg: 5,
-                while_mem: 4,
-            },
-        }
-    }
-}
 
 /// A random program of the plain setting ([`GenConfig::plain`]).
 pub fn random_test(seed: u64) -> Test {
@@ -167,17 +31,30 @@ pub fn random_test_with(seed: u64, cfg: GenConfig) -> Test {
         shared.push(g.b.shared(name, init));
     }
     if cfg.arrays {
-        let init = if g.rng.chance(20) { vec![1, 0] } else { vec![0, 0] };
+        let init = if g.rng.chance(20) {
+            vec![1, 0]
+        } else {
+            vec![0, 0]
+        };
         shared.push(g.b.array("a", init));
         g.array = Some(g.nvars);
     }
     if cfg.mutexes > 0 && g.rng.chance(cfg.mutex_chance) {
-        let n = if cfg.mutexes >= 2 && g.rng.chance(85) { 2 } else { 1 };
+        let n = if cfg.mutexes >= 2 && g.rng.chance(85) {
+            2
+        } else {
+            1
+        };
         g.mutexes = ["m", "n"][..n].iter().map(|m| g.b.name(m)).collect();
     }
     let (lo, hi) = cfg.threads;
     let nthreads = lo + g.rng.below((hi.saturating_sub(lo) + 1) as u64) as usize;
-    let max_stmts = if nthreads >= 4 { cfg.stmts - 1 } else { cfg.stmts }.max(1);
+    let max_stmts = if nthreads >= 4 {
+        cfg.stmts - 1
+    } else {
+        cfg.stmts
+    }
+    .max(1);
     let mut threads = Vec::new();
     let mut regs_of = Vec::new();
     for t in 0..nthreads {
@@ -239,13 +116,26 @@ impl Gen {
             (Kind::Load, w.load),
             (Kind::Fence, w.fence),
             (Kind::Rmw, w.rmw),
-            (Kind::Lock, if self.mutexes.is_empty() || in_lock || !nested { 0 } else { w.lock }),
+            (
+                Kind::Lock,
+                if self.mutexes.is_empty() || in_lock || !nested {
+                    0
+                } else {
+                    w.lock
+                },
+            ),
             (Kind::Await, w.await_),
             (Kind::Assume, w.assume),
             (Kind::Assert, w.assert),
             (Kind::Branch, if nested { w.branch } else { 0 }),
-            (Kind::WhileReg, if nested && !in_lock { w.while_reg } else { 0 }),
-            (Kind::WhileMem, if nested && !in_lock { w.while_mem } else { 0 }),
+            (
+                Kind::WhileReg,
+                if nested && !in_lock { w.while_reg } else { 0 },
+            ),
+            (
+                Kind::WhileMem,
+                if nested && !in_lock { w.while_mem } else { 0 },
+            ),
         ];
         let total: u64 = table.iter().map(|(_, w)| w).sum();
         let mut x = self.rng.below(total.max(1));
@@ -347,7 +237,11 @@ impl Gen {
             BinOp::And,
             BinOp::Or,
         ]);
-        let v = if matches!(op, BinOp::Rem | BinOp::Mul) { 2 } else { 1 };
+        let v = if matches!(op, BinOp::Rem | BinOp::Mul) {
+            2
+        } else {
+            1
+        };
         let v = self.b.int(v);
         self.b.bin(op, e, v)
     }
@@ -474,9 +368,17 @@ impl Gen {
     /// A condition over memory: `x == 1`, `x >= 1`, `a[0] != 0`, `x == 1 || y == 2`, ...
     fn memory_cond(&mut self, satisfiable: bool) -> Expr {
         let l = self.load_expr(15);
-        let v = if satisfiable { self.small() } else { self.b.int(0) };
+        let v = if satisfiable {
+            self.small()
+        } else {
+            self.b.int(0)
+        };
         let op = self.pick(&[BinOp::Eq, BinOp::Eq, BinOp::Ge, BinOp::Ne, BinOp::Gt]);
-        let op = if satisfiable && op == BinOp::Ne { BinOp::Eq } else { op };
+        let op = if satisfiable && op == BinOp::Ne {
+            BinOp::Eq
+        } else {
+            op
+        };
         let c = self.b.bin(op, l, v);
         if self.rng.chance(15) {
             let l2 = self.load_expr(0);
@@ -585,7 +487,9 @@ impl Gen {
         let n = 1 + self.rng.below(3);
         let mut atoms = Vec::new();
         for _ in 0..n {
-            let with_regs: Vec<usize> = (0..regs_of.len()).filter(|&t| !regs_of[t].is_empty()).collect();
+            let with_regs: Vec<usize> = (0..regs_of.len())
+                .filter(|&t| !regs_of[t].is_empty())
+                .collect();
             let lhs = match self.rng.below(10) {
                 0..=5 if !with_regs.is_empty() => {
                     let t = self.pick(&with_regs);
@@ -631,7 +535,11 @@ impl Gen {
         if self.rng.chance(12) {
             e = self.b.not(e);
         }
-        let q = self.pick(&[Quantifier::Exists, Quantifier::Forall, Quantifier::NotExists]);
+        let q = self.pick(&[
+            Quantifier::Exists,
+            Quantifier::Forall,
+            Quantifier::NotExists,
+        ]);
         self.b.condition(q, e)
     }
 }

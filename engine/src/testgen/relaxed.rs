@@ -23,7 +23,11 @@ pub fn relaxed_test(seed: u64) -> Test {
         let n = 2 + rng.below(2) as usize;
         let mut body = Vec::new();
         // Start with a store more often than not: store-then-load is what TSO relaxes.
-        let first = if rng.chance(80) { t % nvars } else { rng.below(nvars as u64) as usize };
+        let first = if rng.chance(80) {
+            t % nvars
+        } else {
+            rng.below(nvars as u64) as usize
+        };
         for i in 0..n {
             let var = if i == 0 {
                 first
@@ -44,7 +48,11 @@ pub fn relaxed_test(seed: u64) -> Test {
             };
             let s = if rng.chance(12) {
                 let cond = b.int(1);
-                b.stmt(StmtKind::If { cond, then_body: vec![s], else_body: vec![] })
+                b.stmt(StmtKind::If {
+                    cond,
+                    then_body: vec![s],
+                    else_body: vec![],
+                })
             } else {
                 s
             };
@@ -85,5 +93,11 @@ pub fn relaxed_test(seed: u64) -> Test {
             b.condition(Quantifier::Forall, e)
         }
     };
-    b.test(&format!("Relaxed{seed}"), shared, vec![], threads, Some(condition))
+    b.test(
+        &format!("Relaxed{seed}"),
+        shared,
+        vec![],
+        threads,
+        Some(condition),
+    )
 }

@@ -16,12 +16,22 @@ use std::collections::BTreeSet;
 pub const LOOP_BOUND: u32 = 2;
 
 pub fn options(engine: EngineKind, first: bool) -> CheckOptions {
-    CheckOptions { engine, loop_bound: LOOP_BOUND, first, ..CheckOptions::default() }
+    CheckOptions {
+        engine,
+        loop_bound: LOOP_BOUND,
+        first,
+        ..CheckOptions::default()
+    }
 }
 
 /// The reference explorer's report.
 pub fn reference(test: &Test, model: Model) -> ModelReport {
-    check(test, model, &options(EngineKind::Exhaustive, false), &Control::new())
+    check(
+        test,
+        model,
+        &options(EngineKind::Exhaustive, false),
+        &Control::new(),
+    )
 }
 
 /// One engine's report, with or without `--first`.
@@ -80,7 +90,11 @@ pub fn outcomes(r: &ModelReport) -> BTreeSet<Outcome> {
 }
 
 fn loop_bound_warnings(r: &ModelReport) -> BTreeSet<Option<Span>> {
-    r.warnings.iter().filter(|w| w.message.contains("loop bound")).map(|w| w.span).collect()
+    r.warnings
+        .iter()
+        .filter(|w| w.message.contains("loop bound"))
+        .map(|w| w.span)
+        .collect()
 }
 
 fn violations(r: &ModelReport) -> BTreeSet<(ViolationKind, Span)> {
@@ -95,7 +109,8 @@ pub fn schedules_replay(test: &Test, model: Model, r: &ModelReport) -> Result<()
             ReplayEnd::Violation { kind, span, .. } if kind == v.kind && span == v.span => {}
             ReplayEnd::Final(s) if v.kind == ViolationKind::Condition => {
                 let q = test.condition.as_ref().map(|c| c.quantifier);
-                let falsified = q.is_some_and(|q| satisfies(test, &s).is_some_and(|sat| falsifies(q, sat)));
+                let falsified =
+                    q.is_some_and(|q| satisfies(test, &s).is_some_and(|sat| falsifies(q, sat)));
                 if !falsified || !r.states.contains(&s) {
                     return Err(format!("the condition violation replays to {s:?}, not a reported state falsifying it"));
                 }
@@ -136,7 +151,10 @@ pub struct Diff {
 
 impl Diff {
     fn one(kind: DiffKind, text: String) -> Diff {
-        Diff { kinds: [kind].into(), text }
+        Diff {
+            kinds: [kind].into(),
+            text,
+        }
     }
     /// The most telling kind.
     pub fn main(&self) -> DiffKind {
@@ -146,9 +164,18 @@ impl Diff {
 
 /// Whether `got` (an engine's report, `first` as it was run) agrees with the reference
 /// report `want`; the difference if not.
-pub fn compare(test: &Test, model: Model, want: &ModelReport, got: &ModelReport, first: bool) -> Result<(), Diff> {
+pub fn compare(
+    test: &Test,
+    model: Model,
+    want: &ModelReport,
+    got: &ModelReport,
+    first: bool,
+) -> Result<(), Diff> {
     if !want.complete {
-        return Err(Diff::one(DiffKind::Incomplete, "the reference explorer did not finish".into()));
+        return Err(Diff::one(
+            DiffKind::Incomplete,
+            "the reference explorer did not finish".into(),
+        ));
     }
     schedules_replay(test, model, got).map_err(|e| Diff::one(DiffKind::Replay, e))?;
     if first && !want.violations.is_empty() {
@@ -163,7 +190,10 @@ pub fn compare(test: &Test, model: Model, want: &ModelReport, got: &ModelReport,
         }
         let v = &got.violations[0];
         if !violations(want).contains(&(v.kind, v.span)) {
-            let text = format!("--first: {:?} at {:?} is not a violation of the reference", v.kind, v.span);
+            let text = format!(
+                "--first: {:?} at {:?} is not a violation of the reference",
+                v.kind, v.span
+            );
             return Err(Diff::one(DiffKind::First, text));
         }
         return Ok(());
@@ -174,8 +204,16 @@ pub fn compare(test: &Test, model: Model, want: &ModelReport, got: &ModelReport,
         kinds.insert(DiffKind::Incomplete);
         diff.push(format!("incomplete (stopped {:?})", got.stopped));
     }
-    let missing: Vec<_> = want.states.iter().filter(|s| !got.states.contains(s)).collect();
-    let extra: Vec<_> = got.states.iter().filter(|s| !want.states.contains(s)).collect();
+    let missing: Vec<_> = want
+        .states
+        .iter()
+        .filter(|s| !got.states.contains(s))
+        .collect();
+    let extra: Vec<_> = got
+        .states
+        .iter()
+        .filter(|s| !want.states.contains(s))
+        .collect();
     if !missing.is_empty() {
         kinds.insert(DiffKind::MissingState);
     }
@@ -183,7 +221,9 @@ pub fn compare(test: &Test, model: Model, want: &ModelReport, got: &ModelReport,
         kinds.insert(DiffKind::ExtraState);
     }
     if !missing.is_empty() || !extra.is_empty() {
-        diff.push(format!("final states: missing {missing:?}, extra {extra:?}"));
+        diff.push(format!(
+            "final states: missing {missing:?}, extra {extra:?}"
+        ));
     }
     let (wv, gv) = (violations(want), violations(got));
     if wv != gv {
@@ -197,16 +237,26 @@ pub fn compare(test: &Test, model: Model, want: &ModelReport, got: &ModelReport,
     }
     if want.condition != got.condition {
         kinds.insert(DiffKind::Condition);
-        diff.push(format!("condition: {:?}, the engine {:?}", want.condition, got.condition));
+        diff.push(format!(
+            "condition: {:?}, the engine {:?}",
+            want.condition, got.condition
+        ));
     }
     if loop_bound_warnings(want) != loop_bound_warnings(got) {
         kinds.insert(DiffKind::LoopBound);
-        diff.push(format!("loop-bound warnings: {:?}, the engine {:?}", loop_bound_warnings(want), loop_bound_warnings(got)));
+        diff.push(format!(
+            "loop-bound warnings: {:?}, the engine {:?}",
+            loop_bound_warnings(want),
+            loop_bound_warnings(got)
+        ));
     }
     if diff.is_empty() {
         Ok(())
     } else {
-        Err(Diff { kinds, text: diff.join("; ") })
+        Err(Diff {
+            kinds,
+            text: diff.join("; "),
+        })
     }
 }
 
@@ -250,12 +300,24 @@ impl std::fmt::Display for Disagreement {
 
 /// Shrinks `test` while `engine` (with `first`) still disagrees with the reference under
 /// `model`; the program printed as native source, and the last difference.
-pub fn shrink_disagreement(test: &Test, model: Model, engine: EngineKind, first: bool, kind: DiffKind) -> (String, String) {
-    let small = shrink(test, &mut |t| agrees(t, model, engine, first).is_err_and(|d| d.kinds.contains(&kind)));
+pub fn shrink_disagreement(
+    test: &Test,
+    model: Model,
+    engine: EngineKind,
+    first: bool,
+    kind: DiffKind,
+) -> (String, String) {
+    let small = shrink(test, &mut |t| {
+        agrees(t, model, engine, first).is_err_and(|d| d.kinds.contains(&kind))
+    });
     // The printed text is what a regression file keeps: its spans are its own.
     let src = print(&small);
-    let parsed = litmus_engine::syntax::parse(&src).test.expect("a printed program parses");
-    let what = agrees(&parsed, model, engine, first).err().map_or_else(|| "(agrees once printed)".into(), |d| d.text);
+    let parsed = litmus_engine::syntax::parse(&src)
+        .test
+        .expect("a printed program parses");
+    let what = agrees(&parsed, model, engine, first)
+        .err()
+        .map_or_else(|| "(agrees once printed)".into(), |d| d.text);
     (src, what)
 }
 
@@ -267,12 +329,26 @@ pub struct Findings {
 
 impl Findings {
     pub fn new() -> Findings {
-        Findings { list: Vec::new(), shrink_limit: 5 }
+        Findings {
+            list: Vec::new(),
+            shrink_limit: 5,
+        }
     }
 
-    pub fn add(&mut self, label: String, test: &Test, model: Model, engine: EngineKind, first: bool, diff: Diff) {
+    pub fn add(
+        &mut self,
+        label: String,
+        test: &Test,
+        model: Model,
+        engine: EngineKind,
+        first: bool,
+        diff: Diff,
+    ) {
         // Shrink the first disagreement of each kind (with and without --first), a few in all.
-        let new_kind = !self.list.iter().any(|d| (d.kind, d.first) == (diff.main(), first));
+        let new_kind = !self
+            .list
+            .iter()
+            .any(|d| (d.kind, d.first) == (diff.main(), first));
         let was_shrunk = new_kind && self.shrunk().count() < self.shrink_limit;
         let (shrunk, shrunk_what) = if was_shrunk {
             shrink_disagreement(test, model, engine, first, diff.main())
@@ -280,7 +356,17 @@ impl Findings {
             (print(test), diff.text.clone())
         };
         let kind = diff.main();
-        self.list.push(Disagreement { label, model, engine, first, kind, what: diff.text, was_shrunk, shrunk, shrunk_what });
+        self.list.push(Disagreement {
+            label,
+            model,
+            engine,
+            first,
+            kind,
+            what: diff.text,
+            was_shrunk,
+            shrunk,
+            shrunk_what,
+        });
     }
 
     /// The disagreements that were shrunk (the first of each kind).
@@ -303,6 +389,10 @@ impl Findings {
     /// Prints them and fails if there is any.
     pub fn assert_none(&self, label: &str) {
         self.print(label);
-        assert!(self.list.is_empty(), "{label}: {} disagreements with the reference explorer (the first ones above, shrunk)", self.list.len());
+        assert!(
+            self.list.is_empty(),
+            "{label}: {} disagreements with the reference explorer (the first ones above, shrunk)",
+            self.list.len()
+        );
     }
 }
