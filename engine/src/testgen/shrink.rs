@@ -91,9 +91,9 @@ fn body_variants(body: &[Stmt]) -> Vec<Vec<Stmt>> {
         v.extend_from_slice(&body[i + 1..]);
         v
     };
-    for i in 0..body.len() {
+    for (i, stmt) in body.iter().enumerate() {
         out.push(splice(i, &[]));
-        match &body[i].kind {
+        match &stmt.kind {
             StmtKind::If {
                 cond,
                 then_body,
@@ -110,7 +110,7 @@ fn body_variants(body: &[Stmt]) -> Vec<Vec<Stmt>> {
                             then_body,
                             else_body,
                         },
-                        span: body[i].span,
+                        span: stmt.span,
                     };
                     splice(i, &[s])
                 };
@@ -132,7 +132,7 @@ fn body_variants(body: &[Stmt]) -> Vec<Vec<Stmt>> {
                             cond: cond.clone(),
                             body: v,
                         },
-                        span: body[i].span,
+                        span: stmt.span,
                     };
                     out.push(splice(i, &[s]));
                 }
