@@ -6,7 +6,7 @@
 use litmus_engine::fences::{candidates, insert, synthesize, Goal, Synthesis};
 use litmus_engine::report::{ModelReport, ViolationKind};
 use litmus_engine::robust::robustness;
-use litmus_engine::testgen::{print, relaxed_test};
+use litmus_engine::testgen::{print, random_test_with, relaxed_test, GenConfig};
 use litmus_engine::{check, syntax, CheckOptions, Control, EngineKind, Model, Span};
 use std::collections::BTreeSet;
 
@@ -143,6 +143,42 @@ fn random_programs_get_smallest_working_fences() {
         needed[0] > n as u32 / 6 && needed[1] > n as u32 / 5,
         "{needed:?}"
     );
+}
+
+/// On the generator's whole language and its lock-order setting (locks, awaits, loops, RMWs,
+/// runtime errors, deadlocks), the fences `litmus fences` proposes (MCR, its default engine)
+/// make the reference explorer find SC's verdicts under the model.
+#[test]
+fn fences_give_sc_verdicts_on_the_whole_language() {
+    let n = if full() { 300 } else { 30 };
+    let mcr = CheckOptions {
+        engine: EngineKind::Mcr,
+        loop_bound: 2,
+        ..CheckOptions::default()
+    };
+    let (mut needed, mut checked) = (0u32, 0u32);
+    for seed in 0..n {
+        let cfg = if seed % 2 == 0 {
+            GenConfig::all()
+        } else {
+            GenConfig::lock_order()
+        };
+        let t = random_test_with(seed, cfg);
+        let src = print(&t);
+        let t = parse(&src);
+        for m in [Model::Tso, Model::Pso] {
+            let s = synthesize(&src, &t, m, Goal::Verdicts, &mcr, &Control::new()).unwrap();
+            assert!(s.complete, "seed {seed} {m:?}");
+            assert!(
+                good(&s.text, m, Goal::Verdicts, &exhaustive()),
+                "seed {seed} {m:?}: the fenced program does not have SC's verdicts\n{}",
+                s.text
+            );
+            checked += 1;
+            needed += !s.fences.is_empty() as u32;
+        }
+    }
+    eprintln!("whole language: {checked} program-models, fences needed in {needed}");
 }
 
 #[test]

@@ -11,6 +11,17 @@ fn full() -> bool {
     std::env::var("LITMUS_FULL_TESTS").is_ok_and(|v| v == "1")
 }
 
+/// Program `seed` of the random sweeps: the generator's plain setting, its whole language, its
+/// lock-order setting (two mutexes in either order, awaits, loops) and SB/MP shapes in turn.
+fn program(seed: u64) -> litmus_engine::ast::Test {
+    match seed % 4 {
+        0 => random_test(seed),
+        1 => random_test_with(seed, GenConfig::all()),
+        2 => relaxed_test(seed),
+        _ => random_test_with(seed, GenConfig::lock_order()),
+    }
+}
+
 fn corpus(name: &str) -> litmus_engine::ast::Test {
     let path = format!(
         "{}/../tests/litmus/{name}.litmus",
@@ -62,11 +73,7 @@ fn attacks_agree_with_the_definition() {
     let mut compared = [0u32; 2];
     let mut non_robust = [0u32; 2];
     for seed in 0..n {
-        let t = match seed % 3 {
-            0 => random_test(seed),
-            1 => random_test_with(seed, GenConfig::all()),
-            _ => relaxed_test(seed),
-        };
+        let t = program(seed);
         let p = Program::lower(&t, 2).unwrap();
         let opts = CheckOptions {
             loop_bound: 2,
@@ -129,7 +136,13 @@ fn dpor_robustness_agrees_with_the_attack_search_on_the_corpus() {
             let want = robustness(&t, m, &CheckOptions::default(), &Control::new());
             let got = robustness(&t, m, &dpor, &Control::new());
             assert!(want.complete && got.complete, "{} {m:?}", f.display());
-            assert_eq!(got.holds, want.holds, "{} {m:?}: {:?}", f.display(), got.attack);
+            assert_eq!(
+                got.holds,
+                want.holds,
+                "{} {m:?}: {:?}",
+                f.display(),
+                got.attack
+            );
             compared += 1;
             if let Some(a) = &got.attack {
                 non_robust += 1;
@@ -141,7 +154,10 @@ fn dpor_robustness_agrees_with_the_attack_search_on_the_corpus() {
         assert!(robustness(&t, Model::Sc, &dpor, &Control::new()).holds);
     }
     eprintln!("corpus: {compared} program-models compared, {non_robust} not robust");
-    assert!(compared > 50 && non_robust > 10, "{compared} compared, {non_robust} not robust");
+    assert!(
+        compared > 50 && non_robust > 10,
+        "{compared} compared, {non_robust} not robust"
+    );
 }
 
 /// Robustness from DPOR's classes agrees with the brute-force definition on random programs.
@@ -156,11 +172,7 @@ fn dpor_robustness_agrees_with_the_definition() {
     let mut compared = [0u32; 2];
     let mut non_robust = [0u32; 2];
     for seed in 0..n {
-        let t = match seed % 3 {
-            0 => random_test(seed),
-            1 => random_test_with(seed, GenConfig::all()),
-            _ => relaxed_test(seed),
-        };
+        let t = program(seed);
         let p = Program::lower(&t, 2).unwrap();
         for (i, m) in [Model::Tso, Model::Pso].into_iter().enumerate() {
             let Some(want) = brute_force(&p, m, &mut 20_000) else {
@@ -169,7 +181,12 @@ fn dpor_robustness_agrees_with_the_definition() {
             compared[i] += 1;
             let r = robustness(&t, m, &opts, &Control::new());
             assert!(r.complete || !r.holds, "seed {seed} {m:?}");
-            assert_eq!(r.holds, want, "seed {seed} {m:?}\n{}", litmus_engine::testgen::print(&t));
+            assert_eq!(
+                r.holds,
+                want,
+                "seed {seed} {m:?}\n{}",
+                litmus_engine::testgen::print(&t)
+            );
             if !want {
                 non_robust[i] += 1;
                 let a = r.attack.unwrap();
@@ -180,6 +197,9 @@ fn dpor_robustness_agrees_with_the_definition() {
     eprintln!("dpor: compared {compared:?}, not robust {non_robust:?}");
     for i in 0..2 {
         assert!(compared[i] > n as u32 / 2, "only {compared:?} compared");
-        assert!(non_robust[i] > compared[i] / 10, "{non_robust:?} of {compared:?}");
+        assert!(
+            non_robust[i] > compared[i] / 10,
+            "{non_robust:?} of {compared:?}"
+        );
     }
 }

@@ -4,14 +4,25 @@
 //! Not part of the product API: `#[doc(hidden)]`. Generation is seeded and deterministic.
 //! Generated spans are synthetic (distinct, increasing) unless the printed source is parsed.
 //!
-//! Code map: this file has the PRNG and the AST builder; `random.rs` generates tests;
-//! `print.rs` prints them as source.
+//! Code map: this file has the PRNG and the AST builder; `random.rs` is the one random program
+//! generator (every construct of the native language), `config.rs` its named settings; `relaxed.rs`
+//! draws SB/MP-shaped programs for robustness and fences; `coverage.rs` says which constructs
+//! a program has; `shrink.rs` minimises a program while a property holds; `print.rs` prints
+//! tests as source.
 
+mod config;
+mod coverage;
 mod print;
 mod random;
+mod relaxed;
+mod shrink;
 
+pub use config::{GenConfig, Weights};
+pub use coverage::{constructs, Construct};
 pub use print::print;
-pub use random::{random_test, random_test_with, relaxed_test, GenConfig};
+pub use random::{random_test, random_test_with};
+pub use relaxed::relaxed_test;
+pub use shrink::shrink;
 
 use crate::ast::*;
 use crate::span::Span;
@@ -108,6 +119,12 @@ impl Builder {
     }
     pub fn not(&mut self, a: Expr) -> Expr {
         self.expr(ExprKind::Unary(UnOp::Not, Box::new(a)))
+    }
+    pub fn neg(&mut self, a: Expr) -> Expr {
+        self.expr(ExprKind::Unary(UnOp::Neg, Box::new(a)))
+    }
+    pub fn load_loc(&mut self, l: LocRef) -> Expr {
+        self.expr(ExprKind::Load(l))
     }
     pub fn stmt(&mut self, kind: StmtKind) -> Stmt {
         Stmt {

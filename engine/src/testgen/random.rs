@@ -1,344 +1,549 @@
-//! Seeded random tests: small programs over a few locations, registers and threads, and
-//! the shapes of the classic relaxed-memory tests (SB, MP, R, S, 2+2W) for robustness and fences.
+//! The random program generator: seeded small programs over every construct of the native
+//! language (`docs/reference.md#native`), in proportions a [`GenConfig`] sets. Every sweep of
+//! the engines against the reference explorer draws its programs here; [`super::coverage`]
+//! says which constructs a program has.
 
+use super::config::GenConfig;
 use super::{Builder, Rng};
 use crate::ast::*;
 
-/// What [`random_test_with`] may generate beyond the basics.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct GenConfig {
-    /// `await(x == v)` statements (may deadlock).
-    pub awaits: bool,
-    /// An array `a[2]` indexed by registers (may go out of bounds), and divisions by
-    /// registers (may divide by zero).
-    pub arrays: bool,
-}
-
-impl GenConfig {
-    /// Everything on.
-    pub fn all() -> GenConfig {
-        GenConfig {
-            awaits: true,
-            arrays: true,
-        }
-    }
-}
-
-/// A random small well-formed test: 2-4 threads over 2-3 locations with stores, loads,
-/// fences, RMWs, branches, assertions and occasionally a lock, an `assume` or a loop.
+/// A random program of the plain setting ([`GenConfig::plain`]).
 pub fn random_test(seed: u64) -> Test {
-    random_test_with(seed, GenConfig::default())
+    random_test_with(seed, GenConfig::plain())
 }
 
-/// [`random_test`] with optional awaits, arrays and divisions.
+/// A random program drawn as `cfg` says; the same seed and setting give the same program.
 pub fn random_test_with(seed: u64, cfg: GenConfig) -> Test {
-    let mut rng = Rng::new(seed);
-    let mut b = Builder::new();
-    let nvars = 2 + rng.below(2) as usize;
-    let names = ["x", "y", "z"];
-    let mut shared: Vec<SharedDecl> = (0..nvars).map(|i| b.shared(names[i], 0)).collect();
-    if cfg.arrays {
-        shared.push(b.array("a", vec![0, 0]));
-    }
-    let ctx = Ctx {
-        nvars,
-        array: cfg.arrays.then_some(nvars),
-        awaits: cfg.awaits,
+    let mut g = Gen {
+        rng: Rng::new(seed),
+        b: Builder::new(),
+        cfg,
+        nvars: 0,
+        array: None,
+        mutexes: Vec::new(),
+        regs: Vec::new(),
     };
-    let use_mutex = rng.chance(15);
-    let mutexes = if use_mutex { vec![b.name("m")] } else { vec![] };
-    let nthreads = 2 + rng.below(3) as usize;
-    // Keep the state space small enough for the exhaustive oracle.
-    let max_stmts = if nthreads >= 4 { 3 } else { 4 };
+    g.nvars = 2 + g.rng.below(2) as usize;
+    let names = ["x", "y", "z"];
+    let mut shared = Vec::new();
+    for name in names.iter().take(g.nvars) {
+        let init = if g.rng.chance(10) { 1 } else { 0 };
+        shared.push(g.b.shared(name, init));
+    }
+    if cfg.arrays {
+        let init = if g.rng.chance(20) {
+            vec![1, 0]
+        } else {
+            vec![0, 0]
+        };
+        shared.push(g.b.array("a", init));
+        g.array = Some(g.nvars);
+    }
+    if cfg.mutexes > 0 && g.rng.chance(cfg.mutex_chance) {
+        let n = if cfg.mutexes >= 2 && g.rng.chance(85) {
+            2
+        } else {
+            1
+        };
+        g.mutexes = ["m", "n"][..n].iter().map(|m| g.b.name(m)).collect();
+    }
+    let (lo, hi) = cfg.threads;
+    let nthreads = lo + g.rng.below((hi.saturating_sub(lo) + 1) as u64) as usize;
+    let max_stmts = if nthreads >= 4 {
+        cfg.stmts - 1
+    } else {
+        cfg.stmts
+    }
+    .max(1);
     let mut threads = Vec::new();
-    let mut regs_of: Vec<Vec<String>> = Vec::new();
+    let mut regs_of = Vec::new();
     for t in 0..nthreads {
-        let mut regs: Vec<String> = Vec::new();
-        let n = 1 + rng.below(max_stmts) as usize;
+        g.regs.clear();
+        let n = 1 + g.rng.below(max_stmts as u64) as usize;
         let mut body = Vec::new();
         for _ in 0..n {
-            body.push(random_stmt(&mut rng, &mut b, &ctx, &mut regs, &mutexes, 1));
+            body.extend(g.stmt(2, false));
         }
-        threads.push(b.thread(&format!("P{t}"), body));
-        regs_of.push(regs);
+        threads.push(g.b.thread(&format!("P{t}"), body));
+        regs_of.push(std::mem::take(&mut g.regs));
     }
-    // Condition over a few registers and locations.
-    let condition = if rng.chance(85) {
-        let mut atoms = Vec::new();
-        for (t, regs) in regs_of.iter().enumerate() {
-            if let Some(r) = regs.first() {
-                if rng.chance(70) {
-                    let lhs = b.treg(t, r);
-                    let v = b.int(rng.below(3) as i64);
-                    atoms.push(b.bin(BinOp::Eq, lhs, v));
-                }
+    let condition = g
+        .rng
+        .chance(cfg.condition_chance)
+        .then(|| g.condition(&regs_of));
+    let mutexes = std::mem::take(&mut g.mutexes);
+    g.b.test(&format!("Rand{seed}"), shared, mutexes, threads, condition)
+}
+
+struct Gen {
+    rng: Rng,
+    b: Builder,
+    cfg: GenConfig,
+    /// Scalars `x`, `y`, `z` are shared declarations `0..nvars`.
+    nvars: usize,
+    /// The declaration index of the array `a[2]`.
+    array: Option<usize>,
+    mutexes: Vec<Name>,
+    /// The current thread's registers so far.
+    regs: Vec<String>,
+}
+
+#[derive(Clone, Copy)]
+enum Kind {
+    Store,
+    Load,
+    Fence,
+    Rmw,
+    Lock,
+    Await,
+    Assume,
+    Assert,
+    Branch,
+    WhileReg,
+    WhileMem,
+}
+
+impl Gen {
+    fn pick<T: Copy>(&mut self, xs: &[T]) -> T {
+        xs[self.rng.below(xs.len() as u64) as usize]
+    }
+
+    fn kind(&mut self, depth: u32, in_lock: bool) -> Kind {
+        let w = self.cfg.weights;
+        let nested = depth > 0;
+        let table = [
+            (Kind::Store, w.store),
+            (Kind::Load, w.load),
+            (Kind::Fence, w.fence),
+            (Kind::Rmw, w.rmw),
+            (
+                Kind::Lock,
+                if self.mutexes.is_empty() || in_lock || !nested {
+                    0
+                } else {
+                    w.lock
+                },
+            ),
+            (Kind::Await, w.await_),
+            (Kind::Assume, w.assume),
+            (Kind::Assert, w.assert),
+            (Kind::Branch, if nested { w.branch } else { 0 }),
+            (
+                Kind::WhileReg,
+                if nested && !in_lock { w.while_reg } else { 0 },
+            ),
+            (
+                Kind::WhileMem,
+                if nested && !in_lock { w.while_mem } else { 0 },
+            ),
+        ];
+        let total: u64 = table.iter().map(|(_, w)| w).sum();
+        let mut x = self.rng.below(total.max(1));
+        for (k, w) in table {
+            if x < w {
+                return k;
+            }
+            x -= w;
+        }
+        Kind::Store
+    }
+
+    /// One statement (a lock block is several), `depth` levels of nesting left.
+    fn stmt(&mut self, depth: u32, in_lock: bool) -> Vec<Stmt> {
+        match self.kind(depth, in_lock) {
+            Kind::Store => vec![self.store()],
+            Kind::Load => vec![self.load()],
+            Kind::Fence => vec![self.b.stmt(StmtKind::Fence)],
+            Kind::Rmw => vec![self.rmw()],
+            Kind::Lock => self.lock_block(depth),
+            Kind::Await => {
+                let c = self.memory_cond(true);
+                vec![self.b.stmt(StmtKind::Await(c))]
+            }
+            Kind::Assume => {
+                let c = self.check_cond(3);
+                vec![self.b.stmt(StmtKind::Assume(c))]
+            }
+            Kind::Assert => {
+                let c = self.check_cond(3);
+                vec![self.b.stmt(StmtKind::Assert(c))]
+            }
+            Kind::Branch => vec![self.branch(depth, in_lock)],
+            Kind::WhileReg => vec![self.while_reg(depth)],
+            Kind::WhileMem => vec![self.while_mem(depth)],
+        }
+    }
+
+    fn new_reg(&mut self) -> String {
+        let r = format!("r{}", self.regs.len());
+        self.regs.push(r.clone());
+        r
+    }
+
+    /// A register to assign: a new one, or now and then one assigned before.
+    fn dest(&mut self) -> String {
+        if !self.regs.is_empty() && self.rng.chance(20) {
+            let i = self.rng.below(self.regs.len() as u64) as usize;
+            self.regs[i].clone()
+        } else {
+            self.new_reg()
+        }
+    }
+
+    fn some_reg(&mut self) -> Option<String> {
+        if self.regs.is_empty() {
+            None
+        } else {
+            let i = self.rng.below(self.regs.len() as u64) as usize;
+            Some(self.regs[i].clone())
+        }
+    }
+
+    fn small(&mut self) -> Expr {
+        let v = 1 + self.rng.below(2) as i64;
+        self.b.int(v)
+    }
+
+    /// A value to store or to give an RMW: mostly 1 or 2, else register arithmetic with any
+    /// of the language's operators.
+    fn value(&mut self) -> Expr {
+        match self.some_reg() {
+            Some(r) if self.rng.chance(30) => self.reg_expr(&r),
+            _ => self.small(),
+        }
+    }
+
+    /// `r + 1`, `r * 2`, `r - 1`, `-r`, `!r`, `r % 2`, `r == 1`, `r < 2`, `r && 1`, ...
+    fn reg_expr(&mut self, r: &str) -> Expr {
+        let e = self.b.reg(r);
+        let k = self.rng.below(12);
+        if k == 0 {
+            return self.b.neg(e);
+        }
+        if k == 1 {
+            return self.b.not(e);
+        }
+        let op = self.pick(&[
+            BinOp::Add,
+            BinOp::Mul,
+            BinOp::Sub,
+            BinOp::Rem,
+            BinOp::Eq,
+            BinOp::Ne,
+            BinOp::Lt,
+            BinOp::Le,
+            BinOp::Gt,
+            BinOp::Ge,
+            BinOp::And,
+            BinOp::Or,
+        ]);
+        let v = if matches!(op, BinOp::Rem | BinOp::Mul) {
+            2
+        } else {
+            1
+        };
+        let v = self.b.int(v);
+        self.b.bin(op, e, v)
+    }
+
+    fn scalar(&mut self) -> usize {
+        self.rng.below(self.nvars as u64) as usize
+    }
+
+    /// A location: a scalar, or an element of `a[2]` at a constant index (or, with errors, a
+    /// register's value, which may be out of bounds).
+    fn location(&mut self, array_chance: u64) -> LocRef {
+        if let Some(arr) = self.array {
+            if self.rng.chance(array_chance) {
+                let ix = match self.some_reg() {
+                    Some(r) if self.cfg.errors && self.rng.chance(40) => self.b.reg(&r),
+                    _ => {
+                        let i = self.rng.below(2) as i64;
+                        self.b.int(i)
+                    }
+                };
+                return self.b.loc_at(arr, ix);
             }
         }
-        if atoms.is_empty() || rng.chance(30) {
-            let var = rng.below(nvars as u64) as usize;
-            let lhs = b.load(var);
-            let v = b.int(rng.below(3) as i64);
-            atoms.push(b.bin(BinOp::Eq, lhs, v));
+        let v = self.scalar();
+        self.b.loc(v)
+    }
+
+    fn load_expr(&mut self, array_chance: u64) -> Expr {
+        let l = self.location(array_chance);
+        self.b.load_loc(l)
+    }
+
+    fn store(&mut self) -> Stmt {
+        let loc = self.location(20);
+        let value = self.value();
+        self.b.stmt(StmtKind::Store { loc, value })
+    }
+
+    fn load(&mut self) -> Stmt {
+        let value = match self.rng.below(20) {
+            // Two loads in one expression, one of them perhaps short-circuited away.
+            0..=2 => {
+                let a = self.load_expr(10);
+                let c = self.load_expr(10);
+                let op = self.pick(&[BinOp::Add, BinOp::And, BinOp::Or, BinOp::Eq]);
+                self.b.bin(op, a, c)
+            }
+            3 if self.cfg.errors && !self.regs.is_empty() => {
+                let r = self.some_reg().unwrap_or_default();
+                let (two, d) = (self.b.int(2), self.b.reg(&r));
+                let op = self.pick(&[BinOp::Div, BinOp::Rem]);
+                self.b.bin(op, two, d)
+            }
+            4 if !self.regs.is_empty() => {
+                let r = self.some_reg().unwrap_or_default();
+                self.reg_expr(&r)
+            }
+            _ => self.load_expr(20),
+        };
+        let r = self.dest();
+        self.b.assign(&r, value)
+    }
+
+    fn rmw(&mut self) -> Stmt {
+        let op = self.pick(&[RmwOp::Xchg, RmwOp::Cas, RmwOp::FetchAdd]);
+        let loc = self.location(15);
+        let args = match op {
+            RmwOp::Cas => {
+                let old = self.rng.below(2) as i64;
+                vec![self.b.int(old), self.value()]
+            }
+            _ => vec![self.value()],
+        };
+        let dest = self.rng.chance(75).then(|| self.dest());
+        let dest = dest.map(|d| self.b.name(&d));
+        self.b.stmt(StmtKind::Rmw {
+            dest,
+            op,
+            loc,
+            args,
+        })
+    }
+
+    /// `lock(m); [lock(n);] 1-2 statements; unlock(..); [unlock(..);]`: one mutex or both, in
+    /// either order, released in either order; now and then a mutex is kept (the thread ends
+    /// holding it), and with errors locked twice or unlocked unheld.
+    fn lock_block(&mut self, depth: u32) -> Vec<Stmt> {
+        let both = if self.cfg.mutex_chance == 100 { 85 } else { 65 };
+        let mut held: Vec<usize> = if self.mutexes.len() == 2 && self.rng.chance(both) {
+            if self.rng.chance(50) {
+                vec![0, 1]
+            } else {
+                vec![1, 0]
+            }
+        } else {
+            vec![self.rng.below(self.mutexes.len() as u64) as usize]
+        };
+        let mut out: Vec<Stmt> = Vec::new();
+        for &m in &held {
+            out.push(self.b.lock(m, &self.mutexes));
+        }
+        if self.cfg.errors && self.rng.chance(4) {
+            out.push(self.b.lock(held[0], &self.mutexes));
+        }
+        for _ in 0..1 + self.rng.below(2) {
+            out.extend(self.stmt(depth.saturating_sub(1), true));
+        }
+        if self.rng.chance(75) {
+            held.reverse();
+        }
+        if self.rng.chance(5) {
+            held.pop();
+        }
+        for &m in &held {
+            out.push(self.b.unlock(m, &self.mutexes));
+        }
+        if self.cfg.errors && self.rng.chance(4) {
+            let m = self.rng.below(self.mutexes.len() as u64) as usize;
+            out.push(self.b.unlock(m, &self.mutexes));
+        }
+        out
+    }
+
+    /// A condition over memory: `x == 1`, `x >= 1`, `a[0] != 0`, `x == 1 || y == 2`, ...
+    fn memory_cond(&mut self, satisfiable: bool) -> Expr {
+        let l = self.load_expr(15);
+        let v = if satisfiable {
+            self.small()
+        } else {
+            self.b.int(0)
+        };
+        let op = self.pick(&[BinOp::Eq, BinOp::Eq, BinOp::Ge, BinOp::Ne, BinOp::Gt]);
+        let op = if satisfiable && op == BinOp::Ne {
+            BinOp::Eq
+        } else {
+            op
+        };
+        let c = self.b.bin(op, l, v);
+        if self.rng.chance(15) {
+            let l2 = self.load_expr(0);
+            let v2 = self.small();
+            let c2 = self.b.bin(BinOp::Eq, l2, v2);
+            let op = self.pick(&[BinOp::Or, BinOp::And]);
+            self.b.bin(op, c, c2)
+        } else {
+            c
+        }
+    }
+
+    /// The condition of an `assert` or `assume`: over a register (`r != 1`, `r0 + r1 < 3`) or
+    /// over memory.
+    fn check_cond(&mut self, values: u64) -> Expr {
+        match self.some_reg() {
+            Some(r) if self.rng.chance(75) => {
+                let mut e = self.b.reg(&r);
+                if self.regs.len() > 1 && self.rng.chance(20) {
+                    let r2 = self.some_reg().unwrap_or_default();
+                    let e2 = self.b.reg(&r2);
+                    e = self.b.bin(BinOp::Add, e, e2);
+                }
+                let v = self.rng.below(values) as i64;
+                let v = self.b.int(v);
+                let op = self.pick(&[BinOp::Ne, BinOp::Ne, BinOp::Eq, BinOp::Lt, BinOp::Le]);
+                self.b.bin(op, e, v)
+            }
+            _ => {
+                let l = self.load_expr(15);
+                let v = self.rng.below(values) as i64;
+                let v = self.b.int(v);
+                self.b.bin(BinOp::Ne, l, v)
+            }
+        }
+    }
+
+    fn branch(&mut self, depth: u32, in_lock: bool) -> Stmt {
+        let cond = match self.some_reg() {
+            Some(r) if self.rng.chance(60) => {
+                let e = self.b.reg(&r);
+                let v = self.rng.below(2) as i64;
+                let v = self.b.int(v);
+                let op = self.pick(&[BinOp::Eq, BinOp::Ne, BinOp::Gt]);
+                self.b.bin(op, e, v)
+            }
+            _ => self.memory_cond(false),
+        };
+        let then_body = self.stmt(depth - 1, in_lock);
+        let else_body = match self.rng.below(10) {
+            0..=3 => self.stmt(depth - 1, in_lock),
+            4 => vec![self.branch(1, in_lock)],
+            _ => vec![],
+        };
+        self.b.stmt(StmtKind::If {
+            cond,
+            then_body,
+            else_body,
+        })
+    }
+
+    /// `while (i < n) { <statement>; i = i + 1; }` with `n` from 1 to 3 (past the sweeps'
+    /// loop bound of 2 at 3).
+    fn while_reg(&mut self, depth: u32) -> Stmt {
+        let i = self.new_reg();
+        let n = 1 + self.rng.below(3) as i64;
+        let (ie, ne) = (self.b.reg(&i), self.b.int(n));
+        let cond = self.b.bin(BinOp::Lt, ie, ne);
+        let mut body = self.stmt(depth - 1, false);
+        let (ie, one) = (self.b.reg(&i), self.b.int(1));
+        let inc = self.b.bin(BinOp::Add, ie, one);
+        body.push(self.b.assign(&i, inc));
+        self.b.stmt(StmtKind::While { cond, body })
+    }
+
+    /// `while (x == 0) { r = r + 1; }` (a spin, cut at the loop bound unless another thread
+    /// writes), `while (x != 1 && i < 2) { <statement>; i = i + 1; }` (ends either way).
+    fn while_mem(&mut self, depth: u32) -> Stmt {
+        let l = self.load_expr(10);
+        let v = self.rng.below(2) as i64;
+        let v = self.b.int(v);
+        let op = self.pick(&[BinOp::Eq, BinOp::Ne]);
+        let cond = self.b.bin(op, l, v);
+        let i = self.new_reg();
+        let inc = |g: &mut Gen| {
+            let (ie, one) = (g.b.reg(&i), g.b.int(1));
+            let e = g.b.bin(BinOp::Add, ie, one);
+            g.b.assign(&i, e)
+        };
+        if self.rng.chance(50) {
+            let body = vec![inc(self)];
+            return self.b.stmt(StmtKind::While { cond, body });
+        }
+        let (ie, two) = (self.b.reg(&i), self.b.int(2));
+        let count = self.b.bin(BinOp::Lt, ie, two);
+        let cond = self.b.bin(BinOp::And, cond, count);
+        let mut body = self.stmt(depth - 1, false);
+        body.push(inc(self));
+        self.b.stmt(StmtKind::While { cond, body })
+    }
+
+    /// The final condition: `exists`, `~exists` or `forall` over 1-3 atoms (registers of any
+    /// thread, scalars, array elements, a sum of two registers) joined by `&&` and `||`,
+    /// compared with any comparison, sometimes negated.
+    fn condition(&mut self, regs_of: &[Vec<String>]) -> Condition {
+        let n = 1 + self.rng.below(3);
+        let mut atoms = Vec::new();
+        for _ in 0..n {
+            let with_regs: Vec<usize> = (0..regs_of.len())
+                .filter(|&t| !regs_of[t].is_empty())
+                .collect();
+            let lhs = match self.rng.below(10) {
+                0..=5 if !with_regs.is_empty() => {
+                    let t = self.pick(&with_regs);
+                    let r = pick_name(&mut self.rng, &regs_of[t]);
+                    let e = self.b.treg(t, &r);
+                    if with_regs.len() > 1 && self.rng.chance(15) {
+                        let t2 = self.pick(&with_regs);
+                        let r2 = pick_name(&mut self.rng, &regs_of[t2]);
+                        let e2 = self.b.treg(t2, &r2);
+                        self.b.bin(BinOp::Add, e, e2)
+                    } else {
+                        e
+                    }
+                }
+                6 if self.array.is_some() => {
+                    let i = self.rng.below(2) as i64;
+                    let ix = self.b.int(i);
+                    self.b.load_at(self.array.unwrap_or(0), ix)
+                }
+                _ => {
+                    let v = self.scalar();
+                    self.b.load(v)
+                }
+            };
+            let v = self.rng.below(3) as i64;
+            let v = self.b.int(v);
+            let op = if self.rng.chance(70) {
+                BinOp::Eq
+            } else {
+                self.pick(&[BinOp::Ne, BinOp::Lt, BinOp::Le, BinOp::Gt, BinOp::Ge])
+            };
+            atoms.push(self.b.bin(op, lhs, v));
         }
         let mut e = atoms.remove(0);
         for a in atoms {
-            let op = if rng.chance(75) {
+            let op = if self.rng.chance(70) {
                 BinOp::And
             } else {
                 BinOp::Or
             };
-            e = b.bin(op, e, a);
+            e = self.b.bin(op, e, a);
         }
-        let q = match rng.below(3) {
-            0 => Quantifier::Exists,
-            1 => Quantifier::Forall,
-            _ => Quantifier::NotExists,
-        };
-        Some(b.condition(q, e))
-    } else {
-        None
-    };
-    b.test(&format!("Rand{seed}"), shared, mutexes, threads, condition)
-}
-
-/// A random program shaped like the classic relaxed-memory tests (SB, MP, R, S, 2+2W and
-/// their mixes): 2-3 threads of stores of 1 or 2 and loads into registers, over 2-3
-/// locations, now and then inside an `if` or followed by a fence, with a condition over every
-/// register asking for early values (mostly 0). Many of these conditions name a state only
-/// TSO or PSO reaches, which is what robustness and fence synthesis are about.
-pub fn relaxed_test(seed: u64) -> Test {
-    let mut rng = Rng::new(seed ^ 0x5eed_f00d);
-    let mut b = Builder::new();
-    let nvars = 2 + rng.below(2) as usize;
-    let names = ["x", "y", "z"];
-    let shared: Vec<SharedDecl> = (0..nvars).map(|i| b.shared(names[i], 0)).collect();
-    let nthreads = if rng.chance(70) { 2 } else { 3 };
-    let mut threads = Vec::new();
-    let mut regs_of: Vec<Vec<String>> = Vec::new();
-    for t in 0..nthreads {
-        let mut regs: Vec<String> = Vec::new();
-        let n = 2 + rng.below(2) as usize;
-        let mut body = Vec::new();
-        // Start with a store more often than not: store-then-load is what TSO relaxes.
-        let first = if rng.chance(80) { t % nvars } else { rng.below(nvars as u64) as usize };
-        for i in 0..n {
-            let var = if i == 0 {
-                first
-            } else if rng.chance(85) {
-                // Mostly another thread's location: the SB / MP / R shapes.
-                (first + 1 + rng.below(nvars as u64 - 1) as usize) % nvars
-            } else {
-                rng.below(nvars as u64) as usize
-            };
-            let s = if (i == 0 && rng.chance(85)) || (i > 0 && rng.chance(35)) {
-                let v = b.int(1);
-                b.store(var, v)
-            } else {
-                let e = b.load(var);
-                let r = format!("r{}", regs.len());
-                regs.push(r.clone());
-                b.assign(&r, e)
-            };
-            let s = if rng.chance(12) {
-                let cond = b.int(1);
-                b.stmt(StmtKind::If { cond, then_body: vec![s], else_body: vec![] })
-            } else {
-                s
-            };
-            body.push(s);
-            if i + 1 < n && rng.chance(6) {
-                body.push(b.stmt(StmtKind::Fence));
-            }
+        if self.rng.chance(12) {
+            e = self.b.not(e);
         }
-        threads.push(b.thread(&format!("P{t}"), body));
-        regs_of.push(regs);
-    }
-    let mut atoms = Vec::new();
-    for (t, regs) in regs_of.iter().enumerate() {
-        for r in regs {
-            if !rng.chance(65) {
-                continue;
-            }
-            let lhs = b.treg(t, r);
-            let v = b.int(if rng.chance(85) { 0 } else { 1 });
-            atoms.push(b.bin(BinOp::Eq, lhs, v));
-        }
-    }
-    if atoms.is_empty() || rng.chance(20) {
-        let var = rng.below(nvars as u64) as usize;
-        let lhs = b.load(var);
-        let v = b.int(1);
-        atoms.push(b.bin(BinOp::Eq, lhs, v));
-    }
-    let mut e = atoms.remove(0);
-    for a in atoms {
-        e = b.bin(BinOp::And, e, a);
-    }
-    let condition = match rng.below(10) {
-        0..=4 => b.condition(Quantifier::Exists, e),
-        5..=7 => b.condition(Quantifier::NotExists, e),
-        _ => {
-            let e = b.not(e);
-            b.condition(Quantifier::Forall, e)
-        }
-    };
-    b.test(&format!("Relaxed{seed}"), shared, vec![], threads, Some(condition))
-}
-
-fn small_value(rng: &mut Rng, b: &mut Builder, regs: &[String]) -> Expr {
-    if !regs.is_empty() && rng.chance(25) {
-        let r = &regs[rng.below(regs.len() as u64) as usize];
-        let e = b.reg(r);
-        let one = b.int(1);
-        b.bin(BinOp::Add, e, one)
-    } else {
-        b.int(1 + rng.below(2) as i64)
+        let q = self.pick(&[
+            Quantifier::Exists,
+            Quantifier::Forall,
+            Quantifier::NotExists,
+        ]);
+        self.b.condition(q, e)
     }
 }
 
-fn new_reg(regs: &mut Vec<String>) -> String {
-    let r = format!("r{}", regs.len());
-    regs.push(r.clone());
-    r
-}
-
-struct Ctx {
-    nvars: usize,
-    /// Index of the array `a[2]` in the shared declarations, if any.
-    array: Option<usize>,
-    awaits: bool,
-}
-
-fn random_stmt(
-    rng: &mut Rng,
-    b: &mut Builder,
-    ctx: &Ctx,
-    regs: &mut Vec<String>,
-    mutexes: &[Name],
-    depth: u32,
-) -> Stmt {
-    let nvars = ctx.nvars;
-    let var = rng.below(nvars as u64) as usize;
-    if let Some(arr) = ctx.array {
-        if rng.chance(12) {
-            // a[i] = v or r = a[i] with i a register (0..) or a literal.
-            let ix = if !regs.is_empty() && rng.chance(60) {
-                let r = regs[rng.below(regs.len() as u64) as usize].clone();
-                b.reg(&r)
-            } else {
-                b.int(rng.below(2) as i64)
-            };
-            return if rng.chance(50) {
-                let v = small_value(rng, b, regs);
-                let loc = b.loc_at(arr, ix);
-                b.stmt(StmtKind::Store { loc, value: v })
-            } else {
-                let e = b.load_at(arr, ix);
-                let r = new_reg(regs);
-                b.assign(&r, e)
-            };
-        }
-        if !regs.is_empty() && rng.chance(5) {
-            // r = 2 / r'
-            let r = regs[rng.below(regs.len() as u64) as usize].clone();
-            let (two, d) = (b.int(2), b.reg(&r));
-            let e = b.bin(BinOp::Div, two, d);
-            let dst = new_reg(regs);
-            return b.assign(&dst, e);
-        }
-    }
-    if ctx.awaits && rng.chance(6) {
-        let l = b.load(var);
-        let v = b.int(1 + rng.below(2) as i64);
-        let c = b.bin(BinOp::Eq, l, v);
-        return b.stmt(StmtKind::Await(c));
-    }
-    match rng.below(100) {
-        0..=34 => {
-            let v = small_value(rng, b, regs);
-            b.store(var, v)
-        }
-        35..=64 => {
-            let e = b.load(var);
-            let r = new_reg(regs);
-            b.assign(&r, e)
-        }
-        65..=71 => b.stmt(StmtKind::Fence),
-        72..=79 => {
-            let op = match rng.below(3) {
-                0 => RmwOp::Xchg,
-                1 => RmwOp::Cas,
-                _ => RmwOp::FetchAdd,
-            };
-            let args = match op {
-                RmwOp::Cas => vec![b.int(rng.below(2) as i64), b.int(1 + rng.below(2) as i64)],
-                _ => vec![b.int(1 + rng.below(2) as i64)],
-            };
-            let r = new_reg(regs);
-            b.rmw(Some(&r), op, var, args)
-        }
-        80..=88 if depth > 0 => {
-            let c = if !regs.is_empty() && rng.chance(60) {
-                let r = regs[rng.below(regs.len() as u64) as usize].clone();
-                b.reg(&r)
-            } else {
-                b.load(var)
-            };
-            let v = b.int(rng.below(2) as i64);
-            let cond = b.bin(BinOp::Eq, c, v);
-            let then_body = vec![random_stmt(rng, b, ctx, regs, mutexes, depth - 1)];
-            let else_body = if rng.chance(40) {
-                vec![random_stmt(rng, b, ctx, regs, mutexes, depth - 1)]
-            } else {
-                vec![]
-            };
-            b.stmt(StmtKind::If {
-                cond,
-                then_body,
-                else_body,
-            })
-        }
-        89..=93 if !regs.is_empty() => {
-            let r = regs[rng.below(regs.len() as u64) as usize].clone();
-            let e = b.reg(&r);
-            let v = b.int(rng.below(3) as i64);
-            let cond = b.bin(BinOp::Ne, e, v);
-            if rng.chance(75) {
-                b.stmt(StmtKind::Assert(cond))
-            } else {
-                b.stmt(StmtKind::Assume(cond))
-            }
-        }
-        94..=96 if depth > 0 => {
-            // while (x == 0 && i < 2) { i = i + 1; }: a short bounded spin.
-            let r = new_reg(regs);
-            let l = b.load(var);
-            let zero = b.int(0);
-            let c1 = b.bin(BinOp::Eq, l, zero);
-            let i = b.reg(&r);
-            let two = b.int(2);
-            let c2 = b.bin(BinOp::Lt, i, two);
-            let cond = b.bin(BinOp::And, c1, c2);
-            let i2 = b.reg(&r);
-            let one = b.int(1);
-            let inc = b.bin(BinOp::Add, i2, one);
-            let body = vec![b.assign(&r, inc)];
-            b.stmt(StmtKind::While { cond, body })
-        }
-        97..=99 if !mutexes.is_empty() && depth > 0 => {
-            // lock(m); <stmt>; unlock(m); as an if(1) block so it stays one statement.
-            let inner = random_stmt(rng, b, ctx, regs, mutexes, 0);
-            let body = vec![b.lock(0, mutexes), inner, b.unlock(0, mutexes)];
-            let cond = b.int(1);
-            b.stmt(StmtKind::If {
-                cond,
-                then_body: body,
-                else_body: vec![],
-            })
-        }
-        _ => {
-            let v = small_value(rng, b, regs);
-            b.store(var, v)
-        }
-    }
+fn pick_name(rng: &mut Rng, names: &[String]) -> String {
+    names[rng.below(names.len() as u64) as usize].clone()
 }
