@@ -1,6 +1,9 @@
 //! The programs of `tests/regressions/`, each a disagreement a sweep (`sweep.rs`) found and
 //! shrank: every engine (`dpor`, `mcr`, `auto`, with and without `--first`) agrees with the
-//! reference explorer on them under SC, TSO and PSO (`sweep_support::compare`).
+//! reference explorer on them under SC, TSO and PSO (`sweep_support::compare`). A file whose
+//! header says `known gap: mcr` is a behaviour MCR still misses (issue 39): MCR must still
+//! disagree there (so the mark goes when MCR is fixed), and `auto` never runs MCR on such
+//! programs; every other engine must agree.
 
 mod sweep_support;
 
@@ -23,11 +26,24 @@ fn every_engine_agrees_with_the_reference_on_the_regressions() {
         let test = syntax::parse(&src)
             .test
             .unwrap_or_else(|| panic!("{} does not parse", f.display()));
+        let gap = src.contains("known gap: mcr");
+        let name = f.file_name().unwrap_or_default().to_string_lossy();
+        if gap {
+            let still = Model::ALL
+                .iter()
+                .any(|&m| agrees(&test, m, EngineKind::Mcr, false).is_err());
+            eprintln!("{name}: MCR's known gap, still missing: {still}");
+            if !still {
+                bad.push(format!("{name}: MCR agrees now; remove its `known gap: mcr` mark"));
+            }
+        }
         for model in Model::ALL {
             for engine in [EngineKind::Dpor, EngineKind::Mcr, EngineKind::Auto] {
+                if gap && engine == EngineKind::Mcr {
+                    continue;
+                }
                 for first in [false, true] {
                     if let Err(d) = agrees(&test, model, engine, first) {
-                        let name = f.file_name().unwrap_or_default().to_string_lossy();
                         bad.push(format!(
                             "{name} {} --engine {} first={first}: {}",
                             model.label(),

@@ -21,7 +21,7 @@ mod sweep_support;
 mod tier;
 
 use litmus_engine::ast::Test;
-use litmus_engine::testgen::{random_test_with, GenConfig};
+use litmus_engine::testgen::{self, random_test_with, Construct, GenConfig};
 use litmus_engine::{EngineKind, Model};
 use std::collections::BTreeMap;
 use sweep_support::*;
@@ -52,6 +52,8 @@ struct Tally {
     states: u64,
     outcomes: BTreeMap<Outcome, u64>,
     first_reported: u64,
+    /// Programs not run (MCR's known gaps).
+    skipped: u64,
 }
 
 /// `engine` with and without `--first` on `seeds`, every model; the findings.
@@ -64,6 +66,10 @@ fn sweep(
     let mut found = Findings::new();
     for seed in seeds {
         let (label, test) = gen(seed);
+        if engine == EngineKind::Mcr && outside_mcr(&test) {
+            t.skipped += 1;
+            continue;
+        }
         for model in Model::ALL {
             let want = reference(&test, model);
             t.runs += 1;
@@ -95,10 +101,18 @@ fn sweep(
     (t, found)
 }
 
+/// MCR's known gaps (issue 39, `tests/regressions/mcr-*` marked `known gap: mcr`): it can
+/// miss behaviours of programs that take a mutex or await, so `auto` never runs it on them and
+/// its sweep leaves them out, counting them; every other engine is compared on every program.
+fn outside_mcr(test: &Test) -> bool {
+    let c = testgen::constructs(test);
+    c.contains(&Construct::Lock) || c.contains(&Construct::Await)
+}
+
 fn print_tally(label: &str, t: &Tally) {
     eprintln!(
-        "{label}: {} program-models, {} distinct final states; executions: engine {}, reference {}; first violations reported {}; outcomes (program-models) {:?}",
-        t.runs, t.states, t.engine_executions, t.reference_executions, t.first_reported, t.outcomes
+        "{label}: {} program-models, {} distinct final states; executions: engine {}, reference {}; first violations reported {}; outcomes (program-models) {:?}; programs left out (MCR's known gaps: locks, awaits) {}",
+        t.runs, t.states, t.engine_executions, t.reference_executions, t.first_reported, t.outcomes, t.skipped
     );
 }
 
