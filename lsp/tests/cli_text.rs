@@ -72,12 +72,12 @@ fn sb_under_every_model() {
             Observation SB Sometimes 1 3
 
             Witness (6 steps) reaching a state where the condition holds:
-              1. examples/sb.litmus:18:3  P0  store  x = 1  (buffered)          // x = 1;
-              2. examples/sb.litmus:19:8  P0  load   y -> 0                     // r0 = y;
-              3. examples/sb.litmus:23:3  P1  store  y = 1  (buffered)          // y = 1;
-              4. examples/sb.litmus:24:8  P1  load   x -> 0                     // r1 = x;
-              5. examples/sb.litmus:18:3  P0  flush  x = 1  (buffer -> memory)  // x = 1;
-              6. examples/sb.litmus:23:3  P1  flush  y = 1  (buffer -> memory)  // y = 1;
+              1. examples/sb.litmus:26:3  P0  store  x = 1  (buffered)          // x = 1;
+              2. examples/sb.litmus:27:8  P0  load   y -> 0                     // r0 = y;
+              3. examples/sb.litmus:31:3  P1  store  y = 1  (buffered)          // y = 1;
+              4. examples/sb.litmus:32:8  P1  load   x -> 0                     // r1 = x;
+              5. examples/sb.litmus:26:3  P0  flush  x = 1  (buffer -> memory)  // x = 1;
+              6. examples/sb.litmus:31:3  P1  flush  y = 1  (buffer -> memory)  // y = 1;
             Final state: P0:r0=0; P1:r1=0;
             Stats: 4 executions, 0 blocked, 4 states, 0 queries, 0 constraints, solver _ ms, time _ ms, complete
 
@@ -95,12 +95,12 @@ fn sb_under_every_model() {
             Observation SB Sometimes 1 3
 
             Witness (6 steps) reaching a state where the condition holds:
-              1. examples/sb.litmus:18:3  P0  store  x = 1  (buffered)          // x = 1;
-              2. examples/sb.litmus:19:8  P0  load   y -> 0                     // r0 = y;
-              3. examples/sb.litmus:23:3  P1  store  y = 1  (buffered)          // y = 1;
-              4. examples/sb.litmus:24:8  P1  load   x -> 0                     // r1 = x;
-              5. examples/sb.litmus:18:3  P0  flush  x = 1  (buffer -> memory)  // x = 1;
-              6. examples/sb.litmus:23:3  P1  flush  y = 1  (buffer -> memory)  // y = 1;
+              1. examples/sb.litmus:26:3  P0  store  x = 1  (buffered)          // x = 1;
+              2. examples/sb.litmus:27:8  P0  load   y -> 0                     // r0 = y;
+              3. examples/sb.litmus:31:3  P1  store  y = 1  (buffered)          // y = 1;
+              4. examples/sb.litmus:32:8  P1  load   x -> 0                     // r1 = x;
+              5. examples/sb.litmus:26:3  P0  flush  x = 1  (buffer -> memory)  // x = 1;
+              6. examples/sb.litmus:31:3  P1  flush  y = 1  (buffer -> memory)  // y = 1;
             Final state: P0:r0=0; P1:r1=0;
             Stats: 4 executions, 0 blocked, 4 states, 0 queries, 0 constraints, solver _ ms, time _ ms, complete
 
@@ -126,29 +126,29 @@ fn dekker_violation_schedule_under_tso() {
             P0:r0=0; P1:r1=0; flag0=0; flag1=0; turn=0; inside=0;
             P0:r0=0; P1:r1=0; flag0=0; flag1=0; turn=1; inside=0;
 
-            Violation 1/2 (assert): assertion failed at examples/dekker.litmus:37:3
+            Violation 1/2 (assert): assertion failed at examples/dekker.litmus:43:3
             Schedule (9 steps):
-              1. examples/dekker.litmus:25:3   P0  store   flag0 = 1  (buffered)          // flag0 = 1;
-              2. examples/dekker.litmus:26:10  P0  load    flag1 -> 0                     // while (flag1 == 1) {
-              3. examples/dekker.litmus:44:3   P1  store   flag1 = 1  (buffered)          // flag1 = 1;
-              4. examples/dekker.litmus:45:10  P1  load    flag0 -> 0                     // while (flag0 == 1) {
-              5. examples/dekker.litmus:25:3   P0  flush   flag0 = 1  (buffer -> memory)  // flag0 = 1;
-              6. examples/dekker.litmus:44:3   P1  flush   flag1 = 1  (buffer -> memory)  // flag1 = 1;
-              7. examples/dekker.litmus:55:3   P1  rmw     inside (old value 0)           // r1 = fetch_add(inside, 1);
-              8. examples/dekker.litmus:36:3   P0  rmw     inside (old value 1)           // r0 = fetch_add(inside, 1);
-              9. examples/dekker.litmus:37:3   P0  assert                                 // assert(r0 == 0);
+              1. examples/dekker.litmus:31:3   P0  store   flag0 = 1  (buffered)          // flag0 = 1;
+              2. examples/dekker.litmus:32:10  P0  load    flag1 -> 0                     // while (flag1 == 1) {
+              3. examples/dekker.litmus:50:3   P1  store   flag1 = 1  (buffered)          // flag1 = 1;
+              4. examples/dekker.litmus:51:10  P1  load    flag0 -> 0                     // while (flag0 == 1) {
+              5. examples/dekker.litmus:31:3   P0  flush   flag0 = 1  (buffer -> memory)  // flag0 = 1;
+              6. examples/dekker.litmus:50:3   P1  flush   flag1 = 1  (buffer -> memory)  // flag1 = 1;
+              7. examples/dekker.litmus:61:3   P1  rmw     inside (old value 0)           // r1 = fetch_add(inside, 1);
+              8. examples/dekker.litmus:42:3   P0  rmw     inside (old value 1)           // r0 = fetch_add(inside, 1);
+              9. examples/dekker.litmus:43:3   P0  assert                                 // assert(r0 == 0);
 
-            Violation 2/2 (assert): assertion failed at examples/dekker.litmus:56:3
+            Violation 2/2 (assert): assertion failed at examples/dekker.litmus:62:3
             Schedule (9 steps):
-              1. examples/dekker.litmus:25:3   P0  store   flag0 = 1  (buffered)          // flag0 = 1;
-              2. examples/dekker.litmus:26:10  P0  load    flag1 -> 0                     // while (flag1 == 1) {
-              3. examples/dekker.litmus:44:3   P1  store   flag1 = 1  (buffered)          // flag1 = 1;
-              4. examples/dekker.litmus:45:10  P1  load    flag0 -> 0                     // while (flag0 == 1) {
-              5. examples/dekker.litmus:25:3   P0  flush   flag0 = 1  (buffer -> memory)  // flag0 = 1;
-              6. examples/dekker.litmus:36:3   P0  rmw     inside (old value 0)           // r0 = fetch_add(inside, 1);
-              7. examples/dekker.litmus:44:3   P1  flush   flag1 = 1  (buffer -> memory)  // flag1 = 1;
-              8. examples/dekker.litmus:55:3   P1  rmw     inside (old value 1)           // r1 = fetch_add(inside, 1);
-              9. examples/dekker.litmus:56:3   P1  assert                                 // assert(r1 == 0);
+              1. examples/dekker.litmus:31:3   P0  store   flag0 = 1  (buffered)          // flag0 = 1;
+              2. examples/dekker.litmus:32:10  P0  load    flag1 -> 0                     // while (flag1 == 1) {
+              3. examples/dekker.litmus:50:3   P1  store   flag1 = 1  (buffered)          // flag1 = 1;
+              4. examples/dekker.litmus:51:10  P1  load    flag0 -> 0                     // while (flag0 == 1) {
+              5. examples/dekker.litmus:31:3   P0  flush   flag0 = 1  (buffer -> memory)  // flag0 = 1;
+              6. examples/dekker.litmus:42:3   P0  rmw     inside (old value 0)           // r0 = fetch_add(inside, 1);
+              7. examples/dekker.litmus:50:3   P1  flush   flag1 = 1  (buffer -> memory)  // flag1 = 1;
+              8. examples/dekker.litmus:61:3   P1  rmw     inside (old value 1)           // r1 = fetch_add(inside, 1);
+              9. examples/dekker.litmus:62:3   P1  assert                                 // assert(r1 == 0);
             Stats: 16 executions, 0 blocked, 2 states, 0 queries, 0 constraints, solver _ ms, time _ ms, complete
 
         "#]],
@@ -334,12 +334,12 @@ fn sb_under_tso_with_the_default_engine() {
             Observation SB Sometimes 1 3
 
             Witness (6 steps) reaching a state where the condition holds:
-              1. examples/sb.litmus:18:3  P0  store  x = 1  (buffered)          // x = 1;
-              2. examples/sb.litmus:19:8  P0  load   y -> 0                     // r0 = y;
-              3. examples/sb.litmus:23:3  P1  store  y = 1  (buffered)          // y = 1;
-              4. examples/sb.litmus:24:8  P1  load   x -> 0                     // r1 = x;
-              5. examples/sb.litmus:18:3  P0  flush  x = 1  (buffer -> memory)  // x = 1;
-              6. examples/sb.litmus:23:3  P1  flush  y = 1  (buffer -> memory)  // y = 1;
+              1. examples/sb.litmus:26:3  P0  store  x = 1  (buffered)          // x = 1;
+              2. examples/sb.litmus:27:8  P0  load   y -> 0                     // r0 = y;
+              3. examples/sb.litmus:31:3  P1  store  y = 1  (buffered)          // y = 1;
+              4. examples/sb.litmus:32:8  P1  load   x -> 0                     // r1 = x;
+              5. examples/sb.litmus:26:3  P0  flush  x = 1  (buffer -> memory)  // x = 1;
+              6. examples/sb.litmus:31:3  P1  flush  y = 1  (buffer -> memory)  // y = 1;
             Final state: P0:r0=0; P1:r1=0;
             Stats: 4 executions, 0 blocked, 4 states, 0 queries, 0 constraints, solver _ ms, time _ ms, complete
 
