@@ -15,7 +15,7 @@ fn full() -> bool {
 }
 
 fn dpor(test: &Test, model: Model) -> ModelReport {
-    let opts = CheckOptions { engine: EngineKind::Dpor, loop_bound: 2, ..CheckOptions::default() };
+    let opts = CheckOptions { engine: EngineKind::Dpor.into(), loop_bound: 2, ..CheckOptions::default() };
     check(test, model, &opts, &Control::new())
 }
 

@@ -5,7 +5,7 @@
 
 use litmus_engine::fences::{candidates, insert, synthesize, Goal, Synthesis};
 use litmus_engine::report::{ModelReport, ViolationKind};
-use litmus_engine::robust::robustness;
+use litmus_engine::robustness;
 use litmus_engine::testgen::{print, relaxed_test};
 use litmus_engine::{check, syntax, CheckOptions, Control, EngineKind, Model, Span};
 use std::collections::BTreeSet;
@@ -16,7 +16,7 @@ fn full() -> bool {
 
 fn exhaustive() -> CheckOptions {
     CheckOptions {
-        engine: EngineKind::Exhaustive,
+        engine: EngineKind::Exhaustive.into(),
         loop_bound: 2,
         ..CheckOptions::default()
     }

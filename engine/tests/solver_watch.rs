@@ -5,7 +5,7 @@
 
 use litmus_engine::ir::Program;
 use litmus_engine::mcr::{self, Tuning};
-use litmus_engine::options::{CheckOptions, Control, StopReason};
+use litmus_engine::{CheckOptions, Control, StopReason};
 use litmus_engine::report::Model;
 use litmus_engine::solver_watch;
 

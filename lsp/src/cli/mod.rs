@@ -435,7 +435,7 @@ impl Run<'_> {
         };
         let report = litmus_engine::check(ctx.test, model, opts, &check_ctl);
         let robust = (args.robust && model != litmus_engine::Model::Sc)
-            .then(|| litmus_engine::robust::robustness(ctx.test, model, opts, &c));
+            .then(|| litmus_engine::robustness(ctx.test, model, opts, &c));
         line.finish();
         let mut text = String::new();
         if !args.json {
