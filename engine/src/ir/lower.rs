@@ -52,7 +52,7 @@ impl Program {
         let mut polls = 0u32;
         let mut stop = || {
             polls = polls.wrapping_add(1);
-            polls % crate::control::POLL_EVERY == 0 && stop()
+            polls.is_multiple_of(crate::control::POLL_EVERY) && stop()
         };
         for (ti, th) in test.threads.iter().enumerate() {
             threads.push(lower_thread(test, ti, th, &mut stop)?);

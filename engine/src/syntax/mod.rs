@@ -153,7 +153,7 @@ impl<'a> Stop<'a> {
         }
         let n = self.count.get().wrapping_add(1);
         self.count.set(n);
-        if n % POLL_EVERY == 0 && (self.check)() {
+        if n.is_multiple_of(POLL_EVERY) && (self.check)() {
             self.stopped.set(true);
         }
         self.stopped.get()
