@@ -272,19 +272,40 @@ fn finish(
     }
 }
 
-/// The most iterations any loop runs along `schedule` (replayed without a loop bound).
+/// The smallest loop bound at which `schedule` replays to the end it has without one: the
+/// most iterations any loop runs along it. Loops of local steps run and end between two
+/// visible steps, where no observer sees their counts, so the bound is searched for
+/// (doubling, then bisecting: a replay that meets the bound ends blocked or short of its end).
 pub fn iterations(test: &Test, model: Model, schedule: &Schedule) -> u32 {
-    let opts = CheckOptions {
-        loop_bound: u32::MAX,
-        ..CheckOptions::default()
+    let at = |loop_bound: u32| {
+        let opts = CheckOptions {
+            loop_bound,
+            ..CheckOptions::default()
+        };
+        crate::replay::replay(test, model, &opts, schedule)
     };
-    let mut most = 0;
-    let _ = crate::replay::replay_observed(test, model, &opts, schedule, |_, s, _| {
-        for t in &s.threads {
-            most = t.loop_counts().iter().copied().fold(most, u32::max);
+    let Ok(end) = at(u32::MAX) else { return 0 };
+    let ok = |b: u32| at(b).is_ok_and(|e| e == end);
+    if ok(0) {
+        return 0;
+    }
+    let mut hi = 1u32;
+    while !ok(hi) {
+        if hi >= 1 << 30 {
+            return u32::MAX;
         }
-    });
-    most
+        hi *= 2;
+    }
+    let mut lo = hi / 2; // not ok (or 0, checked above)
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        if ok(mid) {
+            hi = mid;
+        } else {
+            lo = mid;
+        }
+    }
+    hi
 }
 
 /// Removes the loop counters: `LoopEnter` and `LoopIter` become jumps to the next
