@@ -208,7 +208,10 @@ pub fn candidates(program: &Program, model: Model, opts: &CheckOptions) -> Vec<(
     // MCR misses lock orders in some programs that take mutexes (a critical section that must
     // run before another's after an RMW read a new value: `tests/regressions/`, issue 39), so
     // the default does not answer with it there.
-    let mcr = !sc && !opts.first && !locks;
+    // MCR also misses outcomes of a program with neither (`tests/regressions/mcr-rand472`), so
+    // until its gaps are fixed the default never answers with it (issue 39).
+    let mcr_trusted = false;
+    let mcr = mcr_trusted && !sc && !opts.first && !locks;
     if !has_loop(program) {
         if awaits && sc {
             return vec![(Exhaustive, 0), (Dpor, UNSURE)];

@@ -54,6 +54,7 @@ fn agree_with(
     let mut incomplete = Vec::new();
     let (mut execs, mut states, mut exh_execs, mut diverged) = (0u64, 0u64, 0u64, 0u64);
     let mut left_out = 0u64;
+    let mut known = 0u64;
     for seed in first..first + count {
         let test = gen(seed);
         // MCR's known gaps (issue 39, `tests/regressions/` files marked `known gap: mcr`):
@@ -94,7 +95,9 @@ fn agree_with(
                         .iter()
                         .any(|w| (w.kind, w.span) == (v.kind, v.span))
                 });
-            if sound && stats.diverged == 0 {
+            if sound && stats.diverged == 0 && known_gap(&test) {
+                known += 1;
+            } else if sound && stats.diverged == 0 {
                 incomplete.push(report);
             } else {
                 unsound.push(report);
@@ -104,6 +107,7 @@ fn agree_with(
     eprintln!(
         "{label}: {count} programs x 3 models ({left_out} with locks or awaits left out: MCR's known gaps): MCR executions {execs}, distinct states {states}, exhaustive executions {exh_execs}, diverged {diverged}"
     );
+    eprintln!("{label}: {known} program-models miss outcomes on a known gap of MCR's (tests/regressions, `known gap: mcr`)");
     for f in unsound.iter().chain(&incomplete).take(5) {
         eprintln!("{f}\n");
     }
@@ -118,6 +122,22 @@ fn agree_with(
         incomplete.len()
     );
     execs
+}
+
+/// Whether `test` is one of the programs of `tests/regressions/` marked `known gap: mcr`
+/// (compared as printed source): MCR still misses outcomes there (issue 39; the regression
+/// test requires that it still does, so the mark goes once it is fixed). Misses elsewhere fail.
+fn known_gap(test: &Test) -> bool {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/regressions");
+    let printed = testgen::print(test);
+    std::fs::read_dir(dir).into_iter().flatten().flatten().any(|e| {
+        std::fs::read_to_string(e.path()).is_ok_and(|src| {
+            src.contains("known gap: mcr")
+                && litmus_engine::syntax::parse(&src)
+                    .test
+                    .is_some_and(|t| testgen::print(&t) == printed)
+        })
+    })
 }
 
 #[test]
