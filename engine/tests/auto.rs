@@ -119,10 +119,12 @@ fn the_static_guess_separates_racing_counters_from_rings() {
         // Sure guesses run alone longer than the least head start.
         assert!(c[1].1 > auto::UNSURE && r[1].1 > auto::UNSURE, "{c:?} {r:?}");
     }
-    // MCR joins only where it can win: loops under TSO and PSO, never with `--first`.
-    let e = guess(&mcr_example(3), Model::Pso);
-    assert!(e.iter().any(|c| c.0 == EngineKind::Mcr), "{e:?}");
-    assert!(!guess(&mcr_example(3), Model::Sc).iter().any(|c| c.0 == EngineKind::Mcr));
+    // MCR is never a candidate while it has known gaps (issue 39, `tests/regressions/`
+    // marked `known gap: mcr`), not even where it used to win (loops under TSO and PSO).
+    for m in Model::ALL {
+        let e = guess(&mcr_example(3), m);
+        assert!(!e.iter().any(|c| c.0 == EngineKind::Mcr), "{m:?} {e:?}");
+    }
     let first = CheckOptions { first: true, ..CheckOptions::default() };
     let p = Program::lower(&syntax::parse(&mcr_example(3)).test.unwrap(), 8).unwrap();
     assert!(!auto::candidates(&p, Model::Pso, &first).iter().any(|c| c.0 == EngineKind::Mcr));
