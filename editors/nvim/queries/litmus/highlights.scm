@@ -1,4 +1,4 @@
-; Syntax highlighting for litmus tests (native and herd's X86 / X86_64 dialects).
+; Syntax highlighting for litmus tests (native and herd's X86 / X86_64 / AArch64 / RISCV dialects).
 
 (comment) @comment
 (herd_block) @comment
@@ -9,6 +9,8 @@
   "X86"
   "x86"
   "X86_64"
+  "AArch64"
+  "RISCV"
   "shared"
   "mutex"
   "thread"
@@ -25,6 +27,7 @@
   "forall"
   "final"
   "locations"
+  "filter"
   "with"
 ] @keyword
 
@@ -43,6 +46,8 @@
 (native_header name: (test_name) @title)
 (x86_header name: (test_name) @title)
 (x86_header texname: (test_name) @label)
+(asm_header name: (test_name) @title)
+(asm_header texname: (test_name) @label)
 (string) @string
 
 (thread name: (identifier) @type)
@@ -58,6 +63,15 @@
 (att_register) @variable.parameter
 (lock_prefix) @keyword
 (x86_label name: (identifier) @label)
+(mnemonic) @function.builtin
+(asm_label name: (identifier) @label)
+(asm_instruction operand: (identifier) @variable.parameter)
+(arm_address base: (identifier) @variable.parameter)
+(arm_address offset: (identifier) @variable.parameter)
+(riscv_address base: (identifier) @variable.parameter)
+(shifted_operand operator: (identifier) @keyword)
+(arm_immediate) @number
+(signed_integer) @number
 (x86_init_entry type: (type_name) @type.builtin)
 (with_entry model: (identifier) @attribute)
 
@@ -67,7 +81,7 @@
 
 [
   "=" "==" "!=" "<>" "<" "<=" ">" ">=" "+" "-" "*" "/" "%" "!" "~" "&&" "||"
-  "/\\" "\\/" "=>" "not" "$"
+  "/\\" "\\/" "=>" "not" "$" "#" "&"
 ] @operator
 
 ["(" ")" "[" "]" "{" "}"] @punctuation.bracket
