@@ -3,37 +3,14 @@
 //! cancelled while its Z3 watch is registered, and returns an incomplete report with the cancellation as its
 //! reason.
 
+mod solver_support;
+
 use litmus_engine::ir::Program;
+use solver_support::heavy;
 use litmus_engine::mcr::{self, Tuning};
 use litmus_engine::options::{CheckOptions, Control, StopReason};
 use litmus_engine::report::Model;
 use litmus_engine::solver_watch;
-
-/// Six threads of three store-load pairs over six locations (the limits benchmark's heavy
-/// program): thousands of queries, each over a trace of dozens of events.
-fn heavy() -> String {
-    let th: Vec<String> = (0..6)
-        .map(|t| {
-            let ops: String = (0..3)
-                .map(|k| {
-                    format!(
-                        "x{} = {}; r{k} = x{}; ",
-                        (t + k) % 6,
-                        k + 1,
-                        (t + k + 1) % 6
-                    )
-                })
-                .collect();
-            format!("thread P{t} {{ {ops}}}")
-        })
-        .collect();
-    let shared: Vec<String> = (0..6).map(|i| format!("x{i} = 0")).collect();
-    format!(
-        "litmus H\nshared {};\n{}\n",
-        shared.join(", "),
-        th.join("\n")
-    )
-}
 
 #[test]
 fn cancelling_an_exploration_in_z3_interrupts_the_solver() {
