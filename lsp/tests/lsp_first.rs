@@ -8,20 +8,12 @@ use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use lsp_harness::*;
-use serde_json::{json, Value};
+use serde_json::json;
 
 const U: &str = "file:///t/held.litmus";
 
 fn held(text: &str) -> String {
     text.replacen("litmus MP", "litmus HeldMP", 1)
-}
-
-fn lens_titles(v: &Value) -> Vec<String> {
-    v.as_array()
-        .unwrap()
-        .iter()
-        .map(|l| l["command"]["title"].as_str().unwrap().to_string())
-        .collect()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -11,14 +11,6 @@ use serde_json::{json, Value};
 
 const U: &str = "file:///t/held.litmus";
 
-fn titles(v: &Value) -> Vec<String> {
-    v.as_array()
-        .unwrap()
-        .iter()
-        .map(|l| l["command"]["title"].as_str().unwrap().to_string())
-        .collect()
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn cancel_keeps_the_violation_found_and_marks_the_rest_incomplete() {
     let mut h = Harness::default_with(hooked(), json!({"maxJobs": 3})).await;
@@ -41,7 +33,7 @@ async fn cancel_keeps_the_violation_found_and_marks_the_rest_incomplete() {
     let lenses = h
         .request("textDocument/codeLens", json!({"textDocument": {"uri": U}}))
         .await;
-    let t = titles(&lenses);
+    let t = lens_titles(&lenses);
     assert!(
         t.iter().any(|t| t == "PSO ✗"),
         "what was found stays: {t:?}"

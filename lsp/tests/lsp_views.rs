@@ -6,17 +6,9 @@
 mod lsp_harness;
 
 use lsp_harness::*;
-use serde_json::{json, Value};
+use serde_json::json;
 
 const S: &str = "file:///t/sb.litmus";
-
-fn titles(v: &Value) -> Vec<String> {
-    v.as_array()
-        .unwrap()
-        .iter()
-        .map(|l| l["command"]["title"].as_str().unwrap().to_string())
-        .collect()
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_edit_that_drops_results_updates_the_status_and_the_lens_says_not_verified() {
@@ -36,7 +28,7 @@ async fn an_edit_that_drops_results_updates_the_status_and_the_lens_says_not_ver
     let lenses = h
         .request("textDocument/codeLens", json!({"textDocument": {"uri": S}}))
         .await;
-    let t = titles(&lenses);
+    let t = lens_titles(&lenses);
     assert_eq!(
         t[0], "SC, TSO, PSO: not verified yet (save to verify)",
         "{t:?}"

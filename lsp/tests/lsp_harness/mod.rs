@@ -308,6 +308,15 @@ impl Harness {
     }
 }
 
+/// The titles of a `textDocument/codeLens` answer's lenses, in order.
+pub fn lens_titles(v: &Value) -> Vec<String> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["command"]["title"].as_str().unwrap().to_string())
+        .collect()
+}
+
 pub fn pos(line: u32, character: u32) -> Value {
     json!({"line": line, "character": character})
 }
