@@ -14,25 +14,19 @@
 //! of the `auto` table, `ENGINES_REPEAT=N` for each of its cells' fastest of N runs).
 
 use litmus_engine::report::Model;
-use litmus_engine::options::WorkMeter;
-use litmus_engine::{check, syntax, CheckOptions, Control, EngineKind};
-use std::sync::atomic::AtomicU64;
+use litmus_engine::check::check_counting;
+use litmus_engine::{syntax, CheckOptions, Control, EngineChoice, EngineKind};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::io::{Read, Write};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-const ENGINES: [(&str, EngineKind); 3] =
-    [("MCR", EngineKind::Mcr), ("exhaustive", EngineKind::Exhaustive), ("DPOR", EngineKind::Dpor)];
-
-fn engine_key(e: EngineKind) -> &'static str {
-    match e {
-        EngineKind::Mcr => "mcr",
-        EngineKind::Exhaustive => "exhaustive",
-        EngineKind::Dpor => "dpor",
-        EngineKind::Auto => "auto",
-    }
-}
+const ENGINES: [(&str, EngineChoice); 3] = [
+    ("MCR", EngineChoice::Fixed(EngineKind::Mcr)),
+    ("exhaustive", EngineChoice::Fixed(EngineKind::Exhaustive)),
+    ("DPOR", EngineChoice::Fixed(EngineKind::Dpor)),
+];
 
 /// One run's result, as the child prints it.
 #[derive(Clone, Debug)]
@@ -75,12 +69,7 @@ fn peak_rss_kb() -> u64 {
 
 /// The child: `--child ENGINE MODEL LOOP_BOUND TIMEOUT_S FIRST`, source on stdin.
 fn child(args: &[String]) {
-    let engine = match args[0].as_str() {
-        "mcr" => EngineKind::Mcr,
-        "exhaustive" => EngineKind::Exhaustive,
-        "auto" => EngineKind::Auto,
-        _ => EngineKind::Dpor,
-    };
+    let engine = EngineChoice::parse(&args[0]).unwrap_or(EngineKind::Dpor.into());
     let model = Model::parse(&args[1]).expect("model");
     let mut src = String::new();
     std::io::stdin().read_to_string(&mut src).expect("stdin");
@@ -92,9 +81,14 @@ fn child(args: &[String]) {
         first: args[4] == "1",
         ..CheckOptions::default()
     };
-    let meter = Arc::new(WorkMeter::new(1, Arc::new(AtomicU64::new(u64::MAX))));
+    // The engine's units of work, unweighted (a fixed engine's; `auto` counts its own).
+    let units = Arc::new(AtomicU64::new(0));
+    let counter = units.clone();
+    let work = Arc::new(move |n| {
+        counter.fetch_add(n, Ordering::Relaxed);
+    });
     let t0 = Instant::now();
-    let r = check(&test, model, &opts, &Control::new().with_work(meter.clone()));
+    let r = check_counting(&test, model, &opts, &Control::new(), Some(work));
     let ms = t0.elapsed().as_secs_f64() * 1000.0;
     println!(
         "{} {} {} {} {} {} {ms} {} {} {}",
@@ -105,17 +99,17 @@ fn child(args: &[String]) {
         r.complete as u8,
         r.stopped.is_some() as u8,
         peak_rss_kb(),
-        meter.polls.load(std::sync::atomic::Ordering::Relaxed),
-        r.stats.engine.map_or("none", |e| engine_key(e)),
+        units.load(Ordering::Relaxed),
+        r.stats.engine.map_or("none", |e| e.key()),
     );
 }
 
-fn measure(src: &str, engine: EngineKind, model: Model, loop_bound: u32, timeout: f64, first: bool) -> Run {
+fn measure(src: &str, engine: EngineChoice, model: Model, loop_bound: u32, timeout: f64, first: bool) -> Run {
     let exe = std::env::current_exe().expect("own path");
     let mut c = Command::new(exe)
         .args([
             "--child",
-            engine_key(engine),
+            engine.key(),
             model.key(),
             &loop_bound.to_string(),
             &timeout.to_string(),
@@ -339,7 +333,7 @@ fn auto_table(timeout: f64) {
     let mut missed = vec![];
     for row in auto_rows() {
         for model in Model::ALL {
-            let kinds = [ENGINES[0].1, ENGINES[1].1, ENGINES[2].1, EngineKind::Auto];
+            let kinds = [ENGINES[0].1, ENGINES[1].1, ENGINES[2].1, EngineChoice::Auto];
             let mut runs: Vec<Run> = kinds.iter().map(|e| measure(&row.src, *e, model, row.bound, timeout, false)).collect();
             // `ENGINES_REPEAT=N`: N rounds, each cell's fastest (the machine is shared: a
             // round's time can be another job's). A cell that timed out is not repeated,
@@ -406,7 +400,7 @@ fn x86_table(timeout: f64) {
             for (i, (_, e)) in ENGINES.iter().enumerate() {
                 tot[i] += measure(src, *e, model, 8, timeout, false).ms;
             }
-            let a = measure(src, EngineKind::Auto, model, 8, timeout, false);
+            let a = measure(src, EngineChoice::Auto, model, 8, timeout, false);
             tot[3] += a.ms;
             *winners.entry(a.engine).or_default() += 1;
         }

@@ -59,7 +59,7 @@ fn main() {
         let name = f.file_stem().unwrap().to_string_lossy();
         for (mi, model) in Model::ALL.into_iter().enumerate() {
             let opts = CheckOptions {
-                engine: EngineKind::Exhaustive,
+                engine: EngineKind::Exhaustive.into(),
                 ..CheckOptions::default()
             };
             let t0 = Instant::now();

@@ -12,7 +12,8 @@
 
 use litmus_engine::fences::{synthesize, Goal};
 use litmus_engine::ir::Program;
-use litmus_engine::robust::{brute_force, robustness};
+use litmus_engine::robust::brute_force;
+use litmus_engine::robustness;
 use litmus_engine::{check, syntax, CheckOptions, Control, EngineKind, Model};
 use std::time::{Duration, Instant};
 
@@ -90,7 +91,7 @@ fn main() {
             let r = robustness(&test, model, &opts, &Control::new());
             let r_ms = ms(t);
             let dopts = CheckOptions {
-                engine: EngineKind::Dpor,
+                engine: EngineKind::Dpor.into(),
                 ..opts.clone()
             };
             let t = Instant::now();
@@ -101,7 +102,7 @@ fn main() {
             let bf = brute_force(&program, model, &mut 200_000);
             let bf_ms = ms(t);
             let eopts = CheckOptions {
-                engine: EngineKind::Exhaustive,
+                engine: EngineKind::Exhaustive.into(),
                 ..opts.clone()
             };
             let t = Instant::now();

@@ -95,7 +95,7 @@ fn main() {
         let t = syntax::parse(src).test.expect("parses");
         for m in [Model::Sc, Model::Tso] {
             let opts = CheckOptions {
-                engine: EngineKind::Exhaustive,
+                engine: EngineKind::Exhaustive.into(),
                 loop_bound: 2,
                 timeout: Some(limit),
                 ..CheckOptions::default()

@@ -1,42 +1,91 @@
-//! `check`: one test under one model, dispatched to the chosen explorer.
+//! The public entry points of a check: [`check`] and [`robustness`], one test under one
+//! model. Each lowers the program once and asks the chosen engine through the engine interface
+//! ([`crate::engine::Engine`]): a fixed explorer, or the `auto` portfolio, which runs explorers
+//! on that one program. The way from the options to an explorer goes one way: check → (auto
+//! →) engine → explorer.
 
 use crate::ast::Test;
-use crate::collect::Collector;
+use crate::collect::WorkFn;
+use crate::control::Control;
+use crate::engine::{engine, Engine, Task};
 use crate::ir::{LowerError, Program};
-use crate::options::{CheckOptions, Control, EngineKind};
+use crate::options::{CheckOptions, EngineChoice, EngineKind};
 use crate::report::{Model, ModelReport, Stats, Warning};
-use std::time::Instant;
+use crate::robust::Robustness;
+
+/// The engine a choice names: the portfolio or one explorer.
+pub fn chosen(choice: EngineChoice) -> &'static dyn Engine {
+    match choice {
+        EngineChoice::Auto => &crate::auto::Portfolio,
+        EngineChoice::Fixed(kind) => engine(kind),
+    }
+}
+
+/// The one explorer a choice runs on one thread (fence synthesis): `auto`'s first candidate.
+pub fn single(
+    choice: EngineChoice,
+    program: &Program,
+    model: Model,
+    opts: &CheckOptions,
+) -> EngineKind {
+    match choice {
+        EngineChoice::Auto => crate::auto::single(program, model, opts),
+        EngineChoice::Fixed(kind) => kind,
+    }
+}
 
 /// Checks `test` under `model`: every reachable final state, the condition's verdict,
 /// violations with schedules, a witness, stats. Never panics; a violation is a result.
 pub fn check(test: &Test, model: Model, opts: &CheckOptions, ctl: &Control) -> ModelReport {
-    if opts.engine == EngineKind::Auto {
-        return crate::auto::check(test, model, opts, ctl);
-    }
-    let start = Instant::now();
+    check_counting(test, model, opts, ctl, None)
+}
+
+/// [`check`], counting the explorer's work on `work` (benchmarks print it; a fixed engine
+/// only).
+pub fn check_counting(
+    test: &Test,
+    model: Model,
+    opts: &CheckOptions,
+    ctl: &Control,
+    work: Option<WorkFn>,
+) -> ModelReport {
     // The deadline counts from here (or from the caller's, if earlier: the CLI's includes
     // parsing), and the stop reason is this check's own.
     let ctl = &ctl.for_check(opts);
     // Lowering a huge thread takes a while: it polls the same stop check.
-    let pre = ctl.unmetered();
-    let program = match Program::lower_with(test, opts.loop_bound, &|| pre.should_stop()) {
+    let program = match Program::lower_with(test, opts.loop_bound, &|| ctl.should_stop()) {
         Ok(p) => p,
         Err(LowerError::Stopped) => {
             let mut report = stopped_before_exploring(model, ctl.stop_reason());
-            report.stats.engine = Some(opts.engine);
+            report.stats.engine = match opts.engine {
+                EngineChoice::Fixed(kind) => Some(kind),
+                // As before the engine interface: the portfolio named its fallback.
+                EngineChoice::Auto => Some(EngineKind::Exhaustive),
+            };
             return report;
         }
         Err(LowerError::Invalid(message)) => {
-            return unchecked(model, format!("cannot check: {message}"));
+            let mut report = unchecked(model, format!("cannot check: {message}"));
+            if opts.engine == EngineChoice::Auto {
+                report.stats.engine = Some(EngineKind::Exhaustive);
+            }
+            return report;
         }
     };
-    let mut col = Collector::new(test, &program, model);
-    col.first = opts.first;
-    col.on_violation = ctl.on_violation();
-    explore_with(&program, model, opts, ctl, &mut col);
-    let mut report = col.finish(start.elapsed());
-    report.stats.engine = Some(opts.engine);
-    report
+    let task = Task {
+        work,
+        ..Task::new(test, &program, model, opts)
+    };
+    chosen(opts.engine).check(&task, ctl)
+}
+
+/// Checks `test` for robustness under `model` (SC's executions only), with the chosen
+/// engine's method: DPOR's cycle check of its executions, else the attack search.
+pub fn robustness(test: &Test, model: Model, opts: &CheckOptions, ctl: &Control) -> Robustness {
+    match Program::lower_with(test, opts.loop_bound, &|| ctl.should_stop()) {
+        Ok(p) => chosen(opts.engine).robustness(&Task::new(test, &p, model, opts), ctl),
+        Err(_) => Robustness::unrefuted(false),
+    }
 }
 
 /// The report of a check stopped (cancel, deadline, memory budget) before its exploration
@@ -63,39 +112,6 @@ fn unchecked(model: Model, message: String) -> ModelReport {
     }
 }
 
-/// Runs the engine `opts` names on a lowered program, feeding `col`; when it stops early, the
-/// collector learns why from `ctl`. The one engine dispatch ([`check`] and fence synthesis use
-/// it).
-pub(crate) fn explore_with(
-    program: &Program,
-    model: Model,
-    opts: &CheckOptions,
-    ctl: &Control,
-    col: &mut Collector<'_>,
-) {
-    match opts.engine {
-        EngineKind::Exhaustive => {
-            crate::explore::exhaustive::explore(program, model, opts, ctl, col)
-        }
-        EngineKind::Mcr => crate::mcr::explore(program, model, opts, ctl, col),
-        EngineKind::Dpor => {
-            crate::dpor::explore(program, model, opts, ctl, col);
-        }
-        // One exploration on this thread (fence synthesis): the portfolio's first candidate.
-        EngineKind::Auto => {
-            let engine = crate::auto::single(program, model, opts);
-            let o = CheckOptions {
-                engine,
-                ..opts.clone()
-            };
-            return explore_with(program, model, &o, ctl, col);
-        }
-    }
-    if !col.complete {
-        col.stop = ctl.stop_reason();
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -105,7 +121,7 @@ mod tests {
 
     fn opts() -> CheckOptions {
         CheckOptions {
-            engine: EngineKind::Exhaustive,
+            engine: EngineKind::Exhaustive.into(),
             ..CheckOptions::default()
         }
     }

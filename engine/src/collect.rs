@@ -10,8 +10,8 @@
 
 use crate::ast::{Quantifier, Test};
 use crate::condition::{evaluate_condition, falsifies, satisfies};
+use crate::control::{Progress, StopReason};
 use crate::ir::Program;
-use crate::options::{Progress, StopReason};
 use crate::report::{
     FinalState, Model, ModelReport, Schedule, Stats, Stopped, Violation, ViolationKind, Warning,
 };
@@ -40,8 +40,16 @@ pub struct Collector<'a> {
     /// `--first`: explorers stop once [`Collector::stopped_first`] says so.
     pub first: bool,
     /// Called with each violation when it is first recorded ([`Control::with_on_violation`]).
-    pub on_violation: Option<crate::options::ViolationFn>,
+    pub on_violation: Option<crate::control::ViolationFn>,
+    /// Where the explorer counts its work ([`Collector::count_work`]), if anyone counts.
+    pub work: Option<WorkFn>,
 }
+
+/// Where an engine counts its work, in its own units: the `auto` portfolio ([`crate::auto`])
+/// weighs them and lets the engine that finished with the least answer. The sites are fixed
+/// points of each engine's deterministic exploration, listed in [`crate::engine`]; a poll of
+/// [`crate::control::Control::should_stop`] counts nothing.
+pub type WorkFn = std::sync::Arc<dyn Fn(u64) + Send + Sync>;
 
 impl<'a> Collector<'a> {
     pub fn new(test: &'a Test, program: &'a Program, model: Model) -> Collector<'a> {
@@ -59,6 +67,14 @@ impl<'a> Collector<'a> {
             stop: None,
             first: false,
             on_violation: None,
+            work: None,
+        }
+    }
+
+    /// Counts `units` of the explorer's work on the portfolio's meter (nothing outside it).
+    pub fn count_work(&self, units: u64) {
+        if let Some(w) = &self.work {
+            w(units)
         }
     }
 

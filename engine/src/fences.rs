@@ -22,9 +22,10 @@
 //!   they are listed as what no fence can fix.
 
 use crate::ast::{Dialect, Stmt, StmtKind, Test};
-use crate::collect::Collector;
+use crate::control::Control;
+use crate::engine::Task;
 use crate::ir::{reads_memory, InstrKind, Program};
-use crate::options::{CheckOptions, Control};
+use crate::options::CheckOptions;
 use crate::report::{Action, Model, ModelReport, Schedule, ViolationKind};
 use crate::robust::robustness_program;
 use crate::semantics::{Choice, State};
@@ -242,7 +243,11 @@ pub fn insert(text: &str, test: &Test, places: &[Placement]) -> (String, Vec<usi
                             out.push_str(&" ".repeat(lead));
                             starts[i] = out.len();
                             // herd's `X86` writes it in capitals, `X86_64` (AT&T) in lower case; both six bytes.
-                            out.push_str(if test.dialect == Dialect::X86_64 { "mfence" } else { "MFENCE" });
+                            out.push_str(if test.dialect == Dialect::X86_64 {
+                                "mfence"
+                            } else {
+                                "MFENCE"
+                            });
                             out.push_str(&" ".repeat(w.saturating_sub(lead + 6)));
                         }
                         None => out.push_str(&" ".repeat(w)),
@@ -381,10 +386,20 @@ pub fn synthesize(
     };
     let run = |on: &BTreeSet<usize>, m: Model| -> ModelReport {
         let p = all.variant(on);
-        let mut col = Collector::new(&all.test, &p, m);
-        // Each check gets the timeout afresh (and cancel and the memory budget).
-        crate::check::explore_with(&p, m, opts, &ctl.for_check(opts), &mut col);
-        col.finish(start.elapsed())
+        // Each check gets the timeout afresh (and cancel and the memory budget), through the
+        // engine interface; `auto` runs its first candidate alone, on this thread.
+        let kind = crate::check::single(opts.engine, &p, m, opts);
+        // Every execution counts (never `--first`): each answer must break all of them.
+        let o = CheckOptions {
+            first: false,
+            ..opts.clone()
+        };
+        let task = Task::new(&all.test, &p, m, &o);
+        let mut r = crate::engine::engine(kind).check(&task, &ctl.for_check(opts));
+        // As the search reports its checks: time from its start, no engine named.
+        r.stats.time_ms = start.elapsed().as_secs_f64() * 1000.0;
+        r.stats.engine = None;
+        r
     };
     let none = BTreeSet::new();
     let sc = run(&none, Model::Sc);

@@ -16,30 +16,35 @@ pub mod syntax;
 pub use diag::{Diagnostic, Severity};
 pub use report::{Model, ModelReport};
 pub use span::{LineIndex, Span};
+pub mod control;
 pub mod options;
 
-pub use options::{CheckOptions, Control, EngineKind, MemoryBudget, Progress, StopReason};
+pub use control::{Control, MemoryBudget, Progress, StopReason};
+pub use options::{CheckOptions, EngineChoice, EngineKind, ENGINES};
 
 pub mod auto;
 pub mod check;
 pub mod collect;
 pub mod condition;
 pub mod dpor;
+pub mod engine;
 pub mod explore;
-pub mod ir;
-pub mod replay;
-pub mod robust;
 pub mod fences;
 pub mod graph;
 pub mod ids;
-pub mod sdg;
-pub mod solver_watch;
+pub mod ir;
+#[doc(hidden)]
+pub mod mcr_trace;
 pub mod model;
+pub mod replay;
+pub mod robust;
+pub mod sdg;
 pub mod semantics;
+pub mod solver_watch;
 pub mod trace;
 pub mod unbounded;
 
-pub use check::check;
+pub use check::{check, robustness};
 pub use collect::human_bytes;
 pub use condition::evaluate_condition;
 pub use replay::{replay, ReplayEnd};

@@ -9,16 +9,17 @@
 //!
 //! Z3 allocates outside Rust's allocator, so the binary's counting allocator does not see it.
 //! The watcher adds Z3's own estimate of what it holds (`Z3_get_estimated_alloc_size`) to the
-//! budget's count; [`z3_bytes`] gives the last estimate, which [`Control::should_stop`] adds
-//! too. The estimate is refreshed on every poll of a watched query and when a query ends.
+//! budget's count by registering it ([`crate::control::register_outside`]); [`z3_bytes`]
+//! gives the last estimate, which [`Control::should_stop`] adds. The estimate is refreshed on
+//! every poll of a watched query and when a query ends.
 //!
 //! MCR solves in a Z3 context of its own per exploration (`z3::with_z3_config`) and holds one
 //! [`Watch`] for that whole exploration: an interrupt that lands between two queries (Z3 may
 //! then fail the next calls as cancelled) only matters to an exploration that is stopping, and
 //! the context is dropped with it. A later query on the same thread is answered as usual.
 
-use crate::options::Control;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use crate::control::Control;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Condvar, Mutex, OnceLock};
 use std::time::Duration;
 
@@ -52,17 +53,16 @@ struct Watcher {
 }
 
 static WATCHER: OnceLock<&'static Watcher> = OnceLock::new();
-/// Z3's estimated allocation at the last refresh, in bytes.
-static Z3_BYTES: AtomicU64 = AtomicU64::new(0);
 /// Whether a Z3 context was ever made here (Z3's allocation counter exists only from then).
 static Z3_USED: AtomicBool = AtomicBool::new(false);
 
 /// Z3's estimated allocation in bytes at its last refresh (0 before any Z3 query).
 pub fn z3_bytes() -> u64 {
-    Z3_BYTES.load(Ordering::Relaxed)
+    crate::control::outside_bytes()
 }
 
-/// Reads Z3's estimate of what it holds now and stores it for [`z3_bytes`].
+/// Reads Z3's estimate of what it holds now and registers it with the memory budget
+/// ([`crate::control::note_outside`], read back by [`z3_bytes`]).
 pub fn refresh_z3_bytes() -> u64 {
     if !Z3_USED.load(Ordering::Relaxed) {
         return 0;
@@ -70,7 +70,7 @@ pub fn refresh_z3_bytes() -> u64 {
     // SAFETY: a context exists (`Z3_USED`), so Z3's memory manager is initialised; the call
     // takes Z3's own lock and reads a counter.
     let b = unsafe { Z3_get_estimated_alloc_size() };
-    Z3_BYTES.store(b, Ordering::Relaxed);
+    crate::control::note_outside(b);
     b
 }
 
@@ -108,12 +108,13 @@ fn run(w: &'static Watcher) {
                 Err(_) => return,
             };
         }
-        let z3 = refresh_z3_bytes();
+        // Z3's allocation, registered with the budget that `should_stop` reads.
+        refresh_z3_bytes();
         let mut sent = 0;
         for e in reg.entries.iter_mut() {
             // Again on every poll once stopped: an interrupt that lands between two calls
             // into Z3 may be reset when the next `check` starts.
-            if e.ctl.should_interrupt(z3) {
+            if e.ctl.should_stop() {
                 // SAFETY: the entry's `Watch` holds the context alive and removes the entry,
                 // under this lock, before it can be dropped.
                 unsafe { Z3_interrupt(e.ctx as *mut std::ffi::c_void) };
@@ -141,6 +142,7 @@ impl Watch {
     pub fn new(ctl: &Control) -> Watch {
         let ctx = z3::Context::thread_local();
         Z3_USED.store(true, Ordering::Relaxed);
+        crate::control::register_outside(refresh_z3_bytes);
         let w = watcher();
         let raw = ctx.get_z3_context().as_ptr() as usize;
         let mut id = 0;
@@ -250,7 +252,7 @@ mod tests {
         assert!(interrupts() > before);
         assert_eq!(
             ctl.stop_reason(),
-            Some(crate::options::StopReason::Cancelled)
+            Some(crate::control::StopReason::Cancelled)
         );
     }
 }

@@ -2,7 +2,7 @@
 //! reports it as incomplete), and a stop check that never fires changes nothing.
 
 use litmus_engine::ir::{LowerError, Program};
-use litmus_engine::{syntax, CheckOptions, Control, EngineKind, Model};
+use litmus_engine::{syntax, CheckOptions, Control, EngineChoice, EngineKind, Model};
 use std::cell::Cell;
 
 /// One thread of `n` register assignments over 50 registers (issue 26's reproducer).
@@ -77,10 +77,10 @@ fn lowering_stops_on_request() {
 fn a_cancelled_check_of_a_huge_thread_is_incomplete_under_every_engine() {
     let test = syntax::parse(&straight_line(50_000)).test.unwrap();
     for engine in [
-        EngineKind::Mcr,
-        EngineKind::Exhaustive,
-        EngineKind::Dpor,
-        EngineKind::Auto,
+        EngineKind::Mcr.into(),
+        EngineKind::Exhaustive.into(),
+        EngineKind::Dpor.into(),
+        EngineChoice::Auto,
     ] {
         let ctl = Control::new();
         ctl.cancel();

@@ -194,7 +194,7 @@ fn corpus_matches_hand_derived_expectations() {
         for engine in [EngineKind::Mcr, EngineKind::Exhaustive, EngineKind::Dpor] {
             // A bound so that a slow run shows up as "exploration incomplete", not a hang.
             let opts = CheckOptions {
-                engine,
+                engine: engine.into(),
                 timeout: Some(std::time::Duration::from_secs(30)),
                 ..CheckOptions::default()
             };

@@ -67,7 +67,7 @@ fn dpor_runs_about_one_execution_per_shasha_snir_class() {
         let Ok(p) = Program::lower(&t, 2) else { continue };
         for m in Model::ALL {
             let Some(cls) = classes(&p, m, 3_000) else { continue };
-            let opts = CheckOptions { engine: EngineKind::Dpor, loop_bound: 2, ..CheckOptions::default() };
+            let opts = CheckOptions { engine: EngineKind::Dpor.into(), loop_bound: 2, ..CheckOptions::default() };
             let mut col = Collector::new(&t, &p, m);
             litmus_engine::dpor::explore(&p, m, &opts, &Control::new(), &mut col);
             let execs = col.stats.executions;

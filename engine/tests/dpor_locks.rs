@@ -5,7 +5,9 @@
 
 use litmus_engine::ast::Test;
 use litmus_engine::report::{Model, ModelReport, ViolationKind};
-use litmus_engine::{check, replay, syntax, CheckOptions, Control, EngineKind, ReplayEnd};
+use litmus_engine::{
+    check, replay, syntax, CheckOptions, Control, EngineChoice, EngineKind, ReplayEnd,
+};
 
 /// A store in each critical section: both orders of the sections end the test, and the
 /// opposite orders of taking the mutexes deadlock.
@@ -35,16 +37,24 @@ thread P2 { lock(d); lock(a); c = 3; unlock(a); unlock(d); }
 
 fn parse(src: &str) -> Test {
     let p = syntax::parse(src);
-    p.test.unwrap_or_else(|| panic!("does not parse: {:?}", p.diagnostics))
+    p.test
+        .unwrap_or_else(|| panic!("does not parse: {:?}", p.diagnostics))
 }
 
-fn run(test: &Test, model: Model, engine: EngineKind) -> ModelReport {
-    let opts = CheckOptions { engine, ..CheckOptions::default() };
+fn run(test: &Test, model: Model, engine: EngineChoice) -> ModelReport {
+    let opts = CheckOptions {
+        engine,
+        ..CheckOptions::default()
+    };
     check(test, model, &opts, &Control::new())
 }
 
 fn kinds(r: &ModelReport) -> Vec<(ViolationKind, u32)> {
-    let mut v: Vec<_> = r.violations.iter().map(|v| (v.kind, v.span.start)).collect();
+    let mut v: Vec<_> = r
+        .violations
+        .iter()
+        .map(|v| (v.kind, v.span.start))
+        .collect();
     v.sort_by_key(|&(k, s)| (format!("{k:?}"), s));
     v
 }
@@ -58,13 +68,24 @@ fn agree(src: &str) -> Vec<(Model, ModelReport)> {
     let test = parse(src);
     let mut out = Vec::new();
     for model in Model::ALL {
-        let want = run(&test, model, EngineKind::Exhaustive);
+        let want = run(&test, model, EngineKind::Exhaustive.into());
         assert!(want.complete);
-        for engine in [EngineKind::Dpor, EngineKind::Mcr, EngineKind::Auto] {
+        for engine in [
+            EngineChoice::Fixed(EngineKind::Dpor),
+            EngineChoice::Fixed(EngineKind::Mcr),
+            EngineChoice::Auto,
+        ] {
             let got = run(&test, model, engine);
             assert!(got.complete, "{engine:?} {model:?}");
-            assert_eq!(got.states, want.states, "{engine:?} {model:?}: final states\n{src}");
-            assert_eq!(kinds(&got), kinds(&want), "{engine:?} {model:?}: violations\n{src}");
+            assert_eq!(
+                got.states, want.states,
+                "{engine:?} {model:?}: final states\n{src}"
+            );
+            assert_eq!(
+                kinds(&got),
+                kinds(&want),
+                "{engine:?} {model:?}: violations\n{src}"
+            );
             for v in &got.violations {
                 let opts = CheckOptions::default();
                 match replay(&test, model, &opts, &v.schedule) {
@@ -84,15 +105,26 @@ fn agree(src: &str) -> Vec<(Model, ModelReport)> {
 fn lock_order_keeps_both_final_states() {
     for (model, r) in agree(LOCK_ORDER) {
         assert_eq!(values(&r, "c"), vec![1, 2], "{model:?}");
-        assert!(r.violations.iter().any(|v| v.kind == ViolationKind::Deadlock));
+        assert!(r
+            .violations
+            .iter()
+            .any(|v| v.kind == ViolationKind::Deadlock));
     }
 }
 
 #[test]
 fn lock_order_assertion_failure_is_found() {
     for (model, r) in agree(MISSED) {
-        assert!(r.violations.iter().any(|v| v.kind == ViolationKind::Assert), "{model:?}");
-        assert!(r.violations.iter().any(|v| v.kind == ViolationKind::Deadlock), "{model:?}");
+        assert!(
+            r.violations.iter().any(|v| v.kind == ViolationKind::Assert),
+            "{model:?}"
+        );
+        assert!(
+            r.violations
+                .iter()
+                .any(|v| v.kind == ViolationKind::Deadlock),
+            "{model:?}"
+        );
     }
 }
 
@@ -100,7 +132,10 @@ fn lock_order_assertion_failure_is_found() {
 fn a_cycle_of_three_mutexes_keeps_every_final_state() {
     for (model, r) in agree(THREE) {
         assert_eq!(values(&r, "c"), vec![1, 2, 3], "{model:?}");
-        assert!(r.violations.iter().any(|v| v.kind == ViolationKind::Deadlock));
+        assert!(r
+            .violations
+            .iter()
+            .any(|v| v.kind == ViolationKind::Deadlock));
     }
 }
 
@@ -110,7 +145,11 @@ fn a_cycle_of_three_mutexes_keeps_every_final_state() {
 fn first_violation_of_the_missed_program() {
     let test = parse(MISSED);
     for model in Model::ALL {
-        let opts = CheckOptions { engine: EngineKind::Dpor, first: true, ..CheckOptions::default() };
+        let opts = CheckOptions {
+            engine: EngineKind::Dpor.into(),
+            first: true,
+            ..CheckOptions::default()
+        };
         let r = check(&test, model, &opts, &Control::new());
         assert_eq!(r.violations.len(), 1, "{model:?}");
         let v = &r.violations[0];

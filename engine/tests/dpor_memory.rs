@@ -44,7 +44,7 @@ fn dpor_runs_the_tso_store_loop_within_a_small_memory_budget() {
     let t = syntax::parse(src).test.expect("parses");
     let bound = 4_000;
     let opts = CheckOptions {
-        engine: EngineKind::Dpor,
+        engine: EngineKind::Dpor.into(),
         loop_bound: bound,
         ..CheckOptions::default()
     };

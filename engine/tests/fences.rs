@@ -5,7 +5,7 @@
 
 use litmus_engine::fences::{candidates, insert, synthesize, Goal, Synthesis};
 use litmus_engine::report::{ModelReport, ViolationKind};
-use litmus_engine::robust::robustness;
+use litmus_engine::robustness;
 use litmus_engine::testgen::{print, random_test_with, relaxed_test, GenConfig};
 use litmus_engine::{check, syntax, CheckOptions, Control, EngineKind, Model, Span};
 use std::collections::BTreeSet;
@@ -16,7 +16,7 @@ fn full() -> bool {
 
 fn exhaustive() -> CheckOptions {
     CheckOptions {
-        engine: EngineKind::Exhaustive,
+        engine: EngineKind::Exhaustive.into(),
         loop_bound: 2,
         ..CheckOptions::default()
     }
@@ -152,7 +152,7 @@ fn random_programs_get_smallest_working_fences() {
 fn fences_give_sc_verdicts_on_the_whole_language() {
     let n = if full() { 300 } else { 30 };
     let mcr = CheckOptions {
-        engine: EngineKind::Mcr,
+        engine: EngineKind::Mcr.into(),
         loop_bound: 2,
         ..CheckOptions::default()
     };

@@ -20,7 +20,7 @@ fn first_stops_at_one_violation_that_replays() {
         let t = test_of(name);
         for engine in ENGINES {
             for model in Model::ALL {
-                let all = CheckOptions { engine, ..CheckOptions::default() };
+                let all = CheckOptions { engine: engine.into(), ..CheckOptions::default() };
                 let full = check(&t, model, &all, &Control::new());
                 let first = CheckOptions { first: true, ..all.clone() };
                 let r = check(&t, model, &first, &Control::new());

@@ -13,7 +13,7 @@ fn r0_values(src: &str, model: Model) -> BTreeSet<i64> {
     let mut seen = None;
     for engine in [EngineKind::Exhaustive, EngineKind::Dpor, EngineKind::Mcr] {
         let opts = CheckOptions {
-            engine,
+            engine: engine.into(),
             ..CheckOptions::default()
         };
         let r = check(&test, model, &opts, &Control::new());

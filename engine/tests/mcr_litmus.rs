@@ -393,7 +393,7 @@ fn a_step_after_the_target_that_does_not_depend_on_it_may_stay_in_the_prefix() {
         );
         for sdg in [true, false] {
             let opts = CheckOptions {
-                engine: EngineKind::Mcr,
+                engine: EngineKind::Mcr.into(),
                 loop_bound: 2,
                 sdg,
                 ..CheckOptions::default()

@@ -26,7 +26,7 @@ fn each_violation_is_announced_once_with_a_schedule_that_replays() {
         for engine in ENGINES {
             for model in Model::ALL {
                 let opts = CheckOptions {
-                    engine,
+                    engine: engine.into(),
                     ..CheckOptions::default()
                 };
                 let seen = Arc::new(Mutex::new(Vec::new()));

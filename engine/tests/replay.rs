@@ -55,7 +55,7 @@ fn reported_schedules_replay_on_random_programs_exhaustive() {
 
 fn schedules_replay(engine: EngineKind) {
     let opts = CheckOptions {
-        engine,
+        engine: engine.into(),
         ..CheckOptions::default()
     };
     let ctl = Control::new();

@@ -3,7 +3,8 @@
 //! classic programs get the textbook answers; every witness replays.
 
 use litmus_engine::ir::Program;
-use litmus_engine::robust::{brute_force, robustness, robustness_program};
+use litmus_engine::robust::{brute_force, robustness_program};
+use litmus_engine::robustness;
 use litmus_engine::testgen::{random_test, random_test_with, relaxed_test, GenConfig};
 use litmus_engine::{replay, syntax, CheckOptions, Control, EngineKind, Model, ReplayEnd};
 
@@ -113,7 +114,7 @@ fn attacks_agree_with_the_definition() {
 #[test]
 fn dpor_robustness_agrees_with_the_attack_search_on_the_corpus() {
     let dpor = CheckOptions {
-        engine: EngineKind::Dpor,
+        engine: EngineKind::Dpor.into(),
         ..CheckOptions::default()
     };
     let mut files = Vec::new();
@@ -165,7 +166,7 @@ fn dpor_robustness_agrees_with_the_attack_search_on_the_corpus() {
 fn dpor_robustness_agrees_with_the_definition() {
     let n = if full() { 800 } else { 80 };
     let opts = CheckOptions {
-        engine: EngineKind::Dpor,
+        engine: EngineKind::Dpor.into(),
         loop_bound: 2,
         ..CheckOptions::default()
     };

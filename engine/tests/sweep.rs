@@ -22,7 +22,7 @@ mod tier;
 
 use litmus_engine::ast::Test;
 use litmus_engine::testgen::{self, random_test_with, Construct, GenConfig};
-use litmus_engine::{EngineKind, Model};
+use litmus_engine::{EngineChoice, EngineKind, Model};
 use std::collections::BTreeMap;
 use sweep_support::*;
 
@@ -58,7 +58,7 @@ struct Tally {
 
 /// `engine` with and without `--first` on `seeds`, every model; the findings.
 fn sweep(
-    engine: EngineKind,
+    engine: EngineChoice,
     seeds: std::ops::Range<u64>,
     gen: &dyn Fn(u64) -> (&'static str, Test),
 ) -> (Tally, Findings) {
@@ -66,7 +66,7 @@ fn sweep(
     let mut found = Findings::new();
     for seed in seeds {
         let (label, test) = gen(seed);
-        if engine == EngineKind::Mcr && outside_mcr(&test) {
+        if engine == EngineChoice::Fixed(EngineKind::Mcr) && outside_mcr(&test) {
             t.skipped += 1;
             continue;
         }
@@ -116,7 +116,7 @@ fn print_tally(label: &str, t: &Tally) {
     );
 }
 
-fn engine_agrees(engine: EngineKind) {
+fn engine_agrees(engine: EngineChoice) {
     let count = tier::sweep(150, 3000);
     let (t, found) = sweep(engine, 0..count, &program);
     print_tally(&format!("{} on {count} programs", engine.key()), &t);
@@ -125,17 +125,17 @@ fn engine_agrees(engine: EngineKind) {
 
 #[test]
 fn dpor_agrees_with_the_reference() {
-    engine_agrees(EngineKind::Dpor);
+    engine_agrees(EngineChoice::Fixed(EngineKind::Dpor));
 }
 
 #[test]
 fn mcr_agrees_with_the_reference() {
-    engine_agrees(EngineKind::Mcr);
+    engine_agrees(EngineChoice::Fixed(EngineKind::Mcr));
 }
 
 #[test]
 fn auto_agrees_with_the_reference() {
-    engine_agrees(EngineKind::Auto);
+    engine_agrees(EngineChoice::Auto);
 }
 
 /// The lock-order setting on seeds no other sweep uses, every engine, a table of
@@ -151,7 +151,11 @@ fn lock_order_seeds_agree_on_every_engine() {
         )
     };
     let mut failed = Vec::new();
-    for engine in [EngineKind::Dpor, EngineKind::Mcr, EngineKind::Auto] {
+    for engine in [
+        EngineChoice::Fixed(EngineKind::Dpor),
+        EngineChoice::Fixed(EngineKind::Mcr),
+        EngineChoice::Auto,
+    ] {
         let (t, found) = sweep(engine, first..first + count, &gen);
         let programs: std::collections::BTreeSet<&str> =
             found.list.iter().map(|d| d.label.as_str()).collect();

@@ -19,7 +19,7 @@ fn parse_file(path: &str) -> litmus_engine::ast::Test {
 
 fn opts(loop_bound: u32) -> CheckOptions {
     CheckOptions {
-        engine: EngineKind::Exhaustive,
+        engine: EngineKind::Exhaustive.into(),
         loop_bound,
         ..CheckOptions::default()
     }

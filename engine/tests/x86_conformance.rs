@@ -52,7 +52,7 @@ fn conformance(engine: EngineKind, set: &str, var: &str, min_rows: usize) {
     let csv = std::fs::read_to_string(dir.join("expected.csv")).unwrap_or_default();
     let start = Instant::now();
     let opts = CheckOptions {
-        engine,
+        engine: engine.into(),
         ..CheckOptions::default()
     };
     let ctl = Control::new();

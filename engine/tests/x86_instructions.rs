@@ -16,7 +16,7 @@ fn outcomes(src: &str, model: Model, keys: &[&str]) -> BTreeSet<String> {
     let mut per_engine = Vec::new();
     for engine in [EngineKind::Exhaustive, EngineKind::Mcr] {
         let opts = CheckOptions {
-            engine,
+            engine: engine.into(),
             ..CheckOptions::default()
         };
         let r = check(&test, model, &opts, &Control::new());

@@ -15,10 +15,12 @@
 
 mod deps;
 mod describe;
+pub mod regs;
 
 pub use deps::Uses;
 
 pub use describe::describe;
+pub use regs::register;
 
 use crate::span::Span;
 
@@ -26,11 +28,6 @@ use crate::span::Span;
 pub const NOT_AVAILABLE: &str = "checking AArch64 and RISC-V tests is not available yet \
      (issue 43); only parsing, diagnostics and the editor are";
 
-/// The register `written` names in `arch` (any case; `W3` and `X3` are one register, RISC-V
-/// ABI names are their `xN`), if it is one.
-pub fn register(arch: Arch, written: &str) -> Option<Reg> {
-    crate::syntax::asm::register(arch, written)
-}
 
 /// The architecture of a [`Code`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -4,8 +4,9 @@
 use super::footprint::{footprint, independent, Footprint, TEvent};
 use super::DporStats;
 use crate::collect::Collector;
+use crate::control::Control;
 use crate::ir::Program;
-use crate::options::{CheckOptions, Control};
+use crate::options::CheckOptions;
 use crate::report::{Model, ViolationKind};
 use crate::semantics::{Choice, Event, State, Status, WriteId};
 use rustc_hash::FxHashMap;
@@ -285,7 +286,9 @@ pub fn explore_leaves(
         ticks += 1;
         if ticks.is_multiple_of(256) || d.stats.steps - polled_steps >= 4096 {
             polled_steps = d.stats.steps;
-            // Cancel flag, deadline and memory budget (`Control::should_stop`).
+            // Cancel flag, deadline and memory budget (`Control::should_stop`); one unit of
+            // work for the portfolio per check.
+            d.col.count_work(1);
             if ctl.should_stop() {
                 d.col.complete = false;
                 // The path's states (each with its store buffers), its events and their

@@ -1,13 +1,14 @@
 //! Unit tests of the DPOR explorer.
 
-use crate::options::{CheckOptions, Control, EngineKind};
+use crate::control::Control;
+use crate::options::{CheckOptions, EngineKind};
 use crate::report::Model;
 use crate::testgen::{random_test_with, GenConfig};
 use std::time::Duration;
 
 fn opts() -> CheckOptions {
     CheckOptions {
-        engine: EngineKind::Dpor,
+        engine: EngineKind::Dpor.into(),
         ..CheckOptions::default()
     }
 }

@@ -9,8 +9,9 @@
 //! counts distinct terminal states (final, violating or blocked).
 
 use crate::collect::Collector;
+use crate::control::Control;
 use crate::ir::Program;
-use crate::options::{CheckOptions, Control};
+use crate::options::CheckOptions;
 use crate::report::Model;
 use crate::semantics::{Event, State};
 use std::collections::{HashSet, VecDeque};
@@ -58,6 +59,8 @@ pub fn explore(
             let ev = s.step(program, choice);
             steps += 1;
             // Every step: a step of a program with thousands of threads clones a large state.
+            // One unit of work for the portfolio per step.
+            col.count_work(1);
             if ctl.should_stop() {
                 col.complete = false;
                 col.stats.explored = visited.len() as u64;
@@ -94,7 +97,8 @@ pub fn explore(
 
 #[cfg(test)]
 mod tests {
-    use crate::options::{CheckOptions, Control, EngineKind};
+    use crate::control::Control;
+    use crate::options::{CheckOptions, EngineKind};
     use crate::report::Model;
     use crate::report::{FinalState, ViolationKind};
     use crate::semantics::{BlockReason, State, Status};
@@ -105,7 +109,7 @@ mod tests {
 
     fn opts() -> CheckOptions {
         CheckOptions {
-            engine: EngineKind::Exhaustive,
+            engine: EngineKind::Exhaustive.into(),
             ..CheckOptions::default()
         }
     }

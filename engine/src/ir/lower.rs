@@ -13,7 +13,7 @@ impl Program {
         Program::lower_with(test, loop_bound, &|| false).map_err(|e| e.to_string())
     }
 
-    /// [`Program::lower`], polling `stop` every [`crate::syntax::POLL_EVERY`] statements
+    /// [`Program::lower`], polling `stop` every [`crate::control::POLL_EVERY`] statements
     /// (a thread may have hundreds of thousands): [`LowerError::Stopped`] once it says stop.
     pub fn lower_with(
         test: &ast::Test,
@@ -56,7 +56,7 @@ impl Program {
         let mut polls = 0u32;
         let mut stop = || {
             polls = polls.wrapping_add(1);
-            polls % crate::syntax::POLL_EVERY == 0 && stop()
+            polls.is_multiple_of(crate::control::POLL_EVERY) && stop()
         };
         for (ti, th) in test.threads.iter().enumerate() {
             threads.push(lower_thread(test, ti, th, &mut stop)?);

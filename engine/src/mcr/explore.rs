@@ -11,8 +11,10 @@ use super::prune::{Canon, Points};
 use super::seed::{choice_of, discriminant, seed_reached, Seed};
 use super::trace::{End, Trace, TraceEvent};
 use super::{Execution, McrStats, Tuning};
+use crate::collect::WorkFn;
+use crate::control::Control;
 use crate::ir::{InstrKind, Program};
-use crate::options::{CheckOptions, Control};
+use crate::options::CheckOptions;
 use crate::report::{Model, ViolationKind};
 use crate::sdg::Sdg;
 use crate::semantics::{Choice, Event, State, Status};
@@ -31,23 +33,53 @@ pub fn explore_with(
     tuning: Tuning,
     sink: Sink<'_>,
 ) -> McrStats {
-    // Most explorations never reach Z3 (the pre-check and the causal search decide their
-    // queries), and creating a Z3 context costs a few milliseconds, most of a small test's
-    // time. So explore without one first; only if a query needs Z3, explore again from the
-    // start in a context of its own, without handing `sink` again the executions it already
-    // has: exploration is deterministic, and Z3 decides nothing before that query, so the
-    // second run repeats the first up to it. A context of its own, not the thread's default
-    // one: that one keeps what earlier explorations built (hash-consed terms, its resource
-    // counter), and Z3's models, hence the seeds, could then depend on what ran before on the
-    // thread (a language server checks many files).
-    // The dependency graph is built once, for both runs. It decides which steps after a read
-    // target may stay in the prefix (`Encoder::stop_after`) even without MCR-S+ (`opts.sdg`).
+    explore_counted(p, model, opts, ctl, tuning, None, sink)
+}
+
+/// [`explore_with`], counting work on `work` (the `auto` portfolio's meter): one unit per
+/// poll while the dependency graph is built (every 256 instructions of each pass), one more
+/// if it was skipped, and one per stop check of the loop ([`Explorer::stop`]: before each seed and
+/// each replayed step), in both explorations when Z3 is needed.
+pub(crate) fn explore_counted(
+    p: &Program,
+    model: Model,
+    opts: &CheckOptions,
+    ctl: &Control,
+    tuning: Tuning,
+    work: Option<WorkFn>,
+    sink: Sink<'_>,
+) -> McrStats {
+    let count = |n: u64| work.iter().for_each(|w| w(n));
+    // Most explorations never reach Z3 (the pre-check and the causal search decide), and a Z3
+    // context costs a few milliseconds. So explore without one first; only if a query needs
+    // Z3, explore again in a context of its own, not handing `sink` again what it has: the
+    // run is deterministic and Z3 decides nothing before that query. Not the thread's default
+    // context: it keeps earlier explorations' terms, and the seeds could then depend on what
+    // ran before on the thread (a language server checks many files). The dependency graph,
+    // built once for both runs, decides which steps after a read target may stay in the
+    // prefix (`Encoder::stop_after`) even without MCR-S+ (`opts.sdg`).
     let start = Instant::now();
-    let sdg = Sdg::with_control(p, ctl);
-    let skipped = sdg.skipped.clone().filter(|_| !ctl.should_stop());
+    let sdg = Sdg::with_stop(p, || {
+        count(1);
+        ctl.should_stop()
+    });
+    let skipped = sdg.skipped.clone().filter(|_| {
+        count(1);
+        !ctl.should_stop()
+    });
     let sdg_ms = start.elapsed().as_secs_f64() * 1000.0;
     let mut handed = 0u64;
-    let first = Explorer::new(p, model, opts, ctl, tuning, &sdg, sdg_ms, false).run(&mut |ex| {
+    let common = Common {
+        p,
+        model,
+        opts,
+        ctl,
+        tuning,
+        sdg: &sdg,
+        sdg_ms,
+        count: &count,
+    };
+    let first = Explorer::new(&common, false).run(&mut |ex| {
         handed += 1;
         sink(ex)
     });
@@ -56,14 +88,13 @@ pub fn explore_with(
         None => z3::with_z3_config(&z3::Config::new(), || {
             let _z3_watch = crate::solver_watch::Watch::new(ctl); // Z3 stops with `ctl`.
             let mut skip = handed;
-            let again =
-                Explorer::new(p, model, opts, ctl, tuning, &sdg, sdg_ms, true).run(&mut |ex| {
-                    if skip > 0 {
-                        skip -= 1;
-                    } else {
-                        sink(ex)
-                    }
-                });
+            let again = Explorer::new(&common, true).run(&mut |ex| {
+                if skip > 0 {
+                    skip -= 1;
+                } else {
+                    sink(ex)
+                }
+            });
             again.expect("with a Z3 context every query can be solved")
         }),
     };
@@ -71,8 +102,22 @@ pub fn explore_with(
     stats
 }
 
+/// What both explorations share.
+struct Common<'a> {
+    p: &'a Program,
+    model: Model,
+    opts: &'a CheckOptions,
+    ctl: &'a Control,
+    tuning: Tuning,
+    sdg: &'a Sdg,
+    sdg_ms: f64,
+    /// Counts work for the portfolio.
+    count: &'a (dyn Fn(u64) + Sync),
+}
+
 /// One exploration, with or without a Z3 context.
 struct Explorer<'a> {
+    count: &'a (dyn Fn(u64) + Sync),
     p: &'a Program,
     model: Model,
     opts: &'a CheckOptions,
@@ -110,32 +155,24 @@ struct Replayed {
 struct NeedZ3;
 
 impl<'a> Explorer<'a> {
-    #[allow(clippy::too_many_arguments)]
-    fn new(
-        p: &'a Program,
-        model: Model,
-        opts: &'a CheckOptions,
-        ctl: &'a Control,
-        tuning: Tuning,
-        sdg: &'a Sdg,
-        sdg_ms: f64,
-        z3: bool,
-    ) -> Explorer<'a> {
+    fn new(c: &Common<'a>, z3: bool) -> Explorer<'a> {
         Explorer {
-            p,
-            model,
-            opts,
-            ctl,
-            tuning,
-            sdg,
+            count: c.count,
+            p: c.p,
+            model: c.model,
+            opts: c.opts,
+            ctl: c.ctl,
+            tuning: c.tuning,
+            sdg: c.sdg,
             z3,
             stats: McrStats {
                 complete: true,
-                sdg_ms,
+                sdg_ms: c.sdg_ms,
                 ..McrStats::default()
             },
-            points: Points::new(&tuning),
-            await_threads: p
+            points: Points::new(&c.tuning),
+            await_threads: c
+                .p
                 .threads
                 .iter()
                 .map(|t| t.code.iter().any(|i| i.kind == InstrKind::AwaitBegin))
@@ -149,6 +186,7 @@ impl<'a> Explorer<'a> {
 
     /// Whether to stop (cancelled or out of time); the exploration is then incomplete.
     fn stop(&mut self) -> bool {
+        (self.count)(1);
         let out = self.ctl.should_stop();
         if out {
             self.stats.complete = false;

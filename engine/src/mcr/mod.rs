@@ -38,17 +38,19 @@ mod prune;
 pub mod search;
 mod seed;
 mod stats;
-pub mod trace;
+pub use crate::mcr_trace as trace;
 mod tuning;
 
+use explore::explore_counted;
 pub use explore::explore_with;
-pub use stats::{CheckCounts, McrStats};
-pub use tuning::{Tuning, SEARCH_BUDGET};
 #[cfg(test)]
 pub(crate) use observe::trace_of;
+pub use stats::{CheckCounts, McrStats};
+pub use tuning::{Tuning, SEARCH_BUDGET};
 
+use crate::control::Control;
 use crate::ir::Program;
-use crate::options::{CheckOptions, Control};
+use crate::options::CheckOptions;
 use crate::report::Model;
 use crate::semantics::{Event, State};
 
@@ -59,9 +61,10 @@ pub struct Execution<'a> {
     pub state: &'a State,
 }
 
-/// The `EngineKind::Mcr` entry point: explores `program` under `model` and feeds every
-/// execution to `col`, adding MCR's counters (constraints, solver time) to its stats and
-/// marking it incomplete when stopped early.
+/// MCR's entry point for the engine interface ([`crate::engine`]): explores `program` under
+/// `model` and feeds every execution to `col`, adding MCR's counters (constraints, solver
+/// time) to its stats and marking it incomplete (with the reason) when stopped early. Work
+/// is counted on `col`'s meter at the sites [`explore_with`]'s doc lists.
 pub fn explore(
     program: &Program,
     model: Model,
@@ -74,7 +77,9 @@ pub fn explore(
     // deadline and memory budget (and interrupts Z3 at them).
     let own = ctl.child();
     let inner = if col.first { &own } else { ctl };
-    let stats = explore_with(program, model, opts, inner, Tuning::default(), &mut |ex| {
+    let work = col.work.clone();
+    let tuning = Tuning::default();
+    let stats = explore_counted(program, model, opts, inner, tuning, work, &mut |ex| {
         // A run can end in several executions at once (the endings beside a default run):
         // with `--first`, those after the first violation are not reported.
         if col.stopped_first() {
@@ -91,6 +96,7 @@ pub fn explore(
     col.stats.queries += stats.queries;
     if !stats.complete {
         col.complete = false;
+        col.stop = inner.stop_reason();
     }
     if let Some(why) = stats.sdg_skipped {
         col.warnings.push(crate::report::Warning {

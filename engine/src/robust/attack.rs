@@ -2,8 +2,9 @@
 //! of the parent module's doc, until a helper event closes a cycle or the space is exhausted.
 
 use super::{Attack, Robustness};
+use crate::control::Control;
 use crate::ir::Program;
-use crate::options::{CheckOptions, Control};
+use crate::options::CheckOptions;
 use crate::report::{Action, Model};
 use crate::semantics::{to_schedule, to_step, Choice, Event, State};
 use std::collections::{HashMap, VecDeque};

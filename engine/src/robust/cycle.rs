@@ -4,8 +4,9 @@
 use super::{Attack, Robustness};
 use crate::ast::Test;
 use crate::collect::Collector;
+use crate::control::Control;
 use crate::ir::Program;
-use crate::options::{CheckOptions, Control};
+use crate::options::CheckOptions;
 use crate::report::{Action, Model};
 use crate::semantics::{to_schedule, to_step, Event, State};
 use std::collections::HashMap;

@@ -39,10 +39,7 @@ mod cycle;
 pub use attack::robustness_program;
 pub use cycle::{brute_force, robustness_dpor};
 
-use crate::ast::Test;
-use crate::ir::Program;
-use crate::options::{CheckOptions, Control, EngineKind};
-use crate::report::{Model, Schedule, Step};
+use crate::report::{Schedule, Step};
 use crate::span::Span;
 use serde::Serialize;
 
@@ -62,7 +59,7 @@ pub struct Robustness {
 
 impl Robustness {
     /// No attack found yet: robust so far, `complete` as given, nothing counted.
-    fn unrefuted(complete: bool) -> Robustness {
+    pub(crate) fn unrefuted(complete: bool) -> Robustness {
         Robustness {
             holds: true,
             complete,
@@ -87,15 +84,6 @@ pub struct Attack {
     pub conflict: Step,
     /// A schedule from the initial state that replays to the end of the attack.
     pub schedule: Schedule,
-}
-
-/// Checks `test` for robustness under `model`.
-pub fn robustness(test: &Test, model: Model, opts: &CheckOptions, ctl: &Control) -> Robustness {
-    match Program::lower_with(test, opts.loop_bound, &|| ctl.should_stop()) {
-        Ok(p) if opts.engine == EngineKind::Dpor => robustness_dpor(test, &p, model, opts, ctl),
-        Ok(p) => robustness_program(&p, model, opts, ctl),
-        Err(_) => Robustness::unrefuted(false),
-    }
 }
 
 /// The delayed store's span, for callers that only need positions.

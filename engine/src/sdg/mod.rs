@@ -44,7 +44,7 @@ mod tests;
 mod trace;
 
 use crate::ir::{Program, Reg, ThreadCode};
-use crate::mcr::trace::{EventKind, Trace};
+use crate::mcr_trace::{EventKind, Trace};
 
 /// The dependence graph of every thread of a program.
 pub struct Sdg {
@@ -128,13 +128,17 @@ impl ThreadSdg {
 
 impl Sdg {
     pub fn new(p: &Program) -> Sdg {
-        Sdg::with_control(p, &crate::options::Control::new())
+        Sdg::with_control(p, &crate::control::Control::new())
     }
 
     /// The graph, built while `ctl` says go on; skipped (see [`Sdg::skipped`]) when a thread is
     /// too large or the check stops meanwhile.
-    pub fn with_control(p: &Program, ctl: &crate::options::Control) -> Sdg {
-        let mut stop = || ctl.should_stop();
+    pub fn with_control(p: &Program, ctl: &crate::control::Control) -> Sdg {
+        Sdg::with_stop(p, || ctl.should_stop())
+    }
+
+    /// The graph, built while `stop` says go on (MCR counts its work there).
+    pub fn with_stop(p: &Program, mut stop: impl FnMut() -> bool) -> Sdg {
         let mut threads = Vec::with_capacity(p.threads.len());
         for (t, th) in p.threads.iter().enumerate() {
             match ThreadSdg::new(th, &mut stop) {
@@ -168,7 +172,8 @@ impl Sdg {
             let g = self.threads.get(t)?;
             let evs: Vec<usize> = (0..n)
                 .filter(|&i| {
-                    tr.events[i].thread == t && !matches!(tr.events[i].kind, EventKind::Flush { .. })
+                    tr.events[i].thread == t
+                        && !matches!(tr.events[i].kind, EventKind::Flush { .. })
                 })
                 .collect();
             trace::shadow(

@@ -4,7 +4,7 @@
 use super::cfg::uses;
 use super::{insert, ThreadSdg};
 use crate::ir::{InstrKind, Reg, ThreadCode};
-use crate::mcr::trace::Trace;
+use crate::mcr_trace::Trace;
 
 /// A set of read events of one trace.
 pub(super) type Set = Vec<u64>;
@@ -19,7 +19,6 @@ fn union(a: &mut Set, b: &Set) {
 /// which read events each register's value comes from and the dependences of each predicate
 /// instance, and fills the event's rows of `exist` and `value`. `None` if the events do not
 /// follow the code.
-#[allow(clippy::too_many_arguments)]
 pub(super) fn shadow(
     th: &ThreadCode,
     g: &ThreadSdg,

@@ -82,7 +82,7 @@ pub fn parse_with(text: &str, old: Option<&Tree>, stop: &dyn Fn() -> bool) -> Op
     let tree = parse_tree(text, old, &|| stop.poll())?;
     let Some((test, diagnostics, asm)) = lower_full(text, &tree, &stop) else {
         // Freeing the tree of a huge input takes a while: not on the way out.
-        crate::explore::drop_in_background(tree);
+        crate::control::drop_in_background(tree);
         return None;
     };
     Some(Parsed {
@@ -121,7 +121,7 @@ fn parse_tree(text: &str, old: Option<&Tree>, stop: &dyn Fn() -> bool) -> Option
     if stop() {
         // The parser keeps its partial stacks for a resumption that will not come; freeing
         // them takes a tenth of a second on a huge input, which must not delay the stop.
-        crate::explore::drop_in_background(parser);
+        crate::control::drop_in_background(parser);
         return None;
     }
     // Without a stop, `parse` returns `None` only without a language, which is always set
@@ -136,7 +136,7 @@ fn empty_tree(parser: &mut Parser) -> Tree {
 
 /// How many lowering steps (statements, instructions, declarations, error nodes) pass between
 /// two polls of the caller's stop check: each poll may read the clock.
-pub(crate) const POLL_EVERY: u32 = 256;
+pub(crate) use crate::control::POLL_EVERY;
 
 /// The caller's stop check, polled every [`POLL_EVERY`] calls of [`Stop::poll`]; once it has
 /// said stop, it keeps saying so without asking again.
@@ -161,7 +161,7 @@ impl<'a> Stop<'a> {
         }
         let n = self.count.get().wrapping_add(1);
         self.count.set(n);
-        if n % POLL_EVERY == 0 && (self.check)() {
+        if n.is_multiple_of(POLL_EVERY) && (self.check)() {
             self.stopped.set(true);
         }
         self.stopped.get()

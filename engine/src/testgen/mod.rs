@@ -221,7 +221,7 @@ mod tests {
     #[test]
     fn printed_random_tests_parse_back_to_the_same_behaviour() {
         let opts = CheckOptions {
-            engine: EngineKind::Exhaustive,
+            engine: EngineKind::Exhaustive.into(),
             ..CheckOptions::default()
         };
         let ctl = Control::new();

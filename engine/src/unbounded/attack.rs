@@ -22,7 +22,7 @@
 use super::explore::{path, sc_step, Node};
 use super::Budget;
 use crate::ir::Program;
-use crate::options::Control;
+use crate::control::Control;
 use crate::report::{Action, Model};
 use crate::robust::{Attack, Robustness};
 use crate::semantics::{to_schedule, to_step, Buffer, Choice, Event, State};

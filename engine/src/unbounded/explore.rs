@@ -6,7 +6,7 @@
 use super::Budget;
 use crate::collect::Collector;
 use crate::ir::Program;
-use crate::options::Control;
+use crate::control::Control;
 use crate::report::{Action, Model};
 use crate::semantics::{Choice, Event, State};
 use std::collections::{HashSet, VecDeque};

@@ -30,7 +30,8 @@ mod explore;
 use crate::ast::Test;
 use crate::collect::Collector;
 use crate::ir::{InstrKind, Program};
-use crate::options::{CheckOptions, Control, EngineKind};
+use crate::control::Control;
+use crate::options::{CheckOptions, EngineKind};
 use crate::report::{Model, ModelReport, Schedule, Violation, ViolationKind, Warning};
 use crate::robust::Robustness;
 use crate::span::Span;
@@ -114,8 +115,7 @@ pub fn check_with(
 ) -> UnboundedReport {
     let start = Instant::now();
     let ctl = &ctl.for_check(opts);
-    let pre = ctl.unmetered();
-    let mut program = match Program::lower_with(test, opts.loop_bound, &|| pre.should_stop()) {
+    let mut program = match Program::lower_with(test, opts.loop_bound, &|| ctl.should_stop()) {
         Ok(p) => p,
         // The bounded check reports the same error (or stop) the same way.
         Err(_) => {

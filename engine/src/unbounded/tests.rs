@@ -8,7 +8,7 @@ fn parse(src: &str) -> Test {
 
 fn opts(loop_bound: u32) -> CheckOptions {
     CheckOptions {
-        engine: EngineKind::Exhaustive,
+        engine: EngineKind::Exhaustive.into(),
         loop_bound,
         ..CheckOptions::default()
     }

@@ -35,7 +35,7 @@ pub fn corpus() -> Vec<(std::path::PathBuf, Test)> {
 /// The exhaustive reference report (loop bound 2).
 pub fn exhaustive(test: &Test, model: Model) -> ModelReport {
     let opts = CheckOptions {
-        engine: EngineKind::Exhaustive,
+        engine: EngineKind::Exhaustive.into(),
         loop_bound: 2,
         ..CheckOptions::default()
     };
@@ -45,7 +45,7 @@ pub fn exhaustive(test: &Test, model: Model) -> ModelReport {
 /// The exhaustive reference report with the default options.
 pub fn exhaustive_with_default_bound(test: &Test, model: Model) -> ModelReport {
     let opts = CheckOptions {
-        engine: EngineKind::Exhaustive,
+        engine: EngineKind::Exhaustive.into(),
         ..CheckOptions::default()
     };
     check(test, model, &opts, &Control::new())
@@ -72,7 +72,7 @@ pub fn mcr_run_with_timeout(
 /// The MCR report and MCR's own counters (loop bound 2).
 pub fn mcr_run(test: &Test, model: Model, tuning: Tuning) -> (ModelReport, McrStats) {
     let opts = CheckOptions {
-        engine: EngineKind::Mcr,
+        engine: EngineKind::Mcr.into(),
         loop_bound: 2,
         ..CheckOptions::default()
     };

@@ -9,13 +9,15 @@ use litmus_engine::ast::Test;
 use litmus_engine::condition::{falsifies, satisfies};
 use litmus_engine::report::{ModelReport, Stopped, ViolationKind};
 use litmus_engine::testgen::{print, shrink};
-use litmus_engine::{check, replay, CheckOptions, Control, EngineKind, Model, ReplayEnd, Span};
+use litmus_engine::{
+    check, replay, CheckOptions, Control, EngineChoice, EngineKind, Model, ReplayEnd, Span,
+};
 use std::collections::BTreeSet;
 
 /// The loop bound of every sweep: small, so loops hit it.
 pub const LOOP_BOUND: u32 = 2;
 
-pub fn options(engine: EngineKind, first: bool) -> CheckOptions {
+pub fn options(engine: EngineChoice, first: bool) -> CheckOptions {
     CheckOptions {
         engine,
         loop_bound: LOOP_BOUND,
@@ -29,13 +31,13 @@ pub fn reference(test: &Test, model: Model) -> ModelReport {
     check(
         test,
         model,
-        &options(EngineKind::Exhaustive, false),
+        &options(EngineKind::Exhaustive.into(), false),
         &Control::new(),
     )
 }
 
 /// One engine's report, with or without `--first`.
-pub fn run(test: &Test, model: Model, engine: EngineKind, first: bool) -> ModelReport {
+pub fn run(test: &Test, model: Model, engine: EngineChoice, first: bool) -> ModelReport {
     check(test, model, &options(engine, first), &Control::new())
 }
 
@@ -103,7 +105,7 @@ fn violations(r: &ModelReport) -> BTreeSet<(ViolationKind, Span)> {
 
 /// Every violation's schedule and the witness replay to what the report says.
 pub fn schedules_replay(test: &Test, model: Model, r: &ModelReport) -> Result<(), String> {
-    let opts = options(EngineKind::Exhaustive, false);
+    let opts = options(EngineKind::Exhaustive.into(), false);
     for v in &r.violations {
         match replay(test, model, &opts, &v.schedule)? {
             ReplayEnd::Violation { kind, span, .. } if kind == v.kind && span == v.span => {}
@@ -261,7 +263,7 @@ pub fn compare(
 }
 
 /// Runs `engine` on `test` and compares it with the reference.
-pub fn agrees(test: &Test, model: Model, engine: EngineKind, first: bool) -> Result<(), Diff> {
+pub fn agrees(test: &Test, model: Model, engine: EngineChoice, first: bool) -> Result<(), Diff> {
     let want = reference(test, model);
     let got = run(test, model, engine, first);
     compare(test, model, &want, &got, first)
@@ -271,7 +273,7 @@ pub fn agrees(test: &Test, model: Model, engine: EngineKind, first: bool) -> Res
 pub struct Disagreement {
     pub label: String,
     pub model: Model,
-    pub engine: EngineKind,
+    pub engine: EngineChoice,
     pub first: bool,
     pub kind: DiffKind,
     pub what: String,
@@ -303,7 +305,7 @@ impl std::fmt::Display for Disagreement {
 pub fn shrink_disagreement(
     test: &Test,
     model: Model,
-    engine: EngineKind,
+    engine: EngineChoice,
     first: bool,
     kind: DiffKind,
 ) -> (String, String) {
@@ -340,7 +342,7 @@ impl Findings {
         label: String,
         test: &Test,
         model: Model,
-        engine: EngineKind,
+        engine: EngineChoice,
         first: bool,
         diff: Diff,
     ) {

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use litmus_engine::{CheckOptions, EngineKind, Model};
+use litmus_engine::{CheckOptions, EngineChoice, Model, ENGINES};
 
 const CHECK_EXAMPLES: &str = "\
 Examples:
@@ -98,7 +98,7 @@ pub struct CheckArgs {
     /// Exploration engine: a deterministic portfolio of the others (default), maximal
     /// causality reduction, the reference explorer, or stateless DPOR over chronological
     /// traces.
-    #[arg(long, value_enum, value_name = "ENGINE", default_value_t = Engine::Auto)]
+    #[arg(long, value_enum, value_name = "ENGINE", default_value_t = Engine(EngineChoice::Auto))]
     pub engine: Engine,
 
     /// How many checks to run at once, one check being one model of one file (default: one
@@ -189,27 +189,30 @@ pub struct LspArgs {
     pub stdio: bool,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum Engine {
-    /// The engines below as a deterministic portfolio: the one that finishes with the least
-    /// work answers (`stats.engine` says which).
-    Auto,
-    /// Maximal causality reduction: one execution per causal state.
-    Mcr,
-    /// The reference explorer: every interleaving, equal states merged.
-    Exhaustive,
-    /// Stateless Source-DPOR with sleep sets: one execution per equivalence class, or few more.
-    Dpor,
-}
+/// An engine on the command line: the names and help lines of the engine's one table
+/// ([`litmus_engine::ENGINES`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Engine(pub EngineChoice);
 
 impl Engine {
-    pub fn kind(self) -> EngineKind {
-        match self {
-            Engine::Auto => EngineKind::Auto,
-            Engine::Mcr => EngineKind::Mcr,
-            Engine::Exhaustive => EngineKind::Exhaustive,
-            Engine::Dpor => EngineKind::Dpor,
-        }
+    const ALL: [Engine; ENGINES.len()] = [
+        Engine(ENGINES[0].1),
+        Engine(ENGINES[1].1),
+        Engine(ENGINES[2].1),
+        Engine(ENGINES[3].1),
+    ];
+    pub fn kind(self) -> EngineChoice {
+        self.0
+    }
+}
+
+impl ValueEnum for Engine {
+    fn value_variants<'a>() -> &'a [Self] {
+        &Engine::ALL
+    }
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        let (name, _, help) = ENGINES.iter().find(|e| e.1 == self.0)?;
+        Some(clap::builder::PossibleValue::new(*name).help(*help))
     }
 }
 
@@ -331,7 +334,7 @@ mod tests {
             panic!("not check")
         };
         let opts = args.check_options();
-        assert_eq!(opts.engine, EngineKind::Auto);
+        assert_eq!(opts.engine, EngineChoice::Auto);
         assert!(opts.sdg);
         assert_eq!((args.jobs, args.shard), (None, None));
     }
@@ -365,7 +368,7 @@ mod tests {
             panic!("not check")
         };
         let opts = args.check_options();
-        assert_eq!(opts.engine, EngineKind::Exhaustive);
+        assert_eq!(opts.engine, litmus_engine::EngineKind::Exhaustive.into());
         assert!(!opts.sdg);
         assert_eq!(opts.loop_bound, 3);
         assert_eq!(opts.timeout, Some(Duration::from_secs(2)));

@@ -61,7 +61,7 @@ pub struct FencesArgs {
     pub json: bool,
 
     /// The explorer that checks each candidate set.
-    #[arg(long, value_enum, value_name = "ENGINE", default_value_t = args::Engine::Mcr)]
+    #[arg(long, value_enum, value_name = "ENGINE", default_value_t = args::Engine(litmus_engine::EngineChoice::Fixed(litmus_engine::EngineKind::Mcr)))]
     pub engine: args::Engine,
 
     /// How often a `while` loop may run its body in one execution.

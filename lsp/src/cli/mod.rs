@@ -398,7 +398,7 @@ impl Run<'_> {
             (litmus_engine::check(ctx.test, model, opts, &check_ctl), None)
         };
         let robust = (args.robust && model != litmus_engine::Model::Sc)
-            .then(|| litmus_engine::robust::robustness(ctx.test, model, opts, &c));
+            .then(|| litmus_engine::robustness(ctx.test, model, opts, &c));
         line.finish();
         // Schedules found for every iteration replay with the loop bound they need.
         let replay_opts = litmus_engine::CheckOptions {

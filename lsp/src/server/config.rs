@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use litmus_engine::{CheckOptions, EngineKind, Model};
+use litmus_engine::{CheckOptions, EngineChoice, Model};
 use serde_json::Value;
 
 #[derive(Clone, Debug, PartialEq)]
@@ -12,7 +12,7 @@ pub struct Settings {
     pub loop_bound: u32,
     /// Seconds; 0 = none.
     pub timeout: f64,
-    pub engine: EngineKind,
+    pub engine: EngineChoice,
     pub verify_on_save: bool,
     pub verify_on_change: bool,
     /// The process's memory budget in MiB (`None`: [`crate::memory::default_budget`]).
@@ -36,7 +36,7 @@ impl Default for Settings {
             models: Model::ALL.to_vec(),
             loop_bound: 8,
             timeout: 10.0,
-            engine: EngineKind::Auto,
+            engine: EngineChoice::Auto,
             verify_on_save: true,
             verify_on_change: false,
             max_memory: None,
@@ -105,13 +105,13 @@ impl Settings {
             }
         }
         if let Some(v) = get("engine") {
-            match v.as_str() {
-                Some("auto") => self.engine = EngineKind::Auto,
-                Some("mcr") => self.engine = EngineKind::Mcr,
-                Some("exhaustive") => self.engine = EngineKind::Exhaustive,
-                Some("dpor") => self.engine = EngineKind::Dpor,
-                _ => {
-                    bad(warnings, "engine", v, "\"auto\", \"mcr\", \"exhaustive\" or \"dpor\"", "auto".into());
+            match v.as_str().and_then(EngineChoice::parse) {
+                Some(e) => self.engine = e,
+                None => {
+                    let names: Vec<String> = EngineChoice::names().map(|n| format!("\"{n}\"")).collect();
+                    let (last, rest) = names.split_last().expect("engines have names");
+                    let want = format!("{} or {last}", rest.join(", "));
+                    bad(warnings, "engine", v, &want, "auto".into());
                     self.engine = defaults.engine;
                 }
             }
@@ -176,13 +176,13 @@ mod tests {
         assert_eq!(s.loop_bound, 3);
         s.merge(&json!({"timeout": 0, "engine": "exhaustive", "litmus.verifyOnChange": true}));
         assert_eq!(s.check_options().timeout, None);
-        assert_eq!(s.engine, EngineKind::Exhaustive);
+        assert_eq!(s.engine, litmus_engine::EngineKind::Exhaustive.into());
         assert!(s.verify_on_change);
         let w = s.merge(&json!({"models": "tso", "loopBound": -1, "engine": 3}));
         assert_eq!(w.len(), 3, "{w:?}");
         assert_eq!(s.models, Model::ALL.to_vec());
         assert_eq!(s.loop_bound, 8);
-        assert_eq!(s.engine, EngineKind::Auto);
+        assert_eq!(s.engine, EngineChoice::Auto);
     }
 
     #[test]
@@ -207,6 +207,6 @@ mod tests {
         assert!(s.merge(&json!({"timeout": 31536000.0, "maxMemory": 512, "maxJobs": 2})).is_empty());
         assert_eq!((s.max_memory, s.max_jobs), (Some(512), Some(2)));
         s.merge(&json!({"engine": "dpor"}));
-        assert_eq!(s.check_options().engine, EngineKind::Dpor);
+        assert_eq!(s.check_options().engine, litmus_engine::EngineKind::Dpor.into());
     }
 }

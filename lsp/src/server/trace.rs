@@ -227,7 +227,6 @@ fn snippet(text: &str, s: Span) -> String {
 }
 
 /// The reply of `litmus/trace` for a computed trace.
-#[allow(clippy::too_many_arguments)]
 pub fn to_json(
     conv: &Conv,
     test: &Test,

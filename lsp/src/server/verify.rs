@@ -401,7 +401,7 @@ async fn run_job(ctx: Ctx, uri: Uri, plan: Plan) {
             }
             Msg::Done(m, r) => {
                 done += 1;
-                let shown = model_done(&ctx, &uri, &job, &tokens, &cond_key, &opts_key, m, r);
+                let shown = model_done(&ctx, &uri, &job, &tokens, (&cond_key, &opts_key), m, r);
                 if shown {
                     ctx.publish(&uri).await;
                     ctx.send_status(&uri, "running").await;
@@ -552,14 +552,12 @@ fn model_found(
 
 /// Records one model's result: caches it (unless the job was cancelled) and shows it if the job
 /// is still the document's job. Returns whether it is shown.
-#[allow(clippy::too_many_arguments)]
 fn model_done(
     ctx: &Ctx,
     uri: &Uri,
     job: &Job,
     tokens: &TokenMap,
-    cond_key: &str,
-    opts_key: &str,
+    (cond_key, opts_key): (&str, &str),
     m: Model,
     r: Result<ModelReport, String>,
 ) -> bool {

@@ -1,32 +1,11 @@
 //! AArch64 instructions of the supported subset (`docs/arm-riscv.md#aarch64`) to [`Op`].
 
 use super::operands::{arity, Error, Kind, Opnd};
+use crate::asm::regs::aarch64 as register;
 use crate::asm::{
     Address, AluOp, AmoOp, Barrier, BranchCond, Cond, DmbKind, Op, Operand, Ordering, Otherwise,
     Reg, Shift, Target, Width, Writeback,
 };
-
-/// `(register, width)` of `W3`, `x3`, `WZR`, `SP` (any case).
-pub(crate) fn register(written: &str) -> Option<(Reg, Width)> {
-    let up = written.to_ascii_uppercase();
-    match up.as_str() {
-        "XZR" => return Some((Reg::Zero, 64)),
-        "WZR" => return Some((Reg::Zero, 32)),
-        "SP" => return Some((Reg::Sp, 64)),
-        "WSP" => return Some((Reg::Sp, 32)),
-        _ => {}
-    }
-    let (width, digits) = match up.split_at_checked(1)? {
-        ("X", d) => (64, d),
-        ("W", d) => (32, d),
-        _ => return None,
-    };
-    if digits.is_empty() || digits.len() > 2 || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    let n: u8 = digits.parse().ok()?;
-    (n <= 30).then_some((Reg::R(n), width))
-}
 
 fn reg(o: &Opnd) -> Result<(Reg, Width), Error> {
     o.name().and_then(register).ok_or_else(|| {

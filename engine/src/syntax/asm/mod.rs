@@ -19,21 +19,13 @@ mod riscv;
 use super::expr::{ExprLowerer, Mode, Scope, Sym, ThreadInfo};
 use super::native::{lower_condition, lower_header};
 use super::{children_by_field, field, span, Src};
-use crate::asm::{self, Arch, Code, Instr, Reg, RegInit, ThreadCode, Value};
+use crate::asm::{self, register, Arch, Code, Instr, RegInit, ThreadCode, Value};
 use crate::ast::{Dialect, Name, SharedDecl, Test, Thread};
 use crate::diag::Diagnostic;
 use crate::span::Span;
 use operands::Opnd;
 use std::collections::{BTreeSet, HashMap};
 use tree_sitter::Node;
-
-/// The register a name denotes in `arch` (any case), if it is one.
-pub(crate) fn register(arch: Arch, written: &str) -> Option<Reg> {
-    match arch {
-        Arch::AArch64 => aarch64::register(written).map(|(r, _)| r),
-        Arch::RiscV => riscv::register(written),
-    }
-}
 
 /// The state key of a register as written in a condition or init block (`W3` → `X3`,
 /// `a0` → `x10`); `None` for dialects other than AArch64 and RISC-V.

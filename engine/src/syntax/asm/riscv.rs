@@ -1,41 +1,11 @@
 //! RISC-V instructions of the supported subset (`docs/arm-riscv.md#risc-v`) to [`Op`].
 
 use super::operands::{arity, Error, Kind, Opnd};
+use crate::asm::regs::riscv as register;
 use crate::asm::{
     Accesses, Address, AluOp, AmoOp, Barrier, BranchCond, CompareOp, Op, Operand, Ordering, Reg,
     Target, Width, Writeback,
 };
-
-/// The register `x7`, `a0`, `zero`, `sp` names (any case).
-pub(crate) fn register(written: &str) -> Option<Reg> {
-    let w = written.to_ascii_lowercase();
-    let n: u8 = match w.as_str() {
-        "zero" => 0,
-        "ra" => 1,
-        "sp" => 2,
-        "gp" => 3,
-        "tp" => 4,
-        "fp" => 8,
-        _ => {
-            let (kind, digits) = w.split_at_checked(1)?;
-            if digits.is_empty() || digits.len() > 2 || !digits.bytes().all(|b| b.is_ascii_digit())
-            {
-                return None;
-            }
-            let i: u8 = digits.parse().ok()?;
-            match (kind, i) {
-                ("x", 0..=31) => i,
-                ("t", 0..=2) => 5 + i,
-                ("t", 3..=6) => 25 + i,
-                ("s", 0..=1) => 8 + i,
-                ("s", 2..=11) => 16 + i,
-                ("a", 0..=7) => 10 + i,
-                _ => return None,
-            }
-        }
-    };
-    Some(if n == 0 { Reg::Zero } else { Reg::R(n) })
-}
 
 fn reg(o: &Opnd) -> Result<Reg, Error> {
     o.name().and_then(register).ok_or_else(|| {

@@ -214,7 +214,7 @@ impl Trace {
         round
     }
 
-    /// For a `late` target on the load at `event` (see [`super::encode::Target::Read`]): the
+    /// For a `late` target on the load at `event` (see [`crate::mcr::encode::Target::Read`]): the
     /// first load of its `await` round, and the publishes that must come before that load
     /// (every publish of the other threads, and the flushes of the thread's own stores up to
     /// `event`). `rounds` is [`Trace::await_rounds`].

@@ -1,0 +1,90 @@
+//! The work meter of one engine in the portfolio.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+
+use crate::control::Control;
+
+/// What [`WorkMeter`] calls once the first engine's work passes the earliest later start.
+pub type WakeFn = Box<dyn Fn() + Send + Sync>;
+
+/// The work meter of one engine in the `auto` portfolio: the engine counts its units of work
+/// at the documented sites ([`crate::engine`]), each weighted per engine, and the meter
+/// cancels the engine's control once its weighted work passes `bound`, the least weighted
+/// work with which another engine of the portfolio finished. The sites are fixed points of
+/// each engine's deterministic exploration, so the work an engine needs to finish does not
+/// depend on timing, and neither does which engine finishes with the least.
+pub struct WorkMeter {
+    /// Units counted so far.
+    units: AtomicU64,
+    /// The cost of one unit, in the portfolio's common unit.
+    weight: u64,
+    /// Shared by the portfolio: the least weighted work any engine finished with (`u64::MAX`
+    /// while none has).
+    pub bound: Arc<AtomicU64>,
+    /// Called once, from the count at which the weighted work first passes the threshold (the
+    /// portfolio starts its other engines there).
+    wake: Option<(u64, WakeFn)>,
+    /// Whether `wake` was called (or claimed by [`WorkMeter::claim_wake`]).
+    woken: AtomicBool,
+    /// Work charged before the first unit (an engine that joins the portfolio late starts
+    /// from the work at which it joined).
+    offset: u64,
+    /// The engine's control, cancelled once it is outrun.
+    member: Control,
+}
+
+impl WorkMeter {
+    /// A meter without a wake-up, charging `offset` for a late start.
+    pub fn new(weight: u64, bound: Arc<AtomicU64>, offset: u64, member: Control) -> WorkMeter {
+        WorkMeter {
+            units: AtomicU64::new(0),
+            weight,
+            bound,
+            wake: None,
+            woken: AtomicBool::new(false),
+            offset,
+            member,
+        }
+    }
+    /// This meter, calling `wake` once its work first passes `at`.
+    pub fn with_wake(mut self, at: u64, wake: WakeFn) -> WorkMeter {
+        self.wake = Some((at, wake));
+        self
+    }
+    /// Counts `n` units; wakes the portfolio at the threshold, and stops the engine once its
+    /// work passes the bound (outrun by another engine: its report is discarded, never shown).
+    pub fn add(&self, n: u64) {
+        let work = self.weighted(self.units.fetch_add(n, Ordering::Relaxed) + n);
+        if let Some((at, wake)) = &self.wake {
+            if work > *at && self.claim_wake() {
+                wake();
+            }
+        }
+        if work > self.bound.load(Ordering::Relaxed) {
+            self.member.cancel();
+        }
+    }
+    /// True for the one caller that gets to run the wake-up (the count past the threshold, or
+    /// whoever claims it first).
+    pub fn claim_wake(&self) -> bool {
+        !self.woken.swap(true, Ordering::Relaxed)
+    }
+    fn weighted(&self, units: u64) -> u64 {
+        units
+            .saturating_mul(self.weight)
+            .saturating_add(self.offset)
+    }
+    /// Weighted work so far.
+    pub fn work(&self) -> u64 {
+        self.weighted(self.units.load(Ordering::Relaxed))
+    }
+    /// The engine's control.
+    pub fn member(&self) -> &Control {
+        &self.member
+    }
+    /// Unweighted units so far (benchmarks print them).
+    pub fn units(&self) -> u64 {
+        self.units.load(Ordering::Relaxed)
+    }
+}

@@ -1,0 +1,247 @@
+//! `--engine auto` ([`crate::options::EngineChoice::Auto`]): the explorers as a deterministic
+//! portfolio, a scheduler over [`crate::engine::Engine`]s sharing one lowered program.
+//!
+//! No engine wins everywhere (`docs/bench-engines.md`): the reference explorer merges equal
+//! states (counters, await-heavy locks), DPOR runs one execution per Shasha-Snir class with no
+//! solver (many threads, few conflicts), MCR merges executions that differ only in writes of
+//! equal values (loops rewriting the same values under PSO). So `auto` runs the candidate
+//! engines side by side, each on a thread of its own, and lets the one that finishes with the
+//! least *work* answer; the others stop as soon as their work passes that, so the portfolio
+//! costs about what the winner costs on each core it uses.
+//!
+//! Work is counted, never timed, so the answer is deterministic: every engine counts units of
+//! work at fixed points of its own deterministic exploration (each step, each query; the
+//! sites are listed in [`crate::engine`]) on its [`WorkMeter`], and one unit of engine `e`
+//! costs [`weight`]`(e)` (calibrated, see below). Polls of [`Control::should_stop`] count
+//! nothing, so adding one changes no pick. An engine that joins late is charged the work at which it joined (its start), as
+//! if every engine had run on a core of its own from its start. The engine that finishes with
+//! the least work (ties: the order of [`plan::candidates`]) answers; that does not depend on which
+//! thread ran first or faster, because an engine is stopped only once its work exceeds the
+//! work with which another one finished, so the least-work engine is never stopped, and an
+//! engine is left unstarted only where another finished with less work than its start. A
+//! timeout, a cancellation or the memory budget can still stop every engine (as they stop a
+//! single one); the report is then the first candidate's, incomplete, and says why.
+//!
+//! Which engines run, which runs first and when the others join is a static measure of the
+//! program ([`plan::candidates`], [`plan::lean`]). The first candidate runs alone for at least [`plan::UNSURE`]
+//! units of work (about 80 ms), which most tests never pass, so a catalogue of small tests
+//! costs one engine per test, not the portfolio; the surer the guess, the longer it runs alone
+//! (up to [`plan::CONFIDENT`], about 3 s). That matters on a busy machine: an engine beside
+//! the right one takes its core (the SB ring of 12 threads under SC: DPOR alone 206 ms, with
+//! the reference explorer beside it 470 ms), while a wrong guess costs its head start.
+//!
+//! The weights are nanoseconds per poll of each engine, measured by the engine benchmark's
+//! `weights` section (`ENGINES_ONLY=weights cargo bench -p litmus-engine --bench engines`) on
+//! the counter, the SB ring and the corpus (release build). The static guess was chosen on
+//! those and the x86 conformance set; the MCR paper's Example, the mutual exclusion programs
+//! and `examples/` were kept out of both and are reported apart in `docs/bench-engines.md`
+//! (the mutual exclusion programs are written after the same algorithms as four of the
+//! corpus's, so they are held out from the fitting, not unlike it).
+
+mod meter;
+pub mod plan;
+
+pub use meter::{WakeFn, WorkMeter};
+
+pub use plan::{candidates, has_loop, lean, single, weight, ALONE, CONFIDENT, UNSURE};
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+
+use crate::ast::Test;
+use crate::control::Control;
+use crate::engine::{engine, Engine, Task};
+use crate::ir::Program;
+use crate::options::{CheckOptions, EngineKind};
+use crate::report::{Model, ModelReport};
+use crate::robust::Robustness;
+
+/// The portfolio as an engine: [`check`]; its robustness is the attack search's.
+pub struct Portfolio;
+
+impl Engine for Portfolio {
+    fn check(&self, task: &Task<'_>, ctl: &Control) -> ModelReport {
+        check(task, ctl)
+    }
+    fn robustness(&self, task: &Task<'_>, ctl: &Control) -> Robustness {
+        crate::robust::robustness_program(task.program, task.model, task.opts, ctl)
+    }
+}
+
+type Outcome = (EngineKind, ModelReport, bool, u64);
+
+/// Runs `kind` on `task` under its meter's control, counting its work there; tells the
+/// meter's bound its work if it finished.
+fn run_member(task: &Task<'_>, kind: EngineKind, meter: Arc<WorkMeter>) -> Outcome {
+    let counter = meter.clone();
+    let t = Task {
+        work: Some(Arc::new(move |n| counter.add(n))),
+        ..task.clone()
+    };
+    let r = engine(kind).check(&t, meter.member());
+    let finished = r.complete || r.stopped.is_some();
+    let work = meter.work();
+    if finished {
+        meter.bound.fetch_min(work, Ordering::Relaxed);
+    }
+    (kind, r, finished, work)
+}
+
+/// What a member started on a thread of its own owns: the test and its one lowered program.
+struct Shared {
+    test: Test,
+    program: Program,
+    model: Model,
+    opts: CheckOptions,
+}
+
+/// The portfolio on `task`: runs the candidates and returns the report of the one that
+/// finished with the least weighted work (counting from its start), with `stats.engine`
+/// naming it and `stats.time_ms` the portfolio's wall time. `ctl` is the check's control:
+/// each member runs under a child of it, which its meter cancels once it is outrun.
+///
+/// The first candidate runs alone, on this thread; the count at which its work passes another
+/// candidate's start starts that one on a thread of its own (or, once the first has ended, this
+/// thread starts it if no engine has finished with less work than its start). So an engine
+/// runs whenever it could answer, and the least work among those that finish decides: both
+/// follow from work counts alone. A test the first candidate finishes alone costs no thread.
+pub(crate) fn check(task: &Task<'_>, ctl: &Control) -> ModelReport {
+    let start = Instant::now();
+    let plan = candidates(task.program, task.model, task.opts);
+    let n = plan.len();
+    let bound = Arc::new(AtomicU64::new(u64::MAX));
+    // The others report no progress, so a progress line does not jump between engines.
+    let quiet = ctl.clone().without_progress();
+    let meters: Vec<Arc<WorkMeter>> = plan
+        .iter()
+        .map(|&(e, at)| Arc::new(WorkMeter::new(weight(e), bound.clone(), at, quiet.child())))
+        .collect();
+    let started: Arc<Vec<AtomicBool>> = Arc::new((0..n).map(|i| AtomicBool::new(i == 0)).collect());
+    let first_done = Arc::new(AtomicBool::new(false));
+    let (tx, rx) = std::sync::mpsc::channel::<(usize, Outcome)>();
+    // Starts engine `i` on a thread of its own, once, unless an engine already finished with
+    // no more work than `i` is charged for starting (then it cannot answer).
+    let launch: Arc<dyn Fn(usize) + Send + Sync> = {
+        let shared = Arc::new(Shared {
+            test: task.test.clone(),
+            program: task.program.clone(),
+            model: task.model,
+            opts: task.opts.clone(),
+        });
+        let (plan, meters, started, bound) =
+            (plan.clone(), meters.clone(), started.clone(), bound.clone());
+        Arc::new(move |i: usize| {
+            if bound.load(Ordering::Relaxed) <= plan[i].1
+                || started[i].swap(true, Ordering::Relaxed)
+            {
+                return;
+            }
+            let (shared, meter, tx) = (shared.clone(), meters[i].clone(), tx.clone());
+            let engine = plan[i].0;
+            std::thread::spawn(move || {
+                let s = &*shared;
+                let task = Task::new(&s.test, &s.program, s.model, &s.opts);
+                let out = run_member(&task, engine, meter);
+                let _ = tx.send((i, out));
+            });
+        })
+    };
+    let wake_at = plan[1..]
+        .iter()
+        .map(|&(_, at)| at)
+        .min()
+        .unwrap_or(u64::MAX);
+    let first = Arc::new_cyclic(|me: &std::sync::Weak<WorkMeter>| {
+        // The first candidate keeps the check's progress callback.
+        let meter = WorkMeter::new(weight(plan[0].0), bound.clone(), 0, ctl.child());
+        let (me, launch, plan, first_done) =
+            (me.clone(), launch.clone(), plan.clone(), first_done.clone());
+        meter.with_wake(
+            wake_at,
+            Box::new(move || {
+                for i in 1..plan.len() {
+                    let at = plan[i].1;
+                    if at <= wake_at {
+                        launch(i);
+                        continue;
+                    }
+                    // A later start: wait for the first engine's work to pass it.
+                    let (me, launch, first_done) = (me.clone(), launch.clone(), first_done.clone());
+                    std::thread::spawn(move || loop {
+                        let Some(m) = me.upgrade() else { return };
+                        if m.work() > at {
+                            return launch(i);
+                        }
+                        drop(m);
+                        if first_done.load(Ordering::Relaxed) {
+                            return;
+                        }
+                        std::thread::sleep(std::time::Duration::from_millis(1));
+                    });
+                }
+            }),
+        )
+    });
+    let mut results = vec![(0, run_member(task, plan[0].0, first.clone()))];
+    first_done.store(true, Ordering::Relaxed);
+    first.claim_wake();
+    // The engines whose start the first one's work passed, if it finished (else a timeout, a
+    // cancellation or the memory budget stopped it, and would stop them) or was outrun: start
+    // those not started that no finished engine has outrun.
+    let finished = results[0].1 .2;
+    for i in 1..n {
+        if finished || first.work() > plan[i].1 {
+            launch(i);
+        }
+    }
+    drop(first);
+    drop(launch);
+    // Every sender left is an engine's thread. The answer is known once every other engine
+    // has finished, been outrun (its work passed the bound, which only falls, so it cannot
+    // finish below it) or never started because it could not answer: an outrun engine's
+    // teardown (freeing a large state space) is not waited for.
+    let mut done = vec![false; n];
+    done[0] = true;
+    loop {
+        let b = bound.load(Ordering::Relaxed);
+        let settled = |i: usize| {
+            done[i] || meters[i].work() > b || !started[i].load(Ordering::Relaxed) && plan[i].1 >= b
+        };
+        if (1..n).all(settled) {
+            break;
+        }
+        // Past the deadline, cancelled or over the memory budget, no engine still running can
+        // finish: it stops at its next poll, on its own thread, and its teardown (freeing what
+        // it built) is not waited for either. An engine that finished just before has sent
+        // its report already: it is taken, as the loop would have.
+        if ctl.should_stop() {
+            while let Ok((i, out)) = rx.try_recv() {
+                done[i] = true;
+                results.push((i, out));
+            }
+            break;
+        }
+        match rx.recv_timeout(std::time::Duration::from_millis(1)) {
+            Ok((i, out)) => {
+                done[i] = true;
+                results.push((i, out));
+            }
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => break,
+        }
+    }
+    // The least work among the finished engines, ties to the earlier candidate; none
+    // finished (timeout, cancellation, memory): the first candidate's incomplete report.
+    results.sort_by_key(|(i, _)| *i);
+    let best = results
+        .iter()
+        .enumerate()
+        .filter(|(_, (_, r))| r.2)
+        .min_by_key(|(_, (i, r))| (r.3, *i))
+        .map_or(0, |(k, _)| k);
+    let (_, (engine, mut report, _, _)) = results.swap_remove(best);
+    report.stats.engine = Some(engine);
+    report.stats.time_ms = start.elapsed().as_secs_f64() * 1000.0;
+    report
+}
