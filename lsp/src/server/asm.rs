@@ -43,23 +43,6 @@ fn word_at(text: &str, off: usize) -> Option<(Span, bool)> {
     Some((Span::new(s, e), starts))
 }
 
-/// The semantic token type (0 keyword, 5 register, as `to_proto` numbers them) of the word at
-/// `span` in an AArch64 or RISC-V code table.
-pub fn token_type(test: Option<&Test>, text: &str, span: Span) -> Option<u32> {
-    let test = test?;
-    let arch = arch(test)?;
-    if !in_code(test, span.start) {
-        return None;
-    }
-    let word = text.get(span.range())?;
-    let (whole, starts) = word_at(text, span.start as usize)?;
-    if starts && asm::describe(arch, text.get(whole.range())?).is_some() {
-        return Some(0);
-    }
-    let plain = !text[..span.start as usize].ends_with('.');
-    (plain && asm::register(arch, word).is_some()).then_some(5)
-}
-
 /// The mnemonic under `off` and its description, for the hover.
 pub fn hover(test: &Test, text: &str, off: u32) -> Option<(String, Span)> {
     let arch = arch(test)?;

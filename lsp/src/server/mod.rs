@@ -21,6 +21,7 @@ pub mod config;
 pub mod document;
 pub mod engine;
 pub mod fences;
+pub mod highlight;
 pub mod hover;
 pub mod position;
 pub mod queue;

@@ -155,6 +155,6 @@ pub fn semantic_tokens(s: &Snapshot<'_>) -> Option<SemanticTokensResult> {
         .as_ref()
         .map(|t| symbols::occurrences(t, &d.text))
         .unwrap_or_default();
-    let data = to_proto::semantic_tokens(&d.text, &d.rope, s.conv.enc, d.test.as_deref(), &occ);
+    let data = to_proto::semantic_tokens(&d.text, &d.rope, s.conv.enc, &occ);
     Some(to_proto::semantic_tokens_result(data))
 }

@@ -6,12 +6,10 @@ use ropey::Rope;
 use serde_json::{json, Value};
 use tower_lsp_server::ls_types as lsp;
 
-use litmus_engine::ast::Test;
 use litmus_engine::{Diagnostic, Model, Severity, Span};
 
 use super::position::{self, Encoding};
 use super::symbols::{Occurrence, Sym};
-use super::tokens::{lex, TokKind};
 use super::view::ScheduleView;
 
 #[derive(Clone, Copy)]
@@ -406,82 +404,38 @@ pub fn legend() -> lsp::SemanticTokensLegend {
     }
 }
 
-const KEYWORDS: &[&str] = &[
-    "litmus",
-    "shared",
-    "mutex",
-    "thread",
-    "fence",
-    "lock",
-    "unlock",
-    "xchg",
-    "cas",
-    "fetch_add",
-    "assert",
-    "assume",
-    "await",
-    "if",
-    "else",
-    "while",
-    "exists",
-    "forall",
-    "true",
-    "false",
-    "final",
-    "with",
-    "not",
-    "X86",
-    "AArch64",
-    "RISCV",
-    "x86",
-];
-const X86_OPS: &[&str] = &["mov", "mfence", "xchg"];
-
-/// Semantic tokens: keywords, numbers, comments and strings from the lexer; names classified by
-/// what the AST says they are (shared location, register, thread, mutex, test name).
+/// Semantic tokens: what the grammar's highlights query colours ([`super::highlight`]), with
+/// names classified by what the AST says they are (shared location, register, thread, mutex)
+/// where the front end resolved them.
 pub fn semantic_tokens(
     text: &str,
     rope: &Rope,
     enc: Encoding,
-    test: Option<&Test>,
     occ: &[Occurrence],
 ) -> Vec<lsp::SemanticToken> {
-    let mut toks: Vec<(Span, u32, u32)> = Vec::new();
-    for t in lex(text) {
-        let s = &text[t.span.range()];
-        let ty = match t.kind {
-            TokKind::Number => Some(1),
-            TokKind::Comment => Some(2),
-            TokKind::Str => Some(3),
-            TokKind::Ident => {
-                if let Some(o) = occ.iter().find(|o| o.span == t.span) {
-                    let ty = match o.sym {
-                        Sym::Shared(_) => 4,
-                        Sym::Reg(..) => 5,
-                        Sym::Thread(_) => 6,
-                        Sym::Mutex(_) => 8,
-                    };
-                    toks.push((t.span, ty, o.decl as u32));
-                    continue;
-                }
-                if test.is_some_and(|t2| t2.name.span == t.span) {
-                    Some(7)
-                } else if let Some(ty) = super::asm::token_type(test, text, t.span) {
-                    Some(ty)
-                } else if KEYWORDS.contains(&s)
-                    || X86_OPS.contains(&s.to_ascii_lowercase().as_str())
-                {
-                    Some(0)
-                } else {
-                    None
-                }
-            }
-            TokKind::Punct => None,
-        };
-        if let Some(ty) = ty {
-            toks.push((t.span, ty, 0));
+    let mut toks: Vec<(Span, u32, u32)> = occ
+        .iter()
+        .map(|o| {
+            let ty = match o.sym {
+                Sym::Shared(_) => 4,
+                Sym::Reg(..) => 5,
+                Sym::Thread(_) => 6,
+                Sym::Mutex(_) => 8,
+            };
+            (o.span, ty, o.decl as u32)
+        })
+        .collect();
+    toks.sort_by_key(|t| t.0.start);
+    toks.dedup_by_key(|t| t.0);
+    let resolved = toks.clone();
+    for (span, ty) in super::highlight::captures(text) {
+        // `resolved` is sorted and disjoint, so its ends are sorted too.
+        let i = resolved.partition_point(|o| o.0.end <= span.start);
+        if resolved.get(i).is_none_or(|o| o.0.start >= span.end) {
+            toks.push((span, ty, 0));
         }
     }
+    toks.sort_by_key(|t| t.0.start);
     // Encode relative to the previous token, splitting multi-line tokens per line.
     let mut out = Vec::new();
     let (mut pl, mut pc) = (0u32, 0u32);
