@@ -178,7 +178,9 @@ fn insertion_offset(text: &str, test: &Test, s: &Stmt) -> usize {
     let end = (s.span.end as usize).min(text.len());
     match test.dialect {
         Dialect::Native => end,
-        Dialect::X86 | Dialect::X86_64 | Dialect::AArch64 | Dialect::RiscV => text[end..].find('\n').map_or(text.len(), |i| end + i),
+        Dialect::X86 | Dialect::X86_64 | Dialect::AArch64 | Dialect::RiscV => {
+            text[end..].find('\n').map_or(text.len(), |i| end + i)
+        }
     }
 }
 

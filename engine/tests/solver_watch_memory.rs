@@ -4,13 +4,13 @@
 
 mod solver_support;
 
-use litmus_engine::ir::Program;
-use solver_support::heavy;
-use litmus_engine::mcr::{self, Tuning};
 use litmus_engine::control::{Control, StopReason};
+use litmus_engine::ir::Program;
+use litmus_engine::mcr::{self, Tuning};
 use litmus_engine::options::CheckOptions;
 use litmus_engine::report::Model;
 use litmus_engine::solver_watch;
+use solver_support::heavy;
 
 #[test]
 fn z3s_own_allocation_counts_against_the_memory_budget() {

@@ -28,7 +28,6 @@ use crate::span::Span;
 pub const NOT_AVAILABLE: &str = "checking AArch64 and RISC-V tests is not available yet \
      (issue 43); only parsing, diagnostics and the editor are";
 
-
 /// The architecture of a [`Code`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Arch {

@@ -21,8 +21,8 @@
 
 use super::explore::{path, sc_step, Node};
 use super::Budget;
-use crate::ir::Program;
 use crate::control::Control;
+use crate::ir::Program;
 use crate::report::{Action, Model};
 use crate::robust::{Attack, Robustness};
 use crate::semantics::{to_schedule, to_step, Buffer, Choice, Event, State};

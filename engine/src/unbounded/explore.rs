@@ -5,8 +5,8 @@
 
 use super::Budget;
 use crate::collect::Collector;
-use crate::ir::Program;
 use crate::control::Control;
+use crate::ir::Program;
 use crate::report::{Action, Model};
 use crate::semantics::{Choice, Event, State};
 use std::collections::{HashSet, VecDeque};

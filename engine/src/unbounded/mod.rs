@@ -29,8 +29,8 @@ mod explore;
 
 use crate::ast::Test;
 use crate::collect::Collector;
-use crate::ir::{InstrKind, Program};
 use crate::control::Control;
+use crate::ir::{InstrKind, Program};
 use crate::options::{CheckOptions, EngineKind};
 use crate::report::{Model, ModelReport, Schedule, Violation, ViolationKind, Warning};
 use crate::robust::Robustness;

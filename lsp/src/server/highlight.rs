@@ -107,7 +107,8 @@ mod tests {
         assert!(k.contains(&("exists", 0)), "{k:?}");
         assert!(k.contains(&("// done", 2)), "{k:?}");
         assert!(k.iter().any(|&(w, t)| w == "1" && t == 1), "{k:?}");
-        let x86 = "X86 SB\n{ x=0; }\n P0          ;\n MOV [x],$1  ;\n MFENCE      ;\nexists (0:EAX=0)\n";
+        let x86 =
+            "X86 SB\n{ x=0; }\n P0          ;\n MOV [x],$1  ;\n MFENCE      ;\nexists (0:EAX=0)\n";
         let k = kinds(x86);
         assert!(k.contains(&("X86", 0)), "{k:?}");
         assert!(k.contains(&("MFENCE", 0)), "{k:?}");
@@ -120,7 +121,8 @@ mod tests {
 
     #[test]
     fn spans_are_ordered_and_never_overlap() {
-        let text = "X86 T\n\"a string\"\n(* a (* herd *) block *)\n{ x=0; }\n P0 ;\n MOV [x],$1 ;\n\
+        let text =
+            "X86 T\n\"a string\"\n(* a (* herd *) block *)\n{ x=0; }\n P0 ;\n MOV [x],$1 ;\n\
                     exists (x=1)\n";
         let c = captures(text);
         assert!(!c.is_empty());
