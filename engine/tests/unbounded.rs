@@ -152,7 +152,10 @@ fn outcome(r: &litmus_engine::ModelReport) -> Outcome {
 #[test]
 fn bounded_and_unbounded_agree_on_random_programs() {
     let n = tier::sweep(60, 600);
-    let budget = Budget { states: 20_000 };
+    let budget = Budget {
+        states: 20_000,
+        ..Budget::default()
+    };
     let (mut compared, mut cut, mut deeper, mut with_loops) = (0, 0, 0, 0);
     for seed in 0..n {
         let t = if seed % 2 == 0 {
@@ -217,8 +220,16 @@ fn unbounded_robustness_agrees_with_the_bounded_search() {
         } else {
             random_test_with(seed, GenConfig::all())
         };
-        let u = unbounded::robustness(&t, &opts(2), &Control::new(), Budget { states: 50_000 })
-            .unwrap();
+        let u = unbounded::robustness(
+            &t,
+            &opts(2),
+            &Control::new(),
+            Budget {
+                states: 50_000,
+                ..Budget::default()
+            },
+        )
+        .unwrap();
         if !u.complete {
             continue;
         }
