@@ -130,3 +130,27 @@ fn lazy_rounds_find_dekker_without_a_loop_bound() {
         other => panic!("{other:?}"),
     }
 }
+
+/// Store buffering: `forall` holds under SC and fails under TSO; the first refinement round
+/// finds the failing final state, and its schedule ends with the delayed flush.
+#[test]
+fn lazy_rounds_falsify_store_buffering() {
+    let t = parse(
+        "litmus SB
+shared x = 0, y = 0;
+thread P0 { x = 1; r0 = y; }
+thread P1 { y = 1; r1 = x; }
+forall (P0:r0 == 1 || P1:r1 == 1)",
+    );
+    let u = check(&t, Model::Tso, &opts(0), &Control::new());
+    assert_eq!(u.unbounded.verdict, Verdict::Violation, "{:?}", u.unbounded);
+    assert_eq!(u.unbounded.rounds, 1);
+    let v = &u.report.violations[0];
+    assert_eq!(v.kind, ViolationKind::Condition);
+    assert_eq!(
+        v.schedule.last().map(|s| s.action),
+        Some(crate::report::Action::Flush)
+    );
+    let end = crate::replay::replay(&t, Model::Tso, &opts(0), &v.schedule);
+    assert!(matches!(end, Ok(ReplayEnd::Final(_))), "{end:?}");
+}
