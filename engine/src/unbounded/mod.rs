@@ -216,6 +216,7 @@ pub fn check_with(
                 }
             };
             if !lz.report.violations.is_empty() {
+                let lreason = format!("{why}; {lreason}");
                 let mut out = finish(
                     test,
                     model,

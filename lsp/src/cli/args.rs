@@ -262,7 +262,9 @@ fn parse_timeout(s: &str) -> Result<Duration, String> {
         return Err(format!("`{s}` is not a non-negative number of seconds"));
     }
     if secs > MAX_TIMEOUT_SECS {
-        return Err(format!("`{s}` seconds is too long (at most {MAX_TIMEOUT_SECS}, a year)"));
+        return Err(format!(
+            "`{s}` seconds is too long (at most {MAX_TIMEOUT_SECS}, a year)"
+        ));
     }
     Duration::try_from_secs_f64(secs).map_err(|_| format!("`{s}` seconds is too long"))
 }
@@ -287,7 +289,9 @@ fn parse_max_memory(s: &str) -> Result<u64, String> {
         .parse()
         .map_err(|_| format!("`{s}` is not a whole number of MiB (e.g. 4096)"))?;
     if !(MIN_MIB..=MAX_MIB).contains(&n) {
-        return Err(format!("`{s}` MiB is out of range ({MIN_MIB} to {MAX_MIB})"));
+        return Err(format!(
+            "`{s}` MiB is out of range ({MIN_MIB} to {MAX_MIB})"
+        ));
     }
     Ok(n)
 }

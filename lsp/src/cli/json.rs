@@ -105,7 +105,7 @@ struct Report<'a> {
     unbounded: Option<UnboundedOut<'a>>,
 }
 
-/// `"unbounded": {"verdict", "reason", "loop_bound", "states", "robust"}`
+/// `"unbounded": {"verdict", "reason", "loop_bound", "states", "robust", "rounds"}`
 /// (`docs/reference.md#unbounded`).
 #[derive(Serialize)]
 struct UnboundedOut<'a> {
@@ -114,6 +114,8 @@ struct UnboundedOut<'a> {
     loop_bound: u32,
     states: u64,
     robust: Option<UnboundedRobust>,
+    /// Refinement rounds of lazy TSO reachability.
+    rounds: u32,
 }
 
 #[derive(Serialize)]
@@ -286,20 +288,22 @@ fn file<'a>(
         for r in reports {
             let rb = robust.iter().find(|(m, _)| *m == r.model).map(|(_, rb)| rb);
             let mut out = model_report(test, index, r, rb);
-            out.unbounded = unbounded
-                .iter()
-                .find(|(m, _)| *m == r.model)
-                .map(|(_, u)| UnboundedOut {
-                    verdict: u.verdict.key(),
-                    reason: u.reason.as_deref(),
-                    loop_bound: u.loop_bound,
-                    states: u.states,
-                    robust: u.robust.as_ref().map(|r| UnboundedRobust {
-                        holds: r.holds,
-                        complete: r.complete,
-                        states: r.states,
-                    }),
-                });
+            out.unbounded =
+                unbounded
+                    .iter()
+                    .find(|(m, _)| *m == r.model)
+                    .map(|(_, u)| UnboundedOut {
+                        verdict: u.verdict.key(),
+                        reason: u.reason.as_deref(),
+                        loop_bound: u.loop_bound,
+                        states: u.states,
+                        robust: u.robust.as_ref().map(|r| UnboundedRobust {
+                            holds: r.holds,
+                            complete: r.complete,
+                            states: r.states,
+                        }),
+                        rounds: u.rounds,
+                    });
             results.insert(ModelKey(r.model), out);
         }
     }

@@ -395,17 +395,25 @@ impl Run<'_> {
             let u = litmus_engine::unbounded::check(ctx.test, model, opts, &check_ctl);
             (u.report, Some(u.unbounded))
         } else {
-            (litmus_engine::check(ctx.test, model, opts, &check_ctl), None)
+            (
+                litmus_engine::check(ctx.test, model, opts, &check_ctl),
+                None,
+            )
         };
         let robust = (args.robust && model != litmus_engine::Model::Sc)
             .then(|| litmus_engine::robust::robustness(ctx.test, model, opts, &c));
         line.finish();
         // Schedules found for every iteration replay with the loop bound they need.
         let replay_opts = litmus_engine::CheckOptions {
-            loop_bound: unbounded.as_ref().map_or(opts.loop_bound, |u| u.loop_bound.max(opts.loop_bound)),
+            loop_bound: unbounded
+                .as_ref()
+                .map_or(opts.loop_bound, |u| u.loop_bound.max(opts.loop_bound)),
             ..opts.clone()
         };
-        let ctx = text::Ctx { opts: &replay_opts, ..ctx };
+        let ctx = text::Ctx {
+            opts: &replay_opts,
+            ..ctx
+        };
         let mut text = String::new();
         if !args.json {
             if args.quiet {
