@@ -217,10 +217,18 @@ pub fn check_with(
             };
             if !lz.report.violations.is_empty() {
                 let lreason = format!("{why}; {lreason}");
+                let mut report = lz.report;
+                report.warnings.push(Warning {
+                    message: "lazy TSO reachability reached a goal: the final states are those of \
+                              the extended program's SC executions, some TSO executions \
+                              only: results are incomplete"
+                        .to_string(),
+                    span: None,
+                });
                 let mut out = finish(
                     test,
                     model,
-                    lz.report,
+                    report,
                     Verdict::Violation,
                     Some(lreason),
                     states,
