@@ -15,9 +15,10 @@
 //!   schedules; the attack search of [`crate::robust`] over the same state space ([`attack`],
 //!   with a finite monitor and attacker buffer) decides robustness for every iteration and
 //!   any buffer size. A robust program's TSO results are its SC results, so that search is
-//!   the answer. Otherwise TSO is checked with the bounded engine the options name, up to
-//!   the loop bound, and merged with the SC executions (each a TSO execution too): a
-//!   violation found there is real, but its absence is `unknown`.
+//!   the answer. Otherwise lazy TSO reachability ([`lazy`]) searches for a TSO goal in
+//!   refinement rounds, and then TSO is checked with the bounded engine the options name, up
+//!   to the loop bound, and merged with the rounds' executions (each a TSO execution too): a
+//!   violation found is real, but its absence is `unknown`.
 //! - **PSO**: as TSO without robustness (decided under TSO only): the SC executions and the
 //!   bounded check, so a violation or `unknown`.
 //!
