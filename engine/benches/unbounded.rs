@@ -43,8 +43,16 @@ unsafe impl GlobalAlloc for Counting {
 #[global_allocator]
 static ALLOC: Counting = Counting;
 
-/// Starts counting a check's peak; returns the heap in use.
+/// Starts counting a check's peak; returns the heap in use. Waits first until the previous
+/// check's memory, which the engine frees on a background thread, stops shrinking.
 fn peak_start() -> usize {
+    loop {
+        let before = IN_USE.load(Ordering::Relaxed);
+        std::thread::sleep(Duration::from_millis(100));
+        if IN_USE.load(Ordering::Relaxed) >= before {
+            break;
+        }
+    }
     let now = IN_USE.load(Ordering::Relaxed);
     PEAK.store(now, Ordering::Relaxed);
     now

@@ -278,8 +278,8 @@ fn unbounded_robustness_agrees_with_the_bounded_search() {
 fn lazy_tso_agrees_with_the_bounded_engines() {
     let n = tier::sweep(100, 1000);
     let budget = Budget {
-        states: 20_000,
-        rounds: 6,
+        states: 10_000,
+        rounds: 4,
     };
     // Loops weighted up; fewer assertions, RMWs and mutexes, so that more violations are
     // TSO's own (an SC violation ends the check before any round).

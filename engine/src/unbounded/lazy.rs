@@ -13,7 +13,8 @@
 //! copy is not written out as instructions: a thread of `R` is the program's thread plus a
 //! mode, "on the copy of extension j at step i, with a stores held back". On the copy its
 //! steps are the program's own steps, checked against `σ`'s program counters (a step off the
-//! path is not taken: the copy's `assume` fails), its stores stay in its TSO store buffer (the
+//! path is not taken: the copy's `assume` fails; a local instruction that faults is, since the
+//! execution ends there), its stores stay in its TSO store buffer (the
 //! auxiliary registers, which its loads read first, exactly as TSO's own-buffer reads), and at
 //! the end of `σ` its only steps are the flushes of those stores, oldest first (the copy's
 //! stores to memory, each at once under SC). Every step of `R` is then a step of the program
@@ -96,7 +97,14 @@ fn successors(
             }
             Some(c) if (c.pos as usize) < exts[c.ext as usize].pcs.len() => {
                 let want = exts[c.ext as usize].pcs[c.pos as usize];
-                if s.threads[t].pc != want || !s.is_enabled(p, exec) {
+                let pc = s.threads[t].pc;
+                // A local instruction left pending is one that faults: the execution ends
+                // there (a goal, under TSO as much as on the copy).
+                let faults = p.threads[t]
+                    .code
+                    .get(pc as usize)
+                    .is_some_and(|i| !i.kind.is_visible());
+                if (pc != want && !faults) || !s.is_enabled(p, exec) {
                     continue;
                 }
                 let mut n = s.clone();
@@ -130,8 +138,9 @@ fn successors(
 }
 
 /// Explores every SC state of the program extended by `exts` (loops not counting), feeding
-/// `col` (a TSO collector: every execution is one of the program under TSO). Returns the
-/// states visited and why it stopped early, if it did.
+/// `col` (a TSO collector: every execution is one of the program under TSO), until the first
+/// violation (it ends the check). Returns the states visited and why it stopped early, if it
+/// did.
 pub(super) fn explore(
     p: &Program,
     exts: &[Ext],
@@ -179,9 +188,12 @@ pub(super) fn explore(
                 queue.push_back((key, nid));
             } else {
                 col.end(&key.0, &path(&nodes, nid));
-                if col.stopped_first() {
-                    col.complete = false;
-                    return (visited.len() as u64, None);
+                // A violation ends the check: no need to close the round.
+                if col.progress().violations > 0 {
+                    // (`rounds` marks the report incomplete, with its own warning.)
+                    let n = visited.len() as u64;
+                    crate::explore::drop_in_background((visited, nodes, queue));
+                    return (n, None);
                 }
             }
         }

@@ -175,13 +175,18 @@ pub fn check_with(
     let mut robust = None;
     let mut rounds = 0;
     let mut round_states = 0;
-    if sc.complete && model == Model::Tso {
+    // Under TSO the attack search and the rounds also run when the SC states did not close
+    // within the budget: an attack found is real, and so is a goal the rounds reach.
+    let closed = sc.complete;
+    if (closed || over) && model == Model::Tso {
         let (r, ext) = attack::search(&program, budget, ctl, &[]);
         if r.holds && r.complete {
             let v = verdict(&sc, true);
             return finish(test, model, sc, v, None, states, Some(r));
         }
-        let mut why = if !r.complete {
+        let mut why = if !closed {
+            reason.clone().unwrap_or_default()
+        } else if !r.complete {
             format!(
                 "the robustness search did not finish ({})",
                 stop_words(ctl, r.states, budget)
@@ -192,7 +197,7 @@ pub fn check_with(
                 .to_string()
         };
         // Lazy TSO reachability (`lazy.rs`): when the SC search reached no goal.
-        if let Some(e) = ext.filter(|_| r.complete && !lazy::goal(&sc)) {
+        if let Some(e) = ext.filter(|_| !lazy::goal(&sc)) {
             let lz = lazy::rounds(test, &program, e, opts, budget, ctl);
             rounds = lz.rounds;
             round_states = lz.states;
@@ -233,7 +238,7 @@ pub fn check_with(
                     Verdict::Violation,
                     Some(lreason),
                     states,
-                    Some(r),
+                    closed.then_some(r),
                 );
                 out.unbounded.rounds = rounds;
                 out.unbounded.round_states = round_states;
@@ -252,7 +257,7 @@ pub fn check_with(
             "{why}: TSO executions beyond those were checked up to loop bound {} only",
             opts.loop_bound
         ));
-        robust = Some(r);
+        robust = closed.then_some(r);
     } else if model == Model::Pso {
         reason = Some(format!(
             "under PSO, executions beyond SC's are checked up to loop bound {} only (robustness \
