@@ -260,8 +260,9 @@ pub fn check_with(
         robust = closed.then_some(r);
     } else if model == Model::Pso {
         reason = Some(format!(
-            "under PSO, executions beyond SC's are checked up to loop bound {} only (robustness \
-             for every iteration is decided under TSO only)",
+            "under PSO, executions beyond SC's are checked up to loop bound {} only: PSO is \
+             answered as bounded (robustness for every iteration and lazy reachability are \
+             TSO's only)",
             opts.loop_bound
         ));
     }
