@@ -10,8 +10,8 @@
 //!
 //! Run: `nice cargo bench -p litmus-engine --bench unbounded` (`UNBOUNDED_MIN_N`,
 //! `UNBOUNDED_MAX_N` for the threads of Lamport's mutex, default 2 to 5; `UNBOUNDED_LIMIT_S`
-//! for the per-check time limit, default 60; `UNBOUNDED_CLASSICS=0` to leave out the
-//! classics).
+//! for the per-check time limit, default 60; `UNBOUNDED_STATES` for the state budget per
+//! search, default 2,000,000; `UNBOUNDED_CLASSICS=0` to leave out the classics).
 
 use litmus_engine::unbounded::{self, Verdict};
 use litmus_engine::{check, syntax, CheckOptions, Control, EngineKind, Model};
@@ -118,6 +118,10 @@ fn main() {
             .unwrap_or(d)
     };
     let (min_n, max_n) = (env("UNBOUNDED_MIN_N", 2), env("UNBOUNDED_MAX_N", 5));
+    let budget = unbounded::Budget {
+        states: env("UNBOUNDED_STATES", 2_000_000) as u64,
+        ..unbounded::Budget::default()
+    };
     let limit = Duration::from_secs_f64(
         std::env::var("UNBOUNDED_LIMIT_S")
             .ok()
@@ -161,7 +165,7 @@ fn main() {
             };
             let base = peak_start();
             let start = Instant::now();
-            let u = unbounded::check(&t, m, &opts, &Control::new());
+            let u = unbounded::check_with(&t, m, &opts, &Control::new(), budget);
             let secs = start.elapsed().as_secs_f64();
             let mib = peak_mib(base);
             let verdict = match u.unbounded.verdict {

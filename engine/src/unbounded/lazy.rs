@@ -11,7 +11,7 @@
 //! of `σ`, the registers are stored to memory in order; with §5's amendments the original
 //! store stays (so `R ⊕ σ` has every behaviour of `R`) and nothing else is added. Here the
 //! copy is not written out as instructions: a thread of `R` is the program's thread plus a
-//! mode, "on the copy of extension j at step i, with a stores held back". On the copy its
+//! mode, "on the copy of extension j at step i, with some stores held back". On the copy its
 //! steps are the program's own steps, checked against `σ`'s program counters (a step off the
 //! path is not taken: the copy's `assume` fails; a local instruction that faults is, since the
 //! execution ends there), its stores stay in its TSO store buffer (the
@@ -27,6 +27,7 @@
 //! SC search) is the TSO answer (Lemma 5) before any extension. So for a program that is not
 //! robust the rounds are a search for a TSO violation, and their end without one (no new
 //! attack, or the round budget) is `unknown`: the caller says so and adds the bounded check.
+//! A round ends at its first violation (the check ends there; its report is incomplete).
 
 use super::explore::{path, Cut, Node};
 use super::Budget;
@@ -50,20 +51,20 @@ pub struct Ext {
 /// A thread on the copy of extension `ext`: `pos` steps of its path done, `held` stores held
 /// back (the newest `held` entries of its TSO buffer; under SC of `R` there are no others).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-struct Copy {
+struct OnCopy {
     ext: u32,
     pos: u32,
     held: u32,
 }
 
-type Key = (State, Vec<Option<Copy>>);
+type Key = (State, Vec<Option<OnCopy>>);
 
 /// The successors of `(s, modes)` under SC of the extended program, each with its events.
 fn successors(
     p: &Program,
     exts: &[Ext],
     s: &State,
-    modes: &[Option<Copy>],
+    modes: &[Option<OnCopy>],
 ) -> Vec<(Key, Vec<Event>)> {
     let mut out = Vec::new();
     for t in 0..s.threads.len() {
@@ -87,7 +88,7 @@ fn successors(
                         continue;
                     }
                     let mut m = modes.to_vec();
-                    m[t] = Some(Copy {
+                    m[t] = Some(OnCopy {
                         ext: j as u32,
                         pos: 1,
                         held: 1,
@@ -111,7 +112,7 @@ fn successors(
                 let ev = n.step(p, exec);
                 let held = c.held + u32::from(ev.action == Action::Store && ev.buffered);
                 let mut m = modes.to_vec();
-                m[t] = Some(Copy {
+                m[t] = Some(OnCopy {
                     pos: c.pos + 1,
                     held,
                     ..c
@@ -126,7 +127,7 @@ fn successors(
                 let mut n = s.clone();
                 let ev = n.step(p, Choice::flush(Model::Tso, t, front.cell));
                 let mut m = modes.to_vec();
-                m[t] = (c.held > 1).then_some(Copy {
+                m[t] = (c.held > 1).then_some(OnCopy {
                     held: c.held - 1,
                     ..c
                 });
