@@ -11,7 +11,8 @@
 //! Run: `nice cargo bench -p litmus-engine --bench unbounded` (`UNBOUNDED_MIN_N`,
 //! `UNBOUNDED_MAX_N` for the threads of Lamport's mutex, default 2 to 5; `UNBOUNDED_LIMIT_S`
 //! for the per-check time limit, default 60; `UNBOUNDED_STATES` for the state budget per
-//! search, default 2,000,000; `UNBOUNDED_CLASSICS=0` to leave out the classics).
+//! search, default 2,000,000; `UNBOUNDED_BOUNDS` for the bounded checks' loop bounds, default
+//! `2,8`; `UNBOUNDED_CLASSICS=0` to leave out the classics).
 
 use litmus_engine::unbounded::{self, Verdict};
 use litmus_engine::{check, syntax, CheckOptions, Control, EngineKind, Model};
@@ -44,14 +45,17 @@ unsafe impl GlobalAlloc for Counting {
 static ALLOC: Counting = Counting;
 
 /// Starts counting a check's peak; returns the heap in use. Waits first until the previous
-/// check's memory, which the engine frees on a background thread, stops shrinking.
+/// check's memory, which the engine frees on a background thread, has not shrunk for 1 s.
 fn peak_start() -> usize {
-    loop {
+    let mut stable = 0;
+    while stable < 10 {
         let before = IN_USE.load(Ordering::Relaxed);
         std::thread::sleep(Duration::from_millis(100));
-        if IN_USE.load(Ordering::Relaxed) >= before {
-            break;
-        }
+        stable = if IN_USE.load(Ordering::Relaxed) >= before {
+            stable + 1
+        } else {
+            0
+        };
     }
     let now = IN_USE.load(Ordering::Relaxed);
     PEAK.store(now, Ordering::Relaxed);
@@ -118,6 +122,11 @@ fn main() {
             .unwrap_or(d)
     };
     let (min_n, max_n) = (env("UNBOUNDED_MIN_N", 2), env("UNBOUNDED_MAX_N", 5));
+    let bounds: Vec<u32> = std::env::var("UNBOUNDED_BOUNDS")
+        .unwrap_or_else(|_| "2,8".to_string())
+        .split(',')
+        .filter_map(|b| b.trim().parse().ok())
+        .collect();
     let budget = unbounded::Budget {
         states: env("UNBOUNDED_STATES", 2_000_000) as u64,
         ..unbounded::Budget::default()
@@ -148,12 +157,18 @@ fn main() {
             programs.push((format!("forever/{file}"), src));
         }
     }
+    let head: String = bounds
+        .iter()
+        .map(|b| format!(" bound {b}: violations, cut, time (s) |"))
+        .collect();
     println!(
         "| program | model | unbounded | robust | rounds | SC states | attack states | \
-         last round states | time (s) | peak heap (MiB) | bound 2: violations, cut, time (s) | \
-         bound 8: violations, cut, time (s) |"
+         last round states | time (s) | peak heap (MiB) |{head}"
     );
-    println!("|---|---|---|---|---|---|---|---|---|---|---|---|");
+    println!(
+        "|---|---|---|---|---|---|---|---|---|---|{}",
+        "---|".repeat(bounds.len())
+    );
     for (name, src) in &programs {
         let t = syntax::parse(src).test.expect("parses");
         for m in [Model::Sc, Model::Tso] {
@@ -194,7 +209,7 @@ fn main() {
                 None => ("-".to_string(), "-".to_string()),
             };
             let mut bounded = Vec::new();
-            for bound in [2, 8] {
+            for &bound in &bounds {
                 let o = CheckOptions {
                     loop_bound: bound,
                     ..opts.clone()
@@ -212,13 +227,12 @@ fn main() {
             }
             println!(
                 "| {name} | {} | {verdict} | {robust} | {} | {} | {attack} | {} | {secs:.2} | \
-                 {mib:.0} | {} | {} |",
+                 {mib:.0} | {} |",
                 m.label(),
                 u.unbounded.rounds,
                 u.unbounded.states,
                 u.unbounded.round_states,
-                bounded[0],
-                bounded[1]
+                bounded.join(" | ")
             );
         }
     }
