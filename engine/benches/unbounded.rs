@@ -2,16 +2,70 @@
 //! (Lamport's fast mutex for N threads, here in an endless loop so that "for every
 //! iteration" means every number of rounds) and the endless-loop classics of
 //! `tests/litmus/forever/`. Per program and model: the unbounded answer, the states its
-//! searches visited (SC states; under TSO also the attack search's), its time; and the bounded
-//! reference explorer at loop bounds 2 and 8 (violations found, whether the bound cut it, time),
-//! each with a time limit. Prints a Markdown table (committed as `docs/bench-unbounded.md`).
+//! searches visited (SC states; under TSO also the attack search's and the last refinement
+//! round's of lazy TSO reachability), the refinement rounds, its time and peak heap; and the
+//! bounded reference explorer at loop bounds 2 and 8 (violations found, whether the bound cut
+//! it, time), each with a time limit. Prints a Markdown table (committed as
+//! `docs/bench-unbounded.md`).
 //!
-//! Run: `cargo bench -p litmus-engine --bench unbounded` (`UNBOUNDED_MAX_N=4` for fewer
-//! threads, `UNBOUNDED_LIMIT_S` for the per-check time limit, default 60).
+//! Run: `nice cargo bench -p litmus-engine --bench unbounded` (`UNBOUNDED_MIN_N`,
+//! `UNBOUNDED_MAX_N` for the threads of Lamport's mutex, default 2 to 5; `UNBOUNDED_LIMIT_S`
+//! for the per-check time limit, default 60; `UNBOUNDED_STATES` for the state budget per
+//! search, default 2,000,000; `UNBOUNDED_BOUNDS` for the bounded checks' loop bounds, default
+//! `2,8`; `UNBOUNDED_CLASSICS=0` to leave out the classics).
 
 use litmus_engine::unbounded::{self, Verdict};
 use litmus_engine::{check, syntax, CheckOptions, Control, EngineKind, Model};
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
+
+/// The heap in use and its peak, counted by the allocator (the peak of one check: reset to
+/// the heap in use before it).
+struct Counting;
+static IN_USE: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, l: Layout) -> *mut u8 {
+        let p = unsafe { System.alloc(l) };
+        if !p.is_null() {
+            let now = IN_USE.fetch_add(l.size(), Ordering::Relaxed) + l.size();
+            PEAK.fetch_max(now, Ordering::Relaxed);
+        }
+        p
+    }
+    unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
+        unsafe { System.dealloc(p, l) };
+        IN_USE.fetch_sub(l.size(), Ordering::Relaxed);
+    }
+}
+
+#[global_allocator]
+static ALLOC: Counting = Counting;
+
+/// Starts counting a check's peak; returns the heap in use. Waits first until the previous
+/// check's memory, which the engine frees on a background thread, has not shrunk for 1 s.
+fn peak_start() -> usize {
+    let mut stable = 0;
+    while stable < 10 {
+        let before = IN_USE.load(Ordering::Relaxed);
+        std::thread::sleep(Duration::from_millis(100));
+        stable = if IN_USE.load(Ordering::Relaxed) >= before {
+            stable + 1
+        } else {
+            0
+        };
+    }
+    let now = IN_USE.load(Ordering::Relaxed);
+    PEAK.store(now, Ordering::Relaxed);
+    now
+}
+
+/// The peak heap since `base` (from [`peak_start`]), in MiB.
+fn peak_mib(base: usize) -> f64 {
+    PEAK.load(Ordering::Relaxed).saturating_sub(base) as f64 / (1024.0 * 1024.0)
+}
 
 /// Lamport's fast mutex for `n` threads in an endless loop, each round guarded by
 /// `fetch_add(inside)` and an assertion; with `fenced`, a fence after every store a later load
@@ -61,10 +115,22 @@ if (ok == 1) {{
 }
 
 fn main() {
-    let max_n: usize = std::env::var("UNBOUNDED_MAX_N")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(5);
+    let env = |k: &str, d: usize| -> usize {
+        std::env::var(k)
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(d)
+    };
+    let (min_n, max_n) = (env("UNBOUNDED_MIN_N", 2), env("UNBOUNDED_MAX_N", 5));
+    let bounds: Vec<u32> = std::env::var("UNBOUNDED_BOUNDS")
+        .unwrap_or_else(|_| "2,8".to_string())
+        .split(',')
+        .filter_map(|b| b.trim().parse().ok())
+        .collect();
+    let budget = unbounded::Budget {
+        states: env("UNBOUNDED_STATES", 2_000_000) as u64,
+        ..unbounded::Budget::default()
+    };
     let limit = Duration::from_secs_f64(
         std::env::var("UNBOUNDED_LIMIT_S")
             .ok()
@@ -72,25 +138,37 @@ fn main() {
             .unwrap_or(60.0),
     );
     let mut programs: Vec<(String, String)> = Vec::new();
-    for n in 2..=max_n {
+    for n in min_n..=max_n {
         for fenced in [true, false] {
             let name = format!("Lamport N={n}{}", if fenced { " +fences" } else { "" });
             programs.push((name, lamport(n, fenced)));
         }
     }
     let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/litmus/forever");
-    for name in ["dekker", "peterson", "szymanski"] {
+    let classics: &[&str] = if env("UNBOUNDED_CLASSICS", 1) == 0 {
+        &[]
+    } else {
+        &["dekker", "peterson", "szymanski"]
+    };
+    for name in classics {
         for fenced in [true, false] {
             let file = format!("{name}{}", if fenced { "_fence" } else { "" });
             let src = std::fs::read_to_string(format!("{root}/{file}.litmus")).unwrap();
             programs.push((format!("forever/{file}"), src));
         }
     }
+    let head: String = bounds
+        .iter()
+        .map(|b| format!(" bound {b}: violations, cut, time (s) |"))
+        .collect();
     println!(
-        "| program | model | unbounded | robust | SC states | attack states | time (s) | \
-         bound 2: violations, cut, time (s) | bound 8: violations, cut, time (s) |"
+        "| program | model | unbounded | robust | rounds | SC states | attack states | \
+         last round states | time (s) | peak heap (MiB) |{head}"
     );
-    println!("|---|---|---|---|---|---|---|---|---|");
+    println!(
+        "|---|---|---|---|---|---|---|---|---|---|{}",
+        "---|".repeat(bounds.len())
+    );
     for (name, src) in &programs {
         let t = syntax::parse(src).test.expect("parses");
         for m in [Model::Sc, Model::Tso] {
@@ -100,13 +178,27 @@ fn main() {
                 timeout: Some(limit),
                 ..CheckOptions::default()
             };
+            let base = peak_start();
             let start = Instant::now();
-            let u = unbounded::check(&t, m, &opts, &Control::new());
+            let u = unbounded::check_with(&t, m, &opts, &Control::new(), budget);
             let secs = start.elapsed().as_secs_f64();
+            let mib = peak_mib(base);
             let verdict = match u.unbounded.verdict {
                 Verdict::EveryIteration => "every iteration".to_string(),
                 Verdict::Violation => format!("violation (bound {})", u.unbounded.loop_bound),
-                Verdict::Unknown => "unknown".to_string(),
+                Verdict::Unknown => {
+                    let r = u.unbounded.reason.as_deref().unwrap_or("");
+                    let why = if r.contains("timeout") {
+                        "timeout"
+                    } else if r.contains("memory") {
+                        "memory"
+                    } else if r.contains("did not close") || r.contains("budget of") {
+                        "state budget"
+                    } else {
+                        "not robust"
+                    };
+                    format!("unknown ({why})")
+                }
             };
             let (robust, attack) = match &u.unbounded.robust {
                 Some(r) if !r.complete => ("unknown".to_string(), r.states.to_string()),
@@ -117,7 +209,7 @@ fn main() {
                 None => ("-".to_string(), "-".to_string()),
             };
             let mut bounded = Vec::new();
-            for bound in [2, 8] {
+            for &bound in &bounds {
                 let o = CheckOptions {
                     loop_bound: bound,
                     ..opts.clone()
@@ -134,11 +226,13 @@ fn main() {
                 ));
             }
             println!(
-                "| {name} | {} | {verdict} | {robust} | {} | {attack} | {secs:.2} | {} | {} |",
+                "| {name} | {} | {verdict} | {robust} | {} | {} | {attack} | {} | {secs:.2} | \
+                 {mib:.0} | {} |",
                 m.label(),
+                u.unbounded.rounds,
                 u.unbounded.states,
-                bounded[0],
-                bounded[1]
+                u.unbounded.round_states,
+                bounded.join(" | ")
             );
         }
     }

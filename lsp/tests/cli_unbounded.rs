@@ -76,6 +76,9 @@ fn json_says_which_answer() {
         .unwrap()
         .contains("not robust under TSO"));
     assert!(tso["loop_bound"].as_u64().unwrap() >= 1);
+    // Found by lazy TSO reachability's refinement rounds.
+    assert!(tso["rounds"].as_u64().unwrap() >= 1, "{tso}");
+    assert_eq!(sc["rounds"], 0);
     // The key is last, and absent without the option.
     let keys: Vec<&String> = res["sc"].as_object().unwrap().keys().collect();
     assert_eq!(keys.last().unwrap().as_str(), "unbounded");

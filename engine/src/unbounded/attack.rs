@@ -20,6 +20,7 @@
 //! iteration count and any buffer size.
 
 use super::explore::{path, sc_step, Node};
+use super::lazy::Ext;
 use super::Budget;
 use crate::control::Control;
 use crate::ir::Program;
@@ -118,6 +119,20 @@ impl Search {
 /// Robustness of `p` (loops not counting) under TSO. `complete: false` when the budget or
 /// `ctl` ended the search; then `holds` is unproven.
 pub(super) fn robustness(p: &Program, budget: Budget, ctl: &Control) -> Robustness {
+    search(p, budget, ctl, &[]).0
+}
+
+/// The attack search as the lazy checker's oracle ([`super::lazy`]): robustness as
+/// [`robustness`] says it (`holds` is false once any attack is found), and the first attack
+/// whose path ([`Ext`]) is not in `known`, with that path. The search goes on past attacks
+/// whose path is known.
+pub(super) fn search(
+    p: &Program,
+    budget: Budget,
+    ctl: &Control,
+    known: &[Ext],
+) -> (Robustness, Option<Ext>) {
+    let mut found = None;
     let start = Instant::now();
     let model = Model::Tso;
     let mut out = Robustness {
@@ -215,7 +230,12 @@ pub(super) fn robustness(p: &Program, budget: Budget, ctl: &Control) -> Robustne
                     if hit {
                         let events = path(&sr.nodes, nid);
                         out.holds = false;
+                        let ext = sigma(p, &events, attacker);
+                        if ext.as_ref().is_some_and(|e| known.contains(e)) {
+                            continue;
+                        }
                         out.attack = Some(witness(p, &events, attacker));
+                        found = ext;
                         break 'search;
                     }
                 }
@@ -225,15 +245,13 @@ pub(super) fn robustness(p: &Program, budget: Budget, ctl: &Control) -> Robustne
     out.states = sr.visited.len() as u64;
     out.time_ms = start.elapsed().as_secs_f64() * 1e3;
     crate::explore::drop_in_background((sr.visited, sr.nodes, sr.queue));
-    out
+    (out, found)
 }
 
-/// The witness of an attack ending with `events`: the attacker's first store left in its
-/// buffer, its later loads from memory, and the last helper event.
-fn witness(p: &Program, events: &[Event], a: usize) -> Attack {
-    // The SC phase flushes each store at once; the attack starts at the first store that is
-    // not followed by its own flush.
-    let start = (0..events.len())
+/// The index of the attack's delayed store in `events`: the SC phase flushes each store at
+/// once, so it is the attacker's first store not followed by its own flush.
+fn attack_start(events: &[Event], a: usize) -> usize {
+    (0..events.len())
         .find(|&i| {
             let e = &events[i];
             e.thread == a
@@ -243,7 +261,39 @@ fn witness(p: &Program, events: &[Event], a: usize) -> Attack {
                     n.action == Action::Flush && n.thread == a && n.write == e.write
                 })
         })
-        .unwrap_or(0);
+        .unwrap_or(0)
+}
+
+/// The attack's instruction path (the paper's `O(R)`): the program counters of the
+/// attacker's steps from its delayed store to its last load, read by running the events
+/// again from the initial state (events carry no program counter).
+fn sigma(p: &Program, events: &[Event], a: usize) -> Option<Ext> {
+    let start = attack_start(events, a);
+    let mut s = State::initial(p, Model::Tso);
+    let mut pcs = Vec::new();
+    let mut last_load = None;
+    for (i, e) in events.iter().enumerate() {
+        let choice = if e.action == Action::Flush {
+            Choice::flush(Model::Tso, e.thread, e.cell.unwrap_or(0))
+        } else {
+            Choice::Exec(e.thread)
+        };
+        if i >= start && e.thread == a && e.action != Action::Flush {
+            pcs.push(s.threads[a].pc);
+            if e.action == Action::Load {
+                last_load = Some(pcs.len());
+            }
+        }
+        s.try_step(p, choice)?;
+    }
+    pcs.truncate(last_load?);
+    Some(Ext { thread: a, pcs })
+}
+
+/// The witness of an attack ending with `events`: the attacker's first store left in its
+/// buffer, its later loads from memory, and the last helper event.
+fn witness(p: &Program, events: &[Event], a: usize) -> Attack {
+    let start = attack_start(events, a);
     let past = events[start..]
         .iter()
         .filter(|e| e.thread == a && e.action == Action::Load && !e.buffered)

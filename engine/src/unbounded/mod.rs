@@ -15,9 +15,10 @@
 //!   schedules; the attack search of [`crate::robust`] over the same state space ([`attack`],
 //!   with a finite monitor and attacker buffer) decides robustness for every iteration and
 //!   any buffer size. A robust program's TSO results are its SC results, so that search is
-//!   the answer. Otherwise TSO is checked with the bounded engine the options name, up to
-//!   the loop bound, and merged with the SC executions (each a TSO execution too): a
-//!   violation found there is real, but its absence is `unknown`.
+//!   the answer. Otherwise lazy TSO reachability ([`lazy`]) searches for a TSO goal in
+//!   refinement rounds, and then TSO is checked with the bounded engine the options name, up
+//!   to the loop bound, and merged with the rounds' executions (each a TSO execution too): a
+//!   violation found is real, but its absence is `unknown`.
 //! - **PSO**: as TSO without robustness (decided under TSO only): the SC executions and the
 //!   bounded check, so a violation or `unknown`.
 //!
@@ -26,6 +27,7 @@
 
 mod attack;
 mod explore;
+mod lazy;
 
 use crate::ast::Test;
 use crate::collect::Collector;
@@ -42,14 +44,20 @@ use std::time::Instant;
 /// How far the search may go before it answers `unknown`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Budget {
-    /// Most states visited, per search (the SC states; robustness: SC and attack states).
+    /// Most states visited, per search (the SC states; robustness: SC and attack states;
+    /// each round of lazy TSO reachability: the extended program's SC states).
     pub states: u64,
+    /// Most refinement rounds of lazy TSO reachability (extensions of the program).
+    pub rounds: u32,
 }
 
 impl Default for Budget {
-    /// 2,000,000 states: a few hundred MiB for the programs of the corpus.
+    /// 2,000,000 states: a few hundred MiB for the programs of the corpus; 16 rounds.
     fn default() -> Self {
-        Budget { states: 2_000_000 }
+        Budget {
+            states: 2_000_000,
+            rounds: 16,
+        }
     }
 }
 
@@ -91,6 +99,11 @@ pub struct Unbounded {
     pub states: u64,
     /// Under TSO: robustness for every iteration, when the SC search closed.
     pub robust: Option<Robustness>,
+    /// Under TSO, not robust: the refinement rounds of lazy TSO reachability (each extends
+    /// the program by one attack's path and searches its SC executions again); 0 otherwise.
+    pub rounds: u32,
+    /// States the last refinement round's search visited (0 without rounds).
+    pub round_states: u64,
 }
 
 /// A model's report with the unbounded answer.
@@ -160,32 +173,96 @@ pub fn check_with(
         return finish(test, model, sc, v, reason, states, None);
     }
     let mut robust = None;
-    if sc.complete && model == Model::Tso {
-        let r = attack::robustness(&program, budget, ctl);
+    let mut rounds = 0;
+    let mut round_states = 0;
+    // Under TSO the attack search and the rounds also run when the SC states did not close
+    // within the budget: an attack found is real, and so is a goal the rounds reach.
+    let closed = sc.complete;
+    if (closed || over) && model == Model::Tso {
+        let (r, ext) = attack::search(&program, budget, ctl, &[]);
         if r.holds && r.complete {
             let v = verdict(&sc, true);
             return finish(test, model, sc, v, None, states, Some(r));
         }
-        reason = Some(if !r.complete {
+        let mut why = if !closed {
+            reason.clone().unwrap_or_default()
+        } else if !r.complete {
             format!(
-                "the robustness search did not finish ({}), so TSO was checked up to loop bound \
-                 {} only",
-                stop_words(ctl, r.states, budget),
-                opts.loop_bound
+                "the robustness search did not finish ({})",
+                stop_words(ctl, r.states, budget)
             )
         } else {
-            format!(
-                "not robust under TSO (a store can be delayed past a later load of its thread; \
-                 `--robust` shows the attack): TSO has executions SC has not, and they were \
-                 checked up to loop bound {} only",
-                opts.loop_bound
-            )
-        });
-        robust = Some(r);
+            "not robust under TSO (a store can be delayed past a later load of its thread; \
+             `--robust` shows the attack)"
+                .to_string()
+        };
+        // Lazy TSO reachability (`lazy.rs`): when the SC search reached no goal.
+        if let Some(e) = ext.filter(|_| !lazy::goal(&sc)) {
+            let lz = lazy::rounds(test, &program, e, opts, budget, ctl);
+            rounds = lz.rounds;
+            round_states = lz.states;
+            let n = lz.rounds;
+            let mut lreason = match &lz.end {
+                lazy::End::Goal => format!(
+                    "found by lazy TSO reachability in refinement round {n}; the final states \
+                     are those of the extended program's SC executions, not all of TSO's"
+                ),
+                lazy::End::NoNewAttack => format!(
+                    "lazy TSO reachability encoded every attack it found ({n} refinement \
+                     rounds) without reaching a goal, but the extended program keeps the \
+                     original stores (the paper's §5), so it is robust only when the program \
+                     is"
+                ),
+                lazy::End::RoundBudget => format!(
+                    "lazy TSO reachability reached no goal within the budget of {n} refinement \
+                     rounds"
+                ),
+                lazy::End::Stopped(w) => {
+                    format!("lazy TSO reachability stopped in refinement round {n} ({w})")
+                }
+            };
+            if !lz.report.violations.is_empty() {
+                let lreason = format!("{why}; {lreason}");
+                let mut report = lz.report;
+                report.warnings.push(Warning {
+                    message: "lazy TSO reachability reached a goal: the final states are those of \
+                              the extended program's SC executions, some TSO executions \
+                              only: results are incomplete"
+                        .to_string(),
+                    span: None,
+                });
+                let mut out = finish(
+                    test,
+                    model,
+                    report,
+                    Verdict::Violation,
+                    Some(lreason),
+                    states,
+                    closed.then_some(r),
+                );
+                out.unbounded.rounds = rounds;
+                out.unbounded.round_states = round_states;
+                return out;
+            }
+            if lz.end == lazy::End::Goal {
+                lreason = format!(
+                    "the condition's `exists` is witnessed by lazy TSO reachability in \
+                     refinement round {n}"
+                );
+            }
+            why = format!("{why}; {lreason}");
+            sc = lz.report;
+        }
+        reason = Some(format!(
+            "{why}: TSO executions beyond those were checked up to loop bound {} only",
+            opts.loop_bound
+        ));
+        robust = closed.then_some(r);
     } else if model == Model::Pso {
         reason = Some(format!(
-            "under PSO, executions beyond SC's are checked up to loop bound {} only (robustness \
-             for every iteration is decided under TSO only)",
+            "under PSO, executions beyond SC's are checked up to loop bound {} only: PSO is \
+             answered as bounded (robustness for every iteration and lazy reachability are \
+             TSO's only)",
             opts.loop_bound
         ));
     }
@@ -194,7 +271,10 @@ pub fn check_with(
     let exact = bounded.complete && !bounded.warnings.iter().any(is_loop_cut);
     let report = merge(test, sc, bounded, exact);
     let v = verdict(&report, exact);
-    finish(test, model, report, v, reason, states, robust)
+    let mut out = finish(test, model, report, v, reason, states, robust);
+    out.unbounded.rounds = rounds;
+    out.unbounded.round_states = round_states;
+    out
 }
 
 /// Robustness under TSO for every number of loop iterations and any buffer size (the search
@@ -268,6 +348,8 @@ fn finish(
             loop_bound,
             states,
             robust,
+            rounds: 0,
+            round_states: 0,
         },
     }
 }

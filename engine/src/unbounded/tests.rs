@@ -54,7 +54,10 @@ thread P0 { r = 0; while (r >= 0) { r = r + 1; x = r; } }",
         Model::Sc,
         &opts(4),
         &Control::new(),
-        Budget { states: 500 },
+        Budget {
+            states: 500,
+            ..Budget::default()
+        },
     );
     assert_eq!(u.unbounded.verdict, Verdict::Unknown);
     assert!(!u.report.complete);
@@ -98,4 +101,56 @@ fn forever_leaves_no_loop_counter() {
         .iter()
         .flat_map(|t| &t.code)
         .all(|i| !matches!(i.kind, InstrKind::LoopEnter(_) | InstrKind::LoopIter(_))));
+}
+
+/// Lazy TSO reachability finds Dekker's violation in the endless loop without the bounded
+/// check (at loop bound 0 it cannot enter a loop), and its schedule, store-buffer flushes
+/// included, replays under TSO at the loop bound it reports.
+#[test]
+fn lazy_rounds_find_dekker_without_a_loop_bound() {
+    let src = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../tests/litmus/forever/dekker.litmus"
+    ))
+    .unwrap();
+    let t = parse(&src);
+    let bounded = crate::check(&t, Model::Tso, &opts(0), &Control::new());
+    assert!(bounded.violations.is_empty());
+    let u = check(&t, Model::Tso, &opts(0), &Control::new());
+    assert_eq!(u.unbounded.verdict, Verdict::Violation, "{:?}", u.unbounded);
+    assert!(u.unbounded.rounds >= 1);
+    let v = &u.report.violations[0];
+    assert!(v
+        .schedule
+        .iter()
+        .any(|s| s.action == crate::report::Action::Flush));
+    let o = opts(u.unbounded.loop_bound);
+    match crate::replay::replay(&t, Model::Tso, &o, &v.schedule) {
+        Ok(ReplayEnd::Violation { kind, span, .. }) => assert_eq!((kind, span), (v.kind, v.span)),
+        other => panic!("{other:?}"),
+    }
+}
+
+/// Store buffering: `forall` holds under SC and fails under TSO; the first refinement round
+/// finds the failing final state, and its schedule ends with the delayed flush.
+#[test]
+fn lazy_rounds_falsify_store_buffering() {
+    let t = parse(
+        "litmus SB
+shared x = 0, y = 0;
+thread P0 { x = 1; r0 = y; }
+thread P1 { y = 1; r1 = x; }
+forall (P0:r0 == 1 || P1:r1 == 1)",
+    );
+    let u = check(&t, Model::Tso, &opts(0), &Control::new());
+    assert_eq!(u.unbounded.verdict, Verdict::Violation, "{:?}", u.unbounded);
+    assert_eq!(u.unbounded.rounds, 1);
+    let v = &u.report.violations[0];
+    assert_eq!(v.kind, ViolationKind::Condition);
+    assert_eq!(
+        v.schedule.last().map(|s| s.action),
+        Some(crate::report::Action::Flush)
+    );
+    let end = crate::replay::replay(&t, Model::Tso, &opts(0), &v.schedule);
+    assert!(matches!(end, Ok(ReplayEnd::Final(_))), "{end:?}");
 }

@@ -105,7 +105,7 @@ struct Report<'a> {
     unbounded: Option<UnboundedOut<'a>>,
 }
 
-/// `"unbounded": {"verdict", "reason", "loop_bound", "states", "robust"}`
+/// `"unbounded": {"verdict", "reason", "loop_bound", "states", "robust", "rounds"}`
 /// (`docs/reference.md#unbounded`).
 #[derive(Serialize)]
 struct UnboundedOut<'a> {
@@ -114,6 +114,8 @@ struct UnboundedOut<'a> {
     loop_bound: u32,
     states: u64,
     robust: Option<UnboundedRobust>,
+    /// Refinement rounds of lazy TSO reachability.
+    rounds: u32,
 }
 
 #[derive(Serialize)]
@@ -300,6 +302,7 @@ fn file<'a>(
                             complete: r.complete,
                             states: r.states,
                         }),
+                        rounds: u.rounds,
                     });
             results.insert(ModelKey(r.model), out);
         }

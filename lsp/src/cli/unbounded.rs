@@ -50,5 +50,14 @@ pub fn block(ctx: &Ctx, u: &Unbounded) -> String {
     if let Some(r) = &u.reason {
         let _ = writeln!(out, "Why not proven: {r}");
     }
+    if u.rounds > 0 {
+        let _ = writeln!(
+            out,
+            "Lazy TSO reachability: {} refinement round{} ({} states in the last)",
+            u.rounds,
+            if u.rounds == 1 { "" } else { "s" },
+            u.round_states
+        );
+    }
     out
 }
