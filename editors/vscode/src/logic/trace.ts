@@ -634,6 +634,9 @@ export function layoutGraph(g: Graph): Placed[] {
   return placed.sort((a, b) => a.node.id - b.node.id);
 }
 
+/** The height of a row of the deadlock's wait labels under the graph. */
+const WAIT_ROW = 18;
+
 /** The execution graph as an inline SVG (no network, theme colours through CSS classes). */
 export function graphSvg(g: Graph): string {
   const e = escapeHtml;
@@ -641,7 +644,8 @@ export function graphSvg(g: Graph): string {
   const at = new Map(placed.map((p) => [p.node.id, p]));
   const width = Math.max(20 + g.threads.length * COL, ...placed.map((p) => p.x + NODE_W + 40));
   const bottom = Math.max(...placed.map((p) => p.y + NODE_H), TOP);
-  const height = bottom + (g.waits?.length ? 60 : 30);
+  // a deadlock's waits: one label a row under the graph (side by side they overlapped)
+  const height = bottom + (g.waits?.length ? 44 + WAIT_ROW * g.waits.length : 30);
   const firstRow = placed.some((p) => p.node.thread === null) ? TOP + ROW : TOP;
   const headers = g.threads.map((t, i) => `<text class="thread" x="${20 + i * COL}" y="${firstRow}">${e(t)}</text>`).join('');
   const markers = ['po', 'rf', 'co', 'fr', 'rmw', 'wait']
@@ -691,13 +695,13 @@ export function graphSvg(g: Graph): string {
     .join('\n');
   // A deadlock: from below each waiting thread's last event to the lock its holder took.
   const waits = (g.waits ?? [])
-    .map((w) => {
+    .map((w, k) => {
       const mine = placed.filter((p) => p.node.thread === w.thread);
       const sx = 20 + w.thread * COL + NODE_W / 2;
       const sy = mine.length ? Math.max(...mine.map((p) => p.y + NODE_H)) : firstRow + 10;
       const what = w.mutex === null ? 'waits at await' : `waits for ${w.mutex}${w.holder !== null ? ` (held by ${g.threads[w.holder]})` : ''}`;
       const target = w.lock !== null ? at.get(w.lock) : undefined;
-      const text = `<text class="l-wait" x="${sx - NODE_W / 2}" y="${bottom + 40}">${e(`${g.threads[w.thread]} ${what}`)}</text>`;
+      const text = `<text class="l-wait" x="${sx - NODE_W / 2}" y="${bottom + 40 + WAIT_ROW * k}">${e(`${g.threads[w.thread]} ${what}`)}</text>`;
       if (!target) return `<g class="wait">${text}</g>`;
       const tx = target.x + (target.x > sx ? 0 : NODE_W);
       const ty = target.y + NODE_H / 2;

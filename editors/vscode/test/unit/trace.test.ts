@@ -198,4 +198,9 @@ test("a deadlock's graph draws each thread's wait for the lock its holder took",
   assert.match(svg, /P0 waits for b \(held by P1\)/);
   assert.match(svg, /P1 waits for a \(held by P0\)/);
   assert.match(svg, /marker-end="url\(#arrow-wait\)"/);
+  // each label on a row of its own (side by side, the longer one ran into the other)
+  const ys = [...svg.matchAll(/<text class="l-wait" x="[\d.]+" y="([\d.]+)"/g)].map((m) => Number(m[1]));
+  assert.equal(ys.length, 2);
+  assert.notEqual(ys[0], ys[1], 'the wait labels share a row');
+  assert.ok(Math.max(...ys) < Number(/height="([\d.]+)"/.exec(svg)![1]), 'the last label is inside the picture');
 });
