@@ -50,10 +50,17 @@ async function quickOpen(name, firstLine) {
     await page.keyboard.press('Control+P');
     const input = page.locator('.quick-input-widget input').first();
     await input.waitFor({ timeout: 30_000 });
-    // the file's absolute path: quick open finds it even before its file search index has it
-    const path = litmusFiles(workspace).find((f) => f.endsWith(`/${name}`));
-    await input.fill(path ?? name);
-    await page.locator('.quick-input-widget .monaco-list-row', { hasText: name }).first().waitFor({ timeout: 30_000 });
+    // Enter once the focused row is the file; a file new on disk may not be in quick open's
+    // index yet, but its absolute path finds it
+    const focused = page.locator('.quick-input-widget .monaco-list-row.focused', { hasText: name }).first();
+    await input.fill(name);
+    try {
+      await focused.waitFor({ timeout: 10_000 });
+    } catch {
+      const path = litmusFiles(workspace).find((f) => f.endsWith(`/${name}`));
+      await input.fill(path ?? name);
+      await focused.waitFor({ timeout: 30_000 });
+    }
     await page.keyboard.press('Enter');
     await page.locator('.editor-group-container.active .monaco-editor .view-lines', { hasText: firstLine }).first().waitFor({ timeout: LONG });
   }
@@ -465,7 +472,11 @@ async function graphLayoutCheck(what) {
     await frame.locator('svg g.node').first().waitFor({ timeout: 30_000 });
     const threads = await frame.locator('svg text.thread').count();
     const layout = await frame.locator('svg').first().evaluate((svg) => {
-      const xs = new Set([...svg.querySelectorAll('g.node rect')].map((r) => r.getAttribute('x')));
+      // each thread's events in the column under its name (the initial writes in a row above)
+      const heads = [...svg.querySelectorAll('text.thread')].map((t) => [Number(t.getAttribute('x')), Number(t.getAttribute('y'))]);
+      const below = [...svg.querySelectorAll('g.node rect')].filter((r) => Number(r.getAttribute('y')) > heads[0][1]);
+      const xs = new Set(below.map((r) => Number(r.getAttribute('x'))));
+      const offColumn = [...xs].filter((x) => !heads.some(([hx]) => hx === x)).length;
       // the labels of the edges shown (hidden relations are display:none)
       const boxes = [...svg.querySelectorAll('g.edge text')]
         .filter((t) => getComputedStyle(t).display !== 'none' && getComputedStyle(t.parentElement).display !== 'none')
@@ -479,9 +490,9 @@ async function graphLayoutCheck(what) {
           if (a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1) overlaps++;
         }
       const shown = [...svg.querySelectorAll('g.edge')].filter((g) => getComputedStyle(g).display !== 'none').length;
-      return { columns: xs.size, labels: boxes.length, overlaps, shown, all: svg.querySelectorAll('g.edge').length };
+      return { columns: xs.size, offColumn, labels: boxes.length, overlaps, shown, all: svg.querySelectorAll('g.edge').length };
     });
-    if (threads < 2 || layout.columns !== threads) throw new Error(`${threads} threads, nodes in ${layout.columns} columns`);
+    if (threads < 2 || layout.columns !== threads || layout.offColumn) throw new Error(`${threads} threads, nodes in ${layout.columns} columns, ${layout.offColumn} not under a thread`);
     if (layout.overlaps > 0) throw new Error(`${layout.overlaps} overlapping edge labels among ${layout.labels}`);
     if (layout.shown === 0 || layout.shown >= layout.all) throw new Error(`${layout.shown} of ${layout.all} edges shown before any toggle`);
     // a toggle shows the other edges of its relation
