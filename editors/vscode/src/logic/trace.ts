@@ -634,6 +634,10 @@ export function layoutGraph(g: Graph): Placed[] {
   return placed.sort((a, b) => a.node.id - b.node.id);
 }
 
+/** An edge label's line height and the width of one of its characters (12px monospace). */
+const LABEL_H = 14;
+const LABEL_CHAR = 7.5;
+
 /** The height of a row of the deadlock's wait labels under the graph. */
 const WAIT_ROW = 18;
 
@@ -653,6 +657,7 @@ export function graphSvg(g: Graph): string {
     .join('');
   // Labels of parallel edges between the same columns are staggered along the curve.
   const seen = new Map<string, number>();
+  const labels: { x: number; y: number; w: number }[] = [];
   const edges = g.edges
     .map((ed, i) => {
       const a = at.get(ed.from);
@@ -687,6 +692,11 @@ export function graphSvg(g: Graph): string {
         lx = (1 - t) * (1 - t) * sx + 2 * (1 - t) * t * cx + t * t * tx + 3;
         ly = (1 - t) * (1 - t) * sy + 2 * (1 - t) * t * cy + t * t * ty - 2;
       }
+      // A label that would cover one placed before moves down until it is free (Dekker's rf and
+      // fr labels between the same columns crossed).
+      const w = LABEL_CHAR * ed.kind.length + 2;
+      while (labels.some((l) => lx < l.x + l.w && l.x < lx + w && Math.abs(l.y - ly) < LABEL_H)) ly += LABEL_H;
+      labels.push({ x: lx, y: ly, w });
       const from = at.get(ed.from)!.node;
       const to = at.get(ed.to)!.node;
       const name = (n: GraphNode) => (n.name ? `${n.name}: ${n.label}` : n.label);
