@@ -113,7 +113,7 @@ for _ in $(seq 1 120); do
   sleep 1
 done
 set +e
-CODE_SERVER_URL="http://127.0.0.1:$port" WORKSPACE="$work/ws" CHROMIUM="$chromium" USER_SETTINGS="$work/user/User/settings.json" \
+CODE_SERVER_URL="http://127.0.0.1:$port" WORKSPACE="$work/ws" CHROMIUM="$chromium" \
   SCREENSHOT="$repo/docs/vscode-counterexample.png" SCREENSHOT_PEEK="$repo/docs/vscode-schedule.png" \
   SCREENSHOT_TESTS="$repo/docs/vscode-test-explorer.png" SCREENSHOT_QUICKFIX="$repo/docs/vscode-fence-quickfix.png" \
   SCREENSHOT_TRACE="$repo/docs/vscode-trace.png" SCREENSHOT_GRAPH="$repo/docs/vscode-trace-graph.png" \
