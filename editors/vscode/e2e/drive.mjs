@@ -447,7 +447,10 @@ async function themeScreenshots() {
       await page.keyboard.press('Escape');
       // the theme picker's own row (Enter on a filtered list can land on "Browse Additional
       // Color Themes", which needs the network)
-      await runCommand('Preferences: Color Theme');
+      // (by its own row: the first row for this text can be "Browse Color Themes in Marketplace")
+      await page.keyboard.press('F1');
+      await page.locator('.quick-input-widget input').first().fill('>Preferences: Color Theme');
+      await page.locator('.quick-input-widget .monaco-list-row', { has: page.locator('.label-name', { hasText: /^Preferences: Color Theme$/ }) }).first().click();
       const row = page.locator('.quick-input-widget .monaco-list-row', { has: page.locator('.label-name', { hasText: new RegExp(`^${theme}$`) }) }).first();
       await row.waitFor({ timeout: 30_000 });
       await row.click();
