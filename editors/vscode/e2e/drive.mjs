@@ -40,15 +40,31 @@ async function runCommand(title) {
   await page.keyboard.press('Enter');
 }
 
+/** Makes `name` the active editor: its tab when it has one, else quick open (a new editor shows `firstLine`). */
 async function quickOpen(name, firstLine) {
   await page.keyboard.press('Escape');
-  await page.keyboard.press('Control+P');
-  const input = page.locator('.quick-input-widget input').first();
-  await input.waitFor({ timeout: 30_000 });
-  await input.fill(name);
-  await page.locator('.quick-input-widget .monaco-list-row', { hasText: name }).first().waitFor({ timeout: 30_000 });
-  await page.keyboard.press('Enter');
-  await page.locator('.monaco-editor .view-lines', { hasText: firstLine }).first().waitFor({ timeout: LONG });
+  const tab = page.locator('.tabs-container .tab', { hasText: name }).first();
+  if ((await tab.count()) > 0) {
+    await tab.click();
+  } else {
+    await page.keyboard.press('Control+P');
+    const input = page.locator('.quick-input-widget input').first();
+    await input.waitFor({ timeout: 30_000 });
+    // Enter once the focused row is the file; a file new on disk may not be in quick open's
+    // index yet, but its absolute path finds it
+    const focused = page.locator('.quick-input-widget .monaco-list-row.focused', { hasText: name }).first();
+    await input.fill(name);
+    try {
+      await focused.waitFor({ timeout: 10_000 });
+    } catch {
+      const path = litmusFiles(workspace).find((f) => f.endsWith(`/${name}`));
+      await input.fill(path ?? name);
+      await focused.waitFor({ timeout: 30_000 });
+    }
+    await page.keyboard.press('Enter');
+    await page.locator('.editor-group-container.active .monaco-editor .view-lines', { hasText: firstLine }).first().waitFor({ timeout: LONG });
+  }
+  await page.locator('.tabs-container .tab.active', { hasText: name }).first().waitFor({ timeout: 30_000 });
 }
 
 /** Moves the cursor of the active editor to `line:col` (quick open's `:` mode). */
@@ -63,15 +79,40 @@ async function goTo(lineCol) {
   await page.locator('.statusbar-item', { hasText: `Ln ${lineCol.split(':')[0]},` }).first().waitFor({ timeout: 30_000 });
 }
 
+/** The 1-based line of the first line of `file` (in the workspace) that contains `text`. */
+function lineOf(file, text) {
+  const i = fs.readFileSync(`${workspace}/${file}`, 'utf8').split('\n').findIndex((l) => l.includes(text));
+  if (i < 0) throw new Error(`${file} has no line with ${JSON.stringify(text)}`);
+  return i + 1;
+}
+const dekkerLine = () => lineOf('examples/dekker.litmus', 'assert(r0 == 0)');
+
 function litmusFiles(dir) {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
     e.isDirectory() ? litmusFiles(`${dir}/${e.name}`) : e.name.endsWith('.litmus') ? [`${dir}/${e.name}`] : [],
   );
 }
 
+let summaryWall = 0;
 async function verifyAllChecks() {
   await check('Litmus: Verify All Files checks every file and reports in the Testing view', async () => {
     const n = litmusFiles(workspace).length;
+    // Problem 9: record every text the Testing view's summary (`passed/total duration`) shows
+    // during the run, as it changes.
+    await runCommand('View: Show Testing');
+    await page.locator('.test-explorer').first().waitFor({ timeout: 30_000 });
+    await page.evaluate(() => {
+      window.__summaries = [];
+      const read = () => {
+        const el = document.querySelector('.result-summary');
+        // its parts (the counter, the duration) as separate words
+        const t = el ? [...el.querySelectorAll('*')].filter((c) => c.children.length === 0).map((c) => c.textContent.trim()).filter(Boolean).join(' ') : '';
+        if (t && window.__summaries[window.__summaries.length - 1] !== t) window.__summaries.push(t);
+        if (el) window.__summaryHtml = el.outerHTML;
+      };
+      new MutationObserver(read).observe(document.body, { subtree: true, childList: true, characterData: true });
+    });
+    const started = Date.now();
     await runCommand('Litmus: Verify All Files');
     const toast = page.locator('.notifications-toasts .notification-toast', { hasText: /Litmus: verified \d+ files/ }).first();
     await toast.waitFor({ timeout: LONG });
@@ -85,6 +126,22 @@ async function verifyAllChecks() {
     await view.locator('.monaco-list-row', { hasText: 'dekker.litmus' }).first().waitFor({ timeout: 30_000 });
     await view.locator('.codicon-testing-failed-icon').first().waitFor({ timeout: 30_000 });
     await view.locator('.codicon-testing-passed-icon').first().waitFor({ timeout: 30_000 });
+    summaryWall = Date.now() - started;
+  });
+
+  await check('problem 9: the Testing view counts one total during the run, and its time is not more than the run took', async () => {
+    const seen = await page.evaluate(() => window.__summaries);
+    // (0/0: the run has started no item yet)
+    const parsed = seen.map((t) => /^(\d+)\/(\d+)\s+([\d.]+)\s*(ms|s|m)\b/.exec(t)).filter((m) => m && m[2] !== '0');
+    if (parsed.length === 0) throw new Error(`no summary seen: ${JSON.stringify(seen)} ${await page.evaluate(() => window.__summaryHtml)}`);
+    const totals = new Set(parsed.map((m) => m[2]));
+    if (totals.size !== 1) throw new Error(`the total changed during the run: ${JSON.stringify(seen)}`);
+    const last = parsed[parsed.length - 1];
+    const failedItems = await page.locator('.test-explorer .codicon-testing-failed-icon').count();
+    if (Number(last[1]) > Number(last[2]) || failedItems === 0) throw new Error(`summary ${last[0]}`);
+    const ms = Number(last[3]) * ({ ms: 1, s: 1000, m: 60_000 }[last[4] ?? 'ms']);
+    if (ms > summaryWall) throw new Error(`the view says ${last[0]}, the run took ${summaryWall} ms`);
+    console.log(`     summaries seen: ${JSON.stringify(seen)}; the run took ${summaryWall} ms`);
   });
 
   await check('a failing test item shows the schedule, and the gutter marks the assertion', async () => {
@@ -92,7 +149,7 @@ async function verifyAllChecks() {
     const rows = page.locator('.test-explorer .monaco-list-row');
     // expand examples/dekker.litmus and its first assertion in the Testing view (labels carry
     // the line, so dekker-fenced's assertions do not match)
-    for (const label of [/^examples\/dekker\.litmus/, /^assert\(r0 == 0\) \(line 37\)/]) {
+    for (const label of [/^examples\/dekker\.litmus/, new RegExp(`^assert\\(r0 == 0\\) \\(line ${dekkerLine()}\\)`)]) {
       const row = rows.filter({ hasText: label }).first();
       await row.waitFor({ timeout: 30_000 });
       if ((await row.getAttribute('aria-expanded')) === 'false') {
@@ -103,7 +160,7 @@ async function verifyAllChecks() {
     // run the tests at the failing assertion from the editor: the failure shows at the line and
     // in the Test Results panel, whose TSO entry shows the whole message with the schedule
     await quickOpen('dekker.litmus', 'litmus Dekker');
-    await goTo('37:4');
+    await goTo(`${dekkerLine()}:4`);
     await runCommand('Test: Run Test at Cursor');
     const result = page.locator('.monaco-list-row', { hasText: /TSO assertion violation/ }).first();
     await result.waitFor({ timeout: LONG });
@@ -145,22 +202,358 @@ async function followChecks() {
 }
 
 async function fenceQuickFixChecks() {
-  await check('the fence quick fix on Dekker: applied and saved, the TSO violation is gone', async () => {
+  await check("problem 6: Dekker's hover advises only what was verified", async () => {
     await quickOpen('dekker.litmus', 'litmus Dekker');
+    await goTo(`${dekkerLine()}:4`); // (the squiggle is drawn only where the editor shows)
     await page.locator('.squiggly-error').first().waitFor({ state: 'attached', timeout: LONG });
-    await page.locator('.codelens-decoration', { hasText: 'TSO ✗' }).first().waitFor({ timeout: LONG });
-    await goTo('37:4'); // inside `assert(r0 == 0)`, which fails under TSO
+    await page.locator('.editor-group-container.active .codelens-decoration', { hasText: 'TSO ✗' }).first().waitFor({ timeout: LONG });
+    const token = page.locator('.editor-group-container.active .view-line', { hasText: 'assert(r0 == 0)' }).locator('span', { hasText: /^assert$/ }).first();
+    const text = await hoverText(token);
+    if (/restores SC's verdict/.test(text)) throw new Error(`hover promises one fence: ${JSON.stringify(text.slice(0, 300))}`);
+    if (!/fences verified to make TSO behave as SC/.test(text)) throw new Error(`no verified advice: ${JSON.stringify(text.slice(0, 400))}`);
+    await page.mouse.move(0, 0);
+    await page.keyboard.press('Escape');
+  });
+  await check("Dekker's TSO trace view opens from its lens", async () => {
+    await page.setViewportSize({ width: 1680, height: 900 });
+    const link = page.locator('.editor-group-container.active .codelens-decoration a', { hasText: /^TSO ✗$/ }).first();
+    await link.click();
+    await traceFrame().locator('h1', { hasText: 'under TSO' }).waitFor({ timeout: 60_000 });
+  });
+  await graphLayoutCheck('Dekker');
+  await check('the fence quick fix on Dekker: applied and saved, the TSO violation is gone', async () => {
+    await page.locator('.tabs-container .tab', { hasText: /^dekker\.litmus/ }).first().click();
+    await goTo(`${dekkerLine()}:4`); // inside `assert(r0 == 0)`, which fails under TSO
+    await page.locator('.squiggly-error').first().waitFor({ state: 'attached', timeout: LONG });
+    await page.locator('.editor-group-container.active .codelens-decoration', { hasText: 'TSO ✗' }).first().waitFor({ timeout: LONG });
     await page.keyboard.press('Control+.');
     const fix = page.locator('.action-widget .monaco-list-row', { hasText: /Insert 2 fences so that TSO behaves as SC/ }).first();
     await fix.waitFor({ timeout: 60_000 });
     if (process.env.SCREENSHOT_QUICKFIX) await page.screenshot({ path: process.env.SCREENSHOT_QUICKFIX });
     await fix.click();
     await page.keyboard.press('Control+S');
-    await page.locator('.codelens-decoration', { hasText: 'TSO ✓' }).first().waitFor({ timeout: LONG });
+    await page.locator('.editor-group-container.active .codelens-decoration', { hasText: 'TSO ✓' }).first().waitFor({ timeout: LONG });
     const text = fs.readFileSync(`${workspace}/examples/dekker.litmus`, 'utf8');
     const fences = (text.match(/^\s*fence;/gm) || []).length;
     if (fences !== 2) throw new Error(`the saved file has ${fences} fences`);
     if ((await page.locator('.monaco-editor .squiggly-error').count()) !== 0) throw new Error('an error squiggle is left');
+  });
+  await check('problem 2: the open trace view says it is out of date after the fix, and highlights no line', async () => {
+    const banner = traceFrame().locator('#stale');
+    await banner.waitFor({ state: 'visible', timeout: 60_000 });
+    await traceFrame().locator('#stale', { hasText: /no such counterexample any more/ }).waitFor({ timeout: 60_000 });
+    const hl = await page.evaluate(() => [...document.querySelectorAll('.view-overlays div')].filter((d) => /\bced-/.test(d.className)).length);
+    if (hl !== 0) throw new Error(`${hl} trace highlights left in the editor`);
+    await page.keyboard.press('Escape');
+    await runCommand('View: Close All Editors');
+    await page.setViewportSize({ width: 1280, height: 800 });
+  });
+}
+
+// --- Issue 44: what a new user met in a real VS Code ------------------------------------------
+
+/**
+ * Hovers `locator` until a hover shows; returns its text once it has the server's part (the
+ * diagnostic's part can come first), or after 15 s.
+ */
+async function hoverText(locator, selector = '.monaco-hover:not(.hidden)', complete = /Trace under|legend|✓ holds/) {
+  await locator.waitFor({ timeout: 30_000 });
+  for (let i = 0; i < 6; i++) {
+    await page.mouse.move(0, 0);
+    await locator.hover();
+    try {
+      await page.locator(selector).first().waitFor({ state: 'visible', timeout: 5_000 });
+      break;
+    } catch {
+      /* the hover needs the mouse to rest */
+    }
+  }
+  const hover = page.locator(selector).first();
+  await hover.waitFor({ state: 'visible', timeout: 10_000 });
+  await page
+    .waitForFunction(([sel, re]) => new RegExp(re).test(document.querySelector(sel)?.innerText ?? ''), [selector.split(',')[0], complete.source], { timeout: 15_000 })
+    .catch(() => {});
+  return hover.innerText();
+}
+
+/** The code lens rows of the active editor, each with its top (px) and text. */
+async function lensRows() {
+  return page.evaluate(() =>
+    [...document.querySelectorAll('.editor-group-container.active .codelens-decoration')].map((d) => ({
+      text: d.innerText,
+      titles: [...d.querySelectorAll('a, span')].filter((a) => a.innerText.trim() !== '').map((a) => [a.innerText.trim(), a.title]),
+    })),
+  );
+}
+
+/** The text of the editor line that code lenses (a `view-zone`) precede: lens rows by line. */
+async function lensOfLine(text) {
+  // a lens row sits in a view zone just above its line: pair them by their top
+  return page.evaluate((text) => {
+    const ed = document.querySelector('.editor-group-container.active .monaco-editor');
+    const line = [...ed.querySelectorAll('.view-line')].find((l) => l.textContent.replace(/\s/g, ' ').includes(text));
+    if (!line) return null;
+    const top = line.getBoundingClientRect().top;
+    let best = null;
+    for (const d of ed.querySelectorAll('.codelens-decoration')) {
+      const b = d.getBoundingClientRect();
+      if (b.bottom <= top + 1 && (!best || b.bottom > best.b)) best = { b: b.bottom, text: d.innerText, titles: [...d.querySelectorAll('a, span')].filter((a) => a.innerText.trim() !== '').map((a) => [a.innerText.trim(), a.title]) };
+    }
+    return best && top - best.b < 30 ? best : null;
+  }, text);
+}
+
+/** The line numbers (1-based, as the margin shows them) that carry an error squiggle. */
+async function squiggleLines() {
+  return page.evaluate(() => {
+    const ed = document.querySelector('.editor-group-container.active .monaco-editor');
+    const tops = [...ed.querySelectorAll('.squiggly-error')].map((s) => Math.round(s.getBoundingClientRect().top));
+    const nums = [...ed.querySelectorAll('.margin-view-overlays .line-numbers')].map((n) => [Math.round(n.getBoundingClientRect().top), Number(n.textContent)]);
+    return [...new Set(tops.map((t) => (nums.find(([nt]) => Math.abs(nt - t) < 12) ?? [0, -1])[1]))];
+  });
+}
+
+function writeWorkspaceSettings(settings) {
+  fs.mkdirSync(`${workspace}/.vscode`, { recursive: true });
+  fs.writeFileSync(`${workspace}/.vscode/settings.json`, JSON.stringify(settings));
+}
+
+const fixtures = new URL('./fixtures/', import.meta.url);
+
+async function existsChecks() {
+  await check('problem 3: an unobserved exists is an answer: SC No on the condition, SC ✓ on the test, status and Testing view', async () => {
+    await runCommand('View: Hide Panel');
+    await quickOpen('sb.litmus', 'litmus SB');
+    await page.locator('.editor-group-container.active .codelens-decoration', { hasText: 'SC ✓' }).first().waitFor({ timeout: LONG });
+    const head = await lensOfLine('litmus SB');
+    if (!head || !/SC ✓/.test(head.text)) throw new Error(`test lens ${JSON.stringify(head)}`);
+    await goTo(`${lineOf('examples/sb.litmus', 'exists (')}:1`);
+    await page.locator('.editor-group-container.active .codelens-decoration', { hasText: 'SC No' }).first().waitFor({ timeout: LONG });
+    const cond = await lensOfLine('exists (');
+    if (!cond || !/SC No/.test(cond.text) || !/TSO Ok/.test(cond.text)) throw new Error(`condition lens ${JSON.stringify(cond)}`);
+    const sc = cond.titles.find(([t]) => t.startsWith('SC'));
+    if (!sc || !/an answer, not a failure/.test(sc[1])) throw new Error(`SC No's tooltip ${JSON.stringify(sc)}`);
+    const item = page.locator('.statusbar-item', { hasText: /SC ✓/ }).first();
+    await item.waitFor({ timeout: 30_000 });
+    const tip = await hoverText(item, '.workbench-hover, .monaco-hover:not(.hidden)');
+    if (/every assertion and condition holds/.test(tip) || !/No/.test(tip)) throw new Error(`status tooltip ${JSON.stringify(tip)}`);
+    // the Testing view (after Verify All Files): sb.litmus passed
+    await page.mouse.move(0, 0);
+    const row = page.locator('.test-explorer .monaco-list-row', { hasText: /^examples\/sb\.litmus/ }).first();
+    await row.waitFor({ timeout: 30_000 });
+    if ((await row.locator('.codicon-testing-passed-icon').count()) === 0) throw new Error('sb.litmus is not passed in the Testing view');
+  });
+}
+
+async function slowCounterChecks() {
+  // One check at a time, so SC runs first and TSO and PSO wait in the queue.
+  writeWorkspaceSettings({ 'litmus.maxJobs': 1 });
+  fs.copyFileSync(new URL('slow-counter.litmus', fixtures), `${workspace}/slow-counter.litmus`);
+  const forallLine = lineOf('slow-counter.litmus', 'forall (');
+  await check('problem 11: the first violation found is placed on the forall condition while exploring', async () => {
+    await page.keyboard.press('Escape');
+    await page.waitForTimeout(1000); // the setting reaches the server
+    await quickOpen('slow-counter.litmus', 'litmus SlowCounter');
+    await page.keyboard.press('Control+S'); // verify (on open too, but a save is certain)
+    await page.locator('.squiggly-error').first().waitFor({ state: 'attached', timeout: LONG });
+    const lines = await squiggleLines();
+    if (lines.length !== 1 || lines[0] !== forallLine) throw new Error(`squiggles on lines ${JSON.stringify(lines)}, the forall is on ${forallLine}`);
+    // the lens follows (VS Code asks for lenses again when the server says they changed), while
+    // the check still explores: its progress notification is still up
+    await page.locator('.editor-group-container.active .codelens-decoration', { hasText: 'SC ✗' }).first().waitFor({ timeout: 60_000 });
+    const lens = await lensOfLine('forall (');
+    if (!lens || !/SC ✗/.test(lens.text)) throw new Error(`forall lens ${JSON.stringify(lens)}`);
+    await page.locator('.notifications-toasts .notification-toast', { hasText: /Litmus: verifying slow-counter\.litmus/ }).first().waitFor({ timeout: 30_000 });
+  });
+  await check('problem 4: Cancel on the notification keeps what was found, marked incomplete', async () => {
+    const toast = page.locator('.notifications-toasts .notification-toast', { hasText: /Litmus: verifying slow-counter\.litmus/ }).first();
+    await toast.waitFor({ timeout: 30_000 });
+    await toast.locator('.monaco-button', { hasText: 'Cancel' }).first().click();
+    await toast.waitFor({ state: 'detached', timeout: 30_000 });
+    await page.locator('.statusbar-item', { hasText: /SC ✗/ }).first().waitFor({ timeout: 30_000 });
+    // the violation stays, the lens keeps SC ✗, nothing says "not verified"
+    const lines = await squiggleLines();
+    if (!lines.includes(forallLine)) throw new Error(`squiggles on ${JSON.stringify(lines)} after cancel`);
+    const lens = await lensOfLine('forall (');
+    if (!lens || !/SC ✗/.test(lens.text) || /not verified/.test(lens.text)) throw new Error(`forall lens after cancel ${JSON.stringify(lens)}`);
+  });
+  await check('problem 10: implied verdicts are stated (TSO ✗ implied by SC), every lens explains its symbols', async () => {
+    const lens = await lensOfLine('forall (');
+    if (!/TSO ✗ \(implied by SC\)/.test(lens.text) || !/PSO ✗ \(implied by SC\)/.test(lens.text)) throw new Error(`forall lens ${JSON.stringify(lens.text)}`);
+    const tso = lens.titles.find(([t]) => t.startsWith('TSO'));
+    if (!tso || !/every SC execution is a TSO execution/.test(tso[1])) throw new Error(`TSO's tooltip ${JSON.stringify(tso)}`);
+    if (!/\? incomplete/.test(tso[1]) && !/\?[^\n]*incomplete/.test(tso[1])) throw new Error(`no legend for ? in ${JSON.stringify(tso[1])}`);
+  });
+  // closed and removed before the setting goes back (no check of it runs on in the background)
+  await page.keyboard.press('Escape');
+  await runCommand('View: Close All Editors');
+  fs.unlinkSync(`${workspace}/slow-counter.litmus`);
+  writeWorkspaceSettings({});
+  await check('problem 10: after a syntax error the status bar says the file cannot be verified, and where', async () => {
+    fs.copyFileSync(new URL('broken.litmus', fixtures), `${workspace}/broken.litmus`);
+    await quickOpen('broken.litmus', 'litmus Broken');
+    const item = page.locator('.statusbar-item', { hasText: /cannot verify/ }).first();
+    await item.waitFor({ timeout: 60_000 });
+    const tip = await hoverText(item, '.workbench-hover, .monaco-hover:not(.hidden)');
+    if (!/line 5/.test(tip) && !/line 5/.test(await item.innerText())) throw new Error(`status says ${JSON.stringify(await item.innerText())}, tooltip ${JSON.stringify(tip)}`);
+    await page.mouse.move(0, 0);
+  });
+}
+
+async function deadlockChecks() {
+  await check('problem 7 and 10: a deadlock says "deadlock" once and its graph draws the wait-for cycle', async () => {
+    await page.keyboard.press('Escape');
+    await quickOpen('lock-order.litmus', 'litmus LockOrder');
+    const link = page.locator('.editor-group-container.active .codelens-decoration a', { hasText: /^SC ✗/ }).first();
+    await link.waitFor({ timeout: LONG });
+    const squiggle = page.locator('.editor-group-container.active .squiggly-error').first();
+    await squiggle.waitFor({ state: 'attached', timeout: 30_000 });
+    await link.click();
+    const frame = traceFrame();
+    await frame.locator('h1', { hasText: /deadlock/i }).waitFor({ timeout: 60_000 });
+    const text = await frame.locator('body').innerText();
+    if (/deadlock: deadlock/i.test(text)) throw new Error('the trace view says "deadlock: deadlock"');
+    const waits = await frame.locator('svg g.wait path.e-wait').count();
+    if (waits < 2) throw new Error(`${waits} wait-for edges (a cycle needs 2)`);
+    const labels = await frame.locator('svg g.wait text').allTextContents();
+    if (!labels.some((l) => /waits for a/.test(l)) || !labels.some((l) => /waits for b/.test(l))) throw new Error(`wait labels ${JSON.stringify(labels)}`);
+    const boxes = await frame.locator('svg g.wait text').evaluateAll((ts) => ts.map((t) => t.getBoundingClientRect()).map((b) => [b.left, b.top, b.right, b.bottom]));
+    const [a, b] = boxes;
+    if (a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3]) throw new Error(`the wait labels overlap: ${JSON.stringify(boxes)}`);
+    const problems = await page.evaluate(() => document.body.innerText);
+    if (/deadlock: deadlock/i.test(problems)) throw new Error('the workbench says "deadlock: deadlock"');
+  });
+}
+
+async function counterHoverCheck() {
+  await check("problem 5: a 3-thread counter's hover is short", async () => {
+    await page.keyboard.press('Escape');
+    await quickOpen('racy-counter.litmus', 'litmus');
+    await goTo(`${lineOf('examples/racy-counter.litmus', 'forall (')}:1`);
+    await page.locator('.editor-group-container.active .squiggly-error').first().waitFor({ state: 'attached', timeout: LONG });
+    const token = page.locator('.editor-group-container.active .view-line span', { hasText: /^forall$/ }).first();
+    const text = await hoverText(token);
+    const lines = text.split('\n').filter((l) => l.trim() !== '').length;
+    if (lines > 20 || !/Trace under/.test(text)) throw new Error(`${lines} lines: ${JSON.stringify(text.slice(0, 300))}`);
+    await page.mouse.move(0, 0);
+    await page.keyboard.press('Escape');
+  });
+}
+
+/** The test with its lenses, inline values and its trace view beside it, in the dark and the light theme. */
+async function themeScreenshots() {
+  const shoot = async (theme, cls, path) => {
+    await check(`screenshot in the ${theme} theme`, async () => {
+      await page.keyboard.press('Escape');
+      // the theme picker's own row (Enter on a filtered list can land on "Browse Additional
+      // Color Themes", which needs the network)
+      // (by its own row: the first row for this text can be "Browse Color Themes in Marketplace")
+      await page.keyboard.press('F1');
+      await page.locator('.quick-input-widget input').first().fill('>Preferences: Color Theme');
+      await page.locator('.quick-input-widget .monaco-list-row', { has: page.locator('.label-name', { hasText: /^Preferences: Color Theme$/ }) }).first().click();
+      const row = page.locator('.quick-input-widget .monaco-list-row', { has: page.locator('.label-name', { hasText: new RegExp(`^${theme}$`) }) }).first();
+      await row.waitFor({ timeout: 30_000 });
+      await row.click();
+      await page.locator(`.monaco-workbench.${cls}`).first().waitFor({ timeout: 30_000 });
+      await page.locator('.tabs-container .tab', { hasText: FILE }).first().click();
+      await traceFrame().locator('svg').first().scrollIntoViewIfNeeded();
+      await page.mouse.move(0, 0);
+      if (path) await page.screenshot({ path });
+    });
+  };
+  await shoot('Dark Modern', 'vs-dark', process.env.SCREENSHOT_DARK);
+  await shoot('Light Modern', 'vs', process.env.SCREENSHOT_LIGHT);
+}
+
+const traceFrame = () => page.frameLocator('iframe.webview.ready').last().frameLocator('#active-frame');
+
+/** Problem 7 on the trace view's open graph: columns per thread, labels apart, toggles, zoom. */
+async function graphLayoutCheck(what) {
+  await check(`problem 7: ${what}'s graph: one column per thread, no edge labels overlapping, toggles, zoom`, async () => {
+    const frame = traceFrame();
+    await frame.locator('svg g.node').first().waitFor({ timeout: 30_000 });
+    const threads = await frame.locator('svg text.thread').count();
+    const layout = await frame.locator('svg').first().evaluate((svg) => {
+      // each thread's events in the column under its name (the initial writes in a row above)
+      const heads = [...svg.querySelectorAll('text.thread')].map((t) => [Number(t.getAttribute('x')), Number(t.getAttribute('y'))]);
+      const below = [...svg.querySelectorAll('g.node rect')].filter((r) => Number(r.getAttribute('y')) > heads[0][1]);
+      const xs = new Set(below.map((r) => Number(r.getAttribute('x'))));
+      const offColumn = [...xs].filter((x) => !heads.some(([hx]) => hx === x)).length;
+      // the labels of the edges shown (hidden relations are display:none)
+      const boxes = [...svg.querySelectorAll('g.edge text')]
+        .filter((t) => getComputedStyle(t).display !== 'none' && getComputedStyle(t.parentElement).display !== 'none')
+        .map((t) => t.getBoundingClientRect())
+        .filter((b) => b.width > 0);
+      let overlaps = 0;
+      for (let i = 0; i < boxes.length; i++)
+        for (let j = i + 1; j < boxes.length; j++) {
+          const a = boxes[i];
+          const b = boxes[j];
+          if (a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1) overlaps++;
+        }
+      const shown = [...svg.querySelectorAll('g.edge')].filter((g) => getComputedStyle(g).display !== 'none').length;
+      return { columns: xs.size, offColumn, labels: boxes.length, overlaps, shown, all: svg.querySelectorAll('g.edge').length };
+    });
+    if (threads < 2 || layout.columns !== threads || layout.offColumn) throw new Error(`${threads} threads, nodes in ${layout.columns} columns, ${layout.offColumn} not under a thread`);
+    if (layout.overlaps > 0) throw new Error(`${layout.overlaps} overlapping edge labels among ${layout.labels}`);
+    if (layout.shown === 0 || layout.shown >= layout.all) throw new Error(`${layout.shown} of ${layout.all} edges shown before any toggle`);
+    // a toggle shows the other edges of its relation
+    const box = frame.locator('#graph-box');
+    const toggle = frame.locator('input[type=checkbox][data-show]:not(:checked):not(:disabled)').first();
+    const kind = await toggle.getAttribute('data-show');
+    await toggle.check();
+    const cls = await box.getAttribute('class');
+    if (!cls.includes(`show-${kind}`)) throw new Error(`toggle ${kind}: graph box class ${cls}`);
+    await toggle.uncheck();
+    await frame.locator('#zoom-in').click();
+    const zl = await frame.locator('#zoom-level').innerText();
+    if (zl !== '125%') throw new Error(`zoom says ${zl}`);
+    await frame.locator('#zoom-reset').click();
+  });
+}
+
+async function settingsChecks() {
+  await check('problem 13: litmus.maxJobs, maxMemory and inlineValues are in the Settings UI', async () => {
+    await runCommand('Preferences: Open Settings (UI)');
+    await page.locator('.settings-editor').first().waitFor({ timeout: 30_000 });
+    await page.keyboard.type('litmus'); // (the search box has the focus)
+    for (const name of ['Max Jobs', 'Max Memory', 'Inline Values']) {
+      await page.locator('.settings-editor .setting-item', { hasText: name }).first().waitFor({ timeout: 30_000 });
+    }
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Escape');
+    await runCommand('View: Close All Editors');
+  });
+}
+
+/** Problem 8 on the active editor: the inlay hints at the end of their lines, and the setting. */
+async function inlineValueChecks() {
+  await check('problem 8: inline values sit at the end of their lines', async () => {
+    // (an inlay hint is injected text: a span of the line whose text starts with ⇐)
+    await page.waitForFunction(() => [...document.querySelectorAll('.editor-group-container.active .view-line span')].some((s) => s.textContent.includes('⇐')), null, { timeout: 60_000 });
+    const where = await page.evaluate(() => {
+      const out = [];
+      for (const line of document.querySelectorAll('.editor-group-container.active .view-line')) {
+        const spans = [...line.querySelectorAll(':scope > span > span')];
+        const first = spans.findIndex((s) => s.textContent.includes('⇐'));
+        if (first < 0) continue;
+        // what follows the first hint on its line: only other hints (or nothing)
+        const after = spans.slice(first).filter((s) => !s.textContent.includes('⇐')).map((s) => s.textContent).join('');
+        out.push({ line: line.textContent, after });
+      }
+      return out;
+    });
+    if (where.length === 0) throw new Error('no inline value found');
+    const inside = where.filter((w) => w.after.trim() !== '');
+    if (inside.length) throw new Error(`a value inside a line: ${JSON.stringify(inside[0])}`);
+  });
+  await check('problem 8: litmus.inlineValues: false hides them', async () => {
+    const count = () => page.evaluate(() => [...document.querySelectorAll('.editor-group-container.active .view-line span')].filter((s) => s.textContent.includes('⇐')).length);
+    if ((await count()) === 0) throw new Error('no inline values to hide');
+    writeWorkspaceSettings({ 'litmus.inlineValues': false });
+    await page.waitForFunction(() => ![...document.querySelectorAll('.editor-group-container.active .view-line span')].some((s) => s.textContent.includes('⇐')), null, { timeout: 30_000 });
+    writeWorkspaceSettings({});
+    await page.waitForFunction(() => [...document.querySelectorAll('.editor-group-container.active .view-line span')].some((s) => s.textContent.includes('⇐')), null, { timeout: 30_000 });
   });
 }
 
@@ -208,14 +601,20 @@ try {
   });
 
   await check('the verdict code lens shows TSO failing', async () => {
-    const lens = page.locator('.codelens-decoration', { hasText: 'TSO' }).first();
-    await lens.waitFor({ timeout: LONG });
-    const text = await lens.innerText();
-    if (!text.includes('TSO ✗')) throw new Error(`lens says ${JSON.stringify(text)}`);
+    await page.locator('.editor-group-container.active .codelens-decoration', { hasText: 'TSO ✗' }).first().waitFor({ timeout: LONG });
   });
 
   await check('the status bar item shows the verdicts', async () => {
     await page.locator('.statusbar-item', { hasText: 'TSO ✗' }).first().waitFor({ timeout: 60_000 });
+  });
+
+  await inlineValueChecks();
+
+  await check('problem 10: the verdict lenses explain their symbols in a tooltip (a legend with ?)', async () => {
+    const lens = await lensOfLine('assert(r0 == 0)');
+    const tso = lens && lens.titles.find(([t]) => t.startsWith('TSO'));
+    if (!tso) throw new Error(`assert lens ${JSON.stringify(lens)}`);
+    for (const w of ['fails', '✓ holds', '? incomplete']) if (!tso[1].includes(w)) throw new Error(`TSO ✗'s tooltip lacks ${JSON.stringify(w)}: ${JSON.stringify(tso[1])}`);
   });
 
   await check('hovering the assertion shows the server hover', async () => {
@@ -240,6 +639,7 @@ try {
   await check("the server's hover is short: verdicts, a trace link, one line per model, the legend", async () => {
     // issue 44: no schedule table (it is in the diagnostic and the trace view), no tables at all
     const hover = page.locator('.monaco-hover:not(.hidden)').first();
+    await page.waitForFunction(() => /Trace under TSO/.test(document.querySelector('.monaco-hover:not(.hidden)')?.innerText ?? ''), null, { timeout: 15_000 }).catch(() => {});
     const text = await hover.innerText();
     if (!/Trace under TSO/.test(text)) throw new Error(`no trace link: ${JSON.stringify(text.slice(0, 200))}`);
     if (!/✓ holds · ✗ fails/.test(text)) throw new Error(`no legend: ${JSON.stringify(text.slice(0, 200))}`);
@@ -254,7 +654,7 @@ try {
   await check('the Show schedule lens opens the steps in schedule order, one row each', async () => {
     await page.mouse.move(0, 0);
     await page.keyboard.press('Escape');
-    const link = page.locator('.codelens-decoration a', { hasText: 'Show schedule' }).first();
+    const link = page.locator('.editor-group-container.active .codelens-decoration a', { hasText: 'Show schedule' }).first();
     await link.waitFor({ timeout: 30_000 });
     await link.click();
     const first = page.locator('.quick-input-widget .monaco-list-row', { hasText: /^1\. / }).first();
@@ -299,18 +699,21 @@ try {
   });
 
   await verifyAllChecks();
+  await existsChecks();
   await fenceQuickFixChecks();
   await followChecks();
+  await slowCounterChecks();
+  await counterHoverCheck();
+  await deadlockChecks();
+  await settingsChecks();
   // The trace view (issue 31): the per-model lens, the webview's table, stepping, the graph.
-  const traceFrame = () => page.frameLocator('iframe.webview.ready').last().frameLocator('#active-frame');
   await check("the PSO ✗ lens opens PSO's counterexample in the trace view", async () => {
     await page.keyboard.press('Escape');
     // wide enough for the trace view's buffer and memory columns beside the editor
     await page.setViewportSize({ width: 1680, height: 900 });
-    // the checks above left another file active (the Testing view's files): back to the test's tab
-    await page.keyboard.press('Escape');
-    await page.locator('.tabs-container .tab', { hasText: FILE }).first().click();
-    const link = page.locator('.codelens-decoration a', { hasText: /^PSO ✗$/ }).first();
+    // the checks above left other files open: back to the test
+    await quickOpen(FILE, 'litmus Peterson');
+    const link = page.locator('.editor-group-container.active .codelens-decoration a', { hasText: /^PSO ✗$/ }).first();
     await link.waitFor({ timeout: 60_000 });
     await link.click();
     const heading = traceFrame().locator('h1');
@@ -351,6 +754,8 @@ try {
     await page.waitForTimeout(500);
     await traceFrame().locator('h1', { hasText: 'under TSO' }).waitFor({ timeout: 30_000 });
   });
+
+  await themeScreenshots();
 
   await check('a missing server binary is reported once, naming the setting', async () => {
     await page.keyboard.press('Escape');

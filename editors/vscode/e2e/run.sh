@@ -9,7 +9,9 @@
 # e2e/node_modules, about 6 minutes and 600 MB); cargo (builds the litmus binary unless
 # LITMUS_BIN names one), patchelf (the extension installed is the linux-x64 .vsix with that
 # server bundled, so no litmus.serverPath is set). Writes docs/vscode-counterexample.png,
-# docs/vscode-schedule.png, docs/vscode-test-explorer.png and docs/vscode-fence-quickfix.png.
+# docs/vscode-schedule.png, docs/vscode-test-explorer.png, docs/vscode-fence-quickfix.png,
+# docs/vscode-trace.png, docs/vscode-trace-graph.png, and docs/vscode-dark.png and
+# docs/vscode-light.png (the same view in both themes); pngquant, when installed, shrinks them.
 # Last line: `N passed, N failed`.
 set -euo pipefail
 if [ "${LITMUS_E2E_CODE_SERVER:-}" != 1 ]; then
@@ -90,6 +92,7 @@ cat > "$work/user/User/settings.json" << JSON
   "telemetry.telemetryLevel": "off",
   "extensions.ignoreRecommendations": true,
   "editor.hover.delay": 100,
+  "editor.stickyScroll.enabled": false,
   "window.commandCenter": false,
   "workbench.secondarySideBar.defaultVisibility": "hidden",
   "chat.disableAIFeatures": true,
@@ -114,7 +117,12 @@ CODE_SERVER_URL="http://127.0.0.1:$port" WORKSPACE="$work/ws" CHROMIUM="$chromiu
   SCREENSHOT="$repo/docs/vscode-counterexample.png" SCREENSHOT_PEEK="$repo/docs/vscode-schedule.png" \
   SCREENSHOT_TESTS="$repo/docs/vscode-test-explorer.png" SCREENSHOT_QUICKFIX="$repo/docs/vscode-fence-quickfix.png" \
   SCREENSHOT_TRACE="$repo/docs/vscode-trace.png" SCREENSHOT_GRAPH="$repo/docs/vscode-trace-graph.png" \
+  SCREENSHOT_DARK="$repo/docs/vscode-dark.png" SCREENSHOT_LIGHT="$repo/docs/vscode-light.png" \
   node "$here/drive.mjs"
 rc=$?
+# Screenshots for docs/: a palette of 256 colours keeps them small (optional: apt-get install pngquant).
+if command -v pngquant > /dev/null; then
+  for png in "$repo"/docs/vscode-*.png; do pngquant --force --skip-if-larger --quality 70-95 --ext .png "$png" || true; done
+fi
 if [ $rc -ne 0 ]; then echo "--- code-server log"; tail -40 "$work/code-server.log"; fi
 exit $rc

@@ -78,10 +78,16 @@ end
 
 --- The server's hover markdown made readable in Neovim 0.7's float: links to VS Code commands
 --- (`[Trace under TSO](command:litmus.showTrace?…)`) become their text with the command that
---- does the same here, and a markdown table (if any) becomes one row a line.
-function M.hover_text(md)
+--- does the same here, and a markdown table (if any) becomes one row a line. Before 0.10 the
+--- float's markdown is a Vim syntax that conceals `**` and `_` but shows code spans' backticks,
+--- so they are dropped there (`plain_code`, default: the running Neovim is older than 0.10; from
+--- 0.10 tree-sitter conceals them); runs of blank lines become one.
+function M.hover_text(md, plain_code)
   if type(md) ~= 'string' then
     return md
+  end
+  if plain_code == nil then
+    plain_code = vim.fn.has('nvim-0.10') == 0
   end
   md = md:gsub('%[Trace under (%u+)%]%(command:[^%)]*%)', function(m)
     return 'Trace under ' .. m .. ' (`:LitmusTrace ' .. m:lower() .. '`)'
@@ -98,10 +104,10 @@ function M.hover_text(md)
       end
       table.insert(out, '  ' .. table.concat(cells, ' · '))
     else
-      table.insert(out, line)
+      table.insert(out, plain_code and (line:gsub('`([^`]*)`', '%1')) or line)
     end
   end
-  return table.concat(out, '\n')
+  return (table.concat(out, '\n'):gsub('\n\n\n+', '\n\n'))
 end
 
 local function on_hover(err, result, ctx, config)

@@ -634,6 +634,13 @@ export function layoutGraph(g: Graph): Placed[] {
   return placed.sort((a, b) => a.node.id - b.node.id);
 }
 
+/** An edge label's line height and the width of one of its characters (12px monospace). */
+const LABEL_H = 14;
+const LABEL_CHAR = 7.5;
+
+/** The height of a row of the deadlock's wait labels under the graph. */
+const WAIT_ROW = 18;
+
 /** The execution graph as an inline SVG (no network, theme colours through CSS classes). */
 export function graphSvg(g: Graph): string {
   const e = escapeHtml;
@@ -641,7 +648,8 @@ export function graphSvg(g: Graph): string {
   const at = new Map(placed.map((p) => [p.node.id, p]));
   const width = Math.max(20 + g.threads.length * COL, ...placed.map((p) => p.x + NODE_W + 40));
   const bottom = Math.max(...placed.map((p) => p.y + NODE_H), TOP);
-  const height = bottom + (g.waits?.length ? 60 : 30);
+  // a deadlock's waits: one label a row under the graph (side by side they overlapped)
+  const height = bottom + (g.waits?.length ? 44 + WAIT_ROW * g.waits.length : 30);
   const firstRow = placed.some((p) => p.node.thread === null) ? TOP + ROW : TOP;
   const headers = g.threads.map((t, i) => `<text class="thread" x="${20 + i * COL}" y="${firstRow}">${e(t)}</text>`).join('');
   const markers = ['po', 'rf', 'co', 'fr', 'rmw', 'wait']
@@ -649,6 +657,7 @@ export function graphSvg(g: Graph): string {
     .join('');
   // Labels of parallel edges between the same columns are staggered along the curve.
   const seen = new Map<string, number>();
+  const labels: { x: number; y: number; w: number }[] = [];
   const edges = g.edges
     .map((ed, i) => {
       const a = at.get(ed.from);
@@ -683,6 +692,11 @@ export function graphSvg(g: Graph): string {
         lx = (1 - t) * (1 - t) * sx + 2 * (1 - t) * t * cx + t * t * tx + 3;
         ly = (1 - t) * (1 - t) * sy + 2 * (1 - t) * t * cy + t * t * ty - 2;
       }
+      // A label that would cover one placed before moves down until it is free (Dekker's rf and
+      // fr labels between the same columns crossed).
+      const w = LABEL_CHAR * ed.kind.length + 2;
+      while (labels.some((l) => lx < l.x + l.w && l.x < lx + w && Math.abs(l.y - ly) < LABEL_H)) ly += LABEL_H;
+      labels.push({ x: lx, y: ly, w });
       const from = at.get(ed.from)!.node;
       const to = at.get(ed.to)!.node;
       const name = (n: GraphNode) => (n.name ? `${n.name}: ${n.label}` : n.label);
@@ -691,13 +705,13 @@ export function graphSvg(g: Graph): string {
     .join('\n');
   // A deadlock: from below each waiting thread's last event to the lock its holder took.
   const waits = (g.waits ?? [])
-    .map((w) => {
+    .map((w, k) => {
       const mine = placed.filter((p) => p.node.thread === w.thread);
       const sx = 20 + w.thread * COL + NODE_W / 2;
       const sy = mine.length ? Math.max(...mine.map((p) => p.y + NODE_H)) : firstRow + 10;
       const what = w.mutex === null ? 'waits at await' : `waits for ${w.mutex}${w.holder !== null ? ` (held by ${g.threads[w.holder]})` : ''}`;
       const target = w.lock !== null ? at.get(w.lock) : undefined;
-      const text = `<text class="l-wait" x="${sx - NODE_W / 2}" y="${bottom + 40}">${e(`${g.threads[w.thread]} ${what}`)}</text>`;
+      const text = `<text class="l-wait" x="${sx - NODE_W / 2}" y="${bottom + 40 + WAIT_ROW * k}">${e(`${g.threads[w.thread]} ${what}`)}</text>`;
       if (!target) return `<g class="wait">${text}</g>`;
       const tx = target.x + (target.x > sx ? 0 : NODE_W);
       const ty = target.y + NODE_H / 2;

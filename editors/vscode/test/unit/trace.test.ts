@@ -154,6 +154,25 @@ test('the graph SVG: herd layout, one group per event and edge, kinds coloured b
   assert.match(graphSvg(pending), /<g class="node pending" data-id="2" data-step="0"><title>a: Wx=1 \(still buffered\)<\/title>/);
 });
 
+test('no two edge labels of the graph cover each other', () => {
+  const t = parseTrace(reply)!;
+  // every edge of SB's execution, and each once more in the other direction (crossing lanes)
+  const edges = [...t.graph.edges, ...t.graph.edges.map((e) => ({ ...e, from: e.to, to: e.from }))];
+  const svg = graphSvg({ ...t.graph, edges });
+  const boxes = [...svg.matchAll(/<text class="l-(\w+)" x="([\d.-]+)" y="([\d.-]+)">/g)].map((m) => ({
+    x: Number(m[2]),
+    y: Number(m[3]),
+    w: 7.5 * m[1].length,
+  }));
+  assert.equal(boxes.length, edges.length);
+  for (let i = 0; i < boxes.length; i++)
+    for (let j = i + 1; j < boxes.length; j++) {
+      const [a, b] = [boxes[i], boxes[j]];
+      const covers = a.x < b.x + b.w && b.x < a.x + a.w && Math.abs(a.y - b.y) < 12;
+      assert.ok(!covers, `labels ${i} and ${j} overlap: ${JSON.stringify([a, b])}`);
+    }
+});
+
 test('the graph shows the cycle that explains a relaxed violation first, the rest behind toggles', () => {
   const cyc = new Set(['2>4', '4>3', '3>5', '5>2']);
   const g = parseTrace({
@@ -198,4 +217,9 @@ test("a deadlock's graph draws each thread's wait for the lock its holder took",
   assert.match(svg, /P0 waits for b \(held by P1\)/);
   assert.match(svg, /P1 waits for a \(held by P0\)/);
   assert.match(svg, /marker-end="url\(#arrow-wait\)"/);
+  // each label on a row of its own (side by side, the longer one ran into the other)
+  const ys = [...svg.matchAll(/<text class="l-wait" x="[\d.]+" y="([\d.]+)"/g)].map((m) => Number(m[1]));
+  assert.equal(ys.length, 2);
+  assert.notEqual(ys[0], ys[1], 'the wait labels share a row');
+  assert.ok(Math.max(...ys) < Number(/height="([\d.]+)"/.exec(svg)![1]), 'the last label is inside the picture');
 });
