@@ -29,9 +29,26 @@ pub const MAX_GROWTH: usize = 4;
 
 /// `body` with every `while` in it reduced (the module doc); `None` if nothing changed.
 pub fn reduce_block(body: &[Stmt]) -> Option<Vec<Stmt>> {
+    // Most programs have no such loop: find out before copying anything.
+    if !body.iter().any(has_spin) {
+        return None;
+    }
     let mut changed = false;
     let out = body.iter().map(|s| reduce_loops(s, &mut changed)).collect();
     changed.then_some(out)
+}
+
+/// Whether `s` is or contains a loop with a pure way round its body.
+fn has_spin(s: &Stmt) -> bool {
+    match &s.kind {
+        StmtKind::If {
+            then_body,
+            else_body,
+            ..
+        } => then_body.iter().chain(else_body).any(has_spin),
+        StmtKind::While { body, .. } => may_be_pure(body) || body.iter().any(has_spin),
+        _ => false,
+    }
 }
 
 /// `s` with the loops in it reduced, without splitting any path of `s` itself.
@@ -48,17 +65,14 @@ fn reduce_loops(s: &Stmt, changed: &mut bool) -> Stmt {
         },
         StmtKind::While { cond, body } => {
             let inner: Vec<Stmt> = body.iter().map(|s| reduce_loops(s, changed)).collect();
-            let body = if may_be_pure(&inner) {
-                let spun = end_pure_paths(&inner, s);
-                if size(&spun) <= MAX_GROWTH * size(&inner).max(1) {
-                    *changed = true;
-                    spun
-                } else {
-                    inner
-                }
+            let mut budget = MAX_GROWTH * size(&inner).max(1);
+            let spun = if may_be_pure(&inner) {
+                end_pure_paths(&inner, s, &mut budget)
             } else {
-                inner
+                None
             };
+            *changed |= spun.is_some();
+            let body = spun.unwrap_or(inner);
             StmtKind::While {
                 cond: cond.clone(),
                 body,
@@ -110,7 +124,8 @@ fn size(body: &[Stmt]) -> usize {
 }
 
 /// `body` with `assume(false)` at the end of each pure path; `at` (the loop) gives its span.
-fn end_pure_paths(body: &[Stmt], at: &Stmt) -> Vec<Stmt> {
+/// `None` once the copies made would pass `budget` statements.
+fn end_pure_paths(body: &[Stmt], at: &Stmt, budget: &mut usize) -> Option<Vec<Stmt>> {
     let mut out = Vec::new();
     for (i, s) in body.iter().enumerate() {
         if pure(s) {
@@ -125,16 +140,19 @@ fn end_pure_paths(body: &[Stmt], at: &Stmt) -> Vec<Stmt> {
             } if may_be_pure(then_body) || may_be_pure(else_body) => {
                 // Mixed: the rest of the body goes into both branches.
                 let rest = &body[i + 1..];
-                let branch = |b: &[Stmt]| {
+                *budget = budget.checked_sub(2 * size(rest))?;
+                let mut branch = |b: &[Stmt]| {
                     let mut v = b.to_vec();
                     v.extend_from_slice(rest);
-                    end_pure_paths(&v, at)
+                    end_pure_paths(&v, at, budget)
                 };
+                let then_body = branch(then_body)?;
+                let else_body = branch(else_body)?;
                 out.push(Stmt {
                     kind: StmtKind::If {
                         cond: cond.clone(),
-                        then_body: branch(then_body),
-                        else_body: branch(else_body),
+                        then_body,
+                        else_body,
                     },
                     span: s.span,
                 });
@@ -142,8 +160,9 @@ fn end_pure_paths(body: &[Stmt], at: &Stmt) -> Vec<Stmt> {
             // Impure on every path from here: the rest as it is.
             _ => out.extend_from_slice(&body[i..]),
         }
-        return out;
+        return Some(out);
     }
+    *budget = budget.checked_sub(1)?;
     out.push(Stmt {
         kind: StmtKind::Assume(Expr {
             kind: ExprKind::Int(0),
@@ -151,5 +170,68 @@ fn end_pure_paths(body: &[Stmt], at: &Stmt) -> Vec<Stmt> {
         }),
         span: at.span,
     });
-    out
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::syntax;
+
+    fn body(src: &str) -> Vec<Stmt> {
+        let text = format!("litmus T\nshared x = 0, y = 0;\nthread P0 {{\n{src}\n}}\n");
+        let test = syntax::parse(&text).test.expect("parses");
+        test.threads[0].body.clone()
+    }
+
+    fn assumes(b: &[Stmt]) -> usize {
+        b.iter()
+            .map(|s| match &s.kind {
+                StmtKind::Assume(e) => (e.kind == ExprKind::Int(0)) as usize,
+                StmtKind::If {
+                    then_body,
+                    else_body,
+                    ..
+                } => assumes(then_body) + assumes(else_body),
+                StmtKind::While { body, .. } => assumes(body),
+                _ => 0,
+            })
+            .sum()
+    }
+
+    #[test]
+    fn pure_ways_round_end_in_an_assume_and_impure_loops_stay() {
+        // An empty spin, and Dekker's wait (one pure way round, the else of the `if`).
+        assert_eq!(
+            reduce_block(&body("while (x == 0) {}")).map(|b| assumes(&b)),
+            Some(1)
+        );
+        let dekker = "while (x == 1) { if (y != 0) { x = 0; assume(y == 0); x = 1; } }";
+        assert_eq!(reduce_block(&body(dekker)).map(|b| assumes(&b)), Some(1));
+        // Two mixed `if`s: the rest is copied, and each pure way round gets its assume.
+        let two =
+            "while (x == 1) { if (y == 1) { x = 2; } assert(x != 3); if (y == 2) { x = 3; } }";
+        assert_eq!(reduce_block(&body(two)).map(|b| assumes(&b)), Some(1));
+        // A register assignment, a store, an await or an inner loop on every way round: none.
+        for src in [
+            "while (x == 0) { r = r + 1; }",
+            "while (x == 0) { y = 1; }",
+            "while (x == 0) { await(y == 1); }",
+            "while (x == 0) { while (y == 0) { y = 1; } }",
+        ] {
+            assert_eq!(reduce_block(&body(src)), None, "{src}");
+        }
+        // An inner spin is reduced on its own; the outer loop, which contains it, is not.
+        let nested = "while (x == 0) { while (y == 0) {} }";
+        assert_eq!(reduce_block(&body(nested)).map(|b| assumes(&b)), Some(1));
+    }
+
+    #[test]
+    fn copying_stops_at_the_budget() {
+        // Sequential `if`s whose both branches have pure and impure ways round double the
+        // copies each time: the loop is left alone rather than grown past MAX_GROWTH.
+        let one = "if (y == 1) { if (x == 1) { y = 2; } } else { if (x == 2) { y = 3; } }";
+        let src = format!("while (x == 0) {{ {} }}", vec![one; 12].join(" "));
+        assert_eq!(reduce_block(&body(&src)), None);
+    }
 }
