@@ -231,7 +231,7 @@ mod tests {
         // Sequential `if`s whose both branches have pure and impure ways round double the
         // copies each time: the loop is left alone rather than grown past MAX_GROWTH.
         let one = "if (y == 1) { if (x == 1) { y = 2; } } else { if (x == 2) { y = 3; } }";
-        let src = format!("while (x == 0) {{ {} }}", vec![one; 12].join(" "));
+        let src = format!("while (x == 0) {{ {} }}", [one; 12].join(" "));
         assert_eq!(reduce_block(&body(&src)), None);
     }
 }
