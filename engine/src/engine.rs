@@ -120,6 +120,17 @@ impl Engine for Mcr {
     }
 }
 
+/// The task's program with spin loops as Nidhugg does them (`ir::spin`: the same states and
+/// faults, and a side-effect-free iteration ends at an `assume` instead of running to the loop
+/// bound), if it has such a loop and is its test's plain lowering (fence synthesis hands
+/// engines programs with some of the test's fences removed: those are explored as they are).
+fn spin_reduced(task: &Task<'_>, ctl: &Control) -> Option<Program> {
+    let stop = || ctl.should_stop();
+    let spun = Program::lower_spins(task.test, task.opts.loop_bound, &stop).ok()??;
+    let plain = Program::lower_with(task.test, task.opts.loop_bound, &stop).ok()?;
+    (plain == *task.program).then_some(spun)
+}
+
 /// DPOR. Work: one unit per stop check of its loop, every 256 nodes or 4,096 steps
 /// ([`crate::dpor`]). Its robustness is its by-product: a cycle check of every execution it
 /// explores.
@@ -127,6 +138,11 @@ struct Dpor;
 
 impl Engine for Dpor {
     fn check(&self, task: &Task<'_>, ctl: &Control) -> ModelReport {
+        let spun = spin_reduced(task, ctl);
+        let task = &Task {
+            program: spun.as_ref().unwrap_or(task.program),
+            ..task.clone()
+        };
         collect(task, ctl, EngineKind::Dpor, |col| {
             crate::dpor::explore(task.program, task.model, task.opts, ctl, col);
         })

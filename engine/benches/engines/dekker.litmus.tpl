@@ -1,37 +1,36 @@
-litmus DekkerN "Dekker, after Nidhugg's TACAS'15 benchmark (TSO fences at the T marks, PSO fences at the P marks)"
-shared flag0 = 0, flag1 = 0, turn = 0, cnt = 0;
-thread P0 {
-  flag0 = 1;
-  {T}
-  while (flag1 == 1) {
-    if (turn != 0) {
-      flag0 = 0;
-      await(turn == 0);
-      flag0 = 1;
-      {T}
-    }
-  }
-  c = cnt;
-  cnt = c + 1;
-  {P}
-  turn = 1;
-  flag0 = 0;
-}
-thread P1 {
+litmus Dekker "Dekker, translated from Nidhugg's TACAS'15 benchmarks/dekker.c: __VERIFIER_assume is assume, mfence is fence (TSO_FENCE at the T marks, PSO_FENCE, which implies TSO_FENCE, at the P marks)"
+shared flag1 = 0, flag2 = 0, turn = 0, x = 0;
+thread thr1 {
   flag1 = 1;
   {T}
-  while (flag0 == 1) {
-    if (turn != 1) {
+  while (flag2 >= 1) {
+    if (turn != 0) {
       flag1 = 0;
-      await(turn == 1);
+      assume(turn == 0);
       flag1 = 1;
       {T}
     }
   }
-  c = cnt;
-  cnt = c + 1;
+  x = 0;
+  assert(x <= 0);
   {P}
-  turn = 0;
+  turn = 1;
   flag1 = 0;
 }
-forall (cnt == 2)
+thread thr2 {
+  flag2 = 1;
+  {T}
+  while (flag1 >= 1) {
+    if (turn != 1) {
+      flag2 = 0;
+      assume(turn == 1);
+      flag2 = 1;
+      {T}
+    }
+  }
+  x = 1;
+  assert(x >= 1);
+  {P}
+  turn = 0;
+  flag2 = 0;
+}

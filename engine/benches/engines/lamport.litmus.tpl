@@ -1,51 +1,64 @@
-litmus LamportN "Lamport's fast mutex, after Nidhugg's TACAS'15 benchmark (TSO fences at the T marks, PSO fences at the P marks)"
-shared b1 = 0, b2 = 0, x = 0, y = 0, cnt = 0;
-thread P1 {
-  b1 = 1;
-  {P}
-  x = 1;
-  {T}
-  r = y;
-  assume(r == 0);
-  y = 1;
-  {T}
-  r = x;
-  if (r != 1) {
-    b1 = 0;
+litmus Lamport "Lamport's fast mutex, translated from Nidhugg's TACAS'15 benchmarks/lamport.c: __VERIFIER_assume is assume, mfence is fence (TSO_FENCE at the T marks, PSO_FENCE, which implies TSO_FENCE, at the P marks); `while (1)` with `continue` and `goto breaklbl` is a loop on the register done"
+shared x = 0, y = 0, b1 = 0, b2 = 0, X = 0;
+thread thr1 {
+  done = 0;
+  while (done == 0) {
+    b1 = 1;
+    x = 1;
     {T}
-    await(b2 == 0);
-    r = y;
-    assume(r == 1);
+    if (y != 0) {
+      b1 = 0;
+      assume(y == 0);
+    } else {
+      y = 1;
+      {T}
+      if (x != 1) {
+        b1 = 0;
+        assume(b2 < 1);
+        if (y != 1) {
+          assume(y == 0);
+        } else {
+          done = 1;
+        }
+      } else {
+        done = 1;
+      }
+    }
   }
-  c = cnt;
-  cnt = c + 1;
+  X = 0;
+  assert(X <= 0);
   {P}
   y = 0;
-  {P}
   b1 = 0;
 }
-thread P2 {
-  b2 = 1;
-  {P}
-  x = 2;
-  {T}
-  r = y;
-  assume(r == 0);
-  y = 2;
-  {T}
-  r = x;
-  if (r != 2) {
-    b2 = 0;
+thread thr2 {
+  done = 0;
+  while (done == 0) {
+    b2 = 1;
+    x = 2;
     {T}
-    await(b1 == 0);
-    r = y;
-    assume(r == 2);
+    if (y != 0) {
+      b2 = 0;
+      assume(y == 0);
+    } else {
+      y = 2;
+      {T}
+      if (x != 2) {
+        b2 = 0;
+        assume(b1 < 1);
+        if (y != 2) {
+          assume(y == 0);
+        } else {
+          done = 1;
+        }
+      } else {
+        done = 1;
+      }
+    }
   }
-  c = cnt;
-  cnt = c + 1;
+  X = 1;
+  assert(X >= 1);
   {P}
   y = 0;
-  {P}
   b2 = 0;
 }
-forall (cnt == 2)

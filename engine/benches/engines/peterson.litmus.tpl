@@ -1,25 +1,24 @@
-litmus PetersonN "Peterson, after Nidhugg's TACAS'15 benchmark (TSO fences at the T marks, PSO fences at the P marks)"
-shared flag0 = 0, flag1 = 0, turn = 0, cnt = 0;
-thread P0 {
-  flag0 = 1;
+litmus Peterson "Peterson, translated from Nidhugg's TACAS'15 benchmarks/peterson.c: __VERIFIER_assume is assume, mfence is fence (TSO_FENCE at the T marks, PSO_FENCE, which implies TSO_FENCE, at the P marks)"
+shared flag1 = 0, flag2 = 0, turn = 0, x = 0;
+thread thr1 {
+  flag1 = 1;
   {P}
   turn = 1;
   {T}
-  await(flag1 == 0 || turn == 0);
-  c = cnt;
-  cnt = c + 1;
-  {P}
-  flag0 = 0;
-}
-thread P1 {
-  flag1 = 1;
-  {P}
-  turn = 0;
-  {T}
-  await(flag0 == 0 || turn == 1);
-  c = cnt;
-  cnt = c + 1;
+  assume(flag2 != 1 || turn != 1);
+  x = 0;
+  assert(x <= 0);
   {P}
   flag1 = 0;
 }
-forall (cnt == 2)
+thread thr2 {
+  flag2 = 1;
+  {P}
+  turn = 0;
+  {T}
+  assume(flag1 != 1 || turn != 0);
+  x = 1;
+  assert(x >= 1);
+  {P}
+  flag2 = 0;
+}

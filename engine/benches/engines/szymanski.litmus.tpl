@@ -1,43 +1,42 @@
-litmus SzymanskiN "Szymanski, after Nidhugg's TACAS'15 benchmark (TSO fences at the T marks, PSO fences at the P marks)"
-shared f0 = 0, f1 = 0, cnt = 0;
-thread P0 {
-  f0 = 1;
+litmus Szymanski "Szymanski, translated from Nidhugg's TACAS'15 benchmarks/szymanski.c: __VERIFIER_assume is assume, mfence is fence (TSO_FENCE at the T marks, PSO_FENCE, which implies TSO_FENCE, at the P marks)"
+shared flag1 = 0, flag2 = 0, x = 0;
+thread thr1 {
+  flag1 = 1;
   {T}
-  await(f1 < 3);
-  f0 = 3;
+  assume(flag2 < 3);
+  flag1 = 3;
   {T}
-  r = f1;
-  if (r == 1) {
-    f0 = 2;
+  if (flag2 == 1) {
+    flag1 = 2;
     {T}
-    await(f1 == 4);
+    assume(flag2 == 4);
   }
-  f0 = 4;
+  flag1 = 4;
   {T}
-  c = cnt;
-  cnt = c + 1;
+  assume(flag2 < 2);
+  x = 0;
+  assert(x <= 0);
   {P}
-  await(f1 < 2 || f1 > 3);
-  f0 = 0;
+  assume(2 > flag2 || flag2 > 3);
+  flag1 = 0;
 }
-thread P1 {
-  f1 = 1;
+thread thr2 {
+  flag2 = 1;
   {T}
-  await(f0 < 3);
-  f1 = 3;
+  assume(flag1 < 3);
+  flag2 = 3;
   {T}
-  r = f0;
-  if (r == 1) {
-    f1 = 2;
+  if (flag1 == 1) {
+    flag2 = 2;
     {T}
-    await(f0 == 4);
+    assume(flag1 == 4);
   }
-  f1 = 4;
+  flag2 = 4;
   {T}
-  await(f0 < 2);
-  c = cnt;
-  cnt = c + 1;
+  assume(flag1 < 2);
+  x = 1;
+  assert(x >= 1);
   {P}
-  f1 = 0;
+  assume(2 > flag1 || flag1 > 3);
+  flag2 = 0;
 }
-forall (cnt == 2)

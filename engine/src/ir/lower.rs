@@ -22,57 +22,85 @@ impl Program {
         loop_bound: u32,
         stop: &dyn Fn() -> bool,
     ) -> Result<Program, LowerError> {
-        if test.dialect.is_asm() {
-            // The code is not in the thread bodies: an empty program would be a wrong answer.
-            return Err(LowerError::Invalid(crate::asm::NOT_AVAILABLE.to_string()));
+        lower_program(test, loop_bound, stop, false)
+    }
+
+    /// [`Program::lower_with`] with side-effect-free loop iterations ended by `assume(false)`
+    /// (`super::spin`): the same final states and faults, spin loops cost the same at every loop
+    /// bound. Registers are numbered as in [`Program::lower_with`]. `Ok(None)`: no loop of the
+    /// test has a side-effect-free path, the program would be [`Program::lower_with`]'s.
+    pub fn lower_spins(
+        test: &ast::Test,
+        loop_bound: u32,
+        stop: &dyn Fn() -> bool,
+    ) -> Result<Option<Program>, LowerError> {
+        if test
+            .threads
+            .iter()
+            .all(|th| super::spin::reduce_block(&th.body).is_none())
+        {
+            return Ok(None);
         }
-        let total: u64 = test.shared.iter().map(|d| d.cells() as u64).sum();
-        if total > MAX_CELLS {
-            return Err(LowerError::Invalid(format!(
-                "{total} shared cells is more than the checker handles ({MAX_CELLS})"
-            )));
-        }
-        let mut vars = Vec::new();
-        let mut cells = Vec::new();
-        let mut init = Vec::new();
-        for d in &test.shared {
-            let base = cells.len() as u32;
-            match d.size {
-                None => cells.push(d.name.text.clone()),
-                Some(n) => {
-                    for i in 0..n {
-                        cells.push(format!("{}[{}]", d.name.text, i));
-                    }
+        lower_program(test, loop_bound, stop, true).map(Some)
+    }
+}
+
+fn lower_program(
+    test: &ast::Test,
+    loop_bound: u32,
+    stop: &dyn Fn() -> bool,
+    spins: bool,
+) -> Result<Program, LowerError> {
+    if test.dialect.is_asm() {
+        // The code is not in the thread bodies: an empty program would be a wrong answer.
+        return Err(LowerError::Invalid(crate::asm::NOT_AVAILABLE.to_string()));
+    }
+    let total: u64 = test.shared.iter().map(|d| d.cells() as u64).sum();
+    if total > MAX_CELLS {
+        return Err(LowerError::Invalid(format!(
+            "{total} shared cells is more than the checker handles ({MAX_CELLS})"
+        )));
+    }
+    let mut vars = Vec::new();
+    let mut cells = Vec::new();
+    let mut init = Vec::new();
+    for d in &test.shared {
+        let base = cells.len() as u32;
+        match d.size {
+            None => cells.push(d.name.text.clone()),
+            Some(n) => {
+                for i in 0..n {
+                    cells.push(format!("{}[{}]", d.name.text, i));
                 }
             }
-            for i in 0..d.cells() as usize {
-                init.push(d.init.get(i).copied().unwrap_or(0));
-            }
-            vars.push(Var {
-                name: d.name.text.clone(),
-                base,
-                size: d.size,
-            });
         }
-        let mut threads = Vec::new();
-        let mut polls = 0u32;
-        let mut stop = || {
-            polls = polls.wrapping_add(1);
-            polls.is_multiple_of(crate::control::POLL_EVERY) && stop()
-        };
-        for (ti, th) in test.threads.iter().enumerate() {
-            threads.push(lower_thread(test, ti, th, &mut stop)?);
+        for i in 0..d.cells() as usize {
+            init.push(d.init.get(i).copied().unwrap_or(0));
         }
-        Ok(Program {
-            name: test.name.text.clone(),
-            vars,
-            cells,
-            init,
-            mutexes: test.mutexes.iter().map(|m| m.text.clone()).collect(),
-            threads,
-            loop_bound,
-        })
+        vars.push(Var {
+            name: d.name.text.clone(),
+            base,
+            size: d.size,
+        });
     }
+    let mut threads = Vec::new();
+    let mut polls = 0u32;
+    let mut stop = || {
+        polls = polls.wrapping_add(1);
+        polls.is_multiple_of(crate::control::POLL_EVERY) && stop()
+    };
+    for (ti, th) in test.threads.iter().enumerate() {
+        threads.push(lower_thread(test, ti, th, spins, &mut stop)?);
+    }
+    Ok(Program {
+        name: test.name.text.clone(),
+        vars,
+        cells,
+        init,
+        mutexes: test.mutexes.iter().map(|m| m.text.clone()).collect(),
+        threads,
+        loop_bound,
+    })
 }
 
 /// Why [`Program::lower_with`] gave no program.
@@ -219,6 +247,7 @@ fn lower_thread(
     test: &ast::Test,
     ti: usize,
     th: &ast::Thread,
+    spins: bool,
     stop: &mut dyn FnMut() -> bool,
 ) -> Result<ThreadCode, LowerError> {
     let mut regs = RegNames::default();
@@ -240,7 +269,13 @@ fn lower_thread(
         code: Vec::new(),
         n_loops: 0,
     };
-    l.block(&th.body)?;
+    // Registers are named from the original body above; the reduced one only copies statements.
+    let reduced = if spins {
+        super::spin::reduce_block(&th.body)
+    } else {
+        None
+    };
+    l.block(reduced.as_deref().unwrap_or(&th.body))?;
     let n_regs = l.max_temp;
     let mut reg_init = vec![0; n_regs as usize];
     for (n, v) in &th.reg_init {

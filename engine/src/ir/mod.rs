@@ -23,6 +23,7 @@
 //! [`ast::Test`] to it.
 
 mod lower;
+pub mod spin;
 
 pub use lower::LowerError;
 

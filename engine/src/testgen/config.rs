@@ -22,6 +22,9 @@ pub struct Weights {
     pub while_reg: u64,
     /// `while (x == 0) { ... }`
     pub while_mem: u64,
+    /// A spin loop with side-effect-free ways round (`ir::spin`): `while (x == 0) {}`,
+    /// `while (x != 1) { if (y == 1) { ... } }`, with `assert`s and `assume`s in between
+    pub while_spin: u64,
 }
 
 /// What [`random_test_with`] generates: sizes, features and the weights of statement kinds.
@@ -77,6 +80,7 @@ impl GenConfig {
                 branch: 9,
                 while_reg: 1,
                 while_mem: 2,
+                while_spin: 0,
             },
         }
     }
@@ -105,6 +109,7 @@ impl GenConfig {
                 branch: 8,
                 while_reg: 3,
                 while_mem: 3,
+                while_spin: 0,
             },
         }
     }
@@ -132,7 +137,16 @@ impl GenConfig {
                 branch: 5,
                 while_reg: 5,
                 while_mem: 4,
+                while_spin: 0,
             },
         }
+    }
+
+    /// [`GenConfig::all`] with spin loops (`Weights::while_spin`), for the reduction of
+    /// `ir::spin`.
+    pub fn spins() -> GenConfig {
+        let mut c = GenConfig::all();
+        c.weights.while_spin = 6;
+        c
     }
 }

@@ -101,6 +101,7 @@ enum Kind {
     Branch,
     WhileReg,
     WhileMem,
+    WhileSpin,
 }
 
 impl Gen {
@@ -135,6 +136,10 @@ impl Gen {
             (
                 Kind::WhileMem,
                 if nested && !in_lock { w.while_mem } else { 0 },
+            ),
+            (
+                Kind::WhileSpin,
+                if nested && !in_lock { w.while_spin } else { 0 },
             ),
         ];
         let total: u64 = table.iter().map(|(_, w)| w).sum();
@@ -171,6 +176,7 @@ impl Gen {
             Kind::Branch => vec![self.branch(depth, in_lock)],
             Kind::WhileReg => vec![self.while_reg(depth)],
             Kind::WhileMem => vec![self.while_mem(depth)],
+            Kind::WhileSpin => vec![self.while_spin(depth)],
         }
     }
 
@@ -477,6 +483,37 @@ impl Gen {
         let cond = self.b.bin(BinOp::And, cond, count);
         let mut body = self.stmt(depth - 1, false);
         body.push(inc(self));
+        self.b.stmt(StmtKind::While { cond, body })
+    }
+
+    /// A spin loop on memory whose body has side-effect-free ways round (`ir::spin`): up to
+    /// three of `assert`/`assume` on registers or memory and `if (<memory>) { <statement> }`,
+    /// the last like Dekker's wait (`while (flag == 1) { if (turn != 0) { ... } }`).
+    fn while_spin(&mut self, depth: u32) -> Stmt {
+        let cond = self.memory_cond(true);
+        let mut body = Vec::new();
+        for _ in 0..self.rng.below(4) {
+            let s = match self.rng.below(4) {
+                0 => {
+                    let c = self.check_cond(3);
+                    self.b.stmt(StmtKind::Assert(c))
+                }
+                1 => {
+                    let c = self.memory_cond(true);
+                    self.b.stmt(StmtKind::Assume(c))
+                }
+                _ => {
+                    let cond = self.memory_cond(true);
+                    let then_body = self.stmt(depth - 1, false);
+                    self.b.stmt(StmtKind::If {
+                        cond,
+                        then_body,
+                        else_body: vec![],
+                    })
+                }
+            };
+            body.push(s);
+        }
         self.b.stmt(StmtKind::While { cond, body })
     }
 
