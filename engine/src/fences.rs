@@ -18,8 +18,7 @@
 //!   candidate order (thread, then position in the text), and checks each: the first set
 //!   that passes is a smallest one and, among the smallest, the first in that order (the
 //!   documented tie-break).
-//! - Violations that SC has too are not the fences' business: the goal is SC's verdicts, and
-//!   they are listed as what no fence can fix.
+//! - Violations SC has too are listed as what no fence can fix (the goal is SC's verdicts).
 
 use crate::ast::{Dialect, Stmt, StmtKind, Test};
 use crate::control::Control;
@@ -176,11 +175,10 @@ fn access(s: &Stmt, model: Model) -> bool {
 /// row (x86).
 fn insertion_offset(text: &str, test: &Test, s: &Stmt) -> usize {
     let end = (s.span.end as usize).min(text.len());
+    let line_end = text[end..].find('\n').map_or(text.len(), |i| end + i);
     match test.dialect {
         Dialect::Native => end,
-        Dialect::X86 | Dialect::X86_64 | Dialect::AArch64 | Dialect::RiscV => {
-            text[end..].find('\n').map_or(text.len(), |i| end + i)
-        }
+        Dialect::X86 | Dialect::X86_64 | Dialect::AArch64 | Dialect::RiscV => line_end,
     }
 }
 
