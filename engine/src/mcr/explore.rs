@@ -4,8 +4,8 @@
 use super::decide::{Chain, Query};
 use super::encode::{Answer, Encoder, EncoderOptions, Target};
 use super::observe::{
-    at_round_begin, causal_hash, make_trace, observe, pending_locks, wake_pending, CausalHasher,
-    Stores,
+    at_round_begin, causal_hash, make_trace, observe, pending_locks, retry_cut, wake_pending,
+    CausalHasher, Stores,
 };
 use super::prune::{Canon, Points};
 use super::seed::{choice_of, discriminant, seed_reached, Seed};
@@ -188,20 +188,36 @@ impl<'a> Explorer<'a> {
                 continue;
             }
             // 3. Report and collect the traces to analyse.
-            let traces = self.report(&replayed, endings, seed.min_event, sink);
+            let mut traces = self.report(&replayed, endings, seed.min_event, sink);
+            // A round of the seed's prefix (the target's, typically) failed and its thread
+            // retried it: the whole trace lost the round with its loads (`drop_failed_rounds`),
+            // and with them the other values those loads could take together with the target's
+            // new one (an `await` on two loads of `x` that needs both to read 1). The trace is
+            // cut before the first retry instead, where the round is its thread's last and
+            // stays; everything after the cut is the parent's execution with the thread
+            // scheduled later, whose values are targets of the parent trace.
+            let retried = traces.iter().any(|(_, m)| *m < seed.min_event);
+            if retried {
+                traces.clear();
+                // (No retry among the run's events: the retry is the step that ended it.)
+                let evs = &replayed.evs;
+                let cut = retry_cut(evs, &replayed.in_round, seed.min_event).unwrap_or(evs.len());
+                let (p, model) = (self.p, self.model);
+                let evs = evs[..cut].to_vec();
+                let cut = make_trace(p, model, &replayed.in_round, evs, End::Cut, seed.min_event);
+                if cut.1 == seed.min_event {
+                    traces.push(cut);
+                }
+            }
             // 4. New seeds from each trace's maximal causal model.
             for (tr, min_event) in traces {
-                // The target's round failed and its thread retried it: the trace lost the
-                // target's new value with the round (see `drop_failed_rounds`). What it shows is
-                // the same execution with the thread scheduled later, and MCR explores schedules
-                // through the values reads take, not their order: the values the thread can
-                // read when it runs later are targets of its round in this very trace's parent,
-                // and so are the values other threads read meanwhile. So it seeds nothing. (A
-                // thread that waits for good keeps its last round, which is then not dropped.)
                 if min_event < seed.min_event {
                     continue;
                 }
-                self.points.seeded(run);
+                if !retried {
+                    // A cut trace's queries do not cover the run's: no run merges into it.
+                    self.points.seeded(run);
+                }
                 if !self
                     .seen_traces
                     .insert((tr.events.clone(), min_event, seed.min_cell))
