@@ -9,8 +9,9 @@ use super::observe::{
 };
 use super::prune::{Canon, Points};
 use super::seed::{choice_of, discriminant, seed_reached, Seed};
-use super::trace::{End, Trace, TraceEvent};
+use super::trace::{End, EventKind, Trace, TraceEvent};
 use super::{Execution, McrStats, Tuning};
+use crate::ids::EventId;
 use crate::ir::{InstrKind, Program};
 use crate::options::{CheckOptions, Control};
 use crate::report::{Model, ViolationKind};
@@ -224,7 +225,10 @@ impl<'a> Explorer<'a> {
                 {
                     continue;
                 }
-                let fresh = self.analyse(&tr, min_event, seed.min_cell, run).ok()?;
+                let new_write = rmw_target(&seed, &tr);
+                let fresh = self
+                    .analyse(&tr, (min_event, new_write), seed.min_cell, run)
+                    .ok()?;
                 // Depth-first, in target order.
                 self.work.extend(fresh.into_iter().rev());
             }
@@ -478,11 +482,12 @@ impl<'a> Explorer<'a> {
 
     /// Decides the queries of trace `tr` of run `run`, whose first `min_event` events (and
     /// final values of the cells before `min_cell`) are its committed prefix: the new seeds,
-    /// in target order.
+    /// in target order. `new_write` is the seed's RMW target, the one write of the prefix whose
+    /// value the parent trace did not have (see [`rmw_target`]).
     fn analyse(
         &mut self,
         tr: &Trace,
-        min_event: usize,
+        (min_event, new_write): (usize, Option<EventId>),
         min_cell: u32,
         run: u32,
     ) -> Result<Vec<Seed>, NeedZ3> {
@@ -525,7 +530,7 @@ impl<'a> Explorer<'a> {
                 Target::Final { cell, .. } => (cell >= min_cell, false),
                 Target::Read { event, from, .. } => (
                     event.index() >= min_event,
-                    from.is_some_and(|f| f.index() >= min_event),
+                    from.is_some_and(|f| f.index() >= min_event || Some(f) == new_write),
                 ),
                 Target::Lock { event, after } => (
                     event.index() >= min_event,
@@ -575,4 +580,16 @@ impl<'a> Explorer<'a> {
         self.stats.prefiltered += enc.skipped;
         Ok(fresh)
     }
+}
+
+/// The seed's target in its replayed trace `tr` when it is an RMW: the one write of the
+/// committed prefix whose value is new (its read changed, so may its write; a failed `cas` may
+/// now write). A prefix read is otherwise a target only with a source after the prefix, since
+/// the parent trace asked for the prefix's other writes; with this one it could not, and
+/// `tests/regressions/mcr-rand472.litmus` lost three final states (P0 reading the `cas`'s 2).
+fn rmw_target(seed: &Seed, tr: &Trace) -> Option<EventId> {
+    let k = seed.target_at?;
+    let (want, got) = (seed.expect.get(k)?, tr.events.get(k)?);
+    (matches!(got.kind, EventKind::Rmw { .. }) && got.thread == want.thread)
+        .then(|| EventId::new(k))
 }
