@@ -4,15 +4,16 @@
 use super::decide::{Chain, Query};
 use super::encode::{Answer, Encoder, EncoderOptions, Target};
 use super::observe::{
-    at_round_begin, causal_hash, make_trace, observe, pending_locks, wake_pending, CausalHasher,
-    Stores,
+    at_round_begin, causal_hash, make_trace, observe, pending_locks, retry_cut, wake_pending,
+    CausalHasher, Stores,
 };
 use super::prune::{Canon, Points};
 use super::seed::{choice_of, discriminant, seed_reached, Seed};
-use super::trace::{End, Trace, TraceEvent};
+use super::trace::{End, EventKind, Trace, TraceEvent};
 use super::{Execution, McrStats, Tuning};
 use crate::collect::WorkFn;
 use crate::control::Control;
+use crate::ids::EventId;
 use crate::ir::{InstrKind, Program};
 use crate::options::CheckOptions;
 use crate::report::{Model, ViolationKind};
@@ -20,6 +21,8 @@ use crate::sdg::Sdg;
 use crate::semantics::{Choice, Event, State, Status};
 use std::collections::HashSet;
 use std::time::Instant;
+
+mod report;
 
 /// Where executions go.
 pub(super) type Sink<'s> = &'s mut (dyn FnMut(&Execution<'_>) + Send + Sync);
@@ -226,27 +229,46 @@ impl<'a> Explorer<'a> {
                 continue;
             }
             // 3. Report and collect the traces to analyse.
-            let traces = self.report(&replayed, endings, seed.min_event, sink);
+            let mut traces = self.report(&replayed, endings, seed.min_event, sink);
+            // A round of the seed's prefix (the target's, typically) failed and its thread
+            // retried it: the whole trace lost the round with its loads (`drop_failed_rounds`),
+            // and with them the other values those loads could take together with the target's
+            // new one (an `await` on two loads of `x` that needs both to read 1). The trace is
+            // cut before the first retry instead, where the round is its thread's last and
+            // stays; everything after the cut is the parent's execution with the thread
+            // scheduled later, whose values are targets of the parent trace.
+            let retried = traces.iter().any(|(_, m)| *m < seed.min_event);
+            if retried {
+                traces.clear();
+                // (No retry among the run's events: the retry is the step that ended it.)
+                let evs = &replayed.evs;
+                let cut = retry_cut(evs, &replayed.in_round, seed.min_event).unwrap_or(evs.len());
+                let (p, model) = (self.p, self.model);
+                let evs = evs[..cut].to_vec();
+                let cut = make_trace(p, model, &replayed.in_round, evs, End::Cut, seed.min_event);
+                if cut.1 == seed.min_event {
+                    traces.push(cut);
+                }
+            }
             // 4. New seeds from each trace's maximal causal model.
             for (tr, min_event) in traces {
-                // The target's round failed and its thread retried it: the trace lost the
-                // target's new value with the round (see `drop_failed_rounds`). What it shows is
-                // the same execution with the thread scheduled later, and MCR explores schedules
-                // through the values reads take, not their order: the values the thread can
-                // read when it runs later are targets of its round in this very trace's parent,
-                // and so are the values other threads read meanwhile. So it seeds nothing. (A
-                // thread that waits for good keeps its last round, which is then not dropped.)
                 if min_event < seed.min_event {
                     continue;
                 }
-                self.points.seeded(run);
+                if !retried {
+                    // A cut trace's queries do not cover the run's: no run merges into it.
+                    self.points.seeded(run);
+                }
                 if !self
                     .seen_traces
                     .insert((tr.events.clone(), min_event, seed.min_cell))
                 {
                     continue;
                 }
-                let fresh = self.analyse(&tr, min_event, seed.min_cell, run).ok()?;
+                let new_write = rmw_target(&seed, &tr);
+                let fresh = self
+                    .analyse(&tr, (min_event, new_write), seed.min_cell, run)
+                    .ok()?;
                 // Depth-first, in target order.
                 self.work.extend(fresh.into_iter().rev());
             }
@@ -421,90 +443,14 @@ impl<'a> Explorer<'a> {
         (false, Vec::new())
     }
 
-    /// Counts an execution that ended in `st`.
-    fn count(&mut self, st: &State) {
-        self.stats.executions += 1;
-        if matches!(st.status(), Status::Blocked { .. }) {
-            self.stats.blocked += 1;
-        }
-    }
-
-    /// Hands the executions of a default run to `sink`: the run's end `st`, or each of
-    /// `endings`; returns their traces, each with how many of its first events are the seed's
-    /// (`min_event` of the seed, less the failed rounds dropped).
-    fn report(
-        &mut self,
-        r: &Replayed,
-        endings: Vec<(Event, State)>,
-        min_event: usize,
-        sink: Sink<'_>,
-    ) -> Vec<(Trace, usize)> {
-        let (p, model) = (self.p, self.model);
-        let Replayed {
-            st,
-            in_round,
-            events,
-            evs,
-            stores,
-        } = r;
-        let mut traces: Vec<(Trace, usize)> = Vec::new();
-        if endings.is_empty() {
-            self.count(st);
-            sink(&Execution { events, state: st });
-            let end = if *st.status() == Status::Finished {
-                End::Final
-            } else {
-                End::Cut
-            };
-            let mut tev = evs.to_vec();
-            if end == End::Cut {
-                tev.extend(pending_locks(p, st, None));
-            }
-            let traced = make_trace(p, model, in_round, tev, end, min_event);
-            self.causal.insert(causal_hash(&traced.0.events, st));
-            traces.push(traced);
-        } else {
-            for (ev, s2) in &endings {
-                self.count(s2);
-                let mut all = events.to_vec();
-                all.push(ev.clone());
-                sink(&Execution {
-                    events: &all,
-                    state: s2,
-                });
-                // A deadlock follows an ordinary step, which stays in the trace; a fault is
-                // the faulting step itself, which the model never schedules.
-                let mut tev = evs.to_vec();
-                let deadlock = matches!(
-                    s2.status(),
-                    Status::Violation {
-                        kind: ViolationKind::Deadlock,
-                        ..
-                    }
-                );
-                if deadlock {
-                    tev.extend(observe(p, ev, st, s2, stores));
-                }
-                // After a deadlock the thread that took the last step may itself wait for a
-                // mutex (it stepped up to a lock held by another): its lock is pending like
-                // any other. Only a faulting step's thread has no next step to add.
-                let except = (!deadlock).then_some(ev.thread);
-                tev.extend(pending_locks(p, s2, except));
-                let traced = make_trace(p, model, in_round, tev, End::Cut, min_event);
-                self.causal.insert(causal_hash(&traced.0.events, s2));
-                traces.push(traced);
-            }
-        }
-        traces
-    }
-
     /// Decides the queries of trace `tr` of run `run`, whose first `min_event` events (and
     /// final values of the cells before `min_cell`) are its committed prefix: the new seeds,
-    /// in target order.
+    /// in target order. `new_write` is the seed's RMW target, the one write of the prefix whose
+    /// value the parent trace did not have (see [`rmw_target`]).
     fn analyse(
         &mut self,
         tr: &Trace,
-        min_event: usize,
+        (min_event, new_write): (usize, Option<EventId>),
         min_cell: u32,
         run: u32,
     ) -> Result<Vec<Seed>, NeedZ3> {
@@ -547,7 +493,7 @@ impl<'a> Explorer<'a> {
                 Target::Final { cell, .. } => (cell >= min_cell, false),
                 Target::Read { event, from, .. } => (
                     event.index() >= min_event,
-                    from.is_some_and(|f| f.index() >= min_event),
+                    from.is_some_and(|f| f.index() >= min_event || Some(f) == new_write),
                 ),
                 Target::Lock { event, after } => (
                     event.index() >= min_event,
@@ -597,4 +543,16 @@ impl<'a> Explorer<'a> {
         self.stats.prefiltered += enc.skipped;
         Ok(fresh)
     }
+}
+
+/// The seed's target in its replayed trace `tr` when it is an RMW: the one write of the
+/// committed prefix whose value is new (its read changed, so may its write; a failed `cas` may
+/// now write). A prefix read is otherwise a target only with a source after the prefix, since
+/// the parent trace asked for the prefix's other writes; with this one it could not, and
+/// `tests/regressions/mcr-rand472.litmus` lost three final states (P0 reading the `cas`'s 2).
+fn rmw_target(seed: &Seed, tr: &Trace) -> Option<EventId> {
+    let k = seed.target_at?;
+    let (want, got) = (seed.expect.get(k)?, tr.events.get(k)?);
+    (matches!(got.kind, EventKind::Rmw { .. }) && got.thread == want.thread)
+        .then(|| EventId::new(k))
 }

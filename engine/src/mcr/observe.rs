@@ -266,6 +266,41 @@ pub(super) fn drop_failed_rounds(
     (events, kept_committed)
 }
 
+/// Where to cut an execution whose `await` rounds in its first `committed` events (the seed
+/// prefix) failed and were retried, so that those rounds stay in the trace: the index of the
+/// first event of the earliest retry. The events before it are an execution prefix in which each
+/// such round is its thread's last, so [`drop_failed_rounds`] keeps it with its loads, whose
+/// other values are then targets. `None` if no round of the prefix was retried.
+pub(super) fn retry_cut(
+    events: &[TraceEvent],
+    in_round: &[bool],
+    committed: usize,
+) -> Option<usize> {
+    let threads = in_round.len();
+    let mut begin: Vec<Option<usize>> = (0..threads).map(|t| in_round[t].then_some(0)).collect();
+    // Per thread: whether its last round failed and began inside the prefix.
+    let mut parked = vec![false; threads];
+    for (i, e) in events.iter().enumerate() {
+        if matches!(e.kind, EventKind::Flush { .. }) || e.thread >= threads || e.pending {
+            continue;
+        }
+        let t = e.thread;
+        if parked[t] {
+            return Some(i);
+        }
+        if begin[t].is_none() {
+            begin[t] = Some(i);
+        }
+        if e.failed_check {
+            parked[t] = begin[t].is_some_and(|b| b < committed);
+            begin[t] = None;
+        } else if e.round_start || !matches!(e.kind, EventKind::Load { .. }) {
+            begin[t] = None;
+        }
+    }
+    None
+}
+
 /// A hash of an execution's causal state (see [`McrStats::causal_states`]): its trace events per
 /// thread, without flushes and pending locks, and the state it ended in. Each thread's events
 /// are hashed on their own and the execution's hash combines the threads' hashes, so that

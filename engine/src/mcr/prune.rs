@@ -167,6 +167,9 @@ pub(super) struct Canon {
     /// Indexed by `thread * cells + cell`.
     flushed: Vec<u32>,
     cells: usize,
+    /// Per mutex, the order in which threads acquired it, interned in [`Steps::locks`]: the
+    /// steps and values alone do not say which critical section of a mutex came first.
+    locks: Vec<u32>,
 }
 
 /// A point of an execution, its state and its steps (see the module's doc), as a 128-bit
@@ -233,6 +236,9 @@ impl Run {
 struct Steps {
     ids: rustc_hash::FxHashMap<(u32, TraceEvent), u32>,
     lens: Vec<u32>,
+    /// Acquisition orders of a mutex: an order's id is that of its last thread after its
+    /// prefix's id (0 is the empty order).
+    locks: rustc_hash::FxHashMap<(u32, usize), u32>,
 }
 
 impl Steps {
@@ -250,6 +256,7 @@ impl Canon {
             steps: vec![0; threads],
             flushed: vec![0; threads * cells],
             cells,
+            locks: Vec::new(),
         }
     }
 
@@ -269,6 +276,15 @@ impl Canon {
                 }
             }
             _ => {
+                if let EventKind::Lock { mutex } = e.kind {
+                    let m = mutex as usize;
+                    if self.locks.len() <= m {
+                        self.locks.resize(m + 1, 0);
+                    }
+                    let next = ids.locks.len() as u32 + 1;
+                    let prev = self.locks[m];
+                    self.locks[m] = *ids.locks.entry((prev, e.thread)).or_insert(next);
+                }
                 if let Some(id) = self.steps.get(e.thread).copied() {
                     let next = ids.ids.len() as u32 + 1;
                     let len = ids.len(id) + 1;
