@@ -26,11 +26,14 @@ pub(crate) mod asm;
 mod errors;
 mod expr;
 mod native;
+mod registers;
+mod shared;
 mod x86;
 
 pub use x86::herd_locations;
 
 use crate::ast;
+use shared::Front;
 use crate::diag::Diagnostic;
 use crate::span::Span;
 use std::cell::Cell;
@@ -194,6 +197,10 @@ fn lower_with(
     lower_full(text, tree, stop).map(|(t, d, _)| (t, d))
 }
 
+/// A dialect's [`shared::Front::lower`].
+type LowerFn =
+    fn(&Src<'_>, Node, &mut Vec<Diagnostic>) -> Option<(ast::Test, Option<crate::asm::Code>)>;
+
 type Lowered = (Option<ast::Test>, Vec<Diagnostic>, Option<crate::asm::Code>);
 
 /// [`lower_with`], with the code of an AArch64 or RISC-V test.
@@ -201,21 +208,25 @@ fn lower_full(text: &str, tree: &Tree, stop: &Stop<'_>) -> Option<Lowered> {
     let root = tree.root_node();
     let mut diags = errors::syntax_errors(text, root, stop);
     let syntax_count = diags.len();
+    let fronts: [(&str, LowerFn); 3] = [
+        (native::Lowering::NODE, native::Lowering::lower),
+        (x86::Lowering::NODE, x86::Lowering::lower),
+        (asm::Lowering::NODE, asm::Lowering::lower),
+    ];
     let test_node = (0..root.named_child_count())
         .filter_map(|i| root.named_child(i as u32))
-        .find(|n| matches!(n.kind(), "native_test" | "x86_test" | "asm_test"));
+        .find_map(|n| {
+            let (_, lower) = fronts.iter().find(|(kind, _)| *kind == n.kind())?;
+            Some((n, lower))
+        });
     let mut code = None;
     let lowered = match test_node {
-        Some(node) if node.kind() == "native_test" => {
-            native::lower(&Src::new(text, stop), node, &mut diags)
-        }
-        Some(node) if node.kind() == "asm_test" => {
-            asm::lower(&Src::new(text, stop), node, &mut diags).map(|(t, c)| {
-                code = Some(c);
+        Some((node, lower)) => {
+            lower(&Src::new(text, stop), node, &mut diags).map(|(t, c)| {
+                code = c;
                 t
             })
         }
-        Some(node) => x86::lower(&Src::new(text, stop), node, &mut diags),
         None => {
             let start = text.len() - text.trim_start().len();
             let end = text[start..]

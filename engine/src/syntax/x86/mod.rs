@@ -37,10 +37,9 @@ mod instructions;
 mod locations;
 mod operands;
 
-pub(crate) use locations::register_key;
-
 use super::expr::{Scope, Sym, ThreadInfo};
-use super::native::{lower_condition, lower_header};
+use super::registers::register_key;
+use super::shared::{lower_condition, lower_header, Front};
 use super::{children_by_field, field, span, Src};
 use crate::ast::{Dialect, Name, SharedDecl, Test, Thread};
 use crate::diag::Diagnostic;
@@ -108,7 +107,21 @@ pub fn herd_locations(text: &str, tree: &Tree) -> Vec<String> {
 
 /// Lowers an x86 test; stops early (with a partial result the caller discards) once
 /// `src.should_stop()` says so.
-pub(super) fn lower(src: &Src<'_>, node: Node, diags: &mut Vec<Diagnostic>) -> Option<Test> {
+/// The x86 dialects' [`Front`].
+pub(in crate::syntax) struct Lowering;
+
+impl Front for Lowering {
+    const NODE: &'static str = "x86_test";
+    fn lower(
+        src: &Src<'_>,
+        node: Node,
+        diags: &mut Vec<Diagnostic>,
+    ) -> Option<(Test, Option<crate::asm::Code>)> {
+        lower(src, node, diags).map(|t| (t, None))
+    }
+}
+
+fn lower(src: &Src<'_>, node: Node, diags: &mut Vec<Diagnostic>) -> Option<Test> {
     let dialect = dialect_of(src, node);
     let mut l = X86 {
         src,
