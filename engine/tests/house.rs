@@ -79,6 +79,18 @@ fn paths_after(code: &str, prefix: &str) -> BTreeSet<String> {
     out
 }
 
+/// The module of `dir` that file `p` belongs to: the first path component under `dir`, a file's
+/// name without `.rs` or a folder's name.
+fn top_module(dir: &Path, p: &Path) -> String {
+    let rel = p.strip_prefix(dir).expect("a file under the folder");
+    let first = rel.components().next().expect("a component");
+    first
+        .as_os_str()
+        .to_string_lossy()
+        .trim_end_matches(".rs")
+        .to_string()
+}
+
 /// Each module that reaches itself through `edges`, with the path that does.
 fn cycles(modules: &BTreeSet<String>, edges: &BTreeMap<String, BTreeSet<String>>) -> Vec<String> {
     // Depth-first from each module, reporting the path.
@@ -114,15 +126,7 @@ fn the_modules_of_the_engine_import_no_cycle() {
     // Module of each file: its first path component under `engine/src`.
     let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     let files = rust_files(&src);
-    let module = |p: &Path| -> String {
-        let rel = p.strip_prefix(&src).expect("under engine/src");
-        let first = rel.components().next().expect("a component");
-        first
-            .as_os_str()
-            .to_string_lossy()
-            .trim_end_matches(".rs")
-            .to_string()
-    };
+    let module = |p: &Path| top_module(&src, p);
     let modules: BTreeSet<String> = files.iter().map(|p| module(p)).collect();
     for p in &files {
         let m = module(p);
@@ -150,15 +154,7 @@ fn the_modules_of_the_engine_import_no_cycle() {
 fn the_modules_of_the_front_end_import_no_cycle() {
     let src = root().join("engine/src/syntax");
     let files = rust_files(&src);
-    let module = |p: &Path| -> String {
-        let rel = p.strip_prefix(&src).expect("under engine/src/syntax");
-        let first = rel.components().next().expect("a component");
-        first
-            .as_os_str()
-            .to_string_lossy()
-            .trim_end_matches(".rs")
-            .to_string()
-    };
+    let module = |p: &Path| top_module(&src, p);
     let modules: BTreeSet<String> = files.iter().map(|p| module(p)).collect();
     let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     for p in &files {
@@ -185,8 +181,15 @@ fn the_modules_of_the_front_end_import_no_cycle() {
     }
     let cycles = cycles(&modules, &edges);
     let n_edges: usize = edges.values().map(|s| s.len()).sum();
-    println!("syntax: {} modules, {n_edges} imports between them", modules.len());
-    assert!(cycles.is_empty(), "import cycles in syntax:\n{}", cycles.join("\n"));
+    println!(
+        "syntax: {} modules, {n_edges} imports between them",
+        modules.len()
+    );
+    assert!(
+        cycles.is_empty(),
+        "import cycles in syntax:\n{}",
+        cycles.join("\n")
+    );
 }
 
 #[test]

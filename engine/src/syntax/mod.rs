@@ -33,9 +33,9 @@ mod x86;
 pub use x86::herd_locations;
 
 use crate::ast;
-use shared::Front;
 use crate::diag::Diagnostic;
 use crate::span::Span;
+use shared::Front;
 use std::cell::Cell;
 use std::ops::ControlFlow;
 use tree_sitter::{Node, ParseOptions, Parser, Tree};
@@ -197,10 +197,6 @@ fn lower_with(
     lower_full(text, tree, stop).map(|(t, d, _)| (t, d))
 }
 
-/// A dialect's [`shared::Front::lower`].
-type LowerFn =
-    fn(&Src<'_>, Node, &mut Vec<Diagnostic>) -> Option<(ast::Test, Option<crate::asm::Code>)>;
-
 type Lowered = (Option<ast::Test>, Vec<Diagnostic>, Option<crate::asm::Code>);
 
 /// [`lower_with`], with the code of an AArch64 or RISC-V test.
@@ -208,10 +204,10 @@ fn lower_full(text: &str, tree: &Tree, stop: &Stop<'_>) -> Option<Lowered> {
     let root = tree.root_node();
     let mut diags = errors::syntax_errors(text, root, stop);
     let syntax_count = diags.len();
-    let fronts: [(&str, LowerFn); 3] = [
-        (native::Lowering::NODE, native::Lowering::lower),
-        (x86::Lowering::NODE, x86::Lowering::lower),
-        (asm::Lowering::NODE, asm::Lowering::lower),
+    let fronts: [(&str, shared::LowerFn); 3] = [
+        (native::Lowering::NODE, native::Lowering::LOWER),
+        (x86::Lowering::NODE, x86::Lowering::LOWER),
+        (asm::Lowering::NODE, asm::Lowering::LOWER),
     ];
     let test_node = (0..root.named_child_count())
         .filter_map(|i| root.named_child(i as u32))
@@ -221,12 +217,10 @@ fn lower_full(text: &str, tree: &Tree, stop: &Stop<'_>) -> Option<Lowered> {
         });
     let mut code = None;
     let lowered = match test_node {
-        Some((node, lower)) => {
-            lower(&Src::new(text, stop), node, &mut diags).map(|(t, c)| {
-                code = c;
-                t
-            })
-        }
+        Some((node, lower)) => lower(&Src::new(text, stop), node, &mut diags).map(|(t, c)| {
+            code = c;
+            t
+        }),
         None => {
             let start = text.len() - text.trim_start().len();
             let end = text[start..]

@@ -11,18 +11,18 @@ use crate::diag::Diagnostic;
 use crate::span::Span;
 use tree_sitter::Node;
 
-/// A dialect's lowering: the tree node its tests parse to, and how that node lowers.
+/// A lowered test: the AST, and for assembly dialects the code table ([`crate::asm::Code`]).
+pub(super) type Lowered = (Test, Option<crate::asm::Code>);
+
+/// A dialect's lowering of a test node; `None` when lowering stopped early or the test is
+/// unusable (the diagnostics say why).
+pub(super) type LowerFn = fn(&Src<'_>, Node, &mut Vec<Diagnostic>) -> Option<Lowered>;
+
+/// What differs between dialects: the tree node their tests parse to, and how it lowers.
 pub(super) trait Front {
     /// The kind of the root's child that a test of this dialect is (`native_test`).
     const NODE: &'static str;
-    /// Lowers a test node: the AST, and for assembly dialects the code table
-    /// ([`crate::asm::Code`]); `None` when lowering stopped early or the test is unusable
-    /// (the diagnostics say why).
-    fn lower(
-        src: &Src<'_>,
-        node: Node,
-        diags: &mut Vec<Diagnostic>,
-    ) -> Option<(Test, Option<crate::asm::Code>)>;
+    const LOWER: LowerFn;
 }
 
 /// The test's name and description from the `header` field of either dialect's test node; a

@@ -17,7 +17,7 @@ mod operands;
 mod riscv;
 
 use super::expr::{ExprLowerer, Mode, Scope, Sym, ThreadInfo};
-use super::shared::{lower_condition, lower_header, Front};
+use super::shared::{lower_condition, lower_header, Front, LowerFn, Lowered};
 use super::{children_by_field, field, span, Src};
 use crate::asm::{self, register, Arch, Code, Instr, RegInit, ThreadCode, Value};
 use crate::ast::{Dialect, Name, SharedDecl, Test, Thread};
@@ -32,21 +32,11 @@ pub(in crate::syntax) struct Lowering;
 
 impl Front for Lowering {
     const NODE: &'static str = "asm_test";
-    fn lower(
-        src: &Src<'_>,
-        node: Node,
-        diags: &mut Vec<Diagnostic>,
-    ) -> Option<(Test, Option<Code>)> {
-        lower(src, node, diags).map(|(t, c)| (t, Some(c)))
-    }
+    const LOWER: LowerFn = lower;
 }
 
 /// Lowers an `asm_test` node; `None` when lowering stopped early or the header is unusable.
-fn lower(
-    src: &Src<'_>,
-    node: Node,
-    diags: &mut Vec<Diagnostic>,
-) -> Option<(Test, Code)> {
+fn lower(src: &Src<'_>, node: Node, diags: &mut Vec<Diagnostic>) -> Option<Lowered> {
     let word = field(node, "header")
         .and_then(|h| field(h, "dialect"))
         .map(|d| src.text(d))
@@ -238,14 +228,14 @@ fn lower(
     };
     Some((
         test,
-        Code {
+        Some(Code {
             arch,
             init,
             memory_init,
             threads: code,
             filter,
             address_atoms: l.address_atoms,
-        },
+        }),
     ))
 }
 

@@ -18,7 +18,7 @@ mod declarations;
 mod statements;
 
 use super::expr::{Scope, Sym, ThreadInfo};
-use super::shared::{lower_condition, lower_header, Front};
+use super::shared::{lower_condition, lower_header, Front, LowerFn, Lowered};
 use super::{children_by_field, field, span, Src};
 use crate::ast::{Condition, Dialect, Name, SharedDecl, Test, Thread};
 use crate::diag::Diagnostic;
@@ -34,18 +34,12 @@ pub(in crate::syntax) struct Lowering;
 
 impl Front for Lowering {
     const NODE: &'static str = "native_test";
-    fn lower(
-        src: &Src<'_>,
-        node: Node,
-        diags: &mut Vec<Diagnostic>,
-    ) -> Option<(Test, Option<crate::asm::Code>)> {
-        lower(src, node, diags).map(|t| (t, None))
-    }
+    const LOWER: LowerFn = lower;
 }
 
 /// Lowers a native test; stops early (with a partial result the caller discards) once
 /// `src.should_stop()` says so.
-fn lower(src: &Src<'_>, node: Node, diags: &mut Vec<Diagnostic>) -> Option<Test> {
+fn lower(src: &Src<'_>, node: Node, diags: &mut Vec<Diagnostic>) -> Option<Lowered> {
     let mut l = Native {
         src,
         diags,
@@ -136,16 +130,19 @@ fn lower(src: &Src<'_>, node: Node, diags: &mut Vec<Diagnostic>) -> Option<Test>
 
     let condition = field(node, "condition").and_then(|c| l.condition(c, &infos));
 
-    Some(Test {
-        dialect: Dialect::Native,
-        name,
-        description,
-        shared: l.shared,
-        mutexes: l.mutexes,
-        threads,
-        condition,
-        span: span(node),
-    })
+    Some((
+        Test {
+            dialect: Dialect::Native,
+            name,
+            description,
+            shared: l.shared,
+            mutexes: l.mutexes,
+            threads,
+            condition,
+            span: span(node),
+        },
+        None,
+    ))
 }
 
 struct Native<'s, 'd> {

@@ -29,9 +29,11 @@
 //!
 //! Code map: this file reads the table (header row, init block, code rows, condition);
 //! `locations.rs` names registers and locations and reads the init block; `operands.rs` reads
-//! operands and builds the expressions instructions share; `instructions.rs` lowers each
-//! instruction; `control.rs` turns labels and jumps into structured statements.
+//! operands and builds the expressions instructions share; `instructions.rs` reads each
+//! instruction and `classes.rs` lowers it by class (moves, read-modify-writes, arithmetic,
+//! comparisons, jumps); `control.rs` turns labels and jumps into structured statements.
 
+mod classes;
 mod control;
 mod instructions;
 mod locations;
@@ -39,7 +41,7 @@ mod operands;
 
 use super::expr::{Scope, Sym, ThreadInfo};
 use super::registers::register_key;
-use super::shared::{lower_condition, lower_header, Front};
+use super::shared::{lower_condition, lower_header, Front, LowerFn, Lowered};
 use super::{children_by_field, field, span, Src};
 use crate::ast::{Dialect, Name, SharedDecl, Test, Thread};
 use crate::diag::Diagnostic;
@@ -112,16 +114,10 @@ pub(in crate::syntax) struct Lowering;
 
 impl Front for Lowering {
     const NODE: &'static str = "x86_test";
-    fn lower(
-        src: &Src<'_>,
-        node: Node,
-        diags: &mut Vec<Diagnostic>,
-    ) -> Option<(Test, Option<crate::asm::Code>)> {
-        lower(src, node, diags).map(|t| (t, None))
-    }
+    const LOWER: LowerFn = lower;
 }
 
-fn lower(src: &Src<'_>, node: Node, diags: &mut Vec<Diagnostic>) -> Option<Test> {
+fn lower(src: &Src<'_>, node: Node, diags: &mut Vec<Diagnostic>) -> Option<Lowered> {
     let dialect = dialect_of(src, node);
     let mut l = X86 {
         src,
@@ -258,16 +254,19 @@ fn lower(src: &Src<'_>, node: Node, diags: &mut Vec<Diagnostic>) -> Option<Test>
         lower_condition(src, &scope, l.diags, dialect, c, &infos)
     });
 
-    Some(Test {
-        dialect,
-        name,
-        description,
-        shared: l.shared,
-        mutexes: Vec::new(),
-        threads,
-        condition,
-        span: span(node),
-    })
+    Some((
+        Test {
+            dialect,
+            name,
+            description,
+            shared: l.shared,
+            mutexes: Vec::new(),
+            threads,
+            condition,
+            span: span(node),
+        },
+        None,
+    ))
 }
 
 struct X86<'s, 'd> {
