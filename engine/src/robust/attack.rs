@@ -68,9 +68,8 @@ pub fn robustness_program(
     opts: &CheckOptions,
     ctl: &Control,
 ) -> Robustness {
-    let start = match Start::new(model, opts, ctl) {
-        Ok(s) => s,
-        Err(answer) => return answer,
+    let Some(start) = Start::new(model, opts, ctl) else {
+        return Robustness::unrefuted(true);
     };
     let ctl = &start.ctl;
     let mut out = Robustness::unrefuted(true);

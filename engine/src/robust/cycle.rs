@@ -245,9 +245,8 @@ pub fn robustness_dpor(
     opts: &CheckOptions,
     ctl: &Control,
 ) -> Robustness {
-    let start = match Start::new(model, opts, ctl) {
-        Ok(s) => s,
-        Err(answer) => return answer,
+    let Some(start) = Start::new(model, opts, ctl) else {
+        return Robustness::unrefuted(true);
     };
     let ctl = &start.ctl;
     let mut out = Robustness::unrefuted(true);

@@ -73,25 +73,21 @@ impl Robustness {
 }
 
 /// Where a robustness search starts: its clock and its control (the deadline counts from
-/// here; cancel, deadline and memory budget in one check). [`Start::new`] answers at once for
-/// a model without store buffers, where every program is robust.
+/// here; cancel, deadline and memory budget in one check). [`Start::new`] is `None` for a
+/// model without store buffers, where every program is robust.
 pub(crate) struct Start {
     at: std::time::Instant,
     pub ctl: Control,
 }
 
 impl Start {
-    /// The start of a search of `model`, or its answer when there is nothing to search.
-    pub(crate) fn new(
-        model: Model,
-        opts: &CheckOptions,
-        ctl: &Control,
-    ) -> Result<Start, Robustness> {
+    /// The start of a search of `model`; `None` when there is nothing to search (robust).
+    pub(crate) fn new(model: Model, opts: &CheckOptions, ctl: &Control) -> Option<Start> {
         let at = std::time::Instant::now();
         if !model.rules().buffered() {
-            return Err(Robustness::unrefuted(true));
+            return None;
         }
-        Ok(Start {
+        Some(Start {
             at,
             ctl: ctl.for_check(opts),
         })
