@@ -14,9 +14,13 @@
 //! `ENGINES_ONLY=auto,x86` for some sections, `ENGINES_FAMILY=counter,SB ring` for some rows
 //! of the `auto` table, `ENGINES_REPEAT=N` for each of its cells' fastest of N runs).
 
+#[path = "../tests/programs/mod.rs"]
+mod programs;
+
 use litmus_engine::check::check_counting;
 use litmus_engine::report::Model;
 use litmus_engine::{syntax, CheckOptions, Control, EngineChoice, EngineKind};
+use programs::{counter, sb_ring};
 use std::io::{Read, Write};
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -155,28 +159,6 @@ fn measure(
         polls: f[8].parse().unwrap(),
         engine: f[9].to_string(),
     }
-}
-
-fn counter(threads: usize, incs: usize) -> String {
-    let mut s = format!("litmus Counter{threads}x{incs}\nshared c = 0;\n");
-    for t in 0..threads {
-        s += &format!("thread P{t} {{\n");
-        for _ in 0..incs {
-            s += "  r = c;\n  c = r + 1;\n";
-        }
-        s += "}\n";
-    }
-    s + &format!("exists (c == {})\n", threads * incs)
-}
-
-fn sb_ring(n: usize) -> String {
-    let cells: Vec<String> = (0..n).map(|i| format!("x{i} = 0")).collect();
-    let mut s = format!("litmus SBring{n}\nshared {};\n", cells.join(", "));
-    for t in 0..n {
-        s += &format!("thread P{t} {{\n  x{t} = 1;\n  r = x{};\n}}\n", (t + 1) % n);
-    }
-    let all: Vec<String> = (0..n).map(|t| format!("P{t}:r == 0")).collect();
-    s + &format!("exists ({})\n", all.join(" && "))
 }
 
 /// After the MCR paper's Example (its Figure 6, the electron microscope's PSO bug): a writer

@@ -2,11 +2,13 @@
 //! run alone), the same from run to run, and agrees with the reference explorer; it can be
 //! cancelled like any engine.
 
+mod programs;
 mod tier;
 
 use litmus_engine::report::Model;
 use litmus_engine::testgen::{random_test_with, GenConfig};
 use litmus_engine::{check, syntax, CheckOptions, Control, EngineChoice, EngineKind, ModelReport};
+use programs::{counter, sb_ring};
 
 fn opts(engine: EngineChoice) -> CheckOptions {
     CheckOptions {
@@ -19,30 +21,6 @@ fn untimed(mut r: ModelReport) -> ModelReport {
     r.stats.time_ms = 0.0;
     r.stats.solver_ms = 0.0;
     r
-}
-
-/// Each thread increments `c` k times.
-fn counter(threads: usize, incs: usize) -> String {
-    let mut s = format!("litmus Counter{threads}x{incs}\nshared c = 0;\n");
-    for t in 0..threads {
-        s += &format!("thread P{t} {{\n");
-        for _ in 0..incs {
-            s += "  r = c;\n  c = r + 1;\n";
-        }
-        s += "}\n";
-    }
-    s + &format!("exists (c == {})\n", threads * incs)
-}
-
-/// Thread i writes x_i and reads x_(i+1).
-fn sb_ring(n: usize) -> String {
-    let cells: Vec<String> = (0..n).map(|i| format!("x{i} = 0")).collect();
-    let mut s = format!("litmus SBring{n}\nshared {};\n", cells.join(", "));
-    for t in 0..n {
-        s += &format!("thread P{t} {{\n  x{t} = 1;\n  r = x{};\n}}\n", (t + 1) % n);
-    }
-    let all: Vec<String> = (0..n).map(|t| format!("P{t}:r == 0")).collect();
-    s + &format!("exists ({})\n", all.join(" && "))
 }
 
 /// The report of `auto` is its engine's own, twice the same, and has the reference

@@ -2,6 +2,8 @@
 //! reports it as incomplete), and a stop check that never fires changes nothing.
 
 use litmus_engine::ir::{LowerError, Program};
+use litmus_engine::options::ENGINES;
+use litmus_engine::testgen::{random_test_with, GenConfig};
 use litmus_engine::{syntax, CheckOptions, Control, EngineChoice, EngineKind, Model};
 use std::cell::Cell;
 
@@ -114,5 +116,60 @@ fn a_past_deadline_stops_a_check_of_a_huge_thread() {
         r.warnings.iter().any(|w| w.message.contains("timeout")),
         "{:?}",
         r.warnings
+    );
+}
+
+/// Every engine in the table of engine names, through the one interface (`check`): on a
+/// random program with over a hundred executions, a cancelled check and a check past its
+/// deadline end incomplete, the cancelled one having explored less than the full check.
+#[test]
+fn every_engine_ends_incomplete_when_cancelled_or_past_its_deadline() {
+    let opts = |engine: EngineChoice| CheckOptions {
+        engine,
+        ..CheckOptions::default()
+    };
+    // The largest of some random programs (by the reference explorer's count), so that
+    // exploration takes more than a few hundred steps.
+    let t = (0..80)
+        .map(|s| random_test_with(s, GenConfig::all()))
+        .max_by_key(|t| {
+            litmus_engine::check(
+                t,
+                Model::Pso,
+                &opts(EngineKind::Exhaustive.into()),
+                &Control::new(),
+            )
+            .stats
+            .executions
+        })
+        .expect("some programs");
+    for (name, engine, _) in ENGINES {
+        let full = litmus_engine::check(&t, Model::Pso, &opts(engine), &Control::new());
+        assert!(
+            full.complete && full.stats.executions > 100,
+            "{name}: {:?}",
+            full.stats
+        );
+        let ctl = Control::new();
+        ctl.cancel();
+        let r = litmus_engine::check(&t, Model::Pso, &opts(engine), &ctl);
+        assert!(!r.complete, "{name}");
+        assert!(r.stats.executions < full.stats.executions, "{name}");
+        assert!(
+            r.warnings.iter().any(|w| w.message.contains("incomplete")),
+            "{name}: {:?}",
+            r.warnings
+        );
+        let past = CheckOptions {
+            timeout: Some(std::time::Duration::ZERO),
+            ..opts(engine)
+        };
+        let r = litmus_engine::check(&t, Model::Pso, &past, &Control::new());
+        assert!(!r.complete && r.stopped.is_none(), "{name}");
+    }
+    println!(
+        "{} engines on a program of {} threads",
+        ENGINES.len(),
+        t.threads.len()
     );
 }

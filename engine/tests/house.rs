@@ -1,5 +1,6 @@
 //! The rules of the house that the compiler does not check (ARCHITECTURE.md): no import cycle
-//! among the modules of `engine/src` (a module being a file or folder directly under it), no
+//! among the modules of `engine/src` (a module being a file or folder directly under it) nor
+//! among those of `engine/src/syntax`, no
 //! Rust file over 600 lines in `engine/src` and `lsp/src`, and no
 //! `clippy::too_many_arguments` allowed there. Reads the sources; takes milliseconds.
 
@@ -49,14 +50,23 @@ fn code(text: &str) -> String {
 
 /// The identifiers right after each `crate::` in `code`, and inside `crate::{...}` groups.
 fn crate_paths(code: &str) -> BTreeSet<String> {
+    paths_after(code, "crate::")
+}
+
+/// The identifiers right after each `prefix` in `code`, and inside `prefix{...}` groups.
+fn paths_after(code: &str, prefix: &str) -> BTreeSet<String> {
     let mut out = BTreeSet::new();
     let ident = |s: &str| -> String {
         s.chars()
             .take_while(|c| c.is_alphanumeric() || *c == '_')
             .collect()
     };
-    for (i, _) in code.match_indices("crate::") {
-        let rest = &code[i + "crate::".len()..];
+    for (i, _) in code.match_indices(prefix) {
+        // `super::` inside `super::super::` is not a path of its own.
+        if i >= 2 && &code[i - 2..i] == "::" {
+            continue;
+        }
+        let rest = &code[i + prefix.len()..];
         if let Some(group) = rest.strip_prefix('{') {
             let end = group.find('}').unwrap_or(group.len());
             for part in group[..end].split(',') {
@@ -69,35 +79,21 @@ fn crate_paths(code: &str) -> BTreeSet<String> {
     out
 }
 
-#[test]
-fn the_modules_of_the_engine_import_no_cycle() {
-    let src = root().join("engine/src");
-    // Module of each file: its first path component under `engine/src`.
-    let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-    let files = rust_files(&src);
-    let module = |p: &Path| -> String {
-        let rel = p.strip_prefix(&src).expect("under engine/src");
-        let first = rel.components().next().expect("a component");
-        first
-            .as_os_str()
-            .to_string_lossy()
-            .trim_end_matches(".rs")
-            .to_string()
-    };
-    let modules: BTreeSet<String> = files.iter().map(|p| module(p)).collect();
-    for p in &files {
-        let m = module(p);
-        if m == "lib" || p.file_name().is_some_and(|n| n == "tests.rs") {
-            continue;
-        }
-        let text = std::fs::read_to_string(p).expect("a source file");
-        for dep in crate_paths(&code(&text)) {
-            if dep != m && modules.contains(&dep) {
-                edges.entry(m.clone()).or_default().insert(dep);
-            }
-        }
-    }
-    // A cycle: some module reaches itself. Depth-first from each, reporting the path.
+/// The module of `dir` that file `p` belongs to: the first path component under `dir`, a file's
+/// name without `.rs` or a folder's name.
+fn top_module(dir: &Path, p: &Path) -> String {
+    let rel = p.strip_prefix(dir).expect("a file under the folder");
+    let first = rel.components().next().expect("a component");
+    first
+        .as_os_str()
+        .to_string_lossy()
+        .trim_end_matches(".rs")
+        .to_string()
+}
+
+/// Each module that reaches itself through `edges`, with the path that does.
+fn cycles(modules: &BTreeSet<String>, edges: &BTreeMap<String, BTreeSet<String>>) -> Vec<String> {
+    // Depth-first from each module, reporting the path.
     fn reach(
         edges: &BTreeMap<String, BTreeSet<String>>,
         from: &str,
@@ -114,16 +110,86 @@ fn the_modules_of_the_engine_import_no_cycle() {
         }
         false
     }
-    let mut cycles = vec![];
-    for m in &modules {
+    let mut out = vec![];
+    for m in modules {
         let mut path = vec![m.clone()];
-        if reach(&edges, m, m, &mut BTreeSet::new(), &mut path) {
-            cycles.push(path.join(" -> "));
+        if reach(edges, m, m, &mut BTreeSet::new(), &mut path) {
+            out.push(path.join(" -> "));
         }
     }
+    out
+}
+
+#[test]
+fn the_modules_of_the_engine_import_no_cycle() {
+    let src = root().join("engine/src");
+    // Module of each file: its first path component under `engine/src`.
+    let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    let files = rust_files(&src);
+    let module = |p: &Path| top_module(&src, p);
+    let modules: BTreeSet<String> = files.iter().map(|p| module(p)).collect();
+    for p in &files {
+        let m = module(p);
+        if m == "lib" || p.file_name().is_some_and(|n| n == "tests.rs") {
+            continue;
+        }
+        let text = std::fs::read_to_string(p).expect("a source file");
+        for dep in crate_paths(&code(&text)) {
+            if dep != m && modules.contains(&dep) {
+                edges.entry(m.clone()).or_default().insert(dep);
+            }
+        }
+    }
+    let cycles = cycles(&modules, &edges);
     let n_edges: usize = edges.values().map(|s| s.len()).sum();
     println!("{} modules, {n_edges} imports between them", modules.len());
     assert!(cycles.is_empty(), "import cycles:\n{}", cycles.join("\n"));
+}
+
+/// The front end's dialects share code through `syntax`'s common modules (`shared`, `expr`,
+/// `registers`), never through each other: no import cycle among the modules directly under
+/// `engine/src/syntax` (a file or folder), counting `super::`, `super::super::` and
+/// `crate::syntax::` paths.
+#[test]
+fn the_modules_of_the_front_end_import_no_cycle() {
+    let src = root().join("engine/src/syntax");
+    let files = rust_files(&src);
+    let module = |p: &Path| top_module(&src, p);
+    let modules: BTreeSet<String> = files.iter().map(|p| module(p)).collect();
+    let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for p in &files {
+        let m = module(p);
+        if m == "mod" || p.file_name().is_some_and(|n| n == "tests.rs") {
+            continue;
+        }
+        let rel = p.strip_prefix(&src).expect("under engine/src/syntax");
+        // Where `super::` points: `syntax` from `syntax/m.rs` and `syntax/m/mod.rs`, the
+        // module itself from its other files (whose `super::super::` is `syntax`).
+        let top = rel.components().count() == 1 || p.file_name().is_some_and(|n| n == "mod.rs");
+        let text = code(&std::fs::read_to_string(p).expect("a source file"));
+        let mut deps = paths_after(&text, "crate::syntax::");
+        if top {
+            deps.extend(paths_after(&text, "super::"));
+        } else {
+            deps.extend(paths_after(&text, "super::super::"));
+        }
+        for dep in deps {
+            if dep != m && modules.contains(&dep) {
+                edges.entry(m.clone()).or_default().insert(dep);
+            }
+        }
+    }
+    let cycles = cycles(&modules, &edges);
+    let n_edges: usize = edges.values().map(|s| s.len()).sum();
+    println!(
+        "syntax: {} modules, {n_edges} imports between them",
+        modules.len()
+    );
+    assert!(
+        cycles.is_empty(),
+        "import cycles in syntax:\n{}",
+        cycles.join("\n")
+    );
 }
 
 #[test]

@@ -14,13 +14,16 @@
 
 #[path = "../tests/cli_support/reproducers.rs"]
 mod reproducers;
+#[path = "../tests/stdio/mod.rs"]
+mod stdio;
 
 use reproducers::{heavy, straight_line};
 use serde_json::{json, Value};
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::Write;
 use std::process::{Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
+use stdio::frame;
 
 const TIMEOUT: f64 = 2.0;
 const BUDGET_MIB: u64 = 256;
@@ -376,39 +379,8 @@ fn start_server(
         .spawn()
         .unwrap();
     let stdin = child.stdin.take().unwrap();
-    let stdout = child.stdout.take().unwrap();
-    let (tx, rx) = mpsc::channel::<Value>();
-    std::thread::spawn(move || {
-        let mut r = BufReader::new(stdout);
-        loop {
-            let mut len = 0usize;
-            loop {
-                let mut line = String::new();
-                if r.read_line(&mut line).unwrap_or(0) == 0 {
-                    return;
-                }
-                let line = line.trim();
-                if line.is_empty() {
-                    break;
-                }
-                if let Some(v) = line.strip_prefix("Content-Length:") {
-                    len = v.trim().parse().unwrap();
-                }
-            }
-            let mut body = vec![0; len];
-            if r.read_exact(&mut body).is_err()
-                || tx.send(serde_json::from_slice(&body).unwrap()).is_err()
-            {
-                return;
-            }
-        }
-    });
+    let rx = stdio::messages(child.stdout.take().unwrap());
     (child, stdin, rx)
-}
-
-fn frame(v: &Value) -> Vec<u8> {
-    let body = v.to_string();
-    format!("Content-Length: {}\r\n\r\n{body}", body.len()).into_bytes()
 }
 
 /// A document for [`server_cancel`]: its text, the one model checked and the loop bound.

@@ -5,8 +5,6 @@
 
 mod lsp_harness;
 
-use std::time::Duration;
-
 use lsp_harness::*;
 use serde_json::{json, Value};
 
@@ -133,7 +131,7 @@ async fn a_newer_version_cancels_the_older_exploration_and_stale_results_never_s
     let st = h.status(U, "done").await;
     assert_eq!(st["version"], 2);
     assert_eq!(st["verdicts"]["pso"], "fails");
-    tokio::time::sleep(Duration::from_millis(200)).await;
+    h.progress_settled().await;
     no_stale_ever(&h);
     let d = h.last_diagnostics(U).unwrap();
     assert_eq!(d["version"], 2);
@@ -152,7 +150,7 @@ async fn a_newer_version_cancels_the_older_exploration_and_stale_results_never_s
     h.status(U, "running").await;
     h.change_full(U, 4, SB).await;
     h.status(U, "cancelled").await;
-    tokio::time::sleep(Duration::from_millis(200)).await;
+    h.progress_settled().await;
     no_stale_ever(&h);
 }
 
@@ -182,7 +180,7 @@ async fn closing_a_document_during_exploration_cancels_it_and_clears_diagnostics
     })
     .await;
     h.cursor = h.cursor.max(after_clear);
-    tokio::time::sleep(Duration::from_millis(200)).await;
+    h.progress_settled().await;
     let after: Vec<Value> = h.log()[h.cursor..]
         .iter()
         .filter(|m| m["params"]["uri"] == U)

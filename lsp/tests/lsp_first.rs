@@ -5,10 +5,9 @@
 mod lsp_harness;
 
 use std::sync::atomic::Ordering;
-use std::time::Duration;
 
 use lsp_harness::*;
-use serde_json::json;
+use serde_json::{json, Value};
 
 const U: &str = "file:///t/held.litmus";
 
@@ -98,7 +97,7 @@ async fn the_first_violation_shows_while_exploring_then_the_complete_result_repl
         st["verdicts"],
         json!({"sc": "holds", "tso": "holds", "pso": "fails"})
     );
-    tokio::time::sleep(Duration::from_millis(50)).await;
+    h.progress_settled().await;
     let d = h.last_diagnostics(U).unwrap();
     let all = d["diagnostics"].to_string();
     assert!(!all.contains("still exploring"), "{all}");
@@ -119,6 +118,17 @@ async fn the_first_violation_shows_while_exploring_then_the_complete_result_repl
     );
 }
 
+/// The executions a `$/progress` report says `model`'s check has explored
+/// (`SC: 20 executions, 1 states`).
+fn executions_reported(m: &Value, model: &str) -> Option<u64> {
+    if m["method"] != "$/progress" || m["params"]["value"]["kind"] != "report" {
+        return None;
+    }
+    let msg = m["params"]["value"]["message"].as_str()?;
+    let rest = msg.strip_prefix(model)?.strip_prefix(": ")?;
+    rest.split(' ').next()?.parse().ok()
+}
+
 /// The models whose progress the client saw (`$/progress` reports `SC: …`).
 fn progressing(h: &Harness) -> Vec<String> {
     let mut out: Vec<String> = h
@@ -137,20 +147,28 @@ fn progressing(h: &Harness) -> Vec<String> {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn models_run_in_parallel_when_places_are_free_and_one_by_one_with_one_job() {
     let slow = MP.replacen("litmus MP", "litmus SlowMP", 1);
-    let h = Harness::default_with(hooked(), json!({"maxJobs": 3})).await;
+    let mut h = Harness::default_with(hooked(), json!({"maxJobs": 3})).await;
     h.open(U, 1, &slow).await;
-    let end = std::time::Instant::now() + TIMEOUT;
-    while progressing(&h) != ["PSO", "SC", "TSO"] {
-        assert!(std::time::Instant::now() < end, "{:?}", progressing(&h));
-        tokio::time::sleep(Duration::from_millis(20)).await;
+    for model in ["SC", "TSO", "PSO"] {
+        h.cursor = 0;
+        h.wait_for(&format!("{model}'s progress"), |m| {
+            executions_reported(m, model).is_some()
+        })
+        .await;
     }
+    assert_eq!(progressing(&h), ["PSO", "SC", "TSO"]);
     h.close(U).await;
 
     // With one place, the (never-ending) SC check holds it: TSO and PSO never start.
     let mut h = Harness::default_with(hooked(), json!({"maxJobs": 1})).await;
     h.open(U, 1, &slow).await;
     h.status(U, "running").await;
-    tokio::time::sleep(Duration::from_millis(400)).await;
+    // The one worker reports SC's progress every few milliseconds; a second worker, had the
+    // job started one beside it, would have reported its model long before SC's 20th report.
+    h.wait_for("SC's 20th progress report", |m| {
+        executions_reported(m, "SC").is_some_and(|n| n >= 20)
+    })
+    .await;
     assert_eq!(progressing(&h), ["SC"]);
     h.close(U).await;
 }

@@ -1,14 +1,14 @@
 //! The attack search: SC states and single-attacker states, with the happens-before monitor
 //! of the parent module's doc, until a helper event closes a cycle or the space is exhausted.
 
-use super::{Attack, Robustness};
+use super::{Attack, Robustness, Start};
 use crate::control::Control;
+use crate::explore::tree::Tree;
 use crate::ir::Program;
 use crate::options::CheckOptions;
 use crate::report::{Action, Model};
 use crate::semantics::{to_schedule, to_step, Choice, Event, State};
 use std::collections::{HashMap, VecDeque};
-use std::time::Instant;
 
 /// The attack monitor of a state in phase 2-4 (see the module doc).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -60,23 +60,6 @@ fn accesses(p: &Program, ev: &Event) -> (Option<u32>, Option<u32>) {
     }
 }
 
-/// One event of the search tree; `parent` is `None` at the initial state.
-struct Node {
-    parent: Option<usize>,
-    event: Event,
-}
-
-/// The events from the initial state to node `id` (`None`: the initial state itself).
-fn path(nodes: &[Node], mut id: Option<usize>) -> Vec<Event> {
-    let mut out = Vec::new();
-    while let Some(i) = id {
-        out.push(nodes[i].event.clone());
-        id = nodes[i].parent;
-    }
-    out.reverse();
-    out
-}
-
 /// Robustness of a lowered program (see the module doc). Breadth-first, so a witness is a
 /// shortest attack.
 pub fn robustness_program(
@@ -85,16 +68,14 @@ pub fn robustness_program(
     opts: &CheckOptions,
     ctl: &Control,
 ) -> Robustness {
-    let start = Instant::now();
+    let Some(start) = Start::new(model, opts, ctl) else {
+        return Robustness::unrefuted(true);
+    };
+    let ctl = &start.ctl;
     let mut out = Robustness::unrefuted(true);
-    if !model.rules().buffered() {
-        return out;
-    }
-    // The deadline counts from here; cancel, deadline and memory budget in one check.
-    let ctl = &ctl.for_check(opts);
     let init = State::initial(p, model);
     let mut visited: HashMap<(State, Option<Monitor>), ()> = HashMap::new();
-    let mut nodes: Vec<Node> = Vec::new();
+    let mut nodes = Tree::default();
     let mut queue: VecDeque<(State, Option<Monitor>, Option<usize>)> = VecDeque::new();
     if init.is_running() {
         visited.insert((init.clone(), None), ());
@@ -107,7 +88,7 @@ pub fn robustness_program(
                 parent: Option<usize>,
                 evs: Vec<Event>,
                 visited: &mut HashMap<(State, Option<Monitor>), ()>,
-                nodes: &mut Vec<Node>,
+                nodes: &mut Tree,
                 queue: &mut VecDeque<(State, Option<Monitor>, Option<usize>)>|
      -> Option<Option<usize>> {
         if !s.is_running() {
@@ -120,11 +101,7 @@ pub fn robustness_program(
         visited.insert(key.clone(), ());
         let mut id = parent;
         for e in evs {
-            nodes.push(Node {
-                parent: id,
-                event: e,
-            });
-            id = Some(nodes.len() - 1);
+            id = nodes.push(id, e);
         }
         queue.push_back((key.0, key.1, id));
         Some(id)
@@ -272,11 +249,11 @@ pub fn robustness_program(
                         ) else {
                             continue;
                         };
-                        let events = path(&nodes, nid);
+                        let events = nodes.path(nid);
                         out.holds = false;
                         out.attack = Some(attack(p, &events, m.attacker as usize, index, taint));
                         out.states = visited.len() as u64;
-                        out.time_ms = start.elapsed().as_secs_f64() * 1e3;
+                        out.time_ms = start.elapsed_ms();
                         return out;
                     }
                     push(s, Some(m), id, evs, &mut visited, &mut nodes, &mut queue);
@@ -285,7 +262,7 @@ pub fn robustness_program(
         }
     }
     out.states = visited.len() as u64;
-    out.time_ms = start.elapsed().as_secs_f64() * 1e3;
+    out.time_ms = start.elapsed_ms();
     out
 }
 

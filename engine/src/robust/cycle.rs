@@ -1,7 +1,7 @@
 //! The cycle check of one execution (`po ∪ rf ∪ co ∪ fr`), the brute-force definition of
 //! robustness built on it (for tests), and robustness from DPOR's maximal executions.
 
-use super::{Attack, Robustness};
+use super::{Attack, Robustness, Start};
 use crate::ast::Test;
 use crate::collect::Collector;
 use crate::control::Control;
@@ -10,7 +10,6 @@ use crate::options::CheckOptions;
 use crate::report::{Action, Model};
 use crate::semantics::{to_schedule, to_step, Event, State};
 use std::collections::HashMap;
-use std::time::Instant;
 
 /// Brute-force robustness, the definition itself: every path of the model's semantics (no
 /// merging of states), each execution's `po ∪ rf ∪ co ∪ fr` checked for a cycle. Stores
@@ -246,12 +245,11 @@ pub fn robustness_dpor(
     opts: &CheckOptions,
     ctl: &Control,
 ) -> Robustness {
-    let start = Instant::now();
+    let Some(start) = Start::new(model, opts, ctl) else {
+        return Robustness::unrefuted(true);
+    };
+    let ctl = &start.ctl;
     let mut out = Robustness::unrefuted(true);
-    if !model.rules().buffered() {
-        return out;
-    }
-    let ctl = &ctl.for_check(opts);
     let mut col = Collector::new(test, p, model);
     let mut found = None;
     let mut leaves = 0u64;
@@ -294,6 +292,6 @@ pub fn robustness_dpor(
         }
         None => out.complete = col.complete,
     }
-    out.time_ms = start.elapsed().as_secs_f64() * 1000.0;
+    out.time_ms = start.elapsed_ms();
     out
 }

@@ -39,7 +39,9 @@ mod cycle;
 pub use attack::robustness_program;
 pub use cycle::{brute_force, robustness_dpor};
 
-use crate::report::{Schedule, Step};
+use crate::control::Control;
+use crate::options::CheckOptions;
+use crate::report::{Model, Schedule, Step};
 use crate::span::Span;
 use serde::Serialize;
 
@@ -67,6 +69,33 @@ impl Robustness {
             states: 0,
             time_ms: 0.0,
         }
+    }
+}
+
+/// Where a robustness search starts: its clock and its control (the deadline counts from
+/// here; cancel, deadline and memory budget in one check). [`Start::new`] is `None` for a
+/// model without store buffers, where every program is robust.
+pub(crate) struct Start {
+    at: std::time::Instant,
+    pub ctl: Control,
+}
+
+impl Start {
+    /// The start of a search of `model`; `None` when there is nothing to search (robust).
+    pub(crate) fn new(model: Model, opts: &CheckOptions, ctl: &Control) -> Option<Start> {
+        let at = std::time::Instant::now();
+        if !model.rules().buffered() {
+            return None;
+        }
+        Some(Start {
+            at,
+            ctl: ctl.for_check(opts),
+        })
+    }
+
+    /// Milliseconds since the search started, for [`Robustness::time_ms`].
+    pub(crate) fn elapsed_ms(&self) -> f64 {
+        self.at.elapsed().as_secs_f64() * 1e3
     }
 }
 

@@ -343,7 +343,7 @@ impl ExprLowerer<'_, '_> {
         };
         let mut name = self.src.name(reg);
         if self.dialect.is_herd() {
-            name.text = super::x86::register_key(self.dialect, &name.text);
+            name.text = super::registers::register_key(self.dialect, &name.text);
         }
         if !threads[index].regs.contains(&name.text) {
             self.diags.push(Diagnostic::warning(

@@ -26,6 +26,8 @@ pub(crate) mod asm;
 mod errors;
 mod expr;
 mod native;
+mod registers;
+mod shared;
 mod x86;
 
 pub use x86::herd_locations;
@@ -33,6 +35,7 @@ pub use x86::herd_locations;
 use crate::ast;
 use crate::diag::Diagnostic;
 use crate::span::Span;
+use shared::Front;
 use std::cell::Cell;
 use std::ops::ControlFlow;
 use tree_sitter::{Node, ParseOptions, Parser, Tree};
@@ -201,21 +204,23 @@ fn lower_full(text: &str, tree: &Tree, stop: &Stop<'_>) -> Option<Lowered> {
     let root = tree.root_node();
     let mut diags = errors::syntax_errors(text, root, stop);
     let syntax_count = diags.len();
+    let fronts: [(&str, shared::LowerFn); 3] = [
+        (native::Lowering::NODE, native::Lowering::LOWER),
+        (x86::Lowering::NODE, x86::Lowering::LOWER),
+        (asm::Lowering::NODE, asm::Lowering::LOWER),
+    ];
     let test_node = (0..root.named_child_count())
         .filter_map(|i| root.named_child(i as u32))
-        .find(|n| matches!(n.kind(), "native_test" | "x86_test" | "asm_test"));
+        .find_map(|n| {
+            let (_, lower) = fronts.iter().find(|(kind, _)| *kind == n.kind())?;
+            Some((n, lower))
+        });
     let mut code = None;
     let lowered = match test_node {
-        Some(node) if node.kind() == "native_test" => {
-            native::lower(&Src::new(text, stop), node, &mut diags)
-        }
-        Some(node) if node.kind() == "asm_test" => {
-            asm::lower(&Src::new(text, stop), node, &mut diags).map(|(t, c)| {
-                code = Some(c);
-                t
-            })
-        }
-        Some(node) => x86::lower(&Src::new(text, stop), node, &mut diags),
+        Some((node, lower)) => lower(&Src::new(text, stop), node, &mut diags).map(|(t, c)| {
+            code = c;
+            t
+        }),
         None => {
             let start = text.len() - text.trim_start().len();
             let end = text[start..]

@@ -231,6 +231,40 @@ impl Harness {
         }
     }
 
+    /// Waits until every `$/progress` that began has ended: every job that started has
+    /// handled its workers' last results (a job ends its progress only after all its workers
+    /// returned and their reports went through), so whatever a finished or cancelled check
+    /// could publish has been published.
+    pub async fn progress_settled(&mut self) {
+        let deadline = tokio::time::Instant::now() + TIMEOUT;
+        loop {
+            let notified = self.notify.notified();
+            let open: Vec<String> = {
+                let s = self.shared.lock().unwrap();
+                let mut open = std::collections::BTreeSet::new();
+                for m in s.log.iter().filter(|m| m["method"] == "$/progress") {
+                    let token = m["params"]["token"].to_string();
+                    match m["params"]["value"]["kind"].as_str() {
+                        Some("begin") => {
+                            open.insert(token);
+                        }
+                        Some("end") => {
+                            open.remove(&token);
+                        }
+                        _ => {}
+                    }
+                }
+                open.into_iter().collect()
+            };
+            if open.is_empty() {
+                return;
+            }
+            if tokio::time::timeout_at(deadline, notified).await.is_err() {
+                panic!("timed out waiting for the progress of {open:?} to end");
+            }
+        }
+    }
+
     pub async fn open(&self, uri: &str, version: i32, text: &str) {
         self.notify(
             "textDocument/didOpen",

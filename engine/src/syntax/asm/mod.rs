@@ -17,7 +17,7 @@ mod operands;
 mod riscv;
 
 use super::expr::{ExprLowerer, Mode, Scope, Sym, ThreadInfo};
-use super::native::{lower_condition, lower_header};
+use super::shared::{lower_condition, lower_header, Front, LowerFn, Lowered};
 use super::{children_by_field, field, span, Src};
 use crate::asm::{self, register, Arch, Code, Instr, RegInit, ThreadCode, Value};
 use crate::ast::{Dialect, Name, SharedDecl, Test, Thread};
@@ -27,30 +27,16 @@ use operands::Opnd;
 use std::collections::{BTreeSet, HashMap};
 use tree_sitter::Node;
 
-/// The state key of a register as written in a condition or init block (`W3` → `X3`,
-/// `a0` → `x10`); `None` for dialects other than AArch64 and RISC-V.
-pub(crate) fn register_key(dialect: Dialect, written: &str) -> Option<String> {
-    let arch = arch_of_dialect(dialect)?;
-    Some(match register(arch, written) {
-        Some(r) => r.key(arch),
-        None => written.to_string(),
-    })
-}
+/// The AArch64 and RISC-V dialects' [`Front`].
+pub(in crate::syntax) struct Lowering;
 
-pub(crate) fn arch_of_dialect(d: Dialect) -> Option<Arch> {
-    match d {
-        Dialect::AArch64 => Some(Arch::AArch64),
-        Dialect::RiscV => Some(Arch::RiscV),
-        _ => None,
-    }
+impl Front for Lowering {
+    const NODE: &'static str = "asm_test";
+    const LOWER: LowerFn = lower;
 }
 
 /// Lowers an `asm_test` node; `None` when lowering stopped early or the header is unusable.
-pub(super) fn lower(
-    src: &Src<'_>,
-    node: Node,
-    diags: &mut Vec<Diagnostic>,
-) -> Option<(Test, Code)> {
+fn lower(src: &Src<'_>, node: Node, diags: &mut Vec<Diagnostic>) -> Option<Lowered> {
     let word = field(node, "header")
         .and_then(|h| field(h, "dialect"))
         .map(|d| src.text(d))
@@ -242,14 +228,14 @@ pub(super) fn lower(
     };
     Some((
         test,
-        Code {
+        Some(Code {
             arch,
             init,
             memory_init,
             threads: code,
             filter,
             address_atoms: l.address_atoms,
-        },
+        }),
     ))
 }
 

@@ -17,9 +17,10 @@
 mod declarations;
 mod statements;
 
-use super::expr::{ExprLowerer, Mode, Scope, Sym, ThreadInfo};
+use super::expr::{Scope, Sym, ThreadInfo};
+use super::shared::{lower_condition, lower_header, Front, LowerFn, Lowered};
 use super::{children_by_field, field, span, Src};
-use crate::ast::{Condition, Dialect, Name, Quantifier, SharedDecl, Test, Thread};
+use crate::ast::{Condition, Dialect, Name, SharedDecl, Test, Thread};
 use crate::diag::Diagnostic;
 use crate::span::Span;
 use std::collections::{BTreeSet, HashMap};
@@ -28,9 +29,17 @@ use tree_sitter::Node;
 /// The largest array the front end accepts (cells are explored state; keep it sane).
 pub(crate) const MAX_ARRAY: i64 = 1 << 16;
 
+/// The native dialect's [`Front`].
+pub(in crate::syntax) struct Lowering;
+
+impl Front for Lowering {
+    const NODE: &'static str = "native_test";
+    const LOWER: LowerFn = lower;
+}
+
 /// Lowers a native test; stops early (with a partial result the caller discards) once
 /// `src.should_stop()` says so.
-pub(super) fn lower(src: &Src<'_>, node: Node, diags: &mut Vec<Diagnostic>) -> Option<Test> {
+fn lower(src: &Src<'_>, node: Node, diags: &mut Vec<Diagnostic>) -> Option<Lowered> {
     let mut l = Native {
         src,
         diags,
@@ -121,93 +130,19 @@ pub(super) fn lower(src: &Src<'_>, node: Node, diags: &mut Vec<Diagnostic>) -> O
 
     let condition = field(node, "condition").and_then(|c| l.condition(c, &infos));
 
-    Some(Test {
-        dialect: Dialect::Native,
-        name,
-        description,
-        shared: l.shared,
-        mutexes: l.mutexes,
-        threads,
-        condition,
-        span: span(node),
-    })
-}
-
-/// The test's name and description from the `header` field of either dialect's test node; a
-/// missing name (already a syntax error) is an empty name at the test's start.
-pub(crate) fn lower_header(src: &Src<'_>, node: Node) -> (Name, Option<String>) {
-    let header = field(node, "header");
-    let name = header
-        .and_then(|h| field(h, "name"))
-        .map(|n| src.name(n))
-        .unwrap_or(Name {
-            text: String::new(),
-            span: Span::new(node.start_byte(), node.start_byte()),
-        });
-    let description = header
-        .and_then(|h| field(h, "description"))
-        .map(|d| unquote(src.text(d)));
-    (name, description)
-}
-
-/// The contents of a string literal: quotes removed, `\"` and `\\` unescaped (any other
-/// backslash is kept as written).
-pub(crate) fn unquote(s: &str) -> String {
-    let inner = s
-        .strip_prefix('"')
-        .and_then(|s| s.strip_suffix('"'))
-        .unwrap_or(s);
-    let mut out = String::with_capacity(inner.len());
-    let mut chars = inner.chars().peekable();
-    while let Some(c) = chars.next() {
-        match (c, chars.peek()) {
-            ('\\', Some(&next)) if next == '"' || next == '\\' => {
-                out.push(next);
-                chars.next();
-            }
-            _ => out.push(c),
-        }
-    }
-    out
-}
-
-/// Lowers a final condition (both dialects).
-pub(crate) fn lower_condition(
-    src: &Src,
-    scope: &Scope,
-    diags: &mut Vec<Diagnostic>,
-    dialect: Dialect,
-    node: Node,
-    threads: &[ThreadInfo],
-) -> Option<Condition> {
-    let q = field(node, "quantifier")?;
-    let qtext: String = src.text(q).chars().filter(|c| !c.is_whitespace()).collect();
-    let quantifier = match qtext.as_str() {
-        "forall" => Quantifier::Forall,
-        "~exists" => Quantifier::NotExists,
-        "final" if dialect == Dialect::Native => {
-            diags.push(Diagnostic::error(
-                span(q),
-                "`final` is x86 syntax; use `exists`",
-            ));
-            Quantifier::Exists
-        }
-        _ => Quantifier::Exists,
-    };
-    let e = field(node, "expression")?;
-    let mut lw = ExprLowerer {
-        src,
-        scope,
-        diags,
-        dialect,
-        mode: Mode::Condition(threads),
-    };
-    let expr = lw.lower(e, 0);
-    Some(Condition {
-        quantifier,
-        expr,
-        span: span(node),
-    })
+    Some((
+        Test {
+            dialect: Dialect::Native,
+            name,
+            description,
+            shared: l.shared,
+            mutexes: l.mutexes,
+            threads,
+            condition,
+            span: span(node),
+        },
+        None,
+    ))
 }
 
 struct Native<'s, 'd> {

@@ -1,11 +1,12 @@
 //! Lowering of one x86 instruction (its cell) to statements, or to a label or a jump for
-//! `control.rs` to structure.
+//! `control.rs` to structure: this file reads the mnemonic and operands, picks the class
+//! (`classes.rs` lowers each) and narrows partial register writes in X86_64.
 
+use super::classes::{arith, Cell, Effects};
 use super::control::{Item, END};
-use super::operands::{bin, int, part_write, reg_expr, regs_of, Flags, Operand};
+use super::operands::{bin, int, part_write, reg_expr, Flags, Operand};
 use super::X86;
-use crate::ast::{BinOp, Dialect, Expr, ExprKind, Name, RmwOp, Stmt, StmtKind, UnOp};
-use crate::span::Span;
+use crate::ast::{BinOp, Dialect, Name, Stmt, StmtKind};
 use crate::syntax::{children_by_field, field, span};
 use std::collections::BTreeSet;
 use tree_sitter::Node;
@@ -13,6 +14,10 @@ use tree_sitter::Node;
 const SUPPORTED: &str =
     "supported: MOV, MFENCE, XCHG, LOCK ADD/SUB/INC/DEC/AND/OR/XOR/XADD/CMPXCHG, \
 ADD, SUB, INC, DEC, NEG, AND, OR, XOR, SHL, SHR, CMP, TEST, JE/JNE/JL/JLE/JG/JGE/JMP, RET, NOP, ENDBR64";
+/// The mnemonics `LOCK` may prefix: read-modify-writes of memory.
+const RMW: &[&str] = &[
+    "ADD", "SUB", "INC", "DEC", "AND", "OR", "XOR", "XADD", "CMPXCHG", "XCHG",
+];
 /// Mnemonics litmus knows, without a size suffix.
 const MNEMONICS: &[&str] = &[
     "MOV", "MFENCE", "XCHG", "ADD", "SUB", "INC", "DEC", "NEG", "AND", "OR", "XOR", "SHL", "SAL",
@@ -95,44 +100,21 @@ impl X86<'_, '_> {
                 self.sized(loc.var, size, loc.span);
             }
         }
-        let value = |o: &Operand| -> Option<Expr> {
-            match o {
-                Operand::Mem(loc) => Some(Expr {
-                    kind: ExprKind::Load(loc.clone()),
-                    span: loc.span,
-                }),
-                Operand::Reg(r, _) => Some(reg_expr(r)),
-                Operand::Imm(v, s) => Some(int(*v, *s)),
-                Operand::Label(_) => None,
-            }
-        };
         let form = self.src.text(node).to_string();
-        let stmt = |kind| Some(Item::Stmt(Stmt { kind, span: sp }));
-        // A register write: the flags stop describing what they compared if it reads `r`.
-        let written_reg = |flags: &mut Flags, r: &Name| {
-            if let Flags::Cmp { regs, .. } = flags {
-                if regs.contains(&r.text) {
-                    *flags = Flags::Unknown("a register the comparison read was written after it");
-                }
-            }
+        let c = Cell {
+            mnemonic: &mnemonic,
+            form: &form,
+            span: sp,
+            locked,
         };
-        let arith = |m: &str| -> Option<BinOp> {
-            Some(match m {
-                "ADD" => BinOp::Add,
-                "SUB" => BinOp::Sub,
-                "AND" => BinOp::BitAnd,
-                "OR" => BinOp::BitOr,
-                "XOR" => BinOp::BitXor,
-                "SHL" | "SAL" => BinOp::Shl,
-                "SHR" => BinOp::Shr,
-                _ => return None,
-            })
-        };
-
-        let item: Option<Item> = match (mnemonic.as_str(), ops.as_slice()) {
-            ("NOP" | "ENDBR64" | "PAUSE" | "LFENCE", _) => None,
+        let mut fx = Effects { regs, flags };
+        let rmw_of_memory = RMW.contains(&mnemonic.as_str())
+            && !matches!(mnemonic.as_str(), "XCHG")
+            && matches!(ops.first(), Some(Operand::Mem(_)));
+        let item: Option<Item> = match mnemonic.as_str() {
+            "NOP" | "ENDBR64" | "PAUSE" | "LFENCE" => None,
             // The end of the thread (herd's compiled tests end each thread with `ret`).
-            ("RET", []) => Some(Item::Jump {
+            "RET" if ops.is_empty() => Some(Item::Jump {
                 cond: None,
                 target: Name {
                     text: END.to_string(),
@@ -140,273 +122,42 @@ impl X86<'_, '_> {
                 },
                 span: sp,
             }),
-            ("MFENCE", []) => stmt(StmtKind::Fence),
-            ("MFENCE", _) => {
+            "MFENCE" if ops.is_empty() => Some(Item::Stmt(Stmt {
+                kind: StmtKind::Fence,
+                span: sp,
+            })),
+            "MFENCE" => {
                 self.error(sp, "MFENCE takes no operands");
-                return;
+                None
             }
-            _ if locked
-                && !matches!(
-                    mnemonic.as_str(),
-                    "ADD"
-                        | "SUB"
-                        | "INC"
-                        | "DEC"
-                        | "AND"
-                        | "OR"
-                        | "XOR"
-                        | "XADD"
-                        | "CMPXCHG"
-                        | "XCHG"
-                ) =>
-            {
-                self.error(sp, format!("`LOCK` cannot prefix `{mnemonic}` (only read-modify-writes of memory: ADD, SUB, INC, DEC, AND, OR, XOR, XADD, CMPXCHG, XCHG)"));
-                return;
+            m if locked && !RMW.contains(&m) => {
+                self.error(sp, format!("`LOCK` cannot prefix `{m}` (only read-modify-writes of memory: ADD, SUB, INC, DEC, AND, OR, XOR, XADD, CMPXCHG, XCHG)"));
+                None
             }
-            ("MOV", [Operand::Mem(loc), src @ (Operand::Imm(..) | Operand::Reg(..))]) => {
-                stmt(StmtKind::Store {
-                    loc: loc.clone(),
-                    value: value(src).unwrap(),
-                })
-            }
-            (
-                "MOV",
-                [Operand::Reg(r, _), src @ (Operand::Mem(_) | Operand::Imm(..) | Operand::Reg(..))],
-            ) => {
-                written_reg(flags, r);
-                regs.insert(r.text.clone());
-                stmt(StmtKind::Assign {
-                    reg: r.clone(),
-                    value: value(src).unwrap(),
-                })
-            }
-            ("MOV", _) => {
-                self.error(sp, format!("unsupported MOV operands in `{form}`; supported: a store `MOV [x],$1` / `MOV [x],EAX`, a load `MOV EAX,[x]`, a register move `MOV EAX,$1` / `MOV EAX,EBX` (AT&T order in X86_64)"));
-                return;
-            }
-            ("XCHG", [Operand::Mem(loc), Operand::Reg(r, _)])
-            | ("XCHG", [Operand::Reg(r, _), Operand::Mem(loc)]) => {
-                *flags = Flags::Unknown("XCHG");
-                stmt(StmtKind::Rmw {
-                    dest: Some(r.clone()),
-                    op: RmwOp::Xchg,
-                    loc: loc.clone(),
-                    args: vec![reg_expr(r)],
-                })
-            }
-            ("XCHG", _) => {
-                self.error(sp, format!("unsupported XCHG operands in `{form}`; supported: a register and a location, `XCHG [x],EAX`"));
-                return;
-            }
-            // Read-modify-writes of memory: atomic with LOCK, not supported without.
-            (
-                m @ ("ADD" | "SUB" | "AND" | "OR" | "XOR" | "INC" | "DEC" | "XADD" | "CMPXCHG"),
-                [Operand::Mem(loc), rest @ ..],
-            ) => {
-                if !locked {
-                    // Without LOCK: a load, then a store of the result (not atomic: another
-                    // thread's store may come between), as `x = x + 1` in the native dialect.
-                    let op = match (m, rest) {
-                        ("INC", []) => Some((BinOp::Add, int(1, sp))),
-                        ("DEC", []) => Some((BinOp::Sub, int(1, sp))),
-                        (_, [src @ (Operand::Imm(..) | Operand::Reg(..))]) => {
-                            arith(m).map(|op| (op, value(src).unwrap()))
-                        }
-                        _ => None,
-                    };
-                    let Some((op, v)) = op else {
-                        self.error(sp, format!("`{m}` on memory needs `LOCK` here (`LOCK {m}`): without it, litmus supports ADD, SUB, INC, DEC, AND, OR, XOR"));
-                        return;
-                    };
-                    *flags = Flags::Unknown("a read-modify-write of memory");
-                    let old = Expr {
-                        kind: ExprKind::Load(loc.clone()),
-                        span: loc.span,
-                    };
-                    let item = stmt(StmtKind::Store {
-                        loc: loc.clone(),
-                        value: bin(op, old, v, sp),
-                    });
-                    out.extend(item);
-                    return;
-                }
-                let loc = loc.clone();
-                *flags = Flags::Unknown("a locked read-modify-write");
-                let one = |v: i64| int(v, sp);
-                let kind = match (m, rest) {
-                    ("INC", []) => Some((None, RmwOp::FetchAdd, vec![one(1)])),
-                    ("DEC", []) => Some((None, RmwOp::FetchAdd, vec![one(-1)])),
-                    ("ADD", [src @ (Operand::Imm(..) | Operand::Reg(..))]) => {
-                        Some((None, RmwOp::FetchAdd, vec![value(src).unwrap()]))
-                    }
-                    ("SUB", [src @ (Operand::Imm(..) | Operand::Reg(..))]) => {
-                        let v = value(src).unwrap();
-                        let s = v.span;
-                        Some((
-                            None,
-                            RmwOp::FetchAdd,
-                            vec![Expr {
-                                kind: ExprKind::Unary(UnOp::Neg, Box::new(v)),
-                                span: s,
-                            }],
-                        ))
-                    }
-                    ("AND", [src @ (Operand::Imm(..) | Operand::Reg(..))]) => {
-                        Some((None, RmwOp::FetchAnd, vec![value(src).unwrap()]))
-                    }
-                    ("OR", [src @ (Operand::Imm(..) | Operand::Reg(..))]) => {
-                        Some((None, RmwOp::FetchOr, vec![value(src).unwrap()]))
-                    }
-                    ("XOR", [src @ (Operand::Imm(..) | Operand::Reg(..))]) => {
-                        Some((None, RmwOp::FetchXor, vec![value(src).unwrap()]))
-                    }
-                    ("XADD", [Operand::Reg(r, _)]) => {
-                        Some((Some(r.clone()), RmwOp::FetchAdd, vec![reg_expr(r)]))
-                    }
-                    ("CMPXCHG", [Operand::Reg(r, w)]) => {
-                        // The accumulator: compared with memory, and receives its old value
-                        // (equal to the accumulator when the exchange happens).
-                        let acc = self.accumulator(*w, r.span);
-                        regs.insert(acc.text.clone());
-                        Some((
-                            Some(acc.clone()),
-                            RmwOp::Cas,
-                            vec![reg_expr(&acc), reg_expr(r)],
-                        ))
-                    }
-                    _ => None,
-                };
-                let Some((dest, op, args)) = kind else {
-                    self.error(sp, format!("unsupported `LOCK {m}` operands in `{form}`"));
-                    return;
-                };
-                if let Some(d) = &dest {
-                    regs.insert(d.text.clone());
-                }
-                stmt(StmtKind::Rmw {
-                    dest,
-                    op,
-                    loc,
-                    args,
-                })
-            }
-            (m @ ("XADD" | "CMPXCHG"), _) => {
+            "MOV" => self.mov(&c, &ops, &mut fx),
+            "XCHG" => self.xchg(&c, &ops, &mut fx),
+            _ if rmw_of_memory => self.memory_rmw(&c, &ops, &mut fx),
+            m @ ("XADD" | "CMPXCHG") => {
                 self.error(
                     sp,
                     format!(
                         "unsupported `{m}` operands in `{form}`; supported: `LOCK {m} [x],EAX`"
                     ),
                 );
-                return;
-            }
-            // Register arithmetic.
-            (
-                m,
-                [Operand::Reg(r, _), src @ (Operand::Imm(..) | Operand::Reg(..) | Operand::Mem(_))],
-            ) if arith(m).is_some() => {
-                let op = arith(m).unwrap();
-                written_reg(flags, r);
-                regs.insert(r.text.clone());
-                let v = bin(op, reg_expr(r), value(src).unwrap(), sp);
-                *flags = Flags::Cmp {
-                    a: reg_expr(r),
-                    b: int(0, sp),
-                    regs: vec![r.text.clone()],
-                };
-                stmt(StmtKind::Assign {
-                    reg: r.clone(),
-                    value: v,
-                })
-            }
-            (m @ ("INC" | "DEC" | "NEG"), [Operand::Reg(r, _)]) => {
-                written_reg(flags, r);
-                regs.insert(r.text.clone());
-                let v = match m {
-                    "INC" => bin(BinOp::Add, reg_expr(r), int(1, sp), sp),
-                    "DEC" => bin(BinOp::Sub, reg_expr(r), int(1, sp), sp),
-                    _ => Expr {
-                        kind: ExprKind::Unary(UnOp::Neg, Box::new(reg_expr(r))),
-                        span: sp,
-                    },
-                };
-                *flags = Flags::Cmp {
-                    a: reg_expr(r),
-                    b: int(0, sp),
-                    regs: vec![r.text.clone()],
-                };
-                stmt(StmtKind::Assign {
-                    reg: r.clone(),
-                    value: v,
-                })
-            }
-            (
-                "CMP" | "TEST",
-                [a @ (Operand::Reg(..) | Operand::Imm(..)), b @ (Operand::Reg(..) | Operand::Imm(..))],
-            ) => {
-                let (a, b) = (value(a).unwrap(), value(b).unwrap());
-                let mut rs = Vec::new();
-                regs_of(&a, &mut rs);
-                regs_of(&b, &mut rs);
-                *flags = if mnemonic == "CMP" {
-                    Flags::Cmp { a, b, regs: rs }
-                } else {
-                    Flags::Cmp {
-                        a: bin(BinOp::BitAnd, a, b, sp),
-                        b: int(0, sp),
-                        regs: rs,
-                    }
-                };
                 None
             }
-            (m @ ("CMP" | "TEST"), _) => {
-                self.error(sp, format!("unsupported `{m}` operands in `{form}`: only registers and immediates are compared (load into a register first)"));
-                return;
+            m if arith(m).is_some() || matches!(m, "INC" | "DEC" | "NEG") => {
+                self.register_arith(&c, &ops, &mut fx)
             }
-            (m, [Operand::Label(target)]) if m.starts_with('J') && MNEMONICS.contains(&m) => {
-                let cond = if m == "JMP" {
-                    None
-                } else {
-                    let (a, b) = match flags.clone() {
-                        Flags::Cmp { a, b, .. } => (a, b),
-                        Flags::None => {
-                            self.error(sp, format!("`{m}` needs a preceding `CMP`, `TEST` or arithmetic instruction in its thread"));
-                            return;
-                        }
-                        Flags::Unknown(why) => {
-                            self.error(sp, format!("`{m}` reads flags that litmus does not model here ({why}); compare with `CMP` right before the jump"));
-                            return;
-                        }
-                    };
-                    let op = match m {
-                        "JE" | "JZ" => BinOp::Eq,
-                        "JNE" | "JNZ" => BinOp::Ne,
-                        "JL" => BinOp::Lt,
-                        "JLE" => BinOp::Le,
-                        "JG" => BinOp::Gt,
-                        _ => BinOp::Ge,
-                    };
-                    Some(bin(op, a, b, sp))
-                };
-                Some(Item::Jump {
-                    cond,
-                    target: target.clone(),
-                    span: sp,
-                })
-            }
-            (m, _) if m.starts_with('J') && MNEMONICS.contains(&m) => {
-                self.error(sp, format!("`{m}` takes one label operand: `{m} L0`"));
-                return;
-            }
-            (m, _) if MNEMONICS.contains(&m) => {
-                self.error(sp, format!("unsupported operands for `{m}` in `{form}`"));
-                return;
-            }
-            (other, _) => {
+            "CMP" | "TEST" => self.compare(&c, &ops, &mut fx),
+            m if m.starts_with('J') && MNEMONICS.contains(&m) => self.jump(&c, &ops, fx.flags),
+            m if MNEMONICS.contains(&m) => self.unsupported_operands(&c),
+            other => {
                 self.error(
                     sp,
                     format!("unsupported x86 instruction `{other}`; {SUPPORTED}"),
                 );
-                return;
+                None
             }
         };
         let Some(item) = item else { return };
@@ -460,17 +211,5 @@ impl X86<'_, '_> {
             }
         }
         out.push(item);
-    }
-
-    /// `EAX` (X86) or `rax` (X86_64), the register `CMPXCHG` compares with.
-    fn accumulator(&self, width: Option<u32>, span: Span) -> Name {
-        let text = match (self.dialect, width) {
-            (Dialect::X86_64, _) => "rax".to_string(),
-            (_, Some(64)) => "RAX".to_string(),
-            (_, Some(16)) => "AX".to_string(),
-            (_, Some(8)) => "AL".to_string(),
-            _ => "EAX".to_string(),
-        };
-        Name { text, span }
     }
 }

@@ -2,69 +2,13 @@
 //! as declaration, access sizes, and the init block.
 
 use super::X86;
-use crate::ast::{Dialect, Name, SharedDecl, Thread};
+use crate::ast::{Name, SharedDecl, Thread};
 use crate::span::Span;
 use crate::syntax::expr::Sym;
+use crate::syntax::registers::reg64;
 use crate::syntax::{field, span};
 use std::collections::BTreeSet;
 use tree_sitter::Node;
-
-/// A register's name as it appears in final states: upper case in `X86` (`EAX`), and in
-/// `X86_64` the lower-case 64-bit register a name is part of (`%eax`, `%ax`, `%al` → `rax`).
-pub(crate) fn register_key(dialect: Dialect, written: &str) -> String {
-    if let Some(key) = crate::syntax::asm::register_key(dialect, written) {
-        return key;
-    }
-    let w = written.trim_start_matches('%');
-    if dialect != Dialect::X86_64 {
-        return w.to_ascii_uppercase();
-    }
-    let lower = w.to_ascii_lowercase();
-    reg64(&lower).map(|(n, _)| n).unwrap_or(lower)
-}
-
-/// `(64-bit name, width in bits)` of an x86-64 register name (lower case).
-fn reg64(r: &str) -> Option<(String, u32)> {
-    const LEGACY: [(&str, &str, &str, &str, &str); 8] = [
-        ("rax", "eax", "ax", "al", "ah"),
-        ("rbx", "ebx", "bx", "bl", "bh"),
-        ("rcx", "ecx", "cx", "cl", "ch"),
-        ("rdx", "edx", "dx", "dl", "dh"),
-        ("rsi", "esi", "si", "sil", ""),
-        ("rdi", "edi", "di", "dil", ""),
-        ("rbp", "ebp", "bp", "bpl", ""),
-        ("rsp", "esp", "sp", "spl", ""),
-    ];
-    for (q, l, w, b, h) in LEGACY {
-        let width = if r == q {
-            64
-        } else if r == l {
-            32
-        } else if r == w {
-            16
-        } else if r == b || (!h.is_empty() && r == h) {
-            8
-        } else {
-            continue;
-        };
-        return Some((q.to_string(), width));
-    }
-    // r8 .. r15 and their r8d / r8w / r8b parts.
-    let rest = r.strip_prefix('r')?;
-    let digits: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
-    let n: u32 = digits.parse().ok()?;
-    if !(8..=15).contains(&n) {
-        return None;
-    }
-    let width = match &rest[digits.len()..] {
-        "" => 64,
-        "d" => 32,
-        "w" => 16,
-        "b" => 8,
-        _ => return None,
-    };
-    Some((format!("r{n}"), width))
-}
 
 /// The width in bits of a register as written (`EAX` 32, `%al` 8), if it is an x86 register.
 pub(super) fn register_width(written: &str) -> Option<u32> {

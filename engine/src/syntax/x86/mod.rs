@@ -29,18 +29,19 @@
 //!
 //! Code map: this file reads the table (header row, init block, code rows, condition);
 //! `locations.rs` names registers and locations and reads the init block; `operands.rs` reads
-//! operands and builds the expressions instructions share; `instructions.rs` lowers each
-//! instruction; `control.rs` turns labels and jumps into structured statements.
+//! operands and builds the expressions instructions share; `instructions.rs` reads each
+//! instruction and `classes.rs` lowers it by class (moves, read-modify-writes, arithmetic,
+//! comparisons, jumps); `control.rs` turns labels and jumps into structured statements.
 
+mod classes;
 mod control;
 mod instructions;
 mod locations;
 mod operands;
 
-pub(crate) use locations::register_key;
-
 use super::expr::{Scope, Sym, ThreadInfo};
-use super::native::{lower_condition, lower_header};
+use super::registers::register_key;
+use super::shared::{lower_condition, lower_header, Front, LowerFn, Lowered};
 use super::{children_by_field, field, span, Src};
 use crate::ast::{Dialect, Name, SharedDecl, Test, Thread};
 use crate::diag::Diagnostic;
@@ -108,7 +109,15 @@ pub fn herd_locations(text: &str, tree: &Tree) -> Vec<String> {
 
 /// Lowers an x86 test; stops early (with a partial result the caller discards) once
 /// `src.should_stop()` says so.
-pub(super) fn lower(src: &Src<'_>, node: Node, diags: &mut Vec<Diagnostic>) -> Option<Test> {
+/// The x86 dialects' [`Front`].
+pub(in crate::syntax) struct Lowering;
+
+impl Front for Lowering {
+    const NODE: &'static str = "x86_test";
+    const LOWER: LowerFn = lower;
+}
+
+fn lower(src: &Src<'_>, node: Node, diags: &mut Vec<Diagnostic>) -> Option<Lowered> {
     let dialect = dialect_of(src, node);
     let mut l = X86 {
         src,
@@ -245,16 +254,19 @@ pub(super) fn lower(src: &Src<'_>, node: Node, diags: &mut Vec<Diagnostic>) -> O
         lower_condition(src, &scope, l.diags, dialect, c, &infos)
     });
 
-    Some(Test {
-        dialect,
-        name,
-        description,
-        shared: l.shared,
-        mutexes: Vec::new(),
-        threads,
-        condition,
-        span: span(node),
-    })
+    Some((
+        Test {
+            dialect,
+            name,
+            description,
+            shared: l.shared,
+            mutexes: Vec::new(),
+            threads,
+            condition,
+            span: span(node),
+        },
+        None,
+    ))
 }
 
 struct X86<'s, 'd> {
