@@ -13,17 +13,20 @@
 //! `ENGINES_ONLY=auto,x86` for some sections, `ENGINES_FAMILY=counter,SB ring` for some rows
 //! of the `auto` table, `ENGINES_REPEAT=N` for each of its cells' fastest of N runs).
 
-use litmus_engine::report::Model;
 use litmus_engine::options::WorkMeter;
+use litmus_engine::report::Model;
 use litmus_engine::{check, syntax, CheckOptions, Control, EngineKind};
-use std::sync::atomic::AtomicU64;
-use std::sync::Arc;
 use std::io::{Read, Write};
 use std::process::{Command, Stdio};
+use std::sync::atomic::AtomicU64;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-const ENGINES: [(&str, EngineKind); 3] =
-    [("MCR", EngineKind::Mcr), ("exhaustive", EngineKind::Exhaustive), ("DPOR", EngineKind::Dpor)];
+const ENGINES: [(&str, EngineKind); 3] = [
+    ("MCR", EngineKind::Mcr),
+    ("exhaustive", EngineKind::Exhaustive),
+    ("DPOR", EngineKind::Dpor),
+];
 
 fn engine_key(e: EngineKind) -> &'static str {
     match e {
@@ -60,7 +63,12 @@ impl Run {
         } else {
             ""
         };
-        format!("{} / {:.0} ms / {:.1} MB{mark}", self.executions, self.ms, self.rss_kb as f64 / 1024.0)
+        format!(
+            "{} / {:.0} ms / {:.1} MB{mark}",
+            self.executions,
+            self.ms,
+            self.rss_kb as f64 / 1024.0
+        )
     }
 }
 
@@ -84,7 +92,9 @@ fn child(args: &[String]) {
     let model = Model::parse(&args[1]).expect("model");
     let mut src = String::new();
     std::io::stdin().read_to_string(&mut src).expect("stdin");
-    let test = syntax::parse(&src).test.expect("the benchmark program parses");
+    let test = syntax::parse(&src)
+        .test
+        .expect("the benchmark program parses");
     let opts = CheckOptions {
         engine,
         loop_bound: args[2].parse().expect("bound"),
@@ -94,7 +104,12 @@ fn child(args: &[String]) {
     };
     let meter = Arc::new(WorkMeter::new(1, Arc::new(AtomicU64::new(u64::MAX))));
     let t0 = Instant::now();
-    let r = check(&test, model, &opts, &Control::new().with_work(meter.clone()));
+    let r = check(
+        &test,
+        model,
+        &opts,
+        &Control::new().with_work(meter.clone()),
+    );
     let ms = t0.elapsed().as_secs_f64() * 1000.0;
     println!(
         "{} {} {} {} {} {} {ms} {} {} {}",
@@ -110,7 +125,14 @@ fn child(args: &[String]) {
     );
 }
 
-fn measure(src: &str, engine: EngineKind, model: Model, loop_bound: u32, timeout: f64, first: bool) -> Run {
+fn measure(
+    src: &str,
+    engine: EngineKind,
+    model: Model,
+    loop_bound: u32,
+    timeout: f64,
+    first: bool,
+) -> Run {
     let exe = std::env::current_exe().expect("own path");
     let mut c = Command::new(exe)
         .args([
@@ -125,7 +147,11 @@ fn measure(src: &str, engine: EngineKind, model: Model, loop_bound: u32, timeout
         .stdout(Stdio::piped())
         .spawn()
         .expect("child runs");
-    c.stdin.take().expect("stdin").write_all(src.as_bytes()).expect("source written");
+    c.stdin
+        .take()
+        .expect("stdin")
+        .write_all(src.as_bytes())
+        .expect("source written");
     let out = c.wait_with_output().expect("child ends");
     let s = String::from_utf8_lossy(&out.stdout);
     let f: Vec<&str> = s.split_whitespace().collect();
@@ -178,7 +204,10 @@ fn mcr_example(n: usize) -> String {
 }
 
 fn nidhugg(name: &str, fences: &str) -> String {
-    let path = format!("{}/benches/engines/{name}.litmus.tpl", env!("CARGO_MANIFEST_DIR"));
+    let path = format!(
+        "{}/benches/engines/{name}.litmus.tpl",
+        env!("CARGO_MANIFEST_DIR")
+    );
     let tpl = std::fs::read_to_string(path).expect("template");
     let (t, p) = match fences {
         "none" => ("", ""),
@@ -226,8 +255,11 @@ fn family(title: &str, sizes: &[(String, String, u32, usize)], timeout: f64) {
                 cells.push(r.cell());
             }
             let st = states.map(|s| s.to_string()).unwrap_or_else(|| "?".into());
-            println!("| {label} | {} | {st} | {} |", model.label(), cells.join(" | "));
-
+            println!(
+                "| {label} | {} | {st} | {} |",
+                model.label(),
+                cells.join(" | ")
+            );
         }
         largest.push((model, best));
     }
@@ -263,32 +295,77 @@ fn files_in(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
 /// out: the MCR paper's Example, the mutual exclusion programs, the examples.
 fn auto_rows() -> Vec<Row> {
     let mut rows = vec![];
-    for (t, k) in [(2, 1), (2, 2), (2, 3), (2, 4), (3, 1), (3, 2), (4, 1), (3, 3)] {
-        rows.push(Row { family: "counter", label: format!("{t}x{k}"), src: counter(t, k), bound: 8, fitted: true });
+    for (t, k) in [
+        (2, 1),
+        (2, 2),
+        (2, 3),
+        (2, 4),
+        (3, 1),
+        (3, 2),
+        (4, 1),
+        (3, 3),
+    ] {
+        rows.push(Row {
+            family: "counter",
+            label: format!("{t}x{k}"),
+            src: counter(t, k),
+            bound: 8,
+            fitted: true,
+        });
     }
     for n in [3, 5, 7, 8, 10, 12] {
-        rows.push(Row { family: "SB ring", label: format!("{n}"), src: sb_ring(n), bound: 8, fitted: true });
+        rows.push(Row {
+            family: "SB ring",
+            label: format!("{n}"),
+            src: sb_ring(n),
+            bound: 8,
+            fitted: true,
+        });
     }
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     for f in files_in(&root.join("tests/litmus")) {
         let src = std::fs::read_to_string(&f).unwrap();
         if syntax::parse(&src).test.is_some() {
             let label = f.file_stem().unwrap().to_string_lossy().to_string();
-            rows.push(Row { family: "corpus", label, src, bound: 8, fitted: true });
+            rows.push(Row {
+                family: "corpus",
+                label,
+                src,
+                bound: 8,
+                fitted: true,
+            });
         }
     }
     for n in 1..=5 {
-        rows.push(Row { family: "Example", label: format!("N={n}"), src: mcr_example(n), bound: 8, fitted: false });
+        rows.push(Row {
+            family: "Example",
+            label: format!("N={n}"),
+            src: mcr_example(n),
+            bound: 8,
+            fitted: false,
+        });
     }
     for name in ["dekker", "peterson", "szymanski", "lamport"] {
         for f in ["none", "TSO", "PSO"] {
-            rows.push(Row { family: "mutex", label: format!("{name} {f}"), src: nidhugg(name, f), bound: 8, fitted: false });
+            rows.push(Row {
+                family: "mutex",
+                label: format!("{name} {f}"),
+                src: nidhugg(name, f),
+                bound: 8,
+                fitted: false,
+            });
         }
     }
     for f in files_in(&root.join("examples")) {
         let src = std::fs::read_to_string(&f).unwrap();
         let label = f.file_stem().unwrap().to_string_lossy().to_string();
-        rows.push(Row { family: "examples", label, src, bound: 8, fitted: false });
+        rows.push(Row {
+            family: "examples",
+            label,
+            src,
+            bound: 8,
+            fitted: false,
+        });
     }
     // `ENGINES_FAMILY=counter,mutex`: only those families (to re-measure a few rows).
     if let Ok(f) = std::env::var("ENGINES_FAMILY") {
@@ -322,14 +399,20 @@ fn weights(timeout: f64) {
                 }
             }
         }
-        println!("| {name} | {rows} | {polls} | {ms:.0} | {:.0} |", ms * 1e6 / polls.max(1) as f64);
+        println!(
+            "| {name} | {rows} | {polls} | {ms:.0} | {:.0} |",
+            ms * 1e6 / polls.max(1) as f64
+        );
     }
 }
 
 /// Each engine alone and `auto`, side by side, per row and model; the ratio of `auto`'s wall
 /// time to the fastest single engine's.
 fn auto_table(timeout: f64) {
-    let repeat: usize = std::env::var("ENGINES_REPEAT").ok().and_then(|s| s.parse().ok()).unwrap_or(1);
+    let repeat: usize = std::env::var("ENGINES_REPEAT")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1);
     println!("\n### `auto` against each engine alone\n");
     println!("Each cell: executions / wall time (`-`: not finished within {timeout} s; the fastest of {repeat} runs). `auto`: the engine that answered. Ratio: auto / fastest finished engine. Rows marked * were used to fit the weights; the others are held out.\n");
     println!("| family | row | model | MCR | exhaustive | DPOR | auto | engine | ratio |");
@@ -340,7 +423,10 @@ fn auto_table(timeout: f64) {
     for row in auto_rows() {
         for model in Model::ALL {
             let kinds = [ENGINES[0].1, ENGINES[1].1, ENGINES[2].1, EngineKind::Auto];
-            let mut runs: Vec<Run> = kinds.iter().map(|e| measure(&row.src, *e, model, row.bound, timeout, false)).collect();
+            let mut runs: Vec<Run> = kinds
+                .iter()
+                .map(|e| measure(&row.src, *e, model, row.bound, timeout, false))
+                .collect();
             // `ENGINES_REPEAT=N`: N rounds, each cell's fastest (the machine is shared: a
             // round's time can be another job's). A cell that timed out is not repeated,
             // except `auto` where an engine finished.
@@ -356,14 +442,28 @@ fn auto_table(timeout: f64) {
                 }
             }
             let auto = runs.pop().expect("auto's run");
-            let cell = |r: &Run| if r.complete { format!("{} / {:.1} ms", r.executions, r.ms) } else { "-".into() };
-            let fastest = runs.iter().filter(|r| r.complete).map(|r| r.ms).fold(f64::INFINITY, f64::min);
+            let cell = |r: &Run| {
+                if r.complete {
+                    format!("{} / {:.1} ms", r.executions, r.ms)
+                } else {
+                    "-".into()
+                }
+            };
+            let fastest = runs
+                .iter()
+                .filter(|r| r.complete)
+                .map(|r| r.ms)
+                .fold(f64::INFINITY, f64::min);
             let star = if row.fitted { "*" } else { "" };
             let ratio = if fastest.is_finite() && auto.complete {
                 // Start-up (thread spawns) counts as 1 ms on both sides, so sub-millisecond
                 // rows do not dominate the mean.
                 let q = (auto.ms + 1.0) / (fastest + 1.0);
-                if row.fitted { fit.push(q) } else { held.push(q) }
+                if row.fitted {
+                    fit.push(q)
+                } else {
+                    held.push(q)
+                }
                 if auto.ms > 1.5 * fastest + 5.0 {
                     over.push(format!("{} {} {}", row.family, row.label, model.label()));
                 }
@@ -376,29 +476,59 @@ fn auto_table(timeout: f64) {
             };
             println!(
                 "| {}{star} | {} | {} | {} | {} | {} | {} | {} | {ratio} |",
-                row.family, row.label, model.label(), cell(&runs[0]), cell(&runs[1]), cell(&runs[2]), cell(&auto), auto.engine
+                row.family,
+                row.label,
+                model.label(),
+                cell(&runs[0]),
+                cell(&runs[1]),
+                cell(&runs[2]),
+                cell(&auto),
+                auto.engine
             );
         }
     }
     println!("\nGeometric mean of (auto + 1 ms) / (fastest + 1 ms): fitted rows {:.3} ({} rows), held-out rows {:.3} ({} rows), all {:.3}.\n",
         geo_mean(&fit), fit.len(), geo_mean(&held), held.len(), geo_mean(&[fit.clone(), held.clone()].concat()));
-    println!("Rows where auto took more than 1.5 x the fastest + 5 ms: {}.\n", if over.is_empty() { "none".to_string() } else { over.join(", ") });
-    println!("Rows some engine finished and auto did not: {}.", if missed.is_empty() { "none".to_string() } else { missed.join(", ") });
+    println!(
+        "Rows where auto took more than 1.5 x the fastest + 5 ms: {}.\n",
+        if over.is_empty() {
+            "none".to_string()
+        } else {
+            over.join(", ")
+        }
+    );
+    println!(
+        "Rows some engine finished and auto did not: {}.",
+        if missed.is_empty() {
+            "none".to_string()
+        } else {
+            missed.join(", ")
+        }
+    );
 }
 
 /// The x86 conformance set, summed per model: each engine alone and `auto`.
 fn x86_table(timeout: f64) {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/conformance/x86");
-    let dir = std::env::var("LITMUS_X86_DIR").map(std::path::PathBuf::from).unwrap_or(dir);
+    let dir = std::env::var("LITMUS_X86_DIR")
+        .map(std::path::PathBuf::from)
+        .unwrap_or(dir);
     let files = files_in(&dir);
     if files.is_empty() {
-        println!("\n(x86 conformance set not found at {}: skipped)", dir.display());
+        println!(
+            "\n(x86 conformance set not found at {}: skipped)",
+            dir.display()
+        );
         return;
     }
     println!("\n### The x86 conformance set, summed over {} tests (it informed the static guess, not the weights)\n", files.len());
     println!("| model | MCR | exhaustive | DPOR | auto | auto / fastest | auto's engines |");
     println!("|---|---|---|---|---|---:|---|");
-    let srcs: Vec<String> = files.iter().map(|f| std::fs::read_to_string(f).unwrap()).filter(|s| syntax::parse(s).test.is_some()).collect();
+    let srcs: Vec<String> = files
+        .iter()
+        .map(|f| std::fs::read_to_string(f).unwrap())
+        .filter(|s| syntax::parse(s).test.is_some())
+        .collect();
     for model in [Model::Sc, Model::Tso] {
         let mut tot = [0f64; 4];
         let mut winners = std::collections::BTreeMap::<String, usize>::new();
@@ -412,7 +542,16 @@ fn x86_table(timeout: f64) {
         }
         let fastest = tot[..3].iter().cloned().fold(f64::INFINITY, f64::min);
         let w: Vec<String> = winners.iter().map(|(k, v)| format!("{k} {v}")).collect();
-        println!("| {} | {:.0} ms | {:.0} ms | {:.0} ms | {:.0} ms | {:.2} | {} |", model.label(), tot[0], tot[1], tot[2], tot[3], tot[3] / fastest, w.join(", "));
+        println!(
+            "| {} | {:.0} ms | {:.0} ms | {:.0} ms | {:.0} ms | {:.2} | {} |",
+            model.label(),
+            tot[0],
+            tot[1],
+            tot[2],
+            tot[3],
+            tot[3] / fastest,
+            w.join(", ")
+        );
     }
 }
 
@@ -421,7 +560,10 @@ fn main() {
     if let Some(i) = args.iter().position(|a| a == "--child") {
         return child(&args[i + 1..]);
     }
-    let timeout: f64 = std::env::var("ENGINES_TIMEOUT").ok().and_then(|s| s.parse().ok()).unwrap_or(10.0);
+    let timeout: f64 = std::env::var("ENGINES_TIMEOUT")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(10.0);
     let only = std::env::var("ENGINES_ONLY").unwrap_or_default();
     let want = |s: &str| only.is_empty() || only.split(',').any(|o| o == s);
     println!("# Engines side by side\n");
@@ -467,11 +609,22 @@ fn main() {
                     for first in [false, true] {
                         for (_, e) in ENGINES {
                             let r = measure(&src, e, model, 8, timeout, first);
-                            let verdict = if r.violations > 0 { "bug" } else if r.complete { "ok" } else { "timeout" };
+                            let verdict = if r.violations > 0 {
+                                "bug"
+                            } else if r.complete {
+                                "ok"
+                            } else {
+                                "timeout"
+                            };
                             cells.push(format!("{verdict} {} ({})", r.executions, r.blocked));
                         }
                     }
-                    println!("| {name} | {f} | {} | {} | {} |", model.label(), cells.join(" | "), nid(name, f, model));
+                    println!(
+                        "| {name} | {f} | {} | {} | {} |",
+                        model.label(),
+                        cells.join(" | "),
+                        nid(name, f, model)
+                    );
                 }
             }
         }
@@ -481,20 +634,46 @@ fn main() {
         let sizes: Vec<(String, String, u32, usize)> = (2..=4)
             .flat_map(|t| (1..=4).map(move |k| (format!("{t} threads x {k}"), counter(t, k), 8, t)))
             .collect();
-        family("Counter: each thread increments `c` k times (`r = c; c = r + 1;`)", &sizes, timeout);
+        family(
+            "Counter: each thread increments `c` k times (`r = c; c = r + 1;`)",
+            &sizes,
+            timeout,
+        );
     }
     if want("sb") {
-        let sizes: Vec<_> = (2..=12).map(|n| (format!("{n} threads"), sb_ring(n), 8, 0)).collect();
-        family("SB ring: thread i writes x_i and reads x_(i+1)", &sizes, timeout);
+        let sizes: Vec<_> = (2..=12)
+            .map(|n| (format!("{n} threads"), sb_ring(n), 8, 0))
+            .collect();
+        family(
+            "SB ring: thread i writes x_i and reads x_(i+1)",
+            &sizes,
+            timeout,
+        );
     }
     if want("example") {
-        let sizes: Vec<_> = (1..=5).map(|n| (format!("N = {n}"), mcr_example(n), 8, 0)).collect();
-        family("The MCR paper's Example (Figure 6), both threads looping N times", &sizes, timeout);
+        let sizes: Vec<_> = (1..=5)
+            .map(|n| (format!("N = {n}"), mcr_example(n), 8, 0))
+            .collect();
+        family(
+            "The MCR paper's Example (Figure 6), both threads looping N times",
+            &sizes,
+            timeout,
+        );
     }
     if want("dekker") {
-        let src = std::fs::read_to_string(format!("{}/../examples/dekker.litmus", env!("CARGO_MANIFEST_DIR"))).expect("dekker");
-        let sizes: Vec<_> = (2..=12).map(|b| (format!("loop bound {b}"), src.clone(), b, 0)).collect();
-        family("Dekker (`examples/dekker.litmus`) by loop bound", &sizes, timeout);
+        let src = std::fs::read_to_string(format!(
+            "{}/../examples/dekker.litmus",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .expect("dekker");
+        let sizes: Vec<_> = (2..=12)
+            .map(|b| (format!("loop bound {b}"), src.clone(), b, 0))
+            .collect();
+        family(
+            "Dekker (`examples/dekker.litmus`) by loop bound",
+            &sizes,
+            timeout,
+        );
     }
     if want("corpus") {
         println!("\n### The corpus (`tests/litmus/`)\n");
@@ -515,20 +694,31 @@ fn main() {
             }
             let name = f.file_stem().unwrap().to_string_lossy().to_string();
             for (mi, model) in Model::ALL.into_iter().enumerate() {
-                let runs: Vec<Run> = ENGINES.iter().map(|(_, e)| measure(&src, *e, model, 8, timeout, false)).collect();
+                let runs: Vec<Run> = ENGINES
+                    .iter()
+                    .map(|(_, e)| measure(&src, *e, model, 8, timeout, false))
+                    .collect();
                 for (i, r) in runs.iter().enumerate() {
                     totals[mi][i].0 += r.executions;
                     totals[mi][i].1 += r.ms;
                 }
                 let cells: Vec<String> = runs.iter().map(Run::cell).collect();
-                println!("| {name} | {} | {} | {} |", model.label(), runs[1].states, cells.join(" | "));
+                println!(
+                    "| {name} | {} | {} | {} |",
+                    model.label(),
+                    runs[1].states,
+                    cells.join(" | ")
+                );
             }
         }
         println!("\nTotals over the corpus (executions / wall time):\n");
         println!("| model | MCR | exhaustive | DPOR |");
         println!("|---|---|---|---|");
         for (mi, model) in Model::ALL.into_iter().enumerate() {
-            let c: Vec<String> = totals[mi].iter().map(|(e, ms)| format!("{e} / {ms:.0} ms")).collect();
+            let c: Vec<String> = totals[mi]
+                .iter()
+                .map(|(e, ms)| format!("{e} / {ms:.0} ms"))
+                .collect();
             println!("| {} | {} |", model.label(), c.join(" | "));
         }
     }

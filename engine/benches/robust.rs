@@ -96,7 +96,10 @@ fn main() {
             let t = Instant::now();
             let d = robustness(&test, model, &dopts, &Control::new());
             let d_ms = ms(t);
-            assert_eq!(d.holds, r.holds, "{name} {model:?}: DPOR's robustness disagrees");
+            assert_eq!(
+                d.holds, r.holds,
+                "{name} {model:?}: DPOR's robustness disagrees"
+            );
             let t = Instant::now();
             let bf = brute_force(&program, model, &mut 200_000);
             let bf_ms = ms(t);

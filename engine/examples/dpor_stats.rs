@@ -21,7 +21,12 @@ fn main() {
                 i += 1;
                 models = args[i]
                     .split(',')
-                    .map(|m| Model::ALL.into_iter().find(|x| x.key() == m).expect("model"))
+                    .map(|m| {
+                        Model::ALL
+                            .into_iter()
+                            .find(|x| x.key() == m)
+                            .expect("model")
+                    })
                     .collect();
             }
             "--timeout" => {

@@ -110,9 +110,13 @@ fn division_by_zero(
             if let Some(s) = division_by_zero(test, b, state) {
                 return Some(s);
             }
-            (matches!(op, BinOp::Div | BinOp::Rem) && eval_in(test, b, state) == 0).then_some(e.span)
+            (matches!(op, BinOp::Div | BinOp::Rem) && eval_in(test, b, state) == 0)
+                .then_some(e.span)
         }
-        ExprKind::Load(loc) => loc.index.as_ref().and_then(|i| division_by_zero(test, i, state)),
+        ExprKind::Load(loc) => loc
+            .index
+            .as_ref()
+            .and_then(|i| division_by_zero(test, i, state)),
         _ => None,
     }
 }
@@ -121,7 +125,9 @@ fn division_by_zero(
 /// result as 0): a run-time error in the condition is reported, never a silent `false`.
 pub fn condition_fault(test: &ast::Test, states: &[FinalState]) -> Option<crate::report::Warning> {
     let c = test.condition.as_ref()?;
-    let mut faulty = states.iter().filter_map(|s| division_by_zero(test, &c.expr, Some(s)));
+    let mut faulty = states
+        .iter()
+        .filter_map(|s| division_by_zero(test, &c.expr, Some(s)));
     let span = faulty.next()?;
     let n = 1 + faulty.count();
     Some(crate::report::Warning {

@@ -177,7 +177,9 @@ fn insertion_offset(text: &str, test: &Test, s: &Stmt) -> usize {
     let end = (s.span.end as usize).min(text.len());
     match test.dialect {
         Dialect::Native => end,
-        Dialect::X86 | Dialect::X86_64 | Dialect::AArch64 | Dialect::RiscV => text[end..].find('\n').map_or(text.len(), |i| end + i),
+        Dialect::X86 | Dialect::X86_64 | Dialect::AArch64 | Dialect::RiscV => {
+            text[end..].find('\n').map_or(text.len(), |i| end + i)
+        }
     }
 }
 
@@ -242,7 +244,11 @@ pub fn insert(text: &str, test: &Test, places: &[Placement]) -> (String, Vec<usi
                             out.push_str(&" ".repeat(lead));
                             starts[i] = out.len();
                             // herd's `X86` writes it in capitals, `X86_64` (AT&T) in lower case; both six bytes.
-                            out.push_str(if test.dialect == Dialect::X86_64 { "mfence" } else { "MFENCE" });
+                            out.push_str(if test.dialect == Dialect::X86_64 {
+                                "mfence"
+                            } else {
+                                "MFENCE"
+                            });
                             out.push_str(&" ".repeat(w.saturating_sub(lead + 6)));
                         }
                         None => out.push_str(&" ".repeat(w)),

@@ -7,6 +7,8 @@
 
 pub mod asm;
 pub mod ast;
+pub mod axiomatic;
+pub mod cat;
 pub mod diag;
 pub mod mcr;
 pub mod report;
@@ -26,16 +28,16 @@ pub mod collect;
 pub mod condition;
 pub mod dpor;
 pub mod explore;
-pub mod ir;
-pub mod replay;
-pub mod robust;
 pub mod fences;
 pub mod graph;
 pub mod ids;
-pub mod sdg;
-pub mod solver_watch;
+pub mod ir;
 pub mod model;
+pub mod replay;
+pub mod robust;
+pub mod sdg;
 pub mod semantics;
+pub mod solver_watch;
 pub mod trace;
 pub mod unbounded;
 

@@ -323,9 +323,9 @@ impl Control {
         } else {
             return self.stopped.load(Ordering::Relaxed) != 0;
         };
-        let _ = self
-            .stopped
-            .compare_exchange(0, reason.code(), Ordering::Relaxed, Ordering::Relaxed);
+        let _ =
+            self.stopped
+                .compare_exchange(0, reason.code(), Ordering::Relaxed, Ordering::Relaxed);
         true
     }
     /// [`Control::should_stop`] for the Z3 watcher ([`crate::solver_watch`]), with Z3's
@@ -347,9 +347,9 @@ impl Control {
         } else {
             return false;
         };
-        let _ = self
-            .stopped
-            .compare_exchange(0, reason.code(), Ordering::Relaxed, Ordering::Relaxed);
+        let _ =
+            self.stopped
+                .compare_exchange(0, reason.code(), Ordering::Relaxed, Ordering::Relaxed);
         true
     }
     /// Why [`Control::should_stop`] first said stop, if it did.

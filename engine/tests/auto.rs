@@ -59,7 +59,12 @@ fn agrees(t: &litmus_engine::ast::Test, m: Model, what: &str) -> EngineKind {
     assert!(a.complete, "{what}");
     assert_eq!(a.states, oracle.states, "{what}");
     assert_eq!(a.condition, oracle.condition, "{what}");
-    let kinds = |r: &ModelReport| r.violations.iter().map(|v| (v.kind, v.span)).collect::<Vec<_>>();
+    let kinds = |r: &ModelReport| {
+        r.violations
+            .iter()
+            .map(|v| (v.kind, v.span))
+            .collect::<Vec<_>>()
+    };
     assert_eq!(kinds(&a), kinds(&oracle), "{what}");
     engine
 }
@@ -93,7 +98,9 @@ fn auto_runs_the_portfolio_past_the_first_engines_budget() {
     // The Bakery under PSO awaits without looping: DPOR first, MCR joins at one start and the
     // reference explorer at a later one (a thread waits for the first engine's work).
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/litmus/bakery.litmus");
-    let bakery = syntax::parse(&std::fs::read_to_string(path).unwrap()).test.unwrap();
+    let bakery = syntax::parse(&std::fs::read_to_string(path).unwrap())
+        .test
+        .unwrap();
     agrees(&bakery, Model::Pso, "bakery");
     // Where the static measure is sure (the counter of 2 x 4 under TSO: the reference
     // explorer; the SB ring of 6: DPOR), the guess may finish alone.
@@ -117,7 +124,10 @@ fn the_static_guess_separates_racing_counters_from_rings() {
         let r = guess(&sb_ring(10), m);
         assert_eq!(r[0].0, EngineKind::Dpor, "{m:?}");
         // Sure guesses run alone longer than the least head start.
-        assert!(c[1].1 > auto::UNSURE && r[1].1 > auto::UNSURE, "{c:?} {r:?}");
+        assert!(
+            c[1].1 > auto::UNSURE && r[1].1 > auto::UNSURE,
+            "{c:?} {r:?}"
+        );
     }
     // MCR is never a candidate while it has known gaps (issue 39, `tests/regressions/`
     // marked `known gap: mcr`), not even where it used to win (loops under TSO and PSO).
@@ -125,9 +135,14 @@ fn the_static_guess_separates_racing_counters_from_rings() {
         let e = guess(&mcr_example(3), m);
         assert!(!e.iter().any(|c| c.0 == EngineKind::Mcr), "{m:?} {e:?}");
     }
-    let first = CheckOptions { first: true, ..CheckOptions::default() };
+    let first = CheckOptions {
+        first: true,
+        ..CheckOptions::default()
+    };
     let p = Program::lower(&syntax::parse(&mcr_example(3)).test.unwrap(), 8).unwrap();
-    assert!(!auto::candidates(&p, Model::Pso, &first).iter().any(|c| c.0 == EngineKind::Mcr));
+    assert!(!auto::candidates(&p, Model::Pso, &first)
+        .iter()
+        .any(|c| c.0 == EngineKind::Mcr));
 }
 
 #[test]
@@ -146,5 +161,9 @@ fn a_cancelled_auto_check_ends_incomplete() {
     let start = std::time::Instant::now();
     let r = check(&t, Model::Pso, &o, &Control::new());
     assert!(!r.complete);
-    assert!(start.elapsed() < std::time::Duration::from_secs(5), "{:?}", start.elapsed());
+    assert!(
+        start.elapsed() < std::time::Duration::from_secs(5),
+        "{:?}",
+        start.elapsed()
+    );
 }

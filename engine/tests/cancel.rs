@@ -56,7 +56,9 @@ fn parsing_stops_at_any_poll_and_is_unchanged_without_one() {
 #[test]
 fn a_small_input_is_parsed_whatever_the_stop_check_says_later() {
     // Too small to reach a poll: parsing finishes (the deadline is checked again later).
-    let p = syntax::parse_with("litmus T\nshared x;\nthread P0 { x = 1; }\n", None, &|| true);
+    let p = syntax::parse_with("litmus T\nshared x;\nthread P0 { x = 1; }\n", None, &|| {
+        true
+    });
     assert!(p.is_some_and(|p| p.test.is_some()));
 }
 

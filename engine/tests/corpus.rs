@@ -220,7 +220,10 @@ fn corpus_matches_hand_derived_expectations() {
             }
         }
         for (engine, model, mcr) in reports.iter().filter(|r| r.0 != EngineKind::Exhaustive) {
-            let Some((_, _, exh)) = reports.iter().find(|r| r.0 == EngineKind::Exhaustive && r.1 == *model) else {
+            let Some((_, _, exh)) = reports
+                .iter()
+                .find(|r| r.0 == EngineKind::Exhaustive && r.1 == *model)
+            else {
                 continue;
             };
             let spans = |r: &ModelReport| -> std::collections::BTreeSet<String> {

@@ -31,7 +31,13 @@ fn classes(p: &Program, m: Model, budget: usize) -> Option<BTreeSet<Class>> {
                     let ev = n.step(p, c);
                     let mut k = class.clone();
                     if ev.action != Action::Flush {
-                        k.0[ev.thread].push((ev.po, format!("{:?}", ev.action), ev.cell, ev.value, ev.read_from));
+                        k.0[ev.thread].push((
+                            ev.po,
+                            format!("{:?}", ev.action),
+                            ev.cell,
+                            ev.value,
+                            ev.read_from,
+                        ));
                     }
                     let to_memory = match ev.action {
                         Action::Flush => true,
@@ -64,15 +70,26 @@ fn dpor_runs_about_one_execution_per_shasha_snir_class() {
     let mut worst = (0.0f64, 0u64, Model::Sc);
     for seed in 0..400 {
         let t = testgen::random_test(seed);
-        let Ok(p) = Program::lower(&t, 2) else { continue };
+        let Ok(p) = Program::lower(&t, 2) else {
+            continue;
+        };
         for m in Model::ALL {
-            let Some(cls) = classes(&p, m, 3_000) else { continue };
-            let opts = CheckOptions { engine: EngineKind::Dpor, loop_bound: 2, ..CheckOptions::default() };
+            let Some(cls) = classes(&p, m, 3_000) else {
+                continue;
+            };
+            let opts = CheckOptions {
+                engine: EngineKind::Dpor,
+                loop_bound: 2,
+                ..CheckOptions::default()
+            };
             let mut col = Collector::new(&t, &p, m);
             litmus_engine::dpor::explore(&p, m, &opts, &Control::new(), &mut col);
             let execs = col.stats.executions;
             let n = cls.len() as u64;
-            assert!(execs >= n, "seed {seed} {m:?}: {execs} executions for {n} classes");
+            assert!(
+                execs >= n,
+                "seed {seed} {m:?}: {execs} executions for {n} classes"
+            );
             let ratio = execs as f64 / n as f64;
             if ratio > worst.0 {
                 worst = (ratio, seed, m);

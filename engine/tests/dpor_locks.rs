@@ -35,16 +35,24 @@ thread P2 { lock(d); lock(a); c = 3; unlock(a); unlock(d); }
 
 fn parse(src: &str) -> Test {
     let p = syntax::parse(src);
-    p.test.unwrap_or_else(|| panic!("does not parse: {:?}", p.diagnostics))
+    p.test
+        .unwrap_or_else(|| panic!("does not parse: {:?}", p.diagnostics))
 }
 
 fn run(test: &Test, model: Model, engine: EngineKind) -> ModelReport {
-    let opts = CheckOptions { engine, ..CheckOptions::default() };
+    let opts = CheckOptions {
+        engine,
+        ..CheckOptions::default()
+    };
     check(test, model, &opts, &Control::new())
 }
 
 fn kinds(r: &ModelReport) -> Vec<(ViolationKind, u32)> {
-    let mut v: Vec<_> = r.violations.iter().map(|v| (v.kind, v.span.start)).collect();
+    let mut v: Vec<_> = r
+        .violations
+        .iter()
+        .map(|v| (v.kind, v.span.start))
+        .collect();
     v.sort_by_key(|&(k, s)| (format!("{k:?}"), s));
     v
 }
@@ -63,8 +71,15 @@ fn agree(src: &str) -> Vec<(Model, ModelReport)> {
         for engine in [EngineKind::Dpor, EngineKind::Mcr, EngineKind::Auto] {
             let got = run(&test, model, engine);
             assert!(got.complete, "{engine:?} {model:?}");
-            assert_eq!(got.states, want.states, "{engine:?} {model:?}: final states\n{src}");
-            assert_eq!(kinds(&got), kinds(&want), "{engine:?} {model:?}: violations\n{src}");
+            assert_eq!(
+                got.states, want.states,
+                "{engine:?} {model:?}: final states\n{src}"
+            );
+            assert_eq!(
+                kinds(&got),
+                kinds(&want),
+                "{engine:?} {model:?}: violations\n{src}"
+            );
             for v in &got.violations {
                 let opts = CheckOptions::default();
                 match replay(&test, model, &opts, &v.schedule) {
@@ -84,15 +99,26 @@ fn agree(src: &str) -> Vec<(Model, ModelReport)> {
 fn lock_order_keeps_both_final_states() {
     for (model, r) in agree(LOCK_ORDER) {
         assert_eq!(values(&r, "c"), vec![1, 2], "{model:?}");
-        assert!(r.violations.iter().any(|v| v.kind == ViolationKind::Deadlock));
+        assert!(r
+            .violations
+            .iter()
+            .any(|v| v.kind == ViolationKind::Deadlock));
     }
 }
 
 #[test]
 fn lock_order_assertion_failure_is_found() {
     for (model, r) in agree(MISSED) {
-        assert!(r.violations.iter().any(|v| v.kind == ViolationKind::Assert), "{model:?}");
-        assert!(r.violations.iter().any(|v| v.kind == ViolationKind::Deadlock), "{model:?}");
+        assert!(
+            r.violations.iter().any(|v| v.kind == ViolationKind::Assert),
+            "{model:?}"
+        );
+        assert!(
+            r.violations
+                .iter()
+                .any(|v| v.kind == ViolationKind::Deadlock),
+            "{model:?}"
+        );
     }
 }
 
@@ -100,7 +126,10 @@ fn lock_order_assertion_failure_is_found() {
 fn a_cycle_of_three_mutexes_keeps_every_final_state() {
     for (model, r) in agree(THREE) {
         assert_eq!(values(&r, "c"), vec![1, 2, 3], "{model:?}");
-        assert!(r.violations.iter().any(|v| v.kind == ViolationKind::Deadlock));
+        assert!(r
+            .violations
+            .iter()
+            .any(|v| v.kind == ViolationKind::Deadlock));
     }
 }
 
@@ -110,7 +139,11 @@ fn a_cycle_of_three_mutexes_keeps_every_final_state() {
 fn first_violation_of_the_missed_program() {
     let test = parse(MISSED);
     for model in Model::ALL {
-        let opts = CheckOptions { engine: EngineKind::Dpor, first: true, ..CheckOptions::default() };
+        let opts = CheckOptions {
+            engine: EngineKind::Dpor,
+            first: true,
+            ..CheckOptions::default()
+        };
         let r = check(&test, model, &opts, &Control::new());
         assert_eq!(r.violations.len(), 1, "{model:?}");
         let v = &r.violations[0];

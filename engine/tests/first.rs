@@ -9,7 +9,10 @@ use litmus_engine::{check, replay, syntax, CheckOptions, Control, EngineKind, Re
 const ENGINES: [EngineKind; 3] = [EngineKind::Mcr, EngineKind::Exhaustive, EngineKind::Dpor];
 
 fn test_of(name: &str) -> litmus_engine::ast::Test {
-    let path = format!("{}/../tests/litmus/{name}.litmus", env!("CARGO_MANIFEST_DIR"));
+    let path = format!(
+        "{}/../tests/litmus/{name}.litmus",
+        env!("CARGO_MANIFEST_DIR")
+    );
     let src = std::fs::read_to_string(path).expect("corpus file");
     syntax::parse(&src).test.expect("parses")
 }
@@ -20,9 +23,15 @@ fn first_stops_at_one_violation_that_replays() {
         let t = test_of(name);
         for engine in ENGINES {
             for model in Model::ALL {
-                let all = CheckOptions { engine, ..CheckOptions::default() };
+                let all = CheckOptions {
+                    engine,
+                    ..CheckOptions::default()
+                };
                 let full = check(&t, model, &all, &Control::new());
-                let first = CheckOptions { first: true, ..all.clone() };
+                let first = CheckOptions {
+                    first: true,
+                    ..all.clone()
+                };
                 let r = check(&t, model, &first, &Control::new());
                 let at = format!("{name} {engine:?} {model:?}");
                 if full.violations.is_empty() {
@@ -37,15 +46,26 @@ fn first_stops_at_one_violation_that_replays() {
                 assert!(r.stats.executions <= full.stats.executions, "{at}");
                 let v = &r.violations[0];
                 assert!(
-                    full.violations.iter().any(|w| (w.kind, w.span) == (v.kind, v.span)),
+                    full.violations
+                        .iter()
+                        .any(|w| (w.kind, w.span) == (v.kind, v.span)),
                     "{at}: {v:?} is not a violation of the full run"
                 );
                 match replay(&t, model, &first, &v.schedule).unwrap() {
-                    ReplayEnd::Violation { kind, span, .. } => assert_eq!((kind, span), (v.kind, v.span), "{at}"),
-                    ReplayEnd::Final(_) => assert_eq!(v.kind, litmus_engine::report::ViolationKind::Condition),
+                    ReplayEnd::Violation { kind, span, .. } => {
+                        assert_eq!((kind, span), (v.kind, v.span), "{at}")
+                    }
+                    ReplayEnd::Final(_) => {
+                        assert_eq!(v.kind, litmus_engine::report::ViolationKind::Condition)
+                    }
                     other => panic!("{at}: replays to {other:?}"),
                 }
-                assert!(r.warnings.iter().any(|w| w.message.contains("first violation")), "{at}");
+                assert!(
+                    r.warnings
+                        .iter()
+                        .any(|w| w.message.contains("first violation")),
+                    "{at}"
+                );
             }
         }
     }

@@ -418,7 +418,11 @@ fn a_step_after_the_target_that_does_not_depend_on_it_may_stay_in_the_prefix() {
                     tuning.search_budget
                 );
                 assert_eq!(
-                    (stats.checks.search_missed, stats.checks.search_extra, stats.diverged),
+                    (
+                        stats.checks.search_missed,
+                        stats.checks.search_extra,
+                        stats.diverged
+                    ),
                     (0, 0, 0),
                     "{m:?}"
                 );

@@ -20,11 +20,23 @@ use litmus_engine::report::{Model, ModelReport};
 use litmus_engine::{CheckOptions, Control};
 use mcr_support::*;
 
-fn run(test: &Test, model: Model, sdg: bool, tuning: Tuning, loop_bound: u32) -> (ModelReport, McrStats) {
-    let opts = CheckOptions { sdg, loop_bound, ..CheckOptions::default() };
+fn run(
+    test: &Test,
+    model: Model,
+    sdg: bool,
+    tuning: Tuning,
+    loop_bound: u32,
+) -> (ModelReport, McrStats) {
+    let opts = CheckOptions {
+        sdg,
+        loop_bound,
+        ..CheckOptions::default()
+    };
     let program = Program::lower(test, loop_bound).expect("lowers");
     let mut col = Collector::new(test, &program, model);
-    let stats = mcr::explore_with(&program, model, &opts, &Control::new(), tuning, &mut |ex| col.end(ex.state, ex.events));
+    let stats = mcr::explore_with(&program, model, &opts, &Control::new(), tuning, &mut |ex| {
+        col.end(ex.state, ex.events)
+    });
     col.complete &= stats.complete;
     (col.finish(std::time::Duration::ZERO), stats)
 }
@@ -42,21 +54,45 @@ struct Totals {
     missed: u64,
 }
 
-fn compare(test: &Test, label: &str, tuning: Tuning, loop_bound: u32, t: &mut Totals, differ: &mut Vec<String>) {
+fn compare(
+    test: &Test,
+    label: &str,
+    tuning: Tuning,
+    loop_bound: u32,
+    t: &mut Totals,
+    differ: &mut Vec<String>,
+) {
     for model in Model::ALL {
         let (with, ws) = run(test, model, true, tuning, loop_bound);
         let (without, os) = run(test, model, false, tuning, loop_bound);
-        assert!(with.complete && without.complete, "{label} {model:?}: incomplete");
-        assert_eq!((ws.diverged, os.diverged), (0, 0), "{label} {model:?}: a seed diverged");
+        assert!(
+            with.complete && without.complete,
+            "{label} {model:?}: incomplete"
+        );
+        assert_eq!(
+            (ws.diverged, os.diverged),
+            (0, 0),
+            "{label} {model:?}: a seed diverged"
+        );
         if verdict(&with) != verdict(&without) {
-            differ.push(format!("{label} {model:?}\n--- with the SDG\n{}\n--- without\n{}", verdict(&with), verdict(&without)));
+            differ.push(format!(
+                "{label} {model:?}\n--- with the SDG\n{}\n--- without\n{}",
+                verdict(&with),
+                verdict(&without)
+            ));
         }
         if std::env::var("MCR_DIFFS").is_ok() && ws.executions != os.executions {
-            eprintln!("{label} {model:?}: {} executions with the SDG, {} without", ws.executions, os.executions);
+            eprintln!(
+                "{label} {model:?}: {} executions with the SDG, {} without",
+                ws.executions, os.executions
+            );
         }
         // Seeds that depend on the query alone: the same executions, run for run.
         if tuning.witness_budget > 0 && ws.search_gave_up + os.search_gave_up == 0 {
-            assert_eq!(ws.executions, os.executions, "{label} {model:?}: executions with seeds from the search");
+            assert_eq!(
+                ws.executions, os.executions,
+                "{label} {model:?}: executions with seeds from the search"
+            );
         }
         t.runs += 1;
         t.execs[0] += ws.executions;
@@ -85,24 +121,55 @@ fn report(label: &str, t: &Totals, differ: &[String], surplus: u64) {
     for d in differ.iter().take(3) {
         eprintln!("{d}\n");
     }
-    assert!(differ.is_empty(), "{label}: {} runs differ with and without the SDG", differ.len());
-    assert!(t.execs[0] * 100 <= t.execs[1] * (100 + surplus), "{label}: over {surplus}% more executions with the SDG");
-    assert_eq!(t.missed, 0, "{label}: the search found no interleaving for a query Z3 found satisfiable");
+    assert!(
+        differ.is_empty(),
+        "{label}: {} runs differ with and without the SDG",
+        differ.len()
+    );
+    assert!(
+        t.execs[0] * 100 <= t.execs[1] * (100 + surplus),
+        "{label}: over {surplus}% more executions with the SDG"
+    );
+    assert_eq!(
+        t.missed, 0,
+        "{label}: the search found no interleaving for a query Z3 found satisfiable"
+    );
 }
 
 fn on_random_programs(label: &str, tuning: Tuning, default_count: u64, surplus: u64) {
-    let count = std::env::var("MCR_PROGRAMS").ok().and_then(|s| s.parse().ok()).unwrap_or(default_count);
+    let count = std::env::var("MCR_PROGRAMS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(default_count);
     let (mut t, mut differ) = (Totals::default(), Vec::new());
     for seed in 0..count {
-        compare(&random_test(seed), &format!("seed {seed}"), tuning, 2, &mut t, &mut differ);
+        compare(
+            &random_test(seed),
+            &format!("seed {seed}"),
+            tuning,
+            2,
+            &mut t,
+            &mut differ,
+        );
     }
     report(label, &t, &differ, surplus);
-    assert!(t.reads[0] < t.reads[1], "the SDG constrained no fewer reads");
+    assert!(
+        t.reads[0] < t.reads[1],
+        "the SDG constrained no fewer reads"
+    );
 }
 
 #[test]
 fn the_sdg_changes_no_outcome_on_random_programs() {
-    on_random_programs("random programs (Z3 only)", Tuning { search_budget: 0, ..tuning_from_env() }, tier::sweep(200, 2000), 1);
+    on_random_programs(
+        "random programs (Z3 only)",
+        Tuning {
+            search_budget: 0,
+            ..tuning_from_env()
+        },
+        tier::sweep(200, 2000),
+        1,
+    );
 }
 
 /// Issue 4's "the number of executions does not grow", with Z3's choice of model taken out:
@@ -113,8 +180,17 @@ fn the_sdg_changes_no_outcome_on_random_programs() {
 /// `on_identical_queries_the_graph_changes_no_answer`), so it cannot change them either.
 #[test]
 fn with_seeds_independent_of_z3s_model_the_sdg_runs_the_same_executions() {
-    let tuning = Tuning { search_budget: 0, witness_budget: mcr::SEARCH_BUDGET, ..tuning_from_env() };
-    on_random_programs("random programs (Z3 only, seeds from the search)", tuning, tier::sweep(200, 2000), 0);
+    let tuning = Tuning {
+        search_budget: 0,
+        witness_budget: mcr::SEARCH_BUDGET,
+        ..tuning_from_env()
+    };
+    on_random_programs(
+        "random programs (Z3 only, seeds from the search)",
+        tuning,
+        tier::sweep(200, 2000),
+        0,
+    );
 }
 
 /// The benchmark's setting, validity per query (the paper's), where the reads the seed's events
@@ -123,8 +199,17 @@ fn with_seeds_independent_of_z3s_model_the_sdg_runs_the_same_executions() {
 /// here (6,683 against 6,610), and was 0.06-0.14% before (`docs/design/sdg.md`).
 #[test]
 fn the_sdg_changes_no_outcome_with_validity_per_query() {
-    let tuning = Tuning { search_budget: 0, per_query: true, ..tuning_from_env() };
-    on_random_programs("random programs (Z3 only, validity per query)", tuning, tier::sweep(40, 200), 2);
+    let tuning = Tuning {
+        search_budget: 0,
+        per_query: true,
+        ..tuning_from_env()
+    };
+    on_random_programs(
+        "random programs (Z3 only, validity per query)",
+        tuning,
+        tier::sweep(40, 200),
+        2,
+    );
 }
 
 /// The paper's claim for Algorithm 3 (its Lemma: MCR-S+ explores the same executions as MCR)
@@ -134,16 +219,27 @@ fn the_sdg_changes_no_outcome_with_validity_per_query() {
 /// satisfiable query Z3 returns; `paired_other_seed` counts how often that is another seed.)
 #[test]
 fn on_identical_queries_the_graph_changes_no_answer() {
-    let count = std::env::var("MCR_PROGRAMS").ok().and_then(|s| s.parse().ok()).unwrap_or(tier::sweep(20, 100));
+    let count = std::env::var("MCR_PROGRAMS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(tier::sweep(20, 100));
     for per_query in [false, true] {
-        let tuning = Tuning { search_budget: 0, per_query, paired_solve: true, ..tuning_from_env() };
+        let tuning = Tuning {
+            search_budget: 0,
+            per_query,
+            paired_solve: true,
+            ..tuning_from_env()
+        };
         let (mut queries, mut differ, mut sat, mut other_seed) = (0, 0, 0, 0);
         for seed in 0..count {
             let test = random_test(seed);
             for model in Model::ALL {
                 let (_, s) = run(&test, model, true, tuning, 2);
                 if s.compare.paired_differ > 0 {
-                    eprintln!("seed {seed} {model:?}: {} answers differ", s.compare.paired_differ);
+                    eprintln!(
+                        "seed {seed} {model:?}: {} answers differ",
+                        s.compare.paired_differ
+                    );
                 }
                 assert!(s.complete && s.diverged == 0, "seed {seed} {model:?}");
                 queries += s.z3_queries;
@@ -154,7 +250,10 @@ fn on_identical_queries_the_graph_changes_no_answer() {
         }
         eprintln!("per query {per_query}: {count} programs, {queries} Z3 calls; {differ} answers differ; of {sat} satisfiable, {other_seed} got another seed");
         assert!(sat > 0, "no satisfiable query reached Z3");
-        assert_eq!(differ, 0, "per query {per_query}: the graph changed {differ} answers");
+        assert_eq!(
+            differ, 0,
+            "per query {per_query}: the graph changed {differ} answers"
+        );
     }
 }
 
@@ -163,11 +262,25 @@ fn on_identical_queries_the_graph_changes_no_answer() {
 /// search, where the pruned encoding decides every query and the executions must be the same.
 #[test]
 fn the_sdg_changes_no_outcome_on_the_corpus() {
-    let z3 = Tuning { search_budget: 0, witness_budget: mcr::SEARCH_BUDGET, ..Tuning::default() };
-    for (label, tuning) in [("corpus", Tuning::default()), ("corpus (Z3 only, seeds from the search)", z3)] {
+    let z3 = Tuning {
+        search_budget: 0,
+        witness_budget: mcr::SEARCH_BUDGET,
+        ..Tuning::default()
+    };
+    for (label, tuning) in [
+        ("corpus", Tuning::default()),
+        ("corpus (Z3 only, seeds from the search)", z3),
+    ] {
         let (mut t, mut differ) = (Totals::default(), Vec::new());
         for (f, test) in &corpus() {
-            compare(test, &f.display().to_string(), tuning, 8, &mut t, &mut differ);
+            compare(
+                test,
+                &f.display().to_string(),
+                tuning,
+                8,
+                &mut t,
+                &mut differ,
+            );
         }
         report(label, &t, &differ, 0);
     }
@@ -175,7 +288,11 @@ fn the_sdg_changes_no_outcome_on_the_corpus() {
 
 /// Peterson's algorithm from the corpus: small, and every model sends queries to Z3.
 fn peterson() -> Test {
-    corpus().into_iter().find(|(f, _)| f.ends_with("peterson.litmus")).expect("peterson in the corpus").1
+    corpus()
+        .into_iter()
+        .find(|(f, _)| f.ends_with("peterson.litmus"))
+        .expect("peterson in the corpus")
+        .1
 }
 
 /// Z3's work units (`z3_work`, its "rlimit count") are what `docs/bench-sdg.md` compares, since
@@ -186,15 +303,37 @@ fn peterson() -> Test {
 fn z3_work_is_deterministic_and_validity_costs_work() {
     let test = &peterson();
     for per_query in [false, true] {
-        let tuning = Tuning { search_budget: 0, per_query, ..Tuning::default() };
+        let tuning = Tuning {
+            search_budget: 0,
+            per_query,
+            ..Tuning::default()
+        };
         for sdg in [true, false] {
             let (_, a) = run(test, Model::Tso, sdg, tuning, 8);
             let (_, b) = run(test, Model::Tso, sdg, tuning, 8);
             assert!(a.z3_queries > 0 && a.z3_work > 0, "no Z3 work counted");
-            assert_eq!((a.executions, a.z3_queries, a.z3_work), (b.executions, b.z3_queries, b.z3_work), "per query {per_query}, sdg {sdg}");
+            assert_eq!(
+                (a.executions, a.z3_queries, a.z3_work),
+                (b.executions, b.z3_queries, b.z3_work),
+                "per query {per_query}, sdg {sdg}"
+            );
         }
-        let (_, bare) = run(test, Model::Tso, false, Tuning { bare_solve: true, ..tuning }, 8);
-        assert!(bare.compare.work_bare > 0 && bare.compare.work_bare < bare.z3_work, "per query {per_query}: {} bare, {} in all", bare.compare.work_bare, bare.z3_work);
+        let (_, bare) = run(
+            test,
+            Model::Tso,
+            false,
+            Tuning {
+                bare_solve: true,
+                ..tuning
+            },
+            8,
+        );
+        assert!(
+            bare.compare.work_bare > 0 && bare.compare.work_bare < bare.z3_work,
+            "per query {per_query}: {} bare, {} in all",
+            bare.compare.work_bare,
+            bare.z3_work
+        );
     }
 }
 
@@ -206,13 +345,49 @@ fn z3_work_is_deterministic_and_validity_costs_work() {
 #[test]
 fn paired_solve_counts_the_same_queries_four_ways() {
     let test = &peterson();
-    let tuning = Tuning { search_budget: 0, per_query: true, paired_solve: true, ..Tuning::default() };
+    let tuning = Tuning {
+        search_budget: 0,
+        per_query: true,
+        paired_solve: true,
+        ..Tuning::default()
+    };
     let (_, a) = run(test, Model::Sc, true, tuning, 8);
     let (_, b) = run(test, Model::Sc, true, tuning, 8);
-    assert_eq!((a.z3_work, a.compare.work_all, a.compare.work_literal, a.compare.work_cone), (b.z3_work, b.compare.work_all, b.compare.work_literal, b.compare.work_cone));
-    assert!(a.compare.work_all > 0 && a.compare.work_literal > 0 && a.compare.work_cone > 0, "paired work not counted: {} all, {} literal, {} cone", a.compare.work_all, a.compare.work_literal, a.compare.work_cone);
-    assert!(a.z3_work < a.compare.work_all, "the graph saved no work on identical queries: {} with it, {} with every read", a.z3_work, a.compare.work_all);
+    assert_eq!(
+        (
+            a.z3_work,
+            a.compare.work_all,
+            a.compare.work_literal,
+            a.compare.work_cone
+        ),
+        (
+            b.z3_work,
+            b.compare.work_all,
+            b.compare.work_literal,
+            b.compare.work_cone
+        )
+    );
+    assert!(
+        a.compare.work_all > 0 && a.compare.work_literal > 0 && a.compare.work_cone > 0,
+        "paired work not counted: {} all, {} literal, {} cone",
+        a.compare.work_all,
+        a.compare.work_literal,
+        a.compare.work_cone
+    );
+    assert!(
+        a.z3_work < a.compare.work_all,
+        "the graph saved no work on identical queries: {} with it, {} with every read",
+        a.z3_work,
+        a.compare.work_all
+    );
     // Without the graph there is nothing to pair: no extra solves.
     let (_, c) = run(test, Model::Sc, false, tuning, 8);
-    assert_eq!((c.compare.work_all, c.compare.work_literal, c.compare.work_cone), (0, 0, 0));
+    assert_eq!(
+        (
+            c.compare.work_all,
+            c.compare.work_literal,
+            c.compare.work_cone
+        ),
+        (0, 0, 0)
+    );
 }

@@ -130,14 +130,18 @@ fn agree_with(
 fn known_gap(test: &Test) -> bool {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/regressions");
     let printed = testgen::print(test);
-    std::fs::read_dir(dir).into_iter().flatten().flatten().any(|e| {
-        std::fs::read_to_string(e.path()).is_ok_and(|src| {
-            src.contains("known gap: mcr")
-                && litmus_engine::syntax::parse(&src)
-                    .test
-                    .is_some_and(|t| testgen::print(&t) == printed)
+    std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .any(|e| {
+            std::fs::read_to_string(e.path()).is_ok_and(|src| {
+                src.contains("known gap: mcr")
+                    && litmus_engine::syntax::parse(&src)
+                        .test
+                        .is_some_and(|t| testgen::print(&t) == printed)
+            })
         })
-    })
 }
 
 #[test]

@@ -34,7 +34,9 @@ fn every_engine_agrees_with_the_reference_on_the_regressions() {
                 .any(|&m| agrees(&test, m, EngineKind::Mcr, false).is_err());
             eprintln!("{name}: MCR's known gap, still missing: {still}");
             if !still {
-                bad.push(format!("{name}: MCR agrees now; remove its `known gap: mcr` mark"));
+                bad.push(format!(
+                    "{name}: MCR agrees now; remove its `known gap: mcr` mark"
+                ));
             }
         }
         for model in Model::ALL {

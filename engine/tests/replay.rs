@@ -92,7 +92,10 @@ fn schedules_replay(engine: EngineKind) {
         pso_only += (pso.states.len() > tso.states.len()) as usize;
     }
     // The generator must exercise the relaxed models and produce schedules at all.
-    assert!(schedules as u64 > programs / 3, "only {schedules} schedules");
+    assert!(
+        schedules as u64 > programs / 3,
+        "only {schedules} schedules"
+    );
     assert!(
         (tso_only as u64) * 90 > programs && (pso_only as u64) * 90 > programs,
         "tso {tso_only} pso {pso_only}"

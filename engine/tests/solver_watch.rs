@@ -6,11 +6,11 @@
 mod solver_support;
 
 use litmus_engine::ir::Program;
-use solver_support::heavy;
 use litmus_engine::mcr::{self, Tuning};
 use litmus_engine::options::{CheckOptions, Control, StopReason};
 use litmus_engine::report::Model;
 use litmus_engine::solver_watch;
+use solver_support::heavy;
 
 #[test]
 fn cancelling_an_exploration_in_z3_interrupts_the_solver() {

@@ -5,11 +5,11 @@
 mod solver_support;
 
 use litmus_engine::ir::Program;
-use solver_support::heavy;
 use litmus_engine::mcr::{self, Tuning};
 use litmus_engine::options::{CheckOptions, Control, StopReason};
 use litmus_engine::report::Model;
 use litmus_engine::solver_watch;
+use solver_support::heavy;
 
 #[test]
 fn z3s_own_allocation_counts_against_the_memory_budget() {

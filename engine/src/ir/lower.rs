@@ -1,7 +1,9 @@
 //! Lowering an [`ast::Test`] to a [`Program`]: cells numbered, each thread's registers named,
 //! statements flattened to instructions (the rules are in the parent module's doc).
 
-use super::{reads_memory, Access, Instr, InstrKind, PExpr, Program, Reg, ThreadCode, Var, MAX_CELLS};
+use super::{
+    reads_memory, Access, Instr, InstrKind, PExpr, Program, Reg, ThreadCode, Var, MAX_CELLS,
+};
 use crate::ast::{self, BinOp, ExprKind, RmwOp, StmtKind, UnOp};
 use crate::span::Span;
 use std::collections::HashMap;

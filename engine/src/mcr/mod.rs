@@ -42,10 +42,10 @@ pub mod trace;
 mod tuning;
 
 pub use explore::explore_with;
-pub use stats::{CheckCounts, McrStats};
-pub use tuning::{Tuning, SEARCH_BUDGET};
 #[cfg(test)]
 pub(crate) use observe::trace_of;
+pub use stats::{CheckCounts, McrStats};
+pub use tuning::{Tuning, SEARCH_BUDGET};
 
 use crate::ir::Program;
 use crate::options::{CheckOptions, Control};

@@ -242,8 +242,20 @@ mod tests {
         let evs = [
             (0, Issue { cell: 0 }),
             (0, Issue { cell: 1 }),
-            (0, Flush { cell: 0, store: Some(0) }),
-            (0, Flush { cell: 1, store: Some(1) }),
+            (
+                0,
+                Flush {
+                    cell: 0,
+                    store: Some(0),
+                },
+            ),
+            (
+                0,
+                Flush {
+                    cell: 1,
+                    store: Some(1),
+                },
+            ),
             (0, Barrier),
         ];
         let flush_of = [Some(2), Some(3), None, None, None];

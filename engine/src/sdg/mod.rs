@@ -168,7 +168,8 @@ impl Sdg {
             let g = self.threads.get(t)?;
             let evs: Vec<usize> = (0..n)
                 .filter(|&i| {
-                    tr.events[i].thread == t && !matches!(tr.events[i].kind, EventKind::Flush { .. })
+                    tr.events[i].thread == t
+                        && !matches!(tr.events[i].kind, EventKind::Flush { .. })
                 })
                 .collect();
             trace::shadow(

@@ -144,7 +144,9 @@ fn missing_operand(text: &str, full: Span) -> Option<Diagnostic> {
             .find(|(open, _)| src[i..].starts_with(*open));
         if let Some((open, close)) = skip {
             let from = i + open.len();
-            i = src[from..].find(close).map_or(src.len(), |j| from + j + close.len());
+            i = src[from..]
+                .find(close)
+                .map_or(src.len(), |j| from + j + close.len());
             continue;
         }
         let Some(op) = BINARY_OPS.iter().find(|op| src[i..].starts_with(**op)) else {
@@ -160,7 +162,12 @@ fn missing_operand(text: &str, full: Span) -> Option<Diagnostic> {
             && src[..i]
                 .trim_end()
                 .ends_with(|c: char| "(=,+-*/%<>&|^!".contains(c));
-        if !unary && matches!(next, Some(b')') | Some(b';') | Some(b'\n') | Some(b'\r') | None) {
+        if !unary
+            && matches!(
+                next,
+                Some(b')') | Some(b';') | Some(b'\n') | Some(b'\r') | None
+            )
+        {
             let start = full.start as usize + if next == Some(b')') { at } else { after };
             let end = if next == Some(b')') { start + 1 } else { start };
             return Some(Diagnostic::error(

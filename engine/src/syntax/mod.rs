@@ -127,11 +127,17 @@ fn parse_tree(text: &str, old: Option<&Tree>, stop: &dyn Fn() -> bool) -> Option
     // Without a stop, `parse` returns `None` only without a language, which is always set
     // here. Still, never panic: fall back to a fresh parse, then to "".
     parser.reset();
-    Some(parser.parse(text, None).unwrap_or_else(|| empty_tree(&mut parser)))
+    Some(
+        parser
+            .parse(text, None)
+            .unwrap_or_else(|| empty_tree(&mut parser)),
+    )
 }
 
 fn empty_tree(parser: &mut Parser) -> Tree {
-    parser.parse("", None).expect("tree-sitter parses the empty string")
+    parser
+        .parse("", None)
+        .expect("tree-sitter parses the empty string")
 }
 
 /// How many lowering steps (statements, instructions, declarations, error nodes) pass between

@@ -13,8 +13,14 @@ impl<'t> Encoder<'t> {
     /// pair is found at its later event, in trace order.
     pub(super) fn order_pairs(&mut self) {
         let tr = self.trace;
-        let events: Vec<(usize, Access)> = tr.events.iter().map(|e| (e.thread, e.kind.access())).collect();
-        let hb = tr.rules().must_happen_before(tr.threads, &events, &self.flush_of);
+        let events: Vec<(usize, Access)> = tr
+            .events
+            .iter()
+            .map(|e| (e.thread, e.kind.access()))
+            .collect();
+        let hb = tr
+            .rules()
+            .must_happen_before(tr.threads, &events, &self.flush_of);
         for (a, b) in hb {
             self.preds[b].push(a);
         }

@@ -23,7 +23,12 @@ impl Native<'_, '_> {
         lw.lower(node, depth)
     }
 
-    pub(super) fn block(&mut self, node: Node, regs: &mut BTreeSet<String>, depth: usize) -> Vec<Stmt> {
+    pub(super) fn block(
+        &mut self,
+        node: Node,
+        regs: &mut BTreeSet<String>,
+        depth: usize,
+    ) -> Vec<Stmt> {
         if depth > MAX_DEPTH {
             self.error(
                 span(node),

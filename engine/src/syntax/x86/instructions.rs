@@ -5,8 +5,8 @@ use super::control::{Item, END};
 use super::operands::{bin, int, part_write, reg_expr, regs_of, Flags, Operand};
 use super::X86;
 use crate::ast::{BinOp, Dialect, Expr, ExprKind, Name, RmwOp, Stmt, StmtKind, UnOp};
-use crate::syntax::{children_by_field, field, span};
 use crate::span::Span;
+use crate::syntax::{children_by_field, field, span};
 use std::collections::BTreeSet;
 use tree_sitter::Node;
 

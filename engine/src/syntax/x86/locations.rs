@@ -3,9 +3,9 @@
 
 use super::X86;
 use crate::ast::{Dialect, Name, SharedDecl, Thread};
+use crate::span::Span;
 use crate::syntax::expr::Sym;
 use crate::syntax::{field, span};
-use crate::span::Span;
 use std::collections::BTreeSet;
 use tree_sitter::Node;
 
@@ -147,7 +147,6 @@ impl X86<'_, '_> {
         }
     }
 
-
     pub(super) fn init_entry(
         &mut self,
         entry: Node,
@@ -234,4 +233,5 @@ impl X86<'_, '_> {
                 self.sized(var, width, span(entry));
             }
         }
-    }}
+    }
+}

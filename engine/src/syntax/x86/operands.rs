@@ -5,9 +5,9 @@ use super::locations::register_width;
 use super::X86;
 use crate::ast::{BinOp, Dialect, Expr, ExprKind, LocRef, Name, UnOp};
 use crate::diag::Diagnostic;
+use crate::span::Span;
 use crate::syntax::expr::parse_int;
 use crate::syntax::{field, span};
-use crate::span::Span;
 use std::collections::BTreeSet;
 use tree_sitter::Node;
 
