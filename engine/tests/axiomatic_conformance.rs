@@ -62,7 +62,13 @@ fn sample(set: &str, arch: Arch) -> Option<(usize, Tally)> {
             t.unsupported.push(format!("{name}: does not parse"));
             continue;
         };
-        let rep = match axiomatic::check(test, code, &model, &|| false) {
+        let started = std::time::Instant::now();
+        let rep = axiomatic::check(test, code, &model, &|| false);
+        let took = started.elapsed().as_secs_f64();
+        if took > 0.5 {
+            println!("  slow: {name} {took:.1}s");
+        }
+        let rep = match rep {
             Ok(r) => r,
             Err(e) => {
                 t.unsupported.push(format!("{name}: {e}"));

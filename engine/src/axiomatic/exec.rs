@@ -155,18 +155,80 @@ pub fn skeleton(init: &[(i64, i64)], paths: &[&Path]) -> Option<Skeleton> {
     })
 }
 
-/// Calls `f` on every (rf, co) of the skeleton; `f` returns false to stop.
+/// Whether `a` is before `b` in program order (same thread).
+fn po_before(ev: &[Event], a: usize, b: usize) -> bool {
+    ev[a].thread.is_some() && ev[a].thread == ev[b].thread && ev[a].po < ev[b].po
+}
+
+/// Whether the candidate is coherent: per address, po-loc, rf, co and fr have no cycle.
+fn coherent(ev: &[Event], rf: &[(usize, usize)], co: &[Vec<usize>]) -> bool {
+    let n = ev.len();
+    let mut r = Rel::empty(n);
+    let mut rank = vec![usize::MAX; n];
+    for order in co {
+        for (i, &w) in order.iter().enumerate() {
+            rank[w] = i;
+            for &b in &order[i + 1..] {
+                r.add(w, b);
+            }
+        }
+    }
+    for &(w, rd) in rf {
+        r.add(w, rd);
+        for order in co {
+            if order.contains(&w) {
+                order[rank[w] + 1..].iter().for_each(|&b| r.add(rd, b));
+            }
+        }
+    }
+    for a in 0..n {
+        for b in 0..n {
+            if ev[a].kind != Kind::F && ev[a].addr == ev[b].addr && po_before(ev, a, b) {
+                r.add(a, b);
+            }
+        }
+    }
+    r.cycle().is_none()
+}
+
+/// Calls `f` on every (rf, co) of the skeleton; `f` returns false to stop. With `uniproc`
+/// (the model requires `acyclic po-loc | rf | co | fr`), the candidates that break it are
+/// left out before the model runs: co orders against program order, reads of a later write
+/// of their own thread, and any other incoherent candidate.
 pub fn each_candidate(
     sk: &Skeleton,
+    uniproc: bool,
     f: &mut dyn FnMut(&[(usize, usize)], &[Vec<usize>]) -> bool,
 ) -> bool {
-    let mut choice = vec![0usize; sk.sources.len()];
+    let ev = &sk.events;
+    let sources: Vec<(usize, Vec<usize>)> = sk
+        .sources
+        .iter()
+        .map(|(r, ws)| {
+            let ws = ws
+                .iter()
+                .copied()
+                .filter(|&w| !uniproc || !po_before(ev, *r, w))
+                .collect();
+            (*r, ws)
+        })
+        .collect();
+    if sources.iter().any(|(_, ws)| ws.is_empty()) {
+        return true;
+    }
+    let mut choice = vec![0usize; sources.len()];
     let mut orders: Vec<Vec<Vec<usize>>> = sk
         .writes
         .iter()
         .map(|(init, ws)| {
             permutations(ws)
                 .into_iter()
+                .filter(|p| {
+                    !uniproc
+                        || p.iter()
+                            .enumerate()
+                            .all(|(i, &a)| p[i + 1..].iter().all(|&b| !po_before(ev, b, a)))
+                })
                 .map(|p| std::iter::once(*init).chain(p).collect())
                 .collect()
         })
@@ -174,8 +236,7 @@ pub fn each_candidate(
     orders.iter_mut().for_each(|o| o.sort());
     let mut co_choice = vec![0usize; orders.len()];
     loop {
-        let rf: Vec<(usize, usize)> = sk
-            .sources
+        let rf: Vec<(usize, usize)> = sources
             .iter()
             .zip(&choice)
             .map(|((r, ws), c)| (ws[*c], *r))
@@ -186,14 +247,14 @@ pub fn each_candidate(
                 .zip(&co_choice)
                 .map(|(o, c)| o[*c].clone())
                 .collect();
-            if !f(&rf, &co) {
+            if (!uniproc || coherent(ev, &rf, &co)) && !f(&rf, &co) {
                 return false;
             }
             if !odometer(&mut co_choice, |i| orders[i].len()) {
                 break;
             }
         }
-        if !odometer(&mut choice, |i| sk.sources[i].1.len()) {
+        if !odometer(&mut choice, |i| sources[i].1.len()) {
             return true;
         }
     }

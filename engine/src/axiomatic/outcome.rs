@@ -229,11 +229,12 @@ pub fn check(
         return Err(AxError::new("a thread has no complete path"));
     }
     let mut err = None;
+    let uniproc = model.requires_uniproc();
     loop {
         let chosen: Vec<&Path> = all.iter().zip(&choice).map(|(p, c)| &p[*c]).collect();
         if let Some(sk) = exec::skeleton(&init, &chosen) {
             let tregs: Vec<&BTreeMap<asm::Reg, i64>> = chosen.iter().map(|p| &p.regs).collect();
-            each_candidate(&sk, &mut |rf, co| {
+            each_candidate(&sk, uniproc, &mut |rf, co| {
                 if stop() {
                     return false;
                 }

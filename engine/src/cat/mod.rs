@@ -147,6 +147,37 @@ impl Model {
         Ok(())
     }
 
+    /// Whether the model checks `acyclic po-loc | rf | co | fr` (in any order) unflagged, so
+    /// that candidates breaking it may be left out before it runs (herd's uniproc pruning).
+    pub fn requires_uniproc(&self) -> bool {
+        fn names(e: &Expr, out: &mut Vec<String>) -> bool {
+            match e {
+                Expr::Union(a, b) => names(a, out) && names(b, out),
+                Expr::Var(n, _) => {
+                    out.push(n.clone());
+                    true
+                }
+                _ => false,
+            }
+        }
+        self.stmts.iter().any(|s| match s {
+            Stmt::Check {
+                kind: CheckKind::Acyclic,
+                negated: false,
+                flag: false,
+                expr,
+                ..
+            } => {
+                let mut v = Vec::new();
+                names(expr, &mut v) && {
+                    v.sort();
+                    v == ["co", "fr", "po-loc", "rf"]
+                }
+            }
+            _ => false,
+        })
+    }
+
     /// Evaluates the model on one candidate whose base sets and relations are in `env`.
     pub fn run(&self, env: &mut Env) -> Result<Outcome, CatError> {
         eval::run(&self.stmts, env)
