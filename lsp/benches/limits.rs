@@ -26,7 +26,10 @@ const TIMEOUT: f64 = 2.0;
 const BUDGET_MIB: u64 = 256;
 
 fn binary() -> std::path::PathBuf {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf();
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .to_path_buf();
     let st = Command::new(env!("CARGO"))
         .args(["build", "--release", "-p", "litmus", "--bin", "litmus"])
         .current_dir(&root)
@@ -38,7 +41,11 @@ fn binary() -> std::path::PathBuf {
 
 /// Runs the binary; returns (wall time, peak RSS in MiB, whether the signal was sent).
 /// `sigint_after`: send SIGINT then, and measure from the signal.
-fn measure(bin: &std::path::Path, args: &[&str], sigint_after: Option<Duration>) -> (Duration, f64, bool) {
+fn measure(
+    bin: &std::path::Path,
+    args: &[&str],
+    sigint_after: Option<Duration>,
+) -> (Duration, f64, bool) {
     let mut child = Command::new(bin)
         .args(args)
         .stdout(Stdio::null())
@@ -64,13 +71,19 @@ fn measure(bin: &std::path::Path, args: &[&str], sigint_after: Option<Duration>)
         }
         if let (Some(after), None) = (sigint_after, signalled) {
             if start.elapsed() >= after {
-                let _ = Command::new("kill").args(["-INT", &child.id().to_string()]).status();
+                let _ = Command::new("kill")
+                    .args(["-INT", &child.id().to_string()])
+                    .status();
                 signalled = Some(Instant::now());
             }
         }
         std::thread::sleep(Duration::from_millis(5));
     }
-    (signalled.unwrap_or(start).elapsed(), peak_kb as f64 / 1024.0, signalled.is_some())
+    (
+        signalled.unwrap_or(start).elapsed(),
+        peak_kb as f64 / 1024.0,
+        signalled.is_some(),
+    )
 }
 
 fn main() {
@@ -86,23 +99,93 @@ fn main() {
     let bin = binary();
     let dir = std::env::temp_dir().join("litmus-bench-limits");
     std::fs::create_dir_all(&dir).unwrap();
-    let threads: String = (0..10_000).map(|t| format!("thread P{t} {{ x = {t}; }}\n")).collect();
+    let threads: String = (0..10_000)
+        .map(|t| format!("thread P{t} {{ x = {t}; }}\n"))
+        .collect();
     let locs: Vec<String> = (0..800).map(|i| format!("v{i} = 0")).collect();
     let stores: String = (0..800).map(|i| format!("v{i} = 1; ")).collect();
     let tso_loop = || "litmus L\nshared x = 0;\nthread P0 { while (1) { x = 1; } }\n".to_string();
     let cases: Vec<(&str, String, &[&str])> = vec![
-        ("20,000 statements", straight_line(20_000, 50), &["--model", "sc"]),
-        ("10,000 registers", straight_line(10_000, 10_000), &["--model", "sc"]),
+        (
+            "20,000 statements",
+            straight_line(20_000, 50),
+            &["--model", "sc"],
+        ),
+        (
+            "10,000 registers",
+            straight_line(10_000, 10_000),
+            &["--model", "sc"],
+        ),
         // Bound 10,000 now ends in a tenth of a second: a million meets the deadline.
-        ("TSO `while (1) { x = 1; }`, bound 1,000,000, auto (answers with DPOR)", tso_loop(), &["--model", "tso", "--loop-bound", "1000000"]),
-        ("the same, DPOR", tso_loop(), &["--model", "tso", "--loop-bound", "1000000", "--engine", "dpor"]),
-        ("the same, MCR", tso_loop(), &["--model", "tso", "--loop-bound", "1000000", "--engine", "mcr"]),
-        ("the same, exhaustive", tso_loop(), &["--model", "tso", "--loop-bound", "1000000", "--engine", "exhaustive"]),
-        ("6 threads x 6 operations, auto", heavy(), &["--model", "pso"]),
-        ("6 threads x 6 operations, MCR", heavy(), &["--model", "pso", "--engine", "mcr"]),
-        ("6 threads x 6 operations, exhaustive", heavy(), &["--model", "pso", "--engine", "exhaustive"]),
-        ("10,000 threads", format!("litmus T\nshared x = 0;\n{threads}"), &["--model", "sc"]),
-        ("PSO, 800 locations", format!("litmus P\nshared {};\nthread P0 {{ {stores}}}\n", locs.join(", ")), &["--model", "pso"]),
+        (
+            "TSO `while (1) { x = 1; }`, bound 1,000,000, auto (answers with DPOR)",
+            tso_loop(),
+            &["--model", "tso", "--loop-bound", "1000000"],
+        ),
+        (
+            "the same, DPOR",
+            tso_loop(),
+            &[
+                "--model",
+                "tso",
+                "--loop-bound",
+                "1000000",
+                "--engine",
+                "dpor",
+            ],
+        ),
+        (
+            "the same, MCR",
+            tso_loop(),
+            &[
+                "--model",
+                "tso",
+                "--loop-bound",
+                "1000000",
+                "--engine",
+                "mcr",
+            ],
+        ),
+        (
+            "the same, exhaustive",
+            tso_loop(),
+            &[
+                "--model",
+                "tso",
+                "--loop-bound",
+                "1000000",
+                "--engine",
+                "exhaustive",
+            ],
+        ),
+        (
+            "6 threads x 6 operations, auto",
+            heavy(),
+            &["--model", "pso"],
+        ),
+        (
+            "6 threads x 6 operations, MCR",
+            heavy(),
+            &["--model", "pso", "--engine", "mcr"],
+        ),
+        (
+            "6 threads x 6 operations, exhaustive",
+            heavy(),
+            &["--model", "pso", "--engine", "exhaustive"],
+        ),
+        (
+            "10,000 threads",
+            format!("litmus T\nshared x = 0;\n{threads}"),
+            &["--model", "sc"],
+        ),
+        (
+            "PSO, 800 locations",
+            format!(
+                "litmus P\nshared {};\nthread P0 {{ {stores}}}\n",
+                locs.join(", ")
+            ),
+            &["--model", "pso"],
+        ),
     ];
     // Each time is the median of RUNS runs (the machine is shared; one run can be off by
     // tens of ms); the peak RSS of the timed run shows what the process has to give back to
@@ -132,7 +215,11 @@ fn main() {
         let past = took - TIMEOUT;
         let mut plain = args.clone();
         plain.push(&f);
-        let (after_int, _, sent) = median((0..RUNS).map(|_| run(&plain, Some(Duration::from_secs(1)))).collect());
+        let (after_int, _, sent) = median(
+            (0..RUNS)
+                .map(|_| run(&plain, Some(Duration::from_secs(1))))
+                .collect(),
+        );
         let mut budget = args.clone();
         budget.extend(["--max-memory", &b, "--timeout", "10", &f]);
         let (_, peak, _) = run(&budget, None);
@@ -143,18 +230,39 @@ fn main() {
         };
         println!(
             "| {name} | {} | {timed_peak:.0} | {int} | {peak:.0} |",
-            if past < 0.0 { format!("ended first ({took:.2} s)") } else { format!("{past:.3}") },
+            if past < 0.0 {
+                format!("ended first ({took:.2} s)")
+            } else {
+                format!("{past:.3}")
+            },
         );
     }
     println!();
     println!("| server: cancel of a running check | engine | job ended after (s) |");
     println!("|---|---|---|");
-    let heavy_pso = Doc { name: "6 threads x 6 operations, PSO", text: heavy(), model: "pso", loop_bound: None, edit: ("x0 = 1", "x0 = 7") };
-    let tso_loop = Doc { name: "TSO loop, bound 1,000,000", text: tso_loop(), model: "tso", loop_bound: Some(1_000_000), edit: ("x = 1", "x = 2") };
-    for (doc, engines) in [(&heavy_pso, &["exhaustive", "mcr", "auto"][..]), (&tso_loop, &["auto"][..])] {
+    let heavy_pso = Doc {
+        name: "6 threads x 6 operations, PSO",
+        text: heavy(),
+        model: "pso",
+        loop_bound: None,
+        edit: ("x0 = 1", "x0 = 7"),
+    };
+    let tso_loop = Doc {
+        name: "TSO loop, bound 1,000,000",
+        text: tso_loop(),
+        model: "tso",
+        loop_bound: Some(1_000_000),
+        edit: ("x = 1", "x = 2"),
+    };
+    for (doc, engines) in [
+        (&heavy_pso, &["exhaustive", "mcr", "auto"][..]),
+        (&tso_loop, &["auto"][..]),
+    ] {
         for &engine in engines {
             for how in ["didChange", "workDoneProgress/cancel"] {
-                let mut t: Vec<f64> = (0..3).map(|_| server_cancel(&bin, doc, engine, how).as_secs_f64()).collect();
+                let mut t: Vec<f64> = (0..3)
+                    .map(|_| server_cancel(&bin, doc, engine, how).as_secs_f64())
+                    .collect();
                 t.sort_by(f64::total_cmp);
                 println!("| {}: `{how}` | {engine} | {:.3} |", doc.name, t[1]);
             }
@@ -181,8 +289,14 @@ fn server_parse_table(bin: &std::path::Path) {
         v.sort_by(|a, b| a.total_cmp(b));
         v[v.len() / 2]
     };
-    println!("| `didChange` to a small program -> its diagnostics (median of 3) | {:.3} |", med(&mut change));
-    println!("| `documentSymbol` of another open document -> answer (median of 3) | {:.3} |", med(&mut other));
+    println!(
+        "| `didChange` to a small program -> its diagnostics (median of 3) | {:.3} |",
+        med(&mut change)
+    );
+    println!(
+        "| `documentSymbol` of another open document -> answer (median of 3) | {:.3} |",
+        med(&mut other)
+    );
 }
 
 fn server_parse(bin: &std::path::Path) -> (Duration, Duration) {
@@ -193,33 +307,50 @@ fn server_parse(bin: &std::path::Path) -> (Duration, Duration) {
     };
     let small = "litmus SB\nshared x = 0, y = 0;\nthread P0 { x = 1; r0 = y; }\nthread P1 { y = 1; r1 = x; }\nexists (P0:r0 == 0 && P1:r1 == 0)\n";
     let opts = json!({"litmus": {"models": ["sc"]}});
-    send(json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}, "initializationOptions": opts}}));
+    send(
+        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}, "initializationOptions": opts}}),
+    );
     let (huge, other) = ("file:///bench/huge.litmus", "file:///bench/other.litmus");
     let wait = |pred: &dyn Fn(&Value) -> bool| loop {
-        let v = rx.recv_timeout(Duration::from_secs(120)).expect("the server answers");
+        let v = rx
+            .recv_timeout(Duration::from_secs(120))
+            .expect("the server answers");
         if pred(&v) {
             return;
         }
     };
     wait(&|v| v["id"] == 1);
     send(json!({"jsonrpc": "2.0", "method": "initialized", "params": {}}));
-    send(json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {
-        "uri": other, "languageId": "litmus", "version": 1, "text": small}}}));
+    send(
+        json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {
+        "uri": other, "languageId": "litmus", "version": 1, "text": small}}}),
+    );
     wait(&|v| v["method"] == "textDocument/publishDiagnostics" && v["params"]["uri"] == other);
-    send(json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {
-        "uri": huge, "languageId": "litmus", "version": 1, "text": straight_line(750_000, 50)}}}));
+    send(
+        json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {
+        "uri": huge, "languageId": "litmus", "version": 1, "text": straight_line(750_000, 50)}}}),
+    );
     std::thread::sleep(Duration::from_millis(200));
     let t0 = Instant::now();
-    send(json!({"jsonrpc": "2.0", "id": 2, "method": "textDocument/documentSymbol", "params": {"textDocument": {"uri": other}}}));
-    send(json!({"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
-        "textDocument": {"uri": huge, "version": 2}, "contentChanges": [{"text": small}]}}));
+    send(
+        json!({"jsonrpc": "2.0", "id": 2, "method": "textDocument/documentSymbol", "params": {"textDocument": {"uri": other}}}),
+    );
+    send(
+        json!({"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
+        "textDocument": {"uri": huge, "version": 2}, "contentChanges": [{"text": small}]}}),
+    );
     let (mut answered, mut published) = (None, None);
     while answered.is_none() || published.is_none() {
-        let v = rx.recv_timeout(Duration::from_secs(120)).expect("the server answers");
+        let v = rx
+            .recv_timeout(Duration::from_secs(120))
+            .expect("the server answers");
         if v["id"] == 2 && v.get("result").is_some() {
             answered = Some(t0.elapsed());
         }
-        if v["method"] == "textDocument/publishDiagnostics" && v["params"]["uri"] == huge && v["params"]["version"] == 2 {
+        if v["method"] == "textDocument/publishDiagnostics"
+            && v["params"]["uri"] == huge
+            && v["params"]["version"] == 2
+        {
             published = Some(t0.elapsed());
         }
     }
@@ -230,7 +361,13 @@ fn server_parse(bin: &std::path::Path) -> (Duration, Duration) {
 
 /// Starts `litmus lsp`: the child, its stdin, and the messages it sends, one JSON value each
 /// (a thread reads the `Content-Length` frames).
-fn start_server(bin: &std::path::Path) -> (std::process::Child, std::process::ChildStdin, mpsc::Receiver<Value>) {
+fn start_server(
+    bin: &std::path::Path,
+) -> (
+    std::process::Child,
+    std::process::ChildStdin,
+    mpsc::Receiver<Value>,
+) {
     let mut child = Command::new(bin)
         .arg("lsp")
         .stdin(Stdio::piped())
@@ -259,7 +396,9 @@ fn start_server(bin: &std::path::Path) -> (std::process::Child, std::process::Ch
                 }
             }
             let mut body = vec![0; len];
-            if r.read_exact(&mut body).is_err() || tx.send(serde_json::from_slice(&body).unwrap()).is_err() {
+            if r.read_exact(&mut body).is_err()
+                || tx.send(serde_json::from_slice(&body).unwrap()).is_err()
+            {
                 return;
             }
         }
@@ -297,17 +436,23 @@ fn server_cancel(bin: &std::path::Path, doc: &Doc, engine: &str, how: &str) -> D
     if let Some(b) = doc.loop_bound {
         opts["litmus"]["loopBound"] = json!(b);
     }
-    send(json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": caps, "initializationOptions": opts}}));
+    send(
+        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": caps, "initializationOptions": opts}}),
+    );
     let uri = "file:///bench/heavy.litmus";
     let mut token = Value::Null;
     let mut opened = None;
     let mut cancelled_at = None;
     loop {
-        let v = rx.recv_timeout(Duration::from_secs(60)).expect("the server answers");
+        let v = rx
+            .recv_timeout(Duration::from_secs(60))
+            .expect("the server answers");
         if v["id"] == 1 && v.get("result").is_some() {
             send(json!({"jsonrpc": "2.0", "method": "initialized", "params": {}}));
-            send(json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {
-                "uri": uri, "languageId": "litmus", "version": 1, "text": doc.text}}}));
+            send(
+                json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {
+                "uri": uri, "languageId": "litmus", "version": 1, "text": doc.text}}}),
+            );
             opened = Some(Instant::now());
             continue;
         }
@@ -324,13 +469,20 @@ fn server_cancel(bin: &std::path::Path, doc: &Doc, engine: &str, how: &str) -> D
             continue;
         }
         match v["params"]["value"]["kind"].as_str() {
-            Some("report") if cancelled_at.is_none() && opened.is_some_and(|t| t.elapsed() >= Duration::from_secs(1)) => {
+            Some("report")
+                if cancelled_at.is_none()
+                    && opened.is_some_and(|t| t.elapsed() >= Duration::from_secs(1)) =>
+            {
                 if how == "didChange" {
-                    send(json!({"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
+                    send(
+                        json!({"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
                         "textDocument": {"uri": uri, "version": 2},
-                        "contentChanges": [{"text": doc.text.replacen(doc.edit.0, doc.edit.1, 1)}]}}));
+                        "contentChanges": [{"text": doc.text.replacen(doc.edit.0, doc.edit.1, 1)}]}}),
+                    );
                 } else {
-                    send(json!({"jsonrpc": "2.0", "method": "window/workDoneProgress/cancel", "params": {"token": token}}));
+                    send(
+                        json!({"jsonrpc": "2.0", "method": "window/workDoneProgress/cancel", "params": {"token": token}}),
+                    );
                 }
                 cancelled_at = Some(Instant::now());
             }

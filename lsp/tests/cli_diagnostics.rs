@@ -41,10 +41,20 @@ fn a_bad_file_in_a_batch_is_skipped_and_every_other_file_is_checked() {
     let bad = scratch("one_bad", "bad.litmus", BAD_LINE_3.as_bytes());
     let sb = example("sb.litmus");
     let mp = example("mp.litmus");
-    let r = run(&["check", "--color", "never", "--model", "tso", &sb, &bad, &mp]);
+    let r = run(&[
+        "check", "--color", "never", "--model", "tso", &sb, &bad, &mp,
+    ]);
     assert_eq!(r.status, 2, "stderr:\n{}", r.stderr);
-    assert!(r.stderr.contains("the other files are checked"), "{}", r.stderr);
-    assert!(r.stdout.contains(&format!("# {sb}")) && r.stdout.contains(&format!("# {mp}")), "{}", r.stdout);
+    assert!(
+        r.stderr.contains("the other files are checked"),
+        "{}",
+        r.stderr
+    );
+    assert!(
+        r.stdout.contains(&format!("# {sb}")) && r.stdout.contains(&format!("# {mp}")),
+        "{}",
+        r.stdout
+    );
     assert!(!r.stdout.contains(&format!("# {bad}")), "{}", r.stdout);
     assert_eq!(r.stdout.matches("--- TSO ---").count(), 2, "{}", r.stdout);
     // JSON: the bad file's entry has its diagnostics, the others their results.
@@ -54,7 +64,13 @@ fn a_bad_file_in_a_batch_is_skipped_and_every_other_file_is_checked() {
     let files = doc["files"].as_array().expect("files");
     assert_eq!(files.len(), 2);
     assert!(files[0]["results"]["tso"].is_object(), "{}", r.stdout);
-    assert!(files[1]["diagnostics"].as_array().is_some_and(|d| !d.is_empty()), "{}", r.stdout);
+    assert!(
+        files[1]["diagnostics"]
+            .as_array()
+            .is_some_and(|d| !d.is_empty()),
+        "{}",
+        r.stdout
+    );
 }
 
 #[test]

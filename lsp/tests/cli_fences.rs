@@ -90,7 +90,11 @@ fn x86_64_fences_are_mfence_rows_and_fix_the_verdict() {
         .collect();
     assert_eq!(added.len(), 1, "{}", r.stdout);
     assert_eq!(added[0].matches("mfence").count(), 2, "{}", r.stdout);
-    assert_eq!(run(&["check", "--model", "tso", &path]).status, 0, "an exists that holds is an answer, not a failure");
+    assert_eq!(
+        run(&["check", "--model", "tso", &path]).status,
+        0,
+        "an exists that holds is an answer, not a failure"
+    );
     assert_eq!(run(&["fences", "--write", &path]).status, 1);
     let r = run(&["check", "--model", "tso", &path]);
     assert!(r.stdout.contains("Observation SB Never"), "{}", r.stdout);

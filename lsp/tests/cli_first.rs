@@ -77,8 +77,16 @@ fn first_keeps_the_deadline_with_every_engine() {
                 continue;
             }
             let args = [
-                "check", "--json", "--model", "pso", "--engine", engine, "--timeout", "1",
-                "--first", path,
+                "check",
+                "--json",
+                "--model",
+                "pso",
+                "--engine",
+                engine,
+                "--timeout",
+                "1",
+                "--first",
+                path,
             ];
             assert_timed_out(&run_capped(&args), &format!("{engine} on {name}"));
             ran += 1;

@@ -86,7 +86,10 @@ fn sb_document_has_the_spec_shape_and_herd_counts() {
             ]
         );
         // `auto` (the default) names the engine of its portfolio that answered.
-        assert!(["exhaustive", "dpor", "mcr"].contains(&stats["engine"].as_str().unwrap()), "{stats}");
+        assert!(
+            ["exhaustive", "dpor", "mcr"].contains(&stats["engine"].as_str().unwrap()),
+            "{stats}"
+        );
         assert!(stats["executions"].as_u64().unwrap() >= 3);
         assert!(stats["time_ms"].is_f64() || stats["time_ms"].is_u64());
         assert_schedule(&m["witness"]);
@@ -169,7 +172,14 @@ fn several_files_give_one_document() {
 #[test]
 fn first_stops_each_model_at_its_first_violation() {
     for engine in ["mcr", "exhaustive", "dpor"] {
-        let r = run(&["check", "--json", "--first", "--engine", engine, &example("dekker.litmus")]);
+        let r = run(&[
+            "check",
+            "--json",
+            "--first",
+            "--engine",
+            engine,
+            &example("dekker.litmus"),
+        ]);
         assert_eq!(r.status, 1, "{engine}: {}", r.stderr);
         let doc = r.json();
         let results = &doc["files"][0]["results"];
@@ -186,7 +196,20 @@ fn first_stops_each_model_at_its_first_violation() {
             assert_schedule(&v[0]["schedule"]);
         }
     }
-    let r = run(&["check", "--first", "--engine", "dpor", "--model", "tso", &example("dekker.litmus")]);
+    let r = run(&[
+        "check",
+        "--first",
+        "--engine",
+        "dpor",
+        "--model",
+        "tso",
+        &example("dekker.litmus"),
+    ]);
     assert_eq!(r.status, 1);
-    assert!(r.stdout.contains("stopped at the first violation (--first)"), "{}", r.stdout);
+    assert!(
+        r.stdout
+            .contains("stopped at the first violation (--first)"),
+        "{}",
+        r.stdout
+    );
 }

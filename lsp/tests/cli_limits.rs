@@ -17,7 +17,6 @@ fn file(name: &str, text: &str) -> String {
     p.display().to_string()
 }
 
-
 /// How long `litmus ARGS` took, and what it did. The bound asserted on it is generous (it
 /// catches runs that ignore the deadline by a wide margin, as they did, not machine speed:
 /// `docs/bench-limits.md` has the measured times).
@@ -37,12 +36,28 @@ fn long_straight_line_threads_honour_the_timeout() {
     // 10,000 distinct registers: dense reaching definitions would need 10^8 cells; the
     // sparse ones build the graph (no "not built" warning) and the check answers in time.
     let f = file("regs.litmus", &straight_line(10_000, 10_000));
-    let (r, took) = timed(&["check", "--json", "--model", "sc", "--engine", "mcr", "--timeout", "1", &f]);
+    let (r, took) = timed(&[
+        "check",
+        "--json",
+        "--model",
+        "sc",
+        "--engine",
+        "mcr",
+        "--timeout",
+        "1",
+        &f,
+    ]);
     assert!(took < Duration::from_secs(20), "took {took:?}");
     let m = &r.json()["files"][0]["results"]["sc"];
     let warnings = m["warnings"].to_string();
-    assert!(!warnings.contains("dependency graph was not built"), "{warnings}");
-    assert!(m["complete"] == true || warnings.contains("timeout"), "{warnings}");
+    assert!(
+        !warnings.contains("dependency graph was not built"),
+        "{warnings}"
+    );
+    assert!(
+        m["complete"] == true || warnings.contains("timeout"),
+        "{warnings}"
+    );
 }
 
 #[test]
@@ -54,8 +69,17 @@ fn the_memory_budget_stops_every_engine_cleanly() {
     );
     for engine in ["mcr", "exhaustive"] {
         let r = run(&[
-            "check", "--json", "--model", "tso", "--engine", engine, "--loop-bound", "100000",
-            "--max-memory", "32", &f,
+            "check",
+            "--json",
+            "--model",
+            "tso",
+            "--engine",
+            engine,
+            "--loop-bound",
+            "100000",
+            "--max-memory",
+            "32",
+            &f,
         ]);
         assert_eq!(r.status, 3, "{engine}: {}", r.stderr);
         let m = &r.json()["files"][0]["results"]["tso"];
@@ -70,31 +94,73 @@ fn the_memory_budget_stops_every_engine_cleanly() {
     // reference explorer, breadth-first, may reach the budget before any final state).
     let heavy = heavy();
     let f = file("heavy.litmus", &heavy);
-    let r = run(&["check", "--json", "--model", "pso", "--engine", "mcr", "--max-memory", "24", &f]);
+    let r = run(&[
+        "check",
+        "--json",
+        "--model",
+        "pso",
+        "--engine",
+        "mcr",
+        "--max-memory",
+        "24",
+        &f,
+    ]);
     assert_eq!(r.status, 3, "{}", r.stderr);
     let m = &r.json()["files"][0]["results"]["pso"];
     assert_eq!(m["complete"], false);
-    assert!(!m["states"].as_array().unwrap().is_empty(), "no partial states");
+    assert!(
+        !m["states"].as_array().unwrap().is_empty(),
+        "no partial states"
+    );
 }
 
 #[test]
 fn a_timed_out_reference_explorer_says_how_far_it_got() {
     let th: Vec<String> = (0..5)
-        .map(|t| format!("thread P{t} {{ x{t} = 1; r0 = x{}; x{t} = 2; r1 = x{}; }}", (t + 1) % 5, (t + 2) % 5))
+        .map(|t| {
+            format!(
+                "thread P{t} {{ x{t} = 1; r0 = x{}; x{t} = 2; r1 = x{}; }}",
+                (t + 1) % 5,
+                (t + 2) % 5
+            )
+        })
         .collect();
     let shared: Vec<String> = (0..5).map(|i| format!("x{i} = 0")).collect();
-    let f = file("bfs.litmus", &format!("litmus B\nshared {};\n{}\n", shared.join(", "), th.join("\n")));
-    let r = run(&["check", "--json", "--model", "pso", "--engine", "exhaustive", "--timeout", "0.3", &f]);
+    let f = file(
+        "bfs.litmus",
+        &format!(
+            "litmus B\nshared {};\n{}\n",
+            shared.join(", "),
+            th.join("\n")
+        ),
+    );
+    let r = run(&[
+        "check",
+        "--json",
+        "--model",
+        "pso",
+        "--engine",
+        "exhaustive",
+        "--timeout",
+        "0.3",
+        &f,
+    ]);
     assert_eq!(r.status, 3, "{}", r.stderr);
     let m = &r.json()["files"][0]["results"]["pso"];
     assert_eq!(m["complete"], false);
-    assert!(m["stats"]["explored"].as_u64().unwrap() > 0, "{}", m["stats"]);
+    assert!(
+        m["stats"]["explored"].as_u64().unwrap() > 0,
+        "{}",
+        m["stats"]
+    );
     assert!(m["warnings"].to_string().contains("timeout"));
 }
 
 #[test]
 fn many_threads_and_many_locations_end_at_the_deadline() {
-    let th: String = (0..2000).map(|t| format!("thread P{t} {{ x = {t}; }}\n")).collect();
+    let th: String = (0..2000)
+        .map(|t| format!("thread P{t} {{ x = {t}; }}\n"))
+        .collect();
     let f = file("threads.litmus", &format!("litmus T\nshared x = 0;\n{th}"));
     let (r, took) = timed(&["check", "--json", "--model", "sc", "--timeout", "0.5", &f]);
     assert!(r.status == 0 || r.status == 3, "{}", r.stderr);
@@ -103,7 +169,10 @@ fn many_threads_and_many_locations_end_at_the_deadline() {
     let stores: String = (0..800).map(|i| format!("v{i} = 1; ")).collect();
     let f = file(
         "pso.litmus",
-        &format!("litmus P\nshared {};\nthread P0 {{ {stores}}}\n", locs.join(", ")),
+        &format!(
+            "litmus P\nshared {};\nthread P0 {{ {stores}}}\n",
+            locs.join(", ")
+        ),
     );
     let (r, took) = timed(&["check", "--json", "--model", "pso", "--timeout", "1", &f]);
     assert!(r.status == 0 || r.status == 3, "{}", r.stderr);
@@ -127,7 +196,12 @@ fn absurd_numbers_are_bad_options_not_panics() {
 #[test]
 fn failed_writes_exit_2_and_a_closed_pipe_exits_141() {
     if std::path::Path::new("/dev/full").exists() {
-        let full = || std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
+        let full = || {
+            std::fs::OpenOptions::new()
+                .write(true)
+                .open("/dev/full")
+                .unwrap()
+        };
         let o = litmus()
             .args(["check", &example("dekker.litmus")])
             .stdout(full())
@@ -137,7 +211,11 @@ fn failed_writes_exit_2_and_a_closed_pipe_exits_141() {
         assert!(String::from_utf8_lossy(&o.stderr).contains("cannot write the results"));
         // Even stderr full: still 2, no panic (101).
         let bad = file("bad.litmus", "litmus X\nthread P0 { r0 = ; }\n");
-        let o = litmus().args(["check", &bad]).stderr(full()).output().unwrap();
+        let o = litmus()
+            .args(["check", &bad])
+            .stderr(full())
+            .output()
+            .unwrap();
         assert_eq!(o.status.code(), Some(2));
         let o = litmus()
             .args(["check", &example("dekker.litmus")])
@@ -156,16 +234,33 @@ fn failed_writes_exit_2_and_a_closed_pipe_exits_141() {
         .unwrap();
     drop(child.stdout.take());
     let o = child.wait_with_output().unwrap();
-    assert_eq!(o.status.code(), Some(141), "{}", String::from_utf8_lossy(&o.stderr));
-    assert!(o.stderr.is_empty(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        o.status.code(),
+        Some(141),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(
+        o.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
 }
 
 #[test]
 fn a_division_by_zero_in_the_condition_is_reported() {
-    let f = file("rem.litmus", "litmus R\nshared x = 0;\nthread P0 { x = 1; }\nexists (1 % 0 == 1)\n");
+    let f = file(
+        "rem.litmus",
+        "litmus R\nshared x = 0;\nthread P0 { x = 1; }\nexists (1 % 0 == 1)\n",
+    );
     let r = run(&["check", "--json", "--model", "sc", &f]);
     let m = &r.json()["files"][0]["results"]["sc"];
-    assert!(m["warnings"].to_string().contains("division by zero in the final condition"), "{m}");
+    assert!(
+        m["warnings"]
+            .to_string()
+            .contains("division by zero in the final condition"),
+        "{m}"
+    );
 }
 
 #[test]

@@ -65,7 +65,9 @@ async fn the_first_violation_shows_while_exploring_then_the_complete_result_repl
     assert!(titles.iter().any(|t| t == "PSO ✗"), "{titles:?}");
     // (TSO may still be running too on a loaded machine: "exploring TSO and PSO".)
     assert!(
-        titles.iter().any(|t| t.starts_with("exploring") && t.ends_with("PSO")),
+        titles
+            .iter()
+            .any(|t| t.starts_with("exploring") && t.ends_with("PSO")),
         "{titles:?}"
     );
     let sched = h
@@ -111,7 +113,10 @@ async fn the_first_violation_shows_while_exploring_then_the_complete_result_repl
     for t in ["SC ✓", "TSO ✓", "PSO ✗"] {
         assert!(titles.contains(&t.to_string()), "{titles:?}");
     }
-    assert!(!titles.iter().any(|t| t.contains("exploring")), "{titles:?}");
+    assert!(
+        !titles.iter().any(|t| t.contains("exploring")),
+        "{titles:?}"
+    );
 }
 
 /// The models whose progress the client saw (`$/progress` reports `SC: …`).

@@ -38,7 +38,10 @@ impl Server {
         // SAFETY: between fork and exec the closure only calls `setrlimit` (async-signal-safe).
         unsafe {
             c.pre_exec(move || {
-                let r = libc::rlimit { rlim_cur: bytes, rlim_max: bytes };
+                let r = libc::rlimit {
+                    rlim_cur: bytes,
+                    rlim_max: bytes,
+                };
                 match libc::setrlimit(libc::RLIMIT_DATA, &r) {
                     0 => Ok(()),
                     _ => Err(std::io::Error::last_os_error()),
@@ -121,10 +124,17 @@ impl Server {
         let end = Instant::now() + Duration::from_secs(secs);
         let mut seen = Vec::new();
         while !done(&seen) {
-            let left = end.checked_duration_since(Instant::now()).unwrap_or_default();
-            let v = self.rx.recv_timeout(left).unwrap_or_else(|_| panic!("timed out; saw {seen:#?}"));
+            let left = end
+                .checked_duration_since(Instant::now())
+                .unwrap_or_default();
+            let v = self
+                .rx
+                .recv_timeout(left)
+                .unwrap_or_else(|_| panic!("timed out; saw {seen:#?}"));
             if v.get("method").is_some() && v.get("id").is_some() {
-                self.write(&frame(&json!({"jsonrpc": "2.0", "id": v["id"], "result": null})));
+                self.write(&frame(
+                    &json!({"jsonrpc": "2.0", "id": v["id"], "result": null}),
+                ));
             }
             seen.push(v);
         }
@@ -132,16 +142,23 @@ impl Server {
     }
 
     fn open(&mut self, uri: &str, text: &str) {
-        self.write(&frame(&json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {
-            "textDocument": {"uri": uri, "languageId": "litmus", "version": 1, "text": text}}})));
+        self.write(&frame(
+            &json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {
+            "textDocument": {"uri": uri, "languageId": "litmus", "version": 1, "text": text}}}),
+        ));
     }
 
     fn initialize(&mut self, options: Value) {
-        let caps = json!({"window": {"workDoneProgress": true}, "workspace": {"configuration": true}});
-        self.write(&frame(&json!({"jsonrpc": "2.0", "id": 1, "method": "initialize",
-            "params": {"capabilities": caps, "initializationOptions": options}})));
+        let caps =
+            json!({"window": {"workDoneProgress": true}, "workspace": {"configuration": true}});
+        self.write(&frame(
+            &json!({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+            "params": {"capabilities": caps, "initializationOptions": options}}),
+        ));
         assert!(self.answer(1, true).unwrap().get("result").is_some());
-        self.write(&frame(&json!({"jsonrpc": "2.0", "method": "initialized", "params": {}})));
+        self.write(&frame(
+            &json!({"jsonrpc": "2.0", "method": "initialized", "params": {}}),
+        ));
     }
 
     /// Closes stdin and waits for the process; its exit status and how long it took.
@@ -181,7 +198,9 @@ fn bad_frames_are_answered_and_the_stream_resynchronises() {
     ] {
         s.write(bad);
         s.write(&frame(&hover(7)));
-        let v = s.answer(7, true).unwrap_or_else(|| panic!("no answer after {bad:?}"));
+        let v = s
+            .answer(7, true)
+            .unwrap_or_else(|| panic!("no answer after {bad:?}"));
         assert!(v.get("result").is_some(), "{v}");
     }
     let (code, _) = s.close();
@@ -193,9 +212,11 @@ fn stdin_eof_ends_the_server_with_a_server_request_unanswered() {
     let mut s = Server::start();
     s.initialize(json!({}));
     // `initialized` makes the server ask for the configuration: never answered here.
-    s.write(&frame(&json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {
+    s.write(&frame(
+        &json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {
         "textDocument": {"uri": "file:///a.litmus", "languageId": "litmus", "version": 1,
-        "text": "litmus A\nshared x = 0;\nthread P0 { x = 1; }\n"}}})));
+        "text": "litmus A\nshared x = 0;\nthread P0 { x = 1; }\n"}}}),
+    ));
     let (code, took) = s.close();
     assert_eq!(code, Some(0));
     assert!(took < Duration::from_secs(5), "took {took:?}");
@@ -204,8 +225,11 @@ fn stdin_eof_ends_the_server_with_a_server_request_unanswered() {
 fn garbage() -> impl Strategy<Value = Vec<u8>> {
     let piece = prop_oneof![
         // Random bytes that cannot start a header (a header is tested on its own above).
-        proptest::collection::vec(any::<u8>(), 0..200)
-            .prop_filter("no header", |b| !String::from_utf8_lossy(b).to_ascii_lowercase().contains("content-length")),
+        proptest::collection::vec(any::<u8>(), 0..200).prop_filter("no header", |b| {
+            !String::from_utf8_lossy(b)
+                .to_ascii_lowercase()
+                .contains("content-length")
+        }),
         // A frame with a random body.
         "[ -~]{0,80}".prop_map(|b| format!("Content-Length: {}\r\n\r\n{b}", b.len()).into_bytes()),
         // A frame whose length is off by a little either way.
@@ -237,17 +261,29 @@ fn settings() -> impl Strategy<Value = Value> {
         Just(json!({})),
     ];
     let key = prop_oneof![
-        Just("timeout"), Just("loopBound"), Just("models"), Just("engine"), Just("maxMemory"),
-        Just("maxJobs"), Just("verifyOnSave"), Just("verifyOnChange"), Just("other"),
+        Just("timeout"),
+        Just("loopBound"),
+        Just("models"),
+        Just("engine"),
+        Just("maxMemory"),
+        Just("maxJobs"),
+        Just("verifyOnSave"),
+        Just("verifyOnChange"),
+        Just("other"),
     ];
     proptest::collection::vec((key, value), 0..5).prop_map(|kv| {
-        let o: serde_json::Map<String, Value> = kv.into_iter().map(|(k, v)| (k.to_string(), v)).collect();
+        let o: serde_json::Map<String, Value> =
+            kv.into_iter().map(|(k, v)| (k.to_string(), v)).collect();
         json!({"litmus": o})
     })
 }
 
 fn cases() -> u32 {
-    if std::env::var("LITMUS_FULL_TESTS").is_ok_and(|v| v == "1") { 100 } else { 24 }
+    if std::env::var("LITMUS_FULL_TESTS").is_ok_and(|v| v == "1") {
+        100
+    } else {
+        24
+    }
 }
 
 proptest! {
@@ -278,19 +314,27 @@ fn edits_past_the_end_are_clamped_not_dropped() {
     let mut s = Server::start();
     s.initialize(json!({}));
     let uri = "file:///clamp.litmus";
-    s.write(&frame(&json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {
+    s.write(&frame(
+        &json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {
         "textDocument": {"uri": uri, "languageId": "litmus", "version": 1,
-        "text": "litmus A\nshared x = 0;\nthread P0 { x = 1; }\n"}}})));
+        "text": "litmus A\nshared x = 0;\nthread P0 { x = 1; }\n"}}}),
+    ));
     let far = json!({"line": 4000, "character": 99999});
-    s.write(&frame(&json!({"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
+    s.write(&frame(
+        &json!({"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
         "textDocument": {"uri": uri, "version": 2},
-        "contentChanges": [{"range": {"start": far, "end": far}, "text": "exists (x == 1)\n"}]}})));
+        "contentChanges": [{"range": {"start": far, "end": far}, "text": "exists (x == 1)\n"}]}}),
+    ));
     let line_end = json!({"line": 2, "character": 500});
-    s.write(&frame(&json!({"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
+    s.write(&frame(
+        &json!({"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
         "textDocument": {"uri": uri, "version": 3},
-        "contentChanges": [{"range": {"start": line_end, "end": line_end}, "text": " // end"}]}})));
-    s.write(&frame(&json!({"jsonrpc": "2.0", "id": 5, "method": "textDocument/documentSymbol",
-        "params": {"textDocument": {"uri": uri}}})));
+        "contentChanges": [{"range": {"start": line_end, "end": line_end}, "text": " // end"}]}}),
+    ));
+    s.write(&frame(
+        &json!({"jsonrpc": "2.0", "id": 5, "method": "textDocument/documentSymbol",
+        "params": {"textDocument": {"uri": uri}}}),
+    ));
     let v = s.answer(5, true).unwrap();
     let text = v["result"].to_string();
     assert!(text.contains("\"exists\""), "{v}");
@@ -302,7 +346,12 @@ fn edits_past_the_end_are_clamped_not_dropped() {
 fn last_status(seen: &[Value]) -> std::collections::BTreeMap<String, Value> {
     seen.iter()
         .filter(|m| m["method"] == "litmus/status")
-        .map(|m| (m["params"]["uri"].as_str().unwrap().to_string(), m["params"].clone()))
+        .map(|m| {
+            (
+                m["params"]["uri"].as_str().unwrap().to_string(),
+                m["params"].clone(),
+            )
+        })
         .collect()
 }
 
@@ -317,21 +366,36 @@ fn three_heavy_documents_stop_at_the_memory_budget_and_the_server_answers() {
     }
     let seen = s.until(120, |seen| {
         let st = last_status(seen);
-        uris.iter().all(|u| st.get(u).is_some_and(|v| v["state"] == "done"))
+        uris.iter()
+            .all(|u| st.get(u).is_some_and(|v| v["state"] == "done"))
     });
     for u in &uris {
-        assert_eq!(last_status(&seen)[u]["verdicts"], json!({"pso": "incomplete"}), "{u}");
+        assert_eq!(
+            last_status(&seen)[u]["verdicts"],
+            json!({"pso": "incomplete"}),
+            "{u}"
+        );
         let diags = seen
             .iter()
             .rfind(|m| m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == *u)
             .unwrap();
-        let warned = diags["params"]["diagnostics"].as_array().unwrap().iter().filter(|d| {
-            d["severity"] == 2 && d["message"].as_str().unwrap().contains("memory budget of 48 MiB")
-        });
+        let warned = diags["params"]["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|d| {
+                d["severity"] == 2
+                    && d["message"]
+                        .as_str()
+                        .unwrap()
+                        .contains("memory budget of 48 MiB")
+            });
         assert_eq!(warned.count(), 1, "{diags}");
     }
     s.write(&frame(&hover(77)));
-    assert!(s.answer(77, true).is_some_and(|v| v.get("result").is_some()));
+    assert!(s
+        .answer(77, true)
+        .is_some_and(|v| v.get("result").is_some()));
     let (code, _) = s.close();
     assert_eq!(code, Some(0));
 }
@@ -346,29 +410,45 @@ fn twenty_heavy_documents_under_rlimit_data_stop_at_the_default_budget() {
     // what the last job on it freed, `limits::one_arena_under_rlimits`.)
     let mut s = Server::start_with_data_limit(128 << 20);
     s.initialize(json!({"engine": "exhaustive", "models": ["pso"]}));
-    let uris: Vec<String> = (0..20).map(|i| format!("file:///rl{i:02}.litmus")).collect();
+    let uris: Vec<String> = (0..20)
+        .map(|i| format!("file:///rl{i:02}.litmus"))
+        .collect();
     for (i, u) in uris.iter().enumerate() {
         // Twenty different documents (the cache would answer copies from one check).
-        s.open(u, &reproducers::heavy().replacen("x0 = 0", &format!("x0 = {}", 100 + i), 1));
+        s.open(
+            u,
+            &reproducers::heavy().replacen("x0 = 0", &format!("x0 = {}", 100 + i), 1),
+        );
     }
     let seen = s.until(300, |seen| {
         let st = last_status(seen);
-        uris.iter().all(|u| st.get(u).is_some_and(|v| v["state"] == "done"))
+        uris.iter()
+            .all(|u| st.get(u).is_some_and(|v| v["state"] == "done"))
     });
     for u in &uris {
         let diags = seen
             .iter()
             .rfind(|m| m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == *u)
             .unwrap();
-        let budget = diags["params"]["diagnostics"].as_array().unwrap().iter().any(|d| {
-            let m = d["message"].as_str().unwrap();
-            m.contains("the memory budget of") && m.contains("(half of RLIMIT_DATA 128 MiB")
-        });
+        let budget = diags["params"]["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|d| {
+                let m = d["message"].as_str().unwrap();
+                m.contains("the memory budget of") && m.contains("(half of RLIMIT_DATA 128 MiB")
+            });
         assert!(budget, "{u}: no budget warning naming the limit: {diags}");
-        assert_eq!(last_status(&seen)[u]["verdicts"], json!({"pso": "incomplete"}), "{u}");
+        assert_eq!(
+            last_status(&seen)[u]["verdicts"],
+            json!({"pso": "incomplete"}),
+            "{u}"
+        );
     }
     s.write(&frame(&hover(79)));
-    assert!(s.answer(79, true).is_some_and(|v| v.get("result").is_some()));
+    assert!(s
+        .answer(79, true)
+        .is_some_and(|v| v.get("result").is_some()));
     let (code, _) = s.close();
     assert_eq!(code, Some(0));
 }
@@ -397,15 +477,21 @@ fn twenty_documents_with_one_job_at_a_time_show_queued() {
             .max()
     };
     // (The count can reach 19 before the last documents' own `queued` statuses arrive.)
-    let seen = s.until(60, |seen| most(seen) == Some(19) && queued(seen).len() >= 19);
+    let seen = s.until(60, |seen| {
+        most(seen) == Some(19) && queued(seen).len() >= 19
+    });
     assert_eq!(most(&seen), Some(19));
     assert!(queued(&seen).len() >= 19, "{:?}", queued(&seen));
     for u in &uris {
-        s.write(&frame(&json!({"jsonrpc": "2.0", "method": "textDocument/didClose", "params": {
-            "textDocument": {"uri": u}}})));
+        s.write(&frame(
+            &json!({"jsonrpc": "2.0", "method": "textDocument/didClose", "params": {
+            "textDocument": {"uri": u}}}),
+        ));
     }
     s.write(&frame(&hover(78)));
-    assert!(s.answer(78, true).is_some_and(|v| v.get("result").is_some()));
+    assert!(s
+        .answer(78, true)
+        .is_some_and(|v| v.get("result").is_some()));
     let (code, _) = s.close();
     assert_eq!(code, Some(0));
 }

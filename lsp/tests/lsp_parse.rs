@@ -68,7 +68,10 @@ async fn a_parse_that_never_ends_does_not_block_the_server_and_a_newer_edit_supe
     h.change_full(A, 2, SB).await;
     h.diagnostics(A, 2).await;
     let names = symbol_names(&symbols(&mut h, A).await);
-    assert!(names.iter().any(|n| n == "P1"), "symbols of the small program: {names:?}");
+    assert!(
+        names.iter().any(|n| n == "P1"),
+        "symbols of the small program: {names:?}"
+    );
     let published_v1 = h.log().iter().any(|m| {
         m["method"] == "textDocument/publishDiagnostics"
             && m["params"]["uri"] == A
@@ -90,7 +93,10 @@ async fn a_huge_document_parses_off_the_loop_and_a_small_edit_supersedes_it() {
     let names = symbol_names(&symbols(&mut h, A).await);
     assert!(names.iter().any(|n| n == "P1"), "symbols of MP: {names:?}");
     let last = h.last_diagnostics(A).unwrap();
-    assert_eq!(last["version"], 2, "the last diagnostics are the small program's");
+    assert_eq!(
+        last["version"], 2,
+        "the last diagnostics are the small program's"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -101,7 +107,10 @@ async fn a_huge_document_is_parsed_checked_and_can_be_closed_while_parsing() {
     h.open(A, 1, &text).await;
     h.diagnostics(A, 1).await;
     let names = symbol_names(&symbols(&mut h, A).await);
-    assert!(names.iter().any(|n| n == "P0"), "symbols of the huge program: {names:?}");
+    assert!(
+        names.iter().any(|n| n == "P0"),
+        "symbols of the huge program: {names:?}"
+    );
     // Closed while a newer version parses: nothing of it is shown; the server still answers.
     h.change_full(A, 2, &format!("{text}\n")).await;
     h.close(A).await;

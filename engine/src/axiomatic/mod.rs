@@ -6,7 +6,7 @@ pub mod exec;
 mod outcome;
 pub mod thread;
 
-pub use outcome::{check, Execution, Report};
+pub use outcome::{address, check, Execution, Report};
 
 use crate::asm::Arch;
 use crate::cat::{CatError, Model};

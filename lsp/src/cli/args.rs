@@ -120,6 +120,11 @@ pub struct CheckArgs {
     #[arg(long, value_enum, value_name = "FORMAT", num_args = 0..=1, require_equals = true, default_missing_value = "text", conflicts_with = "json")]
     pub dump_sdg: Option<SdgFormat>,
 
+    /// AArch64 and RISC-V tests: check against this cat model (herd's language) in place of
+    /// the project's own model for the architecture; `include "f"` reads `f` beside it.
+    #[arg(long, value_name = "FILE")]
+    pub cat: Option<PathBuf>,
+
     /// Print each violation's and witness's execution as a graph of events (po, rf, co, fr)
     /// in place of its schedule: `--graph dot`, one Graphviz digraph each. Text output only.
     #[arg(long, value_enum, value_name = "FORMAT", conflicts_with_all = ["json", "quiet"])]
@@ -262,7 +267,9 @@ fn parse_timeout(s: &str) -> Result<Duration, String> {
         return Err(format!("`{s}` is not a non-negative number of seconds"));
     }
     if secs > MAX_TIMEOUT_SECS {
-        return Err(format!("`{s}` seconds is too long (at most {MAX_TIMEOUT_SECS}, a year)"));
+        return Err(format!(
+            "`{s}` seconds is too long (at most {MAX_TIMEOUT_SECS}, a year)"
+        ));
     }
     Duration::try_from_secs_f64(secs).map_err(|_| format!("`{s}` seconds is too long"))
 }
@@ -287,7 +294,9 @@ fn parse_max_memory(s: &str) -> Result<u64, String> {
         .parse()
         .map_err(|_| format!("`{s}` is not a whole number of MiB (e.g. 4096)"))?;
     if !(MIN_MIB..=MAX_MIB).contains(&n) {
-        return Err(format!("`{s}` MiB is out of range ({MIN_MIB} to {MAX_MIB})"));
+        return Err(format!(
+            "`{s}` MiB is out of range ({MIN_MIB} to {MAX_MIB})"
+        ));
     }
     Ok(n)
 }

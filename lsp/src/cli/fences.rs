@@ -98,7 +98,9 @@ pub fn run(a: FencesArgs) -> i32 {
     };
     let timeout = match a.timeout {
         None => None,
-        Some(s) if s.is_finite() && (0.0..=args::MAX_TIMEOUT_SECS).contains(&s) => Some(Duration::from_secs_f64(s)),
+        Some(s) if s.is_finite() && (0.0..=args::MAX_TIMEOUT_SECS).contains(&s) => {
+            Some(Duration::from_secs_f64(s))
+        }
         Some(s) => {
             eprintln!("litmus: `{s}` is not a number of seconds from 0 to a year");
             return exit::BAD_INPUT;
@@ -116,7 +118,11 @@ pub fn run(a: FencesArgs) -> i32 {
     }
     // The process's default memory budget, as `litmus check` without `--max-memory`.
     let ctl = progress::interruptible().with_memory_budget(crate::memory::budget(None, ""));
-    let files: Vec<_> = a.files.iter().map(|p| (p.clone(), load(p, &ctl, &opts))).collect();
+    let files: Vec<_> = a
+        .files
+        .iter()
+        .map(|p| (p.clone(), load(p, &ctl, &opts)))
+        .collect();
     let mut bad = false;
     for (_, f) in &files {
         if let Some(e) = &f.read_error {

@@ -286,20 +286,21 @@ fn file<'a>(
         for r in reports {
             let rb = robust.iter().find(|(m, _)| *m == r.model).map(|(_, rb)| rb);
             let mut out = model_report(test, index, r, rb);
-            out.unbounded = unbounded
-                .iter()
-                .find(|(m, _)| *m == r.model)
-                .map(|(_, u)| UnboundedOut {
-                    verdict: u.verdict.key(),
-                    reason: u.reason.as_deref(),
-                    loop_bound: u.loop_bound,
-                    states: u.states,
-                    robust: u.robust.as_ref().map(|r| UnboundedRobust {
-                        holds: r.holds,
-                        complete: r.complete,
-                        states: r.states,
-                    }),
-                });
+            out.unbounded =
+                unbounded
+                    .iter()
+                    .find(|(m, _)| *m == r.model)
+                    .map(|(_, u)| UnboundedOut {
+                        verdict: u.verdict.key(),
+                        reason: u.reason.as_deref(),
+                        loop_bound: u.loop_bound,
+                        states: u.states,
+                        robust: u.robust.as_ref().map(|r| UnboundedRobust {
+                            holds: r.holds,
+                            complete: r.complete,
+                            states: r.states,
+                        }),
+                    });
             results.insert(ModelKey(r.model), out);
         }
     }

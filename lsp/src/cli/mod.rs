@@ -11,6 +11,7 @@
 //! - `text.rs`: herd's block, schedules, witness, warnings, stats, `--quiet` summaries;
 //! - `cond.rs`: the condition's observed variables, projected states, condition printing;
 //! - `json.rs`: the only place engine values become JSON (serde adapter types);
+//! - `axiom.rs`: AArch64 and RISC-V tests, checked by the axiomatic engine against a cat model;
 //! - `merge.rs`: `litmus merge`, the shards' JSON documents combined into the unsharded one;
 //! - `progress.rs`: Ctrl-C and the progress line.
 //!
@@ -21,6 +22,7 @@
 //! incomplete, else 0.
 
 pub mod args;
+mod axiom;
 mod cond;
 mod diagnostics;
 pub mod fences;
@@ -198,6 +200,9 @@ fn err(s: &str) {
 
 /// Runs `litmus check`; returns the exit status.
 pub fn check(args: CheckArgs) -> i32 {
+    if let Some(status) = axiom::run(&args) {
+        return status;
+    }
     let color_out = use_color(args.color, std::io::stdout().is_terminal());
     let color_err = use_color(args.color, std::io::stderr().is_terminal());
     let style = text::Style { color: color_out };
@@ -395,17 +400,25 @@ impl Run<'_> {
             let u = litmus_engine::unbounded::check(ctx.test, model, opts, &check_ctl);
             (u.report, Some(u.unbounded))
         } else {
-            (litmus_engine::check(ctx.test, model, opts, &check_ctl), None)
+            (
+                litmus_engine::check(ctx.test, model, opts, &check_ctl),
+                None,
+            )
         };
         let robust = (args.robust && model != litmus_engine::Model::Sc)
             .then(|| litmus_engine::robust::robustness(ctx.test, model, opts, &c));
         line.finish();
         // Schedules found for every iteration replay with the loop bound they need.
         let replay_opts = litmus_engine::CheckOptions {
-            loop_bound: unbounded.as_ref().map_or(opts.loop_bound, |u| u.loop_bound.max(opts.loop_bound)),
+            loop_bound: unbounded
+                .as_ref()
+                .map_or(opts.loop_bound, |u| u.loop_bound.max(opts.loop_bound)),
             ..opts.clone()
         };
-        let ctx = text::Ctx { opts: &replay_opts, ..ctx };
+        let ctx = text::Ctx {
+            opts: &replay_opts,
+            ..ctx
+        };
         let mut text = String::new();
         if !args.json {
             if args.quiet {

@@ -551,7 +551,14 @@ pub fn robust_block(
     let past: Vec<String> = a
         .past
         .iter()
-        .map(|s| format!("{} {} at {}", action_name(s.action), s.loc.as_deref().unwrap_or("?"), ctx.pos(s.span)))
+        .map(|s| {
+            format!(
+                "{} {} at {}",
+                action_name(s.action),
+                s.loc.as_deref().unwrap_or("?"),
+                ctx.pos(s.span)
+            )
+        })
         .collect();
     let _ = writeln!(
         out,
@@ -567,7 +574,11 @@ pub fn robust_block(
         a.conflict.loc.as_deref().unwrap_or("?"),
         ctx.pos(a.conflict.span),
     );
-    let _ = writeln!(out, "Attack ({}), a cycle no SC execution has:", steps_word(a.schedule.len()));
+    let _ = writeln!(
+        out,
+        "Attack ({}), a cycle no SC execution has:",
+        steps_word(a.schedule.len())
+    );
     out.push_str(&schedule(ctx, &a.schedule));
     out
 }

@@ -77,7 +77,13 @@ impl Settings {
             models.sort();
             models.dedup();
             if models.is_empty() {
-                bad(warnings, "models", v, "a non-empty list of \"sc\", \"tso\", \"pso\"", "all three".into());
+                bad(
+                    warnings,
+                    "models",
+                    v,
+                    "a non-empty list of \"sc\", \"tso\", \"pso\"",
+                    "all three".into(),
+                );
                 self.models = defaults.models.clone();
             } else {
                 if models.len() < items.len() {
@@ -90,16 +96,31 @@ impl Settings {
             match v.as_u64().filter(|&n| n <= MAX_LOOP_BOUND) {
                 Some(n) => self.loop_bound = n as u32,
                 None => {
-                    bad(warnings, "loopBound", v, &format!("an integer from 0 to {MAX_LOOP_BOUND}"), defaults.loop_bound.to_string());
+                    bad(
+                        warnings,
+                        "loopBound",
+                        v,
+                        &format!("an integer from 0 to {MAX_LOOP_BOUND}"),
+                        defaults.loop_bound.to_string(),
+                    );
                     self.loop_bound = defaults.loop_bound;
                 }
             }
         }
         if let Some(v) = get("timeout") {
-            match v.as_f64().filter(|t| t.is_finite() && (0.0..=MAX_TIMEOUT).contains(t)) {
+            match v
+                .as_f64()
+                .filter(|t| t.is_finite() && (0.0..=MAX_TIMEOUT).contains(t))
+            {
                 Some(t) => self.timeout = t,
                 None => {
-                    bad(warnings, "timeout", v, &format!("a number of seconds from 0 (none) to {MAX_TIMEOUT}"), defaults.timeout.to_string());
+                    bad(
+                        warnings,
+                        "timeout",
+                        v,
+                        &format!("a number of seconds from 0 (none) to {MAX_TIMEOUT}"),
+                        defaults.timeout.to_string(),
+                    );
                     self.timeout = defaults.timeout;
                 }
             }
@@ -111,7 +132,13 @@ impl Settings {
                 Some("exhaustive") => self.engine = EngineKind::Exhaustive,
                 Some("dpor") => self.engine = EngineKind::Dpor,
                 _ => {
-                    bad(warnings, "engine", v, "\"auto\", \"mcr\", \"exhaustive\" or \"dpor\"", "auto".into());
+                    bad(
+                        warnings,
+                        "engine",
+                        v,
+                        "\"auto\", \"mcr\", \"exhaustive\" or \"dpor\"",
+                        "auto".into(),
+                    );
                     self.engine = defaults.engine;
                 }
             }
@@ -125,7 +152,13 @@ impl Settings {
         if let Some(v) = get("verifyOnChange") {
             match v.as_bool() {
                 Some(b) => self.verify_on_change = b,
-                None => bad(warnings, "verifyOnChange", v, "true or false", "false".into()),
+                None => bad(
+                    warnings,
+                    "verifyOnChange",
+                    v,
+                    "true or false",
+                    "false".into(),
+                ),
             }
         }
         if let Some(v) = get("maxMemory") {
@@ -133,7 +166,13 @@ impl Settings {
                 Some(0) => self.max_memory = None,
                 Some(n) => self.max_memory = Some(n),
                 None => {
-                    bad(warnings, "maxMemory", v, &format!("a number of MiB from 0 (the default) to {MAX_MEMORY_MIB}"), "a share of the machine".into());
+                    bad(
+                        warnings,
+                        "maxMemory",
+                        v,
+                        &format!("a number of MiB from 0 (the default) to {MAX_MEMORY_MIB}"),
+                        "a share of the machine".into(),
+                    );
                     self.max_memory = None;
                 }
             }
@@ -143,7 +182,13 @@ impl Settings {
                 Some(0) => self.max_jobs = None,
                 Some(n) => self.max_jobs = Some(n as usize),
                 None => {
-                    bad(warnings, "maxJobs", v, &format!("an integer from 0 (one per core) to {MAX_JOBS}"), "one per core".into());
+                    bad(
+                        warnings,
+                        "maxJobs",
+                        v,
+                        &format!("an integer from 0 (one per core) to {MAX_JOBS}"),
+                        "one per core".into(),
+                    );
                     self.max_jobs = None;
                 }
             }
@@ -204,7 +249,9 @@ mod tests {
             let _ = s.check_options();
         }
         let mut s = Settings::default();
-        assert!(s.merge(&json!({"timeout": 31536000.0, "maxMemory": 512, "maxJobs": 2})).is_empty());
+        assert!(s
+            .merge(&json!({"timeout": 31536000.0, "maxMemory": 512, "maxJobs": 2}))
+            .is_empty());
         assert_eq!((s.max_memory, s.max_jobs), (Some(512), Some(2)));
         s.merge(&json!({"engine": "dpor"}));
         assert_eq!(s.check_options().engine, EngineKind::Dpor);

@@ -67,7 +67,9 @@ impl Queue {
         let mut s = self.lock();
         if s.running < limit.max(1) && s.waiting.keys().all(|&w| w < id) {
             s.running += 1;
-            return Ok(Slot { queue: self.clone() });
+            return Ok(Slot {
+                queue: self.clone(),
+            });
         }
         let (tx, rx) = oneshot::channel();
         s.waiting.insert(id, tx);
@@ -90,7 +92,11 @@ impl Queue {
         queued.await;
         loop {
             match tokio::time::timeout(POLL, &mut rx).await {
-                Ok(Ok(())) => return Some(Slot { queue: self.clone() }),
+                Ok(Ok(())) => {
+                    return Some(Slot {
+                        queue: self.clone(),
+                    })
+                }
                 Ok(Err(_)) => return None,
                 Err(_) if ctl.is_cancelled() => {
                     let mut s = self.lock();
@@ -98,7 +104,9 @@ impl Queue {
                     // Granted meanwhile: take the place and give it back at once.
                     if rx.try_recv().is_ok() {
                         drop(s);
-                        drop(Slot { queue: self.clone() });
+                        drop(Slot {
+                            queue: self.clone(),
+                        });
                     }
                     return None;
                 }
@@ -114,7 +122,9 @@ impl Queue {
         let mut out = Vec::new();
         while out.len() < n && s.running < limit.max(1) && s.waiting.is_empty() {
             s.running += 1;
-            out.push(Slot { queue: self.clone() });
+            out.push(Slot {
+                queue: self.clone(),
+            });
         }
         out
     }
@@ -123,7 +133,9 @@ impl Queue {
     pub fn refill(&self, limit: usize) {
         let mut s = self.lock();
         while s.running < limit.max(1) {
-            let Some((_, tx)) = s.waiting.pop_last() else { break };
+            let Some((_, tx)) = s.waiting.pop_last() else {
+                break;
+            };
             if tx.send(()).is_ok() {
                 s.running += 1;
             }
@@ -150,7 +162,12 @@ mod tests {
         assert_eq!(q.waiting(), [3, 2]);
         c3.cancel();
         assert!(!j3.await.unwrap());
-        let j4 = tokio::spawn(async move { q4.acquire(4, 1, &c4, async {}).await.map(|s| { drop(s); 4 }) });
+        let j4 = tokio::spawn(async move {
+            q4.acquire(4, 1, &c4, async {}).await.map(|s| {
+                drop(s);
+                4
+            })
+        });
         tokio::time::sleep(Duration::from_millis(50)).await;
         assert_eq!(q.waiting(), [4, 2]);
         drop(a);

@@ -29,7 +29,11 @@ pub fn code_lenses(s: &Snapshot<'_>) -> Option<Vec<CodeLens>> {
                 let target = view::target_at(test, span);
                 let marks = trace::verdict_marks(test, target, models, &d.results);
                 let mut out = s.conv.verdict_lenses(span, &marks);
-                out.extend(s.conv.lenses(span, view::exploring_note(models, &d.results), has_schedule));
+                out.extend(s.conv.lenses(
+                    span,
+                    view::exploring_note(models, &d.results),
+                    has_schedule,
+                ));
                 out
             })
             .collect(),

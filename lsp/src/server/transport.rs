@@ -149,7 +149,8 @@ impl<R: AsyncRead + Unpin> Framer<R> {
         loop {
             let Some((line, long)) = self.line().await? else {
                 if junk || header_lines > 0 {
-                    self.out.push_back(Frame::Bad("input ended inside a header".into()));
+                    self.out
+                        .push_back(Frame::Bad("input ended inside a header".into()));
                 }
                 return Ok(false);
             };
@@ -192,10 +193,12 @@ impl<R: AsyncRead + Unpin> Framer<R> {
                 header_lines = 1;
                 continue;
             }
-            let is_header = text
-                .iter()
-                .position(|&b| b == b':')
-                .is_some_and(|c| c > 0 && text[..c].iter().all(|b| b.is_ascii_alphanumeric() || *b == b'-'));
+            let is_header = text.iter().position(|&b| b == b':').is_some_and(|c| {
+                c > 0
+                    && text[..c]
+                        .iter()
+                        .all(|b| b.is_ascii_alphanumeric() || *b == b'-')
+            });
             if is_header && (header_lines > 0 || !junk) {
                 header_lines += 1; // Content-Type or another header: ignored
             } else {
@@ -205,12 +208,14 @@ impl<R: AsyncRead + Unpin> Framer<R> {
             }
         }
         if junk && !self.skipping {
-            self.out.push_back(Frame::Bad("bytes that are not a frame were skipped".into()));
+            self.out
+                .push_back(Frame::Bad("bytes that are not a frame were skipped".into()));
         }
         self.skipping = false;
         match len {
             None => {
-                self.out.push_back(Frame::Bad("a header without Content-Length".into()));
+                self.out
+                    .push_back(Frame::Bad("a header without Content-Length".into()));
                 self.skipping = true;
                 Ok(true)
             }
@@ -396,7 +401,9 @@ mod tests {
 
     /// Frames `input` whole.
     fn frames(input: &[u8]) -> Vec<Frame> {
-        let rt = tokio::runtime::Builder::new_current_thread().build().unwrap();
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
         rt.block_on(async {
             let mut f = Framer::new(input);
             let mut out = Vec::new();
@@ -441,7 +448,11 @@ mod tests {
         let short = format!("Content-Length: 10\r\n\r\n{GOOD}{}", good());
         assert_eq!(frames(short.as_bytes()), [body(&GOOD[..10]), body(GOOD)]);
         // Too long: the frame swallows the next header, which is read again.
-        let long = format!("Content-Length: {}\r\n\r\n{GOOD}{}", GOOD.len() + 20, good());
+        let long = format!(
+            "Content-Length: {}\r\n\r\n{GOOD}{}",
+            GOOD.len() + 20,
+            good()
+        );
         let got = frames(long.as_bytes());
         assert_eq!(got.len(), 2, "{got:?}");
         assert_eq!(got[1], body(GOOD));
