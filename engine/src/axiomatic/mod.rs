@@ -2,6 +2,7 @@
 //! candidate executions built herd's way ([`thread`], [`exec`]) and judged by a cat model
 //! ([`crate::cat`]); the project's own models are [`AARCH64_CAT`] and [`RISCV_CAT`].
 
+mod alu;
 pub mod exec;
 mod outcome;
 pub mod thread;
