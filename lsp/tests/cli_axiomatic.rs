@@ -58,7 +58,11 @@ fn a_reachable_not_exists_is_a_violation_with_its_execution() {
     assert_eq!(r.status, 1, "{}{}", r.stdout, r.stderr);
     assert!(r.stdout.contains("Test SB Forbidden"), "{}", r.stdout);
     assert!(r.stdout.contains("\nNo\n"), "{}", r.stdout);
-    assert!(r.stdout.contains("Violation (an allowed execution"), "{}", r.stdout);
+    assert!(
+        r.stdout.contains("Violation (an allowed execution"),
+        "{}",
+        r.stdout
+    );
     let j = run(&["check", "--json", &f]).json();
     let file = &j["files"][0];
     assert_eq!(file["condition"]["holds"], false);
