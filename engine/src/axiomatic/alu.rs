@@ -114,11 +114,11 @@ pub fn holds(c: Cond, f: u8) -> bool {
         Cond::Vs => v,
         Cond::Vc => !v,
         Cond::Hi => cf && !z,
-        Cond::Ls => !(cf && !z),
+        Cond::Ls => !cf || z,
         Cond::Ge => n == v,
         Cond::Lt => n != v,
         Cond::Gt => !z && n == v,
-        Cond::Le => !(!z && n == v),
+        Cond::Le => z || n != v,
         Cond::Al => true,
     }
 }

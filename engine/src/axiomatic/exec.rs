@@ -155,6 +155,9 @@ pub fn skeleton(init: &[(i64, i64)], paths: &[&Path]) -> Option<Skeleton> {
     })
 }
 
+/// What [`each_candidate`] calls with each candidate's rf pairs and co chains.
+pub type Visit<'a> = dyn FnMut(&[(usize, usize)], &[Vec<usize>]) -> bool + 'a;
+
 /// Whether `a` is before `b` in program order (same thread).
 fn po_before(ev: &[Event], a: usize, b: usize) -> bool {
     ev[a].thread.is_some() && ev[a].thread == ev[b].thread && ev[a].po < ev[b].po
@@ -195,11 +198,7 @@ fn coherent(ev: &[Event], rf: &[(usize, usize)], co: &[Vec<usize>]) -> bool {
 /// (the model requires `acyclic po-loc | rf | co | fr`), the candidates that break it are
 /// left out before the model runs: co orders against program order, reads of a later write
 /// of their own thread, and any other incoherent candidate.
-pub fn each_candidate(
-    sk: &Skeleton,
-    uniproc: bool,
-    f: &mut dyn FnMut(&[(usize, usize)], &[Vec<usize>]) -> bool,
-) -> bool {
+pub fn each_candidate(sk: &Skeleton, uniproc: bool, f: &mut Visit) -> bool {
     let ev = &sk.events;
     let sources: Vec<(usize, Vec<usize>)> = sk
         .sources
@@ -262,12 +261,12 @@ pub fn each_candidate(
 
 /// Advances a mixed-radix counter; false when it wrapped around.
 pub fn odometer(c: &mut [usize], radix: impl Fn(usize) -> usize) -> bool {
-    for i in 0..c.len() {
-        c[i] += 1;
-        if c[i] < radix(i) {
+    for (i, d) in c.iter_mut().enumerate() {
+        *d += 1;
+        if *d < radix(i) {
             return true;
         }
-        c[i] = 0;
+        *d = 0;
     }
     false
 }

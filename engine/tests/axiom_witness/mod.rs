@@ -7,6 +7,7 @@
 use litmus_engine::asm::Arch;
 use litmus_engine::axiomatic::{Execution, Kind};
 
+#[allow(clippy::needless_range_loop)]
 pub fn recheck(_arch: Arch, x: &Execution) -> Result<(), String> {
     let ev = &x.events;
     let n = ev.len();
