@@ -7,6 +7,8 @@
 
 pub mod asm;
 pub mod ast;
+pub mod axiomatic;
+pub mod cat;
 pub mod diag;
 pub mod mcr;
 pub mod report;

@@ -120,6 +120,11 @@ pub struct CheckArgs {
     #[arg(long, value_enum, value_name = "FORMAT", num_args = 0..=1, require_equals = true, default_missing_value = "text", conflicts_with = "json")]
     pub dump_sdg: Option<SdgFormat>,
 
+    /// AArch64 and RISC-V tests: check against this cat model (herd's language) in place of
+    /// the project's own model for the architecture; `include "f"` reads `f` beside it.
+    #[arg(long, value_name = "FILE")]
+    pub cat: Option<PathBuf>,
+
     /// Print each violation's and witness's execution as a graph of events (po, rf, co, fr)
     /// in place of its schedule: `--graph dot`, one Graphviz digraph each. Text output only.
     #[arg(long, value_enum, value_name = "FORMAT", conflicts_with_all = ["json", "quiet"])]

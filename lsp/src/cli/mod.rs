@@ -11,6 +11,7 @@
 //! - `text.rs`: herd's block, schedules, witness, warnings, stats, `--quiet` summaries;
 //! - `cond.rs`: the condition's observed variables, projected states, condition printing;
 //! - `json.rs`: the only place engine values become JSON (serde adapter types);
+//! - `axiom.rs`: AArch64 and RISC-V tests, checked by the axiomatic engine against a cat model;
 //! - `merge.rs`: `litmus merge`, the shards' JSON documents combined into the unsharded one;
 //! - `progress.rs`: Ctrl-C and the progress line.
 //!
@@ -21,6 +22,7 @@
 //! incomplete, else 0.
 
 pub mod args;
+mod axiom;
 mod cond;
 mod diagnostics;
 pub mod fences;
@@ -198,6 +200,9 @@ fn err(s: &str) {
 
 /// Runs `litmus check`; returns the exit status.
 pub fn check(args: CheckArgs) -> i32 {
+    if let Some(status) = axiom::run(&args) {
+        return status;
+    }
     let color_out = use_color(args.color, std::io::stdout().is_terminal());
     let color_err = use_color(args.color, std::io::stderr().is_terminal());
     let style = text::Style { color: color_out };

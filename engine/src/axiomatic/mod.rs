@@ -1,0 +1,122 @@
+//! The axiomatic engine for herd's AArch64 and RISC-V tests (`docs/design/axiomatic.md`):
+//! candidate executions built herd's way ([`thread`], [`exec`]) and judged by a cat model
+//! ([`crate::cat`]); the project's own models are [`AARCH64_CAT`] and [`RISCV_CAT`].
+
+mod alu;
+pub mod exec;
+mod outcome;
+pub mod thread;
+
+pub use outcome::{address, check, Execution, Report};
+
+use crate::asm::Arch;
+use crate::cat::{CatError, Model};
+use crate::span::Span;
+
+/// The project's AArch64 model, written from the Arm ARM's memory model chapter.
+pub const AARCH64_CAT: &str = include_str!("aarch64.cat");
+/// The project's RISC-V model (RVWMO with its preserved program order rules).
+pub const RISCV_CAT: &str = include_str!("riscv.cat");
+
+/// Event sets always defined (empty when no event has the tag), so that a model may name
+/// them whatever the test uses.
+pub const KNOWN_TAGS: [&str; 33] = [
+    "IW",
+    "A",
+    "Q",
+    "L",
+    "X",
+    "AQ",
+    "RL",
+    "AMO",
+    "ISB",
+    "DMB.SY",
+    "DMB.LD",
+    "DMB.ST",
+    "DSB.SY",
+    "DSB.LD",
+    "DSB.ST",
+    "Fence.tso",
+    "Fence.i",
+    "Fence.r.r",
+    "Fence.r.w",
+    "Fence.r.rw",
+    "Fence.w.r",
+    "Fence.w.w",
+    "Fence.w.rw",
+    "Fence.rw.r",
+    "Fence.rw.w",
+    "Fence.rw.rw",
+    "Fence.0.0",
+    "Fence.0.r",
+    "Fence.0.w",
+    "Fence.0.rw",
+    "Fence.r.0",
+    "Fence.w.0",
+    "Fence.rw.0",
+];
+
+/// The project's model for `arch`.
+pub fn builtin_model(arch: Arch) -> Model {
+    let src = match arch {
+        Arch::AArch64 => AARCH64_CAT,
+        Arch::RiscV => RISCV_CAT,
+    };
+    Model::parse(src, &|_| None).expect("the built-in models parse (tested)")
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+pub enum Kind {
+    R,
+    W,
+    F,
+}
+
+/// One event of a candidate execution.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Event {
+    /// `None` for an initial write.
+    pub thread: Option<usize>,
+    pub kind: Kind,
+    /// The address accessed (0 for a fence).
+    pub addr: i64,
+    pub value: i64,
+    /// Position in its thread's program order.
+    pub po: usize,
+    /// The sets it belongs to besides R/W/F: `A`, `L`, `X`, `AQ`, `RL`, `AMO`, `DMB.SY`, ...
+    pub tags: Vec<&'static str>,
+}
+
+/// A test the engine cannot check (something it does not support, or a model error).
+#[derive(Clone, Debug, PartialEq)]
+pub struct AxError {
+    pub span: Option<Span>,
+    pub message: String,
+}
+
+impl AxError {
+    pub fn new(m: &str) -> AxError {
+        AxError {
+            span: None,
+            message: m.to_string(),
+        }
+    }
+    pub fn at(span: Span, m: &str) -> AxError {
+        AxError {
+            span: Some(span),
+            message: m.to_string(),
+        }
+    }
+}
+
+impl From<CatError> for AxError {
+    fn from(e: CatError) -> AxError {
+        AxError::new(&format!("cat model: {e}"))
+    }
+}
+
+impl std::fmt::Display for AxError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}

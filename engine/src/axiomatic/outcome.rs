@@ -1,0 +1,323 @@
+//! Checking one test: the value domain, every candidate, the model's verdict on each, and
+//! herd's summary (final states, positive and negative counts, a witness or the check that
+//! forbids).
+
+use super::exec::{self, candidate_env, each_candidate, Skeleton};
+use super::thread::{paths, Ctx, Path};
+use super::{AxError, Event, Kind};
+use crate::asm::{self, Code, Value as Init};
+use crate::ast::{BinOp, Expr, ExprKind, Quantifier, Test, UnOp};
+use crate::cat::{Failure, Model};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// The address of cell `cell` of location `loc` (index into `Test::shared`).
+pub fn address(loc: usize, cell: usize) -> i64 {
+    0x1000 * (loc as i64 + 1) + 4 * cell as i64
+}
+
+/// A candidate execution with what the model said of it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Execution {
+    pub events: Vec<Event>,
+    pub rf: Vec<(usize, usize)>,
+    pub co: Vec<Vec<usize>>,
+    /// Final values of the condition's observed registers and locations.
+    pub state: Vec<(String, i64)>,
+    /// The check that forbids it (`None`: the model allows it).
+    pub failure: Option<Failure>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Report {
+    pub quantifier: Quantifier,
+    /// herd's `Ok`: the exists-state is reachable / the ~exists-state is not / forall holds.
+    pub ok: bool,
+    /// Allowed executions that satisfy / do not satisfy the condition.
+    pub positive: u64,
+    pub negative: u64,
+    /// The observed names (sorted like herd's) and the distinct final states allowed.
+    pub vars: Vec<String>,
+    pub states: Vec<Vec<i64>>,
+    /// Candidates examined.
+    pub candidates: u64,
+    /// An allowed execution satisfying the condition (the witness of an `exists`, the
+    /// counterexample of a `~exists`), or for `forall` one that violates it.
+    pub witness: Option<Execution>,
+    /// When no allowed execution satisfies an `exists`: a candidate that would, and the
+    /// check that forbids it.
+    pub forbidden: Option<Execution>,
+    /// Flags raised in allowed executions.
+    pub flags: Vec<String>,
+}
+
+struct Cx<'a> {
+    test: &'a Test,
+    code: &'a Code,
+}
+
+impl Cx<'_> {
+    fn eval(&self, e: &Expr, regs: &[&BTreeMap<asm::Reg, i64>], mem: &BTreeMap<i64, i64>) -> i64 {
+        match &e.kind {
+            ExprKind::Int(i) => *i,
+            ExprKind::Reg(_) => 0,
+            ExprKind::ThreadReg { thread, reg } => asm::register(self.code.arch, &reg.text)
+                .and_then(|r| regs.get(*thread).and_then(|m| m.get(&r).copied()))
+                .unwrap_or(0),
+            ExprKind::Load(l) => {
+                let cell = l.index.as_ref().map_or(0, |i| self.eval(i, regs, mem)) as usize;
+                if self.code.address_atoms.contains(&l.span) {
+                    address(l.var, cell)
+                } else {
+                    mem.get(&address(l.var, cell)).copied().unwrap_or(0)
+                }
+            }
+            ExprKind::Unary(UnOp::Not, a) => (self.eval(a, regs, mem) == 0) as i64,
+            ExprKind::Unary(UnOp::Neg, a) => self.eval(a, regs, mem).wrapping_neg(),
+            ExprKind::Binary(op, a, b) => {
+                let x = self.eval(a, regs, mem);
+                let t = |c: bool| c as i64;
+                match op {
+                    BinOp::And => t(x != 0 && self.eval(b, regs, mem) != 0),
+                    BinOp::Or => t(x != 0 || self.eval(b, regs, mem) != 0),
+                    BinOp::Implies => t(x == 0 || self.eval(b, regs, mem) != 0),
+                    _ => {
+                        let y = self.eval(b, regs, mem);
+                        match op {
+                            BinOp::Eq => t(x == y),
+                            BinOp::Ne => t(x != y),
+                            BinOp::Lt => t(x < y),
+                            BinOp::Le => t(x <= y),
+                            BinOp::Gt => t(x > y),
+                            BinOp::Ge => t(x >= y),
+                            BinOp::Add => x.wrapping_add(y),
+                            BinOp::Sub => x.wrapping_sub(y),
+                            BinOp::Mul => x.wrapping_mul(y),
+                            BinOp::BitAnd => x & y,
+                            BinOp::BitOr => x | y,
+                            BinOp::BitXor => x ^ y,
+                            _ => 0,
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The observed atoms of the condition: herd's names and expressions that read them.
+    fn atoms(&self, e: &Expr, out: &mut BTreeMap<String, Expr>) {
+        match &e.kind {
+            ExprKind::ThreadReg { thread, reg } => {
+                let key = asm::register(self.code.arch, &reg.text)
+                    .map_or(reg.text.clone(), |r| r.key(self.code.arch));
+                out.insert(format!("{thread}:{key}"), e.clone());
+            }
+            ExprKind::Load(l) if !self.code.address_atoms.contains(&l.span) => {
+                let name = &self.test.shared[l.var].name.text;
+                let key = match &l.index {
+                    Some(i) => format!("{name}[{}]", self.eval(i, &[], &BTreeMap::new())),
+                    None => name.clone(),
+                };
+                out.insert(key, e.clone());
+            }
+            ExprKind::Unary(_, a) => self.atoms(a, out),
+            ExprKind::Binary(_, a, b) => {
+                self.atoms(a, out);
+                self.atoms(b, out);
+            }
+            _ => {}
+        }
+    }
+}
+
+fn init_value(v: &Init) -> Result<i64, AxError> {
+    match v {
+        Init::Int(i) => Ok(*i),
+        Init::Address(l) => Ok(address(*l, 0)),
+        Init::Label { .. } => Err(AxError::new(
+            "label addresses in the initial state are not supported by the axiomatic engine yet",
+        )),
+    }
+}
+
+/// Checks `test` (with its `code`) against `model`. `stop` is polled between candidates.
+pub fn check(
+    test: &Test,
+    code: &Code,
+    model: &Model,
+    stop: &dyn Fn() -> bool,
+) -> Result<Report, AxError> {
+    let cond = test
+        .condition
+        .as_ref()
+        .ok_or_else(|| AxError::new("the test has no final condition"))?;
+    let cx = Cx { test, code };
+    // Initial memory: one write per cell.
+    let mut init: Vec<(i64, i64)> = Vec::new();
+    for (i, s) in test.shared.iter().enumerate() {
+        for (c, v) in s.init.iter().enumerate() {
+            init.push((address(i, c), *v));
+        }
+    }
+    for (loc, v) in &code.memory_init {
+        let a = address(*loc, 0);
+        let v = init_value(v)?;
+        init.iter_mut().filter(|x| x.0 == a).for_each(|x| x.1 = v);
+    }
+    let mut regs: Vec<BTreeMap<asm::Reg, i64>> = vec![BTreeMap::new(); code.threads.len()];
+    for ri in &code.init {
+        if let Some(m) = regs.get_mut(ri.thread) {
+            m.insert(ri.reg, init_value(&ri.value)?);
+        }
+    }
+    // The values each location may hold: a fixed point over the threads' writes.
+    let mut domain: BTreeMap<i64, BTreeSet<i64>> = init
+        .iter()
+        .map(|&(a, v)| (a, BTreeSet::from([v])))
+        .collect();
+    let mut all: Vec<Vec<Path>>;
+    let mut rounds = 0;
+    loop {
+        all = Vec::new();
+        for (t, tc) in code.threads.iter().enumerate() {
+            let ctx = Ctx {
+                arch: code.arch,
+                thread: t,
+                code: tc,
+                domain: &domain,
+                init: regs[t].clone(),
+            };
+            all.push(paths(&ctx)?);
+        }
+        let mut grown = false;
+        for e in all.iter().flatten().flat_map(|p| &p.events) {
+            if e.kind == Kind::W {
+                let d = domain
+                    .get_mut(&e.addr)
+                    .ok_or_else(|| AxError::new("a store to an address that is not a location"))?;
+                grown |= d.insert(e.value);
+            }
+        }
+        rounds += 1;
+        if !grown {
+            break;
+        }
+        if rounds > 8 || domain.values().any(|d| d.len() > 24) {
+            return Err(AxError::new(
+                "the values written do not settle (a loop that counts?)",
+            ));
+        }
+    }
+    let mut atoms = BTreeMap::new();
+    cx.atoms(&cond.expr, &mut atoms);
+    let vars: Vec<String> = atoms.keys().cloned().collect();
+    let mut rep = Report {
+        quantifier: cond.quantifier,
+        ok: false,
+        positive: 0,
+        negative: 0,
+        vars,
+        states: Vec::new(),
+        candidates: 0,
+        witness: None,
+        forbidden: None,
+        flags: Vec::new(),
+    };
+    let mut states = BTreeSet::new();
+    let mut flags = BTreeSet::new();
+    let mut choice = vec![0usize; all.len()];
+    if all.iter().any(|p| p.is_empty()) {
+        return Err(AxError::new("a thread has no complete path"));
+    }
+    let mut err = None;
+    let uniproc = model.requires_uniproc();
+    loop {
+        let chosen: Vec<&Path> = all.iter().zip(&choice).map(|(p, c)| &p[*c]).collect();
+        if let Some(sk) = exec::skeleton(&init, &chosen) {
+            let tregs: Vec<&BTreeMap<asm::Reg, i64>> = chosen.iter().map(|p| &p.regs).collect();
+            each_candidate(&sk, uniproc, &mut |rf, co| {
+                if stop() {
+                    return false;
+                }
+                rep.candidates += 1;
+                let mem: BTreeMap<i64, i64> = co
+                    .iter()
+                    .map(|o| {
+                        (
+                            sk.events[o[0]].addr,
+                            sk.events[*o.last().unwrap_or(&o[0])].value,
+                        )
+                    })
+                    .collect();
+                if let Some(f) = &code.filter {
+                    if cx.eval(f, &tregs, &mem) == 0 {
+                        return true;
+                    }
+                }
+                let mut env = candidate_env(&sk, rf, co);
+                let out = match model.run(&mut env) {
+                    Ok(o) => o,
+                    Err(e) => {
+                        err = Some(e);
+                        return false;
+                    }
+                };
+                let sat = cx.eval(&cond.expr, &tregs, &mem) != 0;
+                let state = || -> Vec<(String, i64)> {
+                    atoms
+                        .iter()
+                        .map(|(k, e)| (k.clone(), cx.eval(e, &tregs, &mem)))
+                        .collect()
+                };
+                let exe = |failure| Execution {
+                    events: sk.events.clone(),
+                    rf: rf.to_vec(),
+                    co: co.to_vec(),
+                    state: state(),
+                    failure,
+                };
+                match out.failed {
+                    None => {
+                        flags.extend(out.flags);
+                        states.insert(state().into_iter().map(|(_, v)| v).collect::<Vec<_>>());
+                        if sat {
+                            rep.positive += 1;
+                        } else {
+                            rep.negative += 1;
+                        }
+                        let wanted = sat != (cond.quantifier == Quantifier::Forall);
+                        if wanted && rep.witness.is_none() {
+                            rep.witness = Some(exe(None));
+                        }
+                    }
+                    Some(f) => {
+                        if sat && rep.forbidden.is_none() {
+                            rep.forbidden = Some(exe(Some(f)));
+                        }
+                    }
+                }
+                true
+            });
+            if let Some(e) = err.take() {
+                return Err(e.into());
+            }
+            let _: &Skeleton = &sk;
+        }
+        if stop() {
+            return Err(AxError::new("stopped"));
+        }
+        if !exec::odometer(&mut choice, |i| all[i].len()) {
+            break;
+        }
+    }
+    rep.states = states.into_iter().collect();
+    rep.flags = flags.into_iter().collect();
+    rep.ok = match cond.quantifier {
+        Quantifier::Exists => rep.positive > 0,
+        Quantifier::NotExists => rep.positive == 0,
+        Quantifier::Forall => rep.negative == 0,
+    };
+    if rep.positive > 0 {
+        rep.forbidden = None;
+    }
+    Ok(rep)
+}

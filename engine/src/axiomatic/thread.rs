@@ -1,0 +1,514 @@
+//! Per thread, the paths through its code (herd's method): each read takes every value its
+//! location may hold, each exclusive store may fail, each branch follows the values; a path
+//! records its events with their values and the address, data and control dependencies
+//! from reads to later events, and the registers at its end.
+
+use super::alu::{alu, amo, holds, nzcv};
+use super::{AxError, Event, Kind};
+use crate::asm::{
+    AluOp, Arch, Barrier, BranchCond, CompareOp, DmbKind, Op, Operand, Otherwise, Reg, Shift,
+    Target, ThreadCode, Writeback,
+};
+use crate::cat::rel::Set;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// How often a path may jump backwards before it is dropped (herd unrolls loops twice).
+const UNROLL: usize = 2;
+
+/// One path through a thread's code.
+#[derive(Clone, Debug, Default)]
+pub struct Path {
+    pub events: Vec<Event>,
+    /// Dependencies as (from, to) indices into `events`.
+    pub addr: Vec<(usize, usize)>,
+    pub data: Vec<(usize, usize)>,
+    pub ctrl: Vec<(usize, usize)>,
+    pub rmw: Vec<(usize, usize)>,
+    pub regs: BTreeMap<Reg, i64>,
+}
+
+#[derive(Clone, Default)]
+struct State {
+    regs: BTreeMap<Reg, (i64, Set)>,
+    flags: (u8, Set),
+    ctrl: Set,
+    /// The open exclusive load (event index, address).
+    reserve: Option<(usize, i64)>,
+    path: Path,
+    pc: usize,
+    back_jumps: usize,
+}
+
+impl State {
+    fn get(&self, r: Reg) -> (i64, Set) {
+        if r == Reg::Zero {
+            return (0, 0);
+        }
+        self.regs.get(&r).copied().unwrap_or((0, 0))
+    }
+    fn set(&mut self, r: Reg, v: (i64, Set)) {
+        if r != Reg::Zero {
+            self.regs.insert(r, v);
+        }
+    }
+    fn operand(&self, o: Operand) -> (i64, Set) {
+        match o {
+            Operand::Imm(i) => (i, 0),
+            Operand::Reg(r) => self.get(r),
+            Operand::Shifted { reg, shift, amount } => {
+                let (v, t) = self.get(reg);
+                let v = match shift {
+                    Shift::Lsl => v.wrapping_shl(amount as u32),
+                    Shift::Lsr => ((v as u64) >> amount) as i64,
+                    Shift::Asr => v >> amount,
+                    Shift::Sxtw => v as i32 as i64,
+                    Shift::Uxtw => v as u32 as i64,
+                };
+                (v, t)
+            }
+        }
+    }
+    fn push(&mut self, mut e: Event, addr_taint: Set, data_taint: Set) -> usize {
+        let i = self.path.events.len();
+        e.po = i;
+        self.path.events.push(e);
+        for (taint, out) in [
+            (addr_taint, &mut self.path.addr),
+            (data_taint, &mut self.path.data),
+            (self.ctrl, &mut self.path.ctrl),
+        ] {
+            out.extend(crate::cat::rel::members(taint).map(|r| (r, i)));
+        }
+        i
+    }
+}
+
+/// The context a thread runs in.
+pub struct Ctx<'a> {
+    pub arch: Arch,
+    pub thread: usize,
+    pub code: &'a ThreadCode,
+    /// Per address, the values a read there may return.
+    pub domain: &'a BTreeMap<i64, BTreeSet<i64>>,
+    pub init: BTreeMap<Reg, i64>,
+}
+
+/// Every path through the thread (each a complete run).
+pub fn paths(ctx: &Ctx) -> Result<Vec<Path>, AxError> {
+    let mut st = State::default();
+    for (r, v) in &ctx.init {
+        st.set(*r, (*v, 0));
+    }
+    let mut out = Vec::new();
+    let mut work = vec![st];
+    while let Some(mut st) = work.pop() {
+        loop {
+            if st.pc >= ctx.code.instrs.len() {
+                st.path.regs = st.regs.iter().map(|(r, (v, _))| (*r, *v)).collect();
+                out.push(st.path);
+                break;
+            }
+            if !step(ctx, &mut st, &mut work)? {
+                break;
+            }
+        }
+        if out.len() > 100_000 {
+            return Err(AxError::new("too many paths through one thread"));
+        }
+    }
+    Ok(out)
+}
+
+fn mask(arch: Arch, width: u8, v: i64) -> i64 {
+    match (width, arch) {
+        // herd prints a 32-bit value as a signed one on both architectures.
+        (32, _) => v as i32 as i64,
+        (16, _) => v as u16 as i64,
+        (8, _) => v as u8 as i64,
+        _ => v,
+    }
+}
+
+fn event(ctx: &Ctx, kind: Kind, addr: i64, value: i64) -> Event {
+    Event {
+        thread: Some(ctx.thread),
+        kind,
+        addr,
+        value,
+        po: 0,
+        tags: Vec::new(),
+    }
+}
+
+/// Runs one instruction; pushes the other branches of a choice onto `work`. Returns false
+/// when the path is dropped.
+fn step(ctx: &Ctx, st: &mut State, work: &mut Vec<State>) -> Result<bool, AxError> {
+    let ins = &ctx.code.instrs[st.pc];
+    let err = |m: &str| AxError::at(ins.span, &format!("{}: {m}", ins.mnemonic));
+    st.pc += 1;
+    let address = |st: &State, a: &crate::asm::Address| {
+        let (b, tb) = st.get(a.base);
+        let (o, to) = st.operand(a.offset);
+        match a.writeback {
+            Writeback::Post(_) => (b, tb),
+            _ => (b.wrapping_add(o), tb | to),
+        }
+    };
+    let writeback = |st: &mut State, a: &crate::asm::Address| {
+        let (b, tb) = st.get(a.base);
+        match a.writeback {
+            Writeback::Pre => {
+                let (o, to) = st.operand(a.offset);
+                st.set(a.base, (b.wrapping_add(o), tb | to));
+            }
+            Writeback::Post(k) => st.set(a.base, (b.wrapping_add(k), tb)),
+            Writeback::None => {}
+        }
+    };
+    let domain = |a: i64| -> Result<Vec<i64>, AxError> {
+        ctx.domain
+            .get(&a)
+            .map(|s| s.iter().copied().collect())
+            .ok_or_else(|| err("accesses an address that is not a location of the test"))
+    };
+    // Forks the state for every value but the first; returns the first.
+    let choose = |st: &State, work: &mut Vec<State>, vals: &[i64], f: &dyn Fn(&mut State, i64)| {
+        for v in vals.iter().skip(1).rev() {
+            let mut s = st.clone();
+            f(&mut s, *v);
+            work.push(s);
+        }
+        vals[0]
+    };
+    match &ins.op {
+        Op::Load {
+            dst,
+            addr,
+            width,
+            signed: _,
+            ord,
+            exclusive,
+        } => {
+            let (a, ta) = address(st, addr);
+            let vals = domain(a)?;
+            let (ord, exclusive, dst, width) = (*ord, *exclusive, *dst, *width);
+            let arch = ctx.arch;
+            let run = move |s: &mut State, v: i64| {
+                let mut e = event(ctx, Kind::R, a, v);
+                tag_ord(&mut e, arch, ord, exclusive);
+                let i = s.push(e, ta, 0);
+                s.set(dst, (mask(arch, width, v), 1 << i));
+                if exclusive {
+                    s.reserve = Some((i, a));
+                }
+                writeback(s, addr);
+            };
+            let v = choose(st, work, &vals, &run);
+            run(st, v);
+        }
+        Op::Store {
+            src,
+            addr,
+            width,
+            ord,
+            status,
+        } => {
+            let (a, ta) = address(st, addr);
+            let (v, tv) = st.get(*src);
+            let v = mask(ctx.arch, *width, v);
+            if let Some(status) = status {
+                // May fail (no write); succeeds only after an exclusive load of the address.
+                let mut failed = st.clone();
+                failed.set(*status, (1, 0));
+                failed.reserve = None;
+                writeback(&mut failed, addr);
+                work.push(failed);
+                let Some((lx, la)) = st.reserve.take() else {
+                    return Ok(false);
+                };
+                if la != a {
+                    return Ok(false);
+                }
+                let mut e = event(ctx, Kind::W, a, v);
+                tag_ord(&mut e, ctx.arch, *ord, true);
+                let i = st.push(e, ta, tv);
+                st.path.rmw.push((lx, i));
+                // RVWMO: sc writes its rd, so what is computed from it depends on the sc.
+                let dep = if ctx.arch == Arch::RiscV { 1 << i } else { 0 };
+                st.set(*status, (0, dep));
+            } else {
+                let mut e = event(ctx, Kind::W, a, v);
+                tag_ord(&mut e, ctx.arch, *ord, false);
+                st.push(e, ta, tv);
+            }
+            writeback(st, addr);
+        }
+        Op::Pair { .. } => {
+            return Err(err(
+                "pairs (LDP/STP) are not supported by the axiomatic engine yet",
+            ))
+        }
+        Op::Amo {
+            op,
+            dst,
+            src,
+            addr,
+            width,
+            ord,
+        } => {
+            let (a, ta) = address(st, addr);
+            let (s, ts) = st.get(*src);
+            let vals = domain(a)?;
+            let (op, dst, ord, width, arch) = (*op, *dst, *ord, *width, ctx.arch);
+            let run = move |st: &mut State, old: i64| {
+                let new = mask(arch, width, amo(op, old, s));
+                // RISC-V: the AMO is one memory operation, both its events carry its
+                // annotations; AArch64: the read is the acquire, the write the release.
+                let (rord, word) = match arch {
+                    Arch::RiscV => (ord, ord),
+                    // Arm: an atomic whose result goes to the zero register does not acquire.
+                    Arch::AArch64 if matches!(dst, None | Some(Reg::Zero)) => (
+                        crate::asm::Ordering::default(),
+                        crate::asm::Ordering {
+                            acquire: false,
+                            acquire_pc: false,
+                            ..ord
+                        },
+                    ),
+                    Arch::AArch64 => (
+                        crate::asm::Ordering {
+                            release: false,
+                            ..ord
+                        },
+                        crate::asm::Ordering {
+                            acquire: false,
+                            acquire_pc: false,
+                            ..ord
+                        },
+                    ),
+                };
+                let mut r = event(ctx, Kind::R, a, old);
+                r.tags.push("AMO");
+                tag_ord(&mut r, arch, rord, false);
+                let ri = st.push(r, ta, 0);
+                let mut w = event(ctx, Kind::W, a, new);
+                w.tags.push("AMO");
+                tag_ord(&mut w, arch, word, false);
+                let wi = st.push(w, ta, ts);
+                st.path.rmw.push((ri, wi));
+                if let Some(d) = dst {
+                    st.set(d, (mask(arch, width, old), 1 << ri));
+                }
+                writeback(st, addr);
+            };
+            let v = choose(st, work, &vals, &run);
+            run(st, v);
+        }
+        Op::Cas {
+            expected,
+            new,
+            addr,
+            width,
+            ord,
+            pair,
+        } => {
+            if *pair {
+                return Err(err("CASP is not supported by the axiomatic engine yet"));
+            }
+            let (a, ta) = address(st, addr);
+            let (e, _) = st.get(*expected);
+            let (n, tn) = st.get(*new);
+            let vals = domain(a)?;
+            let (expected, ord, width, arch) = (*expected, *ord, *width, ctx.arch);
+            let run = move |st: &mut State, old: i64| {
+                let mut r = event(ctx, Kind::R, a, old);
+                // Arm: a CAS whose result goes to the zero register does not acquire.
+                let racq = if expected == Reg::Zero {
+                    crate::asm::Ordering::default()
+                } else {
+                    crate::asm::Ordering {
+                        release: false,
+                        ..ord
+                    }
+                };
+                tag_ord(&mut r, arch, racq, false);
+                let ri = st.push(r, ta, 0);
+                if mask(arch, width, old) == mask(arch, width, e) {
+                    let mut w = event(ctx, Kind::W, a, mask(arch, width, n));
+                    tag_ord(
+                        &mut w,
+                        arch,
+                        crate::asm::Ordering {
+                            acquire: false,
+                            acquire_pc: false,
+                            ..ord
+                        },
+                        false,
+                    );
+                    let wi = st.push(w, ta, tn);
+                    st.path.rmw.push((ri, wi));
+                }
+                st.set(expected, (mask(arch, width, old), 1 << ri));
+            };
+            let v = choose(st, work, &vals, &run);
+            run(st, v);
+        }
+        Op::Barrier(b) => {
+            let mut e = event(ctx, Kind::F, 0, 0);
+            e.tags.push(barrier_tag(*b));
+            st.push(e, 0, 0);
+        }
+        Op::Alu {
+            op,
+            dst,
+            args,
+            width,
+            flags,
+        } => {
+            let vals: Vec<(i64, Set)> = args.iter().map(|a| st.operand(*a)).collect();
+            let taint = vals.iter().fold(
+                if *op == AluOp::MovK {
+                    st.get(*dst).1
+                } else {
+                    0
+                },
+                |t, v| t | v.1,
+            );
+            let x: Vec<i64> = vals.iter().map(|v| v.0).collect();
+            let arg = |i: usize| x.get(i).copied().unwrap_or(0);
+            let v = alu(*op, st.get(*dst).0, arg(0), arg(1), arg(2));
+            let v = mask(ctx.arch, *width, v);
+            if *flags {
+                st.flags = (nzcv(*op, *width, arg(0), arg(1), v), taint);
+            }
+            st.set(*dst, (v, taint));
+        }
+        Op::Select {
+            dst,
+            a,
+            b,
+            cond,
+            otherwise,
+        } => {
+            let (av, at) = st.operand(*a);
+            let (bv, bt) = st.operand(*b);
+            let v = if holds(*cond, st.flags.0) {
+                av
+            } else {
+                match otherwise {
+                    Otherwise::Value => bv,
+                    Otherwise::Increment => bv.wrapping_add(1),
+                    Otherwise::Invert => !bv,
+                    Otherwise::Negate => bv.wrapping_neg(),
+                }
+            };
+            st.set(*dst, (v, at | bt | st.flags.1));
+        }
+        Op::AddressOf { .. } => {
+            return Err(err(
+                "label addresses are not supported by the axiomatic engine yet",
+            ))
+        }
+        Op::Branch { cond, target, link } => {
+            if *link {
+                return Err(err("calls are not supported by the axiomatic engine yet"));
+            }
+            let Target::Label(label) = target else {
+                return Err(err(
+                    "branches to a register are not supported by the axiomatic engine yet",
+                ));
+            };
+            let (taken, taint) = match *cond {
+                BranchCond::Always => (true, 0),
+                BranchCond::Zero { reg, zero } => {
+                    let (v, t) = st.get(reg);
+                    ((v == 0) == zero, t)
+                }
+                BranchCond::Bit { reg, bit, zero } => {
+                    let (v, t) = st.get(reg);
+                    ((v >> bit & 1 == 0) == zero, t)
+                }
+                BranchCond::Flags(c) => (holds(c, st.flags.0), st.flags.1),
+                BranchCond::Compare { op, a, b } => {
+                    let ((x, tx), (y, ty)) = (st.get(a), st.get(b));
+                    let t = match op {
+                        CompareOp::Eq => x == y,
+                        CompareOp::Ne => x != y,
+                        CompareOp::Lt => x < y,
+                        CompareOp::Ge => x >= y,
+                        CompareOp::LtU => (x as u64) < (y as u64),
+                        CompareOp::GeU => (x as u64) >= (y as u64),
+                    };
+                    (t, tx | ty)
+                }
+            };
+            if !matches!(cond, BranchCond::Always) {
+                // A control dependency reaches everything after a conditional branch.
+                st.ctrl |= taint;
+            }
+            if taken {
+                let to = ctx
+                    .code
+                    .labels
+                    .iter()
+                    .find(|(l, _)| l == label)
+                    .map(|(_, i)| *i)
+                    .ok_or_else(|| err("unknown label"))?;
+                if to < st.pc {
+                    st.back_jumps += 1;
+                    if st.back_jumps > UNROLL {
+                        return Ok(false);
+                    }
+                }
+                st.pc = to;
+            }
+        }
+        Op::Nop => {}
+    }
+    Ok(true)
+}
+
+fn tag_ord(e: &mut Event, arch: Arch, ord: crate::asm::Ordering, exclusive: bool) {
+    let (acq, rel) = match arch {
+        Arch::AArch64 => ("A", "L"),
+        Arch::RiscV => ("AQ", "RL"),
+    };
+    if ord.acquire {
+        e.tags.push(acq);
+    }
+    if ord.acquire_pc {
+        e.tags.push("Q");
+    }
+    if ord.release {
+        e.tags.push(rel);
+    }
+    if exclusive {
+        e.tags.push("X");
+    }
+}
+
+fn barrier_tag(b: Barrier) -> &'static str {
+    match b {
+        Barrier::Dmb { dsb, kind } => match (dsb, kind) {
+            (false, DmbKind::Full) => "DMB.SY",
+            (false, DmbKind::Ld) => "DMB.LD",
+            (false, DmbKind::St) => "DMB.ST",
+            (true, DmbKind::Full) => "DSB.SY",
+            (true, DmbKind::Ld) => "DSB.LD",
+            (true, DmbKind::St) => "DSB.ST",
+        },
+        Barrier::Isb => "ISB",
+        Barrier::FenceTso => "Fence.tso",
+        Barrier::FenceI => "Fence.i",
+        Barrier::Fence { pred, succ } => {
+            const NAMES: [[&str; 4]; 4] = [
+                ["Fence.0.0", "Fence.0.r", "Fence.0.w", "Fence.0.rw"],
+                ["Fence.r.0", "Fence.r.r", "Fence.r.w", "Fence.r.rw"],
+                ["Fence.w.0", "Fence.w.r", "Fence.w.w", "Fence.w.rw"],
+                ["Fence.rw.0", "Fence.rw.r", "Fence.rw.w", "Fence.rw.rw"],
+            ];
+            let ix = |a: crate::asm::Accesses| a.r as usize + 2 * a.w as usize;
+            NAMES[ix(pred)][ix(succ)]
+        }
+    }
+}

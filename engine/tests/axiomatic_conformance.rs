@@ -1,0 +1,152 @@
+//! The axiomatic engine with the project's own cat models against herd7's verdicts on
+//! `../shared/conformance/riscv` and `../shared/conformance/aarch64` (relative to the
+//! repository root; skipped with a message when absent): prints the agreement count and
+//! every disagreement, and asserts a floor. Each witness is re-checked by the simple checker
+//! in `axiom_witness/mod.rs`. Final states are compared with `states.json` where it has
+//! the test.
+
+mod axiom_witness;
+
+use litmus_engine::asm::Arch;
+use litmus_engine::axiomatic::{self, builtin_model};
+use litmus_engine::syntax;
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+fn shared(sub: &str) -> Option<PathBuf> {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+    [
+        root.join(format!("../shared/conformance/{sub}")),
+        root.join(format!("../../shared/conformance/{sub}")),
+    ]
+    .into_iter()
+    .find(|d| d.exists())
+}
+
+struct Tally {
+    agree: usize,
+    disagree: Vec<String>,
+    unsupported: Vec<String>,
+    states_checked: usize,
+    states_differ: Vec<String>,
+    witnesses: usize,
+}
+
+fn sample(set: &str, arch: Arch) -> Option<(usize, Tally)> {
+    let Some(dir) = shared(set) else {
+        println!("SKIPPED {set}: ../shared/conformance/{set} not found; nothing was checked");
+        return None;
+    };
+    let expected = std::fs::read_to_string(dir.join("expected.csv")).expect("expected.csv");
+    let states: HashMap<String, serde_json::Value> = serde_json::from_str(
+        &std::fs::read_to_string(dir.join("states.json")).unwrap_or("{}".into()),
+    )
+    .unwrap_or_default();
+    let model = builtin_model(arch);
+    let mut t = Tally {
+        agree: 0,
+        disagree: vec![],
+        unsupported: vec![],
+        states_checked: 0,
+        states_differ: vec![],
+        witnesses: 0,
+    };
+    let mut total = 0;
+    for line in expected.lines().skip(1) {
+        let cols: Vec<&str> = line.split(',').collect();
+        let (file, name, verdict) = (cols[0], cols[1], cols[cols.len() - 1] == "1");
+        total += 1;
+        let src = std::fs::read_to_string(dir.join(file)).unwrap_or_default();
+        let p = syntax::parse(&src);
+        let (Some(test), Some(code)) = (&p.test, &p.asm) else {
+            t.unsupported.push(format!("{name}: does not parse"));
+            continue;
+        };
+        let started = std::time::Instant::now();
+        let rep = axiomatic::check(test, code, &model, &|| false);
+        let took = started.elapsed().as_secs_f64();
+        if took > 0.5 {
+            println!("  slow: {name} {took:.1}s");
+        }
+        let rep = match rep {
+            Ok(r) => r,
+            Err(e) => {
+                t.unsupported.push(format!("{name}: {e}"));
+                continue;
+            }
+        };
+        if let Some(w) = &rep.witness {
+            if let Err(e) = axiom_witness::recheck(arch, w) {
+                panic!("{name}: the witness does not satisfy the axioms: {e}");
+            }
+            t.witnesses += 1;
+        }
+        if rep.ok == verdict {
+            t.agree += 1;
+        } else {
+            t.disagree.push(format!(
+                "{name}: herd7 {}, litmus {} (positive {}, negative {})",
+                if verdict { "Ok" } else { "No" },
+                if rep.ok { "Ok" } else { "No" },
+                rep.positive,
+                rep.negative
+            ));
+        }
+        if let Some(s) = states.get(name) {
+            let vars: Vec<String> = serde_json::from_value(s["vars"].clone()).unwrap_or_default();
+            let herd: Vec<Vec<String>> =
+                serde_json::from_value(s["states"].clone()).unwrap_or_default();
+            if vars == rep.vars {
+                t.states_checked += 1;
+                let mut ours: Vec<Vec<String>> = rep
+                    .states
+                    .iter()
+                    .map(|st| st.iter().map(|v| v.to_string()).collect())
+                    .collect();
+                let mut herd = herd;
+                ours.sort();
+                herd.sort();
+                if ours != herd {
+                    t.states_differ
+                        .push(format!("{name}: herd7 {herd:?}, litmus {ours:?}"));
+                }
+            }
+        }
+    }
+    println!(
+        "{set}: {} of {total} agree with herd7; {} disagree, {} not checked; final states \
+         compared on {} (differ on {}); {} witnesses re-checked",
+        t.agree,
+        t.disagree.len(),
+        t.unsupported.len(),
+        t.states_checked,
+        t.states_differ.len(),
+        t.witnesses
+    );
+    for d in &t.disagree {
+        println!("  disagree: {d}");
+    }
+    for d in &t.unsupported {
+        println!("  not checked: {d}");
+    }
+    for d in &t.states_differ {
+        println!("  states differ: {d}");
+    }
+    Some((total, t))
+}
+
+#[test]
+fn riscv_agrees_with_herd7() {
+    if let Some((total, t)) = sample("riscv", Arch::RiscV) {
+        assert!(total >= 100);
+        assert!(t.agree * 100 >= total * 90, "{} of {total}", t.agree);
+    }
+}
+
+#[test]
+fn aarch64_agrees_with_herd7() {
+    if let Some((total, t)) = sample("aarch64", Arch::AArch64) {
+        assert!(total >= 100);
+        assert!(t.agree * 100 >= total * 80, "{} of {total}", t.agree);
+    }
+}

@@ -1,0 +1,335 @@
+//! `litmus check` on herd's AArch64 and RISC-V tests (`docs/arm-riscv.md`): when every file of
+//! the run is one, each is checked by the axiomatic engine against the project's cat model for
+//! its architecture (or `--cat FILE`), and printed as herd prints it (states, `Ok`/`No`,
+//! witnesses, `Observation`), followed by a witness execution or the check and cycle that
+//! forbid the condition's state; `--json` prints one JSON document. Exit status as for the
+//! other tests: 2 for a file that does not parse or cannot be checked, 1 when a `~exists` or
+//! `forall` does not hold, else 0. A run that mixes them with other tests checks the others
+//! and says that checking these is not available in such a run.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use litmus_engine::asm::{Arch, Code};
+use litmus_engine::ast::{Quantifier, Test};
+use litmus_engine::axiomatic::{self, Event, Execution, Kind, Report};
+use litmus_engine::cat::Model;
+
+use super::args::CheckArgs;
+use super::{err, exit, out};
+
+fn is_asm(text: &str) -> bool {
+    let first = text
+        .lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty())
+        .and_then(|l| l.split_whitespace().next())
+        .unwrap_or("");
+    first == "AArch64" || first == "RISCV"
+}
+
+/// Runs the check when every file is an AArch64 or RISC-V test; `None` otherwise.
+pub fn run(args: &CheckArgs) -> Option<i32> {
+    let mut texts = Vec::new();
+    for f in &args.files {
+        if f == Path::new("-") {
+            return None;
+        }
+        let text = std::fs::read_to_string(f).ok()?;
+        if !is_asm(&text) {
+            return None;
+        }
+        texts.push(text);
+    }
+    let user = match &args.cat {
+        None => None,
+        Some(path) => match load_cat(path) {
+            Ok(m) => Some((m, path.display().to_string())),
+            Err(e) => {
+                err(&format!("litmus: {}: {e}", path.display()));
+                return Some(exit::BAD_INPUT);
+            }
+        },
+    };
+    let mut status = exit::OK;
+    let mut docs = Vec::new();
+    for (f, text) in args.files.iter().zip(&texts) {
+        let path = f.display().to_string();
+        let p = litmus_engine::syntax::parse(text);
+        let (Some(test), Some(code), false) =
+            (&p.test, &p.asm, p.diagnostics.iter().any(|d| d.is_error()))
+        else {
+            let index = litmus_engine::LineIndex::new(text);
+            for d in p.diagnostics.iter().filter(|d| d.is_error()) {
+                let pos = index.line_col(d.span.start);
+                err(&format!(
+                    "{path}:{}:{}: error: {}",
+                    pos.line + 1,
+                    pos.col + 1,
+                    d.message
+                ));
+            }
+            status = exit::BAD_INPUT;
+            continue;
+        };
+        let (model, model_name) = match &user {
+            Some((m, name)) => (m.clone(), name.clone()),
+            None => (
+                axiomatic::builtin_model(code.arch),
+                match code.arch {
+                    Arch::AArch64 => "aarch64.cat (litmus)".to_string(),
+                    Arch::RiscV => "riscv.cat (litmus)".to_string(),
+                },
+            ),
+        };
+        match axiomatic::check(test, code, &model, &|| false) {
+            Err(e) => {
+                let at = e.span.map(|s| {
+                    let pos = litmus_engine::LineIndex::new(text).line_col(s.start);
+                    format!("{}:{}: ", pos.line + 1, pos.col + 1)
+                });
+                err(&format!(
+                    "litmus: {path}:{}cannot check: {e}",
+                    at.unwrap_or_default()
+                ));
+                status = exit::BAD_INPUT;
+            }
+            Ok(r) => {
+                let violated = !r.ok && r.quantifier != Quantifier::Exists;
+                if violated && status == exit::OK {
+                    status = exit::VIOLATION;
+                }
+                let names = Names { test, code };
+                if args.json {
+                    docs.push(json(&path, &model_name, test, text, &r, &names));
+                } else {
+                    let mut s = String::new();
+                    if args.files.len() > 1 {
+                        let _ = writeln!(s, "# {path}");
+                    }
+                    let _ = writeln!(s, "{path}: model {model_name}");
+                    s += &block(test, text, &r);
+                    s += &explain(&r, &names);
+                    s.push('\n');
+                    out(&s);
+                }
+            }
+        }
+    }
+    if args.json {
+        let doc = serde_json::json!({ "version": 1, "axiomatic": true, "files": docs });
+        out(&format!(
+            "{}\n",
+            serde_json::to_string_pretty(&doc).unwrap_or_default()
+        ));
+    }
+    Some(status)
+}
+
+fn load_cat(path: &Path) -> Result<Model, String> {
+    let src = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
+    let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+    let resolve = move |f: &str| std::fs::read_to_string(dir.join(f)).ok();
+    Model::parse(&src, &resolve).map_err(|e| format!("cat model: {e}"))
+}
+
+/// herd's block: `Test`, `States`, the states, `Ok`/`No`, `Witnesses`, `Positive`/`Negative`,
+/// `Condition`, `Observation`.
+pub fn block(test: &Test, text: &str, r: &Report) -> String {
+    let mut s = String::new();
+    let name = &test.name.text;
+    let kind = match r.quantifier {
+        Quantifier::Exists => "Allowed",
+        Quantifier::NotExists => "Forbidden",
+        Quantifier::Forall => "Required",
+    };
+    let _ = writeln!(s, "Test {name} {kind}");
+    let _ = writeln!(s, "States {}", r.states.len());
+    for st in &r.states {
+        let line: Vec<String> = r
+            .vars
+            .iter()
+            .zip(st)
+            .map(|(k, v)| format!("{k}={v};"))
+            .collect();
+        let _ = writeln!(s, "{}", line.join(" "));
+    }
+    let _ = writeln!(s, "{}", if r.ok { "Ok" } else { "No" });
+    let _ = writeln!(s, "Witnesses");
+    let _ = writeln!(s, "Positive: {} Negative: {}", r.positive, r.negative);
+    let cond = test.condition.as_ref().map_or("", |c| {
+        text.get(c.span.start as usize..c.span.end as usize)
+            .unwrap_or("")
+    });
+    let _ = writeln!(
+        s,
+        "Condition {}",
+        cond.split_whitespace().collect::<Vec<_>>().join(" ")
+    );
+    let obs = match (r.positive, r.negative) {
+        (0, _) => "Never",
+        (_, 0) => "Always",
+        _ => "Sometimes",
+    };
+    let _ = writeln!(s, "Observation {name} {obs} {} {}", r.positive, r.negative);
+    s
+}
+
+struct Names<'a> {
+    test: &'a Test,
+    code: &'a Code,
+}
+
+impl Names<'_> {
+    fn loc(&self, addr: i64) -> String {
+        for (i, d) in self.test.shared.iter().enumerate() {
+            for c in 0..d.cells() as usize {
+                if axiomatic::address(i, c) == addr {
+                    return if d.is_array() {
+                        format!("{}[{c}]", d.name.text)
+                    } else {
+                        d.name.text.clone()
+                    };
+                }
+            }
+        }
+        format!("{addr:#x}")
+    }
+    fn event(&self, i: usize, e: &Event) -> String {
+        let who = e.thread.map_or("init".to_string(), |t| format!("P{t}"));
+        let tags = if e.tags.is_empty() || e.tags == ["IW"] {
+            String::new()
+        } else {
+            format!(" [{}]", e.tags.join(","))
+        };
+        let _ = self.code;
+        match e.kind {
+            Kind::R => format!("e{i} {who}: R {}={}{tags}", self.loc(e.addr), e.value),
+            Kind::W => format!("e{i} {who}: W {}={}{tags}", self.loc(e.addr), e.value),
+            Kind::F => format!("e{i} {who}: F{tags}"),
+        }
+    }
+}
+
+/// The edge from `a` to `b` named by the base relation that holds it, if one does.
+fn edge(x: &Execution, a: usize, b: usize) -> &'static str {
+    let (ea, eb) = (&x.events[a], &x.events[b]);
+    let external = ea.thread != eb.thread;
+    let co_before = |p: usize, q: usize| {
+        x.co.iter().any(|o| {
+            let (i, j) = (
+                o.iter().position(|e| *e == p),
+                o.iter().position(|e| *e == q),
+            );
+            matches!((i, j), (Some(i), Some(j)) if i < j)
+        })
+    };
+    let fr = x.rf.iter().any(|&(w, r)| r == a && co_before(w, b));
+    if x.rf.contains(&(a, b)) && external {
+        return "rfe";
+    }
+    if co_before(a, b) && external {
+        return "coe";
+    }
+    if fr && external {
+        return "fre";
+    }
+    if ea.thread.is_some() && !external && ea.po < eb.po {
+        return "po";
+    }
+    if x.rf.contains(&(a, b)) {
+        return "rf";
+    }
+    if co_before(a, b) {
+        return "co";
+    }
+    if fr {
+        return "fr";
+    }
+    "?"
+}
+
+fn explain(r: &Report, n: &Names) -> String {
+    let mut s = String::new();
+    let events = |x: &Execution, s: &mut String| {
+        for (i, e) in x.events.iter().enumerate() {
+            let _ = writeln!(s, "  {}", n.event(i, e));
+        }
+        let rf: Vec<String> = x.rf.iter().map(|(w, r)| format!("e{w}->e{r}")).collect();
+        let _ = writeln!(s, "  rf: {}", rf.join(" "));
+        let co: Vec<String> =
+            x.co.iter()
+                .filter(|o| o.len() > 1)
+                .map(|o| {
+                    o.iter()
+                        .map(|e| format!("e{e}"))
+                        .collect::<Vec<_>>()
+                        .join("->")
+                })
+                .collect();
+        let _ = writeln!(s, "  co: {}", co.join(" "));
+    };
+    if let Some(w) = &r.witness {
+        let what = match r.quantifier {
+            Quantifier::Exists => "Witness (an allowed execution reaching the condition's state)",
+            Quantifier::NotExists => {
+                "Violation (an allowed execution reaching the forbidden state)"
+            }
+            Quantifier::Forall => "Violation (an allowed execution where the condition fails)",
+        };
+        let _ = writeln!(s, "{what}:");
+        events(w, &mut s);
+    } else if let Some(x) = &r.forbidden {
+        if let Some(f) = &x.failure {
+            let _ = writeln!(
+                s,
+                "Forbidden: the executions reaching the condition's state fail `{}` ({}); one of them:",
+                f.name,
+                f.kind.as_str()
+            );
+            events(x, &mut s);
+            if !f.events.is_empty() {
+                let mut cyc = Vec::new();
+                for (k, a) in f.events.iter().enumerate() {
+                    let b = f.events[(k + 1) % f.events.len()];
+                    cyc.push(format!("e{a} -{}->", edge(x, *a, b)));
+                }
+                if f.kind == litmus_engine::cat::CheckKind::Acyclic {
+                    cyc.push(format!("e{}", f.events[0]));
+                }
+                let _ = writeln!(s, "  cycle: {}", cyc.join(" "));
+            }
+        }
+    }
+    s
+}
+
+fn json(
+    path: &str,
+    model: &str,
+    test: &Test,
+    text: &str,
+    r: &Report,
+    n: &Names,
+) -> serde_json::Value {
+    let exe = |x: &Execution| {
+        serde_json::json!({
+            "events": x.events.iter().enumerate().map(|(i, e)| serde_json::json!({
+                "id": i, "thread": e.thread, "kind": e.kind, "loc": n.loc(e.addr), "value": e.value, "tags": e.tags,
+            })).collect::<Vec<_>>(),
+            "rf": x.rf, "co": x.co,
+            "state": x.state.iter().map(|(k, v)| serde_json::json!({"key": k, "value": v})).collect::<Vec<_>>(),
+            "failed": x.failure.as_ref().map(|f| serde_json::json!({"check": f.name, "kind": f.kind.as_str(), "events": f.events})),
+        })
+    };
+    let cond = test.condition.as_ref().map_or("", |c| {
+        text.get(c.span.start as usize..c.span.end as usize)
+            .unwrap_or("")
+    });
+    serde_json::json!({
+        "path": path, "test": test.name.text, "model": model,
+        "condition": {"text": cond, "kind": r.quantifier.as_str(), "holds": r.ok, "positive": r.positive, "negative": r.negative},
+        "vars": r.vars, "states": r.states, "candidates": r.candidates,
+        "witness": r.witness.as_ref().map(exe), "forbidden": r.forbidden.as_ref().map(exe), "flags": r.flags,
+    })
+}
