@@ -80,7 +80,7 @@ async fn aarch64_in_the_editor() {
         diags.iter().any(|x| x["message"]
             .as_str()
             .unwrap_or("")
-            .contains("not available yet")),
+            .contains("not available yet: `litmus check FILE` checks them")),
         "{d}"
     );
     let syms = thread_symbols(&mut h, A).await;

@@ -24,9 +24,11 @@ pub use regs::register;
 
 use crate::span::Span;
 
-/// What `litmus check` says of an AArch64 or RISC-V test until the axiomatic engine exists.
-pub const NOT_AVAILABLE: &str = "checking AArch64 and RISC-V tests is not available yet \
-     (issue 43); only parsing, diagnostics and the editor are";
+/// What the operational engines (and so the editor, which runs them) say of an AArch64 or
+/// RISC-V test: these are checked by the axiomatic engine ([`crate::axiomatic`]), which
+/// `litmus check` runs on them and the editor does not run yet.
+pub const NOT_AVAILABLE: &str = "verifying AArch64 and RISC-V tests in the editor is not \
+     available yet: `litmus check FILE` checks them against the axiomatic models";
 
 /// The architecture of a [`Code`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
