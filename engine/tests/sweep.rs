@@ -12,6 +12,8 @@
 //! from the other sweeps' seeds) for `LITMUS_SEEDS` seeds, on every engine, and prints the
 //! disagreements per engine: `LITMUS_SEED_OFFSET=5000000 LITMUS_SEEDS=1000 cargo test -p
 //! litmus-engine --release --test sweep lock_order` checks 1,000 seeds CI never runs.
+//! MCR is compared only on programs without locks and awaits (its known gaps, issue 39);
+//! `LITMUS_MCR_ALL=1` compares it on every program, to measure those gaps.
 //!
 //! Cost of the full tier (measured on a loaded 2-core machine, with DPOR and MCR still
 //! disagreeing, so including the shrinking): 159 s of CPU for the four tests, which run in
@@ -66,7 +68,8 @@ fn sweep(
     let mut found = Findings::new();
     for seed in seeds {
         let (label, test) = gen(seed);
-        if engine == EngineChoice::Fixed(EngineKind::Mcr) && outside_mcr(&test) {
+        let mcr_all = std::env::var("LITMUS_MCR_ALL").is_ok_and(|v| v == "1");
+        if engine == EngineChoice::Fixed(EngineKind::Mcr) && !mcr_all && outside_mcr(&test) {
             t.skipped += 1;
             continue;
         }
