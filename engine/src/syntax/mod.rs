@@ -24,6 +24,7 @@
 
 pub(crate) mod asm;
 mod errors;
+pub mod fences;
 mod expr;
 mod native;
 mod x86;
