@@ -4,9 +4,9 @@
 //! classic programs get the textbook number of fences.
 
 use litmus_engine::fences::{candidates, synthesize, Goal, Synthesis};
-use litmus_engine::syntax::fences::insert;
 use litmus_engine::report::{ModelReport, ViolationKind};
 use litmus_engine::robustness;
+use litmus_engine::syntax::fences::insert;
 use litmus_engine::testgen::{print, random_test_with, relaxed_test, GenConfig};
 use litmus_engine::{check, syntax, CheckOptions, Control, EngineKind, Model, Span};
 use std::collections::BTreeSet;

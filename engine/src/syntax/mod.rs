@@ -24,8 +24,8 @@
 
 pub(crate) mod asm;
 mod errors;
-pub mod fences;
 mod expr;
+pub mod fences;
 mod native;
 mod x86;
 
