@@ -3,9 +3,10 @@
 //! smaller set of candidates works on programs small enough to try every subset, and the
 //! classic programs get the textbook number of fences.
 
-use litmus_engine::fences::{candidates, insert, synthesize, Goal, Synthesis};
+use litmus_engine::fences::{candidates, synthesize, Goal, Synthesis};
 use litmus_engine::report::{ModelReport, ViolationKind};
 use litmus_engine::robustness;
+use litmus_engine::syntax::fences::insert;
 use litmus_engine::testgen::{print, random_test_with, relaxed_test, GenConfig};
 use litmus_engine::{check, syntax, CheckOptions, Control, EngineKind, Model, Span};
 use std::collections::BTreeSet;
@@ -74,7 +75,7 @@ fn verify(src: &str, m: Model, goal: Goal, o: &CheckOptions, exhaustive_limit: u
                     .filter(|i| mask & (1 << i) != 0)
                     .map(|i| cands[i].clone())
                     .collect();
-                let (text, _) = insert(src, &t, &chosen);
+                let text = insert(src, t.dialect, &chosen);
                 assert!(
                     !good(&text, m, goal, o),
                     "{m:?} {goal:?}: a smaller set works:\n{text}\nproposed:\n{}",
@@ -188,12 +189,12 @@ fn insertions_rebuild_the_fenced_text() {
         let t = parse(&src);
         let cands = candidates(&src, &t, Model::Pso);
         let mut text = src.clone();
-        for (o, s) in litmus_engine::fences::insertions(&src, &t, &cands)
+        for (o, s) in litmus_engine::syntax::fences::insertions(&src, t.dialect, &cands)
             .iter()
             .rev()
         {
             text.insert_str(*o, s);
         }
-        assert_eq!(text, insert(&src, &t, &cands).0, "{name}");
+        assert_eq!(text, insert(&src, t.dialect, &cands), "{name}");
     }
 }

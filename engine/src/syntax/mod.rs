@@ -25,6 +25,7 @@
 pub(crate) mod asm;
 mod errors;
 mod expr;
+pub mod fences;
 mod native;
 mod registers;
 mod shared;

@@ -83,6 +83,35 @@ pub struct Document {
     pub program_version: i32,
     /// The stop flag of a parse running off the main loop for the current text, if any.
     pub parsing: Option<Arc<AtomicBool>>,
+    /// The fence quick fix per relaxed model for the current text (`server::fences`): every
+    /// change of the text drops them, cancelling a running one.
+    pub fences: BTreeMap<Model, FenceFix>,
+}
+
+/// The fence quick fix's edits: (byte offset, inserted text), pure insertions.
+pub type Insertions = Vec<(usize, String)>;
+
+/// The fence quick fix of one model for the current text.
+pub enum FenceFix {
+    /// Its job waits for a place in the queue or runs.
+    Running(FenceJob),
+    /// Its answer: `None` when no quick fix is offered (none needed, or the search did not
+    /// finish).
+    Done(Option<Insertions>),
+}
+
+/// A running fence quick fix. Dropping it (an edit, a close, shutdown) cancels the job.
+pub struct FenceJob {
+    pub id: u64,
+    pub control: Control,
+    /// Becomes `Some(answer)` when the job finishes; closes without one if it is cancelled.
+    pub done: tokio::sync::watch::Receiver<Option<Option<Insertions>>>,
+}
+
+impl Drop for FenceJob {
+    fn drop(&mut self) {
+        self.control.cancel();
+    }
 }
 
 impl Document {
@@ -101,11 +130,13 @@ impl Document {
             job: None,
             program_version: version,
             parsing: None,
+            fences: BTreeMap::new(),
         }
     }
 
     /// Applies one content change (ranged or whole-text) to the rope and the old tree.
     pub fn apply(&mut self, enc: Encoding, ch: &TextDocumentContentChangeEvent) {
+        self.fences.clear();
         match ch.range {
             None => {
                 self.rope = Rope::from_str(&ch.text);

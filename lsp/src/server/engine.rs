@@ -1,4 +1,5 @@
-//! The one place the server calls the engine: parsing, checking and condition re-evaluation.
+//! The one place the server calls the engine: parsing, checking, condition re-evaluation and
+//! the fence quick fix's synthesis.
 //!
 //! The server talks to the engine through the [`Engine`] trait so that in-process tests can wrap
 //! the real engine (to make a check slow, or panic) without the engine knowing anything of it.
@@ -6,7 +7,9 @@
 use std::sync::Arc;
 
 use litmus_engine::ast::Test;
+use litmus_engine::fences::{synthesize, Goal};
 use litmus_engine::report::{ConditionResult, FinalState, Step};
+use litmus_engine::syntax::fences::insertions;
 use litmus_engine::trace::Trace;
 use litmus_engine::{CheckOptions, Control, Diagnostic, Model, ModelReport};
 
@@ -49,6 +52,21 @@ pub trait Engine: Send + Sync + 'static {
     fn check(&self, test: &Test, model: Model, opts: &CheckOptions, ctl: &Control) -> ModelReport;
     /// The final condition re-evaluated over cached final states.
     fn evaluate_condition(&self, test: &Test, states: &[FinalState]) -> Option<ConditionResult>;
+    /// The fence quick fix for `model` (called on a worker thread): the fences `litmus fences`
+    /// proposes (goal: SC's verdicts, [`litmus_engine::fences`]) as pure insertions into
+    /// `text`, or `None` when none is needed or the search did not finish (`ctl` stopped it,
+    /// or `opts.timeout`, which bounds the whole search).
+    fn fences(
+        &self,
+        text: &str,
+        test: &Test,
+        model: Model,
+        opts: &CheckOptions,
+        ctl: &Control,
+    ) -> Option<Vec<(usize, String)>> {
+        let s = synthesize(text, test, model, Goal::Verdicts, opts, ctl).ok()?;
+        (s.complete && !s.fences.is_empty()).then(|| insertions(text, test.dialect, &s.fences))
+    }
     /// The final state a schedule reaches when replayed, if it ends in one (the hover's
     /// falsifying final state). Linear in the schedule: cheap enough for a request.
     fn final_state(

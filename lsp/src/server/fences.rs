@@ -1,109 +1,101 @@
-//! The fence quick fix and the hover line about delayed stores.
+//! The fence quick fix: on a violation that a relaxed model (TSO, PSO) has and SC has not
+//! ([`super::relaxed::relaxed_only`]), `textDocument/codeAction` offers a preferred quick fix
+//! "Insert N fences so that TSO behaves as SC" whose edit inserts exactly the fences
+//! `litmus fences` proposes (goal: SC's verdicts).
 //!
-//! On a violation that a relaxed model (TSO, PSO) has and SC has not, `textDocument/codeAction`
-//! offers a preferred quick fix "Insert N fences so that TSO behaves as SC" whose edit inserts
-//! exactly the fences `litmus fences` proposes ([`litmus_engine::fences`], goal: SC's
-//! verdicts). The synthesis runs on a blocking thread with a time limit and is cached by
-//! (text, model), since clients ask for code actions on every cursor move. The hover of a
-//! failing assertion or condition gets a line per relaxed model naming the store that was
-//! delayed and the later load it was delayed past, read off the violation's schedule.
+//! The synthesis is a job like a check: it runs through the server's engine
+//! ([`super::engine::Engine::fences`]) with the user's settings (engine, loop bound, memory
+//! budget; the timeout, capped at [`LIMIT`], bounds the whole search), waits for a place in the
+//! job queue (`litmus.maxJobs`), and is cancelled with the document: every change of its text,
+//! closing it or shutdown drops the document's [`FenceFix`]es, which cancels a running one.
+//! Its answer is kept on the document per model until the text changes, since clients ask for
+//! code actions on every cursor move; a request while the job runs waits for the same job.
 
-use std::collections::{BTreeMap, HashMap};
-use std::sync::{Mutex, OnceLock};
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
 use std::time::Duration;
 
 use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::*;
 
 use litmus_engine::ast::Test;
-use litmus_engine::fences::{insertions, synthesize, Goal};
-use litmus_engine::report::{Action, Schedule, Violation};
-use litmus_engine::{CheckOptions, Control, Model, Span};
+use litmus_engine::{Control, Model};
 
-use super::document::Outcome;
-use super::Backend;
+use super::document::{FenceFix, FenceJob, Insertions};
+use super::relaxed::relaxed_only;
+use super::{Backend, Ctx};
 
-/// Violations of a relaxed model that SC does not have, per model (none without SC's report).
-pub fn relaxed_only(results: &BTreeMap<Model, Outcome>) -> Vec<(Model, Violation)> {
-    let Some(Outcome::Done { report: sc, .. }) = results.get(&Model::Sc) else {
-        return vec![];
-    };
-    let mut out = Vec::new();
-    for m in [Model::Tso, Model::Pso] {
-        if let Some(Outcome::Done { report, .. }) = results.get(&m) {
-            for v in &report.violations {
-                if !sc
-                    .violations
-                    .iter()
-                    .any(|s| s.kind == v.kind && s.span == v.span)
-                {
-                    out.push((m, v.clone()));
-                }
-            }
-        }
-    }
-    out
-}
+/// The longest a quick fix's search may take (the user's `litmus.timeout` when shorter): a
+/// code action is interactive.
+pub const LIMIT: Duration = Duration::from_secs(10);
 
-type Insertions = Vec<(usize, String)>;
-
-fn cache() -> &'static Mutex<HashMap<(String, Model), Option<Insertions>>> {
-    static C: OnceLock<Mutex<HashMap<(String, Model), Option<Insertions>>>> = OnceLock::new();
-    C.get_or_init(Default::default)
-}
-
-/// The fences for `model` as insertions, or `None` when the search found none in time.
-pub fn fences_for(text: &str, test: &Test, model: Model, loop_bound: u32) -> Option<Insertions> {
-    let key = (text.to_string(), model);
-    if let Some(v) = cache().lock().ok()?.get(&key) {
-        return v.clone();
-    }
-    let opts = CheckOptions {
-        loop_bound,
-        timeout: Some(Duration::from_secs(10)),
-        ..CheckOptions::default()
-    };
-    let s = synthesize(text, test, model, Goal::Verdicts, &opts, &Control::new()).ok();
-    let v = s
-        .filter(|s| s.complete && !s.fences.is_empty())
-        .map(|s| insertions(text, test, &s.fences));
-    if let Ok(mut c) = cache().lock() {
-        if c.len() > 64 {
-            c.clear();
-        }
-        c.insert(key, v.clone());
-    }
-    v
+/// What a request waits on: the answer, or a job to wait for.
+enum Pending {
+    Known(Option<Insertions>),
+    Wait(tokio::sync::watch::Receiver<Option<Option<Insertions>>>),
 }
 
 /// `textDocument/codeAction`: the fence quick fix per relaxed model whose violation touches
 /// the requested range.
 pub async fn code_actions(b: &Backend, p: CodeActionParams) -> Result<Option<CodeActionResponse>> {
     let uri = p.text_document.uri.clone();
-    let loop_bound = b.ctx.settings().loop_bound;
-    let found = b.with_doc(&uri, |d, conv| {
-        let test = d.test.as_ref()?.as_ref().clone();
-        let models: Vec<Model> = relaxed_only(&d.results)
-            .into_iter()
-            .filter(|(_, v)| {
-                let r = conv.range(v.span);
-                r.start <= p.range.end && p.range.start <= r.end
-            })
-            .map(|(m, _)| m)
-            .collect();
-        (!models.is_empty()).then(|| (d.text.clone(), d.version, test, models))
-    })?;
-    let Some((text, version, test, mut models)) = found else {
+    let ctx = &b.ctx;
+    let pending: Option<(i32, Vec<(Model, Pending)>)> = {
+        let mut st = ctx.state();
+        let enc = st.enc;
+        let Some(d) = st.docs.get_mut(&uri) else {
+            return Ok(None);
+        };
+        let models = {
+            let conv = super::to_proto::Conv {
+                rope: &d.rope,
+                enc,
+                uri: &uri,
+            };
+            let mut models: Vec<Model> = relaxed_only(&d.results)
+                .into_iter()
+                .filter(|(_, v)| {
+                    let r = conv.range(v.span);
+                    r.start <= p.range.end && p.range.start <= r.end
+                })
+                .map(|(m, _)| m)
+                .collect();
+            models.dedup();
+            models
+        };
+        match d.test.clone().filter(|_| !models.is_empty()) {
+            None => None,
+            Some(test) => {
+                let mut out = Vec::new();
+                for m in models {
+                    let pending = match d.fences.get(&m) {
+                        Some(FenceFix::Done(ins)) => Pending::Known(ins.clone()),
+                        Some(FenceFix::Running(j)) => Pending::Wait(j.done.clone()),
+                        None => {
+                            let (job, rx) = start(ctx, &uri, d.text.clone(), test.clone(), m);
+                            d.fences.insert(m, FenceFix::Running(job));
+                            Pending::Wait(rx)
+                        }
+                    };
+                    out.push((m, pending));
+                }
+                Some((d.version, out))
+            }
+        }
+    };
+    let Some((version, pending)) = pending else {
         return Ok(None);
     };
-    models.dedup();
     let mut actions = Vec::new();
-    for m in models {
-        let (t2, test2) = (text.clone(), test.clone());
-        let ins = tokio::task::spawn_blocking(move || fences_for(&t2, &test2, m, loop_bound))
-            .await
-            .ok()
-            .flatten();
+    for (m, pending) in pending {
+        let ins = match pending {
+            Pending::Known(ins) => ins,
+            // Closed without an answer: cancelled with the document.
+            Pending::Wait(mut rx) => match rx.wait_for(|v| v.is_some()).await {
+                Ok(v) => v.clone().flatten(),
+                Err(_) => None,
+            },
+        };
         let Some(ins) = ins else { continue };
         let action = b.with_doc(&uri, |d, conv| {
             if d.version != version {
@@ -125,66 +117,76 @@ pub async fn code_actions(b: &Backend, p: CodeActionParams) -> Result<Option<Cod
     Ok((!actions.is_empty()).then_some(actions))
 }
 
-/// Hover lines for a failing assertion or condition at `span`: per relaxed model where only it
-/// fails, the store that was delayed and the later load it was delayed past.
-pub fn hover_lines(
-    test: &Test,
-    text: &str,
-    results: &BTreeMap<Model, Outcome>,
-    span: Span,
-) -> String {
-    let mut out = String::new();
-    for (m, v) in relaxed_only(results) {
-        if v.span != span {
-            continue;
+/// Starts the quick fix's job for `model` on `text` (called under the state lock; the job
+/// itself waits for its place in the queue off it).
+fn start(
+    ctx: &Ctx,
+    uri: &Uri,
+    text: String,
+    test: Arc<Test>,
+    model: Model,
+) -> (
+    FenceJob,
+    tokio::sync::watch::Receiver<Option<Option<Insertions>>>,
+) {
+    let id = ctx.shared.next_job.fetch_add(1, Ordering::Relaxed);
+    let control = Control::new();
+    let (tx, rx) = tokio::sync::watch::channel(None);
+    let job = FenceJob {
+        id,
+        control: control.clone(),
+        done: rx.clone(),
+    };
+    let (ctx, uri) = (ctx.clone(), uri.clone());
+    tokio::spawn(async move {
+        let answer = run(&ctx, id, &control, text, test, model).await;
+        // A cancelled job's answer is not one: `tx` closes without it.
+        let Some(ins) = answer.filter(|_| !control.is_cancelled()) else {
+            return;
+        };
+        if let Some(d) = ctx.state().docs.get_mut(&uri) {
+            if matches!(d.fences.get(&model), Some(FenceFix::Running(j)) if j.id == id) {
+                d.fences.insert(model, FenceFix::Done(ins.clone()));
+            }
         }
-        if let Some((st, ld)) = delayed(&v.schedule) {
-            let src = |s: Span| {
-                text.get(s.start as usize..s.end as usize)
-                    .unwrap_or("")
-                    .trim()
-                    .to_string()
-            };
-            let line = |s: Span| {
-                text[..(s.start as usize).min(text.len())]
-                    .matches('\n')
-                    .count()
-                    + 1
-            };
-            let thread = test
-                .threads
-                .get(st.0)
-                .map_or("?".into(), |t| t.name.text.clone());
-            out += &format!(
-                "\n\n**{}**: {thread}'s store `{}` (line {}) is delayed past its load of `{}` (line {}). The quick fix inserts the fences verified to make {} behave as SC (it may need more than this one).",
-                m.label(),
-                src(st.1),
-                line(st.1),
-                src(ld),
-                line(ld),
-                m.label(),
-            );
-        }
-    }
-    out
+        let _ = tx.send(Some(ins));
+    });
+    (job, rx)
 }
 
-/// The first store of a schedule that a later load of the same thread overtakes: (thread,
-/// store span), load span.
-fn delayed(s: &Schedule) -> Option<((usize, Span), Span)> {
-    for (i, st) in s.iter().enumerate() {
-        if st.action != Action::Store || !st.buffered {
-            continue;
-        }
-        let flush = s[i + 1..]
-            .iter()
-            .position(|f| f.action == Action::Flush && f.thread == st.thread && f.span == st.span)
-            .map_or(s.len(), |j| i + 1 + j);
-        if let Some(ld) = s[i + 1..flush].iter().find(|l| {
-            l.thread == st.thread && l.action == Action::Load && !l.buffered && l.loc != st.loc
-        }) {
-            return Some(((st.thread, st.span), ld.span));
-        }
-    }
-    None
+/// Runs the quick fix's job once it has its place in the queue: `None` if it was cancelled
+/// first (or its thread failed), else the answer.
+async fn run(
+    ctx: &Ctx,
+    id: u64,
+    control: &Control,
+    text: String,
+    test: Arc<Test>,
+    model: Model,
+) -> Option<Option<Insertions>> {
+    let settings = ctx.settings();
+    let limit = settings
+        .max_jobs
+        .unwrap_or_else(super::queue::default_limit);
+    let slot = ctx
+        .shared
+        .queue
+        .acquire(id, limit, control, async {})
+        .await?;
+    let mut opts = settings.check_options();
+    opts.timeout = Some(opts.timeout.map_or(LIMIT, |t| t.min(LIMIT)));
+    let ctl = control.clone().with_memory_budget(crate::memory::budget(
+        settings.max_memory,
+        "set by litmus.maxMemory",
+    ));
+    let engine = ctx.shared.engine.clone();
+    tokio::task::spawn_blocking(move || {
+        let _slot = slot;
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            engine.fences(&text, &test, model, &opts, &ctl)
+        }))
+        .unwrap_or(None)
+    })
+    .await
+    .ok()
 }

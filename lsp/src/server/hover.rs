@@ -13,7 +13,7 @@ use super::document::Outcome;
 use super::symbols::{self, Occurrence, Sym};
 use super::verdict;
 use super::view::{self, findings, overlaps, pick, Target};
-use super::{fences, position, Snapshot};
+use super::{position, relaxed, Snapshot};
 
 /// What a hover rule looks at: the test, its text, the cursor's offset, the symbols.
 struct Probe<'a> {
@@ -124,7 +124,7 @@ pub fn hover(s: &Snapshot<'_>, pos: Position) -> Option<Hover> {
     let mut md = head;
     md += &super::trace::hover_links(test, &d.results, p.target, s.conv.uri);
     md += &models;
-    md += &fences::hover_lines(test, &d.text, &d.results, p.span);
+    md += &relaxed::hover_lines(test, &d.text, &d.results, p.span);
     if d.results.values().next().is_some() {
         md += &format!("\n\n_{}_\n", verdict::LEGEND);
     }

@@ -25,6 +25,7 @@ pub mod highlight;
 pub mod hover;
 pub mod position;
 pub mod queue;
+pub mod relaxed;
 pub mod requests;
 pub mod schedule;
 pub mod symbols;
@@ -189,6 +190,7 @@ impl Shared {
     pub fn cancel_all(&self) {
         for d in lock(&self.state).docs.values_mut() {
             d.stop_parse();
+            d.fences.clear();
             if let Some(j) = &d.job {
                 j.control.cancel();
             }

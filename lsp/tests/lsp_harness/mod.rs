@@ -191,6 +191,17 @@ impl Harness {
             .unwrap()
     }
 
+    /// Sends a request and returns at once; the receiver gets the whole response.
+    pub async fn request_later(&mut self, method: &str, params: Value) -> oneshot::Receiver<Value> {
+        let id = self.next_id;
+        self.next_id += 1;
+        let (tx, rx) = oneshot::channel();
+        self.shared.lock().unwrap().pending.insert(id, tx);
+        self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))
+            .await;
+        rx
+    }
+
     /// Sends a request and returns its result, failing on an error response.
     pub async fn request(&mut self, method: &str, params: Value) -> Value {
         let r = self.request_raw(method, params).await;
