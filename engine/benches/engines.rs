@@ -20,7 +20,7 @@ mod programs;
 use litmus_engine::check::check_counting;
 use litmus_engine::report::Model;
 use litmus_engine::{syntax, CheckOptions, Control, EngineChoice, EngineKind};
-use programs::{counter, sb_ring};
+use programs::{counter, nidhugg, sb_ring};
 use std::io::{Read, Write};
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -172,20 +172,6 @@ fn mcr_example(n: usize) -> String {
     )
 }
 
-fn nidhugg(name: &str, fences: &str) -> String {
-    let path = format!(
-        "{}/benches/engines/{name}.litmus.tpl",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let tpl = std::fs::read_to_string(path).expect("template");
-    let (t, p) = match fences {
-        "none" => ("", ""),
-        "TSO" => ("fence;", ""),
-        _ => ("fence;", "fence;"),
-    };
-    tpl.replace("{T}", t).replace("{P}", p)
-}
-
 /// Nidhugg 0.4's executions (traces plus assume-blocked traces) on its TACAS'15 benchmarks,
 /// "all" (`--keep-going`) and "first" (to the first error), per benchmark, unroll bound (0:
 /// none), fences and model (SC, TSO, PSO): `../shared/notes/peers.md`, measured on this machine
@@ -222,7 +208,11 @@ fn nidhugg_bounds(timeout: f64) {
     for name in ["dekker", "peterson", "szymanski", "lamport"] {
         for f in ["none", "TSO", "PSO"] {
             let src = nidhugg(name, f);
-            let nid = NIDHUGG.iter().find(|r| r.0 == name && r.2 == f).expect("Nidhugg's row").3;
+            let nid = NIDHUGG
+                .iter()
+                .find(|r| r.0 == name && r.2 == f)
+                .expect("Nidhugg's row")
+                .3;
             for model in Model::ALL {
                 let (nall, nfirst) = nid[model as usize];
                 for bound in [4, 10, 32] {
@@ -230,7 +220,13 @@ fn nidhugg_bounds(timeout: f64) {
                     let all = measure(&src, eng, model, bound, timeout, false);
                     let first = measure(&src, eng, model, bound, timeout, true);
                     let cell = |r: &Run, n: u64| {
-                        let verdict = if r.violations > 0 { "bug" } else if r.complete { "ok" } else { "timeout" };
+                        let verdict = if r.violations > 0 {
+                            "bug"
+                        } else if r.complete {
+                            "ok"
+                        } else {
+                            "timeout"
+                        };
                         let mark = if r.executions > n { " >" } else { "" };
                         format!("{verdict} {} ({}){mark}", r.executions, r.blocked)
                     };
@@ -617,7 +613,11 @@ fn main() {
         println!("| benchmark | fences | model | MCR | exhaustive | DPOR | MCR --first | exhaustive --first | DPOR --first | Nidhugg |");
         println!("|---|---|---|---|---|---|---|---|---|---|");
         let nid = |name: &str, f: &str, m: Model| -> String {
-            let row = NIDHUGG.iter().find(|r| r.0 == name && r.2 == f).expect("Nidhugg's row").3;
+            let row = NIDHUGG
+                .iter()
+                .find(|r| r.0 == name && r.2 == f)
+                .expect("Nidhugg's row")
+                .3;
             let (all, first) = row[m as usize];
             format!("{all} all, {first} to the first error")
         };

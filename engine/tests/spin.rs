@@ -3,6 +3,7 @@
 //! grow with the loop bound, and the reduction keeps every final state, violation and verdict
 //! of the reference explorer on generated programs with spin loops.
 
+mod programs;
 mod sweep_support;
 mod tier;
 
@@ -10,21 +11,8 @@ use litmus_engine::check::check;
 use litmus_engine::ir::Program;
 use litmus_engine::testgen::{random_test_with, GenConfig};
 use litmus_engine::{syntax, CheckOptions, Control, EngineKind, Model, ModelReport};
+use programs::nidhugg;
 use sweep_support::*;
-
-fn bench(name: &str, fences: &str) -> String {
-    let path = format!(
-        "{}/benches/engines/{name}.litmus.tpl",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let tpl = std::fs::read_to_string(path).expect("template");
-    let (t, p) = match fences {
-        "none" => ("", ""),
-        "TSO" => ("fence;", ""),
-        _ => ("fence;", "fence;"),
-    };
-    tpl.replace("{T}", t).replace("{P}", p)
-}
 
 fn dpor(src: &str, model: Model, loop_bound: u32, first: bool) -> ModelReport {
     let test = syntax::parse(src).test.expect("the benchmark parses");
@@ -47,7 +35,7 @@ fn dpor(src: &str, model: Model, loop_bound: u32, first: bool) -> ModelReport {
 fn dekker_costs_the_same_at_every_loop_bound() {
     let test_of = |src: &str| syntax::parse(src).test.expect("parses");
     for f in ["none", "TSO", "PSO"] {
-        let src = bench("dekker", f);
+        let src = nidhugg("dekker", f);
         for model in Model::ALL {
             let runs: Vec<ModelReport> = [4, 10, 32]
                 .iter()

@@ -1,5 +1,6 @@
 //! Scalable programs in the native dialect, shared by the engine's tests and its benchmarks
 //! (`engine/benches/engines.rs` includes this file by path).
+#![allow(dead_code)]
 
 /// Each of `threads` threads increments `c` (a load, then a store) `incs` times; the condition
 /// asks whether no increment was lost.
@@ -25,4 +26,20 @@ pub fn sb_ring(n: usize) -> String {
     }
     let all: Vec<String> = (0..n).map(|t| format!("P{t}:r == 0")).collect();
     s + &format!("exists ({})\n", all.join(" && "))
+}
+
+/// One of Nidhugg's TACAS'15 benchmarks as translated in `engine/benches/engines/` (`dekker`,
+/// `peterson`, `szymanski`, `lamport`), with the fences of `fences` (`none`, `TSO`, `PSO`).
+pub fn nidhugg(name: &str, fences: &str) -> String {
+    let path = format!(
+        "{}/benches/engines/{name}.litmus.tpl",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let tpl = std::fs::read_to_string(path).expect("template");
+    let (t, p) = match fences {
+        "none" => ("", ""),
+        "TSO" => ("fence;", ""),
+        _ => ("fence;", "fence;"),
+    };
+    tpl.replace("{T}", t).replace("{P}", p)
 }
