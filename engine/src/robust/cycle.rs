@@ -265,13 +265,13 @@ pub fn robustness_dpor(
                     .map(|&i| {
                         let e = &events[i];
                         (i + 1..events.len())
-                            .filter(|&j| {
+                            .rev()
+                            .find(|&j| {
                                 e.action == Action::Store
                                     && e.buffered
                                     && events[j].action == Action::Flush
                                     && events[j].write == e.write
                             })
-                            .last()
                             .unwrap_or(i)
                     })
                     .max()

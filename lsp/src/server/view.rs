@@ -446,7 +446,7 @@ pub fn inlay_hints(
     };
     let herd = test.dialect.is_herd();
     // offset -> ((values, runs), tags), in order of first appearance
-    let mut at: BTreeMap<u32, Vec<((String, usize), Vec<String>)>> = BTreeMap::new();
+    let mut at: BTreeMap<u32, Vec<(HintBody, Vec<String>)>> = BTreeMap::new();
     for (i, f) in chosen.iter().enumerate() {
         let of_model = chosen.iter().filter(|g| g.model == f.model).count();
         let tag = if of_model > 1 {
@@ -481,6 +481,11 @@ pub fn inlay_hints(
         .collect()
 }
 
+/// A hint's text: the values read and how many times the load ran.
+type HintBody = (String, usize);
+/// Per location, in order of first read, the values it read.
+type LocValues = Vec<(String, Vec<String>)>;
+
 /// The hints of one schedule: (offset, values read, how many times the load ran).
 fn finding_hints(
     test: &Test,
@@ -490,7 +495,7 @@ fn finding_hints(
 ) -> Vec<(u32, String, usize)> {
     use litmus_engine::report::Action;
     // (thread, span) -> per location in order of first read, its values
-    let mut by_span: Vec<((usize, Span), Vec<(String, Vec<String>)>)> = Vec::new();
+    let mut by_span: Vec<((usize, Span), LocValues)> = Vec::new();
     for s in schedule
         .iter()
         .filter(|s| matches!(s.action, Action::Load | Action::Rmw))
