@@ -1,10 +1,12 @@
 //! `--unbounded` against the bounded check, on the lazy-TSO paper's first experiment
 //! (Lamport's fast mutex for N threads, here in an endless loop so that "for every
 //! iteration" means every number of rounds) and the endless-loop classics of
-//! `tests/litmus/forever/`. Per program and model: the unbounded answer, the states its
+//! `tests/litmus/forever/`, and the paper's Figures 7 (Dekker with an N-branching diamond)
+//! and 8 (a length-N store loop) for N = 2, 4, 8. Per program and model: the unbounded answer, the states its
 //! searches visited (SC states; under TSO also the attack search's and the last refinement
 //! round's of lazy TSO reachability), the refinement rounds, its time and peak heap; and the
-//! bounded reference explorer at loop bounds 2 and 8 (violations found, whether the bound cut
+//! bounded check (DPOR unless `UNBOUNDED_ENGINE` names another engine; the unbounded check's
+//! own bounded part uses it too) at loop bounds 2, 8 and 32 (violations found, whether the bound cut
 //! it, time), each with a time limit. Prints a Markdown table (committed as
 //! `docs/bench-unbounded.md`).
 //!
@@ -12,10 +14,11 @@
 //! `UNBOUNDED_MAX_N` for the threads of Lamport's mutex, default 2 to 5; `UNBOUNDED_LIMIT_S`
 //! for the per-check time limit, default 60; `UNBOUNDED_STATES` for the state budget per
 //! search, default 2,000,000; `UNBOUNDED_BOUNDS` for the bounded checks' loop bounds, default
-//! `2,8`; `UNBOUNDED_CLASSICS=0` to leave out the classics).
+//! `2,8,32`; `UNBOUNDED_CLASSICS=0` to leave out the classics; `UNBOUNDED_FIG_N` and
+//! `UNBOUNDED_FIG_MAX_N` for the figures' N, default 2 to 8, powers of two).
 
 use litmus_engine::unbounded::{self, Verdict};
-use litmus_engine::{check, syntax, CheckOptions, Control, EngineKind, Model};
+use litmus_engine::{check, syntax, CheckOptions, Control, Model};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
@@ -114,6 +117,43 @@ if (ok == 1) {{
     s
 }
 
+/// The lazy-TSO paper's Figure 7: Dekker's entry with an "N-branching diamond" over
+/// addresses `a`, `b` (distinct from `x`, `y`) between each thread's store and its load; the
+/// goal (both threads read 0) is TSO-reachable when the first store is delayed past the last
+/// load. Our rendering of the diamond (the language has no nondeterministic branch): `n`
+/// two-way diamonds in sequence, each branching on a value read from `a` or `b` (which both
+/// threads write), so up to `2^n` paths. The goal is the failure of `~exists` (a violation).
+fn diamond(n: usize) -> String {
+    let mut s = "litmus Diamond\nshared x = 0, y = 0, a = 0, b = 0;\n".to_string();
+    for (i, (mine, theirs)) in [("x", "y"), ("y", "x")].into_iter().enumerate() {
+        let d: String = (0..n)
+            .map(|k| {
+                let (r, w) = if k % 2 == 0 { ("a", "b") } else { ("b", "a") };
+                format!("d = {r}; if (d == 0) {{ {r} = 1; }} else {{ {w} = 0; }}\n")
+            })
+            .collect();
+        s += &format!("thread P{i} {{ {mine} = 1;\n{d}\nr = {theirs}; }}\n");
+    }
+    s + "~exists (P0:r == 0 && P1:r == 0)\n"
+}
+
+/// The lazy-TSO paper's Figure 8: thread P0 runs a loop of `n` stores to `x` (`n - 1` of 1,
+/// then 0) twice and then expects to load `y`'s initial value; P1 stores `y` first and then
+/// expects to load 1 and then 0 from `x`. Only TSO (P1's store of `y` delayed past its loads)
+/// reaches the goal (the failure of `~exists`): under SC, P0's load of `y` precedes P1's
+/// store, so P0 has finished and `x` is 0 before P1 loads it.
+fn store_loop(n: usize) -> String {
+    let stores: String = (1..n).map(|_| "x = 1; ".to_string()).collect();
+    format!(
+        "litmus StoreLoop{n}
+shared x = 0, y = 0;
+thread P0 {{ k = 0; while (k < 2) {{ {stores}x = 0; k = k + 1; }} r = y; assume(r == 0); }}
+thread P1 {{ y = 1; q = x; assume(q == 1); q = x; assume(q == 0); }}
+~exists (P0:r == 0)
+"
+    )
+}
+
 fn main() {
     let env = |k: &str, d: usize| -> usize {
         std::env::var(k)
@@ -123,7 +163,7 @@ fn main() {
     };
     let (min_n, max_n) = (env("UNBOUNDED_MIN_N", 2), env("UNBOUNDED_MAX_N", 5));
     let bounds: Vec<u32> = std::env::var("UNBOUNDED_BOUNDS")
-        .unwrap_or_else(|_| "2,8".to_string())
+        .unwrap_or_else(|_| "2,8,32".to_string())
         .split(',')
         .filter_map(|b| b.trim().parse().ok())
         .collect();
@@ -144,6 +184,14 @@ fn main() {
             programs.push((name, lamport(n, fenced)));
         }
     }
+    for n in env("UNBOUNDED_FIG_N", 2)..=env("UNBOUNDED_FIG_MAX_N", 8) {
+        if n.is_power_of_two() {
+            programs.push((format!("Fig. 7 diamond N={n}"), diamond(n)));
+            programs.push((format!("Fig. 8 store loop N={n}"), store_loop(n)));
+        }
+    }
+    let engine = std::env::var("UNBOUNDED_ENGINE").unwrap_or_else(|_| "dpor".to_string());
+    let engine = litmus_engine::EngineChoice::parse(&engine).expect("an engine name");
     let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/litmus/forever");
     let classics: &[&str] = if env("UNBOUNDED_CLASSICS", 1) == 0 {
         &[]
@@ -173,7 +221,7 @@ fn main() {
         let t = syntax::parse(src).test.expect("parses");
         for m in [Model::Sc, Model::Tso] {
             let opts = CheckOptions {
-                engine: EngineKind::Exhaustive.into(),
+                engine,
                 loop_bound: 2,
                 timeout: Some(limit),
                 ..CheckOptions::default()

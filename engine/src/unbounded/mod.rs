@@ -138,13 +138,31 @@ pub fn check_with(
         }
     };
     forever(&mut program);
+    // Under TSO and PSO the unbounded searches (SC states, attacks, refinement rounds) get
+    // half the time left when there is a deadline, and the bounded check the rest: a search
+    // that cannot close within the time (Lamport's fast mutex at N = 5) would otherwise leave
+    // nothing to the bounded check, which finds a TSO violation there in milliseconds.
+    let whole = ctl;
+    let half = (model != Model::Sc)
+        .then(|| whole.deadline())
+        .flatten()
+        .map(|d| {
+            let now = Instant::now();
+            whole
+                .child()
+                .with_deadline(now + d.saturating_duration_since(now) / 2)
+        });
+    let ctl = half.as_ref().unwrap_or(whole);
     let mut col = Collector::new(test, &program, model);
     col.first = opts.first;
     col.on_violation = ctl.on_violation();
     let (states, cut) = explore::explore(&program, model, budget, ctl, &mut col);
     let over = matches!(cut, Some(explore::Cut::States(_)));
-    if over {
-        // Said below, with the budget; the collector's warning is for `Control`'s reasons.
+    // Stopped by its half of the time alone: said below, like the state budget.
+    let halved =
+        half.is_some() && matches!(cut, Some(explore::Cut::Control)) && !whole.should_stop();
+    if over || halved {
+        // Said below; the collector's warning is for `Control`'s reasons.
         col.complete = true;
     } else if !col.complete {
         col.stop = ctl.stop_reason();
@@ -157,6 +175,17 @@ pub fn check_with(
             "the SC states did not close within the budget of {} states: some value may keep \
              growing with the iterations (a counter)",
             budget.states
+        );
+        sc.complete = false;
+        sc.warnings.push(Warning {
+            message: m.clone(),
+            span: None,
+        });
+        reason = Some(m);
+    } else if halved {
+        let m = format!(
+            "the SC states did not close within half the time limit ({states} states); the \
+             bounded check had the other half"
         );
         sc.complete = false;
         sc.warnings.push(Warning {
@@ -266,7 +295,7 @@ pub fn check_with(
             opts.loop_bound
         ));
     }
-    let bounded = crate::check(test, model, opts, ctl);
+    let bounded = crate::check(test, model, opts, whole);
     // A complete bounded check that no loop bound cut is exact for every iteration.
     let exact = bounded.complete && !bounded.warnings.iter().any(is_loop_cut);
     let report = merge(test, sc, bounded, exact);

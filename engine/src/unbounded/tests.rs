@@ -154,3 +154,32 @@ forall (P0:r0 == 1 || P1:r1 == 1)",
     let end = crate::replay::replay(&t, Model::Tso, &opts(0), &v.schedule);
     assert!(matches!(end, Ok(ReplayEnd::Final(_))), "{end:?}");
 }
+
+/// With a time limit, the unbounded searches under TSO take half of it: a search that cannot
+/// close (a counter that keeps growing) leaves the other half to the bounded check, which
+/// finds the store-buffering failure. Without the split the SC search used the whole limit
+/// and the answer was `unknown`.
+#[test]
+fn a_search_that_cannot_close_leaves_time_to_the_bounded_check() {
+    let t = parse(
+        "litmus SBCount
+shared x = 0, y = 0, a = 0;
+thread P0 { x = 1; r0 = y; if (r0 == 0) { a = 1; } }
+thread P1 { y = 1; r1 = x; if (r1 == 0) { r2 = a; assert(r2 == 0); } }
+thread P2 { r = 0; while (r >= 0) { r = r + 1; } }",
+    );
+    let ctl = Control::new().with_timeout(Some(std::time::Duration::from_secs(4)));
+    let u = check(&t, Model::Tso, &opts(8), &ctl);
+    assert_eq!(u.unbounded.verdict, Verdict::Violation, "{:?}", u.unbounded);
+    let reason = u.unbounded.reason.clone().unwrap();
+    assert!(reason.contains("half the time limit"), "{reason}");
+    let v = &u.report.violations[0];
+    assert_eq!(v.kind, ViolationKind::Assert);
+    let o = opts(u.unbounded.loop_bound);
+    let end = crate::replay::replay(&t, Model::Tso, &o, &v.schedule);
+    assert!(matches!(end, Ok(ReplayEnd::Violation { .. })), "{end:?}");
+    // Under SC the search keeps the whole limit and the program is correct: unknown.
+    let ctl = Control::new().with_timeout(Some(std::time::Duration::from_secs(1)));
+    let u = check(&t, Model::Sc, &opts(8), &ctl);
+    assert_eq!(u.unbounded.verdict, Verdict::Unknown, "{:?}", u.unbounded);
+}
