@@ -2,6 +2,7 @@
 //! tests in `tests/lsp_*.rs`. The binary (`main.rs`) dispatches `litmus lsp` to
 //! [`server::run_stdio`].
 
+pub mod json;
 pub mod limits;
 pub mod memory;
 pub mod server;
