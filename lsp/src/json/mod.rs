@@ -5,6 +5,8 @@
 //!
 //! - [`report`]: `litmus check --json`, the version-1 document of `docs/reference.md#json`
 //!   (reports, schedules and their steps, robustness, `--unbounded`), written one file at a time;
+//! - [`axiom`]: `litmus check --json` on AArch64 and RISC-V tests (the axiomatic engine's
+//!   report, `docs/arm-riscv.md`);
 //! - [`fences`]: `litmus fences --json` (the fences found per file);
 //! - [`trace`]: the language server's `litmus/trace` reply and `litmus.showSchedule` schedule
 //!   (`docs/design/lsp.md#protocol-contract-from-the-integrator`), with every step's text
@@ -13,6 +15,7 @@
 //! CLI positions are 1-based lines and columns in characters ([`LineIndex`]); the server's are
 //! LSP ranges, converted by the server before they get here.
 
+pub mod axiom;
 pub mod fences;
 pub mod report;
 pub mod trace;
