@@ -103,7 +103,9 @@ pub fn run(args: &CheckArgs) -> Option<i32> {
                 }
                 let names = Names { test, code };
                 if args.json {
-                    docs.push(json::File::new(&path, &model_name, test, text, &r, &|a| names.loc(a)));
+                    docs.push(json::File::new(&path, &model_name, test, text, &r, &|a| {
+                        names.loc(a)
+                    }));
                 } else {
                     let mut s = String::new();
                     if args.files.len() > 1 {
