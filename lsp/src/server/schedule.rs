@@ -213,4 +213,46 @@ mod tests {
             "P0 reads y = 0 from memory (P1's store y = 1 still buffered)"
         );
     }
+
+    #[test]
+    fn every_step_has_words_for_its_thread_column() {
+        let text = "r0 = xchg(x, 1); assert(r0 == 0);";
+        let at = |a: usize, b: usize| Span::new(a, b);
+        let s = |action, loc: Option<&str>, value: Option<i64>, buffered, span| Step {
+            thread: 0,
+            span,
+            action,
+            loc: loc.map(String::from),
+            value,
+            buffered,
+        };
+        let cells: Vec<String> = [
+            s(Action::Load, Some("x"), Some(1), true, at(0, 0)),
+            s(Action::Load, Some("x"), Some(0), false, at(0, 0)),
+            s(Action::Store, Some("y"), Some(2), false, at(0, 0)),
+            s(Action::Fence, None, None, false, at(0, 0)),
+            s(Action::Lock, Some("m"), None, false, at(0, 0)),
+            s(Action::Unlock, Some("m"), None, false, at(0, 0)),
+            s(Action::Rmw, Some("x"), Some(0), false, at(0, 16)),
+            s(Action::Assert, None, None, false, at(17, 33)),
+            s(Action::Load, None, None, false, at(0, 0)),
+        ]
+        .iter()
+        .map(|st| cell(text, st))
+        .collect();
+        assert_eq!(
+            cells,
+            [
+                "read x = 1 (own buffer)",
+                "read x = 0",
+                "y = 2 → memory",
+                "fence",
+                "lock m",
+                "unlock m",
+                "r0 = xchg(x, 1); (old 0)",
+                "assert(r0 == 0);",
+                "read ? = ?",
+            ]
+        );
+    }
 }
