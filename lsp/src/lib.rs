@@ -1,7 +1,9 @@
 //! The `litmus` crate as a library, so that the language server can be driven in-process by the
 //! tests in `tests/lsp_*.rs`. The binary (`main.rs`) dispatches `litmus lsp` to
-//! [`server::run_stdio`].
+//! [`server::run_stdio`]. [`json`], every JSON shape litmus prints or sends, is shared by the
+//! CLI and the server.
 
+pub mod json;
 pub mod limits;
 pub mod memory;
 pub mod server;

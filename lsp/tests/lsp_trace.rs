@@ -216,3 +216,118 @@ async fn the_hover_links_each_models_trace_and_a_position_picks_the_finding() {
         t["end"]
     );
 }
+
+/// A witness under TSO that needs the kinds of step whose text the clients once wrote
+/// themselves (Neovim had no words for lock and unlock): a buffered store flushed before a
+/// lock, a read-modify-write, an unlock.
+const STEPS: &str = "litmus Steps
+shared x = 0, y = 0, f = 0;
+mutex m;
+thread P0 {
+  x = 1;
+  lock(m);
+  r0 = fetch_add(y, 2);
+  unlock(m);
+  f = 1;
+}
+thread P1 {
+  await(f == 1);
+  r1 = y;
+}
+exists (P1:r1 == 2)
+";
+
+/// An await is a step of its own when its condition fails at run time.
+const AWAIT: &str = "litmus Await
+shared x = 0;
+thread P0 {
+  x = 1;
+}
+thread P1 {
+  r0 = x;
+  await(10 / r0 == 10);
+}
+";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_server_writes_every_steps_text_for_locks_rmws_flushes_and_awaits() {
+    let uri = "file:///t/steps.litmus";
+    let mut h = verified(STEPS, uri).await;
+    let t = h
+        .request("litmus/trace", json!({"uri": uri, "model": "tso"}))
+        .await;
+    assert_eq!(t["kind"], "witness", "{t}");
+    let rows = arr(&t["rows"]);
+    let row = |action: &str| {
+        rows.iter()
+            .find(|r| r["action"] == action)
+            .unwrap_or_else(|| panic!("no {action} step in {t}"))
+    };
+    let text = |r: &Value| r["text"].as_str().unwrap().to_string();
+    // (cell, label) of each step, as the trace view's column and its sentence.
+    let said = |r: &Value| (r["cell"].clone(), r["label"].clone());
+    assert_eq!(said(row("lock")), (json!("lock m"), json!("P0 locks m")));
+    assert_eq!(
+        said(row("unlock")),
+        (json!("unlock m"), json!("P0 unlocks m"))
+    );
+    let flush_x = rows
+        .iter()
+        .find(|r| r["action"] == "flush" && r["loc"] == "x")
+        .unwrap_or_else(|| panic!("no flush of x in {t}"));
+    assert_eq!(
+        said(flush_x),
+        (
+            json!("flush x = 1"),
+            json!("P0's buffered store x = 1 reaches memory")
+        )
+    );
+    let rmw = row("rmw");
+    assert!(text(rmw).starts_with("r0 = fetch_add(y, 2)"), "{rmw}");
+    assert_eq!(
+        said(rmw),
+        (
+            json!(format!("{} (old 0)", text(rmw))),
+            json!(format!(
+                "P0 atomically updates y (`{}`), old value 0",
+                text(rmw)
+            ))
+        )
+    );
+    // A buffered store's column says where it went.
+    let store_x = rows
+        .iter()
+        .find(|r| r["action"] == "store" && r["loc"] == "x")
+        .unwrap();
+    assert_eq!(store_x["cell"], "x = 1 → buffer");
+    // One rendering: `litmus.showSchedule` says the same sentences as the trace.
+    let s = h
+        .request(
+            "workspace/executeCommand",
+            json!({"command": "litmus.showSchedule", "arguments": [uri, 0, 0, "tso"]}),
+        )
+        .await;
+    let sched: Vec<&Value> = arr(&s["steps"]).iter().map(|st| &st["label"]).collect();
+    let trace: Vec<&Value> = rows.iter().map(|r| &r["label"]).collect();
+    assert_eq!(sched, trace);
+
+    let uri = "file:///t/await.litmus";
+    h.open(uri, 1, AWAIT).await;
+    h.status(uri, "done").await;
+    let t = h
+        .request("litmus/trace", json!({"uri": uri, "model": "tso"}))
+        .await;
+    assert_eq!(t["kind"], "error", "{t}");
+    let wait = arr(&t["rows"])
+        .iter()
+        .find(|r| r["action"] == "await")
+        .unwrap_or_else(|| panic!("no await step in {t}"));
+    assert_eq!(wait["text"], "await(10 / r0 == 10);");
+    assert_eq!(
+        said(wait),
+        (
+            json!("await(10 / r0 == 10);"),
+            json!("P1 waits at `await(10 / r0 == 10);`")
+        )
+    );
+}

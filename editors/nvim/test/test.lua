@@ -216,22 +216,32 @@ check('trace_lines: thread columns, buffers and memory per step, the end, the gr
     choices = { { model = 'tso', index = 0, kind = 'witness', title = 'TSO witness' } },
     initial = snap(0),
     rows = {
-      { thread = 0, action = 'store', loc = 'x', value = 1, buffered = true, text = 'x = 1;', range = { start = { line = 3, character = 2 } }, after = snap(0, { { loc = 'x', value = 1 } }) },
-      { thread = 1, action = 'load', loc = 'x', value = 0, buffered = false, text = 'r = x;', range = { start = { line = 7, character = 2 } }, after = snap(0, { { loc = 'x', value = 1 } }) },
-      { thread = 0, action = 'flush', loc = 'x', value = 1, buffered = false, text = 'x = 1;', range = { start = { line = 3, character = 2 } }, after = snap(1) },
+      { thread = 0, action = 'store', loc = 'x', value = 1, buffered = true, cell = 'x = 1 → buffer', text = 'x = 1;', range = { start = { line = 3, character = 2 } }, after = snap(0, { { loc = 'x', value = 1 } }) },
+      { thread = 1, action = 'load', loc = 'x', value = 0, buffered = false, cell = 'read x = 0', text = 'r = x;', range = { start = { line = 7, character = 2 } }, after = snap(0, { { loc = 'x', value = 1 } }) },
+      { thread = 0, action = 'flush', loc = 'x', value = 1, buffered = false, cell = 'flush x = 1', text = 'x = 1;', range = { start = { line = 3, character = 2 } }, after = snap(1) },
+      -- The server's words, whatever the step: a lock, an unlock (the plugin once had none for
+      -- them), and words no client would write for a load; a server before `cell`: the sentence.
+      { thread = 1, action = 'lock', loc = 'm', cell = 'lock m', text = 'lock(m);', after = snap(1) },
+      { thread = 1, action = 'unlock', loc = 'm', cell = 'unlock m', text = 'unlock(m);', after = snap(1) },
+      { thread = 0, action = 'load', loc = 'x', value = 1, cell = 'as the server says', text = 'r = x;', after = snap(1) },
+      { thread = 0, action = 'fence', label = 'P0 executes a fence', text = 'fence;', after = snap(1) },
     },
     ['end'] = { ['end'] = 'final', state = { { 'P1:r', 0 }, { 'x', 1 } } },
     graph = { nodes = { { name = '', label = 'Wx=0' }, { name = 'a', label = 'Wx=1' }, { name = 'b', label = 'Rx=0' } },
               edges = { { from = 0, to = 2, kind = 'rf' }, { from = 2, to = 1, kind = 'fr' } } },
   })
   eq(lines, {
-    'T: witness under TSO (3 steps)',
+    'T: witness under TSO (7 steps)',
     '',
-    '#    │ P0             │ P1         │ P0 buffer │ P1 buffer │ memory',
-    'init │                │            │ -         │ -         │ x=0',
-    '1    │ x = 1 → buffer │            │ x=1       │ -         │ x=0',
-    '2    │                │ read x = 0 │ x=1       │ -         │ x=0',
-    '3    │ flush x = 1    │            │ -         │ -         │ x=1',
+    '#    │ P0                  │ P1         │ P0 buffer │ P1 buffer │ memory',
+    'init │                     │            │ -         │ -         │ x=0',
+    '1    │ x = 1 → buffer      │            │ x=1       │ -         │ x=0',
+    '2    │                     │ read x = 0 │ x=1       │ -         │ x=0',
+    '3    │ flush x = 1         │            │ -         │ -         │ x=1',
+    '4    │                     │ lock m     │ -         │ -         │ x=1',
+    '5    │                     │ unlock m   │ -         │ -         │ x=1',
+    '6    │ as the server says  │            │ -         │ -         │ x=1',
+    '7    │ P0 executes a fence │            │ -         │ -         │ x=1',
     '',
     'final state: P1:r=0 x=1',
     '',
@@ -610,6 +620,29 @@ else
       return false
     end)
   end)
+  check(":LitmusTrace shows the real server's text for locks, unlocks, flushes and atomics", function()
+    vim.cmd('edit ' .. write_file(tmp .. '/steps.litmus', {
+      'litmus Steps', 'shared x = 0, y = 0, f = 0;', 'mutex m;',
+      'thread P0 {', '  x = 1;', '  lock(m);', '  r0 = fetch_add(y, 2);', '  unlock(m);', '  f = 1;', '}',
+      'thread P1 {', '  await(f == 1);', '  r1 = y;', '}', 'exists (P1:r1 == 2)',
+    }))
+    local b = vim.api.nvim_get_current_buf()
+    wait_for(60000, 'a finished status', function()
+      local s = litmus.status[b]
+      return s ~= nil and s.state == 'done'
+    end)
+    vim.api.nvim_win_set_cursor(0, { 15, 0 })
+    litmus.last_trace = nil
+    vim.cmd('LitmusTrace tso')
+    wait_for(15000, 'the trace buffer', function()
+      return litmus.last_trace ~= nil
+    end)
+    local text = table.concat(vim.api.nvim_buf_get_lines(litmus.last_trace.buf, 0, -1, false), '\n')
+    for _, want in ipairs({ '│ lock m ', '│ unlock m ', '│ flush x = 1 ', '│ r0 = fetch_add(y, 2); (old 0) ', '│ x = 1 → buffer ' }) do
+      eq(text:find(want, 1, true) ~= nil, true, want .. ' in P0\'s column\n' .. text)
+    end
+  end)
+
   check(':LitmusVerifyAll checks every example with one CLI run and fills the quickfix list', function()
     litmus.setup({ cmd = { real_bin, 'lsp' }, settings = { timeout = 60 } })
     local examples = vim.fn.fnamemodify(root .. '/../../examples', ':p')

@@ -15,6 +15,8 @@ use litmus_engine::ast::{Quantifier, Test};
 use litmus_engine::axiomatic::{self, Event, Execution, Kind, Report};
 use litmus_engine::cat::Model;
 
+use crate::json::axiom as json;
+
 use super::args::CheckArgs;
 use super::{err, exit, out};
 
@@ -101,7 +103,9 @@ pub fn run(args: &CheckArgs) -> Option<i32> {
                 }
                 let names = Names { test, code };
                 if args.json {
-                    docs.push(json(&path, &model_name, test, text, &r, &names));
+                    docs.push(json::File::new(&path, &model_name, test, text, &r, &|a| {
+                        names.loc(a)
+                    }));
                 } else {
                     let mut s = String::new();
                     if args.files.len() > 1 {
@@ -117,7 +121,7 @@ pub fn run(args: &CheckArgs) -> Option<i32> {
         }
     }
     if args.json {
-        let doc = serde_json::json!({ "version": 1, "axiomatic": true, "files": docs });
+        let doc = json::Document::new(docs);
         out(&format!(
             "{}\n",
             serde_json::to_string_pretty(&doc).unwrap_or_default()
@@ -302,34 +306,4 @@ fn explain(r: &Report, n: &Names) -> String {
         }
     }
     s
-}
-
-fn json(
-    path: &str,
-    model: &str,
-    test: &Test,
-    text: &str,
-    r: &Report,
-    n: &Names,
-) -> serde_json::Value {
-    let exe = |x: &Execution| {
-        serde_json::json!({
-            "events": x.events.iter().enumerate().map(|(i, e)| serde_json::json!({
-                "id": i, "thread": e.thread, "kind": e.kind, "loc": n.loc(e.addr), "value": e.value, "tags": e.tags,
-            })).collect::<Vec<_>>(),
-            "rf": x.rf, "co": x.co,
-            "state": x.state.iter().map(|(k, v)| serde_json::json!({"key": k, "value": v})).collect::<Vec<_>>(),
-            "failed": x.failure.as_ref().map(|f| serde_json::json!({"check": f.name, "kind": f.kind.as_str(), "events": f.events})),
-        })
-    };
-    let cond = test.condition.as_ref().map_or("", |c| {
-        text.get(c.span.start as usize..c.span.end as usize)
-            .unwrap_or("")
-    });
-    serde_json::json!({
-        "path": path, "test": test.name.text, "model": model,
-        "condition": {"text": cond, "kind": r.quantifier.as_str(), "holds": r.ok, "positive": r.positive, "negative": r.negative},
-        "vars": r.vars, "states": r.states, "candidates": r.candidates,
-        "witness": r.witness.as_ref().map(exe), "forbidden": r.forbidden.as_ref().map(exe), "flags": r.flags,
-    })
 }

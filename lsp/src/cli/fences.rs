@@ -12,7 +12,8 @@ use std::time::Duration;
 use clap::{Args, ValueEnum};
 use litmus_engine::fences::{synthesize, Goal, Synthesis};
 use litmus_engine::{CheckOptions, LineIndex, Model};
-use serde_json::{json, Value};
+
+use crate::json::fences as json;
 
 use super::{args, diagnostics, exit, load, out, progress};
 
@@ -165,7 +166,7 @@ pub fn run(a: FencesArgs) -> i32 {
             eprint!("{notes}");
         }
         if a.json {
-            results.push(file_json(&f.path, index, &s));
+            results.push(json::File::new(&f.path, index, &s));
         } else if a.write {
             if s.complete && !s.fences.is_empty() {
                 if let Err(e) = std::fs::write(path, &s.text) {
@@ -181,7 +182,9 @@ pub fn run(a: FencesArgs) -> i32 {
         status = exit::INCOMPLETE;
     }
     if a.json {
-        out(&format!("{:#}\n", json!({"version": 1, "files": results})));
+        let doc = serde_json::to_string_pretty(&json::Document::new(results))
+            .expect("the fences document serialises (string keys)");
+        out(&format!("{doc}\n"));
     }
     status
 }
@@ -239,48 +242,4 @@ fn notes(path: &str, index: &LineIndex, s: &Synthesis) -> String {
         );
     }
     o
-}
-
-fn span_json(index: &LineIndex, span: litmus_engine::Span) -> Value {
-    let (a, b) = index.span(span);
-    json!({"line": a.line, "col": a.col, "end_line": b.line, "end_col": b.col})
-}
-
-fn file_json(path: &str, index: &LineIndex, s: &Synthesis) -> Value {
-    let fences: Vec<Value> = s
-        .fences
-        .iter()
-        .map(|p| {
-            let lc = index.line_col(p.offset as u32);
-            json!({
-                "thread": p.thread,
-                "line": lc.line,
-                "col": lc.col,
-                "after": span_json(index, p.after),
-            })
-        })
-        .collect();
-    let named = |v: &[litmus_engine::fences::Named]| -> Vec<Value> {
-        v.iter()
-            .map(|n| {
-                let mut o = span_json(index, n.span);
-                o["kind"] = serde_json::to_value(n.kind).unwrap_or(Value::Null);
-                o["message"] = n.message.clone().into();
-                o
-            })
-            .collect()
-    };
-    json!({
-        "path": path,
-        "model": s.model.key(),
-        "goal": match s.goal { Goal::Verdicts => "verdicts", Goal::Robust => "robust" },
-        "complete": s.complete,
-        "fences": fences,
-        "candidates": s.candidates,
-        "checks": s.checks,
-        "fixed": named(&s.fixed),
-        "sc_violations": named(&s.sc_violations),
-        "text": s.text,
-        "time_ms": (s.time_ms * 1000.0).round() / 1000.0,
-    })
 }

@@ -10,7 +10,7 @@
 //! - `diagnostics.rs`: compiler-style diagnostics (codespan-reporting);
 //! - `text.rs`: herd's block, schedules, witness, warnings, stats, `--quiet` summaries;
 //! - `cond.rs`: the condition's observed variables, projected states, condition printing;
-//! - `json.rs`: the only place engine values become JSON (serde adapter types);
+//! - JSON: the crate's `json` module (`json::report`, `json::fences`), shared with the server;
 //! - `axiom.rs`: AArch64 and RISC-V tests, checked by the axiomatic engine against a cat model;
 //! - `merge.rs`: `litmus merge`, the shards' JSON documents combined into the unsharded one;
 //! - `progress.rs`: Ctrl-C and the progress line.
@@ -26,7 +26,6 @@ mod axiom;
 mod cond;
 mod diagnostics;
 pub mod fences;
-mod json;
 pub mod merge;
 mod progress;
 mod stream;
@@ -37,6 +36,8 @@ use std::io::{IsTerminal, Read, Write};
 use std::path::Path;
 
 use litmus_engine::ast::Test;
+
+use crate::json::report as json;
 use litmus_engine::{Diagnostic, LineIndex, ModelReport};
 
 use args::{CheckArgs, ColorWhen};
@@ -74,6 +75,17 @@ pub struct FileRun {
 }
 
 impl FileRun {
+    /// What the JSON document says of the file besides its results.
+    fn json_input(&self) -> json::Input<'_> {
+        json::Input {
+            path: &self.path,
+            read_error: self.read_error.as_deref(),
+            index: self.index.as_ref(),
+            test: self.test.as_ref(),
+            diagnostics: &self.diagnostics,
+        }
+    }
+
     fn has_errors(&self) -> bool {
         self.read_error.is_some() || self.diagnostics.iter().any(|d| d.is_error())
     }

@@ -254,7 +254,14 @@ impl Pool<'_, '_> {
                 reports.push(o.report);
             }
             let index = self.shard.map(|_| self.positions[slot.fi]);
-            d.stdout = json::entry(slot.fi, f, &reports, &robust, &unbounded, index);
+            d.stdout = json::entry(
+                slot.fi,
+                &f.json_input(),
+                &reports,
+                &robust,
+                &unbounded,
+                index,
+            );
         } else {
             d.stderr = diagnostics_text(f, run.color_err);
             d.stdout = run.file_text(slot.fi, f, &outs);

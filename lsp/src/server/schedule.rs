@@ -1,5 +1,7 @@
-//! Schedules for people: one sentence per step (diagnostic related information, the
-//! `litmus.showSchedule` command, the trace view's step labels).
+//! Schedules for people, the one place step text is written for every client: one sentence
+//! per step (diagnostic related information, the `litmus.showSchedule` command, the trace
+//! view's step labels, [`labels`]) and the short text of a step in its thread's column of the
+//! trace view (`x = 1 → buffer`, [`cell`]). The clients show these strings as they are.
 //!
 //! The store buffers are replayed from the steps themselves (a buffered store enters its
 //! thread's buffer, a flush leaves it) so that a load from memory can say which other thread's
@@ -64,6 +66,37 @@ fn snippet(text: &str, step: &Step) -> String {
         s = s.chars().take(39).collect::<String>() + "…";
     }
     s
+}
+
+/// The source text of a step's instruction on one line, whole (the trace view's `text`).
+pub fn source(text: &str, span: litmus_engine::Span) -> String {
+    text.get(span.range())
+        .unwrap_or("")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// A step as its thread's column of the trace view shows it: `x = 1 → buffer`, `read y = 0`,
+/// `flush x = 1`, `lock m`, `r0 = FADD(x, 1) (old 0)`; a step that only evaluates (an assert,
+/// a branch, ...) shows its source text.
+pub fn cell(text: &str, s: &Step) -> String {
+    let loc = s.loc.as_deref().unwrap_or("?");
+    let v = val(s.value);
+    match s.action {
+        Action::Load if s.buffered => format!("read {loc} = {v} (own buffer)"),
+        Action::Load => format!("read {loc} = {v}"),
+        Action::Store if s.buffered => format!("{loc} = {v} → buffer"),
+        Action::Store => format!("{loc} = {v} → memory"),
+        Action::Flush => format!("flush {loc} = {v}"),
+        Action::Fence => "fence".into(),
+        Action::Lock => format!("lock {loc}"),
+        Action::Unlock => format!("unlock {loc}"),
+        Action::Rmw => format!("{} (old {v})", source(text, s.span)),
+        Action::Assert | Action::Assume | Action::Await | Action::Branch | Action::Local => {
+            source(text, s.span)
+        }
+    }
 }
 
 /// One sentence per step, e.g. `P1 reads x = 0 from memory (P0's store x = 1 still buffered)`.
@@ -178,6 +211,48 @@ mod tests {
         assert_eq!(
             l[4],
             "P0 reads y = 0 from memory (P1's store y = 1 still buffered)"
+        );
+    }
+
+    #[test]
+    fn every_step_has_words_for_its_thread_column() {
+        let text = "r0 = xchg(x, 1); assert(r0 == 0);";
+        let at = |a: usize, b: usize| Span::new(a, b);
+        let s = |action, loc: Option<&str>, value: Option<i64>, buffered, span| Step {
+            thread: 0,
+            span,
+            action,
+            loc: loc.map(String::from),
+            value,
+            buffered,
+        };
+        let cells: Vec<String> = [
+            s(Action::Load, Some("x"), Some(1), true, at(0, 0)),
+            s(Action::Load, Some("x"), Some(0), false, at(0, 0)),
+            s(Action::Store, Some("y"), Some(2), false, at(0, 0)),
+            s(Action::Fence, None, None, false, at(0, 0)),
+            s(Action::Lock, Some("m"), None, false, at(0, 0)),
+            s(Action::Unlock, Some("m"), None, false, at(0, 0)),
+            s(Action::Rmw, Some("x"), Some(0), false, at(0, 16)),
+            s(Action::Assert, None, None, false, at(17, 33)),
+            s(Action::Load, None, None, false, at(0, 0)),
+        ]
+        .iter()
+        .map(|st| cell(text, st))
+        .collect();
+        assert_eq!(
+            cells,
+            [
+                "read x = 1 (own buffer)",
+                "read x = 0",
+                "y = 2 → memory",
+                "fence",
+                "lock m",
+                "unlock m",
+                "r0 = xchg(x, 1); (old 0)",
+                "assert(r0 == 0);",
+                "read ? = ?",
+            ]
         );
     }
 }

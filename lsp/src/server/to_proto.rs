@@ -197,15 +197,23 @@ impl Conv<'_> {
     }
 
     pub fn schedule(&self, v: &ScheduleView) -> Value {
-        json!({
-            "title": v.title,
-            "model": v.model.key(),
-            "kind": v.kind,
-            "steps": v.steps.iter().map(|(label, span)| json!({
-                "label": label,
-                "location": { "uri": self.uri.as_str(), "range": self.range(*span) },
-            })).collect::<Vec<_>>(),
-        })
+        let s = crate::json::trace::Schedule {
+            title: v.title.clone(),
+            model: v.model.key(),
+            kind: v.kind,
+            steps: v
+                .steps
+                .iter()
+                .map(|(label, span)| crate::json::trace::ScheduleStep {
+                    label: label.clone(),
+                    location: crate::json::trace::Location {
+                        uri: self.uri.as_str().into(),
+                        range: self.range(*span),
+                    },
+                })
+                .collect(),
+        };
+        serde_json::to_value(s).expect("a schedule serialises (string keys)")
     }
 }
 

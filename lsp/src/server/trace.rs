@@ -4,8 +4,8 @@
 //! Request `litmus/trace {uri, model?, violation?, position?}` → `null` when the document has nothing to
 //! show, else
 //! `{uri, test, model, index, kind, title, message, choices: [{model, index, kind, title}],
-//!   threads, locations, initial, rows: [{thread, action, loc, value, buffered, label, text,
-//!   range, after}], end, graph: {threads, nodes, edges: [{from, to, kind, explains}], waits:
+//!   threads, locations, initial, rows: [{thread, action, loc, value, buffered, label, cell,
+//!   text, range, after}], end, graph: {threads, nodes, edges: [{from, to, kind, explains}], waits:
 //!   [{thread, waits, mutex, holder, lock}]}}` (`explains`: the edge is on a cycle; `waits`: a
 //!   deadlock's wait-for relation)
 //! where a snapshot (`initial`, `after`) is `{memory: [[loc, v]], buffers: [[{loc, value,
@@ -17,7 +17,7 @@
 //! replays (the settings changed since the check) is an error naming the step.
 
 use serde::Deserialize;
-use serde_json::{json, Value};
+use serde_json::json;
 use tower_lsp_server::jsonrpc::{Error, Result};
 use tower_lsp_server::ls_types::{Position, Uri};
 
@@ -26,6 +26,8 @@ use litmus_engine::graph::Graph;
 use litmus_engine::report::Model;
 use litmus_engine::trace::{Snapshot, Trace, TraceEnd};
 use litmus_engine::Span;
+
+use crate::json::trace as out;
 
 use super::document::Outcome;
 use super::schedule;
@@ -90,31 +92,45 @@ fn finding_title(text: &str, f: &Finding) -> String {
     format!("{} {}: {what}", f.model.label(), kind_words(f.kind))
 }
 
-fn snapshot(conv: &Conv, s: &Snapshot) -> Value {
-    json!({
-        "memory": s.memory,
-        "buffers": s.buffers.iter().map(|b| b.iter().map(|p| json!({
-            "loc": p.loc, "value": p.value, "range": conv.range(p.span),
-        })).collect::<Vec<_>>()).collect::<Vec<_>>(),
-        "registers": s.registers,
-    })
+fn snapshot(conv: &Conv, s: &Snapshot) -> out::Snapshot {
+    out::Snapshot {
+        memory: s.memory.clone(),
+        buffers: s
+            .buffers
+            .iter()
+            .map(|b| {
+                b.iter()
+                    .map(|p| out::Pending {
+                        loc: p.loc.clone(),
+                        value: p.value,
+                        range: conv.range(p.span),
+                    })
+                    .collect()
+            })
+            .collect(),
+        registers: s.registers.clone(),
+    }
 }
 
-fn end(conv: &Conv, e: &TraceEnd) -> Value {
+fn end(conv: &Conv, e: &TraceEnd) -> out::End {
     match e {
-        TraceEnd::Final { state } => json!({"end": "final", "state": state.0}),
+        TraceEnd::Final { state } => out::End::Final {
+            state: state.0.clone(),
+        },
         TraceEnd::Violation {
             kind,
             message,
             span,
-        } => json!({
-            "end": "violation", "kind": view::kind_key(*kind), "message": message,
-            "range": conv.range(*span),
-        }),
-        TraceEnd::Blocked { reason, span } => {
-            json!({"end": "blocked", "reason": reason, "range": conv.range(*span)})
-        }
-        TraceEnd::Running => json!({"end": "running"}),
+        } => out::End::Violation {
+            kind: view::kind_key(*kind),
+            message: message.clone(),
+            range: conv.range(*span),
+        },
+        TraceEnd::Blocked { reason, span } => out::End::Blocked {
+            reason: reason.clone(),
+            range: conv.range(*span),
+        },
+        TraceEnd::Running => out::End::Running,
     }
 }
 
@@ -157,7 +173,7 @@ fn on_cycle(g: &Graph) -> Vec<bool> {
 /// A deadlock's wait-for relation: each waiting thread, the mutex it waits for and the thread
 /// holding it (its last `lock` of that mutex not followed by an `unlock`). The waits are read
 /// from the engine's message (`P0 waits for mutex b, P1 waits for mutex a`).
-fn waits(g: &Graph, message: &str) -> Vec<Value> {
+fn waits(g: &Graph, message: &str) -> Vec<out::Wait> {
     use litmus_engine::graph::NodeKind;
     let holder = |m: &str| {
         let mut h = None;
@@ -186,15 +202,18 @@ fn waits(g: &Graph, message: &str) -> Vec<Value> {
                 None => ("await", None),
             };
             let held = mutex.and_then(holder);
-            Some(json!({
-                "thread": thread, "waits": what, "mutex": mutex,
-                "holder": held.and_then(|n| n.thread), "lock": held.map(|n| n.id),
-            }))
+            Some(out::Wait {
+                thread,
+                waits: what,
+                mutex: mutex.map(String::from),
+                holder: held.and_then(|n| n.thread),
+                lock: held.map(|n| n.id),
+            })
         })
         .collect()
 }
 
-fn graph(conv: &Conv, g: &Graph, end: &TraceEnd) -> Value {
+fn graph(conv: &Conv, g: &Graph, end: &TraceEnd) -> out::Graph {
     let cycle = on_cycle(g);
     let waits = match end {
         TraceEnd::Violation {
@@ -204,30 +223,42 @@ fn graph(conv: &Conv, g: &Graph, end: &TraceEnd) -> Value {
         } => waits(g, message),
         _ => vec![],
     };
-    json!({
-        "waits": waits,
-        "threads": g.threads,
-        "nodes": g.nodes.iter().map(|n| json!({
-            "id": n.id, "name": n.name, "kind": n.kind, "thread": n.thread, "loc": n.loc,
-            "value": n.value, "label": n.label, "pending": n.pending, "step": n.step,
-            "range": n.span.map(|s| conv.range(s)),
-        })).collect::<Vec<_>>(),
-        "edges": g.edges.iter().zip(cycle).map(|(e, c)| json!({
-            "from": e.from, "to": e.to, "kind": e.kind.key(), "explains": c,
-        })).collect::<Vec<_>>(),
-    })
+    out::Graph {
+        waits,
+        threads: g.threads.clone(),
+        nodes: g
+            .nodes
+            .iter()
+            .map(|n| out::Node {
+                id: n.id,
+                name: n.name.clone(),
+                kind: n.kind,
+                thread: n.thread,
+                loc: n.loc.clone(),
+                value: n.value,
+                label: n.label.clone(),
+                pending: n.pending,
+                step: n.step,
+                range: n.span.map(|s| conv.range(s)),
+            })
+            .collect(),
+        edges: g
+            .edges
+            .iter()
+            .zip(cycle)
+            .map(|(e, c)| out::Edge {
+                from: e.from,
+                to: e.to,
+                kind: e.kind.key(),
+                explains: c,
+            })
+            .collect(),
+    }
 }
 
-fn snippet(text: &str, s: Span) -> String {
-    text.get(s.range())
-        .unwrap_or("")
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
-/// The reply of `litmus/trace` for a computed trace.
-pub fn to_json(
+/// The reply of `litmus/trace` for a computed trace: every step's text rendered here
+/// ([`schedule::labels`], [`schedule::cell`]), so that every client shows the same words.
+pub fn reply(
     conv: &Conv,
     test: &Test,
     text: &str,
@@ -235,9 +266,9 @@ pub fn to_json(
     f: &Finding,
     index: usize,
     t: &Trace,
-) -> Value {
+) -> out::Trace {
     let labels = schedule::labels(test, text, f.schedule);
-    let choices: Vec<Value> = Model::ALL
+    let choices = Model::ALL
         .iter()
         .flat_map(|&m| {
             of_model(fs, m)
@@ -245,42 +276,51 @@ pub fn to_json(
                 .enumerate()
                 .map(move |(i, g)| (m, i, g))
         })
-        .map(|(m, i, g)| {
-            json!({"model": m.key(), "index": i, "kind": g.kind, "title": finding_title(text, g)})
+        .map(|(m, i, g)| out::Choice {
+            model: m.key(),
+            index: i,
+            kind: g.kind.into(),
+            title: finding_title(text, g),
         })
         .collect();
-    json!({
-        "uri": conv.uri.as_str(),
-        "test": test.name.text,
-        "model": f.model.key(),
-        "index": index,
-        "kind": f.kind,
-        "title": finding_title(text, f),
-        "message": f.message,
-        "range": conv.range(f.span),
-        "choices": choices,
-        "threads": t.threads,
-        "locations": t.locations,
-        "initial": snapshot(conv, &t.initial),
-        "rows": t.rows.iter().zip(labels).map(|(r, label)| json!({
-            "thread": r.step.thread,
-            "action": r.step.action,
-            "loc": r.step.loc,
-            "value": r.step.value,
-            "buffered": r.step.buffered,
-            "label": label,
-            "text": snippet(text, r.step.span),
-            "range": conv.range(r.step.span),
-            "after": snapshot(conv, &r.after),
-        })).collect::<Vec<_>>(),
-        "end": end(conv, &t.end),
-        "graph": graph(conv, &t.graph, &t.end),
-    })
+    out::Trace {
+        uri: conv.uri.as_str().into(),
+        test: test.name.text.clone(),
+        model: f.model.key(),
+        index,
+        kind: f.kind.into(),
+        title: finding_title(text, f),
+        message: f.message.into(),
+        range: conv.range(f.span),
+        choices,
+        threads: t.threads.clone(),
+        locations: t.locations.clone(),
+        initial: snapshot(conv, &t.initial),
+        rows: t
+            .rows
+            .iter()
+            .zip(labels)
+            .map(|(r, label)| out::Row {
+                thread: r.step.thread,
+                action: r.step.action,
+                loc: r.step.loc.clone(),
+                value: r.step.value,
+                buffered: r.step.buffered,
+                label,
+                cell: schedule::cell(text, &r.step),
+                text: schedule::source(text, r.step.span),
+                range: conv.range(r.step.span),
+                after: snapshot(conv, &r.after),
+            })
+            .collect(),
+        end: end(conv, &t.end),
+        graph: graph(conv, &t.graph, &t.end),
+    }
 }
 
 impl Backend {
     /// `litmus/trace` (registered in [`super::service`]).
-    pub async fn trace(&self, p: TraceParams) -> Result<Value> {
+    pub async fn trace(&self, p: TraceParams) -> Result<Option<out::Trace>> {
         let model = match p.model.as_deref() {
             None => None,
             Some(s) => Some(
@@ -309,12 +349,12 @@ impl Backend {
             Some(
                 snap.engine
                     .trace(test, m, &opts, f.schedule)
-                    .map(|t| to_json(conv, test, &d.text, &fs, f, index, &t)),
+                    .map(|t| reply(conv, test, &d.text, &fs, f, index, &t)),
             )
         })?;
         match r {
-            None => Ok(Value::Null),
-            Some(Ok(v)) => Ok(v),
+            None => Ok(None),
+            Some(Ok(v)) => Ok(Some(v)),
             Some(Err(e)) => Err(Error::invalid_params(format!(
                 "this counterexample no longer replays ({e}); verify again"
             ))),

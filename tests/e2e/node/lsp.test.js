@@ -152,6 +152,10 @@ test('hover, lenses, showSchedule and inlay hints on examples/sb.litmus', async 
   assert.equal(trace.kind, 'witness');
   assert.equal(trace.rows.length, trace.rows.filter((r) => Array.isArray(r.after.buffers) && r.after.buffers.length === 2).length);
   assert.ok(trace.rows.some((r) => r.after.buffers.some((b) => b.length > 0)), 'a store waits in a buffer at some step');
+  // Every step's text is the server's: a sentence (the schedule's) and its thread column's words.
+  assert.deepEqual(trace.rows.map((r) => r.label), (await conn.sendRequest('workspace/executeCommand', { command: 'litmus.showSchedule', arguments: [uri, 0, 0, 'pso'] })).steps.map((s) => s.label));
+  assert.ok(trace.rows.every((r) => typeof r.cell === 'string' && r.cell !== ''), JSON.stringify(trace.rows.map((r) => r.cell)));
+  assert.ok(trace.rows.some((r) => r.action === 'store' && r.cell === `${r.loc} = ${r.value} → buffer`), 'a buffered store says so');
   assert.deepEqual(trace.end.state.filter(([k]) => k.includes(':')), [['P0:r0', 0], ['P1:r1', 0]]);
   assert.deepEqual(trace.graph.edges.filter((e) => e.kind === 'fr').length, 2);
 });

@@ -291,21 +291,13 @@ local function pad(s, n)
   return w >= n and s or (s .. string.rep(' ', n - w))
 end
 
---- What one step does, in its thread's column (`x = 1 → buffer`, `read y = 0`).
+--- What one step does, in its thread's column: the server's text (`cell`: `x = 1 → buffer`,
+--- `read y = 0`, `lock m`), shown as it is; a server from before `cell` sent only the sentence.
 local function step_cell(r)
-  local loc, v = r.loc or '?', r.value ~= nil and r.value ~= vim.NIL and tostring(r.value) or '?'
-  if r.action == 'load' then
-    return 'read ' .. loc .. ' = ' .. v .. (r.buffered and ' (own buffer)' or '')
-  elseif r.action == 'store' then
-    return loc .. ' = ' .. v .. (r.buffered and ' → buffer' or ' → memory')
-  elseif r.action == 'flush' then
-    return 'flush ' .. loc .. ' = ' .. v
-  elseif r.action == 'fence' then
-    return 'fence'
-  elseif r.action == 'rmw' then
-    return (r.text or 'rmw') .. ' (old ' .. v .. ')'
+  if type(r.cell) == 'string' then
+    return r.cell
   end
-  return r.text or r.action or ''
+  return type(r.label) == 'string' and r.label or ''
 end
 
 local function pairs_text(list)

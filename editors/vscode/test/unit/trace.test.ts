@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { test } from 'node:test';
-import { escapeHtml, graphSvg, layoutGraph, parseTrace, stepCell, traceHtml, traceView } from '../../src/logic/trace';
+import { escapeHtml, graphSvg, layoutGraph, parseTrace, traceHtml, traceView } from '../../src/logic/trace';
 
 const U = 'file:///w/sb.litmus';
 const r = (line: number, character = 2) => ({ start: { line, character }, end: { line, character: character + 5 } });
@@ -12,6 +12,7 @@ const snap = (x: number, y: number, b0: [string, number][] = [], b1: [string, nu
   buffers: [b0.map(([loc, value]) => ({ loc, value, range: r(4) })), b1.map(([loc, value]) => ({ loc, value, range: r(8) }))],
   registers: [[['r0', 0]], [['r1', 0]]],
 });
+/** A row as the server sends it: the step's text written by the server (`cell`, `label`). */
 const row = (thread: number, action: string, loc: string, value: number, buffered: boolean, line: number, after: unknown, label = '') => ({
   thread,
   action,
@@ -19,6 +20,7 @@ const row = (thread: number, action: string, loc: string, value: number, buffere
   value,
   buffered,
   label: label || `${action} ${loc}`,
+  cell: { store: `${loc} = ${value} → ${buffered ? 'buffer' : 'memory'}`, load: `read ${loc} = ${value}`, flush: `flush ${loc} = ${value}` }[action] ?? action,
   text: action === 'store' ? `${loc} = ${value};` : `r = ${loc};`,
   range: r(line),
   after,
@@ -103,7 +105,29 @@ test('the view model: one column per thread, buffers and memory after every step
   assert.equal(traceView(parseTrace({ ...reply, model: 'sc' })!).buffered, false);
   const stuck = traceView(parseTrace({ ...reply, kind: 'assert', end: { end: 'violation', kind: 'assert', message: 'assert(r0 == 1) fails' } })!);
   assert.equal(stuck.ending, 'Ends at the assertion failure: assert(r0 == 1) fails');
-  assert.equal(stepCell({ ...parseTrace(reply)!.rows[0], action: 'load', buffered: true }), 'read x = 1 (own buffer)');
+});
+
+test("each thread's column shows the server's text for the step, whatever the step (lock, unlock, rmw)", () => {
+  const rows = [
+    { ...reply.rows[0], action: 'lock', loc: 'm', value: null, cell: 'lock m', label: 'P0 locks m' },
+    { ...reply.rows[0], action: 'rmw', loc: 'y', value: 0, cell: 'r0 = fetch_add(y, 2); (old 0)', label: 'P0 atomically updates y' },
+    { ...reply.rows[0], action: 'unlock', loc: 'm', value: null, cell: 'unlock m', label: 'P0 unlocks m' },
+    // Words no client would write for a load: shown as they are.
+    { ...reply.rows[1], action: 'load', cell: 'the server says so', label: 'P1 does what the server says' },
+  ];
+  const v = traceView(parseTrace({ ...reply, rows })!);
+  assert.deepEqual(
+    v.rows.slice(1).map((r) => [r.cells, r.label]),
+    [
+      [['lock m', ''], 'P0 locks m'],
+      [['r0 = fetch_add(y, 2); (old 0)', ''], 'P0 atomically updates y'],
+      [['unlock m', ''], 'P0 unlocks m'],
+      [['', 'the server says so'], 'P1 does what the server says'],
+    ],
+  );
+  // A server from before `cell` sent only the sentence: the column shows it.
+  const old = rows.map(({ cell: _cell, ...r }) => r);
+  assert.deepEqual(traceView(parseTrace({ ...reply, rows: old })!).rows[1].cells, ['P0 locks m', '']);
 });
 
 test('the HTML: table rows, theme colours, a nonce-only script, selectors, no network', () => {

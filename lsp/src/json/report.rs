@@ -1,6 +1,5 @@
-//! `--json`: the version-1 document of `docs/reference.md#json`, as serde-derived adapter types. Every
-//! conversion from engine values to JSON lives here, so the document's shape is defined in one
-//! place: the field order of each type below is the key order of the document.
+//! `litmus check --json`: the version-1 document of `docs/reference.md#json`, as serde-derived
+//! adapter types. The field order of each type below is the key order of the document.
 //!
 //! Positions are 1-based lines and columns in characters ([`LineIndex`]). Keys beyond the
 //! spec's (`end_line`/`end_col` on steps and violations, `related` on diagnostics,
@@ -11,10 +10,20 @@ use std::collections::BTreeMap;
 
 use litmus_engine::ast::Test;
 use litmus_engine::report::{Action, ModelReport, Step, ViolationKind};
-use litmus_engine::{Diagnostic, LineIndex, Severity, Span};
+use litmus_engine::{Diagnostic, LineIndex, Severity};
 use serde::Serialize;
 
-use super::FileRun;
+use super::{round3, thread_name, Pos};
+
+/// What `litmus check` read of one file, as the document reports it beside the results.
+pub struct Input<'a> {
+    pub path: &'a str,
+    /// Why the file could not be read (then nothing else is known of it).
+    pub read_error: Option<&'a str>,
+    pub index: Option<&'a LineIndex>,
+    pub test: Option<&'a Test>,
+    pub diagnostics: &'a [Diagnostic],
+}
 
 /// Which part of a catalogue a run checked (`--shard K/N`): the files at positions K-1,
 /// K-1+N, ... of the argument list (0-based), of `files` in all.
@@ -43,27 +52,6 @@ struct ModelKey(litmus_engine::Model);
 impl Serialize for ModelKey {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_str(self.0.key())
-    }
-}
-
-/// `line`, `col`, `end_line`, `end_col` of a span.
-#[derive(Serialize)]
-struct Pos {
-    line: u32,
-    col: u32,
-    end_line: u32,
-    end_col: u32,
-}
-
-impl Pos {
-    fn new(index: &LineIndex, span: Span) -> Pos {
-        let (start, end) = index.span(span);
-        Pos {
-            line: start.line,
-            col: start.col,
-            end_line: end.line,
-            end_col: end.col,
-        }
     }
 }
 
@@ -233,7 +221,7 @@ pub fn close() -> &'static str {
 /// (`index`: its position in the whole argument list, sharded runs only).
 pub fn entry(
     i: usize,
-    f: &FileRun,
+    f: &Input,
     reports: &[ModelReport],
     robust: &[(litmus_engine::Model, litmus_engine::robust::Robustness)],
     unbounded: &[(litmus_engine::Model, litmus_engine::unbounded::Unbounded)],
@@ -262,13 +250,13 @@ pub fn indented(v: &str, pad: &str) -> String {
 }
 
 fn file<'a>(
-    f: &'a FileRun,
+    f: &Input<'a>,
     reports: &'a [ModelReport],
     robust: &'a [(litmus_engine::Model, litmus_engine::robust::Robustness)],
     unbounded: &'a [(litmus_engine::Model, litmus_engine::unbounded::Unbounded)],
     index: Option<usize>,
 ) -> File<'a> {
-    let diagnostics: Vec<Diag> = match (&f.read_error, &f.index) {
+    let diagnostics: Vec<Diag> = match (f.read_error, f.index) {
         (Some(err), _) => vec![Diag {
             severity: Severity::Error,
             message: format!("cannot read {}: {err}", f.path).into(),
@@ -284,7 +272,7 @@ fn file<'a>(
         (None, None) => vec![],
     };
     let mut results = BTreeMap::new();
-    if let (Some(test), Some(index)) = (&f.test, &f.index) {
+    if let (Some(test), Some(index)) = (f.test, f.index) {
         for r in reports {
             let rb = robust.iter().find(|(m, _)| *m == r.model).map(|(_, rb)| rb);
             let mut out = model_report(test, index, r, rb);
@@ -309,8 +297,8 @@ fn file<'a>(
     }
     File {
         index,
-        path: &f.path,
-        name: f.test.as_ref().map(|t| t.name.text.as_str()),
+        path: f.path,
+        name: f.test.map(|t| t.name.text.as_str()),
         diagnostics,
         results,
     }
@@ -388,21 +376,13 @@ fn model_report<'a>(
     }
 }
 
-fn round3(ms: f64) -> f64 {
-    if ms.is_finite() {
-        (ms * 1000.0).round() / 1000.0
-    } else {
-        0.0
-    }
-}
-
 fn schedule<'a>(test: &Test, index: &LineIndex, steps: &'a [Step]) -> Vec<StepOut<'a>> {
     steps.iter().map(|s| step(test, index, s)).collect()
 }
 
 fn step<'a>(test: &Test, index: &LineIndex, s: &'a Step) -> StepOut<'a> {
     StepOut {
-        thread: super::text::thread_name(test, s.thread),
+        thread: thread_name(test, s.thread),
         pos: Pos::new(index, s.span),
         action: s.action,
         loc: s.loc.as_deref(),
@@ -420,7 +400,7 @@ fn robust_out<'a>(
         Some(a) => (
             schedule(test, index, &a.schedule),
             Some(Delayed {
-                thread: super::text::thread_name(test, a.thread),
+                thread: thread_name(test, a.thread),
                 store: step(test, index, &a.store),
                 past: schedule(test, index, &a.past),
                 conflict: step(test, index, &a.conflict),
