@@ -236,7 +236,9 @@ fn main() {
                 Verdict::Violation => format!("violation (bound {})", u.unbounded.loop_bound),
                 Verdict::Unknown => {
                     let r = u.unbounded.reason.as_deref().unwrap_or("");
-                    let why = if r.contains("timeout") {
+                    let why = if r.contains("half the time limit") {
+                        "timeout: the SC search's half"
+                    } else if r.contains("timeout") {
                         "timeout"
                     } else if r.contains("memory") {
                         "memory"

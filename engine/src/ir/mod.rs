@@ -22,6 +22,7 @@
 //! Code map: this file defines the IR and how its expressions evaluate; `lower.rs` lowers an
 //! [`ast::Test`] to it.
 
+pub mod live;
 mod lower;
 pub mod spin;
 

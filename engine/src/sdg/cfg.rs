@@ -39,17 +39,7 @@ pub(super) fn can_fail(e: &PExpr) -> bool {
     }
 }
 
-pub(super) fn regs_of(e: &PExpr, out: &mut Vec<Reg>) {
-    match e {
-        PExpr::Int(_) => {}
-        PExpr::Reg(r) => out.push(*r),
-        PExpr::Unary(_, a) => regs_of(a, out),
-        PExpr::Binary(_, a, b) => {
-            regs_of(a, out);
-            regs_of(b, out);
-        }
-    }
-}
+pub(super) use crate::ir::live::regs_of;
 
 pub(super) fn access_regs(a: &Access, out: &mut Vec<Reg>) {
     if let Some(i) = &a.index {
@@ -96,11 +86,7 @@ pub(super) fn uses(k: &InstrKind) -> (Vec<Reg>, Vec<Reg>) {
 
 /// The register an instruction defines.
 pub(super) fn def(k: &InstrKind) -> Option<Reg> {
-    match k {
-        InstrKind::Load { dst, .. } | InstrKind::Assign { dst, .. } => Some(*dst),
-        InstrKind::Rmw { dst, .. } => *dst,
-        _ => None,
-    }
+    k.def()
 }
 
 /// Whether an instruction may end its thread's run (fault, block for good, loop bound).

@@ -87,6 +87,8 @@ fn fold_buffer(s: &mut State, t: usize) {
 type Key = (State, Option<Monitor>);
 
 struct Search {
+    /// Registers dead per thread and pc ([`crate::ir::live`]), forgotten in every state.
+    dead: Vec<Vec<Vec<crate::ir::Reg>>>,
     visited: HashSet<Key>,
     nodes: Vec<Node>,
     queue: VecDeque<(State, Option<Monitor>, Option<usize>)>,
@@ -104,6 +106,8 @@ impl Search {
         if !s.is_running() {
             return None;
         }
+        let mut s = s;
+        super::explore::forget_dead(&self.dead, &mut s);
         let key = (s, m);
         if self.visited.contains(&key) {
             return None;
@@ -143,11 +147,13 @@ pub(super) fn search(
         time_ms: 0.0,
     };
     let mut sr = Search {
+        dead: crate::ir::live::dead_registers(p),
         visited: HashSet::new(),
         nodes: Vec::new(),
         queue: VecDeque::new(),
     };
-    let init = State::initial(p, model);
+    let mut init = State::initial(p, model);
+    super::explore::forget_dead(&sr.dead, &mut init);
     if init.is_running() {
         sr.visited.insert((init.clone(), None));
         sr.queue.push_back((init, None, None));

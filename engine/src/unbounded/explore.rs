@@ -61,7 +61,9 @@ pub(super) fn explore(
     ctl: &Control,
     col: &mut Collector<'_>,
 ) -> (u64, Option<Cut>) {
-    let init = State::initial(p, model);
+    let dead = crate::ir::live::dead_registers(p);
+    let mut init = State::initial(p, model);
+    forget_dead(&dead, &mut init);
     if !init.is_running() {
         col.end(&init, &[]);
         return (1, None);
@@ -95,6 +97,7 @@ pub(super) fn explore(
             }
             let mut s = state.clone();
             let events = sc_step(p, model, &mut s, choice);
+            forget_dead(&dead, &mut s);
             if visited.contains(&s) {
                 continue;
             }
@@ -114,4 +117,17 @@ pub(super) fn explore(
     }
     ctl.report(&col.progress());
     (visited.len() as u64, None)
+}
+
+/// Sets the registers no future step reads ([`crate::ir::live`]) to 0: states that differ only
+/// there have the same futures and are one state. Final states are unchanged (every register
+/// is live at a thread's end), and schedules replay from the program's own initial state.
+pub(super) fn forget_dead(dead: &[Vec<Vec<crate::ir::Reg>>], s: &mut State) {
+    for (t, ts) in s.threads.iter_mut().enumerate() {
+        if let Some(regs) = dead[t].get(ts.pc as usize) {
+            for &r in regs {
+                ts.regs[r as usize] = 0;
+            }
+        }
+    }
 }

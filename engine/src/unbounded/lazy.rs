@@ -150,11 +150,13 @@ pub(super) fn explore(
     ctl: &Control,
     col: &mut Collector<'_>,
 ) -> (u64, Option<Cut>) {
-    let init = State::initial(p, Model::Tso);
+    let dead = crate::ir::live::dead_registers(p);
+    let mut init = State::initial(p, Model::Tso);
     if !init.is_running() {
         col.end(&init, &[]);
         return (1, None);
     }
+    super::explore::forget_dead(&dead, &mut init);
     let modes = vec![None; p.threads.len()];
     let mut visited: HashSet<Key> = HashSet::new();
     visited.insert((init.clone(), modes.clone()));
@@ -162,7 +164,8 @@ pub(super) fn explore(
     let mut queue: VecDeque<(Key, Option<usize>)> = VecDeque::from([((init, modes), None)]);
     let mut steps: u64 = 0;
     while let Some(((state, modes), id)) = queue.pop_front() {
-        for (key, events) in successors(p, exts, &state, &modes) {
+        for (mut key, events) in successors(p, exts, &state, &modes) {
+            super::explore::forget_dead(&dead, &mut key.0);
             steps += 1;
             let cut = if ctl.should_stop() {
                 Some(Cut::Control)
