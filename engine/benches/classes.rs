@@ -68,6 +68,31 @@ fn faulted(s: &State) -> bool {
     }
 }
 
+/// What a maximal trace ends in: every cell's and register's value, and per thread whether
+/// it finished, stopped at a fault (and which) or waits (and where).
+type Outcome = (Vec<i64>, Vec<Vec<i64>>, Vec<(u8, u32, String)>);
+
+fn outcome(p: &Program, s: &State) -> Outcome {
+    let ends = (0..s.threads.len())
+        .map(|t| {
+            let pc = s.threads[t].awaiting.unwrap_or(s.threads[t].pc);
+            if s.thread_done(p, t) {
+                return (0, 0, String::new());
+            }
+            if s.is_enabled(p, Choice::Exec(t)) {
+                let mut n = s.clone();
+                n.step(p, Choice::Exec(t));
+                if faulted(&n) {
+                    return (1, pc, format!("{:?}", n.status()));
+                }
+            }
+            (2, pc, String::new())
+        })
+        .collect();
+    let regs = s.threads.iter().map(|t| t.regs.clone()).collect();
+    (s.mem.clone(), regs, ends)
+}
+
 /// The `await` region (`retry..=check`) each pc of each thread lies in.
 fn await_regions(p: &Program) -> Vec<Vec<Option<(u32, u32)>>> {
     p.threads
@@ -136,6 +161,19 @@ fn drop_stutters(trace: &[Step], regions: &[Vec<Option<(u32, u32)>>]) -> Vec<Ste
         .collect()
 }
 
+/// A trace as text: `P1 Load x=1 (from P0's write 0)`, one step a line.
+fn text(trace: &[Step]) -> String {
+    trace
+        .iter()
+        .map(|s| {
+            format!(
+                "  P{} pc {} {:?} cell {:?} mutex {:?} value {:?} from {:?}\n",
+                s.ev.thread, s.pc, s.ev.action, s.ev.cell, s.ev.mutex, s.ev.value, s.ev.read_from
+            )
+        })
+        .collect()
+}
+
 /// The class of a trace; `failed_cas_writes`: a `cas` that wrote nothing still counts as a
 /// write.
 fn key(trace: &[Step], threads: usize, failed_cas_writes: bool) -> Key {
@@ -172,14 +210,23 @@ fn key(trace: &[Step], threads: usize, failed_cas_writes: bool) -> Key {
 struct Classes {
     exact: HashSet<Key>,
     reduced: HashSet<Key>,
+    /// The outcome of each reduced class.
+    outcomes: std::collections::HashMap<Key, Outcome>,
+    /// With `CLASSES_SHOW`: one trace of each reduced class, as text.
+    shown: std::collections::HashMap<Key, String>,
+    show: bool,
 }
 
 impl Classes {
-    fn add(&mut self, trace: &[Step], regions: &[Vec<Option<(u32, u32)>>]) {
+    fn add(&mut self, trace: &[Step], regions: &[Vec<Option<(u32, u32)>>], end: Outcome) {
         let n = regions.len();
         self.exact.insert(key(trace, n, true));
-        self.reduced
-            .insert(key(&drop_stutters(trace, regions), n, false));
+        let k = key(&drop_stutters(trace, regions), n, false);
+        if self.show {
+            self.shown.entry(k.clone()).or_insert_with(|| text(trace));
+        }
+        self.outcomes.entry(k.clone()).or_insert(end);
+        self.reduced.insert(k);
     }
 }
 
@@ -219,7 +266,8 @@ impl Brute<'_> {
             if self.traces > self.cap {
                 return false;
             }
-            self.classes.add(path, &self.regions);
+            let end = outcome(self.p, s);
+            self.classes.add(path, &self.regions, end);
             return true;
         }
         for (pc, ev, n) in next {
@@ -234,10 +282,11 @@ impl Brute<'_> {
     }
 }
 
-/// The steps of `events` with their pcs, by replaying them (checks that they replay).
-fn replay(p: &Program, events: &[Event]) -> Vec<Step> {
+/// The steps of `events` with their pcs, by replaying them (checks that they replay), and
+/// the outcome.
+fn replay(p: &Program, events: &[Event]) -> (Vec<Step>, Outcome) {
     let mut s = State::initial(p, Model::Sc);
-    events
+    let steps = events
         .iter()
         .map(|e| {
             let pc = s.threads[e.thread].pc;
@@ -245,7 +294,9 @@ fn replay(p: &Program, events: &[Event]) -> Vec<Step> {
             assert_eq!(&again, e, "DPOR's execution does not replay");
             Step { pc, ev: again }
         })
-        .collect()
+        .collect();
+    let end = outcome(p, &s);
+    (steps, end)
 }
 
 struct Result_ {
@@ -259,13 +310,18 @@ struct Result_ {
     missed_exact: usize,
     missed_reduced: usize,
     extra: usize,
+    /// Outcomes of the brute force that no DPOR execution ends in.
+    missed_outcomes: usize,
 }
 
 fn measure(name: &str, t: &Test, p: &Program, cap: u64) -> Option<Result_> {
     let mut b = Brute {
         p,
         regions: await_regions(p),
-        classes: Classes::default(),
+        classes: Classes {
+            show: std::env::var("CLASSES_SHOW").is_ok_and(|s| name.contains(&s)),
+            ..Classes::default()
+        },
         traces: 0,
         cap,
     };
@@ -288,12 +344,21 @@ fn measure(name: &str, t: &Test, p: &Program, cap: u64) -> Option<Result_> {
         &mut col,
         &mut |events| {
             leaves += 1;
-            seen.add(&replay(p, events), &b.regions);
+            let (steps, end) = replay(p, events);
+            seen.add(&steps, &b.regions, end);
             false
         },
     );
     assert_eq!(leaves, col.stats.executions, "{name}: leaves and executions");
     let missed = |all: &HashSet<Key>, got: &HashSet<Key>| all.difference(got).count();
+    let dpor_ends: HashSet<&Outcome> = seen.outcomes.values().collect();
+    let brute_ends: HashSet<&Outcome> = b.classes.outcomes.values().collect();
+    let missed_outcomes = brute_ends.difference(&dpor_ends).count();
+    if b.classes.show {
+        for k in b.classes.reduced.difference(&seen.reduced) {
+            eprintln!("{name}: missed class, e.g.\n{}", b.classes.shown[k]);
+        }
+    }
     Some(Result_ {
         name: name.to_string(),
         traces: b.traces,
@@ -305,6 +370,7 @@ fn measure(name: &str, t: &Test, p: &Program, cap: u64) -> Option<Result_> {
         missed_exact: missed(&b.classes.exact, &seen.exact),
         missed_reduced: missed(&b.classes.reduced, &seen.reduced),
         extra: seen.exact.difference(&b.classes.exact).count(),
+        missed_outcomes,
     })
 }
 
@@ -337,10 +403,11 @@ struct Sum {
     missed_exact: u64,
     missed_reduced: u64,
     extra: u64,
+    missed_outcomes: u64,
     /// (executions per reduced class, name) of every program.
     ratios: Vec<(f64, String, u64, usize)>,
     /// Programs where DPOR missed a class: name and source.
-    misses: Vec<(String, String, usize, usize)>,
+    misses: Vec<(String, String, usize, usize, usize)>,
 }
 
 impl Sum {
@@ -355,9 +422,15 @@ impl Sum {
         self.missed_exact += r.missed_exact as u64;
         self.missed_reduced += r.missed_reduced as u64;
         self.extra += r.extra as u64;
-        if r.missed_exact + r.missed_reduced > 0 {
-            self.misses
-                .push((r.name.clone(), src, r.missed_exact, r.missed_reduced));
+        self.missed_outcomes += r.missed_outcomes as u64;
+        if r.missed_exact + r.missed_reduced + r.missed_outcomes > 0 {
+            self.misses.push((
+                r.name.clone(),
+                src,
+                r.missed_exact,
+                r.missed_reduced,
+                r.missed_outcomes,
+            ));
         }
         self.ratios.push((
             r.execs as f64 / r.reduced.max(1) as f64,
@@ -369,7 +442,7 @@ impl Sum {
 
     fn row(&self, set: &str) {
         println!(
-            "| {set} | {} | {} | {} | {} | {} | {} ({}) | {} | {:.3} | {:.3} | {} | {} |",
+            "| {set} | {} | {} | {} | {} | {} | {} ({}) | {} | {:.3} | {:.3} | {} | {} | {} |",
             self.programs,
             self.skipped,
             self.traces,
@@ -382,6 +455,7 @@ impl Sum {
             self.execs as f64 / self.reduced.max(1) as f64,
             self.missed_exact,
             self.missed_reduced,
+            self.missed_outcomes,
         );
     }
 }
@@ -433,8 +507,8 @@ fn main() {
     }
 
     println!("Loop bound {bound}, SC, at most {cap} brute-force traces per program (programs over it are skipped).\n");
-    println!("| set | programs | skipped | traces | classes (exact) | classes (reduced) | DPOR executions (blocked) | sleep-set cut | per exact class | per reduced class | missed (exact) | missed (reduced) |");
-    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    println!("| set | programs | skipped | traces | classes (exact) | classes (reduced) | DPOR executions (blocked) | sleep-set cut | per exact class | per reduced class | missed (exact) | missed (reduced) | missed outcomes |");
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     let mut all = Sum::default();
     for (name, s) in &sums {
         s.row(name);
@@ -449,6 +523,7 @@ fn main() {
         all.missed_exact += s.missed_exact;
         all.missed_reduced += s.missed_reduced;
         all.extra += s.extra;
+        all.missed_outcomes += s.missed_outcomes;
     }
     all.row("all");
     let extra: u64 = sums.iter().map(|(_, s)| s.extra).sum();
@@ -472,8 +547,8 @@ fn main() {
         println!("\nNo class that DPOR did not visit.");
     } else {
         println!("\nPrograms with classes DPOR did not visit:\n");
-        for (name, src, e, r) in misses {
-            println!("- {name}: {e} exact, {r} reduced classes missed\n\n```c\n{src}\n```\n");
+        for (name, src, e, r, o) in misses {
+            println!("- {name}: {e} exact, {r} reduced classes, {o} outcomes missed\n\n```c\n{}\n```\n", src.trim_end());
         }
     }
     eprintln!("{:.1} s", start.elapsed().as_secs_f64());
