@@ -29,7 +29,9 @@
 //!
 //! Run: `cargo bench -p litmus-engine --bench classes` (`CLASSES_SEEDS=N`, default 300
 //! programs of `GenConfig::lock_order`; `CLASSES_CAP=N`, the most traces brute-forced per
-//! program, default 200,000; `CLASSES_BOUND=N`, the loop bound, default 2).
+//! program, default 200,000; `CLASSES_BOUND=N`, the loop bound, default 2;
+//! `CLASSES_SHOW=NAME`: a trace of each class DPOR missed in the programs so named;
+//! `CLASSES_PRINT=SEED`: only print that generated program).
 
 use litmus_engine::ast::Test;
 use litmus_engine::collect::Collector;
@@ -44,7 +46,14 @@ use std::path::Path;
 /// One event of a thread as far as its class is concerned: action, cell, mutex, value read
 /// or written, value an RMW wrote, and for an access that only reads, how many writes of its
 /// cell came before it.
-type Ev = (Action, Option<u32>, Option<u32>, Option<i64>, Option<i64>, Option<usize>);
+type Ev = (
+    Action,
+    Option<u32>,
+    Option<u32>,
+    Option<i64>,
+    Option<i64>,
+    Option<usize>,
+);
 /// Per thread its events; per cell the order of its writes; per mutex the order of its
 /// lock and unlock steps (writes and mutex steps named by thread and index in the thread).
 type Key = (
@@ -119,7 +128,9 @@ fn drop_stutters(trace: &[Step], regions: &[Vec<Option<(u32, u32)>>]) -> Vec<Ste
     // Per thread: rounds as lists of positions in `trace`.
     let mut keep = vec![true; trace.len()];
     for t in 0..threads {
-        let mine: Vec<usize> = (0..trace.len()).filter(|&i| trace[i].ev.thread == t).collect();
+        let mine: Vec<usize> = (0..trace.len())
+            .filter(|&i| trace[i].ev.thread == t)
+            .collect();
         // (region, positions) of consecutive rounds.
         let mut rounds: Vec<((u32, u32), Vec<usize>)> = Vec::new();
         let mut prev: Option<(Option<(u32, u32)>, u32)> = None;
@@ -349,7 +360,10 @@ fn measure(name: &str, t: &Test, p: &Program, cap: u64) -> Option<Result_> {
             false
         },
     );
-    assert_eq!(leaves, col.stats.executions, "{name}: leaves and executions");
+    assert_eq!(
+        leaves, col.stats.executions,
+        "{name}: leaves and executions"
+    );
     let missed = |all: &HashSet<Key>, got: &HashSet<Key>| all.difference(got).count();
     let dpor_ends: HashSet<&Outcome> = seen.outcomes.values().collect();
     let brute_ends: HashSet<&Outcome> = b.classes.outcomes.values().collect();
@@ -464,6 +478,15 @@ fn main() {
     let seeds = env("CLASSES_SEEDS", 300);
     let cap = env("CLASSES_CAP", 200_000);
     let bound = env("CLASSES_BOUND", 2) as u32;
+    if let Ok(seed) = std::env::var("CLASSES_PRINT") {
+        // The source of one generated program of the table.
+        let seed = seed.parse().expect("CLASSES_PRINT=SEED");
+        print!(
+            "{}",
+            print(&random_test_with(seed, GenConfig::lock_order()))
+        );
+        return;
+    }
     let start = std::time::Instant::now();
     let mut sums: Vec<(String, Sum)> = Vec::new();
 
@@ -559,7 +582,10 @@ fn main() {
     } else {
         println!("\nPrograms with reduced classes or outcomes DPOR did not visit:\n");
         for (name, src, e, r, o) in real {
-            println!("- {name}: {e} exact, {r} reduced classes, {o} outcomes missed\n\n```c\n{}\n```\n", src.trim_end());
+            println!(
+                "- {name}: {e} exact, {r} reduced classes, {o} outcomes missed\n\n```c\n{}\n```\n",
+                src.trim_end()
+            );
         }
     }
     eprintln!("{:.1} s", start.elapsed().as_secs_f64());
