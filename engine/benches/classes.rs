@@ -124,10 +124,9 @@ fn await_regions(p: &Program) -> Vec<Vec<Option<(u32, u32)>>> {
 /// region, up to where the region starts again) whose reads equal those of the thread's
 /// next round of the same await is dropped.
 fn drop_stutters(trace: &[Step], regions: &[Vec<Option<(u32, u32)>>]) -> Vec<Step> {
-    let threads = regions.len();
     // Per thread: rounds as lists of positions in `trace`.
     let mut keep = vec![true; trace.len()];
-    for t in 0..threads {
+    for (t, region) in regions.iter().enumerate() {
         let mine: Vec<usize> = (0..trace.len())
             .filter(|&i| trace[i].ev.thread == t)
             .collect();
@@ -136,7 +135,7 @@ fn drop_stutters(trace: &[Step], regions: &[Vec<Option<(u32, u32)>>]) -> Vec<Ste
         let mut prev: Option<(Option<(u32, u32)>, u32)> = None;
         for &i in &mine {
             let pc = trace[i].pc;
-            let reg = regions[t].get(pc as usize).copied().flatten();
+            let reg = region.get(pc as usize).copied().flatten();
             match reg {
                 Some(r) => {
                     let same_round = matches!(prev, Some((Some(q), ppc)) if q == r && pc > ppc);
