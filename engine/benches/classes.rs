@@ -309,7 +309,7 @@ fn replay(p: &Program, events: &[Event]) -> (Vec<Step>, Outcome) {
     (steps, end)
 }
 
-struct Result_ {
+struct Measured {
     name: String,
     traces: u64,
     exact: usize,
@@ -324,7 +324,7 @@ struct Result_ {
     missed_outcomes: usize,
 }
 
-fn measure(name: &str, t: &Test, p: &Program, cap: u64) -> Option<Result_> {
+fn measure(name: &str, t: &Test, p: &Program, cap: u64) -> Option<Measured> {
     let mut b = Brute {
         p,
         regions: await_regions(p),
@@ -372,7 +372,7 @@ fn measure(name: &str, t: &Test, p: &Program, cap: u64) -> Option<Result_> {
             eprintln!("{name}: missed class, e.g.\n{}", b.classes.shown[k]);
         }
     }
-    Some(Result_ {
+    Some(Measured {
         name: name.to_string(),
         traces: b.traces,
         exact: b.classes.exact.len(),
@@ -424,7 +424,7 @@ struct Sum {
 }
 
 impl Sum {
-    fn add(&mut self, r: Result_, src: String) {
+    fn add(&mut self, r: Measured, src: String) {
         self.programs += 1;
         self.traces += r.traces;
         self.exact += r.exact as u64;
