@@ -583,6 +583,44 @@ fn x86_table(timeout: f64) {
     }
 }
 
+/// `ENGINES_ONLY=dpor`: DPOR's executions (blocked ones) on every row of the `auto` table and
+/// of the Dekker family, no times (compare them with the committed tables to see which rows
+/// a change to DPOR moved).
+fn dpor_counts(timeout: f64) {
+    let dpor = EngineChoice::Fixed(EngineKind::Dpor);
+    println!("\n### DPOR's executions per row\n");
+    println!("| family | row | model | DPOR executions (blocked) |");
+    println!("|---|---|---|---:|");
+    let dekker = std::fs::read_to_string(format!(
+        "{}/../examples/dekker.litmus",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .expect("dekker");
+    let mut rows: Vec<(String, String, String, u32)> = auto_rows()
+        .into_iter()
+        .map(|r| (r.family.to_string(), r.label, r.src, r.bound))
+        .collect();
+    rows.extend((2..=12).map(|b| {
+        (
+            "Dekker by loop bound".to_string(),
+            format!("loop bound {b}"),
+            dekker.clone(),
+            b,
+        )
+    }));
+    for (family, label, src, bound) in rows {
+        for model in Model::ALL {
+            let r = measure(&src, dpor, model, bound, timeout, false);
+            let cell = if r.complete {
+                format!("{} ({})", r.executions, r.blocked)
+            } else {
+                "-".into()
+            };
+            println!("| {family} | {label} | {} | {cell} |", model.label());
+        }
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if let Some(i) = args.iter().position(|a| a == "--child") {
@@ -605,6 +643,12 @@ fn main() {
     }
     if want("x86") {
         x86_table(timeout);
+    }
+
+    // Not part of the default run: DPOR alone on every row of the `auto` table and of the
+    // Dekker family, executions only, to see which rows a change to DPOR moved.
+    if only.split(',').any(|o| o == "dpor") {
+        dpor_counts(timeout);
     }
 
     if want("nidhugg") {
