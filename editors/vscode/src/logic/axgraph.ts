@@ -147,7 +147,32 @@ export function axGraph(x: AxExecution): Graph {
     if (BASE.includes(e.kind)) edges.push({ from: e.from, to: e.to, kind: e.kind as GraphEdge['kind'], explains: e.cycle });
     else if (e.cycle) edges.push({ from: e.from, to: e.to, kind: 'po', explains: true });
   }
-  return { threads: x.threads, nodes, edges };
+  // A cycle step in program order past other events (a write, the barrier, the next write) is
+  // drawn as the immediate po edges between them: a straight edge over the column would run
+  // under the events it skips.
+  const byId = new Map(x.nodes.map((n) => [n.id, n]));
+  const out: GraphEdge[] = [];
+  for (const e of edges) {
+    const a = byId.get(e.from);
+    const b = byId.get(e.to);
+    const chain = e.kind === 'po' && e.explains && a && b ? poChain(x, a, b) : [];
+    if (chain.length < 2) {
+      out.push(e);
+      continue;
+    }
+    for (const step of chain) {
+      const have = edges.find((d) => d.kind === 'po' && d.from === step[0] && d.to === step[1]);
+      if (have) have.explains = true;
+      else out.push({ from: step[0], to: step[1], kind: 'po', explains: true });
+    }
+  }
+  return { threads: x.threads, nodes, edges: out };
+}
+
+/** The immediate program-order steps from `a` to `b` (same thread, `a` first). */
+function poChain(x: AxExecution, a: AxNode, b: AxNode): [number, number][] {
+  const between = x.nodes.filter((n) => n.thread !== null && n.thread === a.thread && n.po >= a.po && n.po <= b.po).sort((p, q) => p.po - q.po);
+  return between.slice(1).map((n, i) => [between[i].id, n.id] as [number, number]);
 }
 
 /** The cycle as text: `e2 -po-> e4 -rf-> e5 -po-> e6 -fr-> e2` (empty without one). */

@@ -93,12 +93,14 @@ test("the cycle's layout: each thread a column in program order, initial writes 
   assert.ok(at.get(2)!.x === at.get(3)!.x && at.get(3)!.x === at.get(4)!.x);
   assert.ok(at.get(2)!.y < at.get(3)!.y && at.get(3)!.y < at.get(4)!.y);
   assert.ok(at.get(5)!.x > at.get(2)!.x && at.get(5)!.x === at.get(6)!.x && at.get(5)!.y < at.get(6)!.y);
-  // the cycle: exactly its four steps are marked, and they close: each edge's target is the next's source
+  // the cycle: its steps are marked, e2 -po-> e4 as the immediate po edges through the barrier
+  // (a straight e2→e4 would run under e3), and they close: each edge's target is the next's source
   const cyc = g.edges.filter((e) => e.explains);
   assert.deepEqual(
     cyc.map((e) => `${e.from}-${e.kind}->${e.to}`).sort(),
-    ['2-po->4', '4-rf->5', '5-po->6', '6-fr->2'],
+    ['2-po->3', '3-po->4', '4-rf->5', '5-po->6', '6-fr->2'],
   );
+  assert.ok(!g.edges.some((e) => e.from === 2 && e.to === 4), 'no edge under e3');
   for (const e of cyc) assert.ok(cyc.some((f) => f.from === e.to), `the cycle continues after e${e.to}`);
   // the other edges are there, not bold
   assert.ok(g.edges.some((e) => e.kind === 'co' && !e.explains));
@@ -109,6 +111,7 @@ test('the page: verdict, the check and cycle, the graph with the cycle drawn bol
   assert.match(html, /Forbidden by <strong>acyclic external<\/strong>: <code>e2 -po-&gt; e4 -rf-&gt; e5 -po-&gt; e6 -fr-&gt; e2<\/code>/);
   assert.match(html, /class="edge e-fr explains" data-kind="fr" data-from="6" data-to="2"/);
   assert.match(html, /class="edge e-rf explains" data-kind="rf" data-from="4" data-to="5"/);
+  assert.match(html, /class="edge e-po explains" data-kind="po" data-from="3" data-to="4"/);
   assert.match(html, /class="edge e-co" data-kind="co" data-from="0" data-to="2"/);
   assert.match(html, /Observation MP\+dmb.sy\+ldar Never 0 3/);
   assert.match(html, /<script nonce="N0nce">/);
