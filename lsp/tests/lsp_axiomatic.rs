@@ -248,3 +248,80 @@ async fn save_checks_again() {
     let d = h.last_diagnostics(u).unwrap();
     assert_eq!(d["diagnostics"][0]["severity"], 3, "{d}");
 }
+
+/// The real engine, except that the axiomatic check of a test named `Slow…` waits until it is
+/// told to stop, and says so.
+struct StopEngine(std::sync::mpsc::Sender<&'static str>);
+
+impl litmus::server::engine::Engine for StopEngine {
+    fn parse(
+        &self,
+        text: &str,
+        old: Option<&tree_sitter::Tree>,
+    ) -> litmus::server::engine::ParseOut {
+        litmus::server::engine::RealEngine.parse(text, old)
+    }
+    fn check(
+        &self,
+        test: &litmus_engine::ast::Test,
+        model: litmus_engine::Model,
+        opts: &litmus_engine::CheckOptions,
+        ctl: &litmus_engine::Control,
+    ) -> litmus_engine::ModelReport {
+        litmus::server::engine::RealEngine.check(test, model, opts, ctl)
+    }
+    fn evaluate_condition(
+        &self,
+        test: &litmus_engine::ast::Test,
+        states: &[litmus_engine::report::FinalState],
+    ) -> Option<litmus_engine::report::ConditionResult> {
+        litmus::server::engine::RealEngine.evaluate_condition(test, states)
+    }
+    fn axiomatic(
+        &self,
+        text: &str,
+        stop: &dyn Fn() -> bool,
+    ) -> Result<litmus::server::engine::AxOut, litmus::server::engine::AxFail> {
+        if text.contains(" Slow") {
+            let _ = self.0.send("started");
+            while !stop() {
+                std::thread::yield_now();
+            }
+            let _ = self.0.send("stopped");
+        }
+        litmus::server::engine::RealEngine.axiomatic(text, stop)
+    }
+}
+
+/// A save while the check runs cancels it: the running check is told to stop, and the new
+/// program's answer is the one shown.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_new_check_cancels_the_running_one() {
+    let (tx, rx) = std::sync::mpsc::channel();
+    let mut h = Harness::default_with(std::sync::Arc::new(StopEngine(tx)), json!({})).await;
+    let u = "file:///t/slow.litmus";
+    let slow = MP_ARM.replace("AArch64 MP", "AArch64 Slow");
+    h.open(u, 1, &slow).await;
+    let rx = tokio::task::spawn_blocking(move || {
+        assert_eq!(rx.recv().unwrap(), "started");
+        rx
+    })
+    .await
+    .unwrap();
+    h.change_full(u, 2, MP_ARM_DMB).await;
+    h.save(u).await;
+    let rx = tokio::task::spawn_blocking(move || {
+        assert_eq!(rx.recv().unwrap(), "stopped");
+        rx
+    })
+    .await
+    .unwrap();
+    h.status(u, "done").await;
+    let v = h.request("litmus/axiomatic", json!({"uri": u})).await;
+    assert_eq!(
+        (&v["test"], &v["herd"]),
+        (&json!("MP+dmb.sy+ldar"), &json!("No")),
+        "{v}"
+    );
+    drop(rx);
+}
