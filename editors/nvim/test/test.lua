@@ -192,6 +192,27 @@ check('hover_text turns command links into commands and tables into lines', func
   eq(litmus.hover_text('`x = 1;` is delayed', false), '`x = 1;` is delayed')
 end)
 
+check('axiomatic lines: the verdict, the check and cycle, the edges with the cycle marked, the block', function()
+  local ax = require('litmus.axiomatic')
+  local lines = ax.lines({
+    test = 'MP+dmb.sy+ldar', arch = 'AArch64', condition = 'exists (1:X0=1 /\\ 1:X2=0)',
+    text = { "No: the condition's state is forbidden under aarch64.cat (litmus)", 'forbidden by acyclic external: e2 -po-> e4 -rf-> e5 -po-> e6 -fr-> e2' },
+    block = { 'Test MP+dmb.sy+ldar Allowed', 'No' },
+    execution = {
+      role = 'forbidden',
+      nodes = { { id = 4, label = 'W y=1' }, { id = 5, label = 'R[A] y=1' }, { id = 0, label = 'W x=0' }, { id = 6, label = 'R x=0' } },
+      edges = { { from = 4, to = 5, kind = 'rf', cycle = true }, { from = 0, to = 6, kind = 'rf', cycle = false } },
+    },
+  })
+  local text = table.concat(lines, '\n')
+  eq(lines[1], 'MP+dmb.sy+ldar (AArch64): exists (1:X0=1 /\\ 1:X2=0)')
+  eq(lines[2], "No: the condition's state is forbidden under aarch64.cat (litmus)")
+  eq(text:find('forbidden by acyclic external: e2 -po-> e4', 1, true) ~= nil, true, text)
+  eq(text:find('  * rf   e4: W y=1 -> e5: R[A] y=1', 1, true) ~= nil, true, 'the cycle edge starred\n' .. text)
+  eq(text:find('    rf   e0: W x=0 -> e6: R x=0', 1, true) ~= nil, true, 'another edge\n' .. text)
+  eq(lines[#lines], 'No')
+end)
+
 check('schedule_to_qf makes one numbered item per usable step, 1-based', function()
   local uri = vim.uri_from_fname(tmp .. '/sb.litmus')
   local items = litmus.schedule_to_qf({
@@ -699,6 +720,42 @@ else
     eq(#vim.tbl_filter(function(t)
       return t:match('^sb%.litmus:%d+ SC ') ~= nil
     end, texts), 0, 'SB holds under SC')
+  end)
+
+  check(':LitmusAxiomatic shows the AArch64 verdict, the failed check and the cycle as text', function()
+    litmus.setup({ cmd = { real_bin, 'lsp' } })
+    vim.cmd('edit ' .. write_file(tmp .. '/mp-dmb.litmus', {
+      'AArch64 MP+dmb.sy+ldar',
+      '{ 0:X1=x; 0:X3=y; 1:X1=y; 1:X3=x; }',
+      ' P0          | P1           ;',
+      ' MOV W0,#1   | LDAR W0,[X1] ;',
+      ' STR W0,[X1] | LDR W2,[X3]  ;',
+      ' DMB SY      |              ;',
+      ' STR W0,[X3] |              ;',
+      'exists (1:X0=1 /\\ 1:X2=0)',
+    }))
+    local ab = vim.api.nvim_get_current_buf()
+    wait_for(30000, 'the axiomatic verdict diagnostic', function()
+      for _, d in ipairs(vim.diagnostic.get(ab)) do
+        if d.message:find('forbidden', 1, true) then
+          return true
+        end
+      end
+      return false
+    end)
+    local ax = require('litmus.axiomatic')
+    ax.last = nil
+    vim.cmd('LitmusAxiomatic')
+    wait_for(15000, 'the axiomatic buffer', function()
+      return ax.last ~= nil
+    end)
+    local lines = vim.api.nvim_buf_get_lines(ax.last.buf, 0, -1, false)
+    local text = table.concat(lines, '\n')
+    eq(lines[2], "No: the condition's state is forbidden under aarch64.cat (litmus)", text)
+    eq(text:match('forbidden by acyclic %S+: e%d+ %-%a+%-> ') ~= nil, true, 'the check and cycle\n' .. text)
+    eq(text:find('  * rf ', 1, true) ~= nil, true, 'an rf edge on the cycle\n' .. text)
+    eq(text:find('Observation MP+dmb.sy+ldar Never 0', 1, true) ~= nil, true, "herd's block\n" .. text)
+    vim.cmd('bwipe!')
   end)
 
   stop_all()

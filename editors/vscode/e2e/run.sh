@@ -11,7 +11,8 @@
 # server bundled, so no litmus.serverPath is set). Writes docs/vscode-counterexample.png,
 # docs/vscode-schedule.png, docs/vscode-test-explorer.png, docs/vscode-fence-quickfix.png,
 # docs/vscode-trace.png, docs/vscode-trace-graph.png, and docs/vscode-dark.png and
-# docs/vscode-light.png (the same view in both themes); pngquant, when installed, shrinks them.
+# docs/vscode-light.png (the same view in both themes), docs/vscode-axiomatic.png (an AArch64
+# test's forbidding cycle, light theme; LITMUS_E2E_ONLY=axiomatic runs those checks alone); pngquant, when installed, shrinks them.
 # Last line: `N passed, N failed`.
 set -euo pipefail
 if [ "${LITMUS_E2E_CODE_SERVER:-}" != 1 ]; then
@@ -118,6 +119,7 @@ CODE_SERVER_URL="http://127.0.0.1:$port" WORKSPACE="$work/ws" CHROMIUM="$chromiu
   SCREENSHOT_TESTS="$repo/docs/vscode-test-explorer.png" SCREENSHOT_QUICKFIX="$repo/docs/vscode-fence-quickfix.png" \
   SCREENSHOT_TRACE="$repo/docs/vscode-trace.png" SCREENSHOT_GRAPH="$repo/docs/vscode-trace-graph.png" \
   SCREENSHOT_DARK="$repo/docs/vscode-dark.png" SCREENSHOT_LIGHT="$repo/docs/vscode-light.png" \
+  SCREENSHOT_AXIOMATIC="$repo/docs/vscode-axiomatic.png" \
   node "$here/drive.mjs"
 rc=$?
 # Screenshots for docs/: a palette of 256 colours keeps them small (optional: apt-get install pngquant).

@@ -38,6 +38,8 @@ import {
 import { formatStatus, parseStatus, STATUS_NOTIFICATION, StatusStore } from './logic/status';
 import { registerTestExplorer } from './testing';
 import * as crypto from 'crypto';
+import { showAxiomatic } from './axiomaticView';
+import { SHOW_AXIOMATIC } from './logic/axgraph';
 import { parseTrace, SHOW_TRACE, TRACE_REQUEST, TraceReply, traceHtml, traceView } from './logic/trace';
 
 const LANGUAGE_ID = 'litmus';
@@ -130,6 +132,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   context.subscriptions.push(
     traceLine,
     vscode.commands.registerCommand(SHOW_TRACE, (...args: unknown[]) => showTrace(traceArgs(args))),
+    vscode.commands.registerCommand(SHOW_AXIOMATIC, (arg?: unknown) => showAxiomatic(client, arg)),
     output,
     statusItem,
     stepDecoration,

@@ -9,9 +9,9 @@
 //!
 //! The rest of the test (name, thread names, locations and their initial values, the final
 //! condition) is an ordinary [`crate::ast::Test`] with dialect `AArch64` or `RiscV` and empty
-//! thread bodies; [`Code`] travels beside it in [`crate::syntax::Parsed::asm`]. Checking such
-//! a test is not available yet: [`crate::ir::Program::lower`] refuses it with
-//! [`NOT_AVAILABLE`].
+//! thread bodies; [`Code`] travels beside it in [`crate::syntax::Parsed::asm`]. The operational
+//! engines do not check such a test ([`crate::ir::Program::lower`] refuses it with
+//! [`NOT_AVAILABLE`]); the axiomatic engine ([`crate::axiomatic`]) does.
 
 mod deps;
 mod describe;
@@ -24,9 +24,8 @@ pub use regs::register;
 
 use crate::span::Span;
 
-/// What the operational engines (and so the editor, which runs them) say of an AArch64 or
-/// RISC-V test: these are checked by the axiomatic engine ([`crate::axiomatic`]), which
-/// `litmus check` runs on them and the editor does not run yet.
+/// What the operational engines say of an AArch64 or RISC-V test: these are checked by the
+/// axiomatic engine ([`crate::axiomatic`]), which `litmus check` and the editor run on them.
 pub const NOT_AVAILABLE: &str = "verifying AArch64 and RISC-V tests in the editor is not \
      available yet: `litmus check FILE` checks them against the axiomatic models";
 

@@ -25,6 +25,9 @@ pub struct Execution {
     pub state: Vec<(String, i64)>,
     /// The check that forbids it (`None`: the model allows it).
     pub failure: Option<Failure>,
+    /// Its dependencies and exclusive pairs, `(relation, from, to)` with relation `addr`,
+    /// `data`, `ctrl` or `rmw` (for the editor's graph; the model reads them from its env).
+    pub deps: Vec<(&'static str, usize, usize)>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -274,6 +277,7 @@ pub fn check(
                     co: co.to_vec(),
                     state: state(),
                     failure,
+                    deps: deps(&sk),
                 };
                 match out.failed {
                     None => {
@@ -320,4 +324,15 @@ pub fn check(
         rep.forbidden = None;
     }
     Ok(rep)
+}
+
+/// The skeleton's `addr`, `data`, `ctrl` and `rmw` pairs.
+fn deps(sk: &Skeleton) -> Vec<(&'static str, usize, usize)> {
+    let mut out = Vec::new();
+    for name in ["addr", "data", "ctrl", "rmw"] {
+        if let Some(crate::cat::Value::Rel(r)) = sk.env.vars.get(name) {
+            out.extend(r.pairs().into_iter().map(|(a, b)| (name, a, b)));
+        }
+    }
+    out
 }

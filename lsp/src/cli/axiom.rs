@@ -16,6 +16,7 @@ use litmus_engine::axiomatic::{self, Event, Execution, Kind, Report};
 use litmus_engine::cat::Model;
 
 use crate::json::axiom as json;
+use crate::json::axview::{block, edge};
 
 use super::args::CheckArgs;
 use super::{err, exit, out};
@@ -137,48 +138,6 @@ fn load_cat(path: &Path) -> Result<Model, String> {
     Model::parse(&src, &resolve).map_err(|e| format!("cat model: {e}"))
 }
 
-/// herd's block: `Test`, `States`, the states, `Ok`/`No`, `Witnesses`, `Positive`/`Negative`,
-/// `Condition`, `Observation`.
-pub fn block(test: &Test, text: &str, r: &Report) -> String {
-    let mut s = String::new();
-    let name = &test.name.text;
-    let kind = match r.quantifier {
-        Quantifier::Exists => "Allowed",
-        Quantifier::NotExists => "Forbidden",
-        Quantifier::Forall => "Required",
-    };
-    let _ = writeln!(s, "Test {name} {kind}");
-    let _ = writeln!(s, "States {}", r.states.len());
-    for st in &r.states {
-        let line: Vec<String> = r
-            .vars
-            .iter()
-            .zip(st)
-            .map(|(k, v)| format!("{k}={v};"))
-            .collect();
-        let _ = writeln!(s, "{}", line.join(" "));
-    }
-    let _ = writeln!(s, "{}", if r.ok { "Ok" } else { "No" });
-    let _ = writeln!(s, "Witnesses");
-    let _ = writeln!(s, "Positive: {} Negative: {}", r.positive, r.negative);
-    let cond = test.condition.as_ref().map_or("", |c| {
-        text.get(c.span.start as usize..c.span.end as usize)
-            .unwrap_or("")
-    });
-    let _ = writeln!(
-        s,
-        "Condition {}",
-        cond.split_whitespace().collect::<Vec<_>>().join(" ")
-    );
-    let obs = match (r.positive, r.negative) {
-        (0, _) => "Never",
-        (_, 0) => "Always",
-        _ => "Sometimes",
-    };
-    let _ = writeln!(s, "Observation {name} {obs} {} {}", r.positive, r.negative);
-    s
-}
-
 struct Names<'a> {
     test: &'a Test,
     code: &'a Code,
@@ -213,44 +172,6 @@ impl Names<'_> {
             Kind::F => format!("e{i} {who}: F{tags}"),
         }
     }
-}
-
-/// The edge from `a` to `b` named by the base relation that holds it, if one does.
-fn edge(x: &Execution, a: usize, b: usize) -> &'static str {
-    let (ea, eb) = (&x.events[a], &x.events[b]);
-    let external = ea.thread != eb.thread;
-    let co_before = |p: usize, q: usize| {
-        x.co.iter().any(|o| {
-            let (i, j) = (
-                o.iter().position(|e| *e == p),
-                o.iter().position(|e| *e == q),
-            );
-            matches!((i, j), (Some(i), Some(j)) if i < j)
-        })
-    };
-    let fr = x.rf.iter().any(|&(w, r)| r == a && co_before(w, b));
-    if x.rf.contains(&(a, b)) && external {
-        return "rfe";
-    }
-    if co_before(a, b) && external {
-        return "coe";
-    }
-    if fr && external {
-        return "fre";
-    }
-    if ea.thread.is_some() && !external && ea.po < eb.po {
-        return "po";
-    }
-    if x.rf.contains(&(a, b)) {
-        return "rf";
-    }
-    if co_before(a, b) {
-        return "co";
-    }
-    if fr {
-        return "fr";
-    }
-    "?"
 }
 
 fn explain(r: &Report, n: &Names) -> String {

@@ -86,6 +86,8 @@ pub struct Document {
     /// The fence quick fix per relaxed model for the current text (`server::fences`): every
     /// change of the text drops them, cancelling a running one.
     pub fences: BTreeMap<Model, FenceFix>,
+    /// The axiomatic check of an AArch64 or RISC-V test (`server::axiom`).
+    pub axiom: Option<super::axiom::AxState>,
 }
 
 /// The fence quick fix's edits: (byte offset, inserted text), pure insertions.
@@ -131,6 +133,7 @@ impl Document {
             program_version: version,
             parsing: None,
             fences: BTreeMap::new(),
+            axiom: None,
         }
     }
 

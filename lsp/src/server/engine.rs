@@ -1,12 +1,14 @@
 //! The one place the server calls the engine: parsing, checking, condition re-evaluation and
-//! the fence quick fix's synthesis.
+//! the fence quick fix's synthesis, and the axiomatic check of AArch64 and RISC-V tests.
 //!
 //! The server talks to the engine through the [`Engine`] trait so that in-process tests can wrap
 //! the real engine (to make a check slow, or panic) without the engine knowing anything of it.
 
 use std::sync::Arc;
 
+use litmus_engine::asm::{Arch, Code};
 use litmus_engine::ast::Test;
+use litmus_engine::axiomatic;
 use litmus_engine::fences::{synthesize, Goal};
 use litmus_engine::report::{ConditionResult, FinalState, Step};
 use litmus_engine::syntax::fences::insertions;
@@ -92,6 +94,49 @@ pub trait Engine: Send + Sync + 'static {
     ) -> Result<Trace, String> {
         litmus_engine::trace::trace(test, model, opts, schedule)
     }
+    /// Checks an AArch64 or RISC-V test with the axiomatic engine under the project's model
+    /// for its architecture (called on a worker thread; `stop` cancels it).
+    fn axiomatic(&self, text: &str, stop: &dyn Fn() -> bool) -> Result<AxOut, AxFail> {
+        let p = litmus_engine::syntax::parse(text);
+        let (Some(test), Some(code)) = (p.test, p.asm) else {
+            return Err(AxFail {
+                message: "the test does not parse".into(),
+                span: None,
+            });
+        };
+        let model = axiomatic::builtin_model(code.arch);
+        let model_name = match code.arch {
+            Arch::AArch64 => "aarch64.cat (litmus)",
+            Arch::RiscV => "riscv.cat (litmus)",
+        };
+        match axiomatic::check(&test, &code, &model, stop) {
+            Ok(report) => Ok(AxOut {
+                test,
+                code,
+                report,
+                model: model_name.into(),
+            }),
+            Err(e) => Err(AxFail {
+                message: e.message,
+                span: e.span,
+            }),
+        }
+    }
+}
+
+/// An axiomatic check's answer: the test and code it checked, the report, the model's name.
+pub struct AxOut {
+    pub test: Test,
+    pub code: Code,
+    pub report: axiomatic::Report,
+    pub model: String,
+}
+
+/// A test the axiomatic engine could not check (or a stopped check), with where, if known.
+#[derive(Clone, Debug)]
+pub struct AxFail {
+    pub message: String,
+    pub span: Option<litmus_engine::Span>,
 }
 
 /// The real engine (`litmus_engine`).

@@ -107,6 +107,9 @@ pub fn hover(s: &Snapshot<'_>, pos: Position) -> Option<Hover> {
         off: position::offset(&d.rope, s.conv.enc, pos) as u32,
         occ: &occ,
     };
+    if let Some(h) = super::axiom::hover(s, probe.off) {
+        return Some(h);
+    }
     if let Some((md, span)) = super::asm::hover(test, &d.text, probe.off) {
         return Some(s.conv.hover(md, span));
     }

@@ -15,6 +15,7 @@
 //! document moved on; engine calls run on worker threads inside `catch_unwind`.
 
 pub mod asm;
+pub mod axiom;
 pub mod backend;
 pub mod cache;
 pub mod config;
@@ -92,6 +93,7 @@ pub fn service(engine: Arc<dyn Engine>) -> (LspService<Backend>, ClientSocket) {
             Backend::work_done_progress_cancel,
         )
         .custom_method(trace::METHOD, Backend::trace)
+        .custom_method(axiom::METHOD, Backend::axiomatic)
         .finish()
 }
 
@@ -254,6 +256,7 @@ impl Ctx {
                 Err(e) => out.push(to_proto::internal_error(e.message.to_string())),
             }
         }
+        out.extend(axiom::diagnostics(d).iter().map(|x| conv.diagnostic(x)));
         Some((out, d.version))
     }
 

@@ -14,6 +14,9 @@ use litmus_engine::Model;
 /// (each ✗ opens that model's counterexample), a note naming the models still exploring, and
 /// `Show schedule` when there is a schedule. Before any model has a result, one lens says so.
 pub fn code_lenses(s: &Snapshot<'_>) -> Option<Vec<CodeLens>> {
+    if let Some(l) = super::axiom::lenses(s) {
+        return Some(l);
+    }
     let d = s.doc;
     let test = d.test.as_ref()?;
     let models = &s.settings.models;

@@ -146,6 +146,9 @@ struct Plan {
 }
 
 async fn start_with(ctx: &Ctx, uri: &Uri, use_cache: bool) {
+    if super::axiom::start(ctx, uri).await {
+        return;
+    }
     let settings = ctx.settings();
     let opts = settings.check_options();
     let opts_key = format!("{opts:?}");

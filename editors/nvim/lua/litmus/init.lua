@@ -16,7 +16,8 @@
 -- after it, the final state and the execution graph's edges in a scratch buffer), and the user
 -- commands :LitmusVerify, :LitmusShowSchedule [model], :LitmusCopySchedule, :LitmusTrace [model
 -- [n]], :LitmusStatus, and :LitmusVerifyAll [DIR] (every `.litmus` file under DIR checked by one
--- `litmus check --json` run, problems in the quickfix list).
+-- `litmus check --json` run, problems in the quickfix list), and :LitmusAxiomatic (an AArch64 or
+-- RISC-V test's verdict, the check and cycle that forbid its state or a witness, as text).
 
 local M = {}
 
@@ -92,6 +93,7 @@ function M.hover_text(md, plain_code)
   md = md:gsub('%[Trace under (%u+)%]%(command:[^%)]*%)', function(m)
     return 'Trace under ' .. m .. ' (`:LitmusTrace ' .. m:lower() .. '`)'
   end)
+  md = md:gsub('%[Show the execution graph%]%(command:[^%)]*%)', 'Execution as text: `:LitmusAxiomatic`')
   md = md:gsub('%[([^%]]*)%]%(command:[^%)]*%)', '%1')
   local out = {}
   for line in (md .. '\n'):gmatch('(.-)\n') do
@@ -470,6 +472,26 @@ function M.trace(bufnr, model, index)
   end, bufnr)
 end
 
+--- Asks for the axiomatic verdict of an AArch64 or RISC-V buffer and shows it as text
+--- (`lua/litmus/axiomatic.lua`).
+function M.axiomatic(bufnr)
+  bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
+  local client = litmus_client(bufnr)
+  if not client then
+    notify('no litmus language server attached to this buffer', vim.log.levels.WARN)
+    return
+  end
+  request(client, 'litmus/axiomatic', { uri = vim.uri_from_bufnr(bufnr) }, function(err, result)
+    if err then
+      notify(err.message or vim.inspect(err), vim.log.levels.ERROR)
+    elseif type(result) ~= 'table' then
+      notify('no axiomatic verdict here yet (save an AArch64 or RISC-V test to check it)')
+    else
+      require('litmus.axiomatic').show(result)
+    end
+  end, bufnr)
+end
+
 function M.copy_schedule(bufnr, register)
   bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
   request_schedule(bufnr, cursor_args(bufnr), function(schedule, err)
@@ -529,7 +551,12 @@ local function client_config(bufnr, cmd)
     init_options = M.config.settings,
     settings = { litmus = M.config.settings },
     handlers = { ['litmus/status'] = on_status, ['textDocument/hover'] = on_hover },
-    commands = { ['litmus.showSchedule'] = lens_show_schedule },
+    commands = {
+      ['litmus.showSchedule'] = lens_show_schedule,
+      ['litmus.showAxiomatic'] = function(_, ctx)
+        M.axiomatic(ctx.bufnr)
+      end,
+    },
     on_attach = function(client, b)
       if M.config.codelens then
         pcall(vim.lsp.codelens.refresh)
@@ -760,6 +787,7 @@ local function define_commands()
     LitmusVerify = { M.verify, 'Verify the current litmus test now' },
     LitmusShowSchedule = { M.show_schedule, 'Schedule of the violation/witness nearest the cursor (of MODEL), in the quickfix list', '?' },
     LitmusTrace = { M.trace, 'Trace of the counterexample nearest the cursor (MODEL [N]): buffers and memory after every step', '*' },
+    LitmusAxiomatic = { M.axiomatic, 'The axiomatic verdict of an AArch64 or RISC-V test: the check and cycle that forbid its state, or a witness' },
     LitmusCopySchedule = { M.copy_schedule, 'Copy the schedule nearest the cursor to the + register' },
     LitmusStatus = {
       function()

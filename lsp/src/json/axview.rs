@@ -1,0 +1,402 @@
+//! The language server's `litmus/axiomatic` reply (`docs/design/lsp.md#axiomatic-tests`): the
+//! axiomatic engine's verdict on an AArch64 or RISC-V test (herd's block, `Ok`/`No`,
+//! allowed/forbidden, the model) and the execution behind it, as a graph the editors draw: the
+//! witness of an allowed state, or for a forbidden one the candidate reaching it with the failed
+//! check and the cycle's edges marked. Also herd's block and the base relation naming an edge,
+//! which `litmus check` prints too.
+
+use std::fmt::Write as _;
+
+use litmus_engine::asm::Arch;
+use litmus_engine::ast::{Quantifier, Test};
+use litmus_engine::axiomatic::{self, Execution, Kind, Report};
+use litmus_engine::cat::CheckKind;
+use serde::Serialize;
+
+/// The whole reply.
+#[derive(Serialize, Clone, Debug)]
+pub struct AxView {
+    pub uri: String,
+    pub test: String,
+    /// `AArch64` or `RISCV`, as herd writes it.
+    pub arch: &'static str,
+    pub model: String,
+    /// The condition's source text and quantifier (`exists`, `~exists`, `forall`).
+    pub condition: String,
+    pub quantifier: &'static str,
+    /// herd's `Ok` / `No`.
+    pub herd: &'static str,
+    /// Whether an allowed execution reaches the condition's state: `allowed` / `forbidden`.
+    pub verdict: &'static str,
+    pub positive: u64,
+    pub negative: u64,
+    /// herd's block, one line a string.
+    pub block: Vec<String>,
+    pub execution: Option<AxExecution>,
+    /// The verdict, the check and the cycle in words (Neovim's buffer, the hover).
+    pub text: Vec<String>,
+}
+
+/// The witness (`role: "witness"`) or the forbidden candidate (`role: "forbidden"`).
+#[derive(Serialize, Clone, Debug)]
+pub struct AxExecution {
+    pub role: &'static str,
+    /// Thread names, indexed by a node's `thread`.
+    pub threads: Vec<String>,
+    pub nodes: Vec<AxNode>,
+    pub edges: Vec<AxEdge>,
+    /// The execution's reads-from, `(write, read)`, and per location its writes in coherence
+    /// order (the initial write first).
+    pub rf: Vec<(usize, usize)>,
+    pub co: Vec<Vec<usize>>,
+    /// The failed check (forbidden only).
+    pub check: Option<AxCheck>,
+    /// The final values of the condition's names.
+    pub state: Vec<(String, i64)>,
+}
+
+#[derive(Serialize, Clone, Debug)]
+pub struct AxNode {
+    pub id: usize,
+    /// `None` for an initial write.
+    pub thread: Option<usize>,
+    /// `R`, `W` or `F`.
+    pub kind: Kind,
+    pub loc: String,
+    pub value: i64,
+    pub tags: Vec<&'static str>,
+    /// Position in its thread's program order.
+    pub po: usize,
+    /// `e3`, as the text names it.
+    pub name: String,
+    /// `W x=1`, `R[A] y=0`, `F[DMB.SY]`.
+    pub label: String,
+}
+
+#[derive(Serialize, Clone, Debug)]
+pub struct AxEdge {
+    pub from: usize,
+    pub to: usize,
+    /// `po`, `rf`, `co`, `fr`, `addr`, `data`, `ctrl`, `rmw`, or `other` (a cycle step no base
+    /// relation holds).
+    pub kind: &'static str,
+    /// On the cycle of the failed check.
+    pub cycle: bool,
+}
+
+#[derive(Serialize, Clone, Debug)]
+pub struct AxCheck {
+    /// The check's name (`ob`, `external`) and kind (`acyclic`, `irreflexive`, `empty`).
+    pub name: String,
+    pub kind: &'static str,
+    /// The events of the cycle, in order (`irreflexive`: the one event; `empty`: a pair).
+    pub cycle: Vec<usize>,
+}
+
+/// Names an address as the test does (`x`, `a[1]`).
+pub fn loc_name(test: &Test, addr: i64) -> String {
+    for (i, d) in test.shared.iter().enumerate() {
+        for c in 0..d.cells() as usize {
+            if axiomatic::address(i, c) == addr {
+                return if d.is_array() {
+                    format!("{}[{c}]", d.name.text)
+                } else {
+                    d.name.text.clone()
+                };
+            }
+        }
+    }
+    format!("{addr:#x}")
+}
+
+/// herd's block: `Test`, `States`, the states, `Ok`/`No`, `Witnesses`, `Positive`/`Negative`,
+/// `Condition`, `Observation`.
+pub fn block(test: &Test, text: &str, r: &Report) -> String {
+    let mut s = String::new();
+    let name = &test.name.text;
+    let kind = match r.quantifier {
+        Quantifier::Exists => "Allowed",
+        Quantifier::NotExists => "Forbidden",
+        Quantifier::Forall => "Required",
+    };
+    let _ = writeln!(s, "Test {name} {kind}");
+    let _ = writeln!(s, "States {}", r.states.len());
+    for st in &r.states {
+        let line: Vec<String> = r
+            .vars
+            .iter()
+            .zip(st)
+            .map(|(k, v)| format!("{k}={v};"))
+            .collect();
+        let _ = writeln!(s, "{}", line.join(" "));
+    }
+    let _ = writeln!(s, "{}", if r.ok { "Ok" } else { "No" });
+    let _ = writeln!(s, "Witnesses");
+    let _ = writeln!(s, "Positive: {} Negative: {}", r.positive, r.negative);
+    let _ = writeln!(s, "Condition {}", condition_text(test, text));
+    let obs = match (r.positive, r.negative) {
+        (0, _) => "Never",
+        (_, 0) => "Always",
+        _ => "Sometimes",
+    };
+    let _ = writeln!(s, "Observation {name} {obs} {} {}", r.positive, r.negative);
+    s
+}
+
+fn condition_text(test: &Test, text: &str) -> String {
+    let cond = test.condition.as_ref().map_or("", |c| {
+        text.get(c.span.start as usize..c.span.end as usize)
+            .unwrap_or("")
+    });
+    cond.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+fn co_before(x: &Execution, p: usize, q: usize) -> bool {
+    x.co.iter().any(|o| {
+        let i = o.iter().position(|e| *e == p);
+        let j = o.iter().position(|e| *e == q);
+        matches!((i, j), (Some(i), Some(j)) if i < j)
+    })
+}
+
+/// The edge from `a` to `b` named by the base relation that holds it (`rfe`, `coe`, `fre`,
+/// `po`, `rf`, `co`, `fr`), or `?`.
+pub fn edge(x: &Execution, a: usize, b: usize) -> &'static str {
+    let (ea, eb) = (&x.events[a], &x.events[b]);
+    let external = ea.thread != eb.thread;
+    let fr = x.rf.iter().any(|&(w, r)| r == a && co_before(x, w, b));
+    if x.rf.contains(&(a, b)) && external {
+        return "rfe";
+    }
+    if co_before(x, a, b) && external {
+        return "coe";
+    }
+    if fr && external {
+        return "fre";
+    }
+    if ea.thread.is_some() && !external && ea.po < eb.po {
+        return "po";
+    }
+    if x.rf.contains(&(a, b)) {
+        return "rf";
+    }
+    if co_before(x, a, b) {
+        return "co";
+    }
+    if fr {
+        return "fr";
+    }
+    "?"
+}
+
+fn label(test: &Test, e: &axiomatic::Event) -> String {
+    let tags: Vec<&str> = e.tags.iter().copied().filter(|t| *t != "IW").collect();
+    let tags = if tags.is_empty() {
+        String::new()
+    } else {
+        format!("[{}]", tags.join(","))
+    };
+    match e.kind {
+        Kind::R => format!("R{tags} {}={}", loc_name(test, e.addr), e.value),
+        Kind::W => format!("W{tags} {}={}", loc_name(test, e.addr), e.value),
+        Kind::F => format!("F{tags}"),
+    }
+}
+
+/// The graph of `x`: immediate po, rf, immediate co, fr to the next write in co, the
+/// dependencies; the cycle of its failed check marked (a step between events no drawn edge
+/// joins gets an edge of its own).
+fn graph(test: &Test, x: &Execution, role: &'static str) -> AxExecution {
+    let nodes: Vec<AxNode> = x
+        .events
+        .iter()
+        .enumerate()
+        .map(|(i, e)| AxNode {
+            id: i,
+            thread: e.thread,
+            kind: e.kind,
+            loc: if e.kind == Kind::F {
+                String::new()
+            } else {
+                loc_name(test, e.addr)
+            },
+            value: e.value,
+            tags: e.tags.clone(),
+            po: e.po,
+            name: format!("e{i}"),
+            label: label(test, e),
+        })
+        .collect();
+    let mut edges = Vec::new();
+    let mut add = |from, to, kind| edges.push((from, to, kind));
+    let ev = &x.events;
+    for a in 0..ev.len() {
+        let next = (0..ev.len())
+            .filter(|&b| ev[a].thread.is_some() && ev[b].thread == ev[a].thread)
+            .filter(|&b| ev[b].po > ev[a].po)
+            .min_by_key(|&b| ev[b].po);
+        if let Some(b) = next {
+            add(a, b, "po");
+        }
+    }
+    for &(w, r) in &x.rf {
+        add(w, r, "rf");
+    }
+    for o in &x.co {
+        for p in o.windows(2) {
+            add(p[0], p[1], "co");
+        }
+    }
+    for &(w, r) in &x.rf {
+        if let Some(next) =
+            x.co.iter()
+                .find_map(|o| o.iter().position(|e| *e == w).and_then(|i| o.get(i + 1)))
+        {
+            add(r, *next, "fr");
+        }
+    }
+    for &(rel, a, b) in &x.deps {
+        add(a, b, rel);
+    }
+    let mut edges: Vec<AxEdge> = edges
+        .into_iter()
+        .map(|(from, to, kind)| AxEdge {
+            from,
+            to,
+            kind,
+            cycle: false,
+        })
+        .collect();
+    let check = x.failure.as_ref().map(|f| {
+        if f.kind == CheckKind::Acyclic && f.events.len() > 1 {
+            for (k, &a) in f.events.iter().enumerate() {
+                let b = f.events[(k + 1) % f.events.len()];
+                let kind = match edge(x, a, b) {
+                    "rfe" | "rf" => "rf",
+                    "coe" | "co" => "co",
+                    "fre" | "fr" => "fr",
+                    "po" => "po",
+                    _ => "other",
+                };
+                match edges
+                    .iter_mut()
+                    .find(|e| e.from == a && e.to == b && e.kind == kind)
+                {
+                    Some(e) => e.cycle = true,
+                    None => edges.push(AxEdge {
+                        from: a,
+                        to: b,
+                        kind,
+                        cycle: true,
+                    }),
+                }
+            }
+        }
+        AxCheck {
+            name: f.name.clone(),
+            kind: f.kind.as_str(),
+            cycle: f.events.clone(),
+        }
+    });
+    let threads = test.threads.iter().map(|t| t.name.text.clone()).collect();
+    AxExecution {
+        role,
+        threads,
+        nodes,
+        edges,
+        rf: x.rf.clone(),
+        co: x.co.clone(),
+        check,
+        state: x.state.clone(),
+    }
+}
+
+impl AxView {
+    pub fn new(uri: &str, model: &str, test: &Test, arch: Arch, text: &str, r: &Report) -> AxView {
+        let herd = if r.ok { "Ok" } else { "No" };
+        let verdict = if r.positive > 0 {
+            "allowed"
+        } else {
+            "forbidden"
+        };
+        let execution = match (&r.witness, &r.forbidden) {
+            (Some(w), _) => Some(graph(test, w, "witness")),
+            (None, Some(f)) => Some(graph(test, f, "forbidden")),
+            _ => None,
+        };
+        let mut view = AxView {
+            uri: uri.into(),
+            test: test.name.text.clone(),
+            arch: match arch {
+                Arch::AArch64 => "AArch64",
+                Arch::RiscV => "RISCV",
+            },
+            model: model.into(),
+            condition: condition_text(test, text),
+            quantifier: r.quantifier.as_str(),
+            herd,
+            verdict,
+            positive: r.positive,
+            negative: r.negative,
+            block: block(test, text, r).lines().map(String::from).collect(),
+            execution,
+            text: vec![],
+        };
+        view.text = view.words();
+        view
+    }
+
+    /// The first line of the text: `No: the state is forbidden under aarch64.cat (litmus)`.
+    pub fn headline(&self) -> String {
+        format!(
+            "{}: the condition's state is {} under {}",
+            self.herd, self.verdict, self.model
+        )
+    }
+
+    /// `acyclic ob: e2 -po-> e3 -rf-> e4 -fr-> e2`, for a forbidden state.
+    pub fn cycle_line(&self) -> Option<String> {
+        let x = self.execution.as_ref()?;
+        let c = x.check.as_ref()?;
+        let mut s = format!("{} {}", c.kind, c.name);
+        if !c.cycle.is_empty() {
+            s += ":";
+            for (k, a) in c.cycle.iter().enumerate() {
+                let _ = write!(s, " e{a}");
+                let b = c.cycle[(k + 1) % c.cycle.len()];
+                if c.kind == "acyclic" && c.cycle.len() > 1 {
+                    let kind = x
+                        .edges
+                        .iter()
+                        .find(|e| e.cycle && e.from == *a && e.to == b)
+                        .map_or("?", |e| e.kind);
+                    let _ = write!(s, " -{kind}->");
+                }
+            }
+            if c.kind == "acyclic" {
+                let _ = write!(s, " e{}", c.cycle[0]);
+            }
+        }
+        Some(s)
+    }
+
+    fn words(&self) -> Vec<String> {
+        let mut out = vec![self.headline()];
+        if let Some(x) = &self.execution {
+            match (x.role, self.cycle_line()) {
+                ("forbidden", Some(c)) => {
+                    out.push(format!("forbidden by {c}"));
+                    out.push("the candidate execution reaching it:".into());
+                }
+                _ => out.push("a witness execution:".into()),
+            }
+            for n in &x.nodes {
+                let who = n
+                    .thread
+                    .map_or("init".to_string(), |t| x.threads[t].clone());
+                out.push(format!("  {} {who}: {}", n.name, n.label));
+            }
+        }
+        out
+    }
+}

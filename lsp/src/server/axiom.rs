@@ -1,0 +1,291 @@
+//! herd's AArch64 and RISC-V tests in the editor (`docs/design/lsp.md#axiomatic-tests`): on
+//! open and save (where SC/TSO/PSO tests start their checks, `verify::start`) the axiomatic
+//! engine checks the document against the project's model for its architecture, as a job like
+//! the others: through [`super::engine::Engine::axiomatic`], on a blocking thread after a place
+//! in the queue, cancelled by the next check, a close or shutdown. Its answer is kept on the
+//! document for the program it was computed from and shown as a diagnostic at the condition,
+//! a lens above it, a hover on it, and the `litmus/axiomatic` reply (the graph of the witness or
+//! of the forbidding cycle, `crate::json::axview`).
+
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+
+use serde::Deserialize;
+use tower_lsp_server::jsonrpc::Result;
+use tower_lsp_server::ls_types::*;
+
+use litmus_engine::ast::{Dialect, Quantifier, Test};
+use litmus_engine::{Control, Diagnostic as EDiag, Severity, Span};
+
+use super::document::Document;
+use super::engine::AxFail;
+use super::{Backend, Ctx, Snapshot};
+use crate::json::axview::AxView;
+
+pub const METHOD: &str = "litmus/axiomatic";
+
+/// The axiomatic check of a document.
+pub enum AxState {
+    /// Waiting for a place in the queue or running; dropping it cancels the job.
+    Running(AxJob),
+    /// Its answer, for the program of `key`.
+    Done {
+        key: String,
+        answer: std::result::Result<Arc<AxView>, AxFail>,
+    },
+}
+
+pub struct AxJob {
+    pub id: u64,
+    pub key: String,
+    pub control: Control,
+}
+
+impl Drop for AxJob {
+    fn drop(&mut self) {
+        self.control.cancel();
+    }
+}
+
+/// Whether `test` is herd's AArch64 or RISC-V (checked here, not by the operational engines).
+pub fn is_asm(test: &Test) -> bool {
+    matches!(test.dialect, Dialect::AArch64 | Dialect::RiscV)
+}
+
+/// The key of the program a result belongs to: the program tokens and the condition.
+fn key(d: &Document) -> String {
+    format!("{}\n{}", d.tokens.key, d.cond_key)
+}
+
+/// The answer shown for the document's current program, if any.
+pub fn current(d: &Document) -> Option<&std::result::Result<Arc<AxView>, AxFail>> {
+    match &d.axiom {
+        Some(AxState::Done { key: k, answer }) if *k == key(d) => Some(answer),
+        _ => None,
+    }
+}
+
+fn running(d: &Document) -> bool {
+    matches!(&d.axiom, Some(AxState::Running(j)) if j.key == key(d))
+}
+
+/// Starts the check of an AArch64 or RISC-V document (replacing, so cancelling, a running
+/// one). Returns false, doing nothing, for any other document.
+pub async fn start(ctx: &Ctx, uri: &Uri) -> bool {
+    let (id, control, text) = {
+        let mut st = ctx.state();
+        let Some(d) = st.docs.get_mut(uri) else {
+            return false;
+        };
+        if !d.test.as_deref().is_some_and(is_asm) {
+            return false;
+        }
+        let id = ctx.shared.next_job.fetch_add(1, Ordering::Relaxed);
+        let control = Control::new();
+        d.axiom = Some(AxState::Running(AxJob {
+            id,
+            key: key(d),
+            control: control.clone(),
+        }));
+        (id, control, d.text.clone())
+    };
+    ctx.publish(uri).await;
+    ctx.send_status(uri, "running").await;
+    let (ctx, uri) = (ctx.clone(), uri.clone());
+    tokio::spawn(async move {
+        let Some(answer) = run(&ctx, id, &control, text, uri.as_str()).await else {
+            return;
+        };
+        {
+            let mut st = ctx.state();
+            let Some(d) = st.docs.get_mut(&uri) else {
+                return;
+            };
+            let key = match &d.axiom {
+                Some(AxState::Running(j)) if j.id == id => j.key.clone(),
+                _ => return,
+            };
+            d.axiom = Some(AxState::Done { key, answer });
+        }
+        ctx.publish(&uri).await;
+        ctx.refresh_views().await;
+        ctx.send_status(&uri, "done").await;
+    });
+    true
+}
+
+/// The job once it has its place: `None` if it was cancelled.
+async fn run(
+    ctx: &Ctx,
+    id: u64,
+    control: &Control,
+    text: String,
+    uri: &str,
+) -> Option<std::result::Result<Arc<AxView>, AxFail>> {
+    let limit = ctx
+        .settings()
+        .max_jobs
+        .unwrap_or_else(super::queue::default_limit);
+    let slot = ctx
+        .shared
+        .queue
+        .acquire(id, limit, control, async {})
+        .await?;
+    let engine = ctx.shared.engine.clone();
+    let ctl = control.clone();
+    let uri = uri.to_string();
+    let answer = tokio::task::spawn_blocking(move || {
+        let _slot = slot;
+        let stop = || ctl.is_cancelled();
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            engine.axiomatic(&text, &stop).map(|out| {
+                Arc::new(AxView::new(
+                    &uri,
+                    &out.model,
+                    &out.test,
+                    out.code.arch,
+                    &text,
+                    &out.report,
+                ))
+            })
+        }))
+        .unwrap_or_else(|e| {
+            Err(AxFail {
+                message: format!("the axiomatic check crashed: {}", super::panic_message(&*e)),
+                span: None,
+            })
+        })
+    })
+    .await
+    .ok()?;
+    (!control.is_cancelled()).then_some(answer)
+}
+
+/// Where the verdict is shown: the condition, else the test's name.
+fn anchor(test: &Test) -> Span {
+    test.condition.as_ref().map_or(test.name.span, |c| c.span)
+}
+
+/// The verdict as a diagnostic at the condition: information for an answered `exists` or a
+/// `~exists`/`forall` that holds, an error for one that does not, a warning when the test
+/// cannot be checked.
+pub fn diagnostics(d: &Document) -> Vec<EDiag> {
+    let Some(test) = d.test.as_deref().filter(|t| is_asm(t)) else {
+        return vec![];
+    };
+    match current(d) {
+        None => vec![],
+        Some(Err(f)) => vec![EDiag::warning(
+            f.span.unwrap_or(anchor(test)),
+            format!("cannot check with the axiomatic engine: {}", f.message),
+        )],
+        Some(Ok(v)) => {
+            let failed = v.herd == "No" && v.quantifier != Quantifier::Exists.as_str();
+            let mut message = v.headline();
+            if let Some(c) = v.cycle_line() {
+                message += &format!("; forbidden by {c}");
+            }
+            let mut diag = EDiag::warning(anchor(test), message);
+            diag.severity = if failed {
+                Severity::Error
+            } else {
+                Severity::Info
+            };
+            vec![diag]
+        }
+    }
+}
+
+/// The lens above the condition: `AArch64 No: forbidden (acyclic ob)`, `RISCV Ok: allowed`,
+/// opening the graph (`litmus.showAxiomatic [uri]`, a client command) when there is one.
+pub fn lenses(s: &Snapshot<'_>) -> Option<Vec<CodeLens>> {
+    let d = s.doc;
+    let test = d.test.as_deref().filter(|t| is_asm(t))?;
+    let title = match current(d) {
+        None if running(d) => "checking (axiomatic)…".to_string(),
+        None => return Some(vec![]),
+        Some(Err(_)) => "cannot check ⚠".to_string(),
+        Some(Ok(v)) => lens_title(v),
+    };
+    let at = s.conv.range(anchor(test)).start;
+    let at = Position::new(at.line, 0);
+    let graph = matches!(current(d), Some(Ok(v)) if v.execution.is_some());
+    let lens = CodeLens {
+        range: Range::new(at, at),
+        command: Some(Command {
+            title,
+            command: if graph {
+                "litmus.showAxiomatic".into()
+            } else {
+                String::new()
+            },
+            arguments: graph.then(|| vec![serde_json::json!(s.conv.uri.as_str())]),
+        }),
+        data: None,
+    };
+    Some(vec![lens])
+}
+
+pub fn lens_title(v: &AxView) -> String {
+    let why = v
+        .execution
+        .as_ref()
+        .and_then(|x| x.check.as_ref())
+        .map_or(String::new(), |c| format!(" ({} {})", c.kind, c.name));
+    format!("{} {}: {}{why} · {}", v.arch, v.herd, v.verdict, v.model)
+}
+
+/// The hover on the condition: herd's block, the check and the cycle.
+pub fn hover(s: &Snapshot<'_>, off: u32) -> Option<Hover> {
+    let d = s.doc;
+    let test = d.test.as_deref().filter(|t| is_asm(t))?;
+    let span = anchor(test);
+    if off < span.start || off > span.end {
+        return None;
+    }
+    let md = match current(d)? {
+        Err(f) => format!("**Cannot check** with the axiomatic engine: {}", f.message),
+        Ok(v) => {
+            let mut md = format!("**{}**\n\n", v.headline());
+            if let Some(c) = v.cycle_line() {
+                md += &format!("Forbidden by `{c}`\n\n");
+            }
+            md += &format!("```\n{}\n```\n", v.block.join("\n"));
+            if v.execution.is_some() {
+                md += &format!(
+                    "\n[Show the execution graph](command:litmus.showAxiomatic?{})\n",
+                    urlencode(&serde_json::json!([s.conv.uri.as_str()]).to_string())
+                );
+            }
+            md
+        }
+    };
+    Some(s.conv.hover(md, span))
+}
+
+fn urlencode(s: &str) -> String {
+    s.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                (b as char).to_string()
+            }
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+#[derive(Deserialize)]
+pub struct AxParams {
+    pub uri: Uri,
+}
+
+impl Backend {
+    /// `litmus/axiomatic {uri}`: the current answer's [`AxView`], or `null` (not an AArch64 or
+    /// RISC-V document, not checked yet, or it could not be checked).
+    pub async fn axiomatic(&self, p: AxParams) -> Result<Option<AxView>> {
+        self.ctx.read(&p.uri, |snap| match current(snap.doc) {
+            Some(Ok(v)) => Some((**v).clone()),
+            _ => None,
+        })
+    }
+}
