@@ -138,7 +138,10 @@ fn robust_witness_steps_have_sentences_and_the_delayed_steps_none() {
     let w = arr(&rb["witness"]);
     assert!(!w.is_empty(), "{rb}");
     for s in w {
-        assert!(s["label"].as_str().is_some_and(|l| l.starts_with('P')), "{s}");
+        assert!(
+            s["label"].as_str().is_some_and(|l| l.starts_with('P')),
+            "{s}"
+        );
     }
     let d = &rb["delayed"];
     assert!(d["store"].get("label").is_none(), "{d}");

@@ -421,10 +421,7 @@ fn step<'a>(src: &Src, s: &'a Step) -> StepOut<'a> {
     }
 }
 
-fn robust_out<'a>(
-    src: &Src,
-    r: &'a litmus_engine::robust::Robustness,
-) -> Robust<'a> {
+fn robust_out<'a>(src: &Src, r: &'a litmus_engine::robust::Robustness) -> Robust<'a> {
     let (witness, delayed) = match &r.attack {
         Some(a) => (
             schedule(src, &a.schedule),
