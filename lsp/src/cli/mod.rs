@@ -60,6 +60,8 @@ pub struct FileRun {
     pub path: String,
     /// Why the file could not be read.
     pub read_error: Option<String>,
+    /// The file's text (None when unreadable): the JSON steps' sentences quote it.
+    pub text: Option<String>,
     /// Index of the file's text (None when unreadable).
     pub index: Option<LineIndex>,
     /// The test, when the file has no error diagnostic.
@@ -80,6 +82,7 @@ impl FileRun {
         json::Input {
             path: &self.path,
             read_error: self.read_error.as_deref(),
+            text: self.text.as_deref(),
             index: self.index.as_ref(),
             test: self.test.as_ref(),
             diagnostics: &self.diagnostics,
@@ -130,6 +133,7 @@ fn load_file(path: &Path, ctl: &litmus_engine::Control) -> FileRun {
         Err(e) => FileRun {
             path: shown,
             read_error: Some(e),
+            text: None,
             index: None,
             test: None,
             diagnostics: vec![],
@@ -156,6 +160,7 @@ fn load_file(path: &Path, ctl: &litmus_engine::Control) -> FileRun {
                 return FileRun {
                     path: shown,
                     read_error: None,
+                    text: None,
                     index: Some(index),
                     test: None,
                     diagnostics: vec![Diagnostic::warning(
@@ -172,6 +177,7 @@ fn load_file(path: &Path, ctl: &litmus_engine::Control) -> FileRun {
                 read_error: None,
                 index: Some(index),
                 locations: litmus_engine::syntax::herd_locations(&text, &parsed.tree),
+                text: Some(text),
                 test: parsed.test,
                 diagnostics: parsed.diagnostics,
                 parse_time: Default::default(),

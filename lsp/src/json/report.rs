@@ -3,8 +3,9 @@
 //!
 //! Positions are 1-based lines and columns in characters ([`LineIndex`]). Keys beyond the
 //! spec's (`end_line`/`end_col` on steps and violations, `related` on diagnostics,
-//! `warnings` per model, `stats.engine`, `unbounded` with `--unbounded`, and with `--shard` the document's `shard` and each
-//! file's `index`) are additions the spec allows; none changes a specified key's meaning.
+//! `warnings` per model, `stats.engine`, `unbounded` with `--unbounded`, `label` on the steps
+//! of a schedule, and with `--shard` the document's `shard` and each file's `index`) are
+//! additions the spec allows; none changes a specified key's meaning.
 
 use std::collections::BTreeMap;
 
@@ -20,6 +21,8 @@ pub struct Input<'a> {
     pub path: &'a str,
     /// Why the file could not be read (then nothing else is known of it).
     pub read_error: Option<&'a str>,
+    /// The file's text (for the steps' `label`s, which quote the source).
+    pub text: Option<&'a str>,
     pub index: Option<&'a LineIndex>,
     pub test: Option<&'a Test>,
     pub diagnostics: &'a [Diagnostic],
@@ -169,6 +172,10 @@ struct StepOut<'a> {
     loc: Option<&'a str>,
     value: Option<i64>,
     buffered: bool,
+    /// The step as a sentence, the language server's words for it (`server::schedule::labels`):
+    /// on the steps of a schedule (`schedule`, `witness`, `robust.witness`), not on `delayed`'s.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    label: Option<String>,
 }
 
 /// `"robust": {"holds", "witness", "complete", "delayed", "states", "time_ms"}` (`--robust`,
@@ -273,9 +280,14 @@ fn file<'a>(
     };
     let mut results = BTreeMap::new();
     if let (Some(test), Some(index)) = (f.test, f.index) {
+        let src = Src {
+            test,
+            text: f.text.unwrap_or(""),
+            index,
+        };
         for r in reports {
             let rb = robust.iter().find(|(m, _)| *m == r.model).map(|(_, rb)| rb);
-            let mut out = model_report(test, index, r, rb);
+            let mut out = model_report(&src, r, rb);
             out.unbounded =
                 unbounded
                     .iter()
@@ -321,13 +333,20 @@ fn diagnostic<'a>(index: &LineIndex, d: &'a Diagnostic) -> Diag<'a> {
     }
 }
 
-fn model_report<'a>(
+/// What a report's positions and step sentences are made from.
+struct Src<'a> {
     test: &'a Test,
-    index: &LineIndex,
+    text: &'a str,
+    index: &'a LineIndex,
+}
+
+fn model_report<'a>(
+    src: &Src,
     r: &'a ModelReport,
     robust: Option<&'a litmus_engine::robust::Robustness>,
 ) -> Report<'a> {
     let s = &r.stats;
+    let index = src.index;
     Report {
         complete: r.complete,
         stopped: r.stopped.map(|s| s.key()),
@@ -345,13 +364,13 @@ fn model_report<'a>(
                 kind: v.kind,
                 message: &v.message,
                 pos: Pos::new(index, v.span),
-                schedule: schedule(test, index, &v.schedule),
+                schedule: schedule(src, &v.schedule),
             })
             .collect(),
         witness: r
             .witness
             .as_ref()
-            .map_or_else(Vec::new, |w| schedule(test, index, w)),
+            .map_or_else(Vec::new, |w| schedule(src, w)),
         warnings: r
             .warnings
             .iter()
@@ -371,39 +390,46 @@ fn model_report<'a>(
             explored: s.explored,
             engine: s.engine.map(|e| e.key()),
         },
-        robust: robust.map(|rb| robust_out(test, index, rb)),
+        robust: robust.map(|rb| robust_out(src, rb)),
         unbounded: None,
     }
 }
 
-fn schedule<'a>(test: &Test, index: &LineIndex, steps: &'a [Step]) -> Vec<StepOut<'a>> {
-    steps.iter().map(|s| step(test, index, s)).collect()
+/// A schedule's steps, each with its sentence.
+fn schedule<'a>(src: &Src, steps: &'a [Step]) -> Vec<StepOut<'a>> {
+    let labels = crate::server::schedule::labels(src.test, src.text, steps);
+    steps
+        .iter()
+        .zip(labels)
+        .map(|(s, l)| StepOut {
+            label: Some(l),
+            ..step(src, s)
+        })
+        .collect()
 }
 
-fn step<'a>(test: &Test, index: &LineIndex, s: &'a Step) -> StepOut<'a> {
+/// A step on its own (no sentence: `delayed`'s steps are not a schedule).
+fn step<'a>(src: &Src, s: &'a Step) -> StepOut<'a> {
     StepOut {
-        thread: thread_name(test, s.thread),
-        pos: Pos::new(index, s.span),
+        thread: thread_name(src.test, s.thread),
+        pos: Pos::new(src.index, s.span),
         action: s.action,
         loc: s.loc.as_deref(),
         value: s.value,
         buffered: s.buffered,
+        label: None,
     }
 }
 
-fn robust_out<'a>(
-    test: &Test,
-    index: &LineIndex,
-    r: &'a litmus_engine::robust::Robustness,
-) -> Robust<'a> {
+fn robust_out<'a>(src: &Src, r: &'a litmus_engine::robust::Robustness) -> Robust<'a> {
     let (witness, delayed) = match &r.attack {
         Some(a) => (
-            schedule(test, index, &a.schedule),
+            schedule(src, &a.schedule),
             Some(Delayed {
-                thread: thread_name(test, a.thread),
-                store: step(test, index, &a.store),
-                past: schedule(test, index, &a.past),
-                conflict: step(test, index, &a.conflict),
+                thread: thread_name(src.test, a.thread),
+                store: step(src, &a.store),
+                past: a.past.iter().map(|s| step(src, s)).collect(),
+                conflict: step(src, &a.conflict),
             }),
         ),
         None => (vec![], None),

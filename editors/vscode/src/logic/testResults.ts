@@ -15,6 +15,8 @@ export interface CliStep {
   loc: string | null;
   value: number | null;
   buffered: boolean;
+  /** The step as a sentence, in the language server's words (a CLI from before it has none). */
+  label?: string;
 }
 
 export interface CliViolation {
@@ -105,44 +107,14 @@ function inside(p: Pos, r: Range): boolean {
   return before(r.start, p) && before(p, r.end);
 }
 
-/** The source text of a step (its first line), for assert/await/branch steps. */
-function snippet(lines: string[] | undefined, s: CliStep): string {
-  if (!lines) return '';
-  const line = lines[s.line - 1] ?? '';
-  const end = s.end_line === s.line ? s.end_col - 1 : line.length;
-  const t = line.slice(s.col - 1, end).replace(/\s+/g, ' ').trim();
-  return t.length > 40 ? t.slice(0, 39) + '…' : t;
-}
-
-/** One sentence per step, in the language server's wording. */
-export function stepLabel(s: CliStep, lines?: string[]): string {
-  const t = s.thread;
-  const loc = s.loc ?? '?';
-  const v = s.value === null ? '?' : String(s.value);
-  switch (s.action) {
-    case 'load':
-      return s.buffered ? `${t} reads ${loc} = ${v} from its store buffer` : `${t} reads ${loc} = ${v} from memory`;
-    case 'store':
-      return s.buffered ? `${t} stores ${loc} = ${v} into its store buffer` : `${t} stores ${loc} = ${v} to memory`;
-    case 'flush':
-      return `${t}'s buffered store ${loc} = ${v} reaches memory`;
-    case 'fence':
-      return `${t} executes a fence`;
-    case 'lock':
-      return `${t} locks ${loc}`;
-    case 'unlock':
-      return `${t} unlocks ${loc}`;
-    case 'rmw':
-      return `${t} atomically updates ${loc}, old value ${v}`;
-    case 'assert':
-      return `${t} checks \`${snippet(lines, s)}\``;
-    case 'assume':
-      return `${t} assumes \`${snippet(lines, s)}\``;
-    case 'await':
-      return `${t} waits at \`${snippet(lines, s)}\``;
-    default:
-      return `${t} ${s.action} \`${snippet(lines, s)}\``;
-  }
+/**
+ * A step's sentence: the CLI's `label`, the language server's words for it (the same as the
+ * trace view's). A CLI from before `label` gets the step's own fields on one line.
+ */
+export function stepLabel(s: CliStep): string {
+  if (s.label !== undefined) return s.label;
+  const value = s.value === null ? '' : ` = ${s.value}`;
+  return `${s.thread} ${s.action} ${s.loc ?? ''}${value}${s.buffered ? ' (buffered)' : ''}`.replace(/ +/g, ' ').trim();
 }
 
 const KIND_WORDS: Record<CliViolation['kind'], string> = {
@@ -156,10 +128,10 @@ const KIND_WORDS: Record<CliViolation['kind'], string> = {
  * A failure's message: what failed under which model, then the schedule that makes it happen,
  * one numbered step a line with `line:col` (1-based, like the CLI).
  */
-export function violationText(model: Model, v: CliViolation, lines?: string[]): string {
+export function violationText(model: Model, v: CliViolation): string {
   const out = [`${modelLabel(model)} ${KIND_WORDS[v.kind] ?? v.kind}: ${v.message}`];
   out.push(`Schedule (${v.schedule.length} step${v.schedule.length === 1 ? '' : 's'}):`);
-  v.schedule.forEach((s, i) => out.push(`  ${i + 1}. ${stepLabel(s, lines)}  (${s.line}:${s.col})`));
+  v.schedule.forEach((s, i) => out.push(`  ${i + 1}. ${stepLabel(s)}  (${s.line}:${s.col})`));
   return out.join('\n');
 }
 
@@ -185,8 +157,9 @@ export function conditionAnswer(model: Model, c: NonNullable<CliModelReport['con
 /**
  * The results of one file's run. `file` is its item tree (built from the text that was
  * checked), `models` the models the run asked for, `report` the CLI's entry for the file
- * (undefined when the CLI printed none: then every requested item errored with `why`), `text`
- * the checked source (for the steps' snippets).
+ * (undefined when the CLI printed none: then every requested item errored with `why`); `text`,
+ * the checked source, is no longer read (the CLI's steps carry their sentences, `label`) and
+ * stays so that callers keep their shape.
  *
  * Rules: a file with error diagnostics errors (its checks are skipped); a model child fails
  * when one of that model's violations lies inside its assertion or condition; an `exists`
@@ -198,10 +171,9 @@ export function fileResults(
   file: FileNode,
   models: readonly Model[],
   report: CliFile | undefined,
-  text?: string,
+  _text?: string,
   why = 'litmus printed no result for this file',
 ): ItemResult[] {
-  const lines = text?.split(/\r?\n/);
   const out: ItemResult[] = [];
   const modelNodes = (pick: (c: CheckNode) => boolean) =>
     file.children.filter(pick).flatMap((c) => c.children.filter((m) => models.includes(m.model)));
@@ -243,7 +215,7 @@ export function fileResults(
         out.push({
           id: node.id,
           outcome: 'failed',
-          messages: mine.map((v) => ({ text: violationText(model, v, lines), range: range0(v) })),
+          messages: mine.map((v) => ({ text: violationText(model, v), range: range0(v) })),
           durationMs: ms,
         });
       } else if (!r.complete && r.stopped !== 'first-violation') {
@@ -254,7 +226,7 @@ export function fileResults(
       }
     }
     for (const v of r.violations) {
-      if (!claimed.has(v)) fileFailures.push({ text: violationText(model, v, lines), range: range0(v) });
+      if (!claimed.has(v)) fileFailures.push({ text: violationText(model, v), range: range0(v) });
     }
     if (!r.complete && file.children.length === 0 && r.stopped !== 'first-violation') {
       fileIncomplete.push({ text: incompleteText(model, r) });

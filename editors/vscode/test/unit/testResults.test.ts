@@ -50,10 +50,10 @@ const failing = {
   end_line: 4,
   end_col: 36,
   schedule: [
-    { thread: 'P0', line: 3, col: 13, end_line: 3, end_col: 19, action: 'store', loc: 'x', value: 1, buffered: true },
-    { thread: 'P0', line: 3, col: 13, end_line: 3, end_col: 19, action: 'flush', loc: 'x', value: 1, buffered: false },
-    { thread: 'P1', line: 4, col: 13, end_line: 4, end_col: 20, action: 'load', loc: 'x', value: 1, buffered: false },
-    { thread: 'P1', line: 4, col: 21, end_line: 4, end_col: 36, action: 'assert', loc: null, value: null, buffered: false },
+    { thread: 'P0', line: 3, col: 13, end_line: 3, end_col: 19, action: 'store', loc: 'x', value: 1, buffered: true, label: 'P0 stores x = 1 into its store buffer' },
+    { thread: 'P0', line: 3, col: 13, end_line: 3, end_col: 19, action: 'flush', loc: 'x', value: 1, buffered: false, label: "P0's buffered store x = 1 reaches memory" },
+    { thread: 'P1', line: 4, col: 13, end_line: 4, end_col: 20, action: 'load', loc: 'x', value: 1, buffered: false, label: 'P1 reads x = 1 from memory' },
+    { thread: 'P1', line: 4, col: 21, end_line: 4, end_col: 36, action: 'assert', loc: null, value: null, buffered: false, label: 'P1 checks `assert(r1 == 0)`' },
   ],
 };
 
@@ -164,7 +164,16 @@ test('parsing: only a version 1 document with files', () => {
   assert.deepEqual(checkArgs(['/w/a.litmus', '-x.litmus'], { models: ['sc', 'pso'], loopBound: 4, timeout: 0, engine: 'mcr' }), [
     'check', '--json', '--model', 'sc,pso', '--loop-bound', '4', '--engine', 'mcr', '--', '/w/a.litmus', '-x.litmus',
   ]);
-  assert.equal(stepLabel({ ...failing.schedule[0], action: 'fence' }), 'P0 executes a fence');
+  // the CLI's sentence, as it is; a CLI from before `label` gets the step's own fields
+  const { label: _, ...unlabelled } = failing.schedule[0];
+  const rmw = { ...unlabelled, action: 'rmw', value: 0, buffered: false };
+  const said = 'P0 atomically updates x (`r0 = fetch_add(x, 1);`), old value 0';
+  assert.equal(stepLabel({ ...rmw, label: said }), said);
+  assert.equal(stepLabel(rmw), 'P0 rmw x = 0');
+  assert.equal(stepLabel(unlabelled), 'P0 store x = 1 (buffered)');
+  assert.equal(stepLabel({ ...unlabelled, action: 'assert', loc: null, value: null, buffered: false }), 'P0 assert');
+  const labelled = { ...failing, schedule: failing.schedule.map((st, i) => ({ ...st, label: `step ${i + 1} in words` })) };
+  assert.match(violationText('tso', labelled), /\n {2}1\. step 1 in words {2}\(3:13\)\n {2}2\. step 2 in words/);
   assert.match(violationText('pso', { ...failing, kind: 'deadlock', schedule: [] }), /^PSO deadlock: .*\nSchedule \(0 steps\):$/);
 });
 
@@ -183,6 +192,7 @@ test('the real CLI over every example, one run: each result as the example promi
   const reports = reportsByPath(doc!);
   const outcome: Record<string, Record<string, string>> = {};
   const hints: Record<string, boolean> = {};
+  const dekkerSteps: string[] = [];
   for (const f of files) {
     const text = fs.readFileSync(f, 'utf8');
     const name = path.basename(f);
@@ -194,6 +204,17 @@ test('the real CLI over every example, one run: each result as the example promi
     for (const x of rs.filter((y) => y.outcome === 'failed')) {
       for (const m of x.messages) assert.match(m.text, /\nSchedule \(\d+ steps?\):\n  1\. /, `${name}: a failure carries its schedule`);
     }
+    // every step line is the CLI's sentence (the language server's words), none rebuilt here
+    const shown = rs.flatMap((x) => x.messages.map((m) => m.text)).join('\n');
+    for (const [model, r] of Object.entries(reports.get(f)!.results)) {
+      for (const v of r?.violations ?? []) {
+        for (const st of v.schedule) {
+          assert.ok(st.label, `${name} ${model}: a step without a label`);
+          assert.ok(shown.includes(`. ${st.label}  (${st.line}:${st.col})`), `${name} ${model}: ${st.label} not shown`);
+        }
+      }
+    }
+    if (name === 'dekker.litmus') dekkerSteps.push(shown);
   }
   // Dekker: both assertions hold under SC and fail under TSO and PSO (each run finds at least one)
   const d = outcome['dekker.litmus'];
@@ -201,6 +222,8 @@ test('the real CLI over every example, one run: each result as the example promi
   assert.equal(d['#assert-2/sc'], 'passed');
   for (const m of ['tso', 'pso']) assert.ok(d[`#assert-1/${m}`] === 'failed' || d[`#assert-2/${m}`] === 'failed', `Dekker fails under ${m}`);
   assert.ok(Object.values(outcome['dekker-fenced.litmus']).every((o) => o === 'passed'), 'fenced Dekker holds everywhere');
+  // the server's words, which the explorer's own renderer lacked: a load names the store it missed
+  assert.ok(dekkerSteps.some((t) => /reads \w+ = 0 from memory \(P\d's store \w+ = 1 still buffered\)/.test(t)), dekkerSteps.join('\n'));
   // Dekker's TSO failure points to the fence quick fix; the racy counter's (SC fails too) does not
   assert.ok(hints['dekker.litmus'], "Dekker's TSO failure names the quick fix");
   assert.ok(!hints['racy-counter.litmus'], 'no fence hint where SC fails too');

@@ -1,0 +1,43 @@
+-- Helpers shared by the plugin's modules (no state of their own).
+
+local U = {}
+
+U.MODELS = { 'sc', 'tso', 'pso' }
+U.SYMBOL = { holds = '✓', fails = '✗', incomplete = '?', running = '…' }
+
+function U.notify(msg, level)
+  vim.notify('litmus: ' .. msg, level or vim.log.levels.INFO)
+end
+
+function U.litmus_client(bufnr)
+  bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
+  -- vim.lsp.get_clients is 0.10+; buf_get_clients is deprecated there.
+  local clients = vim.lsp.get_clients and vim.lsp.get_clients({ bufnr = bufnr, name = 'litmus' })
+    or vim.lsp.buf_get_clients(bufnr)
+  for _, c in pairs(clients) do
+    if c.name == 'litmus' then
+      return c
+    end
+  end
+  return nil
+end
+
+--- client:request on 0.11+ (method call), client.request before.
+function U.request(client, method, params, handler, bufnr)
+  if vim.fn.has('nvim-0.11') == 1 then
+    return client:request(method, params, handler, bufnr)
+  end
+  return client.request(method, params, handler, bufnr)
+end
+
+function U.root_dir(bufnr)
+  local fname = vim.api.nvim_buf_get_name(bufnr)
+  local dir = fname ~= '' and vim.fn.fnamemodify(fname, ':p:h') or vim.fn.getcwd()
+  local found = vim.fn.finddir('.git', dir .. ';')
+  if found ~= '' then
+    return vim.fn.fnamemodify(found, ':p:h:h')
+  end
+  return dir
+end
+
+return U

@@ -1,0 +1,156 @@
+-- The plugin's pure helpers (part of test.lua).
+
+local H = ...
+local tmp, check, eq, write_file, litmus = H.tmp, H.check, H.eq, H.write_file, H.litmus
+
+-- Pure helpers ---------------------------------------------------------------------------------
+
+check('format_status uses the code lens wording and ignores unknown verdicts', function()
+  eq(litmus.format_status({ state = 'done', verdicts = { pso = 'fails', sc = 'holds', tso = 'fails', arm = 'holds' } }), 'SC ✓ · TSO ✗ · PSO ✗')
+  eq(litmus.format_status({ state = 'running', verdicts = { sc = 'holds', tso = 'running' } }), 'SC ✓ · TSO … (running)')
+  eq(litmus.format_status({ state = 'cancelled', verdicts = {} }), 'cancelled (cancelled)')
+  eq(litmus.format_status({ state = 'done', verdicts = { tso = 'incomplete' } }), 'TSO ?')
+  eq(litmus.format_status(nil), '')
+  eq(litmus.format_status({ state = 'queued', verdicts = {} }), 'queued (queued)')
+  eq(litmus.format_status({ state = 'done', verdicts = {}, problem = 'line 2: expected `;`' }), 'cannot verify: line 2: expected `;`')
+end)
+
+check('hover_text turns command links into commands and tables into lines', function()
+  local md = 'SC ✓\n\n[Trace under TSO](command:litmus.showTrace?%5B%22f%22%5D) · [Other](command:x)\n| a | b |\n|---|---|\n| 1 | 2 |\n'
+  local t = litmus.hover_text(md, false)
+  eq(t:find('command:', 1, true), nil, 'no command link left: ' .. t)
+  eq(t:find('Trace under TSO (`:LitmusTrace tso`)', 1, true) ~= nil, true, t)
+  eq(t:find('|', 1, true), nil, 'no table left: ' .. t)
+  eq(t:find('  1 · 2', 1, true) ~= nil, true, t)
+  -- the float's Vim syntax before 0.10 shows code spans' backticks (tree-sitter conceals them)
+  eq(litmus.hover_text('`x = 1;` is delayed\n\n\n\nend', true), 'x = 1; is delayed\n\nend')
+  eq(litmus.hover_text('`x = 1;` is delayed', false), '`x = 1;` is delayed')
+end)
+
+check('axiomatic lines: the verdict, the check and cycle, the edges with the cycle marked, the block', function()
+  local ax = require('litmus.axiomatic')
+  local lines = ax.lines({
+    test = 'MP+dmb.sy+ldar', arch = 'AArch64', condition = 'exists (1:X0=1 /\\ 1:X2=0)',
+    text = { "No: the condition's state is forbidden under aarch64.cat (litmus)", 'forbidden by acyclic external: e2 -po-> e4 -rf-> e5 -po-> e6 -fr-> e2' },
+    block = { 'Test MP+dmb.sy+ldar Allowed', 'No' },
+    execution = {
+      role = 'forbidden',
+      nodes = { { id = 4, label = 'W y=1' }, { id = 5, label = 'R[A] y=1' }, { id = 0, label = 'W x=0' }, { id = 6, label = 'R x=0' } },
+      edges = { { from = 4, to = 5, kind = 'rf', cycle = true }, { from = 0, to = 6, kind = 'rf', cycle = false } },
+    },
+  })
+  local text = table.concat(lines, '\n')
+  eq(lines[1], 'MP+dmb.sy+ldar (AArch64): exists (1:X0=1 /\\ 1:X2=0)')
+  eq(lines[2], "No: the condition's state is forbidden under aarch64.cat (litmus)")
+  eq(text:find('forbidden by acyclic external: e2 -po-> e4', 1, true) ~= nil, true, text)
+  eq(text:find('  * rf   e4: W y=1 -> e5: R[A] y=1', 1, true) ~= nil, true, 'the cycle edge starred\n' .. text)
+  eq(text:find('    rf   e0: W x=0 -> e6: R x=0', 1, true) ~= nil, true, 'another edge\n' .. text)
+  eq(lines[#lines], 'No')
+end)
+
+check('schedule_to_qf makes one numbered item per usable step, 1-based', function()
+  local uri = vim.uri_from_fname(tmp .. '/sb.litmus')
+  local items = litmus.schedule_to_qf({
+    steps = {
+      { label = 'P0: store x = 1', location = { uri = uri, range = { start = { line = 3, character = 2 }, ['end'] = { line = 3, character = 8 } } } },
+      { label = 'broken' },
+      { label = 'P0: assert fails', location = { uri = uri, range = { start = { line = 0, character = 0 }, ['end'] = { line = 0, character = 1 } } } },
+    },
+  })
+  eq(#items, 2, 'items')
+  eq({ items[1].filename, items[1].lnum, items[1].col, items[1].text }, { tmp .. '/sb.litmus', 4, 3, '1. P0: store x = 1' }, 'first')
+  eq(items[2].text, '3. P0: assert fails', 'numbering follows the schedule')
+  eq(litmus.schedule_to_qf(vim.NIL), {}, 'null reply')
+end)
+
+check('trace_lines: thread columns, buffers and memory per step, the end, the graph', function()
+  local snap = function(x, b0)
+    return { memory = { { 'x', x } }, buffers = { b0 or {}, {} }, registers = { {}, {} } }
+  end
+  local lines, where = litmus.trace_lines({
+    test = 'T', model = 'tso', kind = 'witness', index = 0, threads = { 'P0', 'P1' },
+    choices = { { model = 'tso', index = 0, kind = 'witness', title = 'TSO witness' } },
+    initial = snap(0),
+    rows = {
+      { thread = 0, action = 'store', loc = 'x', value = 1, buffered = true, cell = 'x = 1 → buffer', text = 'x = 1;', range = { start = { line = 3, character = 2 } }, after = snap(0, { { loc = 'x', value = 1 } }) },
+      { thread = 1, action = 'load', loc = 'x', value = 0, buffered = false, cell = 'read x = 0', text = 'r = x;', range = { start = { line = 7, character = 2 } }, after = snap(0, { { loc = 'x', value = 1 } }) },
+      { thread = 0, action = 'flush', loc = 'x', value = 1, buffered = false, cell = 'flush x = 1', text = 'x = 1;', range = { start = { line = 3, character = 2 } }, after = snap(1) },
+      -- The server's words, whatever the step: a lock, an unlock (the plugin once had none for
+      -- them), and words no client would write for a load; a server before `cell`: the sentence.
+      { thread = 1, action = 'lock', loc = 'm', cell = 'lock m', text = 'lock(m);', after = snap(1) },
+      { thread = 1, action = 'unlock', loc = 'm', cell = 'unlock m', text = 'unlock(m);', after = snap(1) },
+      { thread = 0, action = 'load', loc = 'x', value = 1, cell = 'as the server says', text = 'r = x;', after = snap(1) },
+      { thread = 0, action = 'fence', label = 'P0 executes a fence', text = 'fence;', after = snap(1) },
+    },
+    ['end'] = { ['end'] = 'final', state = { { 'P1:r', 0 }, { 'x', 1 } } },
+    graph = { nodes = { { name = '', label = 'Wx=0' }, { name = 'a', label = 'Wx=1' }, { name = 'b', label = 'Rx=0' } },
+              edges = { { from = 0, to = 2, kind = 'rf' }, { from = 2, to = 1, kind = 'fr' } } },
+  })
+  eq(lines, {
+    'T: witness under TSO (7 steps)',
+    '',
+    '#    │ P0                  │ P1         │ P0 buffer │ P1 buffer │ memory',
+    'init │                     │            │ -         │ -         │ x=0',
+    '1    │ x = 1 → buffer      │            │ x=1       │ -         │ x=0',
+    '2    │                     │ read x = 0 │ x=1       │ -         │ x=0',
+    '3    │ flush x = 1         │            │ -         │ -         │ x=1',
+    '4    │                     │ lock m     │ -         │ -         │ x=1',
+    '5    │                     │ unlock m   │ -         │ -         │ x=1',
+    '6    │ as the server says  │            │ -         │ -         │ x=1',
+    '7    │ P0 executes a fence │            │ -         │ -         │ x=1',
+    '',
+    'final state: P1:r=0 x=1',
+    '',
+    'execution graph (po program order, rf reads-from, co coherence, fr from-read):',
+    '  rf  Wx=0 -> b: Rx=0',
+    '  fr  b: Rx=0 -> a: Wx=1',
+  }, 'lines')
+  eq(where[5], { line = 3, character = 2 }, 'step 1 points at its source')
+  eq(where[4], nil, 'the initial row points nowhere')
+  eq(litmus.trace_lines(nil), {}, 'nothing to show')
+end)
+
+check('schedule_title names model, kind and title', function()
+  eq(litmus.schedule_title({ model = 'tso', kind = 'assert', title = 'x' }), 'TSO assertion violation: x')
+  eq(litmus.schedule_title({ model = 'sc', kind = 'witness', title = '' }), 'SC witness')
+end)
+
+check('check_json_to_qf lists violations, errors and incomplete models, 1-based', function()
+  local doc = {
+    version = 1,
+    files = {
+      { path = 'a.litmus', diagnostics = {}, results = {
+        sc = { complete = true, violations = {}, warnings = {} },
+        tso = { complete = true, warnings = {}, violations = {
+          { kind = 'assert', message = 'assertion failed: r0 == 0', line = 12, col = 3, schedule = { {}, {}, {} } },
+        } },
+        pso = { complete = false, violations = {}, warnings = { { message = 'timeout after 1 s' } } },
+      } },
+      { path = 'b.litmus', diagnostics = { { severity = 'error', message = 'expected `;`', line = 2, col = 7 } }, results = {} },
+      { path = 'c.litmus', diagnostics = {}, results = { sc = { complete = true, violations = {}, warnings = {} } } },
+    },
+  }
+  local items, counts = litmus.check_json_to_qf(doc)
+  eq(vim.tbl_map(function(i)
+    return { i.filename, i.lnum, i.col, i.type, i.text }
+  end, items), {
+    { 'a.litmus', 12, 3, 'E', 'TSO assertion violation: assertion failed: r0 == 0 (schedule: 3 steps)' },
+    { 'a.litmus', 1, 1, 'W', 'PSO: not verified, exploration incomplete (timeout after 1 s)' },
+    { 'b.litmus', 2, 7, 'E', 'error: expected `;`' },
+  }, 'items')
+  eq(counts, { files = 3, failing = 1, errors = 1, incomplete = 1 }, 'counts')
+  eq(#litmus.check_json_to_qf(vim.NIL), 0, 'not a document')
+end)
+
+check('find_files finds .litmus files recursively, sorted, skipping target/ and .git/', function()
+  local d = tmp .. '/tree'
+  for _, sub in ipairs({ '/sub', '/target', '/.git' }) do
+    vim.fn.mkdir(d .. sub, 'p')
+  end
+  for _, f in ipairs({ '/b.litmus', '/sub/a.litmus', '/target/c.litmus', '/.git/d.litmus', '/e.txt' }) do
+    write_file(d .. f, { 'litmus T' })
+  end
+  eq(vim.tbl_map(function(f)
+    return f:sub(#d + 1)
+  end, litmus.find_files(d)), { '/b.litmus', '/sub/a.litmus' }, 'files')
+end)
