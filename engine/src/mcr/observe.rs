@@ -313,7 +313,7 @@ pub(super) fn retry_cut(
 
 /// Which events belong to a *stutter*: a failed `await` round of all loads that reads, load by
 /// load, what its thread's previous round (failed too, right before it in the thread) read,
-/// from the same writes (no publish to the load's cell between the two loads). The
+/// with no other value published to the load's cell between the two loads. The
 /// interpreter retries a round at once when a cell's value changed while the round was in
 /// progress, and a round is in progress from its `AwaitBegin` on, before its first load (from
 /// the initial state, for a thread that starts with an `await`): a write before the loads makes
@@ -329,22 +329,23 @@ pub(super) fn stutters(events: &[TraceEvent], in_round: &[bool], model: Model) -
     // loads when nothing of the thread came after it but the current round.
     let mut cur: Vec<Vec<usize>> = vec![Vec::new(); threads];
     let mut prev: Vec<Option<Vec<usize>>> = vec![None; threads];
-    let publishes = |e: &TraceEvent, cell: u32| match e.kind {
-        EventKind::Flush { cell: c, .. } => c == cell,
-        EventKind::Store { cell: c, .. } => c == cell && model == Model::Sc,
-        EventKind::Rmw { cell: c, write, .. } => c == cell && write.is_some(),
+    // Whether `e` publishes to `cell` a value other than `v`.
+    let changes = |e: &TraceEvent, cell: u32, v: i64| match e.kind {
+        EventKind::Flush { cell: c, value, .. } => c == cell && value != v,
+        EventKind::Store { cell: c, value } => c == cell && value != v && model == Model::Sc,
+        EventKind::Rmw { cell: c, write, .. } => c == cell && write.is_some_and(|w| w != v),
         _ => false,
     };
     let repeats = |a: &[usize], b: &[usize]| {
         a.len() == b.len()
             && a.iter().zip(b).all(|(&i, &j)| {
                 let (x, y) = (&events[i], &events[j]);
-                let EventKind::Load { cell, .. } = x.kind else {
+                let EventKind::Load { cell, value } = x.kind else {
                     return false;
                 };
                 x.kind == y.kind
                     && x.pc == y.pc
-                    && !events[i + 1..j].iter().any(|e| publishes(e, cell))
+                    && !events[i + 1..j].iter().any(|e| changes(e, cell, value))
             })
     };
     for (i, e) in events.iter().enumerate() {
