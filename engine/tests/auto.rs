@@ -106,8 +106,8 @@ fn the_static_guess_separates_racing_counters_from_rings() {
             "{c:?} {r:?}"
         );
     }
-    // MCR is never a candidate while it has known gaps (issue 39, `tests/regressions/`
-    // marked `known gap: mcr`), not even where it used to win (loops under TSO and PSO).
+    // MCR is never a candidate until `mcr_trusted` turns it on (issue 39), not even where it
+    // used to win (loops under TSO and PSO).
     for m in Model::ALL {
         let e = guess(&mcr_example(3), m);
         assert!(!e.iter().any(|c| c.0 == EngineKind::Mcr), "{m:?} {e:?}");

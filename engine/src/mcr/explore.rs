@@ -242,7 +242,8 @@ impl<'a> Explorer<'a> {
                 traces.clear();
                 // (No retry among the run's events: the retry is the step that ended it.)
                 let evs = &replayed.evs;
-                let cut = retry_cut(evs, &replayed.in_round, seed.min_event).unwrap_or(evs.len());
+                let cut = retry_cut(evs, &replayed.in_round, seed.min_event, self.model)
+                    .unwrap_or(evs.len());
                 let (p, model) = (self.p, self.model);
                 let evs = evs[..cut].to_vec();
                 let cut = make_trace(p, model, &replayed.in_round, evs, End::Cut, seed.min_event);
