@@ -183,9 +183,15 @@ fn auto_starts_a_member_thread_only_with_a_free_worker_slot() {
         &Control::new(),
     ));
     let (one, granted_one) = with_workers(&example, Model::Pso, 1);
-    assert_eq!(granted_one, 1, "only the check's own slot: no member thread");
+    assert_eq!(
+        granted_one, 1,
+        "only the check's own slot: no member thread"
+    );
     let (two, granted_two) = with_workers(&example, Model::Pso, 2);
-    assert_eq!(granted_two, 2, "a free slot: the joining member gets a thread");
+    assert_eq!(
+        granted_two, 2,
+        "a free slot: the joining member gets a thread"
+    );
     // The same engine answers with the same report, threads or not.
     assert_eq!(one, free);
     assert_eq!(two, free);
