@@ -116,6 +116,10 @@ struct Shared {
 /// thread starts it if no engine has finished with less work than its start). So an engine
 /// runs whenever it could answer, and the least work among those that finish decides: both
 /// follow from work counts alone. A test the first candidate finishes alone costs no thread.
+///
+/// With a worker budget on `ctl` ([`crate::control::Workers`]) a member gets a thread only with
+/// a free slot; one that gets none runs on this thread after the first candidate, stopped once
+/// its work passes the bound, so the same engine answers as with threads.
 pub(crate) fn check(task: &Task<'_>, ctl: &Control) -> ModelReport {
     let start = Instant::now();
     let plan = candidates(task.program, task.model, task.opts);
@@ -182,8 +186,7 @@ pub(crate) fn check(task: &Task<'_>, ctl: &Control) -> ModelReport {
         meter.with_wake(
             wake_at,
             Box::new(move || {
-                for i in 1..plan.len() {
-                    let at = plan[i].1;
+                for (i, &(_, at)) in plan.iter().enumerate().skip(1) {
                     if at <= wake_at {
                         launch(i);
                         continue;
@@ -216,8 +219,8 @@ pub(crate) fn check(task: &Task<'_>, ctl: &Control) -> ModelReport {
     // those not started that no finished engine has outrun.
     let finished = results[0].1 .2;
     let mut here = vec![];
-    for i in 1..n {
-        if (finished || first.work() > plan[i].1) && launch(i) == Launch::NoSlot {
+    for (i, &(_, at)) in plan.iter().enumerate().skip(1) {
+        if (finished || first.work() > at) && launch(i) == Launch::NoSlot {
             here.push(i);
         }
     }
