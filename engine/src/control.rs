@@ -127,6 +127,8 @@ pub struct Control {
     parent: Option<Arc<Control>>,
     progress: Option<ProgressFn>,
     on_violation: Option<ViolationFn>,
+    /// The worker budget extra threads of this check borrow from (own or inherited).
+    workers: Option<Workers>,
 }
 
 impl Control {
@@ -168,6 +170,18 @@ impl Control {
         self.memory = Some(budget);
         self
     }
+    /// Starts a thread beside the check's own (a portfolio member) only with a slot of
+    /// `workers`; without a budget (the default) a portfolio starts its members as it needs.
+    pub fn with_workers(mut self, workers: Workers) -> Control {
+        self.workers = Some(workers);
+        self
+    }
+    /// The worker budget, if any, own or inherited.
+    pub fn workers(&self) -> Option<Workers> {
+        self.workers
+            .clone()
+            .or_else(|| self.parent.as_ref().and_then(|p| p.workers()))
+    }
     /// This control without its progress callback (a portfolio reports one engine's progress).
     pub fn without_progress(mut self) -> Control {
         self.progress = None;
@@ -199,6 +213,7 @@ impl Control {
             parent: Some(Arc::new(self.clone())),
             progress: self.progress.clone(),
             on_violation: self.on_violation.clone(),
+            workers: None,
         }
     }
     /// The control of one check: a [`Control::child`] with `opts.timeout` counted from now
@@ -262,6 +277,74 @@ impl Control {
         if let Some(f) = &self.progress {
             f(p)
         }
+    }
+}
+
+/// A budget of worker threads shared by every check of a process (the CLI's and the server's
+/// pool hand the same one to each check): a thread that runs a check holds a slot, and a check
+/// starts a thread beside its own (the `auto` portfolio's parallel members) only with a slot
+/// from [`Workers::try_acquire`], which never blocks; without one it runs the work on its own
+/// thread. Cloning shares the budget.
+#[derive(Clone, Debug)]
+pub struct Workers {
+    inner: Arc<WorkersInner>,
+}
+
+#[derive(Debug)]
+struct WorkersInner {
+    total: usize,
+    in_use: AtomicU64,
+    granted: AtomicU64,
+}
+
+/// One slot of a [`Workers`] budget, given back when dropped.
+#[derive(Debug)]
+pub struct WorkerSlot {
+    inner: Arc<WorkersInner>,
+}
+
+impl Workers {
+    /// A budget of `n` slots (at least one).
+    pub fn new(n: usize) -> Workers {
+        Workers {
+            inner: Arc::new(WorkersInner {
+                total: n.max(1),
+                in_use: AtomicU64::new(0),
+                granted: AtomicU64::new(0),
+            }),
+        }
+    }
+    /// A slot if one is free, at once.
+    pub fn try_acquire(&self) -> Option<WorkerSlot> {
+        let total = self.inner.total as u64;
+        self.inner
+            .in_use
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |u| {
+                (u < total).then_some(u + 1)
+            })
+            .ok()?;
+        self.inner.granted.fetch_add(1, Ordering::Relaxed);
+        Some(WorkerSlot {
+            inner: self.inner.clone(),
+        })
+    }
+    /// The number of slots.
+    pub fn total(&self) -> usize {
+        self.inner.total
+    }
+    /// Slots held now.
+    pub fn in_use(&self) -> usize {
+        self.inner.in_use.load(Ordering::Acquire) as usize
+    }
+    /// Slots granted so far, in all (tests observe with it which threads were started).
+    pub fn granted(&self) -> u64 {
+        self.inner.granted.load(Ordering::Relaxed)
+    }
+}
+
+impl Drop for WorkerSlot {
+    fn drop(&mut self) {
+        self.inner.in_use.fetch_sub(1, Ordering::AcqRel);
     }
 }
 

@@ -144,3 +144,84 @@ fn a_cancelled_auto_check_ends_incomplete() {
         start.elapsed()
     );
 }
+
+#[test]
+fn a_worker_slot_is_given_back_when_dropped() {
+    use litmus_engine::Workers;
+    let w = Workers::new(2);
+    let a = w.try_acquire().expect("a free slot");
+    let b = w.clone().try_acquire().expect("a clone shares the budget");
+    assert!(w.try_acquire().is_none(), "two slots, both held");
+    assert_eq!(w.in_use(), 2);
+    drop(a);
+    assert_eq!(w.in_use(), 1);
+    let c = w.try_acquire().expect("the dropped slot is free again");
+    assert_eq!((w.granted(), w.total()), (3, 2));
+    drop((b, c));
+    assert_eq!(w.in_use(), 0);
+}
+
+/// `auto` on `t` under `m` with a worker budget of `n` slots, this thread holding one (as the
+/// pool that runs a check does): the report and the slots granted in all.
+fn with_workers(t: &litmus_engine::ast::Test, m: Model, n: usize) -> (ModelReport, u64) {
+    let w = litmus_engine::Workers::new(n);
+    let _mine = w.try_acquire().expect("the check's own slot");
+    let ctl = Control::new().with_workers(w.clone());
+    let r = untimed(check(t, m, &opts(EngineChoice::Auto), &ctl));
+    (r, w.granted())
+}
+
+#[test]
+fn auto_starts_a_member_thread_only_with_a_free_worker_slot() {
+    // The Example under PSO: DPOR first, and its work passes its head start, so the reference
+    // explorer joins; with no free slot it runs after DPOR on the same thread.
+    let example = syntax::parse(&mcr_example(3)).test.unwrap();
+    let free = untimed(check(
+        &example,
+        Model::Pso,
+        &opts(EngineChoice::Auto),
+        &Control::new(),
+    ));
+    let (one, granted_one) = with_workers(&example, Model::Pso, 1);
+    assert_eq!(
+        granted_one, 1,
+        "only the check's own slot: no member thread"
+    );
+    let (two, granted_two) = with_workers(&example, Model::Pso, 2);
+    assert_eq!(
+        granted_two, 2,
+        "a free slot: the joining member gets a thread"
+    );
+    // The same engine answers with the same report, threads or not.
+    assert_eq!(one, free);
+    assert_eq!(two, free);
+}
+
+#[test]
+fn with_first_the_guess_on_a_lock_is_dpor() {
+    // Szymanski's lock (Nidhugg's translation) under TSO without fences: mutual exclusion
+    // fails, and DPOR's first executions reach it long before the reference explorer's states.
+    let t = syntax::parse(&programs::nidhugg("szymanski", "none"))
+        .test
+        .unwrap();
+    let first = CheckOptions {
+        first: true,
+        ..opts(EngineChoice::Auto)
+    };
+    let p = litmus_engine::ir::Program::lower(&t, 8).unwrap();
+    let plan = litmus_engine::auto::candidates(&p, Model::Tso, &first);
+    assert_eq!(plan[0].0, EngineKind::Dpor, "{plan:?}");
+    let a = untimed(check(&t, Model::Tso, &first, &Control::new()));
+    assert!(a.stopped.is_some(), "a violation stops the check");
+    let engine = a.stats.engine.expect("auto names its engine");
+    let alone = untimed(check(
+        &t,
+        Model::Tso,
+        &CheckOptions {
+            engine: engine.into(),
+            ..first.clone()
+        },
+        &Control::new(),
+    ));
+    assert_eq!(a, alone, "auto's report is {engine:?}'s own");
+}

@@ -71,6 +71,16 @@ impl Engine for Portfolio {
 
 type Outcome = (EngineKind, ModelReport, bool, u64);
 
+/// What starting a member on a thread of its own did.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Launch {
+    Spawned,
+    /// Already started, or outrun before its start.
+    Skipped,
+    /// The worker budget had no free slot.
+    NoSlot,
+}
+
 /// Runs `kind` on `task` under its meter's control, counting its work there; tells the
 /// meter's bound its work if it finished.
 fn run_member(task: &Task<'_>, kind: EngineKind, meter: Arc<WorkMeter>) -> Outcome {
@@ -106,6 +116,10 @@ struct Shared {
 /// thread starts it if no engine has finished with less work than its start). So an engine
 /// runs whenever it could answer, and the least work among those that finish decides: both
 /// follow from work counts alone. A test the first candidate finishes alone costs no thread.
+///
+/// With a worker budget on `ctl` ([`crate::control::Workers`]) a member gets a thread only with
+/// a free slot; one that gets none runs on this thread after the first candidate, stopped once
+/// its work passes the bound, so the same engine answers as with threads.
 pub(crate) fn check(task: &Task<'_>, ctl: &Control) -> ModelReport {
     let start = Instant::now();
     let plan = candidates(task.program, task.model, task.opts);
@@ -121,8 +135,10 @@ pub(crate) fn check(task: &Task<'_>, ctl: &Control) -> ModelReport {
     let first_done = Arc::new(AtomicBool::new(false));
     let (tx, rx) = std::sync::mpsc::channel::<(usize, Outcome)>();
     // Starts engine `i` on a thread of its own, once, unless an engine already finished with
-    // no more work than `i` is charged for starting (then it cannot answer).
-    let launch: Arc<dyn Fn(usize) + Send + Sync> = {
+    // no more work than `i` is charged for starting (then it cannot answer). With a worker
+    // budget and no free slot it is left for this thread (`Launch::NoSlot`).
+    let workers = ctl.workers();
+    let launch: Arc<dyn Fn(usize) -> Launch + Send + Sync> = {
         let shared = Arc::new(Shared {
             test: task.test.clone(),
             program: task.program.clone(),
@@ -132,19 +148,29 @@ pub(crate) fn check(task: &Task<'_>, ctl: &Control) -> ModelReport {
         let (plan, meters, started, bound) =
             (plan.clone(), meters.clone(), started.clone(), bound.clone());
         Arc::new(move |i: usize| {
-            if bound.load(Ordering::Relaxed) <= plan[i].1
-                || started[i].swap(true, Ordering::Relaxed)
-            {
-                return;
+            if bound.load(Ordering::Relaxed) <= plan[i].1 || started[i].load(Ordering::Relaxed) {
+                return Launch::Skipped;
+            }
+            let slot = match &workers {
+                Some(w) => match w.try_acquire() {
+                    Some(slot) => Some(slot),
+                    None => return Launch::NoSlot,
+                },
+                None => None,
+            };
+            if started[i].swap(true, Ordering::Relaxed) {
+                return Launch::Skipped;
             }
             let (shared, meter, tx) = (shared.clone(), meters[i].clone(), tx.clone());
             let engine = plan[i].0;
             std::thread::spawn(move || {
+                let _slot = slot;
                 let s = &*shared;
                 let task = Task::new(&s.test, &s.program, s.model, &s.opts);
                 let out = run_member(&task, engine, meter);
                 let _ = tx.send((i, out));
             });
+            Launch::Spawned
         })
     };
     let wake_at = plan[1..]
@@ -160,8 +186,7 @@ pub(crate) fn check(task: &Task<'_>, ctl: &Control) -> ModelReport {
         meter.with_wake(
             wake_at,
             Box::new(move || {
-                for i in 1..plan.len() {
-                    let at = plan[i].1;
+                for (i, &(_, at)) in plan.iter().enumerate().skip(1) {
                     if at <= wake_at {
                         launch(i);
                         continue;
@@ -171,7 +196,8 @@ pub(crate) fn check(task: &Task<'_>, ctl: &Control) -> ModelReport {
                     std::thread::spawn(move || loop {
                         let Some(m) = me.upgrade() else { return };
                         if m.work() > at {
-                            return launch(i);
+                            launch(i);
+                            return;
                         }
                         drop(m);
                         if first_done.load(Ordering::Relaxed) {
@@ -184,15 +210,29 @@ pub(crate) fn check(task: &Task<'_>, ctl: &Control) -> ModelReport {
         )
     });
     let mut results = vec![(0, run_member(task, plan[0].0, first.clone()))];
+    let mut done = vec![false; n];
+    done[0] = true;
     first_done.store(true, Ordering::Relaxed);
     first.claim_wake();
     // The engines whose start the first one's work passed, if it finished (else a timeout, a
     // cancellation or the memory budget stopped it, and would stop them) or was outrun: start
     // those not started that no finished engine has outrun.
     let finished = results[0].1 .2;
-    for i in 1..n {
-        if finished || first.work() > plan[i].1 {
-            launch(i);
+    let mut here = vec![];
+    for (i, &(_, at)) in plan.iter().enumerate().skip(1) {
+        if (finished || first.work() > at) && launch(i) == Launch::NoSlot {
+            here.push(i);
+        }
+    }
+    // No free worker: the others run here, one after another, each stopped once its work
+    // passes the least a finished engine needed, so the same engine answers as in parallel.
+    for i in here {
+        if ctl.should_stop() || bound.load(Ordering::Relaxed) <= plan[i].1 {
+            continue;
+        }
+        if !started[i].swap(true, Ordering::Relaxed) {
+            results.push((i, run_member(task, plan[i].0, meters[i].clone())));
+            done[i] = true;
         }
     }
     drop(first);
@@ -201,8 +241,6 @@ pub(crate) fn check(task: &Task<'_>, ctl: &Control) -> ModelReport {
     // has finished, been outrun (its work passed the bound, which only falls, so it cannot
     // finish below it) or never started because it could not answer: an outrun engine's
     // teardown (freeing a large state space) is not waited for.
-    let mut done = vec![false; n];
-    done[0] = true;
     loop {
         let b = bound.load(Ordering::Relaxed);
         let settled = |i: usize| {

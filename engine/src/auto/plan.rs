@@ -165,6 +165,19 @@ pub fn candidates(program: &Program, model: Model, opts: &CheckOptions) -> Vec<(
     // fixed the default never answers with it. Where it would join is kept below.
     let mcr_trusted = false;
     let mcr = mcr_trusted && !sc && !opts.first;
+    // `--first` under TSO or PSO on a program that asserts or awaits (a lock): DPOR's first
+    // executions run each thread through, where a broken lock shows, while the reference
+    // explorer reaches a violation only after the states of the shorter interleavings
+    // (Nidhugg's Szymanski under TSO: DPOR 35 executions, the reference explorer 1,466).
+    // Without a violation `--first` explores everything, and the reference explorer joins.
+    let asserts = program.threads.iter().any(|t| {
+        t.code
+            .iter()
+            .any(|i| matches!(i.kind, InstrKind::Assert(_)))
+    });
+    if opts.first && !sc && (asserts || awaits) {
+        return vec![(Dpor, 0), (Exhaustive, UNSURE)];
+    }
     if !has_loop(program) {
         if awaits && sc {
             return vec![(Exhaustive, 0), (Dpor, UNSURE)];
