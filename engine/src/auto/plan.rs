@@ -143,7 +143,7 @@ fn head_start(lean: f64, at: f64) -> u64 {
 /// Where no thread loops: under SC with an await, the reference explorer (it merges equal
 /// states: await-heavy locks such as Szymanski's converge on few); else [`lean`] chooses
 /// between DPOR and the reference explorer, and the further it is from its threshold the
-/// longer the guess runs alone. MCR joins nowhere while it has known gaps (`mcr_trusted`
+/// longer the guess runs alone. MCR joins nowhere until it is turned on (`mcr_trusted`
 /// below), though it was the fastest on the Bakery under TSO and PSO.
 ///
 /// Where a thread loops: the reference explorer under SC or with an await, else DPOR (no
@@ -160,9 +160,10 @@ pub fn candidates(program: &Program, model: Model, opts: &CheckOptions) -> Vec<(
             .any(|i| matches!(i.kind, InstrKind::AwaitBegin))
     });
     let sc = model == Model::Sc;
-    // MCR misses outcomes with awaits, with mutexes and on some programs with neither (the
-    // files of `tests/regressions/` marked `known gap: mcr`, issue 39): until those gaps are
-    // fixed the default never answers with it. Where it would join is kept below.
+    // MCR's known gaps are fixed (issue 39: no `known gap: mcr` file is left, and the sweeps
+    // compare it on every program), but `auto` with MCR as a member has not been swept against
+    // the reference explorer and its weight was never measured: until both are, the default
+    // never answers with it. Where it would join is kept below.
     let mcr_trusted = false;
     let mcr = mcr_trusted && !sc && !opts.first;
     // `--first` under TSO or PSO on a program that asserts or awaits (a lock): DPOR's first
