@@ -127,6 +127,8 @@ pub struct Control {
     parent: Option<Arc<Control>>,
     progress: Option<ProgressFn>,
     on_violation: Option<ViolationFn>,
+    /// The process's worker budget, which a parallel portfolio member borrows from.
+    workers: Option<Workers>,
 }
 
 impl Control {
@@ -168,6 +170,18 @@ impl Control {
         self.memory = Some(budget);
         self
     }
+    /// Carries the process's worker budget: a check that would start another thread (a
+    /// parallel portfolio member) does so only with a slot from it.
+    pub fn with_workers(mut self, workers: Workers) -> Control {
+        self.workers = Some(workers);
+        self
+    }
+    /// The worker budget, if any, own or inherited.
+    pub fn workers(&self) -> Option<&Workers> {
+        self.workers
+            .as_ref()
+            .or_else(|| self.parent.as_ref().and_then(|p| p.workers()))
+    }
     /// This control without its progress callback (a portfolio reports one engine's progress).
     pub fn without_progress(mut self) -> Control {
         self.progress = None;
@@ -199,6 +213,7 @@ impl Control {
             parent: Some(Arc::new(self.clone())),
             progress: self.progress.clone(),
             on_violation: self.on_violation.clone(),
+            workers: None,
         }
     }
     /// The control of one check: a [`Control::child`] with `opts.timeout` counted from now
@@ -265,10 +280,90 @@ impl Control {
     }
 }
 
+/// The process's budget of worker threads (`-j`, `litmus.maxJobs`): every running job holds
+/// one [`WorkerSlot`], and a check borrows a free one for each extra thread it starts (the
+/// `auto` portfolio's parallel members), so the process never runs more checking threads than
+/// the budget. Cloning shares the budget.
+#[derive(Clone, Debug)]
+pub struct Workers {
+    inner: Arc<WorkersInner>,
+}
+
+#[derive(Debug)]
+struct WorkersInner {
+    size: usize,
+    used: AtomicU64,
+}
+
+/// One slot of a [`Workers`] budget; dropping it gives the slot back.
+#[derive(Debug)]
+pub struct WorkerSlot {
+    inner: Arc<WorkersInner>,
+}
+
+impl Workers {
+    /// A budget of `n` slots (at least one).
+    pub fn new(n: usize) -> Workers {
+        Workers {
+            inner: Arc::new(WorkersInner {
+                size: n.max(1),
+                used: AtomicU64::new(0),
+            }),
+        }
+    }
+    /// A slot if one is free now (never waits).
+    pub fn try_acquire(&self) -> Option<WorkerSlot> {
+        let size = self.inner.size as u64;
+        self.inner
+            .used
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |u| {
+                (u < size).then_some(u + 1)
+            })
+            .ok()
+            .map(|_| WorkerSlot {
+                inner: self.inner.clone(),
+            })
+    }
+}
+
+impl Drop for WorkerSlot {
+    fn drop(&mut self) {
+        self.inner.used.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
 impl std::fmt::Debug for Control {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Control")
             .field("cancelled", &self.is_cancelled())
             .finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_worker_budget_gives_out_at_most_its_size_and_takes_slots_back_on_drop() {
+        let w = Workers::new(2);
+        let a = w.try_acquire().expect("first slot");
+        let b = w
+            .clone()
+            .try_acquire()
+            .expect("second slot, through a clone");
+        assert!(w.try_acquire().is_none(), "a third slot beyond the budget");
+        drop(a);
+        let c = w.try_acquire().expect("the slot given back");
+        assert!(w.try_acquire().is_none());
+        drop((b, c));
+        assert!(
+            Workers::new(0).try_acquire().is_some(),
+            "a budget has one slot at least"
+        );
+        // A check's control inherits the budget of the control it was made from.
+        let ctl = Control::new().with_workers(w.clone());
+        let child = ctl.for_check(&CheckOptions::default());
+        assert!(child.workers().and_then(|w| w.try_acquire()).is_some());
     }
 }

@@ -21,7 +21,7 @@ pub use span::{LineIndex, Span};
 pub mod control;
 pub mod options;
 
-pub use control::{Control, MemoryBudget, Progress, StopReason};
+pub use control::{Control, MemoryBudget, Progress, StopReason, WorkerSlot, Workers};
 pub use options::{CheckOptions, EngineChoice, EngineKind, ENGINES};
 
 pub mod auto;
