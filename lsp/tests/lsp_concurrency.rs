@@ -405,7 +405,7 @@ async fn with_one_job_allowed_jobs_never_overlap() {
                 begun += 1;
             }
             Some("report") => {
-                assert_eq!(active, [token.clone()], "a report of a job not running");
+                assert_eq!(active, [token], "a report of a job not running");
                 reported += 1;
             }
             Some("end") => active.retain(|t| *t != token),
