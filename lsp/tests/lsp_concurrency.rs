@@ -352,3 +352,67 @@ async fn malformed_messages_get_errors_not_crashes() {
         .await;
     assert_eq!(syms[0]["name"], "SB");
 }
+
+/// With `maxJobs: 1` one job runs at a time, observed through the client's events: the
+/// `$/progress` of the job that has the place ends before the next job's begins, every progress
+/// report belongs to the one job begun, and a document opened meanwhile says `queued`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn with_one_job_allowed_jobs_never_overlap() {
+    const V: &str = "file:///t/b.litmus";
+    let mut h = Harness::default_with(hooked(), json!({"maxJobs": 1})).await;
+    h.open(U, 1, &slow(MP)).await;
+    h.wait_for("A's begin", |m| {
+        m["params"]["value"]["title"] == "Verifying SlowMP"
+    })
+    .await;
+    h.open(V, 1, &slow(SB)).await;
+    h.status(V, "queued").await;
+    let reports = |h: &Harness| {
+        h.log()
+            .iter()
+            .filter(|m| m["method"] == "$/progress" && m["params"]["value"]["kind"] == "report")
+            .count()
+    };
+    while reports(&h) < 20 {
+        h.wait_for("a progress report", |m| {
+            m["method"] == "$/progress" && m["params"]["value"]["kind"] == "report"
+        })
+        .await;
+    }
+    // Closing A cancels its job: B takes the place.
+    h.close(U).await;
+    h.wait_for("B's begin", |m| {
+        m["params"]["value"]["title"] == "Verifying SlowSB"
+    })
+    .await;
+    let at = reports(&h);
+    while reports(&h) < at + 20 {
+        h.wait_for("a progress report", |m| {
+            m["method"] == "$/progress" && m["params"]["value"]["kind"] == "report"
+        })
+        .await;
+    }
+    h.close(V).await;
+    h.progress_settled().await;
+
+    let (mut active, mut begun, mut reported) = (Vec::new(), 0, 0);
+    for m in h.log().iter().filter(|m| m["method"] == "$/progress") {
+        let token = m["params"]["token"].clone();
+        match m["params"]["value"]["kind"].as_str() {
+            Some("begin") => {
+                assert!(active.is_empty(), "{token} began while {active:?} ran");
+                active.push(token);
+                begun += 1;
+            }
+            Some("report") => {
+                assert_eq!(active, [token], "a report of a job not running");
+                reported += 1;
+            }
+            Some("end") => active.retain(|t| *t != token),
+            k => panic!("unexpected progress kind {k:?}"),
+        }
+    }
+    assert_eq!(begun, 2, "both jobs ran");
+    assert!(reported >= 40, "{reported} reports");
+    assert!(active.is_empty(), "{active:?} never ended");
+}

@@ -228,7 +228,16 @@ pub fn check(args: CheckArgs) -> i32 {
     let opts = args.check_options();
     // Ctrl-C is wired from here on: parsing a huge file stops on it too.
     let budget = crate::memory::budget(args.max_memory, "set by --max-memory");
-    let ctl = progress::interruptible().with_memory_budget(budget);
+    // `-j`: the process's worker budget. Each of the run's workers holds a slot while it has
+    // work; the slots left over (fewer checks than `-j`, or the run's tail) are free for the
+    // `auto` portfolio's parallel members, which every check borrows through its control.
+    let budget_jobs = args.jobs.map_or_else(
+        || std::thread::available_parallelism().map_or(1, |n| n.get()),
+        |j| j as usize,
+    );
+    let ctl = progress::interruptible()
+        .with_memory_budget(budget)
+        .with_workers(litmus_engine::Workers::new(budget_jobs));
 
     // `--shard K/N`: the files at positions K, K+N, K+2N, ... (1-based) of the argument list.
     let positions: Vec<usize> = match args.shard {
@@ -250,11 +259,7 @@ pub fn check(args: CheckArgs) -> i32 {
         many: positions.len() > 1,
         color_err,
     };
-    let jobs = args.jobs.map_or_else(
-        || std::thread::available_parallelism().map_or(1, |n| n.get()),
-        |j| j as usize,
-    );
-    let jobs = jobs.clamp(1, (positions.len() * models.len()).max(1));
+    let jobs = budget_jobs.clamp(1, (positions.len() * models.len()).max(1));
     let shard = args.shard.map(|(k, n)| json::Shard {
         index: k,
         count: n,

@@ -103,9 +103,15 @@ pub fn run(run: &Run, positions: &[usize], jobs: usize, shard: Option<json::Shar
     }
     let mut sum = Summary::default();
     std::thread::scope(|s| {
-        for _ in 0..jobs {
+        // Each worker holds a slot of the process's budget (`-j`) while it has work; all are
+        // taken before any check starts, so no portfolio member borrows one a worker needs.
+        let workers = run.ctl.workers();
+        let slots: Vec<_> = (0..jobs)
+            .map(|_| workers.as_ref().and_then(|w| w.try_acquire()))
+            .collect();
+        for slot in slots {
             let (pool, tx) = (&pool, tx.clone());
-            s.spawn(move || pool.work(&tx));
+            s.spawn(move || pool.work(&tx, slot));
         }
         // The workers hold the only senders now: the loop below ends when the last returns.
         drop(tx);
@@ -150,8 +156,9 @@ impl Pool<'_, '_> {
         self.queue.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// One worker: checks, else the next file's load, until nothing is left.
-    fn work(&self, tx: &mpsc::Sender<Done>) {
+    /// One worker: checks, else the next file's load, until nothing is left; then it gives
+    /// its slot of the worker budget back (`_slot` is dropped on return).
+    fn work(&self, tx: &mpsc::Sender<Done>, _slot: Option<litmus_engine::WorkerSlot>) {
         let mut q = self.lock();
         loop {
             if let Some((slot, mi)) = q.ready.pop_front() {

@@ -5,12 +5,19 @@
 //! A waiting job holds a place; [`Queue::acquire`] resolves once the job may run, and the
 //! returned [`Slot`] frees the place when dropped. A job cancelled while it waits leaves the
 //! queue (its waiter sees the cancellation within [`POLL`]).
+//!
+//! The queue also keeps the process's worker budget ([`Workers`], sized to `maxJobs`): every
+//! place a job holds carries one of its slots, and a check borrows the free ones for the
+//! `auto` portfolio's parallel members (through its control, [`Queue::workers`]). When
+//! `maxJobs` changes, a new budget of the new size replaces the old for the places given out
+//! from then on. A place granted while a member has borrowed the slot it would carry runs
+//! without one (the queue, not the budget, decides when jobs run).
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use litmus_engine::Control;
+use litmus_engine::{Control, WorkerSlot, Workers};
 use tokio::sync::oneshot;
 
 /// How often a waiting job looks at its cancel flag.
@@ -20,6 +27,19 @@ pub const POLL: Duration = Duration::from_millis(20);
 struct State {
     running: usize,
     waiting: BTreeMap<u64, oneshot::Sender<()>>,
+    /// The worker budget and its size (`None` until the first job asks).
+    workers: Option<(usize, Workers)>,
+}
+
+impl State {
+    /// The budget of `limit` slots (a new one if the limit changed).
+    fn workers(&mut self, limit: usize) -> &Workers {
+        let limit = limit.max(1);
+        if self.workers.as_ref().is_none_or(|(n, _)| *n != limit) {
+            self.workers = Some((limit, Workers::new(limit)));
+        }
+        &self.workers.as_ref().expect("set above").1
+    }
 }
 
 /// Shared by every document of the server.
@@ -31,10 +51,14 @@ pub struct Queue {
 /// A running job's place; dropping it lets the next waiting job run.
 pub struct Slot {
     queue: Queue,
+    /// The slot of the worker budget this place carries.
+    worker: Option<WorkerSlot>,
 }
 
 impl Drop for Slot {
     fn drop(&mut self) {
+        // The worker slot first, so the job the place goes to can take it.
+        drop(self.worker.take());
         let mut s = self.queue.lock();
         s.running = s.running.saturating_sub(1);
         // Hand the place on to the newest job still waiting (a waiter that gave up is skipped).
@@ -57,6 +81,19 @@ impl Queue {
         self.state.lock().unwrap_or_else(|p| p.into_inner())
     }
 
+    /// A place's handle, with a slot of the current worker budget (of `limit`) if one is free.
+    fn slot(&self, s: &mut State, limit: usize) -> Slot {
+        Slot {
+            queue: self.clone(),
+            worker: s.workers(limit).try_acquire(),
+        }
+    }
+
+    /// The process's worker budget of `limit` slots, for a job's checks to borrow from.
+    pub fn workers(&self, limit: usize) -> Workers {
+        self.lock().workers(limit).clone()
+    }
+
     /// Job ids waiting, newest first.
     pub fn waiting(&self) -> Vec<u64> {
         self.lock().waiting.keys().rev().copied().collect()
@@ -67,9 +104,7 @@ impl Queue {
         let mut s = self.lock();
         if s.running < limit.max(1) && s.waiting.keys().all(|&w| w < id) {
             s.running += 1;
-            return Ok(Slot {
-                queue: self.clone(),
-            });
+            return Ok(self.slot(&mut s, limit));
         }
         let (tx, rx) = oneshot::channel();
         s.waiting.insert(id, tx);
@@ -92,11 +127,7 @@ impl Queue {
         queued.await;
         loop {
             match tokio::time::timeout(POLL, &mut rx).await {
-                Ok(Ok(())) => {
-                    return Some(Slot {
-                        queue: self.clone(),
-                    })
-                }
+                Ok(Ok(())) => return Some(self.slot(&mut self.lock(), limit)),
                 Ok(Err(_)) => return None,
                 Err(_) if ctl.is_cancelled() => {
                     let mut s = self.lock();
@@ -106,6 +137,7 @@ impl Queue {
                         drop(s);
                         drop(Slot {
                             queue: self.clone(),
+                            worker: None,
                         });
                     }
                     return None;
@@ -122,9 +154,8 @@ impl Queue {
         let mut out = Vec::new();
         while out.len() < n && s.running < limit.max(1) && s.waiting.is_empty() {
             s.running += 1;
-            out.push(Slot {
-                queue: self.clone(),
-            });
+            let slot = self.slot(&mut s, limit);
+            out.push(slot);
         }
         out
     }
@@ -132,6 +163,7 @@ impl Queue {
     /// More places (the limit was raised): wakes waiting jobs up to `limit` running.
     pub fn refill(&self, limit: usize) {
         let mut s = self.lock();
+        s.workers(limit);
         while s.running < limit.max(1) {
             let Some((_, tx)) = s.waiting.pop_last() else {
                 break;

@@ -25,6 +25,7 @@ use super::cache::{adapt, remap_violation};
 pub use super::cache::{reevaluate, remap_report, Cache, CacheEntry};
 use super::document::{Deferred, Document, Job, Outcome, Reparse};
 use super::engine::Engine;
+use super::queue::Slot;
 use super::tokens::TokenMap;
 use super::{panic_message, to_proto, Ctx};
 
@@ -237,16 +238,17 @@ enum Msg {
     /// A violation found while the model's check still explores.
     Found(Model, Violation),
     Done(Model, Result<ModelReport, String>),
-    /// A worker thread returned (sent last, after its models' `Done`).
-    Exit,
+    /// A worker returned (sent last), with its place: freed after the job's progress ends, so
+    /// the client sees a job end before the one taking its place begins.
+    Exit(Option<Slot>),
 }
 
-/// Sends [`Msg::Exit`] when the worker's `run` returns, however it returns.
-struct ExitGuard(tokio::sync::mpsc::UnboundedSender<Msg>);
+/// Sends [`Msg::Exit`] with the worker's place when its `run` returns, however it returns.
+struct ExitGuard(tokio::sync::mpsc::UnboundedSender<Msg>, Option<Slot>);
 
 impl Drop for ExitGuard {
     fn drop(&mut self) {
-        let _ = self.0.send(Msg::Exit);
+        let _ = self.0.send(Msg::Exit(self.1.take()));
     }
 }
 
@@ -321,7 +323,8 @@ async fn run_job(ctx: Ctx, uri: Uri, plan: Plan) {
         .with_memory_budget(crate::memory::budget(
             settings.max_memory,
             "set by litmus.maxMemory",
-        ));
+        ))
+        .with_workers(ctx.shared.queue.workers(limit));
     // One worker thread per place held: the job's own, and for its other models the places
     // free right now (never one a waiting job could have): models run in parallel when
     // `maxJobs` and the queue allow, else one after another.
@@ -374,10 +377,14 @@ async fn run_job(ctx: Ctx, uri: Uri, plan: Plan) {
     // the job's `Control` (whose callbacks hold senders) may outlive the check a moment, in
     // what an engine frees in the background.
     let mut exited = 0;
+    let mut places = Vec::new();
     while exited < started {
         let Some(msg) = rx.recv().await else { break };
         match msg {
-            Msg::Exit => exited += 1,
+            Msg::Exit(place) => {
+                exited += 1;
+                places.extend(place);
+            }
             Msg::Progress(m, p) => {
                 if let Some(t) = &token {
                     let report = to_proto::progress_report(
@@ -449,6 +456,7 @@ async fn run_job(ctx: Ctx, uri: Uri, plan: Plan) {
             .send_notification::<ProgressNotification>(to_proto::progress_end(t, msg))
             .await;
     }
+    drop(places);
     if current {
         if cancelled {
             ctx.publish(&uri).await;
@@ -471,8 +479,8 @@ struct Worker {
 
 impl Worker {
     /// Runs on its own thread, holding its place in the queue until it returns.
-    fn run(self, _slot: super::queue::Slot) {
-        let _exit = ExitGuard(self.tx.clone());
+    fn run(self, slot: Slot) {
+        let _exit = ExitGuard(self.tx.clone(), Some(slot));
         loop {
             if self.control.is_cancelled() {
                 break;
