@@ -1,13 +1,17 @@
 //! The axiomatic engine for herd's AArch64 and RISC-V tests (`docs/design/axiomatic.md`):
 //! candidate executions built herd's way ([`thread`], [`exec`]) and judged by a cat model
-//! ([`crate::cat`]); the project's own models are [`AARCH64_CAT`] and [`RISCV_CAT`].
+//! ([`crate::cat`]); the project's own models are [`AARCH64_CAT`] and [`RISCV_CAT`]. The
+//! same engine checks lowered programs (herd's x86 tests) against [`SC_CAT`] and
+//! [`X86TSO_CAT`] ([`program`]), to compare with the operational engines.
 
 mod alu;
 pub mod exec;
 mod outcome;
+pub mod program;
 pub mod thread;
 
 pub use outcome::{address, check, Execution, Report};
+pub use program::{check_program, ProgramReport};
 
 use crate::asm::Arch;
 use crate::cat::{CatError, Model};
@@ -17,10 +21,15 @@ use crate::span::Span;
 pub const AARCH64_CAT: &str = include_str!("aarch64.cat");
 /// The project's RISC-V model (RVWMO with its preserved program order rules).
 pub const RISCV_CAT: &str = include_str!("riscv.cat");
+/// The project's SC model: no cycle in `po | rf | co | fr`, RMWs atomic.
+pub const SC_CAT: &str = include_str!("sc.cat");
+/// The project's x86-TSO model (Owens, Sarkar and Sewell's axiomatic x86-TSO).
+pub const X86TSO_CAT: &str = include_str!("x86tso.cat");
 
 /// Event sets always defined (empty when no event has the tag), so that a model may name
 /// them whatever the test uses.
-pub const KNOWN_TAGS: [&str; 33] = [
+pub const KNOWN_TAGS: [&str; 34] = [
+    "MFENCE",
     "IW",
     "A",
     "Q",
@@ -63,6 +72,17 @@ pub fn builtin_model(arch: Arch) -> Model {
         Arch::RiscV => RISCV_CAT,
     };
     Model::parse(src, &|_| None).expect("the built-in models parse (tested)")
+}
+
+/// The project's cat model for an operational memory model, for [`check_program`]: SC and
+/// x86-TSO (`None` for PSO, which has no cat model here).
+pub fn operational_model(m: crate::Model) -> Option<Model> {
+    let src = match m {
+        crate::Model::Sc => SC_CAT,
+        crate::Model::Tso => X86TSO_CAT,
+        crate::Model::Pso => return None,
+    };
+    Some(Model::parse(src, &|_| None).expect("the built-in models parse (tested)"))
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]

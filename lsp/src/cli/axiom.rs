@@ -56,9 +56,59 @@ pub fn run(args: &CheckArgs) -> Option<i32> {
     };
     let mut status = exit::OK;
     let mut docs = Vec::new();
-    for (f, text) in args.files.iter().zip(&texts) {
+    let model_for = |arch: Arch| match &user {
+        Some((m, name)) => (m.clone(), name.clone()),
+        None => (
+            axiomatic::builtin_model(arch),
+            match arch {
+                Arch::AArch64 => "aarch64.cat (litmus)".to_string(),
+                Arch::RiscV => "riscv.cat (litmus)".to_string(),
+            },
+        ),
+    };
+    // Parse and check every file on `-j` workers (default: one per core); print in
+    // argument order.
+    let jobs = args
+        .jobs
+        .map_or_else(
+            || std::thread::available_parallelism().map_or(1, |n| n.get()),
+            |j| j as usize,
+        )
+        .clamp(1, texts.len().max(1));
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let mut results: Vec<_> = std::thread::scope(|sc| {
+        let workers: Vec<_> = (0..jobs)
+            .map(|_| {
+                sc.spawn(|| {
+                    let mut mine = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(text) = texts.get(i) else {
+                            return mine;
+                        };
+                        let p = litmus_engine::syntax::parse(text);
+                        let checked = match (&p.test, &p.asm) {
+                            (Some(test), Some(code))
+                                if !p.diagnostics.iter().any(|d| d.is_error()) =>
+                            {
+                                let (model, _) = model_for(code.arch);
+                                Some(axiomatic::check(test, code, &model, &|| false))
+                            }
+                            _ => None,
+                        };
+                        mine.push((i, p, checked));
+                    }
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().unwrap_or_default())
+            .collect()
+    });
+    results.sort_by_key(|r| r.0);
+    for ((f, text), (_, p, checked)) in args.files.iter().zip(&texts).zip(results) {
         let path = f.display().to_string();
-        let p = litmus_engine::syntax::parse(text);
         let (Some(test), Some(code), false) =
             (&p.test, &p.asm, p.diagnostics.iter().any(|d| d.is_error()))
         else {
@@ -75,17 +125,9 @@ pub fn run(args: &CheckArgs) -> Option<i32> {
             status = exit::BAD_INPUT;
             continue;
         };
-        let (model, model_name) = match &user {
-            Some((m, name)) => (m.clone(), name.clone()),
-            None => (
-                axiomatic::builtin_model(code.arch),
-                match code.arch {
-                    Arch::AArch64 => "aarch64.cat (litmus)".to_string(),
-                    Arch::RiscV => "riscv.cat (litmus)".to_string(),
-                },
-            ),
-        };
-        match axiomatic::check(test, code, &model, &|| false) {
+        let model_name = model_for(code.arch).1;
+        let Some(checked) = checked else { continue };
+        match checked {
             Err(e) => {
                 let at = e.span.map(|s| {
                     let pos = litmus_engine::LineIndex::new(text).line_col(s.start);
