@@ -49,6 +49,8 @@ pub struct Job {
     pub control: Control,
     /// The `$/progress` token, once the client created it.
     pub token: Option<String>,
+    /// It checks for every iteration (`server::unbounded`).
+    pub unbounded: bool,
 }
 
 impl Outcome {
@@ -86,6 +88,9 @@ pub struct Document {
     /// The fence quick fix per relaxed model for the current text (`server::fences`): every
     /// change of the text drops them, cancelling a running one.
     pub fences: BTreeMap<Model, FenceFix>,
+    /// The answers for every iteration of the models whose shown report an unbounded check
+    /// made (`server::unbounded`); dropped with the results.
+    pub unbounded: BTreeMap<Model, litmus_engine::unbounded::Unbounded>,
 }
 
 /// The fence quick fix's edits: (byte offset, inserted text), pure insertions.
@@ -131,6 +136,7 @@ impl Document {
             program_version: version,
             parsing: None,
             fences: BTreeMap::new(),
+            unbounded: BTreeMap::new(),
         }
     }
 

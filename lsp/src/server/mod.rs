@@ -32,6 +32,7 @@ pub mod symbols;
 pub mod to_proto;
 pub mod tokens;
 pub mod trace;
+pub mod unbounded;
 pub mod transport;
 pub mod verdict;
 pub mod verify;

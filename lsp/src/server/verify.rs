@@ -19,7 +19,7 @@ use tower_lsp_server::ls_types::*;
 
 use litmus_engine::ast::Test;
 use litmus_engine::report::Violation;
-use litmus_engine::{Control, Model, ModelReport};
+use litmus_engine::{Control, Model};
 
 use super::cache::{adapt, remap_violation};
 pub use super::cache::{reevaluate, remap_report, Cache, CacheEntry};
@@ -53,6 +53,7 @@ pub fn after_edit(engine: &dyn Engine, d: &mut Document) -> (AfterEdit, Option<D
     if changed {
         let had_results = !d.results.is_empty();
         d.results.clear();
+        d.unbounded.clear();
         d.program_version = d.version;
         if let Some(j) = d.job.take() {
             j.control.cancel();
@@ -127,12 +128,12 @@ pub fn spawn_parse(ctx: &Ctx, uri: &Uri, p: Deferred, verify_open: bool) {
 }
 
 pub async fn start(ctx: &Ctx, uri: &Uri) {
-    start_with(ctx, uri, true).await
+    start_with(ctx, uri, true, false).await
 }
 
 /// `litmus.verify`: checks again, ignoring the cache.
 pub async fn start_forced(ctx: &Ctx, uri: &Uri) {
-    start_with(ctx, uri, false).await
+    start_with(ctx, uri, false, false).await
 }
 
 struct Plan {
@@ -145,10 +146,11 @@ struct Plan {
     opts_key: String,
 }
 
-async fn start_with(ctx: &Ctx, uri: &Uri, use_cache: bool) {
+/// `unbounded`: for every iteration (`super::unbounded`, never answered from the cache).
+pub(super) async fn start_with(ctx: &Ctx, uri: &Uri, use_cache: bool, unbounded: bool) {
     let settings = ctx.settings();
     let opts = settings.check_options();
-    let opts_key = format!("{opts:?}");
+    let opts_key = format!("{}{opts:?}", if unbounded { "unbounded " } else { "" });
     let mut cancelled_old = false;
     let plan = {
         let mut st = ctx.state();
@@ -161,6 +163,7 @@ async fn start_with(ctx: &Ctx, uri: &Uri, use_cache: bool) {
             cancelled_old = true;
         }
         d.results.retain(|m, _| settings.models.contains(m));
+        d.unbounded.clear();
         match d.test.clone() {
             None => None,
             Some(test) => {
@@ -196,6 +199,7 @@ async fn start_with(ctx: &Ctx, uri: &Uri, use_cache: bool) {
                         id: ctx.shared.next_job.fetch_add(1, Ordering::Relaxed),
                         control: Control::new(),
                         token: None,
+                        unbounded,
                     };
                     d.job = Some(job.clone());
                     Some(Plan {
@@ -233,7 +237,7 @@ enum Msg {
     Progress(Model, litmus_engine::Progress),
     /// A violation found while the model's check still explores.
     Found(Model, Violation),
-    Done(Model, Result<ModelReport, String>),
+    Done(Model, Result<super::unbounded::Checked, String>),
     /// A worker thread returned (sent last, after its models' `Done`).
     Exit,
 }
@@ -343,6 +347,7 @@ async fn run_job(ctx: Ctx, uri: Uri, plan: Plan) {
             opts: opts.clone(),
             control: control.clone(),
             pending: pending.clone(),
+            unbounded: job.unbounded,
         };
         let spawned = std::thread::Builder::new()
             .name(format!("litmus-check-{}-{i}", job.id))
@@ -464,6 +469,7 @@ struct Worker {
     opts: litmus_engine::CheckOptions,
     control: Control,
     pending: Arc<Mutex<VecDeque<Model>>>,
+    unbounded: bool,
 }
 
 impl Worker {
@@ -496,7 +502,8 @@ impl Worker {
                     let _ = txf.send(Msg::Found(m, v.clone()));
                 });
             let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                self.engine.check(&self.test, m, &self.opts, &ctl)
+                let (e, o) = (&*self.engine, (&self.opts, &ctl));
+                super::unbounded::check(e, &self.test, m, o, self.unbounded)
             }))
             .map_err(|e| panic_message(&*e));
             if self.tx.send(Msg::Done(m, r)).is_err() {
@@ -559,11 +566,12 @@ fn model_done(
     tokens: &TokenMap,
     (cond_key, opts_key): (&str, &str),
     m: Model,
-    r: Result<ModelReport, String>,
+    r: Result<super::unbounded::Checked, String>,
 ) -> bool {
     if job.control.is_cancelled() {
         return false;
     }
+    let (r, u) = r.map_or_else(|e| (Err(e), None), |(r, u)| (Ok(r), u));
     let entry = r.as_ref().ok().map(|report| CacheEntry {
         tokens: tokens.clone(),
         cond_key: cond_key.to_string(),
@@ -586,5 +594,6 @@ fn model_done(
         (None, Ok(_)) => return false,
     };
     d.results.insert(m, o);
+    super::unbounded::record(d, m, u);
     true
 }
