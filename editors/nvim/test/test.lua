@@ -187,6 +187,8 @@ check('hover_text turns command links into commands and tables into lines', func
   eq(t:find('Trace under TSO (`:LitmusTrace tso`)', 1, true) ~= nil, true, t)
   eq(t:find('|', 1, true), nil, 'no table left: ' .. t)
   eq(t:find('  1 · 2', 1, true) ~= nil, true, t)
+  local u = litmus.hover_text('[Check for every iteration](command:litmus.verifyUnbounded?%5B%22f%22%5D)', false)
+  eq(u, 'Check for every iteration (`:LitmusVerifyUnbounded`)', 'the check for every iteration link')
   -- the float's Vim syntax before 0.10 shows code spans' backticks (tree-sitter conceals them)
   eq(litmus.hover_text('`x = 1;` is delayed\n\n\n\nend', true), 'x = 1; is delayed\n\nend')
   eq(litmus.hover_text('`x = 1;` is delayed', false), '`x = 1;` is delayed')
@@ -361,7 +363,7 @@ else
     for _, d in ipairs(vim.diagnostic.get(buf)) do
       msgs[d.message:sub(1, 6)] = d.message
     end
-    local want = '{"engine": "auto", "loopBound": 3, "models": ["tso"], "timeout": 10, "verifyOnChange": false, "verifyOnSave": true}'
+    local want = '{"engine": "auto", "loopBound": 3, "models": ["tso"], "timeout": 10, "unbounded": "off", "verifyOnChange": false, "verifyOnSave": true}'
     eq(msgs['init {'], 'init ' .. want, 'initializationOptions')
     eq(msgs['config'], 'config [' .. want .. ']', 'workspace/configuration answer')
   end)
@@ -447,6 +449,14 @@ else
     eq(ok and litmus.statusline(buf), 'SC ✓ · TSO ✓ · PSO ?', 'status line (status ' .. vim.inspect(litmus.status[buf]) .. ')')
   end)
 
+  check(':LitmusVerifyUnbounded sends litmus.verifyUnbounded for the buffer', function()
+    vim.cmd('LitmusVerifyUnbounded')
+    local ok = vim.wait(5000, function()
+      return litmus.statusline(buf) == 'SC ✓ · TSO ✓ · PSO ✓'
+    end, 20)
+    eq(ok and litmus.statusline(buf), 'SC ✓ · TSO ✓ · PSO ✓', 'status line (status ' .. vim.inspect(litmus.status[buf]) .. ')')
+  end)
+
   check('one client serves several litmus buffers', function()
     vim.cmd('edit ' .. write_file(tmp .. '/mp.litmus', SB))
     local b2 = vim.api.nvim_get_current_buf()
@@ -482,6 +492,7 @@ else
     local ecp = client.server_capabilities.executeCommandProvider
     eq(type(ecp) == 'table' and vim.tbl_contains(ecp.commands or {}, 'litmus.showSchedule'), true, 'litmus.showSchedule advertised')
     eq(vim.tbl_contains(ecp.commands or {}, 'litmus.verify'), true, 'litmus.verify advertised')
+    eq(vim.tbl_contains(ecp.commands or {}, 'litmus.verifyUnbounded'), true, 'litmus.verifyUnbounded advertised')
   end)
 
   check('the real server verifies SB: TSO and PSO fail, SC holds', function()

@@ -3,7 +3,8 @@
 --   require('litmus').setup({
 --     cmd = { '/path/to/litmus', 'lsp' },          -- default: { 'litmus', 'lsp' }
 --     settings = { models = { 'sc', 'tso' }, loopBound = 8, timeout = 10,
---                  engine = 'auto', verifyOnSave = true, verifyOnChange = false },
+--                  engine = 'auto', verifyOnSave = true, verifyOnChange = false,
+--                  unbounded = 'off' },               -- 'onSave': saves check every iteration
 --     on_attach = function(client, bufnr) end,     -- optional, e.g. for key maps
 --     codelens = true,                              -- refresh code lenses automatically
 --   })
@@ -14,7 +15,9 @@
 -- quickfix list, one step an entry, labels as text; the per-model verdict lenses `TSO ✗` pass the
 -- model), the `litmus/trace` request (:LitmusTrace: every step with the store buffers and memory
 -- after it, the final state and the execution graph's edges in a scratch buffer), and the user
--- commands :LitmusVerify, :LitmusShowSchedule [model], :LitmusCopySchedule, :LitmusTrace [model
+-- commands :LitmusVerify, :LitmusVerifyUnbounded (for every number of loop iterations, the
+-- `litmus.verifyUnbounded` command; the lens `check for every iteration` runs it too),
+-- :LitmusShowSchedule [model], :LitmusCopySchedule, :LitmusTrace [model
 -- [n]], :LitmusStatus, and :LitmusVerifyAll [DIR] (every `.litmus` file under DIR checked by one
 -- `litmus check --json` run, problems in the quickfix list).
 
@@ -32,6 +35,7 @@ M.defaults = {
     engine = 'auto',
     verifyOnSave = true,
     verifyOnChange = false,
+    unbounded = 'off',
   },
   codelens = true,
   on_attach = nil,
@@ -92,6 +96,7 @@ function M.hover_text(md, plain_code)
   md = md:gsub('%[Trace under (%u+)%]%(command:[^%)]*%)', function(m)
     return 'Trace under ' .. m .. ' (`:LitmusTrace ' .. m:lower() .. '`)'
   end)
+  md = md:gsub('%[Check for every iteration%]%(command:[^%)]*%)', 'Check for every iteration (`:LitmusVerifyUnbounded`)')
   md = md:gsub('%[([^%]]*)%]%(command:[^%)]*%)', '%1')
   local out = {}
   for line in (md .. '\n'):gmatch('(.-)\n') do
@@ -260,18 +265,28 @@ local function lens_show_schedule(command, ctx)
   show_schedule(ctx.bufnr, command.arguments or cursor_args(ctx.bufnr))
 end
 
-function M.verify(bufnr)
+--- Runs the server's `command` on the buffer's document.
+local function run_on_buffer(bufnr, command)
   bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
   local client = litmus_client(bufnr)
   if not client then
     notify('no litmus language server attached to this buffer', vim.log.levels.WARN)
     return
   end
-  request(client, 'workspace/executeCommand', { command = 'litmus.verify', arguments = { vim.uri_from_bufnr(bufnr) } }, function(err)
+  request(client, 'workspace/executeCommand', { command = command, arguments = { vim.uri_from_bufnr(bufnr) } }, function(err)
     if err then
       notify(err.message or vim.inspect(err), vim.log.levels.ERROR)
     end
   end, bufnr)
+end
+
+function M.verify(bufnr)
+  run_on_buffer(bufnr, 'litmus.verify')
+end
+
+--- Checks the buffer for every number of loop iterations (`litmus check --unbounded`).
+function M.verify_unbounded(bufnr)
+  run_on_buffer(bufnr, 'litmus.verifyUnbounded')
 end
 
 --- The schedule nearest the cursor; `model` ('sc', 'tso', 'pso') picks that model's.
@@ -758,6 +773,7 @@ end
 local function define_commands()
   local cmds = {
     LitmusVerify = { M.verify, 'Verify the current litmus test now' },
+    LitmusVerifyUnbounded = { M.verify_unbounded, 'Check the current litmus test for every number of loop iterations' },
     LitmusShowSchedule = { M.show_schedule, 'Schedule of the violation/witness nearest the cursor (of MODEL), in the quickfix list', '?' },
     LitmusTrace = { M.trace, 'Trace of the counterexample nearest the cursor (MODEL [N]): buffers and memory after every step', '*' },
     LitmusCopySchedule = { M.copy_schedule, 'Copy the schedule nearest the cursor to the + register' },
