@@ -133,9 +133,12 @@ fn reach(test: &Test, settings: &Settings, d: &Document, m: Model) -> Option<Rea
         Some(u) => Some(match u.verdict {
             Verdict::EveryIteration => Reach::Every(mark),
             Verdict::Violation => Reach::Violation(u.loop_bound.max(1)),
+            // A search that `Control` stopped (a timeout, the memory budget) gives no reason
+            // of its own: its report's warning says why.
             Verdict::Unknown => Reach::Unknown(
                 u.reason
                     .clone()
+                    .or_else(|| report.warnings.last().map(|w| w.message.clone()))
                     .unwrap_or_else(|| "the search did not finish".into()),
             ),
         }),
