@@ -146,7 +146,7 @@ async fn on_save_checks_for_every_iteration_and_a_violation_beyond_the_bound_rep
     assert!(t.iter().any(|t| t == "SC ✗"), "{t:?}");
     assert!(
         t.iter()
-            .any(|t| t == "✗ for every iteration (replays with loop bound 2) (SC)"),
+            .any(|t| t == "✗ from loop bound 2 (SC)"),
         "{t:?}"
     );
     let d = h.last_diagnostics(u).unwrap();

@@ -90,7 +90,7 @@ impl Reach {
                 if *n == 1 { "" } else { "s" }
             ),
             Reach::Every(m) => format!("{} for every iteration", m.symbol()),
-            Reach::Violation(n) => format!("✗ for every iteration (replays with loop bound {n})"),
+            Reach::Violation(n) => format!("✗ from loop bound {n}"),
             Reach::Unknown(_) => "unknown for every iteration".into(),
         }
     }
