@@ -42,8 +42,11 @@ thread P1 {
 ";
 
 async fn lenses(h: &mut Harness, uri: &str) -> Value {
-    h.request("textDocument/codeLens", json!({"textDocument": {"uri": uri}}))
-        .await
+    h.request(
+        "textDocument/codeLens",
+        json!({"textDocument": {"uri": uri}}),
+    )
+    .await
 }
 
 async fn hover_on_name(h: &mut Harness, uri: &str, text: &str, name: &str) -> String {
@@ -54,7 +57,10 @@ async fn hover_on_name(h: &mut Harness, uri: &str, text: &str, name: &str) -> St
             json!({"textDocument": {"uri": uri}, "position": pos(l, c + 1)}),
         )
         .await;
-    v["contents"]["value"].as_str().unwrap_or_default().to_string()
+    v["contents"]["value"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -93,7 +99,10 @@ async fn bounded_then_every_iteration_and_unknown_on_command() {
     h.status(u, "done").await;
     let ls = lenses(&mut h, u).await;
     let t = lens_titles(&ls);
-    assert!(t.iter().any(|t| t == "✓ for every iteration (SC, TSO)"), "{t:?}");
+    assert!(
+        t.iter().any(|t| t == "✓ for every iteration (SC, TSO)"),
+        "{t:?}"
+    );
     let unknown = ls
         .as_array()
         .unwrap()
@@ -107,7 +116,10 @@ async fn bounded_then_every_iteration_and_unknown_on_command() {
     assert!(!t.iter().any(|t| t == "check for every iteration"), "{t:?}");
     let md = hover_on_name(&mut h, u, SPIN, "Spin").await;
     assert!(md.contains("SC, TSO: ✓ for every iteration"), "{md}");
-    assert!(md.contains("PSO: unknown for every iteration — unknown: "), "{md}");
+    assert!(
+        md.contains("PSO: unknown for every iteration — unknown: "),
+        "{md}"
+    );
 
     // An edit of the program drops the unbounded answers with the results; the bounded check
     // (on open, here) says "up to" again.
@@ -144,14 +156,12 @@ async fn on_save_checks_for_every_iteration_and_a_violation_beyond_the_bound_rep
     assert_eq!(st["verdicts"]["sc"], "fails", "{st}");
     let t = lens_titles(&lenses(&mut h, u).await);
     assert!(t.iter().any(|t| t == "SC ✗"), "{t:?}");
-    assert!(
-        t.iter()
-            .any(|t| t == "✗ from loop bound 2 (SC)"),
-        "{t:?}"
-    );
+    assert!(t.iter().any(|t| t == "✗ from loop bound 2 (SC)"), "{t:?}");
     let d = h.last_diagnostics(u).unwrap();
     assert!(
-        d["diagnostics"].to_string().contains("assertion fails under SC"),
+        d["diagnostics"]
+            .to_string()
+            .contains("assertion fails under SC"),
         "{d}"
     );
     // Its trace replays with the loop bound it needs, not the setting's.

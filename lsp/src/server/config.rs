@@ -165,7 +165,13 @@ impl Settings {
                 Some("off") => self.unbounded_on_save = false,
                 Some("onSave") => self.unbounded_on_save = true,
                 _ => {
-                    bad(warnings, "unbounded", v, "\"off\" or \"onSave\"", "off".into());
+                    bad(
+                        warnings,
+                        "unbounded",
+                        v,
+                        "\"off\" or \"onSave\"",
+                        "off".into(),
+                    );
                     self.unbounded_on_save = false;
                 }
             }

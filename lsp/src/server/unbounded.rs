@@ -203,7 +203,12 @@ pub fn lenses(s: &Snapshot<'_>) -> Vec<lsp::CodeLens> {
         .iter()
         .map(|(r, ms)| {
             let tip = format!("{}: {}", labels(ms), r.words());
-            lens(format!("{} ({})", r.title(), labels(ms)), "", None, Some(tip))
+            lens(
+                format!("{} ({})", r.title(), labels(ms)),
+                "",
+                None,
+                Some(tip),
+            )
         })
         .collect();
     if groups.iter().any(|(r, _)| matches!(r, Reach::UpTo(..))) {
