@@ -26,7 +26,8 @@ use super::{verify, Ctx, Snapshot};
 pub const COMMAND: &str = "litmus.verifyUnbounded";
 
 /// A model's report, with the unbounded answer when the job checked for every iteration.
-pub type Checked = (ModelReport, Option<Unbounded>);
+/// (Boxed: the answer is large, and rare beside the report in the job's messages.)
+pub type Checked = (ModelReport, Option<Box<Unbounded>>);
 
 /// `litmus.verifyUnbounded`, and a save with `litmus.unbounded: "onSave"`: checks the
 /// document for every iteration, as a job like the others (the queue, cancellation, progress).
@@ -44,16 +45,16 @@ pub fn check(
 ) -> Checked {
     if unbounded {
         let u = engine.check_unbounded(test, m, opts, ctl);
-        (u.report, Some(u.unbounded))
+        (u.report, Some(Box::new(u.unbounded)))
     } else {
         (engine.check(test, m, opts, ctl), None)
     }
 }
 
 /// Keeps a model's unbounded answer beside its report (a bounded report has none).
-pub fn record(d: &mut Document, m: Model, u: Option<Unbounded>) {
+pub fn record(d: &mut Document, m: Model, u: Option<Box<Unbounded>>) {
     match u {
-        Some(u) => d.unbounded.insert(m, u),
+        Some(u) => d.unbounded.insert(m, *u),
         None => d.unbounded.remove(&m),
     };
 }
