@@ -51,7 +51,7 @@ else
     for _, d in ipairs(vim.diagnostic.get(buf)) do
       msgs[d.message:sub(1, 6)] = d.message
     end
-    local want = '{"engine": "auto", "loopBound": 3, "models": ["tso"], "timeout": 10, "verifyOnChange": false, "verifyOnSave": true}'
+    local want = '{"engine": "auto", "loopBound": 3, "models": ["tso"], "timeout": 10, "unbounded": "off", "verifyOnChange": false, "verifyOnSave": true}'
     eq(msgs['init {'], 'init ' .. want, 'initializationOptions')
     eq(msgs['config'], 'config [' .. want .. ']', 'workspace/configuration answer')
   end)
@@ -135,6 +135,14 @@ else
       return litmus.statusline(buf) == 'SC ✓ · TSO ✓ · PSO ?'
     end, 20)
     eq(ok and litmus.statusline(buf), 'SC ✓ · TSO ✓ · PSO ?', 'status line (status ' .. vim.inspect(litmus.status[buf]) .. ')')
+  end)
+
+  check(':LitmusVerifyUnbounded sends litmus.verifyUnbounded for the buffer', function()
+    vim.cmd('LitmusVerifyUnbounded')
+    local ok = vim.wait(5000, function()
+      return litmus.statusline(buf) == 'SC ✓ · TSO ✓ · PSO ✓'
+    end, 20)
+    eq(ok and litmus.statusline(buf), 'SC ✓ · TSO ✓ · PSO ✓', 'status line (status ' .. vim.inspect(litmus.status[buf]) .. ')')
   end)
 
   check('one client serves several litmus buffers', function()

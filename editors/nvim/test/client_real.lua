@@ -26,6 +26,7 @@ else
     local ecp = client.server_capabilities.executeCommandProvider
     eq(type(ecp) == 'table' and vim.tbl_contains(ecp.commands or {}, 'litmus.showSchedule'), true, 'litmus.showSchedule advertised')
     eq(vim.tbl_contains(ecp.commands or {}, 'litmus.verify'), true, 'litmus.verify advertised')
+    eq(vim.tbl_contains(ecp.commands or {}, 'litmus.verifyUnbounded'), true, 'litmus.verifyUnbounded advertised')
   end)
 
   check('the real server verifies SB: TSO and PSO fail, SC holds', function()

@@ -69,7 +69,7 @@ while True:
                 "textDocumentSync": 1,
                 "codeLensProvider": {"resolveProvider": False},
                 "hoverProvider": True,
-                "executeCommandProvider": {"commands": ["litmus.verify", "litmus.showSchedule"]},
+                "executeCommandProvider": {"commands": ["litmus.verify", "litmus.verifyUnbounded", "litmus.showSchedule"]},
             },
             "serverInfo": {"name": "fake-litmus"},
         }})
@@ -111,6 +111,10 @@ while True:
                     {"label": "P0: assert fails", "location": {"uri": uri, "range": rng(3, 4, 10)}},
                 ],
             }})
+        elif cmd == "litmus.verifyUnbounded":
+            version += 1
+            status(version, "done", {"sc": "holds", "tso": "holds", "pso": "holds"})
+            send({"id": msg["id"], "result": None})
         elif cmd == "litmus.verify":
             version += 1
             status(version, "done", {"sc": "holds", "tso": "holds", "pso": "incomplete"})

@@ -22,6 +22,8 @@ check('hover_text turns command links into commands and tables into lines', func
   eq(t:find('Trace under TSO (`:LitmusTrace tso`)', 1, true) ~= nil, true, t)
   eq(t:find('|', 1, true), nil, 'no table left: ' .. t)
   eq(t:find('  1 · 2', 1, true) ~= nil, true, t)
+  local u = litmus.hover_text('[Check for every iteration](command:litmus.verifyUnbounded?%5B%22f%22%5D)', false)
+  eq(u, 'Check for every iteration (`:LitmusVerifyUnbounded`)', 'the check for every iteration link')
   -- the float's Vim syntax before 0.10 shows code spans' backticks (tree-sitter conceals them)
   eq(litmus.hover_text('`x = 1;` is delayed\n\n\n\nend', true), 'x = 1; is delayed\n\nend')
   eq(litmus.hover_text('`x = 1;` is delayed', false), '`x = 1;` is delayed')

@@ -25,6 +25,7 @@ import {
   SHOW_SCHEDULE,
   stepItems,
   VERIFY,
+  VERIFY_UNBOUNDED,
 } from './logic/schedule';
 import { bundledServerPath, chooseServer } from './logic/serverPath';
 import {
@@ -228,7 +229,7 @@ async function startClient(context: vscode.ExtensionContext): Promise<void> {
     outputChannel: output,
     markdown: {
       isTrusted: {
-        enabledCommands: [VERIFY, SHOW_SCHEDULE, SHOW_TRACE, COPY_SCHEDULE, 'editor.action.peekLocations', 'editor.action.showReferences'],
+        enabledCommands: [VERIFY, VERIFY_UNBOUNDED, SHOW_SCHEDULE, SHOW_TRACE, COPY_SCHEDULE, 'editor.action.peekLocations', 'editor.action.showReferences'],
       },
       supportThemeIcons: true,
     },
@@ -261,7 +262,7 @@ async function startClient(context: vscode.ExtensionContext): Promise<void> {
         return lenses;
       },
       // The language client registers the server's `executeCommandProvider` commands
-      // (`litmus.verify`, `litmus.showSchedule`); this fills in their arguments when they come
+      // (`litmus.verify`, `litmus.verifyUnbounded`, `litmus.showSchedule`); this fills in their arguments when they come
       // from the palette and shows the schedule the server returns.
       executeCommand: async (command, args, next) => {
         const full = completeCommandArgs(command, args, activeTarget());

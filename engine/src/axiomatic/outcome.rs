@@ -327,7 +327,7 @@ pub fn check(
 }
 
 /// The skeleton's `addr`, `data`, `ctrl` and `rmw` pairs.
-fn deps(sk: &Skeleton) -> Vec<(&'static str, usize, usize)> {
+pub(super) fn deps(sk: &Skeleton) -> Vec<(&'static str, usize, usize)> {
     let mut out = Vec::new();
     for name in ["addr", "data", "ctrl", "rmw"] {
         if let Some(crate::cat::Value::Rel(r)) = sk.env.vars.get(name) {

@@ -320,6 +320,7 @@ pub fn check_program(
                     co: co.to_vec(),
                     state: fs.0.clone(),
                     failure,
+                    deps: super::outcome::deps(&sk),
                 };
                 match (out.failed, quantifier) {
                     (None, q) => {

@@ -191,7 +191,10 @@ impl LanguageServer for Backend {
     }
 
     async fn did_save(&self, p: DidSaveTextDocumentParams) {
-        if self.ctx.settings().verify_on_save {
+        let s = self.ctx.settings();
+        if s.unbounded_on_save {
+            super::unbounded::start(&self.ctx, &p.text_document.uri).await;
+        } else if s.verify_on_save {
             verify::start(&self.ctx, &p.text_document.uri).await;
         }
     }
@@ -251,6 +254,11 @@ impl LanguageServer for Backend {
             "litmus.verify" => {
                 let uri = arg_uri(&p.arguments)?;
                 verify::start_forced(&self.ctx, &uri).await;
+                Ok(None)
+            }
+            super::unbounded::COMMAND => {
+                let uri = arg_uri(&p.arguments)?;
+                super::unbounded::start(&self.ctx, &uri).await;
                 Ok(None)
             }
             "litmus.cancel" => {

@@ -15,6 +15,9 @@ pub struct Settings {
     pub engine: EngineChoice,
     pub verify_on_save: bool,
     pub verify_on_change: bool,
+    /// `unbounded: "onSave"`: a save checks for every iteration (`server::unbounded`) in
+    /// place of the bounded check; `"off"`: only the `litmus.verifyUnbounded` command does.
+    pub unbounded_on_save: bool,
     /// The process's memory budget in MiB (`None`: [`crate::memory::default_budget`]).
     pub max_memory: Option<u64>,
     /// How many checks may run at once (`None`: one per core).
@@ -39,6 +42,7 @@ impl Default for Settings {
             engine: EngineChoice::Auto,
             verify_on_save: true,
             verify_on_change: false,
+            unbounded_on_save: false,
             max_memory: None,
             max_jobs: None,
         }
@@ -156,6 +160,22 @@ impl Settings {
                 ),
             }
         }
+        if let Some(v) = get("unbounded") {
+            match v.as_str() {
+                Some("off") => self.unbounded_on_save = false,
+                Some("onSave") => self.unbounded_on_save = true,
+                _ => {
+                    bad(
+                        warnings,
+                        "unbounded",
+                        v,
+                        "\"off\" or \"onSave\"",
+                        "off".into(),
+                    );
+                    self.unbounded_on_save = false;
+                }
+            }
+        }
         if let Some(v) = get("maxMemory") {
             match v.as_u64().filter(|&n| n <= MAX_MEMORY_MIB) {
                 Some(0) => self.max_memory = None,
@@ -215,6 +235,9 @@ mod tests {
         assert_eq!(s.models, vec![Model::Sc, Model::Tso]);
         assert_eq!(s.loop_bound, 3);
         s.merge(&json!({"timeout": 0, "engine": "exhaustive", "litmus.verifyOnChange": true}));
+        assert!(!s.unbounded_on_save);
+        s.merge(&json!({"litmus": {"unbounded": "onSave"}}));
+        assert!(s.unbounded_on_save);
         assert_eq!(s.check_options().timeout, None);
         assert_eq!(s.engine, litmus_engine::EngineKind::Exhaustive.into());
         assert!(s.verify_on_change);
@@ -235,6 +258,8 @@ mod tests {
             json!({"maxMemory": -5}),
             json!({"maxJobs": 100000}),
             json!({"models": []}),
+            json!({"unbounded": true}),
+            json!({"litmus.unbounded": "always"}),
         ] {
             let mut s = Settings::default();
             let w = s.merge(&bad);

@@ -49,6 +49,8 @@ pub struct Job {
     pub control: Control,
     /// The `$/progress` token, once the client created it.
     pub token: Option<String>,
+    /// It checks for every iteration (`server::unbounded`).
+    pub unbounded: bool,
 }
 
 impl Outcome {
@@ -88,6 +90,9 @@ pub struct Document {
     pub fences: BTreeMap<Model, FenceFix>,
     /// The axiomatic check of an AArch64 or RISC-V test (`server::axiom`).
     pub axiom: Option<super::axiom::AxState>,
+    /// The answers for every iteration of the models whose shown report an unbounded check
+    /// made (`server::unbounded`); dropped with the results.
+    pub unbounded: BTreeMap<Model, litmus_engine::unbounded::Unbounded>,
 }
 
 /// The fence quick fix's edits: (byte offset, inserted text), pure insertions.
@@ -134,6 +139,7 @@ impl Document {
             parsing: None,
             fences: BTreeMap::new(),
             axiom: None,
+            unbounded: BTreeMap::new(),
         }
     }
 

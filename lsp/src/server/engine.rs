@@ -1,5 +1,6 @@
-//! The one place the server calls the engine: parsing, checking, condition re-evaluation and
-//! the fence quick fix's synthesis, and the axiomatic check of AArch64 and RISC-V tests.
+//! The one place the server calls the engine: parsing, checking (bounded, and for every
+//! iteration), condition re-evaluation, the fence quick fix's synthesis, and the axiomatic
+//! check of AArch64 and RISC-V tests.
 //!
 //! The server talks to the engine through the [`Engine`] trait so that in-process tests can wrap
 //! the real engine (to make a check slow, or panic) without the engine knowing anything of it.
@@ -13,6 +14,7 @@ use litmus_engine::fences::{synthesize, Goal};
 use litmus_engine::report::{ConditionResult, FinalState, Step};
 use litmus_engine::syntax::fences::insertions;
 use litmus_engine::trace::Trace;
+use litmus_engine::unbounded::UnboundedReport;
 use litmus_engine::{CheckOptions, Control, Diagnostic, Model, ModelReport};
 
 /// What parsing one text gives the server.
@@ -52,6 +54,17 @@ pub trait Engine: Send + Sync + 'static {
     }
     /// Checks `test` under `model` (called on a worker thread, never on the async runtime).
     fn check(&self, test: &Test, model: Model, opts: &CheckOptions, ctl: &Control) -> ModelReport;
+    /// Checks `test` under `model` for every number of loop iterations (on a worker thread,
+    /// like [`Engine::check`]; `docs/reference.md#unbounded`).
+    fn check_unbounded(
+        &self,
+        test: &Test,
+        model: Model,
+        opts: &CheckOptions,
+        ctl: &Control,
+    ) -> UnboundedReport {
+        litmus_engine::unbounded::check(test, model, opts, ctl)
+    }
     /// The final condition re-evaluated over cached final states.
     fn evaluate_condition(&self, test: &Test, states: &[FinalState]) -> Option<ConditionResult>;
     /// The fence quick fix for `model` (called on a worker thread): the fences `litmus fences`

@@ -114,8 +114,8 @@ pub fn hover(s: &Snapshot<'_>, pos: Position) -> Option<Hover> {
         return Some(s.conv.hover(md, span));
     }
     let p = RULES.iter().find_map(|rule| rule(&probe))?;
-    let opts = s.settings.check_options();
-    let replay = |m: Model, steps: &[Step]| s.engine.final_state(test, m, &opts, steps);
+    let opts = |m| super::unbounded::replay_options(s.settings, d, m);
+    let replay = |m: Model, steps: &[Step]| s.engine.final_state(test, m, &opts(m), steps);
     let (head, models) = markdown(
         test,
         &s.settings.models,
@@ -127,6 +127,7 @@ pub fn hover(s: &Snapshot<'_>, pos: Position) -> Option<Hover> {
     let mut md = head;
     md += &super::trace::hover_links(test, &d.results, p.target, s.conv.uri);
     md += &models;
+    md += &super::unbounded::hover_lines(s);
     md += &relaxed::hover_lines(test, &d.text, &d.results, p.span);
     if d.results.values().next().is_some() {
         md += &format!("\n\n_{}_\n", verdict::LEGEND);

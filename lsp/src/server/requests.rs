@@ -37,6 +37,9 @@ pub fn code_lenses(s: &Snapshot<'_>) -> Option<Vec<CodeLens>> {
                     view::exploring_note(models, &d.results),
                     has_schedule,
                 ));
+                if span == test.name.span {
+                    out.extend(super::unbounded::lenses(s));
+                }
                 out
             })
             .collect(),

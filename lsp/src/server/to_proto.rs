@@ -366,6 +366,7 @@ pub fn initialize_result(utf8: bool) -> lsp::InitializeResult {
                     "litmus.verify".into(),
                     "litmus.showSchedule".into(),
                     "litmus.cancel".into(),
+                    super::unbounded::COMMAND.into(),
                 ],
                 ..Default::default()
             }),

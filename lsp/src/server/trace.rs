@@ -330,10 +330,10 @@ impl Backend {
         };
         let r = self.ctx.read(&p.uri, |snap| {
             let (d, conv) = (snap.doc, &snap.conv);
-            let opts = snap.settings.check_options();
             let test = d.test.as_ref()?;
             let fs = view::findings(test, &d.results);
             let m = model.or_else(|| fs.first().map(|f| f.model))?;
+            let opts = super::unbounded::replay_options(snap.settings, d, m);
             let mine = of_model(&fs, m);
             let index = match (p.violation, p.position) {
                 (Some(i), _) => i,

@@ -19,121 +19,24 @@ use tower_lsp_server::ls_types::*;
 
 use litmus_engine::ast::Test;
 use litmus_engine::report::Violation;
-use litmus_engine::{Control, Model, ModelReport};
+use litmus_engine::{Control, Model};
 
 use super::cache::{adapt, remap_violation};
-pub use super::cache::{reevaluate, remap_report, Cache, CacheEntry};
-use super::document::{Deferred, Document, Job, Outcome, Reparse};
+pub use super::cache::{Cache, CacheEntry};
+use super::document::{Job, Outcome};
+pub use super::edit::{after_edit, spawn_parse, AfterEdit};
 use super::engine::Engine;
 use super::queue::Slot;
 use super::tokens::TokenMap;
 use super::{panic_message, to_proto, Ctx};
 
-/// What an edit did to the shown results.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum AfterEdit {
-    /// Same program: kept (moved, the condition re-evaluated).
-    Kept,
-    /// The program changed: dropped.
-    Dropped,
-    /// The program changed: dropped, and the running check cancelled.
-    Cancelled,
-}
-
-/// After an edit was applied: reparses, then keeps the shown results if the program is the
-/// same (moving their spans, re-evaluating a changed condition), else drops them and cancels
-/// the running job. A long text's parse is handed back to run off the main loop
-/// ([`spawn_parse`]); its results are dropped meanwhile, as for a changed program.
-pub fn after_edit(engine: &dyn Engine, d: &mut Document) -> (AfterEdit, Option<Deferred>) {
-    let old_tokens = d.tokens.clone();
-    let old_cond = d.cond_key.clone();
-    let (changed, deferred) = match d.reparse(engine) {
-        Reparse::Done(changed) => (changed, None),
-        Reparse::Deferred(p) => (true, Some(p)),
-    };
-    if changed {
-        let had_results = !d.results.is_empty();
-        d.results.clear();
-        d.program_version = d.version;
-        if let Some(j) = d.job.take() {
-            j.control.cancel();
-            return (AfterEdit::Cancelled, deferred);
-        }
-        let e = if had_results {
-            AfterEdit::Dropped
-        } else {
-            AfterEdit::Kept
-        };
-        return (e, deferred);
-    }
-    let cond_changed = old_cond != d.cond_key;
-    let test = d.test.clone();
-    for o in d.results.values_mut() {
-        if let Outcome::Exploring(vs) | Outcome::Cancelled(vs) = o {
-            for v in vs {
-                remap_violation(v, &old_tokens, &d.tokens);
-            }
-        }
-        if let Outcome::Done {
-            report,
-            fresh_condition,
-        } = o
-        {
-            *report = remap_report(report, &old_tokens, &d.tokens);
-            if cond_changed {
-                if let Some(t) = &test {
-                    reevaluate(engine, t, report);
-                }
-                *fresh_condition = false;
-            }
-        }
-    }
-    (AfterEdit::Kept, None)
-}
-
-/// Runs a deferred parse on a blocking thread, then (if the document is still at that text)
-/// installs it, publishes its diagnostics and, when `verify` (an open, or `verifyOnChange`
-/// for an edit), starts checking it. A parse told to stop, or finished for a text the document
-/// has left, is dropped on that thread (freeing a huge tree takes a while).
-pub fn spawn_parse(ctx: &Ctx, uri: &Uri, p: Deferred, verify_open: bool) {
-    let ctx = ctx.clone();
-    let uri = uri.clone();
-    tokio::spawn(async move {
-        let c = ctx.clone();
-        let u = uri.clone();
-        let installed = tokio::task::spawn_blocking(move || {
-            let out = p.run(&*c.shared.engine)?;
-            let mut st = c.state();
-            let d = st.docs.get_mut(&u)?;
-            let current = d.version == p.version
-                && d.parsing.as_ref().is_some_and(|s| Arc::ptr_eq(s, &p.stop));
-            if !current {
-                drop(st);
-                drop(out);
-                return None;
-            }
-            d.install(out);
-            Some(())
-        })
-        .await;
-        if !matches!(installed, Ok(Some(()))) {
-            return;
-        }
-        ctx.publish(&uri).await;
-        ctx.refresh_views().await;
-        if verify_open || ctx.settings().verify_on_change {
-            start(&ctx, &uri).await;
-        }
-    });
-}
-
 pub async fn start(ctx: &Ctx, uri: &Uri) {
-    start_with(ctx, uri, true).await
+    start_with(ctx, uri, true, false).await
 }
 
 /// `litmus.verify`: checks again, ignoring the cache.
 pub async fn start_forced(ctx: &Ctx, uri: &Uri) {
-    start_with(ctx, uri, false).await
+    start_with(ctx, uri, false, false).await
 }
 
 struct Plan {
@@ -146,13 +49,14 @@ struct Plan {
     opts_key: String,
 }
 
-async fn start_with(ctx: &Ctx, uri: &Uri, use_cache: bool) {
+/// `unbounded`: for every iteration (`super::unbounded`, never answered from the cache).
+pub(super) async fn start_with(ctx: &Ctx, uri: &Uri, use_cache: bool, unbounded: bool) {
     if super::axiom::start(ctx, uri).await {
         return;
     }
     let settings = ctx.settings();
     let opts = settings.check_options();
-    let opts_key = format!("{opts:?}");
+    let opts_key = format!("{}{opts:?}", if unbounded { "unbounded " } else { "" });
     let mut cancelled_old = false;
     let plan = {
         let mut st = ctx.state();
@@ -165,6 +69,7 @@ async fn start_with(ctx: &Ctx, uri: &Uri, use_cache: bool) {
             cancelled_old = true;
         }
         d.results.retain(|m, _| settings.models.contains(m));
+        d.unbounded.clear();
         match d.test.clone() {
             None => None,
             Some(test) => {
@@ -200,6 +105,7 @@ async fn start_with(ctx: &Ctx, uri: &Uri, use_cache: bool) {
                         id: ctx.shared.next_job.fetch_add(1, Ordering::Relaxed),
                         control: Control::new(),
                         token: None,
+                        unbounded,
                     };
                     d.job = Some(job.clone());
                     Some(Plan {
@@ -237,7 +143,7 @@ enum Msg {
     Progress(Model, litmus_engine::Progress),
     /// A violation found while the model's check still explores.
     Found(Model, Violation),
-    Done(Model, Result<ModelReport, String>),
+    Done(Model, Result<super::unbounded::Checked, String>),
     /// A worker returned (sent last), with its place: freed after the job's progress ends, so
     /// the client sees a job end before the one taking its place begins.
     Exit(Option<Slot>),
@@ -349,6 +255,7 @@ async fn run_job(ctx: Ctx, uri: Uri, plan: Plan) {
             opts: opts.clone(),
             control: control.clone(),
             pending: pending.clone(),
+            unbounded: job.unbounded,
         };
         let spawned = std::thread::Builder::new()
             .name(format!("litmus-check-{}-{i}", job.id))
@@ -475,6 +382,7 @@ struct Worker {
     opts: litmus_engine::CheckOptions,
     control: Control,
     pending: Arc<Mutex<VecDeque<Model>>>,
+    unbounded: bool,
 }
 
 impl Worker {
@@ -507,7 +415,8 @@ impl Worker {
                     let _ = txf.send(Msg::Found(m, v.clone()));
                 });
             let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                self.engine.check(&self.test, m, &self.opts, &ctl)
+                let (e, o) = (&*self.engine, (&self.opts, &ctl));
+                super::unbounded::check(e, &self.test, m, o, self.unbounded)
             }))
             .map_err(|e| panic_message(&*e));
             if self.tx.send(Msg::Done(m, r)).is_err() {
@@ -570,11 +479,12 @@ fn model_done(
     tokens: &TokenMap,
     (cond_key, opts_key): (&str, &str),
     m: Model,
-    r: Result<ModelReport, String>,
+    r: Result<super::unbounded::Checked, String>,
 ) -> bool {
     if job.control.is_cancelled() {
         return false;
     }
+    let (r, u) = r.map_or_else(|e| (Err(e), None), |(r, u)| (Ok(r), u));
     let entry = r.as_ref().ok().map(|report| CacheEntry {
         tokens: tokens.clone(),
         cond_key: cond_key.to_string(),
@@ -597,5 +507,6 @@ fn model_done(
         (None, Ok(_)) => return false,
     };
     d.results.insert(m, o);
+    super::unbounded::record(d, m, u);
     true
 }

@@ -3,7 +3,8 @@
 --   require('litmus').setup({
 --     cmd = { '/path/to/litmus', 'lsp' },          -- default: { 'litmus', 'lsp' }
 --     settings = { models = { 'sc', 'tso' }, loopBound = 8, timeout = 10,
---                  engine = 'auto', verifyOnSave = true, verifyOnChange = false },
+--                  engine = 'auto', verifyOnSave = true, verifyOnChange = false,
+--                  unbounded = 'off' },               -- 'onSave': saves check every iteration
 --     on_attach = function(client, bufnr) end,     -- optional, e.g. for key maps
 --     codelens = true,                              -- refresh code lenses automatically
 --   })
@@ -14,7 +15,9 @@
 -- quickfix list, one step an entry, labels as text; the per-model verdict lenses `TSO ✗` pass the
 -- model), the `litmus/trace` request (:LitmusTrace: every step with the store buffers and memory
 -- after it, the final state and the execution graph's edges in a scratch buffer), and the user
--- commands :LitmusVerify, :LitmusShowSchedule [model], :LitmusCopySchedule, :LitmusTrace [model
+-- commands :LitmusVerify, :LitmusVerifyUnbounded (for every number of loop iterations, the
+-- `litmus.verifyUnbounded` command; the lens `check for every iteration` runs it too),
+-- :LitmusShowSchedule [model], :LitmusCopySchedule, :LitmusTrace [model
 -- [n]], :LitmusStatus, and :LitmusVerifyAll [DIR] (every `.litmus` file under DIR checked by one
 -- `litmus check --json` run, problems in the quickfix list), and :LitmusAxiomatic (an AArch64 or
 -- RISC-V test's verdict, the check and cycle that forbid its state or a witness, as text).
@@ -33,6 +36,7 @@ M.defaults = {
     engine = 'auto',
     verifyOnSave = true,
     verifyOnChange = false,
+    unbounded = 'off',
   },
   codelens = true,
   on_attach = nil,
@@ -74,18 +78,28 @@ function M.axiomatic(bufnr)
   end, bufnr)
 end
 
-function M.verify(bufnr)
+--- Runs the server's `command` on the buffer's document.
+local function run_on_buffer(bufnr, command)
   bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
   local client = litmus_client(bufnr)
   if not client then
     notify('no litmus language server attached to this buffer', vim.log.levels.WARN)
     return
   end
-  request(client, 'workspace/executeCommand', { command = 'litmus.verify', arguments = { vim.uri_from_bufnr(bufnr) } }, function(err)
+  request(client, 'workspace/executeCommand', { command = command, arguments = { vim.uri_from_bufnr(bufnr) } }, function(err)
     if err then
       notify(err.message or vim.inspect(err), vim.log.levels.ERROR)
     end
   end, bufnr)
+end
+
+function M.verify(bufnr)
+  run_on_buffer(bufnr, 'litmus.verify')
+end
+
+--- Checks the buffer for every number of loop iterations (`litmus check --unbounded`).
+function M.verify_unbounded(bufnr)
+  run_on_buffer(bufnr, 'litmus.verifyUnbounded')
 end
 
 --- The server command line, with `cmd[1]` checked; nil and a message when it is missing.
@@ -176,6 +190,7 @@ end
 local function define_commands()
   local cmds = {
     LitmusVerify = { M.verify, 'Verify the current litmus test now' },
+    LitmusVerifyUnbounded = { M.verify_unbounded, 'Check the current litmus test for every number of loop iterations' },
     LitmusShowSchedule = { M.show_schedule, 'Schedule of the violation/witness nearest the cursor (of MODEL), in the quickfix list', '?' },
     LitmusTrace = { M.trace, 'Trace of the counterexample nearest the cursor (MODEL [N]): buffers and memory after every step', '*' },
     LitmusAxiomatic = { M.axiomatic, 'The axiomatic verdict of an AArch64 or RISC-V test: the check and cycle that forbid its state, or a witness' },

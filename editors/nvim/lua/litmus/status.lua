@@ -50,6 +50,7 @@ function M.hover_text(md, plain_code)
     return 'Trace under ' .. m .. ' (`:LitmusTrace ' .. m:lower() .. '`)'
   end)
   md = md:gsub('%[Show the execution graph%]%(command:[^%)]*%)', 'Execution as text: `:LitmusAxiomatic`')
+  md = md:gsub('%[Check for every iteration%]%(command:[^%)]*%)', 'Check for every iteration (`:LitmusVerifyUnbounded`)')
   md = md:gsub('%[([^%]]*)%]%(command:[^%)]*%)', '%1')
   local out = {}
   for line in (md .. '\n'):gmatch('(.-)\n') do

@@ -33,6 +33,8 @@ export interface Schedule {
 
 export const SHOW_SCHEDULE = 'litmus.showSchedule';
 export const VERIFY = 'litmus.verify';
+/** The server's command that checks the document for every number of loop iterations. */
+export const VERIFY_UNBOUNDED = 'litmus.verifyUnbounded';
 
 const KINDS: readonly ScheduleKind[] = ['assert', 'condition', 'error', 'deadlock', 'witness'];
 
@@ -167,7 +169,8 @@ export function lineAnnotations(s: Schedule, uri: string): LineAnnotation[] {
 }
 
 /**
- * Completes the arguments of `litmus.showSchedule` / `litmus.verify` when the command comes from
+ * Completes the arguments of `litmus.showSchedule` / `litmus.verify` (and
+ * `litmus.verifyUnbounded`) when the command comes from
  * the palette or a key binding (no arguments) rather than from a code lens: the active
  * document's uri, and for `showSchedule` the cursor position. Uri objects become strings.
  */

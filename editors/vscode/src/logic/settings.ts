@@ -4,6 +4,8 @@
 
 export type ModelName = 'sc' | 'tso' | 'pso';
 export type EngineName = 'auto' | 'mcr' | 'exhaustive' | 'dpor';
+/** When the check for every iteration (`--unbounded`) runs besides its command. */
+export type UnboundedMode = 'off' | 'onSave';
 
 /** What the server receives: exactly the settings it understands, all present, all valid. */
 export interface ServerSettings {
@@ -13,6 +15,8 @@ export interface ServerSettings {
   engine: EngineName;
   verifyOnSave: boolean;
   verifyOnChange: boolean;
+  /** `onSave`: a save checks for every number of loop iterations instead of up to the bound. */
+  unbounded: UnboundedMode;
   /** Checks running at once (0 = one per core). */
   maxJobs: number;
   /** MiB a check may use (0 = a share of the machine). */
@@ -28,6 +32,7 @@ export const DEFAULT_SETTINGS: Readonly<ServerSettings> = Object.freeze({
   engine: 'auto' as EngineName,
   verifyOnSave: true,
   verifyOnChange: false,
+  unbounded: 'off' as UnboundedMode,
   maxJobs: 0,
   maxMemory: 0,
 });
@@ -57,9 +62,12 @@ export function toServerSettings(get: ConfigGetter): ServerSettings {
       : DEFAULT_SETTINGS.engine;
   const verifyOnSave = bool(get('verifyOnSave'), DEFAULT_SETTINGS.verifyOnSave);
   const verifyOnChange = bool(get('verifyOnChange'), DEFAULT_SETTINGS.verifyOnChange);
+  const rawUnbounded = get('unbounded');
+  const unbounded: UnboundedMode =
+    rawUnbounded === 'off' || rawUnbounded === 'onSave' ? rawUnbounded : DEFAULT_SETTINGS.unbounded;
   const maxJobs = Math.min(nonNegative(get('maxJobs'), DEFAULT_SETTINGS.maxJobs, true), 256);
   const maxMemory = Math.min(nonNegative(get('maxMemory'), DEFAULT_SETTINGS.maxMemory, true), 1 << 20);
-  return { models, loopBound, timeout, engine, verifyOnSave, verifyOnChange, maxJobs, maxMemory };
+  return { models, loopBound, timeout, engine, verifyOnSave, verifyOnChange, unbounded, maxJobs, maxMemory };
 }
 
 /** The same mapping from a plain object such as the `litmus` section of settings.json. */

@@ -33,7 +33,7 @@ test('contributes the contract commands and the client ones, each with a title',
     assert.ok(c.title, `${c.command} has a title`);
     return c.command;
   });
-  for (const id of ['litmus.verify', 'litmus.showSchedule', 'litmus.copySchedule', 'litmus.stepThroughSchedule', 'litmus.clearSchedule', 'litmus.restartServer', 'litmus.verifyAllFiles', 'litmus.showAxiomatic']) {
+  for (const id of ['litmus.verify', 'litmus.verifyUnbounded', 'litmus.showSchedule', 'litmus.copySchedule', 'litmus.stepThroughSchedule', 'litmus.clearSchedule', 'litmus.restartServer', 'litmus.verifyAllFiles', 'litmus.showAxiomatic']) {
     assert.ok(ids.includes(id), `${id} contributed`);
   }
 });

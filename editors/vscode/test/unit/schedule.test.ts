@@ -133,6 +133,8 @@ test('palette invocations get the active document and cursor', () => {
   const active = { uri: U, position: { line: 4, character: 9 } };
   assert.deepEqual(completeCommandArgs('litmus.showSchedule', [], active), [U, 4, 9]);
   assert.deepEqual(completeCommandArgs('litmus.verify', [], active), [U]);
+  // the check for every iteration, from the palette: the active document
+  assert.deepEqual(completeCommandArgs('litmus.verifyUnbounded', [], active), [U]);
   assert.equal(completeCommandArgs('litmus.verify', [], undefined), undefined);
 });
 

@@ -19,6 +19,7 @@ test('an empty configuration gives the contract defaults', () => {
     engine: 'auto',
     verifyOnSave: true,
     verifyOnChange: false,
+    unbounded: 'off',
     maxJobs: 0,
     maxMemory: 0,
   });
@@ -32,6 +33,7 @@ test('valid values pass through unchanged', () => {
     engine: 'exhaustive',
     verifyOnSave: false,
     verifyOnChange: true,
+    unbounded: 'onSave',
     maxJobs: 2,
     maxMemory: 512,
     serverPath: '/opt/litmus',
@@ -43,6 +45,7 @@ test('valid values pass through unchanged', () => {
     engine: 'exhaustive',
     verifyOnSave: false,
     verifyOnChange: true,
+    unbounded: 'onSave',
     maxJobs: 2,
     maxMemory: 512,
   });
@@ -69,6 +72,8 @@ test('bad numbers, engines and booleans fall back to their defaults', () => {
   assert.equal(s.verifyOnChange, false);
   assert.equal(fromObject({ timeout: Infinity }).timeout, 10);
   assert.equal(fromObject({ loopBound: '4' }).loopBound, 8);
+  assert.equal(fromObject({ unbounded: true }).unbounded, 'off');
+  assert.equal(fromObject({ unbounded: 'always' }).unbounded, 'off');
 });
 
 test('a fractional loop bound is rounded down, a fractional timeout kept', () => {
@@ -90,6 +95,7 @@ test('the server keys are exactly the contract settings, and match package.json'
     'litmus.maxMemory',
     'litmus.models',
     'litmus.timeout',
+    'litmus.unbounded',
     'litmus.verifyOnChange',
     'litmus.verifyOnSave',
   ]);
