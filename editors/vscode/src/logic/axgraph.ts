@@ -6,7 +6,7 @@
 // (`graphSvg`, one column per thread in program order); this module turns the reply into its
 // `Graph`. No `vscode` import: tested under node.
 
-import { escapeHtml, graphControls, graphSvg, shownByDefault, STYLE } from './trace';
+import { escapeHtml, graphControls, GRAPH_SCRIPT, graphSvg, shownByDefault, STYLE } from './trace';
 import type { Graph, GraphEdge, GraphNode } from './traceReply';
 
 export const AXIOMATIC_REQUEST = 'litmus/axiomatic';
@@ -233,31 +233,7 @@ ${deps.length ? `<p>Dependencies: <code>${e(deps.join(', '))}</code></p>` : ''}\
 <style>${STYLE}</style>
 </head>
 <body>
-${body}<script nonce="${o.nonce}">${AX_SCRIPT}</script>
+${body}<script nonce="${o.nonce}">${GRAPH_SCRIPT}</script>
 </body>
 </html>`;
 }
-
-/** The relation toggles and zoom of the graph (the trace view's, without its stepping). */
-const AX_SCRIPT = `
-const box = document.getElementById('graph-box');
-const svg = box && box.querySelector('svg');
-document.querySelectorAll('input[data-show]').forEach((c) => {
-  const apply = () => box.classList.toggle('show-' + c.dataset.show, c.checked);
-  c.addEventListener('change', apply);
-  apply();
-});
-let zoom = 1;
-const baseW = svg ? Number(svg.getAttribute('width')) : 0;
-const baseH = svg ? Number(svg.getAttribute('height')) : 0;
-function setZoom(z) {
-  zoom = Math.max(0.25, Math.min(4, z));
-  if (svg) { svg.setAttribute('width', String(baseW * zoom)); svg.setAttribute('height', String(baseH * zoom)); }
-  const zl = document.getElementById('zoom-level');
-  if (zl) zl.textContent = Math.round(zoom * 100) + '%';
-}
-for (const [id, f] of [['zoom-in', () => zoom * 1.25], ['zoom-out', () => zoom / 1.25], ['zoom-fit', () => (box.clientWidth - 4) / baseW], ['zoom-reset', () => 1]]) {
-  const b = document.getElementById(id);
-  if (b) b.addEventListener('click', () => setZoom(f()));
-}
-`;

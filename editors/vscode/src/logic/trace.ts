@@ -179,6 +179,30 @@ svg .edge:not(.explains) text { display: none; }
 `;
 
 /** The webview's own script: moves the current step (buttons, keys, clicks) and tells the extension. */
+/** The graph's relation toggles and zoom buttons (the trace view's and the axiomatic view's). */
+export const GRAPH_SCRIPT = `
+const box = document.getElementById('graph-box');
+const svg = box && box.querySelector('svg');
+document.querySelectorAll('input[data-show]').forEach((c) => {
+  const apply = () => box.classList.toggle('show-' + c.dataset.show, c.checked);
+  c.addEventListener('change', apply);
+  apply();
+});
+let zoom = 1;
+const baseW = svg ? Number(svg.getAttribute('width')) : 0;
+const baseH = svg ? Number(svg.getAttribute('height')) : 0;
+function setZoom(z) {
+  zoom = Math.max(0.25, Math.min(4, z));
+  if (svg) { svg.setAttribute('width', String(baseW * zoom)); svg.setAttribute('height', String(baseH * zoom)); }
+  const zl = document.getElementById('zoom-level');
+  if (zl) zl.textContent = Math.round(zoom * 100) + '%';
+}
+for (const [id, f] of [['zoom-in', () => zoom * 1.25], ['zoom-out', () => zoom / 1.25], ['zoom-fit', () => (box.clientWidth - 4) / baseW], ['zoom-reset', () => 1]]) {
+  const b = document.getElementById(id);
+  if (b) b.addEventListener('click', () => setZoom(f()));
+}
+`;
+
 const SCRIPT = `
 const vscode = acquireVsCodeApi();
 const rows = [...document.querySelectorAll('tr.step')];
@@ -213,27 +237,7 @@ window.addEventListener('message', (e) => {
   const banner = document.getElementById('stale');
   if (m.type === 'stale') { banner.textContent = m.text; banner.hidden = false; }
 });
-const box = document.getElementById('graph-box');
-const svg = box && box.querySelector('svg');
-document.querySelectorAll('input[data-show]').forEach((c) => {
-  const apply = () => box.classList.toggle('show-' + c.dataset.show, c.checked);
-  c.addEventListener('change', apply);
-  apply();
-});
-let zoom = 1;
-const baseW = svg ? Number(svg.getAttribute('width')) : 0;
-const baseH = svg ? Number(svg.getAttribute('height')) : 0;
-function setZoom(z) {
-  zoom = Math.max(0.25, Math.min(4, z));
-  if (svg) { svg.setAttribute('width', String(baseW * zoom)); svg.setAttribute('height', String(baseH * zoom)); }
-  const zl = document.getElementById('zoom-level');
-  if (zl) zl.textContent = Math.round(zoom * 100) + '%';
-}
-for (const [id, f] of [['zoom-in', () => zoom * 1.25], ['zoom-out', () => zoom / 1.25], ['zoom-fit', () => (box.clientWidth - 4) / baseW], ['zoom-reset', () => 1]]) {
-  const b = document.getElementById(id);
-  if (b) b.addEventListener('click', () => setZoom(f()));
-}
-if (box) {
+${GRAPH_SCRIPT}if (box) {
   box.addEventListener('wheel', (e) => { if (e.ctrlKey || e.metaKey) { e.preventDefault(); setZoom(zoom * (e.deltaY < 0 ? 1.1 : 1 / 1.1)); } }, { passive: false });
   let drag;
   box.addEventListener('mousedown', (e) => { drag = { x: e.clientX, y: e.clientY, l: box.scrollLeft, t: box.scrollTop }; box.classList.add('dragging'); });
