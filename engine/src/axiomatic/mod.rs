@@ -4,13 +4,14 @@
 //! same engine checks lowered programs (herd's x86 tests) against [`SC_CAT`] and
 //! [`X86TSO_CAT`] ([`program`]), to compare with the operational engines.
 
+mod access;
 mod alu;
 pub mod exec;
 mod outcome;
 pub mod program;
 pub mod thread;
 
-pub use outcome::{address, check, Execution, Report};
+pub use outcome::{address, check, location_name, Execution, Report};
 pub use program::{check_program, ProgramReport};
 
 use crate::asm::Arch;

@@ -3,11 +3,11 @@
 //! records its events with their values and the address, data and control dependencies
 //! from reads to later events, and the registers at its end.
 
-use super::alu::{alu, amo, holds, nzcv};
+use super::alu::{alu, holds, nzcv};
 use super::{AxError, Event, Kind};
 use crate::asm::{
     AluOp, Arch, Barrier, BranchCond, CompareOp, DmbKind, Op, Operand, Otherwise, Reg, Shift,
-    Target, ThreadCode, Writeback,
+    Target, ThreadCode,
 };
 use crate::cat::rel::Set;
 use std::collections::{BTreeMap, BTreeSet};
@@ -25,33 +25,35 @@ pub struct Path {
     pub ctrl: Vec<(usize, usize)>,
     pub rmw: Vec<(usize, usize)>,
     pub regs: BTreeMap<Reg, i64>,
+    /// Per event: its access width in bits (0 for a fence) and its instruction's index.
+    pub sizes: Vec<(u8, usize)>,
 }
 
 #[derive(Clone, Default)]
-struct State {
+pub(super) struct State {
     regs: BTreeMap<Reg, (i64, Set)>,
     flags: (u8, Set),
     ctrl: Set,
     /// The open exclusive load (event index, address).
-    reserve: Option<(usize, i64)>,
-    path: Path,
+    pub(super) reserve: Option<(usize, i64)>,
+    pub(super) path: Path,
     pc: usize,
     back_jumps: usize,
 }
 
 impl State {
-    fn get(&self, r: Reg) -> (i64, Set) {
+    pub(super) fn get(&self, r: Reg) -> (i64, Set) {
         if r == Reg::Zero {
             return (0, 0);
         }
         self.regs.get(&r).copied().unwrap_or((0, 0))
     }
-    fn set(&mut self, r: Reg, v: (i64, Set)) {
+    pub(super) fn set(&mut self, r: Reg, v: (i64, Set)) {
         if r != Reg::Zero {
             self.regs.insert(r, v);
         }
     }
-    fn operand(&self, o: Operand) -> (i64, Set) {
+    pub(super) fn operand(&self, o: Operand) -> (i64, Set) {
         match o {
             Operand::Imm(i) => (i, 0),
             Operand::Reg(r) => self.get(r),
@@ -68,10 +70,25 @@ impl State {
             }
         }
     }
-    fn push(&mut self, mut e: Event, addr_taint: Set, data_taint: Set) -> usize {
+    /// Appends an access of `width` bits (see [`State::push`]).
+    pub(super) fn push_sized(
+        &mut self,
+        e: Event,
+        addr_taint: Set,
+        data_taint: Set,
+        width: u8,
+    ) -> usize {
+        let i = self.push(e, addr_taint, data_taint);
+        self.path.sizes[i].0 = width;
+        i
+    }
+    /// Appends an event with its dependencies from the reads in `addr_taint` and
+    /// `data_taint` (and the control taint).
+    pub(super) fn push(&mut self, mut e: Event, addr_taint: Set, data_taint: Set) -> usize {
         let i = self.path.events.len();
         e.po = i;
         self.path.events.push(e);
+        self.path.sizes.push((0, self.pc.saturating_sub(1)));
         for (taint, out) in [
             (addr_taint, &mut self.path.addr),
             (data_taint, &mut self.path.data),
@@ -119,7 +136,7 @@ pub fn paths(ctx: &Ctx) -> Result<Vec<Path>, AxError> {
     Ok(out)
 }
 
-fn mask(arch: Arch, width: u8, v: i64) -> i64 {
+pub(super) fn mask(arch: Arch, width: u8, v: i64) -> i64 {
     match (width, arch) {
         // herd prints a 32-bit value as a signed one on both architectures.
         (32, _) => v as i32 as i64,
@@ -129,7 +146,7 @@ fn mask(arch: Arch, width: u8, v: i64) -> i64 {
     }
 }
 
-fn event(ctx: &Ctx, kind: Kind, addr: i64, value: i64) -> Event {
+pub(super) fn event(ctx: &Ctx, kind: Kind, addr: i64, value: i64) -> Event {
     Event {
         thread: Some(ctx.thread),
         kind,
@@ -146,212 +163,9 @@ fn step(ctx: &Ctx, st: &mut State, work: &mut Vec<State>) -> Result<bool, AxErro
     let ins = &ctx.code.instrs[st.pc];
     let err = |m: &str| AxError::at(ins.span, &format!("{}: {m}", ins.mnemonic));
     st.pc += 1;
-    let address = |st: &State, a: &crate::asm::Address| {
-        let (b, tb) = st.get(a.base);
-        let (o, to) = st.operand(a.offset);
-        match a.writeback {
-            Writeback::Post(_) => (b, tb),
-            _ => (b.wrapping_add(o), tb | to),
-        }
-    };
-    let writeback = |st: &mut State, a: &crate::asm::Address| {
-        let (b, tb) = st.get(a.base);
-        match a.writeback {
-            Writeback::Pre => {
-                let (o, to) = st.operand(a.offset);
-                st.set(a.base, (b.wrapping_add(o), tb | to));
-            }
-            Writeback::Post(k) => st.set(a.base, (b.wrapping_add(k), tb)),
-            Writeback::None => {}
-        }
-    };
-    let domain = |a: i64| -> Result<Vec<i64>, AxError> {
-        ctx.domain
-            .get(&a)
-            .map(|s| s.iter().copied().collect())
-            .ok_or_else(|| err("accesses an address that is not a location of the test"))
-    };
-    // Forks the state for every value but the first; returns the first.
-    let choose = |st: &State, work: &mut Vec<State>, vals: &[i64], f: &dyn Fn(&mut State, i64)| {
-        for v in vals.iter().skip(1).rev() {
-            let mut s = st.clone();
-            f(&mut s, *v);
-            work.push(s);
-        }
-        vals[0]
-    };
     match &ins.op {
-        Op::Load {
-            dst,
-            addr,
-            width,
-            signed: _,
-            ord,
-            exclusive,
-        } => {
-            let (a, ta) = address(st, addr);
-            let vals = domain(a)?;
-            let (ord, exclusive, dst, width) = (*ord, *exclusive, *dst, *width);
-            let arch = ctx.arch;
-            let run = move |s: &mut State, v: i64| {
-                let mut e = event(ctx, Kind::R, a, v);
-                tag_ord(&mut e, arch, ord, exclusive);
-                let i = s.push(e, ta, 0);
-                s.set(dst, (mask(arch, width, v), 1 << i));
-                if exclusive {
-                    s.reserve = Some((i, a));
-                }
-                writeback(s, addr);
-            };
-            let v = choose(st, work, &vals, &run);
-            run(st, v);
-        }
-        Op::Store {
-            src,
-            addr,
-            width,
-            ord,
-            status,
-        } => {
-            let (a, ta) = address(st, addr);
-            let (v, tv) = st.get(*src);
-            let v = mask(ctx.arch, *width, v);
-            if let Some(status) = status {
-                // May fail (no write); succeeds only after an exclusive load of the address.
-                let mut failed = st.clone();
-                failed.set(*status, (1, 0));
-                failed.reserve = None;
-                writeback(&mut failed, addr);
-                work.push(failed);
-                let Some((lx, la)) = st.reserve.take() else {
-                    return Ok(false);
-                };
-                if la != a {
-                    return Ok(false);
-                }
-                let mut e = event(ctx, Kind::W, a, v);
-                tag_ord(&mut e, ctx.arch, *ord, true);
-                let i = st.push(e, ta, tv);
-                st.path.rmw.push((lx, i));
-                // RVWMO: sc writes its rd, so what is computed from it depends on the sc.
-                let dep = if ctx.arch == Arch::RiscV { 1 << i } else { 0 };
-                st.set(*status, (0, dep));
-            } else {
-                let mut e = event(ctx, Kind::W, a, v);
-                tag_ord(&mut e, ctx.arch, *ord, false);
-                st.push(e, ta, tv);
-            }
-            writeback(st, addr);
-        }
-        Op::Pair { .. } => {
-            return Err(err(
-                "pairs (LDP/STP) are not supported by the axiomatic engine yet",
-            ))
-        }
-        Op::Amo {
-            op,
-            dst,
-            src,
-            addr,
-            width,
-            ord,
-        } => {
-            let (a, ta) = address(st, addr);
-            let (s, ts) = st.get(*src);
-            let vals = domain(a)?;
-            let (op, dst, ord, width, arch) = (*op, *dst, *ord, *width, ctx.arch);
-            let run = move |st: &mut State, old: i64| {
-                let new = mask(arch, width, amo(op, old, s));
-                // RISC-V: the AMO is one memory operation, both its events carry its
-                // annotations; AArch64: the read is the acquire, the write the release.
-                let (rord, word) = match arch {
-                    Arch::RiscV => (ord, ord),
-                    // Arm: an atomic whose result goes to the zero register does not acquire.
-                    Arch::AArch64 if matches!(dst, None | Some(Reg::Zero)) => (
-                        crate::asm::Ordering::default(),
-                        crate::asm::Ordering {
-                            acquire: false,
-                            acquire_pc: false,
-                            ..ord
-                        },
-                    ),
-                    Arch::AArch64 => (
-                        crate::asm::Ordering {
-                            release: false,
-                            ..ord
-                        },
-                        crate::asm::Ordering {
-                            acquire: false,
-                            acquire_pc: false,
-                            ..ord
-                        },
-                    ),
-                };
-                let mut r = event(ctx, Kind::R, a, old);
-                r.tags.push("AMO");
-                tag_ord(&mut r, arch, rord, false);
-                let ri = st.push(r, ta, 0);
-                let mut w = event(ctx, Kind::W, a, new);
-                w.tags.push("AMO");
-                tag_ord(&mut w, arch, word, false);
-                let wi = st.push(w, ta, ts);
-                st.path.rmw.push((ri, wi));
-                if let Some(d) = dst {
-                    st.set(d, (mask(arch, width, old), 1 << ri));
-                }
-                writeback(st, addr);
-            };
-            let v = choose(st, work, &vals, &run);
-            run(st, v);
-        }
-        Op::Cas {
-            expected,
-            new,
-            addr,
-            width,
-            ord,
-            pair,
-        } => {
-            if *pair {
-                return Err(err("CASP is not supported by the axiomatic engine yet"));
-            }
-            let (a, ta) = address(st, addr);
-            let (e, _) = st.get(*expected);
-            let (n, tn) = st.get(*new);
-            let vals = domain(a)?;
-            let (expected, ord, width, arch) = (*expected, *ord, *width, ctx.arch);
-            let run = move |st: &mut State, old: i64| {
-                let mut r = event(ctx, Kind::R, a, old);
-                // Arm: a CAS whose result goes to the zero register does not acquire.
-                let racq = if expected == Reg::Zero {
-                    crate::asm::Ordering::default()
-                } else {
-                    crate::asm::Ordering {
-                        release: false,
-                        ..ord
-                    }
-                };
-                tag_ord(&mut r, arch, racq, false);
-                let ri = st.push(r, ta, 0);
-                if mask(arch, width, old) == mask(arch, width, e) {
-                    let mut w = event(ctx, Kind::W, a, mask(arch, width, n));
-                    tag_ord(
-                        &mut w,
-                        arch,
-                        crate::asm::Ordering {
-                            acquire: false,
-                            acquire_pc: false,
-                            ..ord
-                        },
-                        false,
-                    );
-                    let wi = st.push(w, ta, tn);
-                    st.path.rmw.push((ri, wi));
-                }
-                st.set(expected, (mask(arch, width, old), 1 << ri));
-            };
-            let v = choose(st, work, &vals, &run);
-            run(st, v);
+        Op::Load { .. } | Op::Store { .. } | Op::Pair { .. } | Op::Amo { .. } | Op::Cas { .. } => {
+            return super::access::step(ctx, st, work, ins);
         }
         Op::Barrier(b) => {
             let mut e = event(ctx, Kind::F, 0, 0);
@@ -468,7 +282,7 @@ fn step(ctx: &Ctx, st: &mut State, work: &mut Vec<State>) -> Result<bool, AxErro
     Ok(true)
 }
 
-fn tag_ord(e: &mut Event, arch: Arch, ord: crate::asm::Ordering, exclusive: bool) {
+pub(super) fn tag_ord(e: &mut Event, arch: Arch, ord: crate::asm::Ordering, exclusive: bool) {
     let (acq, rel) = match arch {
         Arch::AArch64 => ("A", "L"),
         Arch::RiscV => ("AQ", "RL"),

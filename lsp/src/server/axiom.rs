@@ -143,7 +143,7 @@ async fn run(
                     &uri,
                     &out.model,
                     &out.test,
-                    out.code.arch,
+                    &out.code,
                     &text,
                     &out.report,
                 ))

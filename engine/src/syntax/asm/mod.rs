@@ -54,6 +54,7 @@ fn lower(src: &Src<'_>, node: Node, diags: &mut Vec<Diagnostic>) -> Option<Lower
         shared: Vec::new(),
         by_name: HashMap::new(),
         address_atoms: Vec::new(),
+        types: asm::Types::default(),
     };
 
     let mut threads: Vec<Thread> = Vec::new();
@@ -235,6 +236,7 @@ fn lower(src: &Src<'_>, node: Node, diags: &mut Vec<Diagnostic>) -> Option<Lower
             threads: code,
             filter,
             address_atoms: l.address_atoms,
+            types: l.types,
         }),
     ))
 }
@@ -246,6 +248,7 @@ pub(super) struct Lower<'s, 'd> {
     shared: Vec<SharedDecl>,
     by_name: HashMap<String, Sym>,
     address_atoms: Vec<Span>,
+    types: asm::Types,
 }
 
 impl Lower<'_, '_> {
@@ -308,6 +311,16 @@ impl Lower<'_, '_> {
                     }
                     if reg_vs_loc(r, l) {
                         self.address_atoms.push(span(l));
+                        continue;
+                    }
+                    // herd reads the right side of `[p]=x`, `p=x`, `a[1]=x` as a value: the
+                    // address of `x`.
+                    let location = matches!(
+                        l.kind(),
+                        "identifier" | "memory_operand" | "subscript_expression"
+                    );
+                    if location && r.kind() == "identifier" {
+                        self.address_atoms.push(span(r));
                         continue;
                     }
                 }

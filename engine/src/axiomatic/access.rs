@@ -1,0 +1,343 @@
+//! The memory instructions of a path ([`super::thread`]): loads, stores, the pairs `LDP`/
+//! `STP`, AMOs, `CAS` and `CASP`. A read forks on every value its address may hold; each
+//! event records its width (for the mixed-size check in [`super::outcome`]).
+
+use super::thread::{event, mask, tag_ord, Ctx, State};
+use super::{AxError, Kind};
+use crate::asm::{Address, Arch, Instr, Op, Ordering, Reg, Width, Writeback};
+use crate::cat::rel::Set;
+
+/// The address an access uses and the taint of the registers it is computed from.
+fn address(st: &State, a: &Address) -> (i64, Set) {
+    let (b, tb) = st.get(a.base);
+    let (o, to) = st.operand(a.offset);
+    match a.writeback {
+        Writeback::Post(_) => (b, tb),
+        _ => (b.wrapping_add(o), tb | to),
+    }
+}
+
+/// The base register after a pre- or post-indexed access.
+fn writeback(st: &mut State, a: &Address) {
+    let (b, tb) = st.get(a.base);
+    match a.writeback {
+        Writeback::Pre => {
+            let (o, to) = st.operand(a.offset);
+            st.set(a.base, (b.wrapping_add(o), tb | to));
+        }
+        Writeback::Post(k) => st.set(a.base, (b.wrapping_add(k), tb)),
+        Writeback::None => {}
+    }
+}
+
+/// Forks the state for every choice but the first, which it returns.
+fn choose<T: Copy>(st: &State, work: &mut Vec<State>, vals: &[T], f: &dyn Fn(&mut State, T)) -> T {
+    for v in vals.iter().skip(1).rev() {
+        let mut s = st.clone();
+        f(&mut s, *v);
+        work.push(s);
+    }
+    vals[0]
+}
+
+/// A loaded value in its register: sign- or zero-extended from `width` bits. AArch64 keeps
+/// a 32-bit value sign-extended whatever the instruction, as herd prints it.
+fn extend(arch: Arch, width: Width, signed: bool, v: i64) -> i64 {
+    match width {
+        32 if arch == Arch::AArch64 || signed => v as i32 as i64,
+        8 if signed => v as i8 as i64,
+        16 if signed => v as i16 as i64,
+        _ => mask(arch, width, v) & if width == 32 { 0xffff_ffff } else { -1 },
+    }
+}
+
+/// The ordering of an atomic's read (acquire only; none for a result discarded into the
+/// zero register, on Arm) and of its write (release only).
+fn split(arch: Arch, ord: Ordering, discarded: bool) -> (Ordering, Ordering) {
+    let write = Ordering {
+        acquire: false,
+        acquire_pc: false,
+        ..ord
+    };
+    match arch {
+        // RISC-V: the AMO is one memory operation, both its events carry its annotations.
+        Arch::RiscV => (ord, ord),
+        Arch::AArch64 if discarded => (Ordering::default(), write),
+        Arch::AArch64 => (
+            Ordering {
+                release: false,
+                ..ord
+            },
+            write,
+        ),
+    }
+}
+
+/// Runs a memory instruction. Returns false when the path is dropped.
+pub(super) fn step(
+    ctx: &Ctx,
+    st: &mut State,
+    work: &mut Vec<State>,
+    ins: &Instr,
+) -> Result<bool, AxError> {
+    let err = |m: &str| AxError::at(ins.span, &format!("{}: {m}", ins.mnemonic));
+    let domain =
+        |a: i64| -> Result<Vec<i64>, AxError> {
+            ctx.domain.get(&a).map(|s| s.iter().copied().collect()).ok_or_else(|| {
+            err("accesses an address that is not the start of a location's cell (mixed-size \
+                 accesses inside a location are not supported by the axiomatic engine)")
+        })
+        };
+    let arch = ctx.arch;
+    match &ins.op {
+        Op::Load {
+            dst,
+            addr,
+            width,
+            signed,
+            ord,
+            exclusive,
+        } => {
+            let (a, ta) = address(st, addr);
+            let vals = domain(a)?;
+            let (ord, exclusive, dst, width, signed) = (*ord, *exclusive, *dst, *width, *signed);
+            let run = move |s: &mut State, v: i64| {
+                let mut e = event(ctx, Kind::R, a, v);
+                tag_ord(&mut e, arch, ord, exclusive);
+                let i = s.push_sized(e, ta, 0, width);
+                s.set(dst, (extend(arch, width, signed, v), 1 << i));
+                if exclusive {
+                    s.reserve = Some((i, a));
+                }
+                writeback(s, addr);
+            };
+            let v = choose(st, work, &vals, &run);
+            run(st, v);
+        }
+        Op::Store {
+            src,
+            addr,
+            width,
+            ord,
+            status,
+        } => {
+            let (a, ta) = address(st, addr);
+            domain(a)?;
+            let (v, tv) = st.get(*src);
+            let v = mask(arch, *width, v);
+            if let Some(status) = status {
+                // May fail (no write); succeeds only after an exclusive load of the address.
+                let mut failed = st.clone();
+                failed.set(*status, (1, 0));
+                failed.reserve = None;
+                writeback(&mut failed, addr);
+                work.push(failed);
+                let Some((lx, la)) = st.reserve.take() else {
+                    return Ok(false);
+                };
+                if la != a {
+                    return Ok(false);
+                }
+                let mut e = event(ctx, Kind::W, a, v);
+                tag_ord(&mut e, arch, *ord, true);
+                let i = st.push_sized(e, ta, tv, *width);
+                st.path.rmw.push((lx, i));
+                // RVWMO: sc writes its rd, so what is computed from it depends on the sc.
+                let dep = if arch == Arch::RiscV { 1 << i } else { 0 };
+                st.set(*status, (0, dep));
+            } else {
+                let mut e = event(ctx, Kind::W, a, v);
+                tag_ord(&mut e, arch, *ord, false);
+                st.push_sized(e, ta, tv, *width);
+            }
+            writeback(st, addr);
+        }
+        Op::Pair {
+            load,
+            regs,
+            addr,
+            width,
+        } => {
+            // Two accesses of `width` at consecutive addresses, the first register's first.
+            let (a, ta) = address(st, addr);
+            let b = a + *width as i64 / 8;
+            let (regs, width) = (*regs, *width);
+            if *load {
+                let pairs: Vec<(i64, i64)> = domain(a)?
+                    .into_iter()
+                    .flat_map(|x| domain(b).into_iter().flatten().map(move |y| (x, y)))
+                    .collect();
+                domain(b)?;
+                let run = move |s: &mut State, (x, y): (i64, i64)| {
+                    let i = s.push_sized(event(ctx, Kind::R, a, x), ta, 0, width);
+                    let j = s.push_sized(event(ctx, Kind::R, b, y), ta, 0, width);
+                    s.set(regs[0], (extend(arch, width, false, x), 1 << i));
+                    s.set(regs[1], (extend(arch, width, false, y), 1 << j));
+                    writeback(s, addr);
+                };
+                let v = choose(st, work, &pairs, &run);
+                run(st, v);
+            } else {
+                domain(a)?;
+                domain(b)?;
+                for (r, at) in regs.iter().zip([a, b]) {
+                    let (v, tv) = st.get(*r);
+                    st.push_sized(event(ctx, Kind::W, at, mask(arch, width, v)), ta, tv, width);
+                }
+                writeback(st, addr);
+            }
+        }
+        Op::Amo {
+            op,
+            dst,
+            src,
+            addr,
+            width,
+            ord,
+        } => {
+            let (a, ta) = address(st, addr);
+            let (s, ts) = st.get(*src);
+            let vals = domain(a)?;
+            let (op, dst, width) = (*op, *dst, *width);
+            // Arm: an atomic whose result goes to the zero register does not acquire.
+            let (rord, word) = split(arch, *ord, matches!(dst, None | Some(Reg::Zero)));
+            let run = move |st: &mut State, old: i64| {
+                let new = mask(arch, width, super::alu::amo(op, old, s));
+                let mut r = event(ctx, Kind::R, a, old);
+                r.tags.push("AMO");
+                tag_ord(&mut r, arch, rord, false);
+                let ri = st.push_sized(r, ta, 0, width);
+                let mut w = event(ctx, Kind::W, a, new);
+                w.tags.push("AMO");
+                tag_ord(&mut w, arch, word, false);
+                let wi = st.push_sized(w, ta, ts, width);
+                st.path.rmw.push((ri, wi));
+                if let Some(d) = dst {
+                    st.set(d, (mask(arch, width, old), 1 << ri));
+                }
+                writeback(st, addr);
+            };
+            let v = choose(st, work, &vals, &run);
+            run(st, v);
+        }
+        Op::Cas {
+            expected,
+            new,
+            addr,
+            width,
+            ord,
+            pair,
+        } => {
+            let (a, ta) = address(st, addr);
+            let (width, expected, new) = (*width, *expected, *new);
+            // CASP compares and swaps two consecutive registers with two consecutive cells.
+            let n = if *pair { 2 } else { 1 };
+            let next = |r: Reg, k: usize| match r {
+                Reg::R(i) if k == 1 => Reg::R(i + 1),
+                r => r,
+            };
+            let at: Vec<i64> = (0..n).map(|k| a + k as i64 * width as i64 / 8).collect();
+            let exp: Vec<i64> = (0..n).map(|k| st.get(next(expected, k)).0).collect();
+            let nw: Vec<(i64, Set)> = (0..n).map(|k| st.get(next(new, k))).collect();
+            let mut olds: Vec<Vec<i64>> = vec![vec![]];
+            for &x in &at {
+                let d = domain(x)?;
+                olds = olds
+                    .iter()
+                    .flat_map(|o| d.iter().map(move |v| [o.clone(), vec![*v]].concat()))
+                    .collect();
+            }
+            let choices: Vec<usize> = (0..olds.len()).collect();
+            // Arm: a CAS whose result goes to the zero register does not acquire.
+            let (rord, word) = split(arch, *ord, expected == Reg::Zero);
+            let run = |st: &mut State, c: usize| {
+                let old = &olds[c];
+                let mut reads = Vec::new();
+                for (k, &x) in at.iter().enumerate() {
+                    let mut r = event(ctx, Kind::R, x, old[k]);
+                    tag_ord(&mut r, arch, rord, false);
+                    reads.push(st.push_sized(r, ta, 0, width));
+                }
+                let equal = (0..n).all(|k| mask(arch, width, old[k]) == mask(arch, width, exp[k]));
+                if equal {
+                    for (k, &x) in at.iter().enumerate() {
+                        let mut w = event(ctx, Kind::W, x, mask(arch, width, nw[k].0));
+                        tag_ord(&mut w, arch, word, false);
+                        let wi = st.push_sized(w, ta, nw[k].1, width);
+                        st.path.rmw.push((reads[k], wi));
+                    }
+                }
+                for (k, &ri) in reads.iter().enumerate() {
+                    st.set(next(expected, k), (mask(arch, width, old[k]), 1 << ri));
+                }
+            };
+            let c = choose(st, work, &choices, &run);
+            run(st, c);
+        }
+        _ => return Err(err("not a memory instruction")),
+    }
+    Ok(true)
+}
+
+/// herd reads a test without mixed sizes as one value per location cell, and so does the
+/// engine; a store narrower than its cell would change part of a value (herd's mixed-size
+/// mode splits accesses into bytes), which the engine does not model: such a test is
+/// refused at the store, never answered wrongly. A cell's size is its declared type's, or
+/// for an undeclared location the widest store to it (herd's `int` when the initial value
+/// does not fit). A narrower load reads the low bytes of the one write it reads from, which
+/// is exact when every store covers the whole cell.
+pub(super) fn check_sizes(
+    code: &crate::asm::Code,
+    cells: &[(i64, i64, Option<u8>)],
+    all: &[Vec<super::thread::Path>],
+) -> Result<(), AxError> {
+    use std::collections::BTreeMap;
+    let mut unit: BTreeMap<i64, u8> = BTreeMap::new();
+    for &(a, init, declared) in cells {
+        let u = match declared {
+            Some(b) => b,
+            None => {
+                let widest = all
+                    .iter()
+                    .flatten()
+                    .flat_map(|p| p.events.iter().zip(&p.sizes))
+                    .filter(|(e, _)| e.kind == Kind::W && e.addr == a)
+                    .map(|(_, s)| s.0 / 8)
+                    .max()
+                    .unwrap_or(8);
+                let fits = |b: u8| {
+                    let bits = 8 * b as u32;
+                    b >= 8 || (init >> (bits - 1)) == 0 || (init >> (bits - 1)) == -1
+                };
+                if fits(widest) {
+                    widest
+                } else {
+                    widest.max(4)
+                }
+            }
+        };
+        unit.insert(a, u);
+    }
+    for (t, paths) in all.iter().enumerate() {
+        for p in paths {
+            for (e, &(bits, instr)) in p.events.iter().zip(&p.sizes) {
+                let Some(&u) = unit.get(&e.addr) else {
+                    continue;
+                };
+                if e.kind == Kind::W && bits > 0 && bits / 8 < u {
+                    let ins = &code.threads[t].instrs[instr];
+                    return Err(AxError::at(
+                        ins.span,
+                        &format!(
+                            "{}: a {bits}-bit store to a {}-bit location: mixed-size \
+                             accesses are not supported by the axiomatic engine",
+                            ins.mnemonic,
+                            u as u32 * 8
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
+}
