@@ -135,11 +135,59 @@ fn sample(set: &str, arch: Arch) -> Option<(usize, Tally)> {
     Some((total, t))
 }
 
+/// Every disagreement and every test not checked must be a known one, listed with its
+/// reason in `docs/arm-riscv.md`: a new one fails the test. A listed test that now agrees is
+/// printed, to be taken off the list.
+fn only_known(set: &str, t: &Tally, disagree: &[&str], unchecked: &[&str]) {
+    let name = |d: &String| d.split(": ").next().unwrap_or_default().to_string();
+    let found: Vec<String> = t.disagree.iter().map(name).collect();
+    let skipped: Vec<String> = t.unsupported.iter().map(name).collect();
+    for (what, list, got) in [
+        ("disagreement", disagree, &found),
+        ("test not checked", unchecked, &skipped),
+    ] {
+        for k in list {
+            if !got.iter().any(|g| g == k) {
+                println!("{set}: {k} is listed as a known {what} but is not one any more");
+            }
+        }
+        let new: Vec<&String> = got.iter().filter(|g| !list.contains(&g.as_str())).collect();
+        assert!(new.is_empty(), "{set}: new {what}s: {new:?}");
+    }
+}
+
+/// RISC-V: herd's A014 writes part of a location (`sw` to a `uint64_t`), which the engine
+/// refuses (mixed size); the others' values do not settle: a loop that counts, AMO-add
+/// chains.
+const RISCV_UNCHECKED: [&str; 7] = [
+    "A014",
+    "C-Will01-Bad",
+    "C-Will02",
+    "C-Will02+HEAD",
+    "LB+amoadd-data-amoadd.rl+amoadd.aq-data-amoadd",
+    "LB+amoadd-data-amoadds",
+    "LB+data-amoadd-datas",
+];
+
+/// AArch64: herd7 7.57 with its own model says `Ok` on these five "pick" tests, our model
+/// `No` (a bug of our model, `docs/arm-riscv.md`).
+const AARCH64_DISAGREE: [&str; 5] = [
+    "MP+CSEL-rfi-addr-rfi-addr",
+    "Pick2",
+    "Pick3",
+    "T14B-controldep",
+    "T99",
+];
+
+/// AArch64: their values do not settle (AMO-add chains, loops that count).
+const AARCH64_UNCHECKED: [&str; 4] = ["A44", "L042", "L044", "LB+rel+LDADD"];
+
 #[test]
 fn riscv_agrees_with_herd7() {
     if let Some((total, t)) = sample("riscv", Arch::RiscV) {
         assert!(total >= 100);
         assert!(t.agree * 100 >= total * 90, "{} of {total}", t.agree);
+        only_known("riscv", &t, &[], &RISCV_UNCHECKED);
     }
 }
 
@@ -148,5 +196,6 @@ fn aarch64_agrees_with_herd7() {
     if let Some((total, t)) = sample("aarch64", Arch::AArch64) {
         assert!(total >= 100);
         assert!(t.agree * 100 >= total * 80, "{} of {total}", t.agree);
+        only_known("aarch64", &t, &AARCH64_DISAGREE, &AARCH64_UNCHECKED);
     }
 }

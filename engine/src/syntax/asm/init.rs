@@ -19,11 +19,25 @@ impl Lower<'_, '_> {
             return;
         };
         if loc.kind() == "att_register" {
-            let msg = format!(
-                "herd's symbolic register `{}` is outside the supported subset",
-                self.src.text(loc)
-            );
-            self.error(span(loc), msg);
+            // `%r=x`: every thread's symbolic register `%r` starts with that value.
+            let reg = self
+                .symbolic
+                .get(self.src.text(loc))
+                .and_then(|r| register(self.arch, r));
+            let value = match field(entry, "value") {
+                None => Some(Value::Int(0)),
+                Some(v) => self.init_value(v, threads.len()),
+            };
+            if let (Some(reg), Some(value)) = (reg, value) {
+                for thread in 0..threads.len() {
+                    init.push(RegInit {
+                        thread,
+                        reg,
+                        value: value.clone(),
+                        span: span(entry),
+                    });
+                }
+            }
             return;
         }
         let pointer = field(entry, "pointer").is_some();

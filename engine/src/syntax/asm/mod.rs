@@ -55,6 +55,7 @@ fn lower(src: &Src<'_>, node: Node, diags: &mut Vec<Diagnostic>) -> Option<Lower
         by_name: HashMap::new(),
         address_atoms: Vec::new(),
         types: asm::Types::default(),
+        symbolic: symbolic_registers(src, node, arch),
     };
 
     let mut threads: Vec<Thread> = Vec::new();
@@ -249,6 +250,49 @@ pub(super) struct Lower<'s, 'd> {
     by_name: HashMap<String, Sym>,
     address_atoms: Vec<Span>,
     types: asm::Types,
+    /// herd's symbolic registers (`%r`) and the free registers they are given.
+    pub symbolic: HashMap<String, String>,
+}
+
+/// herd's symbolic registers (`%symbolic_reg`) are registers the tool allocates, as litmus7
+/// does: each name gets a register no thread of the test names (from X28/x31 down), written
+/// as that register's name.
+fn symbolic_registers(src: &Src, node: Node, arch: Arch) -> HashMap<String, String> {
+    let mut names = Vec::new();
+    let mut used = BTreeSet::new();
+    let mut stack = vec![node];
+    while let Some(n) = stack.pop() {
+        if n.kind() == "att_register" {
+            let text = src.text(n).to_string();
+            if !names.contains(&text) {
+                names.push(text);
+            }
+            continue;
+        }
+        if n.child_count() == 0 {
+            if let Some(asm::Reg::R(r)) = register(arch, src.text(n)) {
+                used.insert(r);
+            }
+        }
+        let mut cursor = n.walk();
+        stack.extend(n.children(&mut cursor));
+    }
+    let top = match arch {
+        Arch::AArch64 => 28,
+        Arch::RiscV => 31,
+    };
+    let free = (1..=top).rev().filter(|r| !used.contains(r));
+    names
+        .into_iter()
+        .zip(free)
+        .map(|(name, r)| {
+            let reg = match arch {
+                Arch::AArch64 => format!("X{r}"),
+                Arch::RiscV => format!("x{r}"),
+            };
+            (name, reg)
+        })
+        .collect()
 }
 
 impl Lower<'_, '_> {
@@ -348,20 +392,16 @@ impl Lower<'_, '_> {
             return;
         };
         let mnemonic = self.src.text(m).to_string();
-        if let Some(sym) = children_by_field(cell, "operand")
-            .into_iter()
-            .find(|o| o.kind() == "att_register")
-        {
-            let msg = format!(
-                "herd's symbolic register `{}` is outside the supported subset",
-                self.src.text(sym)
-            );
-            self.error(span(sym), msg);
-            return;
-        }
         let ops: Vec<Opnd> = children_by_field(cell, "operand")
             .into_iter()
-            .map(|o| operands::read(self.src, o))
+            .map(|o| match self.symbolic.get(self.src.text(o)) {
+                Some(reg) if o.kind() == "att_register" => Opnd {
+                    kind: operands::Kind::Name(reg.clone()),
+                    span: span(o),
+                    text: reg.clone(),
+                },
+                _ => operands::read(self.src, o),
+            })
             .collect();
         let result = match self.arch {
             Arch::AArch64 => aarch64::lower(&mnemonic, &ops),
