@@ -51,6 +51,22 @@ fn extend(arch: Arch, width: Width, signed: bool, v: i64) -> i64 {
     }
 }
 
+/// The value a store of `v` (`width` bits) leaves in the cell at `a`: `v` itself, or when the
+/// cell has a declared type wider than the store, `v` in its low bytes and the rest of
+/// `base` (the value the write replaces; by default the thread's last write there, else the
+/// initial value). Exact when no other thread accesses the cell ([`check_sizes`]).
+fn widen(ctx: &Ctx, st: &State, a: i64, width: Width, v: i64, base: Option<i64>) -> i64 {
+    let v = mask(ctx.arch, width, v);
+    match ctx.declared.get(&a) {
+        Some(&(bytes, init)) if (width as u32) < 8 * bytes as u32 => {
+            let old = base.or(st.last.get(&a).copied()).unwrap_or(init);
+            let m = (1i64 << width) - 1;
+            (old & !m) | (v & m)
+        }
+        _ => v,
+    }
+}
+
 /// The ordering of an atomic's read (acquire only; none for a result discarded into the
 /// zero register, on Arm) and of its write (release only).
 fn split(arch: Arch, ord: Ordering, discarded: bool) -> (Ordering, Ordering) {
@@ -124,7 +140,7 @@ pub(super) fn step(
             let (a, ta) = address(st, addr);
             domain(a)?;
             let (v, tv) = st.get(*src);
-            let v = mask(arch, *width, v);
+            let v = widen(ctx, st, a, *width, v, None);
             if let Some(status) = status {
                 // May fail (no write); succeeds only after an exclusive load of the address.
                 let mut failed = st.clone();
@@ -182,7 +198,8 @@ pub(super) fn step(
                 domain(b)?;
                 for (r, at) in regs.iter().zip([a, b]) {
                     let (v, tv) = st.get(*r);
-                    st.push_sized(event(ctx, Kind::W, at, mask(arch, width, v)), ta, tv, width);
+                    let v = widen(ctx, st, at, width, v, None);
+                    st.push_sized(event(ctx, Kind::W, at, v), ta, tv, width);
                 }
                 writeback(st, addr);
             }
@@ -202,7 +219,8 @@ pub(super) fn step(
             // Arm: an atomic whose result goes to the zero register does not acquire.
             let (rord, word) = split(arch, *ord, matches!(dst, None | Some(Reg::Zero)));
             let run = move |st: &mut State, old: i64| {
-                let new = mask(arch, width, super::alu::amo(op, old, s));
+                let low = super::alu::amo(op, mask(arch, width, old), s);
+                let new = widen(ctx, st, a, width, low, Some(old));
                 let mut r = event(ctx, Kind::R, a, old);
                 r.tags.push("AMO");
                 tag_ord(&mut r, arch, rord, false);
@@ -261,7 +279,8 @@ pub(super) fn step(
                 let equal = (0..n).all(|k| mask(arch, width, old[k]) == mask(arch, width, exp[k]));
                 if equal {
                     for (k, &x) in at.iter().enumerate() {
-                        let mut w = event(ctx, Kind::W, x, mask(arch, width, nw[k].0));
+                        let v = widen(ctx, st, x, width, nw[k].0, Some(old[k]));
+                        let mut w = event(ctx, Kind::W, x, v);
                         tag_ord(&mut w, arch, word, false);
                         let wi = st.push_sized(w, ta, nw[k].1, width);
                         st.path.rmw.push((reads[k], wi));
@@ -280,22 +299,34 @@ pub(super) fn step(
 }
 
 /// herd reads a test without mixed sizes as one value per location cell, and so does the
-/// engine; a store narrower than its cell would change part of a value (herd's mixed-size
-/// mode splits accesses into bytes), which the engine does not model: such a test is
-/// refused at the store, never answered wrongly. A cell's size is its declared type's, or
-/// for an undeclared location the widest store to it (herd's `int` when the initial value
-/// does not fit). A narrower load reads the low bytes of the one write it reads from, which
-/// is exact when every store covers the whole cell.
+/// engine. A store narrower than its cell changes part of a value (herd's mixed-size mode
+/// splits accesses into bytes): the engine models it only where that is exact, a cell with a
+/// declared type that no other thread accesses, under a model that requires coherence (the
+/// store then replaces the low bytes of the thread's last value, [`widen`]); anywhere else
+/// the test is refused at the store, never answered wrongly. A cell's size is its declared
+/// type's, or for an undeclared location the widest store to it (herd's `int` when the
+/// initial value does not fit). A narrower load reads the low bytes of the one write it
+/// reads from, exact when every store covers the whole cell.
 pub(super) fn check_sizes(
     code: &crate::asm::Code,
     cells: &[(i64, i64, Option<u8>)],
     all: &[Vec<super::thread::Path>],
+    uniproc: bool,
 ) -> Result<(), AxError> {
-    use std::collections::BTreeMap;
-    let mut unit: BTreeMap<i64, u8> = BTreeMap::new();
+    use std::collections::{BTreeMap, BTreeSet};
+    let mut unit: BTreeMap<i64, (u8, bool)> = BTreeMap::new();
     for &(a, init, declared) in cells {
+        let threads: BTreeSet<usize> = all
+            .iter()
+            .enumerate()
+            .filter(|(_, ps)| {
+                ps.iter()
+                    .any(|p| p.events.iter().any(|e| e.addr == a && e.kind != Kind::F))
+            })
+            .map(|(t, _)| t)
+            .collect();
         let u = match declared {
-            Some(b) => b,
+            Some(b) => (b, uniproc && threads.len() <= 1),
             None => {
                 let widest = all
                     .iter()
@@ -309,11 +340,7 @@ pub(super) fn check_sizes(
                     let bits = 8 * b as u32;
                     b >= 8 || (init >> (bits - 1)) == 0 || (init >> (bits - 1)) == -1
                 };
-                if fits(widest) {
-                    widest
-                } else {
-                    widest.max(4)
-                }
+                (if fits(widest) { widest } else { widest.max(4) }, false)
             }
         };
         unit.insert(a, u);
@@ -321,16 +348,17 @@ pub(super) fn check_sizes(
     for (t, paths) in all.iter().enumerate() {
         for p in paths {
             for (e, &(bits, instr)) in p.events.iter().zip(&p.sizes) {
-                let Some(&u) = unit.get(&e.addr) else {
+                let Some(&(u, merged)) = unit.get(&e.addr) else {
                     continue;
                 };
-                if e.kind == Kind::W && bits > 0 && bits / 8 < u {
+                if e.kind == Kind::W && bits > 0 && bits / 8 < u && !merged {
                     let ins = &code.threads[t].instrs[instr];
                     return Err(AxError::at(
                         ins.span,
                         &format!(
-                            "{}: a {bits}-bit store to a {}-bit location: mixed-size \
-                             accesses are not supported by the axiomatic engine",
+                            "{}: a {bits}-bit store to a {}-bit location: mixed-size accesses are \
+                             modelled only on a location of declared type that one thread \
+                             accesses",
                             ins.mnemonic,
                             u as u32 * 8
                         ),

@@ -227,6 +227,13 @@ pub fn check(
         .iter()
         .map(|&(a, v)| (a, BTreeSet::from([v])))
         .collect();
+    let declared: BTreeMap<i64, (u8, i64)> = init
+        .iter()
+        .filter_map(|&(a, v)| {
+            let loc = (a / 0x10000 - 1) as usize;
+            code.types.locations.get(&loc).map(|t| (a, (t.bytes, v)))
+        })
+        .collect();
     let mut all: Vec<Vec<Path>>;
     let mut rounds = 0;
     loop {
@@ -238,6 +245,7 @@ pub fn check(
                 code: tc,
                 domain: &domain,
                 init: regs[t].clone(),
+                declared: &declared,
             };
             all.push(paths(&ctx)?);
         }
@@ -265,12 +273,9 @@ pub fn check(
     }
     let cells: Vec<(i64, i64, Option<u8>)> = init
         .iter()
-        .map(|&(a, v)| {
-            let loc = (a / 0x10000 - 1) as usize;
-            (a, v, code.types.locations.get(&loc).map(|t| t.bytes))
-        })
+        .map(|&(a, v)| (a, v, declared.get(&a).map(|d| d.0)))
         .collect();
-    super::access::check_sizes(code, &cells, &all)?;
+    super::access::check_sizes(code, &cells, &all, model.requires_uniproc())?;
     let mut atoms = BTreeMap::new();
     cx.atoms(&cond.expr, &mut atoms);
     let vars: Vec<String> = atoms.keys().cloned().collect();

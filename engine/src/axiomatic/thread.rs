@@ -36,6 +36,8 @@ pub(super) struct State {
     ctrl: Set,
     /// The open exclusive load (event index, address).
     pub(super) reserve: Option<(usize, i64)>,
+    /// Per address, the value this thread last wrote there.
+    pub(super) last: BTreeMap<i64, i64>,
     pub(super) path: Path,
     pc: usize,
     back_jumps: usize,
@@ -78,6 +80,9 @@ impl State {
         data_taint: Set,
         width: u8,
     ) -> usize {
+        if e.kind == Kind::W {
+            self.last.insert(e.addr, e.value);
+        }
         let i = self.push(e, addr_taint, data_taint);
         self.path.sizes[i].0 = width;
         i
@@ -108,6 +113,9 @@ pub struct Ctx<'a> {
     /// Per address, the values a read there may return.
     pub domain: &'a BTreeMap<i64, BTreeSet<i64>>,
     pub init: BTreeMap<Reg, i64>,
+    /// The cells of locations with a declared type: their size in bytes and initial value
+    /// (a store narrower than the cell keeps the other bytes of the thread's last value).
+    pub declared: &'a BTreeMap<i64, (u8, i64)>,
 }
 
 /// Every path through the thread (each a complete run).
