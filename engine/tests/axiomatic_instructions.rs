@@ -210,3 +210,38 @@ fn a_store_narrower_than_its_location_is_refused_at_the_store() {
     assert_eq!(e.0, "LDRB W0,[X1,#1]");
     assert!(e.1.contains("mixed-size"), "{}", e.1);
 }
+
+#[test]
+fn amo_add_chains_settle_at_as_many_rounds_as_writes() {
+    // The LB+amoadd-data-amoadds shape: each AMO adds to what it read, so iterating the
+    // values written never ends; bounded by the writes of an execution, the states are
+    // herd7 7.57's (States 3, Never 0 3).
+    let r = check(
+        "RISCV LB+amoadd-data-amoadds\n{ 0:x3=x; 0:x6=y; 1:x3=y; 1:x6=x; }\n P0 | P1 ;\n \
+         ori x2,x0,1 | ori x2,x0,1 ;\n amoadd.w x1,x2,(x3) | amoadd.w x1,x2,(x3) ;\n \
+         xor x4,x1,x1 | xor x4,x1,x1 ;\n ori x4,x4,1 | ori x4,x4,1 ;\n \
+         amoadd.w x5,x4,(x6) | amoadd.w x5,x4,(x6) ;\n\
+         exists (x=2 /\\ y=2 /\\ 0:x1=1 /\\ 0:x5=0 /\\ 1:x1=1 /\\ 1:x5=0)\n",
+    )
+    .unwrap();
+    assert!(!r.ok);
+    assert_eq!((r.positive, r.negative), (0, 3));
+    assert_eq!(
+        states(&r),
+        [
+            "0:x1=0; 0:x5=0; 1:x1=1; 1:x5=1; x=2; y=2;",
+            "0:x1=0; 0:x5=1; 1:x1=0; 1:x5=1; x=2; y=2;",
+            "0:x1=1; 0:x5=1; 1:x1=0; 1:x5=0; x=2; y=2;"
+        ]
+    );
+    // herd's A44: an exclusive increment racing with a store (herd7 7.57: z 5 or 6, X3=1 only
+    // with z=5).
+    let r = check(
+        "AArch64 A44\n{ 0:X4=z; int64_t z=2; int64_t 1:X5=5; 1:X6=z }\n P0 | P1 ;\n \
+         LDXR X0,[X4] | STR X5,[X6] ;\n ADD X0,X0,#1 | ;\n STXR W3,X0,[X4] | ;\n\
+         forall not ((z=3 /\\ 0:X3=1) \\/ (z=6 /\\ 0:X3=1))\n",
+    )
+    .unwrap();
+    assert!(r.ok);
+    assert_eq!(states(&r), ["0:X3=0; z=5;", "0:X3=0; z=6;", "0:X3=1; z=5;"]);
+}
