@@ -245,3 +245,24 @@ fn amo_add_chains_settle_at_as_many_rounds_as_writes() {
     assert!(r.ok);
     assert_eq!(states(&r), ["0:X3=0; z=5;", "0:X3=0; z=6;", "0:X3=1; z=5;"]);
 }
+
+#[test]
+fn locations_are_shown_among_the_final_states() {
+    // herd's C-Will02+HEAD: `locations [0:x2;]` adds x2 to herd7 7.57's three states.
+    let r = check(
+        "RISCV C-Will02+HEAD\n{ ok=1; 0:x6=x; 0:x7=y; 0:x3=z; 1:x6=y; 1:x8=x; 1:x3=z; }\n \
+         P0 | P1 ;\n ori x5,x0,1 | ori x1,x0,1 ;\n sw x5,0(x6) | sw x1,0(x3) ;\n \
+         ori x8,x0,1 | fence rw,rw ;\n fence rw,rw | lw x7,0(x6) ;\n \
+         amoadd.w.aq x9,x5,(x7) | ;\n lw x2,0(x3) | ;\nlocations [0:x2;]\n\
+         exists (0:x9=0 /\\ 1:x7=0)\n",
+    )
+    .unwrap();
+    assert_eq!(
+        states(&r),
+        [
+            "0:x2=0; 0:x9=0; 1:x7=1;",
+            "0:x2=1; 0:x9=0; 1:x7=0;",
+            "0:x2=1; 0:x9=0; 1:x7=1;"
+        ]
+    );
+}

@@ -464,6 +464,8 @@ pub struct Code {
     /// The declared C types of the init block (`int x=0xffff;`, `uint64_t 0:X3;`,
     /// `int *p;`): a location's cell size and how herd compares a value with a constant.
     pub types: Types,
+    /// `locations [x; 0:X2;]`: observed in the final states beside the condition's names.
+    pub shown: Vec<crate::ast::Expr>,
 }
 
 /// A declared type: its size in bytes and signedness (pointers are 8 unsigned bytes).

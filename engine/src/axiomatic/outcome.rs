@@ -278,6 +278,9 @@ pub fn check(
     super::access::check_sizes(code, &cells, &all, model.requires_uniproc())?;
     let mut atoms = BTreeMap::new();
     cx.atoms(&cond.expr, &mut atoms);
+    for e in &code.shown {
+        cx.atoms(e, &mut atoms);
+    }
     let vars: Vec<String> = atoms.keys().cloned().collect();
     let mut rep = Report {
         quantifier: cond.quantifier,

@@ -210,6 +210,33 @@ fn lower(src: &Src<'_>, node: Node, diags: &mut Vec<Diagnostic>) -> Option<Lower
         };
         lw.lower(f, 0)
     });
+    // `locations [x; 0:X2;]`: shown among the final states, as herd does (an item that does
+    // not lower, such as an array's bare name, is left out).
+    let mut shown = Vec::new();
+    for clause in children_by_field(node, "locations") {
+        let mut cursor = clause.walk();
+        let items: Vec<Node> = clause.named_children(&mut cursor).collect();
+        for item in items {
+            let scope = Scope {
+                shared: &l.shared,
+                by_name: &l.by_name,
+            };
+            let before = l.diags.len();
+            let mut lw = ExprLowerer {
+                src,
+                scope: &scope,
+                diags: l.diags,
+                dialect,
+                mode: Mode::Condition(&infos),
+            };
+            let e = lw.lower(item, 0);
+            if l.diags.len() == before {
+                shown.push(e);
+            } else {
+                l.diags.truncate(before);
+            }
+        }
+    }
     // An address atom naming an array (`0:X2=x` with `x[2]`) is not a read of `x`: what the
     // condition's lowering says about reading it does not apply.
     let atoms = &l.address_atoms;
@@ -238,6 +265,7 @@ fn lower(src: &Src<'_>, node: Node, diags: &mut Vec<Diagnostic>) -> Option<Lower
             filter,
             address_atoms: l.address_atoms,
             types: l.types,
+            shown,
         }),
     ))
 }
