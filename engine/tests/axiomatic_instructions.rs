@@ -204,6 +204,15 @@ fn a_store_narrower_than_its_location_is_refused_at_the_store() {
     )
     .unwrap_err();
     assert_eq!(e.0, "STRB W0,[X1]");
+    // Wider than a declared type (herd's AArch64.mixed M000: a halfword store into a byte
+    // array covers two cells): refused at the access.
+    let e = check(
+        "AArch64 M000\n{ uint8_t t[4]; 0:X2=t; }\n P0 ;\n MOV W0,#1 ;\n STRB W0,[X2] ;\n \
+         MOV W0,#2 ;\n STRH W0,[X2,#2] ;\n LDR W1,[X2] ;\nforall 0:X1=0x20001\n",
+    )
+    .unwrap_err();
+    assert_eq!(e.0, "STRH W0,[X2,#2]");
+    assert!(e.1.contains("mixed-size"), "{}", e.1);
     // Inside a cell: refused at the access.
     let e =
         check("AArch64 T\n{ 0:X1=x; }\n P0 ;\n LDRB W0,[X1,#1] ;\nexists 0:X0=0\n").unwrap_err();

@@ -351,6 +351,21 @@ pub(super) fn check_sizes(
                 let Some(&(u, merged)) = unit.get(&e.addr) else {
                     continue;
                 };
+                // Wider than a declared type: the access covers the next cells too.
+                let declared = cells.iter().any(|c| c.0 == e.addr && c.2.is_some());
+                if declared && bits / 8 > u {
+                    let ins = &code.threads[t].instrs[instr];
+                    return Err(AxError::at(
+                        ins.span,
+                        &format!(
+                            "{}: a {bits}-bit access to a {}-bit location: mixed-size accesses \
+                             wider than a declared type are not supported by the axiomatic \
+                             engine",
+                            ins.mnemonic,
+                            u as u32 * 8
+                        ),
+                    ));
+                }
                 if e.kind == Kind::W && bits > 0 && bits / 8 < u && !merged {
                     let ins = &code.threads[t].instrs[instr];
                     return Err(AxError::at(
