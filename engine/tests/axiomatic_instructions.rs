@@ -275,3 +275,33 @@ fn locations_are_shown_among_the_final_states() {
         ]
     );
 }
+
+#[test]
+fn w_register_shifts_and_bitfield_moves_act_on_32_bits() {
+    // herd's A228 and L055 (7.57's .expected: Ok): UBFM/SBFM on W registers move 32-bit
+    // fields, SBFM's shifted form sign-extends its field; LSR/ASR of a W register shift
+    // in zeros / bit 31.
+    let r = check(
+        "AArch64 A228\n{ uint32_t 0:X20=0xFFFFFFFF; uint32_t 0:X21=0xFFFFFFFF; \
+         int32_t 0:X22=0; int32_t 0:X23=0; uint32_t 0:X19=0x55667788; \
+         int32_t 0:X18=0xAA998878; }\n P0 ;\n UBFM W20,W19,#4,#31 ;\n UBFM W21,W19,#24,#7 ;\n \
+         SBFM W22,W18,#4,#31 ;\n SBFM W23,W18,#24,#7 ;\n\
+         forall (0:X20=0x5566778 /\\ 0:X21=0x8800 /\\ 0:X22=0xFAA99887 /\\ 0:X23=0x7800)\n",
+    )
+    .unwrap();
+    assert!(r.ok, "{:?}", states(&r));
+    let r = check(
+        "AArch64 L055\n{ uint32_t 0:X0=0xFE; uint32_t 0:X1; uint32_t 0:X2; uint64_t 0:X3=0xFE; \
+         uint64_t 0:X4; uint64_t 0:X5; }\n P0 ;\n UBFM W1,W0,#4,#2 ;\n SBFM W2,W0,#4,#2 ;\n \
+         UBFM X4,X3,#4,#2 ;\n SBFM X5,X3,#4,#2 ;\nforall 0:X1=0x60000000 /\\ \
+         0:X2=0xe0000000 /\\ 0:X4=0x6000000000000000 /\\ 0:X5=0xe000000000000000\n",
+    )
+    .unwrap();
+    assert!(r.ok, "{:?}", states(&r));
+    let r = check(
+        "AArch64 T\n{ uint32_t 0:X1; int32_t 0:X2; }\n P0 ;\n MOV W0,#-2 ;\n LSR W1,W0,#1 ;\n \
+         ASR W2,W0,#1 ;\nforall 0:X1=0x7fffffff /\\ 0:X2=-1\n",
+    )
+    .unwrap();
+    assert!(r.ok, "{:?}", states(&r));
+}

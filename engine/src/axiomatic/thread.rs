@@ -198,7 +198,8 @@ fn step(ctx: &Ctx, st: &mut State, work: &mut Vec<State>) -> Result<bool, AxErro
             );
             let x: Vec<i64> = vals.iter().map(|v| v.0).collect();
             let arg = |i: usize| x.get(i).copied().unwrap_or(0);
-            let v = alu(*op, st.get(*dst).0, arg(0), arg(1), arg(2));
+            let bits = if *width == 32 { 32 } else { 64 };
+            let v = alu(*op, bits, st.get(*dst).0, arg(0), arg(1), arg(2));
             let v = mask(ctx.arch, *width, v);
             if *flags {
                 st.flags = (nzcv(*op, *width, arg(0), arg(1), v), taint);
