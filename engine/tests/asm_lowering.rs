@@ -76,6 +76,7 @@ fn aarch64_loads_and_stores_with_ordering() {
             addr: plain(X1),
             width: 32,
             signed: false,
+            reg_width: 32,
             ord: Ordering::default(),
             exclusive: false
         }
@@ -405,6 +406,7 @@ fn riscv_loads_stores_and_ordering() {
             addr: plain(Reg::R(6)),
             width: 32,
             signed: true,
+            reg_width: 64,
             ord: Ordering::default(),
             exclusive: false
         }

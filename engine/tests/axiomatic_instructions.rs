@@ -305,3 +305,30 @@ fn w_register_shifts_and_bitfield_moves_act_on_32_bits() {
     .unwrap();
     assert!(r.ok, "{:?}", states(&r));
 }
+
+#[test]
+fn w_results_are_zero_extended_into_x_registers() {
+    // herd's A26 and L101 (7.57's .expected: Ok): LDRSB W0 of -1 is -1 in W0 but
+    // 4294967295 in X0 (seen through MOV X4,X0 or a 64-bit declared register); LDRSW X
+    // sign-extends to 64 bits. L092: NEG and ABS of W registers act on 32 bits.
+    let r = check(
+        "AArch64 A26\n{ 0:X1=x; int8_t x=-1; int64_t 0:X4; int64_t 0:X6; }\n P0 ;\n \
+         LDRSB W0,[X1] ;\n MOV X4,X0 ;\n LDRB W2,[X1] ;\n MOV X6,X2 ;\n\
+         forall (0:X0=-1 /\\ 0:X2=255 /\\ 0:X4=4294967295 /\\ 0:X6=255)\n",
+    )
+    .unwrap();
+    assert!(r.ok, "{:?}", states(&r));
+    let r = check(
+        "AArch64 L101\n{ int64_t x=-7; int16_t y=-7; 0:X0=x; 0:X8=y; int64_t 0:X2=0; \
+         int64_t 0:X1; int64_t 0:X3; }\n P0 ;\n LDRSW X1,[X0,X2,LSL 2] ;\n \
+         LDRSH W3,[X8,X2,LSL 1] ;\nforall 0:X1=-7 /\\ 0:X3=4294967289\n",
+    )
+    .unwrap();
+    assert!(r.ok, "{:?}", states(&r));
+    let r = check(
+        "AArch64 L092\n{ 0:X1=6; }\n P0 ;\n NEG W2,W1,LSL 2 ;\n ABS W3,W2 ;\n \
+         ADD W4,WZR,W2,ASR #1 ;\nforall 0:X2=-24 /\\ 0:X3=24 /\\ 0:X4=-12\n",
+    )
+    .unwrap();
+    assert!(r.ok, "{:?}", states(&r));
+}

@@ -329,6 +329,9 @@ pub enum Op {
         width: Width,
         /// `LDRSW`, `LDRSB`, `lb`, `lh`, `lw` (RV64): sign-extends.
         signed: bool,
+        /// The destination register's width: AArch64 `W` 32 (the value is zero-extended
+        /// into the `X` register), else 64.
+        reg_width: Width,
         ord: Ordering,
         /// `LDXR`, `lr.w`: opens an exclusive pair.
         exclusive: bool,
@@ -388,6 +391,8 @@ pub enum Op {
         b: Operand,
         cond: Cond,
         otherwise: Otherwise,
+        /// 32 for `W` registers, 64 for `X`.
+        width: Width,
     },
     /// `ADR Xd,label`: the address of a label.
     AddressOf {

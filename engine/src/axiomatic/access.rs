@@ -40,14 +40,22 @@ fn choose<T: Copy>(st: &State, work: &mut Vec<State>, vals: &[T], f: &dyn Fn(&mu
     vals[0]
 }
 
-/// A loaded value in its register: sign- or zero-extended from `width` bits. AArch64 keeps
-/// a 32-bit value sign-extended whatever the instruction, as herd prints it.
-fn extend(arch: Arch, width: Width, signed: bool, v: i64) -> i64 {
-    match width {
-        32 if arch == Arch::AArch64 || signed => v as i32 as i64,
+/// A loaded value in its register: sign- or zero-extended from `width` bits; an AArch64 `W`
+/// destination then keeps the low 32 bits (zero-extended into `X`).
+fn extend(arch: Arch, width: Width, signed: bool, reg_width: Width, v: i64) -> i64 {
+    let v = match width {
         8 if signed => v as i8 as i64,
         16 if signed => v as i16 as i64,
-        _ => mask(arch, width, v) & if width == 32 { 0xffff_ffff } else { -1 },
+        32 if signed => v as i32 as i64,
+        8 => v as u8 as i64,
+        16 => v as u16 as i64,
+        32 => v as u32 as i64,
+        _ => v,
+    };
+    if arch == Arch::AArch64 && reg_width == 32 {
+        v as u32 as i64
+    } else {
+        v
     }
 }
 
@@ -111,17 +119,19 @@ pub(super) fn step(
             addr,
             width,
             signed,
+            reg_width,
             ord,
             exclusive,
         } => {
             let (a, ta) = address(st, addr);
             let vals = domain(a)?;
             let (ord, exclusive, dst, width, signed) = (*ord, *exclusive, *dst, *width, *signed);
+            let reg_width = *reg_width;
             let run = move |s: &mut State, v: i64| {
                 let mut e = event(ctx, Kind::R, a, v);
                 tag_ord(&mut e, arch, ord, exclusive);
                 let i = s.push_sized(e, ta, 0, width);
-                s.set(dst, (extend(arch, width, signed, v), 1 << i));
+                s.set(dst, (extend(arch, width, signed, reg_width, v), 1 << i));
                 if exclusive {
                     s.reserve = Some((i, a));
                 }
@@ -187,8 +197,8 @@ pub(super) fn step(
                 let run = move |s: &mut State, (x, y): (i64, i64)| {
                     let i = s.push_sized(event(ctx, Kind::R, a, x), ta, 0, width);
                     let j = s.push_sized(event(ctx, Kind::R, b, y), ta, 0, width);
-                    s.set(regs[0], (extend(arch, width, false, x), 1 << i));
-                    s.set(regs[1], (extend(arch, width, false, y), 1 << j));
+                    s.set(regs[0], (extend(arch, width, false, width, x), 1 << i));
+                    s.set(regs[1], (extend(arch, width, false, width, y), 1 << j));
                     writeback(s, addr);
                 };
                 let v = choose(st, work, &pairs, &run);
@@ -219,7 +229,9 @@ pub(super) fn step(
             // Arm: an atomic whose result goes to the zero register does not acquire.
             let (rord, word) = split(arch, *ord, matches!(dst, None | Some(Reg::Zero)));
             let run = move |st: &mut State, old: i64| {
-                let low = super::alu::amo(op, mask(arch, width, old), s);
+                // At the access's width (a signed maximum of W values compares them as 32-bit).
+                let sext = |v: i64| extend(Arch::RiscV, width, true, 64, v);
+                let low = super::alu::amo(op, sext(old), sext(s));
                 let new = widen(ctx, st, a, width, low, Some(old));
                 let mut r = event(ctx, Kind::R, a, old);
                 r.tags.push("AMO");

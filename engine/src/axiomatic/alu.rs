@@ -32,7 +32,7 @@ pub fn alu(op: AluOp, bits: u32, dst: i64, a: i64, b: i64, c: i64) -> i64 {
         }
         AluOp::Not => !a,
         AluOp::Neg => a.wrapping_neg(),
-        AluOp::Abs => a.wrapping_abs(),
+        AluOp::Abs => sw(a).wrapping_abs(),
         AluOp::AndNot => a & !b,
         AluOp::OrNot => a | !b,
         AluOp::XorNot => a ^ !b,

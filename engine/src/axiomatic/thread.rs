@@ -146,8 +146,11 @@ pub fn paths(ctx: &Ctx) -> Result<Vec<Path>, AxError> {
 
 pub(super) fn mask(arch: Arch, width: u8, v: i64) -> i64 {
     match (width, arch) {
-        // herd prints a 32-bit value as a signed one on both architectures.
-        (32, _) => v as i32 as i64,
+        // An AArch64 `W` result is zero-extended into its `X` register; RV64's 32-bit
+        // operations sign-extend. (A condition compares at the declared type, herd's `int`
+        // when none: -1 either way.)
+        (32, Arch::AArch64) => v as u32 as i64,
+        (32, Arch::RiscV) => v as i32 as i64,
         (16, _) => v as u16 as i64,
         (8, _) => v as u8 as i64,
         _ => v,
@@ -187,7 +190,26 @@ fn step(ctx: &Ctx, st: &mut State, work: &mut Vec<State>) -> Result<bool, AxErro
             width,
             flags,
         } => {
-            let vals: Vec<(i64, Set)> = args.iter().map(|a| st.operand(*a)).collect();
+            let vals: Vec<(i64, Set)> = args
+                .iter()
+                .map(|a| match *a {
+                    // A shifted W operand shifts its 32 bits.
+                    Operand::Shifted {
+                        reg,
+                        shift: shift @ (Shift::Asr | Shift::Lsr),
+                        amount,
+                    } if *width == 32 => {
+                        let (v, t) = st.get(reg);
+                        let v = if shift == Shift::Asr {
+                            (v as i32 >> amount) as i64
+                        } else {
+                            (v as u32 >> amount) as i64
+                        };
+                        (v, t)
+                    }
+                    a => st.operand(a),
+                })
+                .collect();
             let taint = vals.iter().fold(
                 if *op == AluOp::MovK {
                     st.get(*dst).1
@@ -212,6 +234,7 @@ fn step(ctx: &Ctx, st: &mut State, work: &mut Vec<State>) -> Result<bool, AxErro
             b,
             cond,
             otherwise,
+            width,
         } => {
             let (av, at) = st.operand(*a);
             let (bv, bt) = st.operand(*b);
@@ -225,7 +248,7 @@ fn step(ctx: &Ctx, st: &mut State, work: &mut Vec<State>) -> Result<bool, AxErro
                     Otherwise::Negate => bv.wrapping_neg(),
                 }
             };
-            st.set(*dst, (v, at | bt | st.flags.1));
+            st.set(*dst, (mask(ctx.arch, *width, v), at | bt | st.flags.1));
         }
         Op::AddressOf { .. } => {
             return Err(err(
