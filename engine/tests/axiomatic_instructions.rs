@@ -332,3 +332,18 @@ fn w_results_are_zero_extended_into_x_registers() {
     .unwrap();
     assert!(r.ok, "{:?}", states(&r));
 }
+
+#[test]
+fn dsb_st_orders_earlier_stores_before_later_loads() {
+    // herd's L041 (7.57's .expected: No): no instruction after a DSB executes before it
+    // completes, so SB with DSB ST on both sides is forbidden (a DMB ST would not be).
+    let sb = |barrier: &str| {
+        format!(
+            "AArch64 L041\n{{ 0:X1=x; 0:X2=y; 1:X1=y; 1:X2=x; }}\n P0 | P1 ;\n \
+             MOV W0,#1 | MOV W0,#1 ;\n STR W0,[X1] | STR W0,[X1] ;\n {barrier} | {barrier} ;\n \
+             LDR W3,[X2] | LDR W3,[X2] ;\nexists (0:X3=0 /\\ 1:X3=0)\n"
+        )
+    };
+    assert!(!check(&sb("DSB ST")).unwrap().ok);
+    assert!(check(&sb("DMB ST")).unwrap().ok);
+}
