@@ -65,3 +65,23 @@ fn unobserved_write_orders_lose_nothing() {
     eprintln!("36 program-models: {pruned} executions, {all} with every race reversed; fewer on {fewer}");
     assert!(fewer > 0, "the rule never applied");
 }
+
+/// The rule needs the fault to be pending where the writes race, not merely to come later in
+/// the execution that found the race: here `A` and `B` write `x`, which nobody reads, and `T`
+/// blocks unless it reads `y` after `U` wrote it. An execution that runs `A`, `B`, then `T`
+/// blocked has a fault but not yet when `x` is written; dropping its race of `x` because it
+/// ended with a fault (the race is found once, in the prefix the next executions share) lost
+/// the final state `x = 1`. Both final states, under every model, as the reference explorer.
+#[test]
+fn a_fault_that_comes_later_does_not_drop_a_race() {
+    let src = "litmus later_fault \"a fault after the race\"\nshared x = 0, y = 0;\nthread A { x = 1; }\nthread B { x = 2; }\n\
+               thread T { r = y; assume(r == 1); }\nthread U { y = 1; }\n";
+    let test = syntax::parse(src).test.expect("parses");
+    for m in Model::ALL {
+        let got = run(&test, m, EngineKind::Dpor.into(), false);
+        assert_eq!(got.states.len(), 2, "{}", m.label());
+        if let Err(d) = compare(&test, m, &reference(&test, m), &got, false) {
+            panic!("{}: {d:?}", m.label());
+        }
+    }
+}
