@@ -62,7 +62,9 @@ fn unobserved_write_orders_lose_nothing() {
             }
         }
     }
-    eprintln!("36 program-models: {pruned} executions, {all} with every race reversed; fewer on {fewer}");
+    eprintln!(
+        "36 program-models: {pruned} executions, {all} with every race reversed; fewer on {fewer}"
+    );
     assert!(fewer > 0, "the rule never applied");
 }
 
