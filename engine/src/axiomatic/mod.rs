@@ -8,6 +8,7 @@ mod alu;
 pub mod exec;
 mod outcome;
 pub mod program;
+mod taint;
 pub mod thread;
 
 pub use outcome::{address, check, Execution, Report};
