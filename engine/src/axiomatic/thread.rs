@@ -365,9 +365,20 @@ fn step(ctx: &Ctx, st: &mut State, work: &mut Vec<State>) -> Result<bool, AxErro
             let (a, ta) = address(st, addr);
             let (e, te) = st.get(*expected);
             let (n, tn) = st.get(*new);
-            let vals = domain(a)?;
             let (expected, ord, width, arch) = (*expected, *ord, *width, ctx.arch);
-            let run = move |st: &mut State, old: i64| {
+            // Each value read; a success twice: `expected` receives the value read or,
+            // equal to it, its own (herd's two CAS event structures, which depend on
+            // different reads; the Arm ARM leaves the choice open).
+            let mut choices = Vec::new();
+            for v in domain(a)? {
+                choices.push((v, false));
+                if mask(arch, width, v) == mask(arch, width, e) {
+                    choices.push((v, true));
+                }
+            }
+            let codes: Vec<i64> = (0..choices.len() as i64).collect();
+            let run = move |st: &mut State, code: i64| {
+                let (old, keeps) = choices[code as usize];
                 let mut r = event(ctx, Kind::R, a, old);
                 // Arm: a CAS whose result goes to the zero register does not acquire.
                 let racq = if expected == Reg::Zero {
@@ -382,8 +393,7 @@ fn step(ctx: &Ctx, st: &mut State, work: &mut Vec<State>) -> Result<bool, AxErro
                 let carried = st.carried(arch, a);
                 let ri = st.push(r, ta, Taint::NONE, carried.pick);
                 let loaded = st.loaded(arch, ri, ta, carried);
-                // The comparison of the read with `expected` picks whether to write and
-                // what `expected` receives.
+                // The comparison of the read with `expected` picks whether to write.
                 let compared = (te | loaded).picked();
                 if mask(arch, width, old) == mask(arch, width, e) {
                     let mut w = event(ctx, Kind::W, a, mask(arch, width, n));
@@ -404,9 +414,10 @@ fn step(ctx: &Ctx, st: &mut State, work: &mut Vec<State>) -> Result<bool, AxErro
                     st.path.rmw.push((ri, wi));
                     st.mem.insert(a, ta | tn | compared);
                 }
-                st.set(expected, (mask(arch, width, old), loaded | compared));
+                let got = if keeps { te | compared } else { loaded };
+                st.set(expected, (mask(arch, width, old), got));
             };
-            let v = choose(st, work, &vals, &run);
+            let v = choose(st, work, &codes, &run);
             run(st, v);
         }
         Op::Barrier(b) => {
