@@ -331,6 +331,9 @@ fn step(ctx: &Ctx, st: &mut State, work: &mut Vec<State>) -> Result<bool, AxErro
                 let mut r = event(ctx, Kind::R, a, old);
                 r.tags.push("AMO");
                 tag_ord(&mut r, arch, rord, false);
+                if arch == Arch::AArch64 && matches!(dst, None | Some(Reg::Zero)) {
+                    r.tags.push("NoRet");
+                }
                 let carried = st.carried(arch, a);
                 let ri = st.push(r, ta, Taint::NONE, carried.pick);
                 let loaded = st.loaded(arch, ri, ta, carried);
@@ -382,6 +385,7 @@ fn step(ctx: &Ctx, st: &mut State, work: &mut Vec<State>) -> Result<bool, AxErro
                 let mut r = event(ctx, Kind::R, a, old);
                 // Arm: a CAS whose result goes to the zero register does not acquire.
                 let racq = if expected == Reg::Zero {
+                    r.tags.push("NoRet");
                     crate::asm::Ordering::default()
                 } else {
                     crate::asm::Ordering {
