@@ -8,6 +8,7 @@ mod alu;
 pub mod exec;
 mod outcome;
 pub mod program;
+mod tags;
 mod taint;
 pub mod thread;
 
