@@ -50,7 +50,7 @@ exists (1:X0=1 /\ 1:X4=0)
         false,
         r"AArch64 LB+pick-data+rel
 {
-0:X1=y; 0:X3=x; 0:X4=1;
+0:X1=x; 0:X3=y; 0:X4=1;
 1:X1=y; 1:X3=x;
 }
  P0                | P1           ;
@@ -204,6 +204,13 @@ fn aarch64_dependencies_and_orders_agree_with_herd7() {
         println!("{}: herd7 {herd_ok}, litmus {}", test.name.text, rep.ok);
         if rep.ok != *herd_ok {
             wrong.push(test.name.text.clone());
+        }
+        // A forbidden state is one some candidate reaches (the test is not vacuous).
+        if !herd_ok && rep.forbidden.is_none() {
+            wrong.push(format!(
+                "{}: no candidate reaches the state",
+                test.name.text
+            ));
         }
     }
     println!("{} tests", CASES.len());
