@@ -147,6 +147,8 @@ fn riscv_agrees_with_herd7() {
 fn aarch64_agrees_with_herd7() {
     if let Some((total, t)) = sample("aarch64", Arch::AArch64) {
         assert!(total >= 100);
-        assert!(t.agree * 100 >= total * 80, "{} of {total}", t.agree);
+        // Every test checked agrees (392 of 400; the rest are not checked yet).
+        assert!(t.disagree.is_empty(), "{:?}", t.disagree);
+        assert!(t.agree * 100 >= total * 95, "{} of {total}", t.agree);
     }
 }

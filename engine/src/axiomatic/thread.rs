@@ -1,13 +1,16 @@
 //! Per thread, the paths through its code (herd's method): each read takes every value its
 //! location may hold, each exclusive store may fail, each branch follows the values; a path
 //! records its events with their values and the address, data and control dependencies
-//! from reads to later events, and the registers at its end.
+//! from reads to later events (on AArch64 also the pick dependencies, see [`Taint`]), and
+//! the registers at its end.
 
 use super::alu::{alu, amo, holds, nzcv};
+use super::tags::{barrier_tag, tag_ord};
+use super::taint::Taint;
 use super::{AxError, Event, Kind};
 use crate::asm::{
-    AluOp, Arch, Barrier, BranchCond, CompareOp, DmbKind, Op, Operand, Otherwise, Reg, Shift,
-    Target, ThreadCode, Writeback,
+    AluOp, AmoOp, Arch, BranchCond, CompareOp, Op, Operand, Otherwise, Reg, Shift, Target,
+    ThreadCode, Writeback,
 };
 use crate::cat::rel::Set;
 use std::collections::{BTreeMap, BTreeSet};
@@ -24,14 +27,24 @@ pub struct Path {
     pub data: Vec<(usize, usize)>,
     pub ctrl: Vec<(usize, usize)>,
     pub rmw: Vec<(usize, usize)>,
+    /// AArch64's pick dependencies (the Arm ARM's): to every access its inputs reach through
+    /// registers, memory and picks (`pick`), and through an address, the stored value or a
+    /// conditional branch (`pick_addr`, `pick_data`, `pick_ctrl`).
+    pub pick: Vec<(usize, usize)>,
+    pub pick_addr: Vec<(usize, usize)>,
+    pub pick_data: Vec<(usize, usize)>,
+    pub pick_ctrl: Vec<(usize, usize)>,
     pub regs: BTreeMap<Reg, i64>,
 }
 
 #[derive(Clone, Default)]
 struct State {
-    regs: BTreeMap<Reg, (i64, Set)>,
-    flags: (u8, Set),
-    ctrl: Set,
+    regs: BTreeMap<Reg, (i64, Taint)>,
+    flags: (u8, Taint),
+    ctrl: Taint,
+    /// AArch64: per address, what the thread's last write there carries to a later read of
+    /// it (the Arm ARM's local read successor).
+    mem: BTreeMap<i64, Taint>,
     /// The open exclusive load (event index, address).
     reserve: Option<(usize, i64)>,
     path: Path,
@@ -40,20 +53,20 @@ struct State {
 }
 
 impl State {
-    fn get(&self, r: Reg) -> (i64, Set) {
+    fn get(&self, r: Reg) -> (i64, Taint) {
         if r == Reg::Zero {
-            return (0, 0);
+            return (0, Taint::NONE);
         }
-        self.regs.get(&r).copied().unwrap_or((0, 0))
+        self.regs.get(&r).copied().unwrap_or((0, Taint::NONE))
     }
-    fn set(&mut self, r: Reg, v: (i64, Set)) {
+    fn set(&mut self, r: Reg, v: (i64, Taint)) {
         if r != Reg::Zero {
             self.regs.insert(r, v);
         }
     }
-    fn operand(&self, o: Operand) -> (i64, Set) {
+    fn operand(&self, o: Operand) -> (i64, Taint) {
         match o {
-            Operand::Imm(i) => (i, 0),
+            Operand::Imm(i) => (i, Taint::NONE),
             Operand::Reg(r) => self.get(r),
             Operand::Shifted { reg, shift, amount } => {
                 let (v, t) = self.get(reg);
@@ -68,14 +81,37 @@ impl State {
             }
         }
     }
-    fn push(&mut self, mut e: Event, addr_taint: Set, data_taint: Set) -> usize {
+    /// What the thread's last write to `a` carries to a read of it (AArch64; RVWMO's
+    /// dependencies go through registers only).
+    fn carried(&self, arch: Arch, a: i64) -> Taint {
+        match arch {
+            Arch::AArch64 => self.mem.get(&a).copied().unwrap_or_default(),
+            Arch::RiscV => Taint::NONE,
+        }
+    }
+    /// The taint of the value read by event `i` with address taint `addr`: on AArch64 the
+    /// address and what the write it succeeds carries reach it too.
+    fn loaded(&self, arch: Arch, i: usize, addr: Taint, carried: Taint) -> Taint {
+        match arch {
+            Arch::AArch64 => Taint::read(i) | addr | carried,
+            Arch::RiscV => Taint::read(i),
+        }
+    }
+    /// Adds an event whose address and stored value carry `addr` and `data`; `pick` is what
+    /// else reaches it (a CAS's comparison, the write a read succeeds).
+    fn push(&mut self, mut e: Event, addr: Taint, data: Taint, pick: Set) -> usize {
         let i = self.path.events.len();
         e.po = i;
         self.path.events.push(e);
+        let p = &mut self.path;
         for (taint, out) in [
-            (addr_taint, &mut self.path.addr),
-            (data_taint, &mut self.path.data),
-            (self.ctrl, &mut self.path.ctrl),
+            (addr.basic, &mut p.addr),
+            (data.basic, &mut p.data),
+            (self.ctrl.basic, &mut p.ctrl),
+            (addr.pick | data.pick | pick, &mut p.pick),
+            (addr.pick, &mut p.pick_addr),
+            (data.pick, &mut p.pick_data),
+            (self.ctrl.pick, &mut p.pick_ctrl),
         ] {
             out.extend(crate::cat::rel::members(taint).map(|r| (r, i)));
         }
@@ -97,7 +133,7 @@ pub struct Ctx<'a> {
 pub fn paths(ctx: &Ctx) -> Result<Vec<Path>, AxError> {
     let mut st = State::default();
     for (r, v) in &ctx.init {
-        st.set(*r, (*v, 0));
+        st.set(*r, (*v, Taint::NONE));
     }
     let mut out = Vec::new();
     let mut work = vec![st];
@@ -196,8 +232,9 @@ fn step(ctx: &Ctx, st: &mut State, work: &mut Vec<State>) -> Result<bool, AxErro
             let run = move |s: &mut State, v: i64| {
                 let mut e = event(ctx, Kind::R, a, v);
                 tag_ord(&mut e, arch, ord, exclusive);
-                let i = s.push(e, ta, 0);
-                s.set(dst, (mask(arch, width, v), 1 << i));
+                let carried = s.carried(arch, a);
+                let i = s.push(e, ta, Taint::NONE, carried.pick);
+                s.set(dst, (mask(arch, width, v), s.loaded(arch, i, ta, carried)));
                 if exclusive {
                     s.reserve = Some((i, a));
                 }
@@ -219,7 +256,7 @@ fn step(ctx: &Ctx, st: &mut State, work: &mut Vec<State>) -> Result<bool, AxErro
             if let Some(status) = status {
                 // May fail (no write); succeeds only after an exclusive load of the address.
                 let mut failed = st.clone();
-                failed.set(*status, (1, 0));
+                failed.set(*status, (1, Taint::NONE));
                 failed.reserve = None;
                 writeback(&mut failed, addr);
                 work.push(failed);
@@ -231,16 +268,21 @@ fn step(ctx: &Ctx, st: &mut State, work: &mut Vec<State>) -> Result<bool, AxErro
                 }
                 let mut e = event(ctx, Kind::W, a, v);
                 tag_ord(&mut e, ctx.arch, *ord, true);
-                let i = st.push(e, ta, tv);
+                let i = st.push(e, ta, tv, 0);
                 st.path.rmw.push((lx, i));
                 // RVWMO: sc writes its rd, so what is computed from it depends on the sc.
-                let dep = if ctx.arch == Arch::RiscV { 1 << i } else { 0 };
+                let dep = if ctx.arch == Arch::RiscV {
+                    Taint::read(i)
+                } else {
+                    Taint::NONE
+                };
                 st.set(*status, (0, dep));
             } else {
                 let mut e = event(ctx, Kind::W, a, v);
                 tag_ord(&mut e, ctx.arch, *ord, false);
-                st.push(e, ta, tv);
+                st.push(e, ta, tv, 0);
             }
+            st.mem.insert(a, ta | tv);
             writeback(st, addr);
         }
         Op::Pair { .. } => {
@@ -290,14 +332,23 @@ fn step(ctx: &Ctx, st: &mut State, work: &mut Vec<State>) -> Result<bool, AxErro
                 let mut r = event(ctx, Kind::R, a, old);
                 r.tags.push("AMO");
                 tag_ord(&mut r, arch, rord, false);
-                let ri = st.push(r, ta, 0);
+                if arch == Arch::AArch64 && matches!(dst, None | Some(Reg::Zero)) {
+                    r.tags.push("NoRet");
+                }
+                let carried = st.carried(arch, a);
+                let ri = st.push(r, ta, Taint::NONE, carried.pick);
+                let loaded = st.loaded(arch, ri, ta, carried);
                 let mut w = event(ctx, Kind::W, a, new);
                 w.tags.push("AMO");
                 tag_ord(&mut w, arch, word, false);
-                let wi = st.push(w, ta, ts);
+                // The written value is computed from the read's, except for a swap (the pair
+                // itself is one instruction: no dependency between them).
+                let from_read = if op == AmoOp::Swap { ts } else { ts | loaded };
+                let wi = st.push(w, ta, ts, from_read.pick & !(1 << ri));
                 st.path.rmw.push((ri, wi));
+                st.mem.insert(a, ta | from_read);
                 if let Some(d) = dst {
-                    st.set(d, (mask(arch, width, old), 1 << ri));
+                    st.set(d, (mask(arch, width, old), loaded));
                 }
                 writeback(st, addr);
             };
@@ -316,14 +367,26 @@ fn step(ctx: &Ctx, st: &mut State, work: &mut Vec<State>) -> Result<bool, AxErro
                 return Err(err("CASP is not supported by the axiomatic engine yet"));
             }
             let (a, ta) = address(st, addr);
-            let (e, _) = st.get(*expected);
+            let (e, te) = st.get(*expected);
             let (n, tn) = st.get(*new);
-            let vals = domain(a)?;
             let (expected, ord, width, arch) = (*expected, *ord, *width, ctx.arch);
-            let run = move |st: &mut State, old: i64| {
+            // Each value read; a success twice: `expected` receives the value read or,
+            // equal to it, its own (herd's two CAS event structures, which depend on
+            // different reads; the Arm ARM leaves the choice open).
+            let mut choices = Vec::new();
+            for v in domain(a)? {
+                choices.push((v, false));
+                if mask(arch, width, v) == mask(arch, width, e) {
+                    choices.push((v, true));
+                }
+            }
+            let codes: Vec<i64> = (0..choices.len() as i64).collect();
+            let run = move |st: &mut State, code: i64| {
+                let (old, keeps) = choices[code as usize];
                 let mut r = event(ctx, Kind::R, a, old);
                 // Arm: a CAS whose result goes to the zero register does not acquire.
                 let racq = if expected == Reg::Zero {
+                    r.tags.push("NoRet");
                     crate::asm::Ordering::default()
                 } else {
                     crate::asm::Ordering {
@@ -332,7 +395,11 @@ fn step(ctx: &Ctx, st: &mut State, work: &mut Vec<State>) -> Result<bool, AxErro
                     }
                 };
                 tag_ord(&mut r, arch, racq, false);
-                let ri = st.push(r, ta, 0);
+                let carried = st.carried(arch, a);
+                let ri = st.push(r, ta, Taint::NONE, carried.pick);
+                let loaded = st.loaded(arch, ri, ta, carried);
+                // The comparison of the read with `expected` picks whether to write.
+                let compared = (te | loaded).picked();
                 if mask(arch, width, old) == mask(arch, width, e) {
                     let mut w = event(ctx, Kind::W, a, mask(arch, width, n));
                     tag_ord(
@@ -345,18 +412,23 @@ fn step(ctx: &Ctx, st: &mut State, work: &mut Vec<State>) -> Result<bool, AxErro
                         },
                         false,
                     );
-                    let wi = st.push(w, ta, tn);
+                    // The read and its write are one instruction: no pick from one to the
+                    // other, but what the write carries to a later read includes it.
+                    let pick = compared.pick & !(1 << ri);
+                    let wi = st.push(w, ta, tn, pick);
                     st.path.rmw.push((ri, wi));
+                    st.mem.insert(a, ta | tn | compared);
                 }
-                st.set(expected, (mask(arch, width, old), 1 << ri));
+                let got = if keeps { te | compared } else { loaded };
+                st.set(expected, (mask(arch, width, old), got));
             };
-            let v = choose(st, work, &vals, &run);
+            let v = choose(st, work, &codes, &run);
             run(st, v);
         }
         Op::Barrier(b) => {
             let mut e = event(ctx, Kind::F, 0, 0);
             e.tags.push(barrier_tag(*b));
-            st.push(e, 0, 0);
+            st.push(e, Taint::NONE, Taint::NONE, 0);
         }
         Op::Alu {
             op,
@@ -365,12 +437,12 @@ fn step(ctx: &Ctx, st: &mut State, work: &mut Vec<State>) -> Result<bool, AxErro
             width,
             flags,
         } => {
-            let vals: Vec<(i64, Set)> = args.iter().map(|a| st.operand(*a)).collect();
+            let vals: Vec<(i64, Taint)> = args.iter().map(|a| st.operand(*a)).collect();
             let taint = vals.iter().fold(
                 if *op == AluOp::MovK {
                     st.get(*dst).1
                 } else {
-                    0
+                    Taint::NONE
                 },
                 |t, v| t | v.1,
             );
@@ -392,17 +464,20 @@ fn step(ctx: &Ctx, st: &mut State, work: &mut Vec<State>) -> Result<bool, AxErro
         } => {
             let (av, at) = st.operand(*a);
             let (bv, bt) = st.operand(*b);
-            let v = if holds(*cond, st.flags.0) {
-                av
+            let (v, t) = if holds(*cond, st.flags.0) {
+                (av, at)
             } else {
-                match otherwise {
+                let v = match otherwise {
                     Otherwise::Value => bv,
                     Otherwise::Increment => bv.wrapping_add(1),
                     Otherwise::Invert => !bv,
                     Otherwise::Negate => bv.wrapping_neg(),
-                }
+                };
+                (v, bt)
             };
-            st.set(*dst, (v, at | bt | st.flags.1));
+            // The flags pick the register: the result depends on the chosen one, and on the
+            // flags by a pick only.
+            st.set(*dst, (v, t | st.flags.1.picked()));
         }
         Op::AddressOf { .. } => {
             return Err(err(
@@ -419,7 +494,7 @@ fn step(ctx: &Ctx, st: &mut State, work: &mut Vec<State>) -> Result<bool, AxErro
                 ));
             };
             let (taken, taint) = match *cond {
-                BranchCond::Always => (true, 0),
+                BranchCond::Always => (true, Taint::NONE),
                 BranchCond::Zero { reg, zero } => {
                     let (v, t) = st.get(reg);
                     ((v == 0) == zero, t)
@@ -466,49 +541,4 @@ fn step(ctx: &Ctx, st: &mut State, work: &mut Vec<State>) -> Result<bool, AxErro
         Op::Nop => {}
     }
     Ok(true)
-}
-
-fn tag_ord(e: &mut Event, arch: Arch, ord: crate::asm::Ordering, exclusive: bool) {
-    let (acq, rel) = match arch {
-        Arch::AArch64 => ("A", "L"),
-        Arch::RiscV => ("AQ", "RL"),
-    };
-    if ord.acquire {
-        e.tags.push(acq);
-    }
-    if ord.acquire_pc {
-        e.tags.push("Q");
-    }
-    if ord.release {
-        e.tags.push(rel);
-    }
-    if exclusive {
-        e.tags.push("X");
-    }
-}
-
-fn barrier_tag(b: Barrier) -> &'static str {
-    match b {
-        Barrier::Dmb { dsb, kind } => match (dsb, kind) {
-            (false, DmbKind::Full) => "DMB.SY",
-            (false, DmbKind::Ld) => "DMB.LD",
-            (false, DmbKind::St) => "DMB.ST",
-            (true, DmbKind::Full) => "DSB.SY",
-            (true, DmbKind::Ld) => "DSB.LD",
-            (true, DmbKind::St) => "DSB.ST",
-        },
-        Barrier::Isb => "ISB",
-        Barrier::FenceTso => "Fence.tso",
-        Barrier::FenceI => "Fence.i",
-        Barrier::Fence { pred, succ } => {
-            const NAMES: [[&str; 4]; 4] = [
-                ["Fence.0.0", "Fence.0.r", "Fence.0.w", "Fence.0.rw"],
-                ["Fence.r.0", "Fence.r.r", "Fence.r.w", "Fence.r.rw"],
-                ["Fence.w.0", "Fence.w.r", "Fence.w.w", "Fence.w.rw"],
-                ["Fence.rw.0", "Fence.rw.r", "Fence.rw.w", "Fence.rw.rw"],
-            ];
-            let ix = |a: crate::asm::Accesses| a.r as usize + 2 * a.w as usize;
-            NAMES[ix(pred)][ix(succ)]
-        }
-    }
 }
