@@ -25,6 +25,7 @@ pub mod engine;
 pub mod fences;
 pub mod highlight;
 pub mod hover;
+pub mod main_loop;
 pub mod position;
 pub mod queue;
 pub mod relaxed;
@@ -124,14 +125,19 @@ pub struct State {
     pub init_warnings: Vec<String>,
 }
 
-/// What handlers and background tasks share: the engine, the state, job ids, the queue.
+/// What handlers and background tasks share: the engine, the state, job ids, the pool, the
+/// main loop's channel.
 pub struct Shared {
     pub engine: Arc<dyn Engine>,
     pub state: Mutex<State>,
     pub next_job: AtomicU64,
-    /// At most `litmus.maxJobs` checks at once, the newest first (its own small lock, never
-    /// taken while waiting for a place).
-    pub queue: queue::Queue,
+    /// The process's workers: at most `litmus.maxJobs` tasks at once, in the order of
+    /// `queue.rs` (its own small lock, taken after the state's, never while waiting).
+    pub pool: queue::Pool,
+    /// To the main loop (`main_loop.rs`): commands from handlers, events from workers.
+    pub tx: main_loop::Sender,
+    /// The main loop's end, until [`Ctx::send`] starts it.
+    rx: Mutex<Option<tokio::sync::mpsc::UnboundedReceiver<main_loop::Msg>>>,
 }
 
 /// The handle the handlers and background tasks share (cheap to clone).
@@ -175,6 +181,7 @@ fn guard<T>(f: impl FnOnce() -> T) -> Result<T> {
 
 impl Shared {
     pub fn new(engine: Arc<dyn Engine>) -> Shared {
+        let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
         Shared {
             engine,
             state: Mutex::new(State {
@@ -186,7 +193,9 @@ impl Shared {
                 init_warnings: Vec::new(),
             }),
             next_job: AtomicU64::new(1),
-            queue: queue::Queue::default(),
+            pool: queue::pool(),
+            tx,
+            rx: Mutex::new(Some(rx)),
         }
     }
 
@@ -196,13 +205,21 @@ impl Shared {
             d.stop_parse();
             d.fences.clear();
             if let Some(j) = &d.job {
-                j.control.cancel();
+                j.cancel();
             }
         }
     }
 }
 
 impl Ctx {
+    /// Sends the main loop a message, starting the loop on the first.
+    pub fn send(&self, msg: main_loop::Msg) {
+        if let Some(rx) = lock(&self.shared.rx).take() {
+            tokio::spawn(main_loop::run(self.clone(), rx));
+        }
+        let _ = self.shared.tx.send(msg);
+    }
+
     /// The state, locked. Never hold it across an `.await`.
     pub fn state(&self) -> MutexGuard<'_, State> {
         lock(&self.shared.state)
@@ -276,7 +293,7 @@ impl Ctx {
             let st = self.state();
             let Some(d) = st.docs.get(uri) else { return };
             // How many checks wait for a place (`queue`), this one included when "queued".
-            let queued = self.shared.queue.waiting().len();
+            let queued = self.shared.pool.with(|q| q.waiting().len());
             let problem = d
                 .syntax
                 .iter()
