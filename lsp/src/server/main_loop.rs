@@ -3,7 +3,7 @@
 //!
 //! Who sends what:
 //! - handlers send commands: [`Msg::Start`] a check planned under the state lock
-//!   (`verify::start_with`), [`Msg::Cancel`] through [`Job::cancel`] (an edit of the program, a
+//!   (`verify::start_with`: the loop shows the cached results and runs the rest), [`Msg::Cancel`] through [`Job::cancel`] (an edit of the program, a
 //!   newer check, `didClose`, `litmus.cancel`, the client's progress cancel, shutdown);
 //! - the task that asks the client for a `$/progress` token sends [`Msg::Token`];
 //! - the workers of the pool (`crate::jobs`) send [`Msg::Event`]: a job started, a model's
@@ -36,8 +36,14 @@ pub type Event = crate::jobs::Event<(), Option<Checked>>;
 
 /// Everything the loop consumes.
 pub enum Msg {
-    /// Run the planned check of a document.
-    Start(Uri, Box<Plan>),
+    /// Show a document's results after a new check was planned (under the state lock: the
+    /// cache answered what it could, the older job was cancelled, `cancelled_old`), and run
+    /// the rest, if any (`plan`).
+    Start {
+        uri: Uri,
+        plan: Option<Box<Plan>>,
+        cancelled_old: bool,
+    },
     /// The `$/progress` token the client created for job `id` (`None`: refused, or the
     /// client cannot show progress).
     Token(u64, Option<String>),
@@ -72,7 +78,21 @@ pub async fn run(ctx: Ctx, mut rx: UnboundedReceiver<Msg>) {
     let mut jobs: HashMap<u64, Running> = HashMap::new();
     while let Some(msg) = rx.recv().await {
         match msg {
-            Msg::Start(uri, plan) => {
+            Msg::Start {
+                uri,
+                plan,
+                cancelled_old,
+            } => {
+                if cancelled_old {
+                    ctx.send_status(&uri, "cancelled").await;
+                }
+                ctx.publish(&uri).await;
+                let Some(plan) = plan else {
+                    ctx.send_status(&uri, "done").await;
+                    refresh(&ctx);
+                    continue;
+                };
+                ctx.send_status(&uri, "running").await;
                 let id = plan.job.id;
                 let mut r = Running {
                     uri,

@@ -124,20 +124,12 @@ pub(super) async fn start_with(ctx: &Ctx, uri: &Uri, use_cache: bool, unbounded:
             }
         }
     };
-    if cancelled_old {
-        ctx.send_status(uri, "cancelled").await;
-    }
-    ctx.publish(uri).await;
-    match plan {
-        None => {
-            ctx.send_status(uri, "done").await;
-            ctx.refresh_views().await;
-        }
-        Some(plan) => {
-            ctx.send_status(uri, "running").await;
-            ctx.send(Msg::Start(uri.clone(), Box::new(plan)));
-        }
-    }
+    // The main loop shows the cached results and runs the rest.
+    ctx.send(Msg::Start {
+        uri: uri.clone(),
+        plan: plan.map(Box::new),
+        cancelled_old,
+    });
 }
 
 /// The tasks of a job, one per model, for the pool: each checks its model inside
