@@ -62,6 +62,13 @@ impl Done {
     }
 }
 
+/// A file loaded and not done: its models' results so far, and how many are left.
+struct Open {
+    file: Arc<FileRun>,
+    outs: Vec<Option<ModelOut>>,
+    left: usize,
+}
+
 /// The run's schedule: checks first, earliest file first, else the next file's load.
 struct Files {
     run: Arc<Run>,
@@ -191,8 +198,7 @@ pub fn run(run: Arc<Run>, positions: &[usize], shard: Option<json::Shard>) -> Su
     pool.with(|s| s.pool = Some(p));
 
     let mut sum = Summary::default();
-    // Files loaded and not done: the file, its models' results so far, how many are left.
-    let mut open: HashMap<usize, (Arc<FileRun>, Vec<Option<ModelOut>>, usize)> = HashMap::new();
+    let mut open: HashMap<usize, Open> = HashMap::new();
     let mut waiting: BTreeMap<usize, Done> = BTreeMap::new();
     let mut head = 0;
     while head < positions.len() {
@@ -205,24 +211,32 @@ pub fn run(run: Arc<Run>, positions: &[usize], shard: Option<json::Shard>) -> Su
                 if n == 0 {
                     Some(render(&run, &positions, shard, fi, &file, vec![]))
                 } else {
-                    open.insert(fi, (file, (0..n).map(|_| None).collect(), n));
+                    let outs = (0..n).map(|_| None).collect();
+                    open.insert(
+                        fi,
+                        Open {
+                            file,
+                            outs,
+                            left: n,
+                        },
+                    );
                     None
                 }
             }
             Kind::Done(m, o) => {
-                let (_, outs, left) = open.get_mut(&fi).expect("a result of a loaded file");
+                let f = open.get_mut(&fi).expect("a result of a loaded file");
                 let mi = run
                     .models
                     .iter()
                     .position(|x| *x == m)
                     .expect("a run's model");
-                outs[mi] = o;
-                *left -= 1;
-                if *left > 0 {
+                f.outs[mi] = o;
+                f.left -= 1;
+                if f.left > 0 {
                     continue;
                 }
-                let (file, outs, _) = open.remove(&fi).expect("present");
-                Some(render(&run, &positions, shard, fi, &file, outs))
+                let f = open.remove(&fi).expect("present");
+                Some(render(&run, &positions, shard, fi, &f.file, f.outs))
             }
             Kind::Failed(..) => break,
             Kind::Progress(..) | Kind::Found(..) => None,
