@@ -3,9 +3,11 @@
 //! A dispatcher: [`service`] registers every request and notification; [`backend`] holds the
 //! thin `LanguageServer` handlers, which take a [`Snapshot`] of one document under the one
 //! state lock and call the pure request functions of [`requests`] (snapshot → protocol value),
-//! or apply edits and start checks ([`verify`]). [`document`] holds a document (rope, tree,
-//! AST, results) and applies edits; [`verify`] runs checks on worker threads with cancellation,
-//! progress and the content-keyed cache; [`view`] and [`hover`] compute what the user sees
+//! or apply edits and send the main loop commands ([`verify`] plans a check). [`document`]
+//! holds a document (rope, tree, AST, results) and applies edits; [`main_loop`], one
+//! long-lived task, owns the running checks: it queues their models on the process's pool of
+//! workers (`crate::jobs`), hears from the workers through events, and publishes results,
+//! progress and status; [`view`] and [`hover`] compute what the user sees
 //! from AST + results in byte spans; [`to_proto`] and [`position`] are the only places that
 //! build protocol values; [`engine`] is the only place that calls the engine.
 //!
