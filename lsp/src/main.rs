@@ -2,6 +2,7 @@
 //! runs the language server on stdin/stdout (see `server`).
 
 mod cli;
+mod jobs;
 mod json;
 mod limits;
 mod memory;

@@ -136,6 +136,19 @@ async function axiomaticChecks() {
     await page.mouse.move(0, 0);
     if (process.env.SCREENSHOT_AXIOMATIC) await page.screenshot({ path: process.env.SCREENSHOT_AXIOMATIC });
   });
+  await check('saving the test again redraws the open execution panel from the new verdict', async () => {
+    await quickOpen(AX_FILE, 'AArch64 MP+dmb.sy+ldar');
+    // line 6 is ` DMB SY      |              ;`: without the barrier the state is allowed
+    await page.keyboard.press('Control+G');
+    await page.keyboard.type('6');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Shift+End');
+    await page.keyboard.type(' MOV W5,#0   |              ;');
+    await page.keyboard.press('Control+S');
+    const frame = traceFrame();
+    await frame.locator('p.muted', { hasText: /^A witness execution/ }).waitFor({ timeout: LONG });
+    if ((await frame.locator('p.check').count()) !== 0) throw new Error('the panel still shows the forbidding check');
+  });
 }
 
 let summaryWall = 0;

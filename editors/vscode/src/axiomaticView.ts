@@ -1,38 +1,74 @@
 // The axiomatic view (issue 43): `litmus.showAxiomatic [uri]` (the lens and hover link on an
 // AArch64 or RISC-V test's condition) asks the server for `litmus/axiomatic` and shows the
 // verdict, the forbidding check and cycle or the witness, and the execution graph in one
-// webview panel, reused. The page is built by `logic/axgraph.ts`.
+// webview panel, reused. The page is built by `logic/axgraph.ts`. When the shown file is
+// verified again (saved), the panel is redrawn from the new verdict.
 
 import * as crypto from 'crypto';
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
-import { AXIOMATIC_REQUEST, axiomaticHtml, parseAxView } from './logic/axgraph';
+import { normUri } from './editorUtil';
+import { AXIOMATIC_REQUEST, AxView, axiomaticHtml, parseAxView } from './logic/axgraph';
 
-let panel: vscode.WebviewPanel | undefined;
+export class AxiomaticView implements vscode.Disposable {
+  private panel: vscode.WebviewPanel | undefined;
+  /** The document the panel shows. */
+  private uri: string | undefined;
 
-export async function showAxiomatic(client: LanguageClient | undefined, arg: unknown): Promise<void> {
-  const uri = typeof arg === 'string' ? arg : arg instanceof vscode.Uri ? arg.toString() : vscode.window.activeTextEditor?.document.uri.toString();
-  if (!client || !uri) {
-    void vscode.window.showInformationMessage('Litmus: open an AArch64 or RISC-V test first.');
-    return;
+  constructor(private readonly client: () => LanguageClient | undefined) {}
+
+  dispose(): void {
+    this.panel?.dispose();
   }
-  let raw: unknown;
-  try {
-    raw = await client.sendRequest(AXIOMATIC_REQUEST, { uri });
-  } catch (err) {
-    void vscode.window.showWarningMessage(`Litmus: ${err instanceof Error ? err.message : String(err)}`);
-    return;
+
+  async show(arg: unknown): Promise<void> {
+    const uri = typeof arg === 'string' ? arg : arg instanceof vscode.Uri ? arg.toString() : vscode.window.activeTextEditor?.document.uri.toString();
+    if (!this.client() || !uri) {
+      void vscode.window.showInformationMessage('Litmus: open an AArch64 or RISC-V test first.');
+      return;
+    }
+    const v = await this.ask(uri);
+    if (v === 'failed') return;
+    if (!v) {
+      void vscode.window.showInformationMessage('Litmus: no axiomatic verdict here yet (save an AArch64 or RISC-V test to check it).');
+      return;
+    }
+    this.render(normUri(uri), v);
   }
-  const v = parseAxView(raw);
-  if (!v) {
-    void vscode.window.showInformationMessage('Litmus: no axiomatic verdict here yet (save an AArch64 or RISC-V test to check it).');
-    return;
+
+  /** The document `uri` was verified: the panel showing it is redrawn from the new verdict. */
+  verified(uri: string): void {
+    const shown = this.uri;
+    if (!this.panel || !shown || normUri(uri) !== shown) return;
+    void this.ask(shown).then((v) => {
+      if (!this.panel || this.uri !== shown || v === 'failed') return;
+      if (v) this.render(shown, v);
+      else this.panel.title = `Execution: out of date (the file has no verdict now)`;
+    });
   }
-  if (!panel) {
-    panel = vscode.window.createWebviewPanel('litmus.axiomatic', 'Litmus execution', { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, { enableScripts: true, localResourceRoots: [] });
-    panel.onDidDispose(() => (panel = undefined));
+
+  private async ask(uri: string): Promise<AxView | undefined | 'failed'> {
+    const client = this.client();
+    if (!client) return 'failed';
+    try {
+      return parseAxView(await client.sendRequest(AXIOMATIC_REQUEST, { uri }));
+    } catch (err) {
+      void vscode.window.showWarningMessage(`Litmus: ${err instanceof Error ? err.message : String(err)}`);
+      return 'failed';
+    }
   }
-  panel.title = `Execution: ${v.test} (${v.arch})`;
-  panel.webview.html = axiomaticHtml(v, { cspSource: panel.webview.cspSource, nonce: crypto.randomBytes(16).toString('base64') });
-  panel.reveal(vscode.ViewColumn.Beside, true);
+
+  private render(uri: string, v: AxView): void {
+    if (!this.panel) {
+      this.panel = vscode.window.createWebviewPanel('litmus.axiomatic', 'Litmus execution', { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, { enableScripts: true, localResourceRoots: [] });
+      this.panel.onDidDispose(() => {
+        this.panel = undefined;
+        this.uri = undefined;
+      });
+    }
+    this.uri = uri;
+    this.panel.title = `Execution: ${v.test} (${v.arch})`;
+    this.panel.webview.html = axiomaticHtml(v, { cspSource: this.panel.webview.cspSource, nonce: crypto.randomBytes(16).toString('base64') });
+    this.panel.reveal(vscode.ViewColumn.Beside, true);
+  }
 }

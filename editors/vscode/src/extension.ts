@@ -38,10 +38,11 @@ import {
 } from './logic/settings';
 import { formatStatus, parseStatus, STATUS_NOTIFICATION, StatusStore } from './logic/status';
 import { registerTestExplorer } from './testing';
-import * as crypto from 'crypto';
-import { showAxiomatic } from './axiomaticView';
+import { AxiomaticView } from './axiomaticView';
+import { normUri, toRange } from './editorUtil';
 import { SHOW_AXIOMATIC } from './logic/axgraph';
-import { parseTrace, SHOW_TRACE, TRACE_REQUEST, TraceReply, traceHtml, traceView } from './logic/trace';
+import { SHOW_TRACE } from './logic/trace';
+import { traceArgs, TraceView } from './traceView';
 
 const LANGUAGE_ID = 'litmus';
 const COPY_SCHEDULE = 'litmus.copySchedule';
@@ -66,21 +67,9 @@ let shownSchedule: Schedule | undefined;
 let startError: string | undefined;
 /** The `litmus` binary resolved at the last start (the test explorer runs its CLI). */
 let serverBinary: string | undefined;
-/** The trace view (one panel, reused) and the trace it shows. */
-let tracePanel: vscode.WebviewPanel | undefined;
-let shownTrace: TraceReply | undefined;
-/** The file changed since the shown trace was made (its lines may have moved). */
-let traceStale = false;
-let traceLine: vscode.TextEditorDecorationType;
-
-/** One spelling per uri, whether it came from the server or from VS Code. */
-function normUri(uri: string): string {
-  try {
-    return vscode.Uri.parse(uri, true).toString();
-  } catch {
-    return uri;
-  }
-}
+/** The trace view and the axiomatic view (one panel each, reused). */
+let traces: TraceView;
+let axiomatic: AxiomaticView;
 
 function settingsFor(scope?: vscode.ConfigurationScope): ServerSettings {
   const cfg = vscode.workspace.getConfiguration('litmus', scope);
@@ -123,17 +112,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     },
     isWholeLine: true,
   });
-  traceLine = vscode.window.createTextEditorDecorationType({
-    backgroundColor: new vscode.ThemeColor('editor.rangeHighlightBackground'),
-    borderColor: new vscode.ThemeColor('editor.rangeHighlightBorder'),
-    borderStyle: 'solid',
-    borderWidth: '1px',
-    isWholeLine: true,
-  });
+  traces = new TraceView({ client: () => client, showStartError, activeTarget });
+  axiomatic = new AxiomaticView(() => client);
   context.subscriptions.push(
-    traceLine,
-    vscode.commands.registerCommand(SHOW_TRACE, (...args: unknown[]) => showTrace(traceArgs(args))),
-    vscode.commands.registerCommand(SHOW_AXIOMATIC, (arg?: unknown) => showAxiomatic(client, arg)),
+    traces,
+    axiomatic,
+    vscode.commands.registerCommand(SHOW_TRACE, (...args: unknown[]) => traces.show(traceArgs(args))),
+    vscode.commands.registerCommand(SHOW_AXIOMATIC, (arg?: unknown) => axiomatic.show(arg)),
     output,
     statusItem,
     stepDecoration,
@@ -147,14 +132,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.window.onDidChangeActiveTextEditor(() => renderStatus()),
     vscode.window.onDidChangeVisibleTextEditors(() => showAnnotations(shownSchedule)),
     vscode.workspace.onDidChangeTextDocument((e) => {
-      if (e.contentChanges.length > 0 && shownTrace && normUri(e.document.uri.toString()) === shownTrace.uri && !traceStale) {
-        traceStale = true;
-        for (const ed of vscode.window.visibleTextEditors) ed.setDecorations(traceLine, []);
-        void tracePanel?.webview.postMessage({
-          type: 'stale',
-          text: 'Out of date: the file changed since this trace was made. It is redone when the file is verified again (save).',
-        });
-      }
+      if (e.contentChanges.length > 0) traces.edited(e.document.uri.toString());
       if (
         e.contentChanges.length > 0 &&
         shownSchedule &&
@@ -272,7 +250,7 @@ async function startClient(context: vscode.ExtensionContext): Promise<void> {
         }
         // A per-model verdict lens (`TSO ✗`) carries the model: it opens that model's trace.
         if (command === SHOW_SCHEDULE && typeof full[3] === 'string') {
-          await showTrace({ uri: String(full[0]), model: full[3], position: { line: Number(full[1]), character: Number(full[2]) } });
+          await traces.show({ uri: String(full[0]), model: full[3], position: { line: Number(full[1]), character: Number(full[2]) } });
           return null;
         }
         const result = await next(command, full);
@@ -288,7 +266,10 @@ async function startClient(context: vscode.ExtensionContext): Promise<void> {
       if (s && statuses.update(normUri(s.uri), s)) {
         renderStatus();
         notifyRunning(s.uri, s.state === 'running' || s.state === 'queued');
-        if (s.state === 'done' && traceStale && shownTrace && normUri(s.uri) === shownTrace.uri) void refreshTrace();
+        if (s.state === 'done') {
+          traces.verified(s.uri);
+          axiomatic.verified(s.uri);
+        }
       }
     }),
   );
@@ -437,10 +418,6 @@ function notifyRunning(uri: string, isRunning: boolean): void {
   }, NOTIFY_AFTER_MS);
 }
 
-function toRange(r: { start: { line: number; character: number }; end: { line: number; character: number } }): vscode.Range {
-  return new vscode.Range(r.start.line, r.start.character, r.end.line, r.end.character);
-}
-
 /** Parses a server reply, with every uri in VS Code's spelling. */
 function normalizedSchedule(raw: unknown): Schedule | undefined {
   const s = parseSchedule(raw);
@@ -546,127 +523,4 @@ function pickSteps(s: Schedule, uri: string): void {
   });
   pick.onDidHide(() => pick.dispose());
   pick.show();
-}
-
-// ---- the trace view (issue 31) ---------------------------------------------------------------
-
-interface TraceTarget {
-  uri?: string;
-  model?: string;
-  index?: number;
-  position?: { line: number; character: number };
-}
-
-/** `litmus.showTrace` arguments: `[uri, model, index]` (hover links) or one object; none from the palette. */
-function traceArgs(args: unknown[]): TraceTarget {
-  const [a, b, c] = args;
-  if (typeof a === 'object' && a !== null && !(a instanceof vscode.Uri)) return a as TraceTarget;
-  return {
-    uri: a === undefined ? undefined : String(a),
-    model: typeof b === 'string' ? b : undefined,
-    index: typeof c === 'number' ? c : undefined,
-  };
-}
-
-/** Asks the server for a trace and shows it in the trace view. */
-async function showTrace(target: TraceTarget): Promise<void> {
-  if (!client) {
-    await showStartError();
-    return;
-  }
-  const active = activeTarget();
-  const uri = target.uri ?? active?.uri;
-  if (!uri) {
-    void vscode.window.showInformationMessage('Litmus: open a .litmus file first.');
-    return;
-  }
-  const position = target.position ?? (target.uri === undefined || target.uri === active?.uri ? active?.position : undefined);
-  let raw: unknown;
-  try {
-    raw = await client.sendRequest(TRACE_REQUEST, {
-      uri,
-      model: target.model,
-      violation: target.index,
-      position: target.index === undefined ? position : undefined,
-    });
-  } catch (err) {
-    void vscode.window.showWarningMessage(`Litmus: ${err instanceof Error ? err.message : String(err)}`);
-    return;
-  }
-  const t = parseTrace(raw);
-  if (!t) {
-    void vscode.window.showInformationMessage('Litmus: no counterexample or witness to trace here.');
-    return;
-  }
-  t.uri = normUri(t.uri || uri);
-  renderTrace(t);
-}
-
-/** Asks again for the shown trace (same model and counterexample) after the file changed. */
-async function refreshTrace(): Promise<void> {
-  const old = shownTrace;
-  if (!client || !old) return;
-  let raw: unknown;
-  try {
-    raw = await client.sendRequest(TRACE_REQUEST, { uri: old.uri, model: old.model, violation: old.index });
-  } catch {
-    raw = null;
-  }
-  const t = parseTrace(raw);
-  if (shownTrace !== old) return; // another trace was opened meanwhile
-  if (!t) {
-    void tracePanel?.webview.postMessage({
-      type: 'stale',
-      text: `Out of date: ${old.model.toUpperCase()} has no such counterexample any more (the file was verified again). Open a verdict lens for the current results.`,
-    });
-    return;
-  }
-  t.uri = normUri(t.uri || old.uri);
-  renderTrace(t);
-}
-
-function renderTrace(t: TraceReply): void {
-  traceStale = false;
-  if (!tracePanel) {
-    tracePanel = vscode.window.createWebviewPanel(
-      'litmus.trace',
-      'Litmus trace',
-      { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
-      { enableScripts: true, localResourceRoots: [] },
-    );
-    tracePanel.onDidDispose(() => {
-      tracePanel = undefined;
-      shownTrace = undefined;
-      for (const ed of vscode.window.visibleTextEditors) ed.setDecorations(traceLine, []);
-    });
-    tracePanel.webview.onDidReceiveMessage((msg: { type?: string; step?: number; model?: string; index?: number }) => {
-      if (msg.type === 'step' && typeof msg.step === 'number') void highlightStep(msg.step);
-      else if (msg.type === 'select' && shownTrace) void showTrace({ uri: shownTrace.uri, model: msg.model, index: msg.index ?? 0 });
-    });
-  }
-  shownTrace = t;
-  tracePanel.title = `Trace: ${t.test} (${t.model.toUpperCase()})`;
-  tracePanel.webview.html = traceHtml(traceView(t), t.graph, {
-    cspSource: tracePanel.webview.cspSource,
-    nonce: crypto.randomBytes(16).toString('base64'),
-  });
-  tracePanel.reveal(vscode.ViewColumn.Beside, true);
-}
-
-/** Highlights the source line of step `step` (0 = the initial state: nothing) in the editor. */
-async function highlightStep(step: number): Promise<void> {
-  const t = shownTrace;
-  // A stale trace's lines may have moved: no highlight until it is redone.
-  if (!t || traceStale) return;
-  const editors = vscode.window.visibleTextEditors.filter((e) => e.document.uri.toString() === t.uri);
-  const row = step > 0 ? t.rows[step - 1] : undefined;
-  for (const ed of editors) {
-    if (!row?.range) {
-      ed.setDecorations(traceLine, []);
-      continue;
-    }
-    const r = toRange(row.range);
-    ed.setDecorations(traceLine, [r]);
-    ed.revealRange(r, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
-  }
 }

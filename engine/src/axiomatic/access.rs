@@ -2,13 +2,14 @@
 //! `STP`, AMOs, `CAS` and `CASP`. A read forks on every value its address may hold; each
 //! event records its width (for the mixed-size check in [`super::outcome`]).
 
-use super::thread::{event, mask, tag_ord, Ctx, State};
+use super::tags::tag_ord;
+use super::taint::Taint;
+use super::thread::{event, mask, Ctx, State};
 use super::{AxError, Kind};
-use crate::asm::{Address, Arch, Instr, Op, Ordering, Reg, Width, Writeback};
-use crate::cat::rel::Set;
+use crate::asm::{Address, AmoOp, Arch, Instr, Op, Ordering, Reg, Width, Writeback};
 
 /// The address an access uses and the taint of the registers it is computed from.
-fn address(st: &State, a: &Address) -> (i64, Set) {
+fn address(st: &State, a: &Address) -> (i64, Taint) {
     let (b, tb) = st.get(a.base);
     let (o, to) = st.operand(a.offset);
     match a.writeback {
@@ -130,8 +131,10 @@ pub(super) fn step(
             let run = move |s: &mut State, v: i64| {
                 let mut e = event(ctx, Kind::R, a, v);
                 tag_ord(&mut e, arch, ord, exclusive);
-                let i = s.push_sized(e, ta, 0, width);
-                s.set(dst, (extend(arch, width, signed, reg_width, v), 1 << i));
+                let carried = s.carried(arch, a);
+                let i = s.push_sized(e, ta, Taint::NONE, carried.pick, width);
+                let loaded = s.loaded(arch, i, ta, carried);
+                s.set(dst, (extend(arch, width, signed, reg_width, v), loaded));
                 if exclusive {
                     s.reserve = Some((i, a));
                 }
@@ -154,7 +157,7 @@ pub(super) fn step(
             if let Some(status) = status {
                 // May fail (no write); succeeds only after an exclusive load of the address.
                 let mut failed = st.clone();
-                failed.set(*status, (1, 0));
+                failed.set(*status, (1, Taint::NONE));
                 failed.reserve = None;
                 writeback(&mut failed, addr);
                 work.push(failed);
@@ -166,16 +169,21 @@ pub(super) fn step(
                 }
                 let mut e = event(ctx, Kind::W, a, v);
                 tag_ord(&mut e, arch, *ord, true);
-                let i = st.push_sized(e, ta, tv, *width);
+                let i = st.push_sized(e, ta, tv, 0, *width);
                 st.path.rmw.push((lx, i));
                 // RVWMO: sc writes its rd, so what is computed from it depends on the sc.
-                let dep = if arch == Arch::RiscV { 1 << i } else { 0 };
+                let dep = if arch == Arch::RiscV {
+                    Taint::read(i)
+                } else {
+                    Taint::NONE
+                };
                 st.set(*status, (0, dep));
             } else {
                 let mut e = event(ctx, Kind::W, a, v);
                 tag_ord(&mut e, arch, *ord, false);
-                st.push_sized(e, ta, tv, *width);
+                st.push_sized(e, ta, tv, 0, *width);
             }
+            st.mem.insert(a, ta | tv);
             writeback(st, addr);
         }
         Op::Pair {
@@ -195,10 +203,14 @@ pub(super) fn step(
                     .collect();
                 domain(b)?;
                 let run = move |s: &mut State, (x, y): (i64, i64)| {
-                    let i = s.push_sized(event(ctx, Kind::R, a, x), ta, 0, width);
-                    let j = s.push_sized(event(ctx, Kind::R, b, y), ta, 0, width);
-                    s.set(regs[0], (extend(arch, width, false, width, x), 1 << i));
-                    s.set(regs[1], (extend(arch, width, false, width, y), 1 << j));
+                    let (ca, cb) = (s.carried(arch, a), s.carried(arch, b));
+                    let i =
+                        s.push_sized(event(ctx, Kind::R, a, x), ta, Taint::NONE, ca.pick, width);
+                    let j =
+                        s.push_sized(event(ctx, Kind::R, b, y), ta, Taint::NONE, cb.pick, width);
+                    let (li, lj) = (s.loaded(arch, i, ta, ca), s.loaded(arch, j, ta, cb));
+                    s.set(regs[0], (extend(arch, width, false, width, x), li));
+                    s.set(regs[1], (extend(arch, width, false, width, y), lj));
                     writeback(s, addr);
                 };
                 let v = choose(st, work, &pairs, &run);
@@ -209,7 +221,8 @@ pub(super) fn step(
                 for (r, at) in regs.iter().zip([a, b]) {
                     let (v, tv) = st.get(*r);
                     let v = widen(ctx, st, at, width, v, None);
-                    st.push_sized(event(ctx, Kind::W, at, v), ta, tv, width);
+                    st.push_sized(event(ctx, Kind::W, at, v), ta, tv, 0, width);
+                    st.mem.insert(at, ta | tv);
                 }
                 writeback(st, addr);
             }
@@ -236,14 +249,23 @@ pub(super) fn step(
                 let mut r = event(ctx, Kind::R, a, old);
                 r.tags.push("AMO");
                 tag_ord(&mut r, arch, rord, false);
-                let ri = st.push_sized(r, ta, 0, width);
+                if arch == Arch::AArch64 && matches!(dst, None | Some(Reg::Zero)) {
+                    r.tags.push("NoRet");
+                }
+                let carried = st.carried(arch, a);
+                let ri = st.push_sized(r, ta, Taint::NONE, carried.pick, width);
+                let loaded = st.loaded(arch, ri, ta, carried);
                 let mut w = event(ctx, Kind::W, a, new);
                 w.tags.push("AMO");
                 tag_ord(&mut w, arch, word, false);
-                let wi = st.push_sized(w, ta, ts, width);
+                // The written value is computed from the read's, except for a swap (the pair
+                // itself is one instruction: no dependency between them).
+                let from_read = if op == AmoOp::Swap { ts } else { ts | loaded };
+                let wi = st.push_sized(w, ta, ts, from_read.pick & !(1 << ri), width);
                 st.path.rmw.push((ri, wi));
+                st.mem.insert(a, ta | from_read);
                 if let Some(d) = dst {
-                    st.set(d, (mask(arch, width, old), 1 << ri));
+                    st.set(d, (mask(arch, width, old), loaded));
                 }
                 writeback(st, addr);
             };
@@ -267,8 +289,8 @@ pub(super) fn step(
                 r => r,
             };
             let at: Vec<i64> = (0..n).map(|k| a + k as i64 * width as i64 / 8).collect();
-            let exp: Vec<i64> = (0..n).map(|k| st.get(next(expected, k)).0).collect();
-            let nw: Vec<(i64, Set)> = (0..n).map(|k| st.get(next(new, k))).collect();
+            let exp: Vec<(i64, Taint)> = (0..n).map(|k| st.get(next(expected, k))).collect();
+            let nw: Vec<(i64, Taint)> = (0..n).map(|k| st.get(next(new, k))).collect();
             let mut olds: Vec<Vec<i64>> = vec![vec![]];
             for &x in &at {
                 let d = domain(x)?;
@@ -277,29 +299,57 @@ pub(super) fn step(
                     .flat_map(|o| d.iter().map(move |v| [o.clone(), vec![*v]].concat()))
                     .collect();
             }
-            let choices: Vec<usize> = (0..olds.len()).collect();
+            let equal = |old: &[i64]| {
+                (0..n).all(|k| mask(arch, width, old[k]) == mask(arch, width, exp[k].0))
+            };
+            // Each value read; a success twice: `expected` receives the value read or, equal
+            // to it, its own (herd's two CAS event structures, which depend on different
+            // reads; the Arm ARM leaves the choice open).
+            let mut choices: Vec<(usize, bool)> = Vec::new();
+            for (c, old) in olds.iter().enumerate() {
+                choices.push((c, false));
+                if equal(old) {
+                    choices.push((c, true));
+                }
+            }
             // Arm: a CAS whose result goes to the zero register does not acquire.
-            let (rord, word) = split(arch, *ord, expected == Reg::Zero);
-            let run = |st: &mut State, c: usize| {
+            let discarded = expected == Reg::Zero;
+            let (rord, word) = split(arch, *ord, discarded);
+            let run = |st: &mut State, (c, keeps): (usize, bool)| {
                 let old = &olds[c];
                 let mut reads = Vec::new();
+                let mut loads = Vec::new();
                 for (k, &x) in at.iter().enumerate() {
                     let mut r = event(ctx, Kind::R, x, old[k]);
+                    if discarded {
+                        r.tags.push("NoRet");
+                    }
                     tag_ord(&mut r, arch, rord, false);
-                    reads.push(st.push_sized(r, ta, 0, width));
+                    let carried = st.carried(arch, x);
+                    let ri = st.push_sized(r, ta, Taint::NONE, carried.pick, width);
+                    loads.push(st.loaded(arch, ri, ta, carried));
+                    reads.push(ri);
                 }
-                let equal = (0..n).all(|k| mask(arch, width, old[k]) == mask(arch, width, exp[k]));
-                if equal {
+                // The comparison of the reads with `expected` picks whether to write.
+                let compared = (0..n)
+                    .fold(Taint::NONE, |t, k| t | exp[k].1 | loads[k])
+                    .picked();
+                let own: crate::cat::rel::Set = reads.iter().fold(0, |m, ri| m | 1 << ri);
+                if equal(old) {
                     for (k, &x) in at.iter().enumerate() {
                         let v = widen(ctx, st, x, width, nw[k].0, Some(old[k]));
                         let mut w = event(ctx, Kind::W, x, v);
                         tag_ord(&mut w, arch, word, false);
-                        let wi = st.push_sized(w, ta, nw[k].1, width);
+                        // The reads and their writes are one instruction: no pick from one to
+                        // the other, but what a write carries to a later read includes it.
+                        let wi = st.push_sized(w, ta, nw[k].1, compared.pick & !own, width);
                         st.path.rmw.push((reads[k], wi));
+                        st.mem.insert(x, ta | nw[k].1 | compared);
                     }
                 }
-                for (k, &ri) in reads.iter().enumerate() {
-                    st.set(next(expected, k), (mask(arch, width, old[k]), 1 << ri));
+                for k in 0..n {
+                    let got = if keeps { exp[k].1 | compared } else { loads[k] };
+                    st.set(next(expected, k), (mask(arch, width, old[k]), got));
                 }
             };
             let c = choose(st, work, &choices, &run);

@@ -9,6 +9,8 @@ mod alu;
 pub mod exec;
 mod outcome;
 pub mod program;
+mod tags;
+mod taint;
 pub mod thread;
 
 pub use outcome::{address, check, location_name, Execution, Report};
@@ -29,8 +31,9 @@ pub const X86TSO_CAT: &str = include_str!("x86tso.cat");
 
 /// Event sets always defined (empty when no event has the tag), so that a model may name
 /// them whatever the test uses.
-pub const KNOWN_TAGS: [&str; 34] = [
+pub const KNOWN_TAGS: [&str; 35] = [
     "MFENCE",
+    "NoRet",
     "IW",
     "A",
     "Q",

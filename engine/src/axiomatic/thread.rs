@@ -1,13 +1,15 @@
 //! Per thread, the paths through its code (herd's method): each read takes every value its
 //! location may hold, each exclusive store may fail, each branch follows the values; a path
 //! records its events with their values and the address, data and control dependencies
-//! from reads to later events, and the registers at its end.
+//! from reads to later events (on AArch64 also the pick dependencies, see [`Taint`]), and
+//! the registers at its end.
 
 use super::alu::{alu, holds, nzcv};
+use super::tags::barrier_tag;
+use super::taint::Taint;
 use super::{AxError, Event, Kind};
 use crate::asm::{
-    AluOp, Arch, Barrier, BranchCond, CompareOp, DmbKind, Op, Operand, Otherwise, Reg, Shift,
-    Target, ThreadCode,
+    AluOp, Arch, BranchCond, CompareOp, Op, Operand, Otherwise, Reg, Shift, Target, ThreadCode,
 };
 use crate::cat::rel::Set;
 use std::collections::{BTreeMap, BTreeSet};
@@ -24,6 +26,13 @@ pub struct Path {
     pub data: Vec<(usize, usize)>,
     pub ctrl: Vec<(usize, usize)>,
     pub rmw: Vec<(usize, usize)>,
+    /// AArch64's pick dependencies (the Arm ARM's): to every access its inputs reach through
+    /// registers, memory and picks (`pick`), and through an address, the stored value or a
+    /// conditional branch (`pick_addr`, `pick_data`, `pick_ctrl`).
+    pub pick: Vec<(usize, usize)>,
+    pub pick_addr: Vec<(usize, usize)>,
+    pub pick_data: Vec<(usize, usize)>,
+    pub pick_ctrl: Vec<(usize, usize)>,
     pub regs: BTreeMap<Reg, i64>,
     /// Per event: its access width in bits (0 for a fence) and its instruction's index.
     pub sizes: Vec<(u8, usize)>,
@@ -31,9 +40,12 @@ pub struct Path {
 
 #[derive(Clone, Default)]
 pub(super) struct State {
-    regs: BTreeMap<Reg, (i64, Set)>,
-    flags: (u8, Set),
-    ctrl: Set,
+    regs: BTreeMap<Reg, (i64, Taint)>,
+    flags: (u8, Taint),
+    ctrl: Taint,
+    /// AArch64: per address, what the thread's last write there carries to a later read of
+    /// it (the Arm ARM's local read successor).
+    pub(super) mem: BTreeMap<i64, Taint>,
     /// The open exclusive load (event index, address).
     pub(super) reserve: Option<(usize, i64)>,
     /// Per address, the value this thread last wrote there.
@@ -44,20 +56,20 @@ pub(super) struct State {
 }
 
 impl State {
-    pub(super) fn get(&self, r: Reg) -> (i64, Set) {
+    pub(super) fn get(&self, r: Reg) -> (i64, Taint) {
         if r == Reg::Zero {
-            return (0, 0);
+            return (0, Taint::NONE);
         }
-        self.regs.get(&r).copied().unwrap_or((0, 0))
+        self.regs.get(&r).copied().unwrap_or((0, Taint::NONE))
     }
-    pub(super) fn set(&mut self, r: Reg, v: (i64, Set)) {
+    pub(super) fn set(&mut self, r: Reg, v: (i64, Taint)) {
         if r != Reg::Zero {
             self.regs.insert(r, v);
         }
     }
-    pub(super) fn operand(&self, o: Operand) -> (i64, Set) {
+    pub(super) fn operand(&self, o: Operand) -> (i64, Taint) {
         match o {
-            Operand::Imm(i) => (i, 0),
+            Operand::Imm(i) => (i, Taint::NONE),
             Operand::Reg(r) => self.get(r),
             Operand::Shifted { reg, shift, amount } => {
                 let (v, t) = self.get(reg);
@@ -72,35 +84,57 @@ impl State {
             }
         }
     }
+    /// What the thread's last write to `a` carries to a read of it (AArch64; RVWMO's
+    /// dependencies go through registers only).
+    pub(super) fn carried(&self, arch: Arch, a: i64) -> Taint {
+        match arch {
+            Arch::AArch64 => self.mem.get(&a).copied().unwrap_or_default(),
+            Arch::RiscV => Taint::NONE,
+        }
+    }
+    /// The taint of the value read by event `i` with address taint `addr`: on AArch64 the
+    /// address and what the write it succeeds carries reach it too.
+    pub(super) fn loaded(&self, arch: Arch, i: usize, addr: Taint, carried: Taint) -> Taint {
+        match arch {
+            Arch::AArch64 => Taint::read(i) | addr | carried,
+            Arch::RiscV => Taint::read(i),
+        }
+    }
+    /// Adds an event whose address and stored value carry `addr` and `data`; `pick` is what
+    /// else reaches it (a CAS's comparison, the write a read succeeds).
+    pub(super) fn push(&mut self, mut e: Event, addr: Taint, data: Taint, pick: Set) -> usize {
+        let i = self.path.events.len();
+        e.po = i;
+        self.path.events.push(e);
+        self.path.sizes.push((0, self.pc.saturating_sub(1)));
+        let p = &mut self.path;
+        for (taint, out) in [
+            (addr.basic, &mut p.addr),
+            (data.basic, &mut p.data),
+            (self.ctrl.basic, &mut p.ctrl),
+            (addr.pick | data.pick | pick, &mut p.pick),
+            (addr.pick, &mut p.pick_addr),
+            (data.pick, &mut p.pick_data),
+            (self.ctrl.pick, &mut p.pick_ctrl),
+        ] {
+            out.extend(crate::cat::rel::members(taint).map(|r| (r, i)));
+        }
+        i
+    }
     /// Appends an access of `width` bits (see [`State::push`]).
     pub(super) fn push_sized(
         &mut self,
         e: Event,
-        addr_taint: Set,
-        data_taint: Set,
+        addr: Taint,
+        data: Taint,
+        pick: Set,
         width: u8,
     ) -> usize {
         if e.kind == Kind::W {
             self.last.insert(e.addr, e.value);
         }
-        let i = self.push(e, addr_taint, data_taint);
+        let i = self.push(e, addr, data, pick);
         self.path.sizes[i].0 = width;
-        i
-    }
-    /// Appends an event with its dependencies from the reads in `addr_taint` and
-    /// `data_taint` (and the control taint).
-    pub(super) fn push(&mut self, mut e: Event, addr_taint: Set, data_taint: Set) -> usize {
-        let i = self.path.events.len();
-        e.po = i;
-        self.path.events.push(e);
-        self.path.sizes.push((0, self.pc.saturating_sub(1)));
-        for (taint, out) in [
-            (addr_taint, &mut self.path.addr),
-            (data_taint, &mut self.path.data),
-            (self.ctrl, &mut self.path.ctrl),
-        ] {
-            out.extend(crate::cat::rel::members(taint).map(|r| (r, i)));
-        }
         i
     }
 }
@@ -122,7 +156,7 @@ pub struct Ctx<'a> {
 pub fn paths(ctx: &Ctx) -> Result<Vec<Path>, AxError> {
     let mut st = State::default();
     for (r, v) in &ctx.init {
-        st.set(*r, (*v, 0));
+        st.set(*r, (*v, Taint::NONE));
     }
     let mut out = Vec::new();
     let mut work = vec![st];
@@ -181,7 +215,7 @@ fn step(ctx: &Ctx, st: &mut State, work: &mut Vec<State>) -> Result<bool, AxErro
         Op::Barrier(b) => {
             let mut e = event(ctx, Kind::F, 0, 0);
             e.tags.push(barrier_tag(*b));
-            st.push(e, 0, 0);
+            st.push(e, Taint::NONE, Taint::NONE, 0);
         }
         Op::Alu {
             op,
@@ -190,7 +224,7 @@ fn step(ctx: &Ctx, st: &mut State, work: &mut Vec<State>) -> Result<bool, AxErro
             width,
             flags,
         } => {
-            let vals: Vec<(i64, Set)> = args
+            let vals: Vec<(i64, Taint)> = args
                 .iter()
                 .map(|a| match *a {
                     // A shifted W operand shifts its 32 bits.
@@ -214,7 +248,7 @@ fn step(ctx: &Ctx, st: &mut State, work: &mut Vec<State>) -> Result<bool, AxErro
                 if *op == AluOp::MovK {
                     st.get(*dst).1
                 } else {
-                    0
+                    Taint::NONE
                 },
                 |t, v| t | v.1,
             );
@@ -238,17 +272,20 @@ fn step(ctx: &Ctx, st: &mut State, work: &mut Vec<State>) -> Result<bool, AxErro
         } => {
             let (av, at) = st.operand(*a);
             let (bv, bt) = st.operand(*b);
-            let v = if holds(*cond, st.flags.0) {
-                av
+            let (v, t) = if holds(*cond, st.flags.0) {
+                (av, at)
             } else {
-                match otherwise {
+                let v = match otherwise {
                     Otherwise::Value => bv,
                     Otherwise::Increment => bv.wrapping_add(1),
                     Otherwise::Invert => !bv,
                     Otherwise::Negate => bv.wrapping_neg(),
-                }
+                };
+                (v, bt)
             };
-            st.set(*dst, (mask(ctx.arch, *width, v), at | bt | st.flags.1));
+            // The flags pick the register: the result depends on the chosen one, and on the
+            // flags by a pick only.
+            st.set(*dst, (mask(ctx.arch, *width, v), t | st.flags.1.picked()));
         }
         Op::AddressOf { .. } => {
             return Err(err(
@@ -265,7 +302,7 @@ fn step(ctx: &Ctx, st: &mut State, work: &mut Vec<State>) -> Result<bool, AxErro
                 ));
             };
             let (taken, taint) = match *cond {
-                BranchCond::Always => (true, 0),
+                BranchCond::Always => (true, Taint::NONE),
                 BranchCond::Zero { reg, zero } => {
                     let (v, t) = st.get(reg);
                     ((v == 0) == zero, t)
@@ -312,49 +349,4 @@ fn step(ctx: &Ctx, st: &mut State, work: &mut Vec<State>) -> Result<bool, AxErro
         Op::Nop => {}
     }
     Ok(true)
-}
-
-pub(super) fn tag_ord(e: &mut Event, arch: Arch, ord: crate::asm::Ordering, exclusive: bool) {
-    let (acq, rel) = match arch {
-        Arch::AArch64 => ("A", "L"),
-        Arch::RiscV => ("AQ", "RL"),
-    };
-    if ord.acquire {
-        e.tags.push(acq);
-    }
-    if ord.acquire_pc {
-        e.tags.push("Q");
-    }
-    if ord.release {
-        e.tags.push(rel);
-    }
-    if exclusive {
-        e.tags.push("X");
-    }
-}
-
-fn barrier_tag(b: Barrier) -> &'static str {
-    match b {
-        Barrier::Dmb { dsb, kind } => match (dsb, kind) {
-            (false, DmbKind::Full) => "DMB.SY",
-            (false, DmbKind::Ld) => "DMB.LD",
-            (false, DmbKind::St) => "DMB.ST",
-            (true, DmbKind::Full) => "DSB.SY",
-            (true, DmbKind::Ld) => "DSB.LD",
-            (true, DmbKind::St) => "DSB.ST",
-        },
-        Barrier::Isb => "ISB",
-        Barrier::FenceTso => "Fence.tso",
-        Barrier::FenceI => "Fence.i",
-        Barrier::Fence { pred, succ } => {
-            const NAMES: [[&str; 4]; 4] = [
-                ["Fence.0.0", "Fence.0.r", "Fence.0.w", "Fence.0.rw"],
-                ["Fence.r.0", "Fence.r.r", "Fence.r.w", "Fence.r.rw"],
-                ["Fence.w.0", "Fence.w.r", "Fence.w.w", "Fence.w.rw"],
-                ["Fence.rw.0", "Fence.rw.r", "Fence.rw.w", "Fence.rw.rw"],
-            ];
-            let ix = |a: crate::asm::Accesses| a.r as usize + 2 * a.w as usize;
-            NAMES[ix(pred)][ix(succ)]
-        }
-    }
 }

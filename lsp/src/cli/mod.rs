@@ -5,8 +5,9 @@
 //! - `args.rs`: the command line (clap derive);
 //! - `mod.rs` (this file): the run's set-up (`--shard K/N`), loading one file, checking one
 //!   model of it, a file's text, and the exit status;
-//! - `stream.rs`: the run streamed: `-j N` workers load and check, files printed in argument
-//!   order and dropped;
+//! - `stream.rs`: the run streamed on the process's job core (`crate::jobs`): up to `-j N`
+//!   workers load and check, the main thread's one loop prints files in argument order and
+//!   drops them;
 //! - `diagnostics.rs`: compiler-style diagnostics (codespan-reporting);
 //! - `text.rs`: herd's block, schedules, witness, warnings, stats, `--quiet` summaries;
 //! - `cond.rs`: the condition's observed variables, projected states, condition printing;
@@ -249,25 +250,25 @@ pub fn check(args: CheckArgs) -> i32 {
     }
 
     let progress_on = !args.json && std::io::stderr().is_terminal();
-    let run = Run {
-        args: &args,
-        models: &models,
-        opts: &opts,
-        style,
-        ctl: &ctl,
-        progress_on,
-        many: positions.len() > 1,
-        color_err,
-    };
-    let jobs = budget_jobs.clamp(1, (positions.len() * models.len()).max(1));
+    let json_run = args.json;
     let shard = args.shard.map(|(k, n)| json::Shard {
         index: k,
         count: n,
         files: args.files.len(),
     });
-    let sum = stream::run(&run, &positions, jobs, shard);
+    let run = Run {
+        args,
+        models,
+        opts,
+        style,
+        ctl: ctl.clone(),
+        progress_on,
+        many: positions.len() > 1,
+        color_err,
+    };
+    let sum = stream::run(std::sync::Arc::new(run), &positions, shard);
 
-    if sum.bad > 0 && !args.json {
+    if sum.bad > 0 && !json_run {
         bad_files_note(sum.bad, positions.len());
     }
     let cancelled = ctl.is_cancelled();
@@ -366,12 +367,12 @@ fn dump_sdg(
 }
 
 /// What every file of a run shares.
-struct Run<'a> {
-    args: &'a CheckArgs,
-    models: &'a [litmus_engine::Model],
-    opts: &'a litmus_engine::CheckOptions,
+struct Run {
+    args: CheckArgs,
+    models: Vec<litmus_engine::Model>,
+    opts: litmus_engine::CheckOptions,
     style: text::Style,
-    ctl: &'a litmus_engine::Control,
+    ctl: litmus_engine::Control,
     progress_on: bool,
     many: bool,
     /// Diagnostics on stderr in colour.
@@ -386,13 +387,13 @@ struct ModelOut {
     text: String,
 }
 
-impl Run<'_> {
+impl Run {
     fn ctx<'f>(&'f self, f: &'f FileRun) -> Option<text::Ctx<'f>> {
         Some(text::Ctx {
             path: &f.path,
             test: f.test.as_ref()?,
             index: f.index.as_ref()?,
-            opts: self.opts,
+            opts: &self.opts,
             style: self.style,
             locations: &f.locations,
             graph: self.args.graph,
@@ -401,14 +402,14 @@ impl Run<'_> {
 
     /// Checks model `mi` of file `f` (None if the run was cancelled first).
     fn model(&self, f: &FileRun, mi: usize) -> Option<ModelOut> {
-        let (args, opts) = (self.args, self.opts);
+        let (args, opts) = (&self.args, &self.opts);
         let ctx = self.ctx(f)?;
         let model = self.models[mi];
         if self.ctl.is_cancelled() {
             return None;
         }
         let label = format!("{} {}", f.path, model.label());
-        let (c, line) = ProgressLine::start(self.ctl, label, self.progress_on);
+        let (c, line) = ProgressLine::start(&self.ctl, label, self.progress_on);
         // `--timeout` counts from the start of the file's work, parsing included. The
         // robustness search (`--robust`) is a search of its own with its own `--timeout`, in
         // every model alike.

@@ -126,16 +126,11 @@ async fn run(
         .settings()
         .max_jobs
         .unwrap_or_else(super::queue::default_limit);
-    let slot = ctx
-        .shared
-        .queue
-        .acquire(id, limit, control, async {})
-        .await?;
+    ctx.shared.pool.set_limit(limit);
     let engine = ctx.shared.engine.clone();
     let ctl = control.clone();
     let uri = uri.to_string();
-    let answer = tokio::task::spawn_blocking(move || {
-        let _slot = slot;
+    let answer = super::queue::run_one(&ctx.shared.pool, id, control, async {}, move || {
         let stop = || ctl.is_cancelled();
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             engine.axiomatic(&text, &stop).map(|out| {
@@ -156,8 +151,7 @@ async fn run(
             })
         })
     })
-    .await
-    .ok()?;
+    .await?;
     (!control.is_cancelled()).then_some(answer)
 }
 

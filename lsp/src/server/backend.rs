@@ -45,7 +45,7 @@ impl Backend {
         for d in self.ctx.state().docs.values() {
             if let Some(j) = &d.job {
                 if j.token.as_deref() == Some(token.as_str()) {
-                    j.control.cancel();
+                    j.cancel();
                 }
             }
         }
@@ -127,7 +127,7 @@ impl LanguageServer for Backend {
             if let Some(mut old) = st.docs.insert(uri.clone(), doc) {
                 old.stop_parse();
                 if let Some(j) = old.job {
-                    j.control.cancel();
+                    j.cancel();
                 }
             }
             let d = st.docs.get_mut(&uri).expect("just inserted");
@@ -205,7 +205,7 @@ impl LanguageServer for Backend {
         if let Some(mut d) = removed {
             d.stop_parse();
             if let Some(j) = d.job {
-                j.control.cancel();
+                j.cancel();
             }
         }
         self.ctx.client.publish_diagnostics(uri, vec![], None).await;
@@ -227,7 +227,7 @@ impl LanguageServer for Backend {
             .settings()
             .max_jobs
             .unwrap_or_else(queue::default_limit);
-        self.ctx.shared.queue.refill(limit);
+        self.ctx.shared.pool.set_limit(limit);
         let uris: Vec<Uri> = self.ctx.state().docs.keys().cloned().collect();
         for u in uris {
             verify::start(&self.ctx, &u).await;
@@ -265,7 +265,7 @@ impl LanguageServer for Backend {
                 // Stops the document's check; what it found stays, marked incomplete.
                 let uri = arg_uri(&p.arguments)?;
                 if let Some(j) = self.ctx.state().docs.get(&uri).and_then(|d| d.job.as_ref()) {
-                    j.control.cancel();
+                    j.cancel();
                 }
                 Ok(None)
             }

@@ -51,6 +51,17 @@ pub struct Job {
     pub token: Option<String>,
     /// It checks for every iteration (`server::unbounded`).
     pub unbounded: bool,
+    /// The main loop, told of a cancel.
+    pub tx: super::main_loop::Sender,
+}
+
+impl Job {
+    /// Stops the job: its checks at their next poll of the control, and (through the main
+    /// loop) its models not started yet.
+    pub fn cancel(&self) {
+        self.control.cancel();
+        let _ = self.tx.send(super::main_loop::Msg::Cancel(self.id));
+    }
 }
 
 impl Outcome {

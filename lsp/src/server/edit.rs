@@ -40,7 +40,7 @@ pub fn after_edit(engine: &dyn Engine, d: &mut Document) -> (AfterEdit, Option<D
         d.unbounded.clear();
         d.program_version = d.version;
         if let Some(j) = d.job.take() {
-            j.control.cancel();
+            j.cancel();
             return (AfterEdit::Cancelled, deferred);
         }
         let e = if had_results {

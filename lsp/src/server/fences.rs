@@ -168,11 +168,7 @@ async fn run(
     let limit = settings
         .max_jobs
         .unwrap_or_else(super::queue::default_limit);
-    let slot = ctx
-        .shared
-        .queue
-        .acquire(id, limit, control, async {})
-        .await?;
+    ctx.shared.pool.set_limit(limit);
     let mut opts = settings.check_options();
     opts.timeout = Some(opts.timeout.map_or(LIMIT, |t| t.min(LIMIT)));
     let ctl = control.clone().with_memory_budget(crate::memory::budget(
@@ -180,13 +176,12 @@ async fn run(
         "set by litmus.maxMemory",
     ));
     let engine = ctx.shared.engine.clone();
-    tokio::task::spawn_blocking(move || {
-        let _slot = slot;
+    let ctl = ctl.with_workers(ctx.shared.pool.workers());
+    super::queue::run_one(&ctx.shared.pool, id, control, async {}, move || {
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             engine.fences(&text, &test, model, &opts, &ctl)
         }))
         .unwrap_or(None)
     })
     .await
-    .ok()
 }

@@ -3,9 +3,11 @@
 //! A dispatcher: [`service`] registers every request and notification; [`backend`] holds the
 //! thin `LanguageServer` handlers, which take a [`Snapshot`] of one document under the one
 //! state lock and call the pure request functions of [`requests`] (snapshot → protocol value),
-//! or apply edits and start checks ([`verify`]). [`document`] holds a document (rope, tree,
-//! AST, results) and applies edits; [`verify`] runs checks on worker threads with cancellation,
-//! progress and the content-keyed cache; [`view`] and [`hover`] compute what the user sees
+//! or apply edits and send the main loop commands ([`verify`] plans a check). [`document`]
+//! holds a document (rope, tree, AST, results) and applies edits; [`main_loop`], one
+//! long-lived task, owns the running checks: it queues their models on the process's pool of
+//! workers (`crate::jobs`), hears from the workers through events, and publishes results,
+//! progress and status; [`view`] and [`hover`] compute what the user sees
 //! from AST + results in byte spans; [`to_proto`] and [`position`] are the only places that
 //! build protocol values; [`engine`] is the only place that calls the engine.
 //!
@@ -25,6 +27,7 @@ pub mod engine;
 pub mod fences;
 pub mod highlight;
 pub mod hover;
+pub mod main_loop;
 pub mod position;
 pub mod queue;
 pub mod relaxed;
@@ -124,14 +127,19 @@ pub struct State {
     pub init_warnings: Vec<String>,
 }
 
-/// What handlers and background tasks share: the engine, the state, job ids, the queue.
+/// What handlers and background tasks share: the engine, the state, job ids, the pool, the
+/// main loop's channel.
 pub struct Shared {
     pub engine: Arc<dyn Engine>,
     pub state: Mutex<State>,
     pub next_job: AtomicU64,
-    /// At most `litmus.maxJobs` checks at once, the newest first (its own small lock, never
-    /// taken while waiting for a place).
-    pub queue: queue::Queue,
+    /// The process's workers: at most `litmus.maxJobs` tasks at once, in the order of
+    /// `queue.rs` (its own small lock, taken after the state's, never while waiting).
+    pub pool: queue::Pool,
+    /// To the main loop (`main_loop.rs`): commands from handlers, events from workers.
+    pub tx: main_loop::Sender,
+    /// The main loop's end, until [`Ctx::send`] starts it.
+    rx: Mutex<Option<tokio::sync::mpsc::UnboundedReceiver<main_loop::Msg>>>,
 }
 
 /// The handle the handlers and background tasks share (cheap to clone).
@@ -175,6 +183,7 @@ fn guard<T>(f: impl FnOnce() -> T) -> Result<T> {
 
 impl Shared {
     pub fn new(engine: Arc<dyn Engine>) -> Shared {
+        let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
         Shared {
             engine,
             state: Mutex::new(State {
@@ -186,7 +195,9 @@ impl Shared {
                 init_warnings: Vec::new(),
             }),
             next_job: AtomicU64::new(1),
-            queue: queue::Queue::default(),
+            pool: queue::pool(),
+            tx,
+            rx: Mutex::new(Some(rx)),
         }
     }
 
@@ -196,13 +207,21 @@ impl Shared {
             d.stop_parse();
             d.fences.clear();
             if let Some(j) = &d.job {
-                j.control.cancel();
+                j.cancel();
             }
         }
     }
 }
 
 impl Ctx {
+    /// Sends the main loop a message, starting the loop on the first.
+    pub fn send(&self, msg: main_loop::Msg) {
+        if let Some(rx) = lock(&self.shared.rx).take() {
+            tokio::spawn(main_loop::run(self.clone(), rx));
+        }
+        let _ = self.shared.tx.send(msg);
+    }
+
     /// The state, locked. Never hold it across an `.await`.
     pub fn state(&self) -> MutexGuard<'_, State> {
         lock(&self.shared.state)
@@ -276,7 +295,7 @@ impl Ctx {
             let st = self.state();
             let Some(d) = st.docs.get(uri) else { return };
             // How many checks wait for a place (`queue`), this one included when "queued".
-            let queued = self.shared.queue.waiting().len();
+            let queued = self.shared.pool.with(|q| q.waiting().len());
             let problem = d
                 .syntax
                 .iter()

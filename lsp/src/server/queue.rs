@@ -1,73 +1,95 @@
-//! The job queue: at most `limit` checks run at once (`litmus.maxJobs`, default one per core);
-//! the others wait, the most recently started first (a job's id grows with every edit, save or
-//! `litmus.verify` that starts one, so the newest is the document the user touched last).
+//! The server's job queue: the order in which the process's one pool (`crate::jobs::Pool`)
+//! runs jobs. At most `limit` tasks run at once (`litmus.maxJobs`, default one per core, the
+//! pool's limit); the jobs that have started come first (a job's further models before a
+//! waiting job), then the waiting jobs, the most recently started first (a job's id grows with
+//! every edit, save or `litmus.verify` that starts one, so the newest is the document the user
+//! touched last). A job is one or more tasks: a check's models, or one task (the axiomatic
+//! check, the fence quick fix).
 //!
-//! A waiting job holds a place; [`Queue::acquire`] resolves once the job may run, and the
-//! returned [`Slot`] frees the place when dropped. A job cancelled while it waits leaves the
-//! queue (its waiter sees the cancellation within [`POLL`]).
+//! Whoever cancels a job takes its tasks out ([`Queue::cancel`]): the main loop for a check,
+//! [`run_one`] (within [`POLL`]) for the others; a task already running stops through its
+//! job's `Control`.
 //!
-//! The queue also keeps the process's worker budget ([`Workers`], sized to `maxJobs`): every
-//! place a job holds carries one of its slots, and a check borrows the free ones for the
-//! `auto` portfolio's parallel members (through its control, [`Queue::workers`]). When
-//! `maxJobs` changes, a new budget of the new size replaces the old for the places given out
-//! from then on. A place granted while a member has borrowed the slot it would carry runs
-//! without one (the queue, not the budget, decides when jobs run).
+//! The pool keeps the process's worker budget (`Workers`, sized to `maxJobs`): every worker
+//! holds one of its slots if one is free, and a check borrows the free ones for the `auto`
+//! portfolio's parallel members (its control carries [`crate::jobs::Pool::workers`]). When
+//! `maxJobs` changes, a budget of the new size replaces the old for the workers started from
+//! then on. A worker started while a member has borrowed the slot it would take runs without
+//! one (the queue, not the budget, decides when jobs run).
 
-use std::collections::BTreeMap;
-use std::sync::{Arc, Mutex};
+use std::collections::{BTreeMap, VecDeque};
 use std::time::Duration;
 
-use litmus_engine::{Control, WorkerSlot, Workers};
+use litmus_engine::Control;
 use tokio::sync::oneshot;
 
-/// How often a waiting job looks at its cancel flag.
+use crate::jobs::{Schedule, Task};
+
+/// How often a job waiting in [`run_one`] looks at its cancel flag.
 pub const POLL: Duration = Duration::from_millis(20);
 
-#[derive(Default)]
-struct State {
-    running: usize,
-    waiting: BTreeMap<u64, oneshot::Sender<()>>,
-    /// The worker budget and its size (`None` until the first job asks).
-    workers: Option<(usize, Workers)>,
+/// The pool every job of the server runs on.
+pub type Pool = crate::jobs::Pool<Queue>;
+
+/// A new pool with the default limit (the settings set the real one before each job).
+pub fn pool() -> Pool {
+    Pool::new(Queue::default(), default_limit(), "litmus-check")
 }
 
-impl State {
-    /// The budget of `limit` slots (a new one if the limit changed).
-    fn workers(&mut self, limit: usize) -> &Workers {
-        let limit = limit.max(1);
-        if self.workers.as_ref().is_none_or(|(n, _)| *n != limit) {
-            self.workers = Some((limit, Workers::new(limit)));
+/// The jobs' tasks not started yet.
+#[derive(Default)]
+pub struct Queue {
+    /// Jobs that have started: their tasks left.
+    started: BTreeMap<u64, VecDeque<Task>>,
+    /// Jobs waiting for their first task to start: what to do when it does, and their tasks.
+    waiting: BTreeMap<u64, (Task, VecDeque<Task>)>,
+}
+
+impl Schedule for Queue {
+    fn next(&mut self) -> Option<Task> {
+        if let Some(mut e) = self.started.last_entry() {
+            let t = e.get_mut().pop_front();
+            if e.get().is_empty() {
+                e.remove();
+            }
+            if t.is_some() {
+                return t;
+            }
         }
-        &self.workers.as_ref().expect("set above").1
+        let (id, (on_start, mut tasks)) = self.waiting.pop_last()?;
+        let first = tasks.pop_front()?;
+        if !tasks.is_empty() {
+            self.started.insert(id, tasks);
+        }
+        Some(Box::new(move || {
+            on_start();
+            first()
+        }))
     }
 }
 
-/// Shared by every document of the server.
-#[derive(Clone, Default)]
-pub struct Queue {
-    state: Arc<Mutex<State>>,
-}
-
-/// A running job's place; dropping it lets the next waiting job run.
-pub struct Slot {
-    queue: Queue,
-    /// The slot of the worker budget this place carries.
-    worker: Option<WorkerSlot>,
-}
-
-impl Drop for Slot {
-    fn drop(&mut self) {
-        // The worker slot first, so the job the place goes to can take it.
-        drop(self.worker.take());
-        let mut s = self.queue.lock();
-        s.running = s.running.saturating_sub(1);
-        // Hand the place on to the newest job still waiting (a waiter that gave up is skipped).
-        while let Some((_, tx)) = s.waiting.pop_last() {
-            if tx.send(()).is_ok() {
-                s.running += 1;
-                break;
-            }
+impl Queue {
+    /// Queues job `id`'s tasks; `on_start` runs on the worker before its first task.
+    pub fn push(&mut self, id: u64, on_start: Task, tasks: Vec<Task>) {
+        if !tasks.is_empty() {
+            self.waiting.insert(id, (on_start, tasks.into()));
         }
+    }
+
+    /// Whether job `id` waits for its first task to start.
+    pub fn is_waiting(&self, id: u64) -> bool {
+        self.waiting.contains_key(&id)
+    }
+
+    /// Job ids waiting, newest first.
+    pub fn waiting(&self) -> Vec<u64> {
+        self.waiting.keys().rev().copied().collect()
+    }
+
+    /// Takes job `id`'s tasks not started out of the queue; returns how many.
+    pub fn cancel(&mut self, id: u64) -> usize {
+        let waiting = self.waiting.remove(&id).map_or(0, |(_, t)| t.len());
+        waiting + self.started.remove(&id).map_or(0, |t| t.len())
     }
 }
 
@@ -76,101 +98,38 @@ pub fn default_limit() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
-impl Queue {
-    fn lock(&self) -> std::sync::MutexGuard<'_, State> {
-        self.state.lock().unwrap_or_else(|p| p.into_inner())
-    }
-
-    /// A place's handle, with a slot of the current worker budget (of `limit`) if one is free.
-    fn slot(&self, s: &mut State, limit: usize) -> Slot {
-        Slot {
-            queue: self.clone(),
-            worker: s.workers(limit).try_acquire(),
-        }
-    }
-
-    /// The process's worker budget of `limit` slots, for a job's checks to borrow from.
-    pub fn workers(&self, limit: usize) -> Workers {
-        self.lock().workers(limit).clone()
-    }
-
-    /// Job ids waiting, newest first.
-    pub fn waiting(&self) -> Vec<u64> {
-        self.lock().waiting.keys().rev().copied().collect()
-    }
-
-    /// A place for job `id` if one is free now, else `Err` with the receiver to wait on.
-    fn try_acquire(&self, id: u64, limit: usize) -> Result<Slot, oneshot::Receiver<()>> {
-        let mut s = self.lock();
-        if s.running < limit.max(1) && s.waiting.keys().all(|&w| w < id) {
-            s.running += 1;
-            return Ok(self.slot(&mut s, limit));
-        }
-        let (tx, rx) = oneshot::channel();
-        s.waiting.insert(id, tx);
-        Err(rx)
-    }
-
-    /// Waits for a place for job `id`; `None` if `ctl` is cancelled first. `queued` runs
-    /// (once) if the job has to wait.
-    pub async fn acquire(
-        &self,
-        id: u64,
-        limit: usize,
-        ctl: &Control,
-        queued: impl std::future::Future<Output = ()>,
-    ) -> Option<Slot> {
-        let mut rx = match self.try_acquire(id, limit) {
-            Ok(slot) => return Some(slot),
-            Err(rx) => rx,
-        };
+/// Runs `f` as job `id`, one task, once it has its place; `None` if `ctl` is cancelled while
+/// it waits (or `f` panicked). `queued` runs (once) if the job has to wait. For the jobs whose
+/// answer a handler awaits (the axiomatic check, the fence quick fix).
+pub async fn run_one<R: Send + 'static>(
+    pool: &Pool,
+    id: u64,
+    ctl: &Control,
+    queued: impl std::future::Future<Output = ()>,
+    f: impl FnOnce() -> R + Send + 'static,
+) -> Option<R> {
+    let (tx, mut rx) = oneshot::channel();
+    let task: Task = Box::new(move || {
+        let _ = tx.send(f());
+    });
+    let waits = pool.with(|q| {
+        q.push(id, Box::new(|| {}), vec![task]);
+        q.is_waiting(id)
+    });
+    if waits {
         queued.await;
-        loop {
-            match tokio::time::timeout(POLL, &mut rx).await {
-                Ok(Ok(())) => return Some(self.slot(&mut self.lock(), limit)),
-                Ok(Err(_)) => return None,
-                Err(_) if ctl.is_cancelled() => {
-                    let mut s = self.lock();
-                    s.waiting.remove(&id);
-                    // Granted meanwhile: take the place and give it back at once.
-                    if rx.try_recv().is_ok() {
-                        drop(s);
-                        drop(Slot {
-                            queue: self.clone(),
-                            worker: None,
-                        });
-                    }
+    }
+    loop {
+        match tokio::time::timeout(POLL, &mut rx).await {
+            Ok(r) => return r.ok(),
+            Err(_) if ctl.is_cancelled() => {
+                if pool.with(|q| q.cancel(id)) > 0 {
                     return None;
                 }
-                Err(_) => {}
+                // Already running: it stops through `ctl`; its answer is the caller's to judge.
+                return rx.await.ok();
             }
-        }
-    }
-
-    /// Up to `n` more places for a running job's other models, taken only if free now and no
-    /// job waits (a waiting job always comes first).
-    pub fn try_more(&self, limit: usize, n: usize) -> Vec<Slot> {
-        let mut s = self.lock();
-        let mut out = Vec::new();
-        while out.len() < n && s.running < limit.max(1) && s.waiting.is_empty() {
-            s.running += 1;
-            let slot = self.slot(&mut s, limit);
-            out.push(slot);
-        }
-        out
-    }
-
-    /// More places (the limit was raised): wakes waiting jobs up to `limit` running.
-    pub fn refill(&self, limit: usize) {
-        let mut s = self.lock();
-        s.workers(limit);
-        while s.running < limit.max(1) {
-            let Some((_, tx)) = s.waiting.pop_last() else {
-                break;
-            };
-            if tx.send(()).is_ok() {
-                s.running += 1;
-            }
+            Err(_) => {}
         }
     }
 }
@@ -178,33 +137,60 @@ impl Queue {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::mpsc;
 
-    #[tokio::test]
-    async fn the_newest_waiting_job_runs_first_and_cancelled_ones_leave() {
-        let q = Queue::default();
-        let a = q.acquire(1, 1, &Control::new(), async {}).await.unwrap();
-        let (c2, c3, c4) = (Control::new(), Control::new(), Control::new());
-        let (q2, q3, q4) = (q.clone(), q.clone(), q.clone());
-        let j2 = tokio::spawn(async move { q2.acquire(2, 1, &c2, async {}).await.is_some() });
-        let j3 = tokio::spawn({
-            let c3 = c3.clone();
-            async move { q3.acquire(3, 1, &c3, async {}).await.is_some() }
+    /// A job's task that says when it runs and waits for the test's go.
+    fn task(id: u64, log: &mpsc::Sender<u64>, go: mpsc::Receiver<()>) -> Task {
+        let log = log.clone();
+        Box::new(move || {
+            log.send(id).unwrap();
+            let _ = go.recv();
+        })
+    }
+
+    #[test]
+    fn the_newest_waiting_job_runs_first_and_cancelled_ones_leave() {
+        let pool = Pool::new(Queue::default(), 1, "test");
+        let (log, ran) = mpsc::channel();
+        let mut gos = Vec::new();
+        let mut push = |id| {
+            let (go, wait) = mpsc::channel();
+            gos.push(go);
+            pool.with(|q| q.push(id, Box::new(|| {}), vec![task(id, &log, wait)]));
+        };
+        push(1);
+        assert_eq!(ran.recv().unwrap(), 1);
+        push(2);
+        push(3);
+        assert_eq!(pool.with(|q| q.waiting()), [3, 2]);
+        assert_eq!(pool.with(|q| q.cancel(3)), 1);
+        push(4);
+        assert_eq!(pool.with(|q| q.waiting()), [4, 2]);
+        for go in &gos {
+            let _ = go.send(());
+        }
+        assert_eq!(ran.recv().unwrap(), 4);
+        assert_eq!(ran.recv().unwrap(), 2);
+        assert!(pool.with(|q| q.waiting()).is_empty());
+    }
+
+    #[test]
+    fn a_started_jobs_further_tasks_come_before_a_waiting_job() {
+        let pool = Pool::new(Queue::default(), 1, "test");
+        let (log, ran) = mpsc::channel();
+        let (go, wait) = mpsc::channel();
+        let (go2, wait2) = mpsc::channel();
+        let (go3, wait3) = mpsc::channel();
+        pool.with(|q| {
+            let tasks = vec![task(1, &log, wait), task(11, &log, wait2)];
+            q.push(1, Box::new(|| {}), tasks)
         });
-        tokio::time::sleep(Duration::from_millis(50)).await;
-        assert_eq!(q.waiting(), [3, 2]);
-        c3.cancel();
-        assert!(!j3.await.unwrap());
-        let j4 = tokio::spawn(async move {
-            q4.acquire(4, 1, &c4, async {}).await.map(|s| {
-                drop(s);
-                4
-            })
-        });
-        tokio::time::sleep(Duration::from_millis(50)).await;
-        assert_eq!(q.waiting(), [4, 2]);
-        drop(a);
-        assert_eq!(j4.await.unwrap(), Some(4));
-        assert!(j2.await.unwrap());
-        assert!(q.waiting().is_empty());
+        assert_eq!(ran.recv().unwrap(), 1);
+        pool.with(|q| q.push(2, Box::new(|| {}), vec![task(2, &log, wait3)]));
+        for g in [&go, &go2, &go3] {
+            g.send(()).unwrap();
+        }
+        assert_eq!(ran.recv().unwrap(), 11);
+        assert_eq!(ran.recv().unwrap(), 2);
     }
 }

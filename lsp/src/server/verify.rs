@@ -1,20 +1,19 @@
-//! Verification in the background: one worker thread per job, cancellation, `$/progress`,
-//! `litmus/status`; the content-keyed result cache is in `cache.rs`.
+//! Verification in the background: planning a check, its tasks, and what a model's result does
+//! to the document; the main loop (`main_loop.rs`) runs the job (queue, cancellation,
+//! `$/progress`, `litmus/status`); the content-keyed result cache is in `cache.rs`.
 //!
-//! A job checks one document's AST under the models that the cache cannot answer, one model
-//! after another on a dedicated thread (the MCR engine builds its Z3 context on the calling
-//! thread), each check inside `catch_unwind`. A newer program (an edit that changes the program
+//! A job checks one document's AST under the models that the cache cannot answer, one task per
+//! model on the process's pool of workers (`crate::jobs`), in parallel when `maxJobs` allows,
+//! each check inside `catch_unwind`. A newer program (an edit that changes the program
 //! tokens, or a new verification) cancels the older job through its [`Control`] at once. Results
 //! carry the job id and the program tokens they were computed from: a result whose job is no
 //! longer the document's job is dropped (never shown), and spans of a result are moved to the
 //! document's current text token by token ([`TokenMap::remap`]).
 
-use std::collections::VecDeque;
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use tower_lsp_server::ls_types::notification::Progress as ProgressNotification;
 use tower_lsp_server::ls_types::*;
 
 use litmus_engine::ast::Test;
@@ -26,9 +25,10 @@ pub use super::cache::{Cache, CacheEntry};
 use super::document::{Job, Outcome};
 pub use super::edit::{after_edit, spawn_parse, AfterEdit};
 use super::engine::Engine;
-use super::queue::Slot;
+use super::main_loop::{Event, Msg};
 use super::tokens::TokenMap;
-use super::{panic_message, to_proto, Ctx};
+use super::{panic_message, Ctx};
+use crate::jobs::{Kind, Task};
 
 pub async fn start(ctx: &Ctx, uri: &Uri) {
     start_with(ctx, uri, true, false).await
@@ -39,14 +39,16 @@ pub async fn start_forced(ctx: &Ctx, uri: &Uri) {
     start_with(ctx, uri, false, false).await
 }
 
-struct Plan {
-    job: Job,
-    test: Arc<Test>,
-    tokens: TokenMap,
-    cond_key: String,
-    models: Vec<Model>,
-    opts: litmus_engine::CheckOptions,
-    opts_key: String,
+/// A check to run: the document's job, what it checks, and the keys its results are cached
+/// and judged stale by.
+pub struct Plan {
+    pub job: Job,
+    pub test: Arc<Test>,
+    pub tokens: TokenMap,
+    pub cond_key: String,
+    pub models: Vec<Model>,
+    pub opts: litmus_engine::CheckOptions,
+    pub opts_key: String,
 }
 
 /// `unbounded`: for every iteration (`super::unbounded`, never answered from the cache).
@@ -65,7 +67,7 @@ pub(super) async fn start_with(ctx: &Ctx, uri: &Uri, use_cache: bool, unbounded:
             return;
         };
         if let Some(j) = d.job.take() {
-            j.control.cancel();
+            j.cancel();
             cancelled_old = true;
         }
         d.results.retain(|m, _| settings.models.contains(m));
@@ -106,6 +108,7 @@ pub(super) async fn start_with(ctx: &Ctx, uri: &Uri, use_cache: bool, unbounded:
                         control: Control::new(),
                         token: None,
                         unbounded,
+                        tx: ctx.shared.tx.clone(),
                     };
                     d.job = Some(job.clone());
                     Some(Plan {
@@ -121,307 +124,93 @@ pub(super) async fn start_with(ctx: &Ctx, uri: &Uri, use_cache: bool, unbounded:
             }
         }
     };
-    if cancelled_old {
-        ctx.send_status(uri, "cancelled").await;
-    }
-    ctx.publish(uri).await;
-    match plan {
-        None => {
-            ctx.send_status(uri, "done").await;
-            ctx.refresh_views().await;
-        }
-        Some(plan) => {
-            ctx.send_status(uri, "running").await;
-            let ctx = ctx.clone();
-            let uri = uri.clone();
-            tokio::spawn(async move { run_job(ctx, uri, plan).await });
-        }
-    }
+    // The main loop shows the cached results and runs the rest.
+    ctx.send(Msg::Start {
+        uri: uri.clone(),
+        plan: plan.map(Box::new),
+        cancelled_old,
+    });
 }
 
-enum Msg {
-    Progress(Model, litmus_engine::Progress),
-    /// A violation found while the model's check still explores.
-    Found(Model, Violation),
-    Done(Model, Result<super::unbounded::Checked, String>),
-    /// A worker returned (sent last), with its place: freed after the job's progress ends, so
-    /// the client sees a job end before the one taking its place begins.
-    Exit(Option<Slot>),
-}
-
-/// Sends [`Msg::Exit`] with the worker's place when its `run` returns, however it returns.
-struct ExitGuard(tokio::sync::mpsc::UnboundedSender<Msg>, Option<Slot>);
-
-impl Drop for ExitGuard {
-    fn drop(&mut self) {
-        let _ = self.0.send(Msg::Exit(self.1.take()));
-    }
-}
-
-async fn run_job(ctx: Ctx, uri: Uri, plan: Plan) {
-    let Plan {
-        job,
-        test,
-        tokens,
-        cond_key,
-        models,
-        opts,
-        opts_key,
-    } = plan;
-    // Wait for a place in the queue (see `queue`); a job cancelled meanwhile never runs.
+/// The tasks of a job, one per model, for the pool: each checks its model inside
+/// `catch_unwind` on a worker thread (the MCR engine builds its Z3 context on the calling
+/// thread) and sends the main loop its progress, the violations it finds while exploring, and
+/// its result (`None` when the job was cancelled before the model began).
+pub(super) fn tasks(ctx: &Ctx, plan: &Plan) -> Vec<Task> {
     let settings = ctx.settings();
     let limit = settings
         .max_jobs
         .unwrap_or_else(super::queue::default_limit);
-    let slot = ctx
-        .shared
-        .queue
-        .acquire(job.id, limit, &job.control, ctx.send_status(&uri, "queued"))
-        .await;
-    if slot.is_some() && !job.control.is_cancelled() {
-        ctx.send_status(&uri, "running").await;
-    }
-    // The progress token, if the client can show progress.
-    let mut token = None;
-    if ctx.caps().work_done_progress {
-        let t = format!("litmus/verify/{}", job.id);
-        if ctx
-            .client
-            .create_work_done_progress(NumberOrString::String(t.clone()))
-            .await
-            .is_ok()
-        {
-            token = Some(t);
-        }
-    }
-    {
-        let mut st = ctx.state();
-        match st
-            .docs
-            .get_mut(&uri)
-            .and_then(|d| d.job.as_mut())
-            .filter(|j| j.id == job.id)
-        {
-            Some(j) => j.token = token.clone(),
-            None => return, // superseded or closed while we asked for a token
-        }
-    }
-    let model_list = models
-        .iter()
-        .map(|m| m.label())
-        .collect::<Vec<_>>()
-        .join(", ");
-    if let Some(t) = &token {
-        let begin = to_proto::progress_begin(
-            t,
-            format!("Verifying {}", test.name.text),
-            model_list.clone(),
-        );
-        ctx.client
-            .send_notification::<ProgressNotification>(begin)
-            .await;
-    }
-
-    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<Msg>();
-    let control = job
+    ctx.shared.pool.set_limit(limit);
+    let control = plan
+        .job
         .control
         .clone()
         .with_memory_budget(crate::memory::budget(
             settings.max_memory,
             "set by litmus.maxMemory",
         ))
-        .with_workers(ctx.shared.queue.workers(limit));
-    // One worker thread per place held: the job's own, and for its other models the places
-    // free right now (never one a waiting job could have): models run in parallel when
-    // `maxJobs` and the queue allow, else one after another.
-    let mut slots = Vec::new();
-    if let Some(s) = slot.filter(|_| !job.control.is_cancelled()) {
-        slots.push(s);
-        slots.extend(
-            ctx.shared
-                .queue
-                .try_more(limit, models.len().saturating_sub(1)),
-        );
-    }
-    let pending = Arc::new(Mutex::new(
-        models.iter().copied().collect::<VecDeque<Model>>(),
-    ));
-    let (mut started, mut spawn_error) = (0, None);
-    for (i, slot) in slots.into_iter().enumerate() {
-        let w = Worker {
-            tx: tx.clone(),
-            engine: ctx.shared.engine.clone(),
-            test: test.clone(),
-            opts: opts.clone(),
-            control: control.clone(),
-            pending: pending.clone(),
-            unbounded: job.unbounded,
-        };
-        let spawned = std::thread::Builder::new()
-            .name(format!("litmus-check-{}-{i}", job.id))
-            .spawn(move || w.run(slot));
-        match spawned {
-            Ok(_) => started += 1,
-            Err(e) => spawn_error = Some(e),
-        }
-    }
-    drop(tx);
-    if let (0, Some(e)) = (started, spawn_error) {
-        let mut st = ctx.state();
-        if let Some(d) = st.docs.get_mut(&uri) {
-            for m in &models {
-                d.results.insert(
-                    *m,
-                    Outcome::Crashed(format!("cannot start a worker thread: {e}")),
-                );
-            }
-        }
-    }
-
-    let total = models.len();
-    let mut done = 0;
-    // Until every worker has said it returned: not until the channel closes, since clones of
-    // the job's `Control` (whose callbacks hold senders) may outlive the check a moment, in
-    // what an engine frees in the background.
-    let mut exited = 0;
-    let mut places = Vec::new();
-    while exited < started {
-        let Some(msg) = rx.recv().await else { break };
-        match msg {
-            Msg::Exit(place) => {
-                exited += 1;
-                places.extend(place);
-            }
-            Msg::Progress(m, p) => {
-                if let Some(t) = &token {
-                    let report = to_proto::progress_report(
-                        t,
-                        format!(
-                            "{}: {} executions, {} states",
-                            m.label(),
-                            p.executions,
-                            p.states
-                        ),
-                        (done * 100 / total) as u32,
-                    );
-                    ctx.client
-                        .send_notification::<ProgressNotification>(report)
-                        .await;
-                }
-            }
-            Msg::Found(m, v) => {
-                if model_found(&ctx, &uri, &job, &tokens, m, v) {
-                    ctx.publish(&uri).await;
-                    ctx.send_status(&uri, "running").await;
-                    ctx.refresh_views().await;
-                }
-            }
-            Msg::Done(m, r) => {
-                done += 1;
-                let shown = model_done(&ctx, &uri, &job, &tokens, (&cond_key, &opts_key), m, r);
-                if shown {
-                    ctx.publish(&uri).await;
-                    ctx.send_status(&uri, "running").await;
-                }
-                if let Some(t) = &token {
-                    let report = to_proto::progress_report(
-                        t,
-                        format!("{} done ({done}/{total})", m.label()),
-                        (done * 100 / total) as u32,
-                    );
-                    ctx.client
-                        .send_notification::<ProgressNotification>(report)
-                        .await;
-                }
-            }
-        }
-    }
-
-    // Every worker is finished.
-    let cancelled = job.control.is_cancelled();
-    let current = {
-        let mut st = ctx.state();
-        match st.docs.get_mut(&uri) {
-            Some(d) if d.job.as_ref().is_some_and(|j| j.id == job.id) => {
-                d.job = None;
-                if cancelled {
-                    // What was found stays, marked incomplete (as the CLI keeps it on Ctrl-C).
-                    for o in d.results.values_mut() {
-                        if o.running() {
-                            *o = Outcome::Cancelled(o.violations().to_vec());
-                        }
-                    }
-                }
-                true
-            }
-            _ => false,
-        }
+        .with_workers(ctx.shared.pool.workers());
+    let check = Arc::new(Check {
+        tx: ctx.shared.tx.clone(),
+        job: plan.job.id,
+        engine: ctx.shared.engine.clone(),
+        test: plan.test.clone(),
+        opts: plan.opts.clone(),
+        control,
+        unbounded: plan.job.unbounded,
+    });
+    let task = |m: Model| -> Task {
+        let c = check.clone();
+        Box::new(move || c.run(m))
     };
-    if let Some(t) = &token {
-        let msg = if cancelled { "cancelled" } else { "done" };
-        ctx.client
-            .send_notification::<ProgressNotification>(to_proto::progress_end(t, msg))
-            .await;
-    }
-    drop(places);
-    if current {
-        if cancelled {
-            ctx.publish(&uri).await;
-        }
-        ctx.send_status(&uri, if cancelled { "cancelled" } else { "done" })
-            .await;
-        ctx.refresh_views().await;
-    }
+    plan.models.iter().map(|&m| task(m)).collect()
 }
 
-/// What a worker thread needs: it checks the job's models one at a time until none is left.
-struct Worker {
-    tx: tokio::sync::mpsc::UnboundedSender<Msg>,
+/// What a job's tasks share.
+struct Check {
+    tx: super::main_loop::Sender,
+    job: u64,
     engine: Arc<dyn Engine>,
     test: Arc<Test>,
     opts: litmus_engine::CheckOptions,
     control: Control,
-    pending: Arc<Mutex<VecDeque<Model>>>,
     unbounded: bool,
 }
 
-impl Worker {
-    /// Runs on its own thread, holding its place in the queue until it returns.
-    fn run(self, slot: Slot) {
-        let _exit = ExitGuard(self.tx.clone(), Some(slot));
-        loop {
-            if self.control.is_cancelled() {
-                break;
-            }
-            let next = self
-                .pending
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .pop_front();
-            let Some(m) = next else { break };
-            let last = Arc::new(Mutex::new(Instant::now()));
-            let (txp, txf) = (self.tx.clone(), self.tx.clone());
-            let ctl = self
-                .control
-                .clone()
-                .with_progress(move |p| {
-                    let mut l = last.lock().unwrap_or_else(|e| e.into_inner());
-                    if l.elapsed() >= Duration::from_millis(50) {
-                        *l = Instant::now();
-                        let _ = txp.send(Msg::Progress(m, p.clone()));
-                    }
-                })
-                .with_on_violation(move |v| {
-                    let _ = txf.send(Msg::Found(m, v.clone()));
-                });
-            let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                let (e, o) = (&*self.engine, (&self.opts, &ctl));
-                super::unbounded::check(e, &self.test, m, o, self.unbounded)
-            }))
-            .map_err(|e| panic_message(&*e));
-            if self.tx.send(Msg::Done(m, r)).is_err() {
-                break;
-            }
+impl Check {
+    fn send(&self, kind: Kind<(), Option<super::unbounded::Checked>>) {
+        let _ = self.tx.send(Msg::Event(Event::new(self.job, kind)));
+    }
+
+    /// Checks model `m` on a worker of the pool.
+    fn run(&self, m: Model) {
+        if self.control.is_cancelled() {
+            return self.send(Kind::Done(m, None));
+        }
+        let last = Arc::new(Mutex::new(Instant::now()));
+        let (txp, txf, job) = (self.tx.clone(), self.tx.clone(), self.job);
+        let ctl = self
+            .control
+            .clone()
+            .with_progress(move |p| {
+                let mut l = last.lock().unwrap_or_else(|e| e.into_inner());
+                if l.elapsed() >= Duration::from_millis(50) {
+                    *l = Instant::now();
+                    let e = Event::new(job, Kind::Progress(m, p.clone()));
+                    let _ = txp.send(Msg::Event(e));
+                }
+            })
+            .with_on_violation(move |v| {
+                let _ = txf.send(Msg::Event(Event::new(job, Kind::Found(m, v.clone()))));
+            });
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let (e, o) = (&*self.engine, (&self.opts, &ctl));
+            super::unbounded::check(e, &self.test, m, o, self.unbounded)
+        }));
+        match r {
+            Ok(c) => self.send(Kind::Done(m, Some(c))),
+            Err(e) => self.send(Kind::Failed(Some(m), panic_message(&*e))),
         }
     }
 }
@@ -429,14 +218,8 @@ impl Worker {
 /// Shows a violation a running check just found, if the job is still the document's: the
 /// model's outcome becomes (or grows) `Exploring` until its complete report arrives. Returns
 /// whether it is shown.
-fn model_found(
-    ctx: &Ctx,
-    uri: &Uri,
-    job: &Job,
-    tokens: &TokenMap,
-    m: Model,
-    mut v: Violation,
-) -> bool {
+pub(super) fn model_found(ctx: &Ctx, uri: &Uri, plan: &Plan, m: Model, mut v: Violation) -> bool {
+    let (job, tokens) = (&plan.job, &plan.tokens);
     if job.control.is_cancelled() {
         return false;
     }
@@ -472,15 +255,15 @@ fn model_found(
 
 /// Records one model's result: caches it (unless the job was cancelled) and shows it if the job
 /// is still the document's job. Returns whether it is shown.
-fn model_done(
+pub(super) fn model_done(
     ctx: &Ctx,
     uri: &Uri,
-    job: &Job,
-    tokens: &TokenMap,
-    (cond_key, opts_key): (&str, &str),
+    plan: &Plan,
     m: Model,
     r: Result<super::unbounded::Checked, String>,
 ) -> bool {
+    let (job, tokens) = (&plan.job, &plan.tokens);
+    let (cond_key, opts_key) = (plan.cond_key.as_str(), plan.opts_key.as_str());
     if job.control.is_cancelled() {
         return false;
     }
