@@ -7,7 +7,7 @@
 //! available yet and says so. About a second.
 //!
 //! Where the sample has a test that uses something outside the subset, it is listed with the
-//! error's position (today one: herd's instruction test `A127`, a symbolic register).
+//! error's position (today none).
 
 use litmus_engine::asm::{self, Arch};
 use litmus_engine::{check, syntax, CheckOptions, Control, Model};

@@ -135,11 +135,33 @@ fn sample(set: &str, arch: Arch) -> Option<(usize, Tally)> {
     Some((total, t))
 }
 
+/// Every disagreement and every test not checked must be a known one, listed with its
+/// reason in `docs/arm-riscv.md`: a new one fails the test. A listed test that now agrees is
+/// printed, to be taken off the list.
+fn only_known(set: &str, t: &Tally, disagree: &[&str], unchecked: &[&str]) {
+    let name = |d: &String| d.split(": ").next().unwrap_or_default().to_string();
+    let found: Vec<String> = t.disagree.iter().map(name).collect();
+    let skipped: Vec<String> = t.unsupported.iter().map(name).collect();
+    for (what, list, got) in [
+        ("disagreement", disagree, &found),
+        ("test not checked", unchecked, &skipped),
+    ] {
+        for k in list {
+            if !got.iter().any(|g| g == k) {
+                println!("{set}: {k} is listed as a known {what} but is not one any more");
+            }
+        }
+        let new: Vec<&String> = got.iter().filter(|g| !list.contains(&g.as_str())).collect();
+        assert!(new.is_empty(), "{set}: new {what}s: {new:?}");
+    }
+}
+
 #[test]
 fn riscv_agrees_with_herd7() {
     if let Some((total, t)) = sample("riscv", Arch::RiscV) {
         assert!(total >= 100);
         assert!(t.agree * 100 >= total * 90, "{} of {total}", t.agree);
+        only_known("riscv", &t, &[], &[]);
     }
 }
 
@@ -147,8 +169,8 @@ fn riscv_agrees_with_herd7() {
 fn aarch64_agrees_with_herd7() {
     if let Some((total, t)) = sample("aarch64", Arch::AArch64) {
         assert!(total >= 100);
-        // Every test checked agrees (392 of 400; the rest are not checked yet).
-        assert!(t.disagree.is_empty(), "{:?}", t.disagree);
+        // Every test agrees: none disagrees, none is left unchecked.
         assert!(t.agree * 100 >= total * 95, "{} of {total}", t.agree);
+        only_known("aarch64", &t, &[], &[]);
     }
 }

@@ -329,6 +329,9 @@ pub enum Op {
         width: Width,
         /// `LDRSW`, `LDRSB`, `lb`, `lh`, `lw` (RV64): sign-extends.
         signed: bool,
+        /// The destination register's width: AArch64 `W` 32 (the value is zero-extended
+        /// into the `X` register), else 64.
+        reg_width: Width,
         ord: Ordering,
         /// `LDXR`, `lr.w`: opens an exclusive pair.
         exclusive: bool,
@@ -388,6 +391,8 @@ pub enum Op {
         b: Operand,
         cond: Cond,
         otherwise: Otherwise,
+        /// 32 for `W` registers, 64 for `X`.
+        width: Width,
     },
     /// `ADR Xd,label`: the address of a label.
     AddressOf {
@@ -461,4 +466,82 @@ pub struct Code {
     /// location). The AST's condition reads them as loads of `x`; the engine must read them
     /// as addresses.
     pub address_atoms: Vec<Span>,
+    /// The declared C types of the init block (`int x=0xffff;`, `uint64_t 0:X3;`,
+    /// `int *p;`): a location's cell size and how herd compares a value with a constant.
+    pub types: Types,
+    /// `locations [x; 0:X2;]`: observed in the final states beside the condition's names.
+    pub shown: Vec<crate::ast::Expr>,
+}
+
+/// A declared type: its size in bytes and signedness (pointers are 8 unsigned bytes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CType {
+    pub bytes: u8,
+    pub signed: bool,
+}
+
+impl CType {
+    /// herd's type when none is declared: `int`.
+    pub const DEFAULT: CType = CType {
+        bytes: 4,
+        signed: true,
+    };
+
+    /// The type named `name` (`int`, `uint64_t`, ...), a pointer when `pointer`.
+    pub fn named(name: &str, pointer: bool) -> Option<CType> {
+        if pointer {
+            return Some(CType {
+                bytes: 8,
+                signed: false,
+            });
+        }
+        let (bytes, signed) = match name {
+            "char" | "int8_t" => (1, true),
+            "uint8_t" => (1, false),
+            "short" | "int16_t" => (2, true),
+            "uint16_t" => (2, false),
+            "int" | "int32_t" => (4, true),
+            "uint32_t" => (4, false),
+            "long" | "int64_t" => (8, true),
+            "uint64_t" => (8, false),
+            _ => return None,
+        };
+        Some(CType { bytes, signed })
+    }
+
+    /// `v` as a value of this type (truncated, then sign- or zero-extended).
+    pub fn normalize(self, v: i64) -> i64 {
+        match (self.bytes, self.signed) {
+            (1, true) => v as i8 as i64,
+            (1, false) => v as u8 as i64,
+            (2, true) => v as i16 as i64,
+            (2, false) => v as u16 as i64,
+            (4, true) => v as i32 as i64,
+            (4, false) => v as u32 as i64,
+            _ => v,
+        }
+    }
+}
+
+/// The declared types of a test's locations and registers.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Types {
+    /// By location (index into [`crate::ast::Test::shared`]).
+    pub locations: std::collections::BTreeMap<usize, CType>,
+    /// By thread and register.
+    pub registers: std::collections::BTreeMap<(usize, Reg), CType>,
+}
+
+impl Types {
+    /// A location's type ([`CType::DEFAULT`] when not declared).
+    pub fn location(&self, loc: usize) -> CType {
+        self.locations.get(&loc).copied().unwrap_or(CType::DEFAULT)
+    }
+    /// A register's type ([`CType::DEFAULT`] when not declared).
+    pub fn register(&self, thread: usize, reg: Reg) -> CType {
+        self.registers
+            .get(&(thread, reg))
+            .copied()
+            .unwrap_or(CType::DEFAULT)
+    }
 }

@@ -18,7 +18,12 @@ pub fn amo(op: AmoOp, old: i64, v: i64) -> i64 {
     }
 }
 
-pub fn alu(op: AluOp, dst: i64, a: i64, b: i64, c: i64) -> i64 {
+/// `op` on `a`, `b`, `c` (and the destination's old value, for `MOVK`) at `bits` (32 or
+/// 64): shifts and bitfield moves act on the low `bits` bits (the caller masks the result).
+pub fn alu(op: AluOp, bits: u32, dst: i64, a: i64, b: i64, c: i64) -> i64 {
+    let w = |x: i64| if bits == 32 { x as u32 as i64 } else { x };
+    let sw = |x: i64| if bits == 32 { x as i32 as i64 } else { x };
+    let amount = |x: i64| (x & (bits as i64 - 1)) as u32;
     match op {
         AluOp::Mov => a,
         AluOp::MovK => {
@@ -27,7 +32,7 @@ pub fn alu(op: AluOp, dst: i64, a: i64, b: i64, c: i64) -> i64 {
         }
         AluOp::Not => !a,
         AluOp::Neg => a.wrapping_neg(),
-        AluOp::Abs => a.wrapping_abs(),
+        AluOp::Abs => sw(a).wrapping_abs(),
         AluOp::AndNot => a & !b,
         AluOp::OrNot => a | !b,
         AluOp::XorNot => a ^ !b,
@@ -45,25 +50,33 @@ pub fn alu(op: AluOp, dst: i64, a: i64, b: i64, c: i64) -> i64 {
         AluOp::Or => a | b,
         AluOp::Xor => a ^ b,
         AluOp::Mul => a.wrapping_mul(b),
-        AluOp::Lsl => a.wrapping_shl((b & 63) as u32),
-        AluOp::Lsr => ((a as u64).wrapping_shr((b & 63) as u32)) as i64,
-        AluOp::Asr => a.wrapping_shr((b & 63) as u32),
+        AluOp::Lsl => a.wrapping_shl(amount(b)),
+        AluOp::Lsr => ((w(a) as u64).wrapping_shr(amount(b))) as i64,
+        AluOp::Asr => sw(a).wrapping_shr(amount(b)),
         AluOp::SignExtend32 => a as i32 as i64,
         AluOp::Bitfield { signed } => {
-            let (immr, imms) = ((b & 63) as u32, (c & 63) as u32);
-            if imms >= immr {
-                let len = imms - immr + 1;
-                let f = ((a as u64) >> immr) & if len == 64 { u64::MAX } else { (1 << len) - 1 };
-                if signed && len < 64 && f >> (len - 1) & 1 == 1 {
-                    (f | !((1u64 << len) - 1)) as i64
+            // UBFM/SBFM Rd, Rn, #immr, #imms at `bits`: a field of Rn moved to bit 0 (imms >=
+            // immr) or from bit 0 to bit bits-immr; SBFM sign-extends it.
+            let (immr, imms) = (amount(b), amount(c));
+            let a = w(a) as u64;
+            let ones = |len: u32| {
+                if len >= 64 {
+                    u64::MAX
                 } else {
-                    f as i64
+                    (1u64 << len) - 1
                 }
+            };
+            let (f, len, at) = if imms >= immr {
+                (a >> immr & ones(imms - immr + 1), imms - immr + 1, 0)
             } else {
-                let len = imms + 1;
-                let f = (a as u64) & ((1u64 << len) - 1);
-                (f << (64 - immr)) as i64
-            }
+                (a & ones(imms + 1), imms + 1, bits - immr)
+            };
+            let f = if signed && len < 64 && f >> (len - 1) & 1 == 1 {
+                f | !ones(len)
+            } else {
+                f
+            };
+            (f << at) as i64
         }
     }
 }

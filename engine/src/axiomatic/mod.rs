@@ -4,6 +4,7 @@
 //! same engine checks lowered programs (herd's x86 tests) against [`SC_CAT`] and
 //! [`X86TSO_CAT`] ([`program`]), to compare with the operational engines.
 
+mod access;
 mod alu;
 pub mod exec;
 mod outcome;
@@ -12,7 +13,7 @@ mod tags;
 mod taint;
 pub mod thread;
 
-pub use outcome::{address, check, Execution, Report};
+pub use outcome::{address, check, location_name, Execution, Report};
 pub use program::{check_program, ProgramReport};
 
 use crate::asm::Arch;

@@ -10,9 +10,28 @@ use crate::ast::{BinOp, Expr, ExprKind, Quantifier, Test, UnOp};
 use crate::cat::{Failure, Model};
 use std::collections::{BTreeMap, BTreeSet};
 
-/// The address of cell `cell` of location `loc` (index into `Test::shared`).
-pub fn address(loc: usize, cell: usize) -> i64 {
-    0x1000 * (loc as i64 + 1) + 4 * cell as i64
+/// The address of cell `cell` of location `loc` (index into `Test::shared`): locations are
+/// 0x10000 bytes apart, a location's cells the size of its declared type apart (herd's
+/// `int`, 4 bytes, when none is declared).
+pub fn address(code: &Code, loc: usize, cell: usize) -> i64 {
+    0x10000 * (loc as i64 + 1) + code.types.location(loc).bytes as i64 * cell as i64
+}
+
+/// The name of the location cell at `addr` as the test writes it (`x`, `a[1]`), or the
+/// address in hexadecimal.
+pub fn location_name(test: &Test, code: &Code, addr: i64) -> String {
+    for (i, d) in test.shared.iter().enumerate() {
+        for c in 0..d.cells() as usize {
+            if address(code, i, c) == addr {
+                return if d.is_array() {
+                    format!("{}[{c}]", d.name.text)
+                } else {
+                    d.name.text.clone()
+                };
+            }
+        }
+    }
+    format!("{addr:#x}")
 }
 
 /// A candidate execution with what the model said of it.
@@ -64,14 +83,21 @@ impl Cx<'_> {
             ExprKind::Int(i) => *i,
             ExprKind::Reg(_) => 0,
             ExprKind::ThreadReg { thread, reg } => asm::register(self.code.arch, &reg.text)
-                .and_then(|r| regs.get(*thread).and_then(|m| m.get(&r).copied()))
+                .and_then(|r| {
+                    let v = regs.get(*thread).and_then(|m| m.get(&r).copied())?;
+                    Some(self.code.types.register(*thread, r).normalize(v))
+                })
                 .unwrap_or(0),
             ExprKind::Load(l) => {
                 let cell = l.index.as_ref().map_or(0, |i| self.eval(i, regs, mem)) as usize;
                 if self.code.address_atoms.contains(&l.span) {
-                    address(l.var, cell)
+                    address(self.code, l.var, cell)
                 } else {
-                    mem.get(&address(l.var, cell)).copied().unwrap_or(0)
+                    let v = mem.get(&address(self.code, l.var, cell));
+                    self.code
+                        .types
+                        .location(l.var)
+                        .normalize(v.copied().unwrap_or(0))
                 }
             }
             ExprKind::Unary(UnOp::Not, a) => (self.eval(a, regs, mem) == 0) as i64,
@@ -85,6 +111,13 @@ impl Cx<'_> {
                     BinOp::Implies => t(x == 0 || self.eval(b, regs, mem) != 0),
                     _ => {
                         let y = self.eval(b, regs, mem);
+                        // herd compares an observed value and a constant at the value's
+                        // declared type: `0:x5=0xffffffff` holds for -1 in an `int`.
+                        let ty = self.observed_type(a).or(self.observed_type(b));
+                        let (x, y) = match (op, ty) {
+                            (BinOp::Eq | BinOp::Ne, Some(ty)) => (ty.normalize(x), ty.normalize(y)),
+                            _ => (x, y),
+                        };
                         match op {
                             BinOp::Eq => t(x == y),
                             BinOp::Ne => t(x != y),
@@ -103,6 +136,18 @@ impl Cx<'_> {
                     }
                 }
             }
+        }
+    }
+
+    /// The declared type of an observed register or location (`None` for anything else).
+    fn observed_type(&self, e: &Expr) -> Option<asm::CType> {
+        match &e.kind {
+            ExprKind::ThreadReg { thread, reg } => asm::register(self.code.arch, &reg.text)
+                .map(|r| self.code.types.register(*thread, r)),
+            ExprKind::Load(l) if !self.code.address_atoms.contains(&l.span) => {
+                Some(self.code.types.location(l.var))
+            }
+            _ => None,
         }
     }
 
@@ -132,10 +177,10 @@ impl Cx<'_> {
     }
 }
 
-fn init_value(v: &Init) -> Result<i64, AxError> {
+fn init_value(code: &Code, v: &Init) -> Result<i64, AxError> {
     match v {
         Init::Int(i) => Ok(*i),
-        Init::Address(l) => Ok(address(*l, 0)),
+        Init::Address(l) => Ok(address(code, *l, 0)),
         Init::Label { .. } => Err(AxError::new(
             "label addresses in the initial state are not supported by the axiomatic engine yet",
         )),
@@ -158,24 +203,36 @@ pub fn check(
     let mut init: Vec<(i64, i64)> = Vec::new();
     for (i, s) in test.shared.iter().enumerate() {
         for (c, v) in s.init.iter().enumerate() {
-            init.push((address(i, c), *v));
+            init.push((address(code, i, c), *v));
         }
     }
     for (loc, v) in &code.memory_init {
-        let a = address(*loc, 0);
-        let v = init_value(v)?;
+        let a = address(code, *loc, 0);
+        let v = init_value(code, v)?;
         init.iter_mut().filter(|x| x.0 == a).for_each(|x| x.1 = v);
     }
     let mut regs: Vec<BTreeMap<asm::Reg, i64>> = vec![BTreeMap::new(); code.threads.len()];
     for ri in &code.init {
         if let Some(m) = regs.get_mut(ri.thread) {
-            m.insert(ri.reg, init_value(&ri.value)?);
+            m.insert(ri.reg, init_value(code, &ri.value)?);
         }
     }
-    // The values each location may hold: a fixed point over the threads' writes.
+    // The values each location may hold: every value some path writes, iterated from the
+    // initial values. A value an execution reads comes from a chain of writes each computed
+    // from the one before (no value out of thin air: the models order dependencies and rf),
+    // and a chain has at most as many writes as an execution: after that many rounds the
+    // domain holds every value an execution can read, even where the iteration would go on
+    // (an AMO adding to what it read: herd solves such values symbolically).
     let mut domain: BTreeMap<i64, BTreeSet<i64>> = init
         .iter()
         .map(|&(a, v)| (a, BTreeSet::from([v])))
+        .collect();
+    let declared: BTreeMap<i64, (u8, i64)> = init
+        .iter()
+        .filter_map(|&(a, v)| {
+            let loc = (a / 0x10000 - 1) as usize;
+            code.types.locations.get(&loc).map(|t| (a, (t.bytes, v)))
+        })
         .collect();
     let mut all: Vec<Vec<Path>>;
     let mut rounds = 0;
@@ -188,8 +245,12 @@ pub fn check(
                 code: tc,
                 domain: &domain,
                 init: regs[t].clone(),
+                declared: &declared,
             };
             all.push(paths(&ctx)?);
+        }
+        if rounds >= most_writes(&all) {
+            break;
         }
         let mut grown = false;
         for e in all.iter().flatten().flat_map(|p| &p.events) {
@@ -204,14 +265,22 @@ pub fn check(
         if !grown {
             break;
         }
-        if rounds > 8 || domain.values().any(|d| d.len() > 24) {
-            return Err(AxError::new(
-                "the values written do not settle (a loop that counts?)",
-            ));
+        if domain.values().any(|d| d.len() > MAX_VALUES) {
+            return Err(AxError::new(&format!(
+                "unknown: more than {MAX_VALUES} values for one location (the engine's bound)"
+            )));
         }
     }
+    let cells: Vec<(i64, i64, Option<u8>)> = init
+        .iter()
+        .map(|&(a, v)| (a, v, declared.get(&a).map(|d| d.0)))
+        .collect();
+    super::access::check_sizes(code, &cells, &all, model.requires_uniproc())?;
     let mut atoms = BTreeMap::new();
     cx.atoms(&cond.expr, &mut atoms);
+    for e in &code.shown {
+        cx.atoms(e, &mut atoms);
+    }
     let vars: Vec<String> = atoms.keys().cloned().collect();
     let mut rep = Report {
         quantifier: cond.quantifier,
@@ -324,6 +393,21 @@ pub fn check(
         rep.forbidden = None;
     }
     Ok(rep)
+}
+
+/// The most values the engine tries for one location.
+const MAX_VALUES: usize = 64;
+
+/// The most writes one execution can have: per thread, its path with the most writes.
+fn most_writes(all: &[Vec<Path>]) -> usize {
+    all.iter()
+        .map(|ps| {
+            ps.iter()
+                .map(|p| p.events.iter().filter(|e| e.kind == Kind::W).count())
+                .max()
+                .unwrap_or(0)
+        })
+        .sum()
 }
 
 /// The skeleton's `addr`, `data`, `ctrl` and `rmw` pairs.

@@ -187,18 +187,7 @@ struct Names<'a> {
 
 impl Names<'_> {
     fn loc(&self, addr: i64) -> String {
-        for (i, d) in self.test.shared.iter().enumerate() {
-            for c in 0..d.cells() as usize {
-                if axiomatic::address(i, c) == addr {
-                    return if d.is_array() {
-                        format!("{}[{c}]", d.name.text)
-                    } else {
-                        d.name.text.clone()
-                    };
-                }
-            }
-        }
-        format!("{addr:#x}")
+        axiomatic::location_name(self.test, self.code, addr)
     }
     fn event(&self, i: usize, e: &Event) -> String {
         let who = e.thread.map_or("init".to_string(), |t| format!("P{t}"));
@@ -207,7 +196,6 @@ impl Names<'_> {
         } else {
             format!(" [{}]", e.tags.join(","))
         };
-        let _ = self.code;
         match e.kind {
             Kind::R => format!("e{i} {who}: R {}={}{tags}", self.loc(e.addr), e.value),
             Kind::W => format!("e{i} {who}: W {}={}{tags}", self.loc(e.addr), e.value),

@@ -7,7 +7,7 @@
 
 use std::fmt::Write as _;
 
-use litmus_engine::asm::Arch;
+use litmus_engine::asm::{Arch, Code};
 use litmus_engine::ast::{Quantifier, Test};
 use litmus_engine::axiomatic::{self, Execution, Kind, Report};
 use litmus_engine::cat::CheckKind;
@@ -94,19 +94,8 @@ pub struct AxCheck {
 }
 
 /// Names an address as the test does (`x`, `a[1]`).
-pub fn loc_name(test: &Test, addr: i64) -> String {
-    for (i, d) in test.shared.iter().enumerate() {
-        for c in 0..d.cells() as usize {
-            if axiomatic::address(i, c) == addr {
-                return if d.is_array() {
-                    format!("{}[{c}]", d.name.text)
-                } else {
-                    d.name.text.clone()
-                };
-            }
-        }
-    }
-    format!("{addr:#x}")
+pub fn loc_name(test: &Test, code: &Code, addr: i64) -> String {
+    axiomatic::location_name(test, code, addr)
 }
 
 /// herd's block: `Test`, `States`, the states, `Ok`/`No`, `Witnesses`, `Positive`/`Negative`,
@@ -189,7 +178,7 @@ pub fn edge(x: &Execution, a: usize, b: usize) -> &'static str {
     "?"
 }
 
-fn label(test: &Test, e: &axiomatic::Event) -> String {
+fn label(test: &Test, code: &Code, e: &axiomatic::Event) -> String {
     let tags: Vec<&str> = e.tags.iter().copied().filter(|t| *t != "IW").collect();
     let tags = if tags.is_empty() {
         String::new()
@@ -197,8 +186,8 @@ fn label(test: &Test, e: &axiomatic::Event) -> String {
         format!("[{}]", tags.join(","))
     };
     match e.kind {
-        Kind::R => format!("R{tags} {}={}", loc_name(test, e.addr), e.value),
-        Kind::W => format!("W{tags} {}={}", loc_name(test, e.addr), e.value),
+        Kind::R => format!("R{tags} {}={}", loc_name(test, code, e.addr), e.value),
+        Kind::W => format!("W{tags} {}={}", loc_name(test, code, e.addr), e.value),
         Kind::F => format!("F{tags}"),
     }
 }
@@ -206,7 +195,7 @@ fn label(test: &Test, e: &axiomatic::Event) -> String {
 /// The graph of `x`: immediate po, rf, immediate co, fr to the next write in co, the
 /// dependencies; the cycle of its failed check marked (a step between events no drawn edge
 /// joins gets an edge of its own).
-fn graph(test: &Test, x: &Execution, role: &'static str) -> AxExecution {
+fn graph(test: &Test, code: &Code, x: &Execution, role: &'static str) -> AxExecution {
     let nodes: Vec<AxNode> = x
         .events
         .iter()
@@ -218,13 +207,13 @@ fn graph(test: &Test, x: &Execution, role: &'static str) -> AxExecution {
             loc: if e.kind == Kind::F {
                 String::new()
             } else {
-                loc_name(test, e.addr)
+                loc_name(test, code, e.addr)
             },
             value: e.value,
             tags: e.tags.clone(),
             po: e.po,
             name: format!("e{i}"),
-            label: label(test, e),
+            label: label(test, code, e),
         })
         .collect();
     let mut edges = Vec::new();
@@ -312,7 +301,8 @@ fn graph(test: &Test, x: &Execution, role: &'static str) -> AxExecution {
 }
 
 impl AxView {
-    pub fn new(uri: &str, model: &str, test: &Test, arch: Arch, text: &str, r: &Report) -> AxView {
+    pub fn new(uri: &str, model: &str, test: &Test, code: &Code, text: &str, r: &Report) -> AxView {
+        let arch = code.arch;
         let herd = if r.ok { "Ok" } else { "No" };
         let verdict = if r.positive > 0 {
             "allowed"
@@ -320,8 +310,8 @@ impl AxView {
             "forbidden"
         };
         let execution = match (&r.witness, &r.forbidden) {
-            (Some(w), _) => Some(graph(test, w, "witness")),
-            (None, Some(f)) => Some(graph(test, f, "forbidden")),
+            (Some(w), _) => Some(graph(test, code, w, "witness")),
+            (None, Some(f)) => Some(graph(test, code, f, "forbidden")),
             _ => None,
         };
         let mut view = AxView {

@@ -138,7 +138,7 @@ async fn run(
                     &uri,
                     &out.model,
                     &out.test,
-                    out.code.arch,
+                    &out.code,
                     &text,
                     &out.report,
                 ))

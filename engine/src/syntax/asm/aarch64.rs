@@ -164,6 +164,7 @@ pub(super) fn lower(mnemonic: &str, ops: &[Opnd]) -> Result<Op, Error> {
                 addr,
                 width: sized(suffix, w),
                 signed: m.starts_with("LDRS"),
+                reg_width: w,
                 ord,
                 exclusive: m == "LDXR" || m == "LDAXR",
             })
@@ -383,6 +384,7 @@ pub(super) fn lower(mnemonic: &str, ops: &[Opnd]) -> Result<Op, Error> {
             arity(ops, 4, "CSEL Rd,Rn,Rm,cond")?;
             Ok(Op::Select {
                 dst: reg(&ops[0])?.0,
+                width: reg(&ops[0])?.1,
                 a: Operand::Reg(reg(&ops[1])?.0),
                 b: Operand::Reg(reg(&ops[2])?.0),
                 cond: cond(&ops[3])?,
@@ -398,6 +400,7 @@ pub(super) fn lower(mnemonic: &str, ops: &[Opnd]) -> Result<Op, Error> {
             arity(ops, 2, "CSET Rd,cond")?;
             Ok(Op::Select {
                 dst: reg(&ops[0])?.0,
+                width: reg(&ops[0])?.1,
                 a: Operand::Imm(if m == "CSET" { 1 } else { -1 }),
                 b: Operand::Imm(0),
                 cond: cond(&ops[1])?,

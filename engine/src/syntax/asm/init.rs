@@ -2,7 +2,7 @@
 //! locations and labels), locations' values and pointers, arrays.
 
 use super::{operands, register, Lower};
-use crate::asm::{RegInit, Value};
+use crate::asm::{CType, RegInit, Value};
 use crate::ast::Thread;
 use crate::syntax::{children_by_field, field, span};
 use tree_sitter::Node;
@@ -19,30 +19,33 @@ impl Lower<'_, '_> {
             return;
         };
         if loc.kind() == "att_register" {
-            let msg = format!(
-                "herd's symbolic register `{}` is outside the supported subset",
-                self.src.text(loc)
-            );
-            self.error(span(loc), msg);
+            // `%r=x`: every thread's symbolic register `%r` starts with that value.
+            let reg = self
+                .symbolic
+                .get(self.src.text(loc))
+                .and_then(|r| register(self.arch, r));
+            let value = match field(entry, "value") {
+                None => Some(Value::Int(0)),
+                Some(v) => self.init_value(v, threads.len()),
+            };
+            if let (Some(reg), Some(value)) = (reg, value) {
+                for thread in 0..threads.len() {
+                    init.push(RegInit {
+                        thread,
+                        reg,
+                        value: value.clone(),
+                        span: span(entry),
+                    });
+                }
+            }
             return;
         }
+        let pointer = field(entry, "pointer").is_some();
+        let mut ctype = None;
         if let Some(t) = field(entry, "type") {
             let written = self.src.text(t);
-            if !matches!(
-                written,
-                "int"
-                    | "long"
-                    | "char"
-                    | "short"
-                    | "int8_t"
-                    | "int16_t"
-                    | "int32_t"
-                    | "int64_t"
-                    | "uint8_t"
-                    | "uint16_t"
-                    | "uint32_t"
-                    | "uint64_t"
-            ) {
+            ctype = CType::named(written, pointer);
+            if ctype.is_none() {
                 let msg = format!("unsupported type `{written}`; supported: int8_t .. int64_t, uint8_t .. uint64_t, char, short, int, long");
                 self.error(span(t), msg);
                 return;
@@ -65,6 +68,9 @@ impl Lower<'_, '_> {
                     self.error(span(r), msg);
                     return;
                 };
+                if let Some(c) = ctype {
+                    self.types.registers.insert((ti, reg), c);
+                }
                 let value = match value {
                     None => Some(Value::Int(0)),
                     Some(v) => self.init_value(v, threads.len()),
@@ -87,6 +93,9 @@ impl Lower<'_, '_> {
                 };
                 let Some(id) = id else { return };
                 let var = self.mention(self.src.text(id), span(id));
+                if let Some(c) = ctype {
+                    self.types.locations.insert(var, c);
+                }
                 let size = match field(entry, "size") {
                     Some(s) => match operands::int(self.src.text(s), false) {
                         Some(n @ 1..=4096) => Some(n as u32),

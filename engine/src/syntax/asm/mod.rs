@@ -54,6 +54,8 @@ fn lower(src: &Src<'_>, node: Node, diags: &mut Vec<Diagnostic>) -> Option<Lower
         shared: Vec::new(),
         by_name: HashMap::new(),
         address_atoms: Vec::new(),
+        types: asm::Types::default(),
+        symbolic: symbolic_registers(src, node, arch),
     };
 
     let mut threads: Vec<Thread> = Vec::new();
@@ -208,6 +210,33 @@ fn lower(src: &Src<'_>, node: Node, diags: &mut Vec<Diagnostic>) -> Option<Lower
         };
         lw.lower(f, 0)
     });
+    // `locations [x; 0:X2;]`: shown among the final states, as herd does (an item that does
+    // not lower, such as an array's bare name, is left out).
+    let mut shown = Vec::new();
+    for clause in children_by_field(node, "locations") {
+        let mut cursor = clause.walk();
+        let items: Vec<Node> = clause.named_children(&mut cursor).collect();
+        for item in items {
+            let scope = Scope {
+                shared: &l.shared,
+                by_name: &l.by_name,
+            };
+            let before = l.diags.len();
+            let mut lw = ExprLowerer {
+                src,
+                scope: &scope,
+                diags: l.diags,
+                dialect,
+                mode: Mode::Condition(&infos),
+            };
+            let e = lw.lower(item, 0);
+            if l.diags.len() == before {
+                shown.push(e);
+            } else {
+                l.diags.truncate(before);
+            }
+        }
+    }
     // An address atom naming an array (`0:X2=x` with `x[2]`) is not a read of `x`: what the
     // condition's lowering says about reading it does not apply.
     let atoms = &l.address_atoms;
@@ -235,6 +264,8 @@ fn lower(src: &Src<'_>, node: Node, diags: &mut Vec<Diagnostic>) -> Option<Lower
             threads: code,
             filter,
             address_atoms: l.address_atoms,
+            types: l.types,
+            shown,
         }),
     ))
 }
@@ -246,6 +277,50 @@ pub(super) struct Lower<'s, 'd> {
     shared: Vec<SharedDecl>,
     by_name: HashMap<String, Sym>,
     address_atoms: Vec<Span>,
+    types: asm::Types,
+    /// herd's symbolic registers (`%r`) and the free registers they are given.
+    pub symbolic: HashMap<String, String>,
+}
+
+/// herd's symbolic registers (`%symbolic_reg`) are registers the tool allocates, as litmus7
+/// does: each name gets a register no thread of the test names (from X28/x31 down), written
+/// as that register's name.
+fn symbolic_registers(src: &Src, node: Node, arch: Arch) -> HashMap<String, String> {
+    let mut names = Vec::new();
+    let mut used = BTreeSet::new();
+    let mut stack = vec![node];
+    while let Some(n) = stack.pop() {
+        if n.kind() == "att_register" {
+            let text = src.text(n).to_string();
+            if !names.contains(&text) {
+                names.push(text);
+            }
+            continue;
+        }
+        if n.child_count() == 0 {
+            if let Some(asm::Reg::R(r)) = register(arch, src.text(n)) {
+                used.insert(r);
+            }
+        }
+        let mut cursor = n.walk();
+        stack.extend(n.children(&mut cursor));
+    }
+    let top = match arch {
+        Arch::AArch64 => 28,
+        Arch::RiscV => 31,
+    };
+    let free = (1..=top).rev().filter(|r| !used.contains(r));
+    names
+        .into_iter()
+        .zip(free)
+        .map(|(name, r)| {
+            let reg = match arch {
+                Arch::AArch64 => format!("X{r}"),
+                Arch::RiscV => format!("x{r}"),
+            };
+            (name, reg)
+        })
+        .collect()
 }
 
 impl Lower<'_, '_> {
@@ -310,6 +385,16 @@ impl Lower<'_, '_> {
                         self.address_atoms.push(span(l));
                         continue;
                     }
+                    // herd reads the right side of `[p]=x`, `p=x`, `a[1]=x` as a value: the
+                    // address of `x`.
+                    let location = matches!(
+                        l.kind(),
+                        "identifier" | "memory_operand" | "subscript_expression"
+                    );
+                    if location && r.kind() == "identifier" {
+                        self.address_atoms.push(span(r));
+                        continue;
+                    }
                 }
             }
             let mut cursor = n.walk();
@@ -335,20 +420,16 @@ impl Lower<'_, '_> {
             return;
         };
         let mnemonic = self.src.text(m).to_string();
-        if let Some(sym) = children_by_field(cell, "operand")
-            .into_iter()
-            .find(|o| o.kind() == "att_register")
-        {
-            let msg = format!(
-                "herd's symbolic register `{}` is outside the supported subset",
-                self.src.text(sym)
-            );
-            self.error(span(sym), msg);
-            return;
-        }
         let ops: Vec<Opnd> = children_by_field(cell, "operand")
             .into_iter()
-            .map(|o| operands::read(self.src, o))
+            .map(|o| match self.symbolic.get(self.src.text(o)) {
+                Some(reg) if o.kind() == "att_register" => Opnd {
+                    kind: operands::Kind::Name(reg.clone()),
+                    span: span(o),
+                    text: reg.clone(),
+                },
+                _ => operands::read(self.src, o),
+            })
             .collect();
         let result = match self.arch {
             Arch::AArch64 => aarch64::lower(&mnemonic, &ops),

@@ -98,6 +98,7 @@ pub(super) fn lower(mnemonic: &str, ops: &[Opnd]) -> Result<Op, Error> {
             addr: address(&ops[1])?,
             width,
             signed,
+            reg_width: 64,
             ord,
             exclusive: false,
         });
@@ -148,6 +149,7 @@ pub(super) fn lower(mnemonic: &str, ops: &[Opnd]) -> Result<Op, Error> {
                     addr: address(&ops[1])?,
                     width,
                     signed: true,
+                    reg_width: 64,
                     ord,
                     exclusive: true,
                 }
