@@ -129,7 +129,10 @@ pub(crate) fn check(task: &Task<'_>, ctl: &Control) -> ModelReport {
     let quiet = ctl.clone().without_progress();
     let meters: Vec<Arc<WorkMeter>> = plan
         .iter()
-        .map(|&(e, at)| Arc::new(WorkMeter::new(weight(e), bound.clone(), at, quiet.child())))
+        .map(|&(e, at)| {
+            let w = weight(e, task.program, task.model);
+            Arc::new(WorkMeter::new(w, bound.clone(), at, quiet.child()))
+        })
         .collect();
     let started: Arc<Vec<AtomicBool>> = Arc::new((0..n).map(|i| AtomicBool::new(i == 0)).collect());
     let first_done = Arc::new(AtomicBool::new(false));
@@ -180,7 +183,8 @@ pub(crate) fn check(task: &Task<'_>, ctl: &Control) -> ModelReport {
         .unwrap_or(u64::MAX);
     let first = Arc::new_cyclic(|me: &std::sync::Weak<WorkMeter>| {
         // The first candidate keeps the check's progress callback.
-        let meter = WorkMeter::new(weight(plan[0].0), bound.clone(), 0, ctl.child());
+        let w = weight(plan[0].0, task.program, task.model);
+        let meter = WorkMeter::new(w, bound.clone(), 0, ctl.child());
         let (me, launch, plan, first_done) =
             (me.clone(), launch.clone(), plan.clone(), first_done.clone());
         meter.with_wake(
