@@ -6,6 +6,8 @@ use crate::run::{measure, Run, ENGINES};
 use litmus_engine::report::Model;
 use litmus_engine::{syntax, EngineChoice, EngineKind};
 
+/// A scaling family: per model, each engine's run per size until its first timeout within a
+/// group of sizes (the counter: one group per thread count), then the largest size each
 /// finished.
 pub fn family(title: &str, sizes: &[(String, String, u32, usize)], timeout: f64) {
     println!("\n### {title}\n");

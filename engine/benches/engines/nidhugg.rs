@@ -5,11 +5,14 @@ use crate::run::{measure, Run, ENGINES};
 use litmus_engine::report::Model;
 use litmus_engine::{EngineChoice, EngineKind};
 
+/// Benchmark, unroll bound, fences, and per model ("all", "first").
+type NidhuggRow = (&'static str, u32, &'static str, [(u64, u64); 3]);
+
 /// Nidhugg 0.4's executions (traces plus assume-blocked traces) on its TACAS'15 benchmarks,
 /// "all" (`--keep-going`) and "first" (to the first error), per benchmark, unroll bound (0:
 /// none), fences and model (SC, TSO, PSO): `../shared/notes/peers.md`, measured on this machine
 /// on 2026-11-26.
-const NIDHUGG: [(&str, u32, &str, [(u64, u64); 3]); 15] = [
+const NIDHUGG: [NidhuggRow; 15] = [
     ("dekker", 4, "none", [(21, 21), (27, 24), (55, 9)]),
     ("dekker", 4, "TSO", [(21, 21), (21, 21), (49, 9)]),
     ("dekker", 4, "PSO", [(21, 21), (21, 21), (24, 24)]),
@@ -77,9 +80,6 @@ pub fn nidhugg_bounds(timeout: f64) {
     }
     println!("\nDPOR runs more executions than Nidhugg in {over} of {rows} cells.");
 }
-
-/// A scaling family: per model, each engine's run per size until its first timeout within a
-/// group of sizes (the counter: one group per thread count), then the largest size each
 
 /// Mutual exclusion, after Nidhugg's TACAS'15 benchmarks: every engine with and without
 /// `--first`, beside Nidhugg's executions.

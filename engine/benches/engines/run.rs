@@ -134,6 +134,8 @@ pub fn measure(
     first: bool,
 ) -> Run {
     let exe = std::env::current_exe().expect("own path");
+    // Reaped by `reap_cpu_us` (`wait4`, for its CPU time), not by `Child::wait`.
+    #[allow(clippy::zombie_processes)]
     let mut c = Command::new(exe)
         .args([
             "--child",

@@ -30,13 +30,14 @@
 //! the right one takes its core (the SB ring of 12 threads under SC: DPOR alone 206 ms, with
 //! the reference explorer beside it 470 ms), while a wrong guess costs its head start.
 //!
-//! The weights are nanoseconds per poll of each engine, measured by the engine benchmark's
-//! `weights` section (`ENGINES_ONLY=weights cargo bench -p litmus-engine --bench engines`) on
-//! the counter, the SB ring and the corpus (release build). The static guess was chosen on
-//! those and the x86 conformance set; the MCR paper's Example, the mutual exclusion programs
-//! and `examples/` were kept out of both and are reported apart in `docs/bench-engines.md`
-//! (the mutual exclusion programs are written after the same algorithms as four of the
-//! corpus's, so they are held out from the fitting, not unlike it).
+//! The weights ([`weight`]) are nanoseconds of CPU per unit of each engine on the program
+//! under the model (DPOR's unit costs in proportion to the threads, the reference explorer's
+//! with their square root, both more under TSO and PSO), fitted on CPU time per unit over the
+//! counter, the SB ring and the corpus (release build; the engine benchmark's `auto` section,
+//! `ENGINES_ONLY=auto cargo bench -p litmus-engine --bench engines`, prints how closely they
+//! track each run). The static guess was chosen on those, the MCR paper's Example (where MCR
+//! joins) and the x86 conformance set; the mutual exclusion programs and `examples/` were
+//! kept out of both and are reported apart in `docs/bench-engines.md`.
 
 mod meter;
 pub mod plan;

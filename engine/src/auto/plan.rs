@@ -33,9 +33,9 @@ pub fn weight(engine: EngineKind, program: &Program, model: Model) -> u64 {
 
 /// Per engine: nanoseconds per unit with one thread under SC, the exponent of the thread
 /// count, and the factors for TSO and PSO.
-const WEIGHT_EXHAUSTIVE: (f64, f64, f64, f64) = (1_300.0, 0.5, 1.3, 1.35);
+const WEIGHT_EXHAUSTIVE: (f64, f64, f64, f64) = (1_050.0, 0.5, 1.3, 1.35);
 const WEIGHT_DPOR: (f64, f64, f64, f64) = (51_000.0, 1.0, 1.5, 2.2);
-const WEIGHT_MCR: (f64, f64, f64, f64) = (1_800.0, 0.0, 1.1, 1.2);
+const WEIGHT_MCR: (f64, f64, f64, f64) = (1_600.0, 0.0, 1.1, 1.2);
 
 /// Whether some thread of `program` has a loop (a jump backwards).
 pub fn has_loop(program: &Program) -> bool {
