@@ -122,8 +122,15 @@ struct Shared {
 /// a free slot; one that gets none runs on this thread after the first candidate, stopped once
 /// its work passes the bound, so the same engine answers as with threads.
 pub(crate) fn check(task: &Task<'_>, ctl: &Control) -> ModelReport {
+    run_plan(task, ctl, candidates(task.program, task.model, task.opts))
+}
+
+/// The portfolio on `task` with a given `plan` (engines and starts, as [`candidates`] gives
+/// them) instead of the static guess's: for the sweeps, which run every member from the start
+/// so that each engine answers on some programs (`tests/sweep.rs`).
+#[doc(hidden)]
+pub fn run_plan(task: &Task<'_>, ctl: &Control, plan: Vec<(EngineKind, u64)>) -> ModelReport {
     let start = Instant::now();
-    let plan = candidates(task.program, task.model, task.opts);
     let n = plan.len();
     let bound = Arc::new(AtomicU64::new(u64::MAX));
     // The others report no progress, so a progress line does not jump between engines.
