@@ -2,7 +2,9 @@
 """CPU time of `auto` against each engine alone (issue 42), for a loaded machine where wall
 time is noise: each run is a child of the engine benchmark's binary (`--child ENGINE MODEL
 LOOP_BOUND TIMEOUT FIRST`, source on stdin), its CPU time (user + system) read from
-`getrusage(RUSAGE_CHILDREN)` around it. Ratios are (auto + 1 ms) / (fastest + 1 ms).
+`getrusage(RUSAGE_CHILDREN)` around it, less what the child used before its check (it prints
+that). The engine benchmark's `auto` section measures the same way (without `--first`);
+this script adds `--first`. Ratios are (auto + 1 ms) / (fastest + 1 ms).
 
 Usage: T=SECS scripts/bench-auto-cpu.py BENCH_BINARY OUT.md FILE.litmus...
 (BENCH_BINARY: target/release/deps/engines-* after
@@ -20,6 +22,7 @@ def run(engine, model, first, src):
     cpu = (r1.ru_utime - r0.ru_utime + r1.ru_stime - r0.ru_stime) * 1000
     f = p.stdout.split()
     if len(f) < 10: return None
+    if len(f) >= 13: cpu -= int(f[10]) / 1000  # the child's CPU before its check (start-up, parsing)
     ex, bl, st, vi, comp, stop, ms, rss, polls, eng = f[:10]
     done = comp == "1" or stop == "1"
     return dict(ex=int(ex), ms=float(ms), cpu=cpu, polls=int(polls), eng=eng, done=done)

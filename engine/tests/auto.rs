@@ -68,12 +68,12 @@ fn mcr_example(n: usize) -> String {
 #[test]
 fn auto_runs_the_portfolio_past_the_first_engines_budget() {
     // The Example under PSO loops without awaiting: DPOR first, and its work passes the
-    // budget it runs alone, so the reference explorer and MCR join (whichever answers, the
-    // report is its own and the same twice).
+    // budget it runs alone, so MCR joins (whichever answers, the report is its own and the
+    // same twice).
     let example = syntax::parse(&mcr_example(3)).test.unwrap();
     agrees(&example, Model::Pso, "Example 3");
-    // The Bakery under PSO awaits without looping: DPOR first, MCR joins at one start and the
-    // reference explorer at a later one (a thread waits for the first engine's work).
+    // The Bakery under PSO awaits without looping: DPOR first, the reference explorer joins
+    // at the start `lean` gives it.
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/litmus/bakery.litmus");
     let bakery = syntax::parse(&std::fs::read_to_string(path).unwrap())
         .test
@@ -106,9 +106,11 @@ fn the_static_guess_separates_racing_counters_from_rings() {
             "{c:?} {r:?}"
         );
     }
-    // MCR is never a candidate until `mcr_trusted` turns it on (issue 39), not even where it
-    // used to win (loops under TSO and PSO).
-    for m in Model::ALL {
+    // MCR joins where a thread loops without awaiting under PSO (the Example), never under
+    // SC or TSO nor with `--first`.
+    let e = guess(&mcr_example(3), Model::Pso);
+    assert!(e.iter().any(|c| c.0 == EngineKind::Mcr), "{e:?}");
+    for m in [Model::Sc, Model::Tso] {
         let e = guess(&mcr_example(3), m);
         assert!(!e.iter().any(|c| c.0 == EngineKind::Mcr), "{m:?} {e:?}");
     }
@@ -173,8 +175,8 @@ fn with_workers(t: &litmus_engine::ast::Test, m: Model, n: usize) -> (ModelRepor
 
 #[test]
 fn auto_starts_a_member_thread_only_with_a_free_worker_slot() {
-    // The Example under PSO: DPOR first, and its work passes its head start, so the reference
-    // explorer joins; with no free slot it runs after DPOR on the same thread.
+    // The Example under PSO: DPOR first, and its work passes MCR's start, so MCR joins; with
+    // no free slot it runs after DPOR on the same thread.
     let example = syntax::parse(&mcr_example(3)).test.unwrap();
     let free = untimed(check(
         &example,

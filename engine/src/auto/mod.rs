@@ -30,13 +30,14 @@
 //! the right one takes its core (the SB ring of 12 threads under SC: DPOR alone 206 ms, with
 //! the reference explorer beside it 470 ms), while a wrong guess costs its head start.
 //!
-//! The weights are nanoseconds per poll of each engine, measured by the engine benchmark's
-//! `weights` section (`ENGINES_ONLY=weights cargo bench -p litmus-engine --bench engines`) on
-//! the counter, the SB ring and the corpus (release build). The static guess was chosen on
-//! those and the x86 conformance set; the MCR paper's Example, the mutual exclusion programs
-//! and `examples/` were kept out of both and are reported apart in `docs/bench-engines.md`
-//! (the mutual exclusion programs are written after the same algorithms as four of the
-//! corpus's, so they are held out from the fitting, not unlike it).
+//! The weights ([`weight`]) are nanoseconds of CPU per unit of each engine on the program
+//! under the model (DPOR's unit costs in proportion to the threads, the reference explorer's
+//! with their square root, both more under TSO and PSO), fitted on CPU time per unit over the
+//! counter, the SB ring and the corpus (release build; the engine benchmark's `auto` section,
+//! `ENGINES_ONLY=auto cargo bench -p litmus-engine --bench engines`, prints how closely they
+//! track each run). The static guess was chosen on those, the MCR paper's Example (where MCR
+//! joins) and the x86 conformance set; the mutual exclusion programs and `examples/` were
+//! kept out of both and are reported apart in `docs/bench-engines.md`.
 
 mod meter;
 pub mod plan;
@@ -121,15 +122,25 @@ struct Shared {
 /// a free slot; one that gets none runs on this thread after the first candidate, stopped once
 /// its work passes the bound, so the same engine answers as with threads.
 pub(crate) fn check(task: &Task<'_>, ctl: &Control) -> ModelReport {
+    run_plan(task, ctl, candidates(task.program, task.model, task.opts))
+}
+
+/// The portfolio on `task` with a given `plan` (engines and starts, as [`candidates`] gives
+/// them) instead of the static guess's: for the sweeps, which run every member from the start
+/// so that each engine answers on some programs (`tests/sweep.rs`).
+#[doc(hidden)]
+pub fn run_plan(task: &Task<'_>, ctl: &Control, plan: Vec<(EngineKind, u64)>) -> ModelReport {
     let start = Instant::now();
-    let plan = candidates(task.program, task.model, task.opts);
     let n = plan.len();
     let bound = Arc::new(AtomicU64::new(u64::MAX));
     // The others report no progress, so a progress line does not jump between engines.
     let quiet = ctl.clone().without_progress();
     let meters: Vec<Arc<WorkMeter>> = plan
         .iter()
-        .map(|&(e, at)| Arc::new(WorkMeter::new(weight(e), bound.clone(), at, quiet.child())))
+        .map(|&(e, at)| {
+            let w = weight(e, task.program, task.model);
+            Arc::new(WorkMeter::new(w, bound.clone(), at, quiet.child()))
+        })
         .collect();
     let started: Arc<Vec<AtomicBool>> = Arc::new((0..n).map(|i| AtomicBool::new(i == 0)).collect());
     let first_done = Arc::new(AtomicBool::new(false));
@@ -180,7 +191,8 @@ pub(crate) fn check(task: &Task<'_>, ctl: &Control) -> ModelReport {
         .unwrap_or(u64::MAX);
     let first = Arc::new_cyclic(|me: &std::sync::Weak<WorkMeter>| {
         // The first candidate keeps the check's progress callback.
-        let meter = WorkMeter::new(weight(plan[0].0), bound.clone(), 0, ctl.child());
+        let w = weight(plan[0].0, task.program, task.model);
+        let meter = WorkMeter::new(w, bound.clone(), 0, ctl.child());
         let (me, launch, plan, first_done) =
             (me.clone(), launch.clone(), plan.clone(), first_done.clone());
         meter.with_wake(

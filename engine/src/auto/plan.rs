@@ -6,19 +6,36 @@ use crate::ir::{InstrKind, Program};
 use crate::options::{CheckOptions, EngineKind};
 use crate::report::Model;
 
-/// The cost of one unit of `engine`'s work ([`crate::collect::WorkFn`]), in the portfolio's
-/// unit (about a nanosecond of a release build).
-pub fn weight(engine: EngineKind) -> u64 {
-    match engine {
+/// The cost of one unit of `engine`'s work ([`crate::collect::WorkFn`]) on `program` under
+/// `model`, in the portfolio's unit (about a nanosecond of CPU time of a release build).
+///
+/// Fitted on CPU time per unit over the counter, the SB ring and the corpus
+/// (`docs/bench-engines.md`, "Work weights"): a unit of DPOR (256 steps) costs about
+/// in proportion to the threads (each step's race search and clocks are per thread) and more
+/// under TSO and PSO (buffered stores are events too); a unit of the reference explorer (one
+/// state) costs more with more threads (the state holds each one's registers and buffers)
+/// and under TSO and PSO; MCR's (one step) barely varies. One weight per engine, as before,
+/// was off by up to fifteenfold for DPOR between two threads and twelve.
+pub fn weight(engine: EngineKind, program: &Program, model: Model) -> u64 {
+    let threads = program.threads.len().max(1) as f64;
+    let (base, per_thread, tso, pso) = match engine {
         EngineKind::Exhaustive => WEIGHT_EXHAUSTIVE,
         EngineKind::Dpor => WEIGHT_DPOR,
         EngineKind::Mcr => WEIGHT_MCR,
-    }
+    };
+    let by_model = match model {
+        Model::Sc => 1.0,
+        Model::Tso => tso,
+        Model::Pso => pso,
+    };
+    (base * threads.powf(per_thread) * by_model).round() as u64
 }
 
-const WEIGHT_EXHAUSTIVE: u64 = 6_000;
-const WEIGHT_DPOR: u64 = 430_000;
-const WEIGHT_MCR: u64 = 4_100;
+/// Per engine: nanoseconds per unit with one thread under SC, the exponent of the thread
+/// count, and the factors for TSO and PSO.
+const WEIGHT_EXHAUSTIVE: (f64, f64, f64, f64) = (1_050.0, 0.5, 1.3, 1.35);
+const WEIGHT_DPOR: (f64, f64, f64, f64) = (51_000.0, 1.0, 1.5, 2.2);
+const WEIGHT_MCR: (f64, f64, f64, f64) = (1_600.0, 0.0, 1.1, 1.2);
 
 /// Whether some thread of `program` has a loop (a jump backwards).
 pub fn has_loop(program: &Program) -> bool {
@@ -143,15 +160,21 @@ fn head_start(lean: f64, at: f64) -> u64 {
 /// Where no thread loops: under SC with an await, the reference explorer (it merges equal
 /// states: await-heavy locks such as Szymanski's converge on few); else [`lean`] chooses
 /// between DPOR and the reference explorer, and the further it is from its threshold the
-/// longer the guess runs alone. MCR joins nowhere until it is turned on (`mcr_trusted`
-/// below), though it was the fastest on the Bakery under TSO and PSO.
+/// longer the guess runs alone.
 ///
-/// Where a thread loops: the reference explorer under SC or with an await, else DPOR (no
-/// solver, memory for one execution, one execution per Shasha-Snir class), the other at
-/// [`UNSURE`]; MCR would join them under TSO and PSO where no thread awaits (what it is good at is
-/// loops that rewrite equal values; under SC it lost every row of the benchmark, with awaits
-/// every looping one), and never with `--first` (kept from when MCR's `--first` control
-/// counted no work, so that the picks stay as they were).
+/// Where a thread loops: under SC the reference explorer (the MCR paper's Example at N = 5:
+/// 5 ms against DPOR's 560), else DPOR (no solver, memory for one execution, one execution
+/// per Shasha-Snir class; with awaits too since failed await rounds park: the corpus's
+/// Dekker under PSO, 3 ms against the reference explorer's 21), the other at [`UNSURE`].
+/// MCR joins them under PSO, at [`ALONE`], where no thread awaits: what it is good at is loops
+/// that rewrite equal values, and under PSO each rewrite of a location reorders against every
+/// other location's stores, which multiplies DPOR's classes and the reference explorer's
+/// states but not MCR's causal states (the Example at N = 3: MCR 11 ms, DPOR 48; at N = 4:
+/// 40 ms, the reference explorer 680, DPOR 1.9 s; at N = 5 it alone finishes within 10 s).
+/// Under TSO it lost every looping row of the benchmark (the Example at N = 5: 230 ms, the
+/// reference explorer 93), under SC every row, with awaits every looping one. Not with
+/// `--first` (kept from when MCR's `--first` control counted no work, so that the picks stay
+/// as they were).
 pub fn candidates(program: &Program, model: Model, opts: &CheckOptions) -> Vec<(EngineKind, u64)> {
     use EngineKind::{Dpor, Exhaustive, Mcr};
     let awaits = program.threads.iter().any(|t| {
@@ -160,12 +183,10 @@ pub fn candidates(program: &Program, model: Model, opts: &CheckOptions) -> Vec<(
             .any(|i| matches!(i.kind, InstrKind::AwaitBegin))
     });
     let sc = model == Model::Sc;
-    // MCR's known gaps are fixed (issue 39: no `known gap: mcr` file is left, and the sweeps
-    // compare it on every program), but `auto` with MCR as a member has not been swept against
-    // the reference explorer and its weight was never measured: until both are, the default
-    // never answers with it. Where it would join is kept below.
-    let mcr_trusted = false;
-    let mcr = mcr_trusted && !sc && !opts.first;
+    // A member answers with the report it gives alone (`tests/auto.rs`); MCR alone is swept
+    // against the reference explorer on every program (`tests/sweep.rs`, issue 39), and so is
+    // the portfolio with every member, MCR answering on about a sixth of the programs.
+    let mcr = model == Model::Pso && !opts.first && !awaits;
     // `--first` under TSO or PSO on a program that asserts or awaits (a lock): DPOR's first
     // executions run each thread through, where a broken lock shows, while the reference
     // explorer reaches a violation only after the states of the shorter interleavings
@@ -195,12 +216,12 @@ pub fn candidates(program: &Program, model: Model, opts: &CheckOptions) -> Vec<(
         }
         return vec![(Dpor, 0), (Exhaustive, start)];
     }
-    if awaits || sc {
+    if sc {
         return vec![(Exhaustive, 0), (Dpor, UNSURE)];
     }
     let mut v = vec![(Dpor, 0), (Exhaustive, UNSURE)];
     if mcr {
-        v.push((Mcr, UNSURE));
+        v.push((Mcr, ALONE));
     }
     v
 }

@@ -1,5 +1,5 @@
 //! Scalable programs in the native dialect, shared by the engine's tests and its benchmarks
-//! (`engine/benches/engines.rs` includes this file by path).
+//! (`engine/benches/engines/main.rs` includes this file by path).
 #![allow(dead_code)]
 
 /// Each of `threads` threads increments `c` (a load, then a store) `incs` times; the condition

@@ -1,0 +1,127 @@
+//! The translations of Nidhugg's TACAS'15 mutual exclusion benchmarks beside Nidhugg's counts.
+
+use crate::programs::nidhugg;
+use crate::run::{measure, Run, ENGINES};
+use litmus_engine::report::Model;
+use litmus_engine::{EngineChoice, EngineKind};
+
+/// Benchmark, unroll bound, fences, and per model ("all", "first").
+type NidhuggRow = (&'static str, u32, &'static str, [(u64, u64); 3]);
+
+/// Nidhugg 0.4's executions (traces plus assume-blocked traces) on its TACAS'15 benchmarks,
+/// "all" (`--keep-going`) and "first" (to the first error), per benchmark, unroll bound (0:
+/// none), fences and model (SC, TSO, PSO): `../shared/notes/peers.md`, measured on this machine
+/// on 2026-11-26.
+const NIDHUGG: [NidhuggRow; 15] = [
+    ("dekker", 4, "none", [(21, 21), (27, 24), (55, 9)]),
+    ("dekker", 4, "TSO", [(21, 21), (21, 21), (49, 9)]),
+    ("dekker", 4, "PSO", [(21, 21), (21, 21), (24, 24)]),
+    ("dekker", 10, "none", [(21, 21), (27, 24), (55, 9)]),
+    ("dekker", 10, "TSO", [(21, 21), (21, 21), (49, 9)]),
+    ("dekker", 10, "PSO", [(21, 21), (21, 21), (24, 24)]),
+    ("peterson", 0, "none", [(10, 10), (30, 11), (42, 3)]),
+    ("peterson", 0, "TSO", [(10, 10), (10, 10), (32, 3)]),
+    ("peterson", 0, "PSO", [(10, 10), (10, 10), (10, 10)]),
+    ("szymanski", 0, "none", [(103, 103), (1018, 518), (1256, 5)]),
+    ("szymanski", 0, "TSO", [(103, 103), (103, 103), (115, 5)]),
+    ("szymanski", 0, "PSO", [(103, 103), (103, 103), (103, 103)]),
+    ("lamport", 8, "none", [(32, 32), (60, 10), (230, 4)]),
+    ("lamport", 8, "TSO", [(32, 32), (32, 32), (96, 4)]),
+    ("lamport", 8, "PSO", [(32, 32), (32, 32), (46, 46)]),
+];
+
+/// DPOR's executions (blocked included) on the translations of Nidhugg's benchmarks at loop
+/// bounds 4, 10 and 32, with and without `--first`, beside Nidhugg's "all" and "first".
+/// Nidhugg's counts are the same at every unroll bound it was run with (dekker 4 and 10,
+/// lamport 3 and 8; peterson and szymanski have no loop): its row for the benchmark, fences
+/// and model is printed at every bound.
+pub fn nidhugg_bounds(timeout: f64) {
+    println!("\n### DPOR against Nidhugg by loop bound\n");
+    println!("Executions, blocked ones included (blocked in parentheses), and the verdict; DPOR's `first` runs to its first violation (`--first`). A mark `>` where DPOR runs more executions than Nidhugg.\n");
+    println!("| benchmark | fences | model | bound | DPOR all | Nidhugg all | DPOR first | Nidhugg first |");
+    println!("|---|---|---|---:|---|---:|---|---:|");
+    let (mut over, mut rows) = (0, 0);
+    for name in ["dekker", "peterson", "szymanski", "lamport"] {
+        for f in ["none", "TSO", "PSO"] {
+            let src = nidhugg(name, f);
+            let nid = NIDHUGG
+                .iter()
+                .find(|r| r.0 == name && r.2 == f)
+                .expect("Nidhugg's row")
+                .3;
+            for model in Model::ALL {
+                let (nall, nfirst) = nid[model as usize];
+                for bound in [4, 10, 32] {
+                    let eng = EngineChoice::Fixed(EngineKind::Dpor);
+                    let all = measure(&src, eng, model, bound, timeout, false);
+                    let first = measure(&src, eng, model, bound, timeout, true);
+                    let cell = |r: &Run, n: u64| {
+                        let verdict = if r.violations > 0 {
+                            "bug"
+                        } else if r.complete {
+                            "ok"
+                        } else {
+                            "timeout"
+                        };
+                        let mark = if r.executions > n { " >" } else { "" };
+                        format!("{verdict} {} ({}){mark}", r.executions, r.blocked)
+                    };
+                    rows += 2;
+                    over += (all.executions > nall) as u32 + (first.executions > nfirst) as u32;
+                    println!(
+                        "| {name} | {f} | {} | {bound} | {} | {nall} | {} | {nfirst} |",
+                        model.label(),
+                        cell(&all, nall),
+                        cell(&first, nfirst)
+                    );
+                }
+            }
+        }
+    }
+    println!("\nDPOR runs more executions than Nidhugg in {over} of {rows} cells.");
+}
+
+/// Mutual exclusion, after Nidhugg's TACAS'15 benchmarks: every engine with and without
+/// `--first`, beside Nidhugg's executions.
+pub fn table(timeout: f64) {
+    println!("\n### Mutual exclusion, after Nidhugg's TACAS'15 benchmarks\n");
+    println!("Executions (blocked ones in parentheses, counted apart) and the verdict: `ok`, or `bug` when a violation was found; with `--first`, the executions run until the first violation. Loop bound 8. Nidhugg's executions (traces and assume-blocked traces, `../shared/notes/peers.md`) in the last column.\n");
+    println!("| benchmark | fences | model | MCR | exhaustive | DPOR | MCR --first | exhaustive --first | DPOR --first | Nidhugg |");
+    println!("|---|---|---|---|---|---|---|---|---|---|");
+    let nid = |name: &str, f: &str, m: Model| -> String {
+        let row = NIDHUGG
+            .iter()
+            .find(|r| r.0 == name && r.2 == f)
+            .expect("Nidhugg's row")
+            .3;
+        let (all, first) = row[m as usize];
+        format!("{all} all, {first} to the first error")
+    };
+    for name in ["dekker", "peterson", "szymanski", "lamport"] {
+        for f in ["none", "TSO", "PSO"] {
+            let src = nidhugg(name, f);
+            for model in Model::ALL {
+                let mut cells = vec![];
+                for first in [false, true] {
+                    for (_, e) in ENGINES {
+                        let r = measure(&src, e, model, 8, timeout, first);
+                        let verdict = if r.violations > 0 {
+                            "bug"
+                        } else if r.complete {
+                            "ok"
+                        } else {
+                            "timeout"
+                        };
+                        cells.push(format!("{verdict} {} ({})", r.executions, r.blocked));
+                    }
+                }
+                println!(
+                    "| {name} | {f} | {} | {} | {} |",
+                    model.label(),
+                    cells.join(" | "),
+                    nid(name, f, model)
+                );
+            }
+        }
+    }
+}
