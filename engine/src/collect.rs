@@ -9,8 +9,9 @@
 //! `forall`/`~exists`, loop-bound warnings and stats. It imports no explorer.
 
 use crate::ast::{Quantifier, Test};
-use crate::condition::{evaluate_condition, falsifies, satisfies};
+use crate::condition::{evaluate_condition, falsifies};
 use crate::control::{Progress, StopReason};
+use crate::finals::{CompiledCondition, FinalKeys};
 use crate::ir::Program;
 use crate::report::{
     FinalState, Model, ModelReport, Schedule, Stats, Stopped, Violation, ViolationKind, Warning,
@@ -25,7 +26,11 @@ pub struct Collector<'a> {
     pub test: &'a Test,
     pub program: &'a Program,
     pub model: Model,
-    states: BTreeSet<FinalState>,
+    /// The final states' values, in [`FinalKeys`] order (strings only in the report).
+    states: BTreeSet<Vec<i64>>,
+    keys: FinalKeys,
+    /// The final condition over those values.
+    condition: Option<CompiledCondition>,
     violations: BTreeMap<(ViolationKind, Span), Violation>,
     witness: Option<Schedule>,
     loop_bound_spans: BTreeSet<Span>,
@@ -58,6 +63,8 @@ impl<'a> Collector<'a> {
             program,
             model,
             states: BTreeSet::new(),
+            keys: FinalKeys::new(program),
+            condition: CompiledCondition::new(test, program),
             violations: BTreeMap::new(),
             witness: None,
             loop_bound_spans: BTreeSet::new(),
@@ -98,7 +105,7 @@ impl<'a> Collector<'a> {
     pub fn record(&mut self, state: &State, events: &[Event]) {
         match state.status() {
             Status::Running => {}
-            Status::Finished => self.final_state(state.final_state(self.program), events),
+            Status::Finished => self.final_values(FinalKeys::values(self.program, state), events),
             Status::Violation {
                 kind,
                 message,
@@ -112,9 +119,10 @@ impl<'a> Collector<'a> {
         }
     }
 
-    /// Records a final state reached by `events`.
-    pub fn final_state(&mut self, fs: FinalState, events: &[Event]) {
-        if let (Some(c), Some(sat)) = (&self.test.condition, satisfies(self.test, &fs)) {
+    /// Records the final state with `values` (in [`FinalKeys`] order) reached by `events`.
+    fn final_values(&mut self, values: Vec<i64>, events: &[Event]) {
+        let sat = self.condition.as_ref().map(|c| c.holds(&values));
+        if let (Some(c), Some(sat)) = (&self.test.condition, sat) {
             if falsifies(c.quantifier, sat) {
                 let message = match c.quantifier {
                     Quantifier::Forall => {
@@ -136,7 +144,7 @@ impl<'a> Collector<'a> {
                 self.witness = Some(to_schedule(self.program, events));
             }
         }
-        self.states.insert(fs);
+        self.states.insert(values);
     }
 
     /// Records a violation reached by `events`, keeping the shortest schedule per (kind, span).
@@ -177,7 +185,7 @@ impl<'a> Collector<'a> {
 
     /// The report, with `elapsed` as wall time.
     pub fn finish(self, elapsed: Duration) -> ModelReport {
-        let states: Vec<FinalState> = self.states.into_iter().collect();
+        let states: Vec<FinalState> = self.states.iter().map(|v| self.keys.state(v)).collect();
         let condition = evaluate_condition(self.test, &states);
         let witness = match &condition {
             Some(c) if c.kind == Quantifier::Exists && c.holds => self.witness,

@@ -32,6 +32,7 @@ pub mod dpor;
 pub mod engine;
 pub mod explore;
 pub mod fences;
+pub mod finals;
 pub mod graph;
 pub mod ids;
 pub mod ir;

@@ -147,8 +147,7 @@ impl Dpor<'_, '_, '_> {
         self.stats.max_depth = self.stats.max_depth.max(depth);
         let top = self.nodes.last_mut().expect("a node");
         if !top.state.is_running() {
-            let state = top.state.clone();
-            self.col.end(&state, &self.events);
+            self.col.end(&top.state, &self.events);
             self.halted |= (self.leaf)(&self.events);
             return false;
         }

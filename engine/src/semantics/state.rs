@@ -4,13 +4,22 @@ use super::{Buffer, Choice, Event, Status, WriteId};
 use crate::ir::{InstrKind, Program};
 use crate::report::{Action, FinalState, Model, ViolationKind};
 use crate::span::Span;
+use smallvec::SmallVec;
 use std::hash::{Hash, Hasher};
 
-#[derive(Clone, Debug)]
+/// A thread's registers, inline up to four (most litmus tests have fewer): copying a state,
+/// which explorers do at every step, then allocates nothing per thread.
+pub type Regs = SmallVec<[i64; 4]>;
+/// A thread's loop counters, inline up to two.
+pub type Loops = SmallVec<[u32; 2]>;
+/// A thread's store buffers: one under TSO, inline; one per cell under PSO; none under SC.
+pub type Buffers = SmallVec<[Buffer; 1]>;
+
+#[derive(Debug)]
 pub struct ThreadState {
     pub pc: u32,
-    pub regs: Vec<i64>,
-    pub(super) loops: Vec<u32>,
+    pub regs: Regs,
+    pub(super) loops: Loops,
     /// Parked at a failed `await` (the pc of its check) until memory changes.
     pub awaiting: Option<u32>,
     /// Inside an await round: whether memory changed since the round began.
@@ -19,6 +28,22 @@ pub struct ThreadState {
     pub po: u32,
     /// Writes issued so far (the next store's [`WriteId`] index).
     pub writes: u32,
+}
+
+/// By hand: `SmallVec`'s own `clone` copies element by element; these are `Copy` values,
+/// copied as a block (a state's copy, made at every step, is mostly its threads).
+impl Clone for ThreadState {
+    fn clone(&self) -> ThreadState {
+        ThreadState {
+            pc: self.pc,
+            regs: Regs::from_slice(&self.regs),
+            loops: Loops::from_slice(&self.loops),
+            awaiting: self.awaiting,
+            await_dirty: self.await_dirty,
+            po: self.po,
+            writes: self.writes,
+        }
+    }
 }
 
 impl ThreadState {
@@ -40,7 +65,7 @@ pub struct State {
     pub writer: Vec<WriteId>,
     pub threads: Vec<ThreadState>,
     /// `buffers[t][b]`: TSO one buffer (`b = 0`), PSO one per cell (`b = cell`), SC none.
-    pub buffers: Vec<Vec<Buffer>>,
+    pub buffers: Vec<Buffers>,
     /// Owner thread of each mutex.
     pub locks: Vec<Option<u32>>,
     pub(super) status: Status,
@@ -60,15 +85,15 @@ impl State {
                 .iter()
                 .map(|t| ThreadState {
                     pc: 0,
-                    regs: t.reg_init.clone(),
-                    loops: vec![0; t.n_loops as usize],
+                    regs: Regs::from_slice(&t.reg_init),
+                    loops: smallvec::smallvec![0; t.n_loops as usize],
                     awaiting: None,
                     await_dirty: None,
                     po: 0,
                     writes: 0,
                 })
                 .collect(),
-            buffers: vec![vec![Buffer::new(); nbuf]; p.threads.len()],
+            buffers: vec![smallvec::smallvec![Buffer::new(); nbuf]; p.threads.len()],
             locks: vec![None; p.mutexes.len()],
             status: Status::Running,
         };
@@ -164,6 +189,13 @@ impl State {
         out
     }
 
+    /// Whether [`State::enabled`] would list anything (without building the list).
+    fn any_enabled(&self, p: &Program) -> bool {
+        self.is_running()
+            && (0..self.threads.len())
+                .any(|t| self.can_exec(p, t) || self.buffers[t].iter().any(|b| !b.is_empty()))
+    }
+
     /// Whether `c` is one of [`State::enabled`].
     pub fn is_enabled(&self, p: &Program, c: Choice) -> bool {
         if !self.is_running() {
@@ -231,7 +263,7 @@ impl State {
         let all_done = (0..self.threads.len()).all(|t| self.thread_done(p, t));
         if all_done && self.all_drained() {
             self.status = Status::Finished;
-        } else if self.enabled(p).is_empty() {
+        } else if !self.any_enabled(p) {
             let mut waits = Vec::new();
             let mut span = None;
             for (t, ts) in self.threads.iter().enumerate() {
