@@ -7,17 +7,18 @@
 //! first, so one heavy file's models run in parallel too), else the next file's load (read and
 //! parse), else nothing (the worker ends; new work starts workers again, up to `-j`, each
 //! holding a slot of the run's worker budget while it lives). A load sends the loop the file
-//! (`Kind::Started`) and queues its models' checks; a check sends its model's result
-//! (`Kind::Done`, `None` when skipped after Ctrl-C). The loop renders a file whose models are
-//! all done (its stderr diagnostics, its text or JSON entry) and keeps only those bytes until
-//! the printer reaches it; its test and reports are dropped. No file is loaded while the
+//! and queues its models' checks; the check that finishes a file's last model renders the file
+//! (its stderr diagnostics, its text or JSON entry: on the worker, so that the loop's thread
+//! does little more than print) and sends those bytes (`Kind::Done`; a file with nothing to
+//! check is rendered by its load, `Kind::Started`); its test and reports are dropped. The loop
+//! keeps the bytes until the printer reaches the file. No file is loaded while the
 //! results done ahead of the one the printer waits for hold [`AHEAD_BYTES`] or more, so memory
 //! does not grow with the number of files, whatever their order of completion: at most `-j`
 //! files are loaded and unchecked, and the rest is bytes of output.
 
-use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::collections::{BTreeMap, VecDeque};
 use std::io::Write as _;
-use std::sync::{mpsc, Arc};
+use std::sync::{mpsc, Arc, Mutex};
 
 use litmus_engine::robust::Robustness;
 use litmus_engine::{Model, ModelReport};
@@ -32,7 +33,7 @@ const ENTRY_BYTES: usize = 256;
 
 /// What a worker sends the loop: a file loaded, a model's result (`None`: skipped after
 /// Ctrl-C), or a task that panicked. The job id is the file's position in the run.
-type Event = jobs::Event<Arc<FileRun>, Option<ModelOut>>;
+type Event = jobs::Event<Done, Option<Done>>;
 
 type Pool = jobs::Pool<Files>;
 
@@ -62,9 +63,9 @@ impl Done {
     }
 }
 
-/// A file loaded and not done: its models' results so far, and how many are left.
+/// A file's models' results so far (`None`: not done, or skipped after Ctrl-C) and how many
+/// are left, shared by its checks: the last one renders the file.
 struct Open {
-    file: Arc<FileRun>,
     outs: Vec<Option<ModelOut>>,
     left: usize,
 }
@@ -73,6 +74,7 @@ struct Open {
 struct Files {
     run: Arc<Run>,
     positions: Arc<[usize]>,
+    shard: Option<json::Shard>,
     tx: mpsc::Sender<Event>,
     /// The pool, for a load to queue its checks (taken out when the run ends).
     pool: Option<Pool>,
@@ -95,9 +97,10 @@ impl Schedule for Files {
         let fi = self.next;
         self.next += 1;
         let (run, positions, tx) = (self.run.clone(), self.positions.clone(), self.tx.clone());
+        let shard = self.shard;
         let pool = self.pool.clone().expect("set while the run lasts");
         Some(Box::new(move || {
-            load_task(&run, &positions, fi, &tx, &pool)
+            load_task(&run, &positions, shard, fi, &tx, &pool)
         }))
     }
 }
@@ -106,6 +109,7 @@ impl Schedule for Files {
 fn load_task(
     run: &Arc<Run>,
     positions: &[usize],
+    shard: Option<json::Shard>,
     fi: usize,
     tx: &mpsc::Sender<Event>,
     pool: &Pool,
@@ -132,26 +136,47 @@ fn load_task(
         }
     };
     let n = models_of(run, &file);
-    let _ = tx.send(Event::new(fi as u64, Kind::Started(file.clone())));
-    let checks = (0..n).map(|mi| check_task(run, fi, &file, mi, tx));
+    // With `--shard`, each JSON entry names its place in the whole argument list.
+    let index = shard.map(|_| positions[fi]);
+    if n == 0 {
+        let done = render(run, index, fi, &file, vec![]);
+        let _ = tx.send(Event::new(fi as u64, Kind::Started(done)));
+        return;
+    }
+    let open = Arc::new(Mutex::new(Open {
+        outs: (0..n).map(|_| None).collect(),
+        left: n,
+    }));
+    let checks = (0..n).map(|mi| check_task(run, index, fi, &file, &open, mi, tx));
     let checks: Vec<Task> = checks.collect();
     pool.with(|s| s.ready.extend(checks));
 }
 
-/// The task checking model `mi` of file `fi`.
+/// The task checking model `mi` of file `fi`; the file's last check renders it.
 fn check_task(
     run: &Arc<Run>,
+    index: Option<usize>,
     fi: usize,
     file: &Arc<FileRun>,
+    open: &Arc<Mutex<Open>>,
     mi: usize,
     tx: &mpsc::Sender<Event>,
 ) -> Task {
-    let (run, file, tx) = (run.clone(), file.clone(), tx.clone());
+    let (run, file, open, tx) = (run.clone(), file.clone(), open.clone(), tx.clone());
     Box::new(move || {
         let model = run.models[mi];
-        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run.model(&file, mi)));
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let o = run.model(&file, mi);
+            let outs = {
+                let mut f = open.lock().unwrap_or_else(|e| e.into_inner());
+                f.outs[mi] = o;
+                f.left -= 1;
+                (f.left == 0).then(|| std::mem::take(&mut f.outs))
+            };
+            outs.map(|outs| render(&run, index, fi, &file, outs))
+        }));
         let kind = match r {
-            Ok(o) => Kind::Done(model, o),
+            Ok(done) => Kind::Done(model, done),
             Err(e) => Kind::Failed(Some(model), crate::server::panic_message(&*e)),
         };
         let _ = tx.send(Event::new(fi as u64, kind));
@@ -180,6 +205,7 @@ pub fn run(run: Arc<Run>, positions: &[usize], shard: Option<json::Shard>) -> Su
     let files = Files {
         run: run.clone(),
         positions: positions.clone(),
+        shard,
         tx,
         pool: None,
         next: 0,
@@ -198,7 +224,6 @@ pub fn run(run: Arc<Run>, positions: &[usize], shard: Option<json::Shard>) -> Su
     pool.with(|s| s.pool = Some(p));
 
     let mut sum = Summary::default();
-    let mut open: HashMap<usize, Open> = HashMap::new();
     let mut waiting: BTreeMap<usize, Done> = BTreeMap::new();
     let mut head = 0;
     while head < positions.len() {
@@ -206,38 +231,8 @@ pub fn run(run: Arc<Run>, positions: &[usize], shard: Option<json::Shard>) -> Su
         let Ok(e) = rx.recv() else { break };
         let fi = e.job as usize;
         let rendered = match e.kind {
-            Kind::Started(file) => {
-                let n = models_of(&run, &file);
-                if n == 0 {
-                    Some(render(&run, &positions, shard, fi, &file, vec![]))
-                } else {
-                    let outs = (0..n).map(|_| None).collect();
-                    open.insert(
-                        fi,
-                        Open {
-                            file,
-                            outs,
-                            left: n,
-                        },
-                    );
-                    None
-                }
-            }
-            Kind::Done(m, o) => {
-                let f = open.get_mut(&fi).expect("a result of a loaded file");
-                let mi = run
-                    .models
-                    .iter()
-                    .position(|x| *x == m)
-                    .expect("a run's model");
-                f.outs[mi] = o;
-                f.left -= 1;
-                if f.left > 0 {
-                    continue;
-                }
-                let f = open.remove(&fi).expect("present");
-                Some(render(&run, &positions, shard, fi, &f.file, f.outs))
-            }
+            Kind::Started(d) => Some(d),
+            Kind::Done(_, d) => d,
             Kind::Failed(..) => break,
             Kind::Progress(..) | Kind::Found(..) => None,
         };
@@ -274,11 +269,11 @@ pub fn run(run: Arc<Run>, positions: &[usize], shard: Option<json::Shard>) -> Su
     sum
 }
 
-/// Renders a file whose models are all done, for the printer.
+/// Renders a file whose models are all done, for the printer (`index`: its place in the
+/// whole argument list, with `--shard`).
 fn render(
     run: &Run,
-    positions: &[usize],
-    shard: Option<json::Shard>,
+    index: Option<usize>,
     fi: usize,
     f: &FileRun,
     outs: Vec<Option<ModelOut>>,
@@ -316,7 +311,6 @@ fn render(
             }
             reports.push(o.report);
         }
-        let index = shard.map(|_| positions[fi]);
         d.stdout = json::entry(fi, &f.json_input(), &reports, &robust, &unbounded, index);
     } else {
         d.stderr = diagnostics_text(f, run.color_err);
