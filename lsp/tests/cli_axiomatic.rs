@@ -85,4 +85,14 @@ fn a_users_cat_model_replaces_the_architectures() {
     let r = run(&["check", "--cat", &bad, &f]);
     assert_eq!(r.status, 2, "{}{}", r.stdout, r.stderr);
     assert!(r.stderr.contains("cat model"), "{}", r.stderr);
+    // An x86 test with `--cat`: refused, not checked as if the option were not there.
+    let x86 = scratch(
+        "cli_axiomatic",
+        "sb-x86.litmus",
+        b"X86 SB\n{ x=0; y=0; }\n P0          | P1          ;\n MOV [x],$1  | MOV [y],$1  ;\n MOV EAX,[y] | MOV EAX,[x] ;\nexists (0:EAX=0 /\\ 1:EAX=0)\n",
+    );
+    let r = run(&["check", "--cat", &cat, &x86]);
+    assert_eq!(r.status, 2, "{}{}", r.stdout, r.stderr);
+    assert!(r.stdout.is_empty(), "{}", r.stdout);
+    assert!(r.stderr.contains("--cat applies to"), "{}", r.stderr);
 }

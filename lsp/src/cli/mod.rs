@@ -222,6 +222,14 @@ pub fn check(args: CheckArgs) -> i32 {
     if let Some(status) = axiom::run(&args) {
         return status;
     }
+    if args.cat.is_some() {
+        // Not silently ignored: the other dialects are checked by the operational engines.
+        err(
+            "litmus: --cat applies to a run of AArch64 and RISC-V tests only; x86 and native \
+             tests are checked operationally under --model (docs/arm-riscv.md)",
+        );
+        return exit::BAD_INPUT;
+    }
     let color_out = use_color(args.color, std::io::stdout().is_terminal());
     let color_err = use_color(args.color, std::io::stderr().is_terminal());
     let style = text::Style { color: color_out };
