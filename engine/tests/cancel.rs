@@ -119,9 +119,10 @@ fn a_past_deadline_stops_a_check_of_a_huge_thread() {
     );
 }
 
-/// Every engine in the table of engine names, through the one interface (`check`): on a
-/// random program with over a hundred executions, a cancelled check and a check past its
-/// deadline end incomplete, the cancelled one having explored less than the full check.
+/// Every engine in the table of engine names, through the one interface (`check`): on the
+/// random program with the most executions of the reference explorer, a cancelled check and a
+/// check past its deadline end incomplete, the cancelled one having explored less than the
+/// full check.
 #[test]
 fn every_engine_ends_incomplete_when_cancelled_or_past_its_deadline() {
     let opts = |engine: EngineChoice| CheckOptions {
@@ -145,8 +146,10 @@ fn every_engine_ends_incomplete_when_cancelled_or_past_its_deadline() {
         .expect("some programs");
     for (name, engine, _) in ENGINES {
         let full = litmus_engine::check(&t, Model::Pso, &opts(engine), &Control::new());
+        // The engines differ in what they count (`auto` answers with whichever member wins:
+        // DPOR runs the fewest), so only enough work for a cancel to cut short.
         assert!(
-            full.complete && full.stats.executions > 100,
+            full.complete && full.stats.executions > 20,
             "{name}: {:?}",
             full.stats
         );
