@@ -92,10 +92,6 @@ pub(super) struct Dpor<'a, 'c, 'p> {
     /// Called with the events of every maximal execution; `true` stops the exploration.
     pub(super) leaf: &'a mut dyn FnMut(&[Event]) -> bool,
     pub(super) halted: bool,
-    /// Leave unreversed the races whose order nothing can observe
-    /// ([`Dpor::unobserved_order`]): on for the report ([`explore`]), off where every
-    /// Shasha-Snir class must be visited ([`explore_leaves`]).
-    pub(super) prune: bool,
 }
 
 impl Dpor<'_, '_, '_> {
@@ -240,17 +236,16 @@ impl Dpor<'_, '_, '_> {
 pub fn explore(
     program: &Program,
     model: Model,
-    _opts: &CheckOptions,
+    opts: &CheckOptions,
     ctl: &Control,
     col: &mut Collector<'_>,
 ) -> DporStats {
-    run(program, model, ctl, col, &mut |_| false, true)
+    explore_leaves(program, model, opts, ctl, col, &mut |_| false)
 }
 
 /// [`explore`], calling `leaf` with the events of every maximal execution explored (one per
 /// Shasha-Snir class at least: every class has a representative among them); when `leaf`
-/// returns `true` the exploration stops there, incomplete. Unlike [`explore`], it reverses
-/// every race, so every class is visited (`docs/design/dpor.md#unobserved-write-orders`).
+/// returns `true` the exploration stops there, incomplete.
 pub fn explore_leaves(
     program: &Program,
     model: Model,
@@ -258,17 +253,6 @@ pub fn explore_leaves(
     ctl: &Control,
     col: &mut Collector<'_>,
     leaf: &mut dyn FnMut(&[Event]) -> bool,
-) -> DporStats {
-    run(program, model, ctl, col, leaf, false)
-}
-
-fn run(
-    program: &Program,
-    model: Model,
-    ctl: &Control,
-    col: &mut Collector<'_>,
-    leaf: &mut dyn FnMut(&[Event]) -> bool,
-    prune: bool,
 ) -> DporStats {
     let procs = Procs {
         threads: program.threads.len(),
@@ -288,7 +272,6 @@ fn run(
         stats: DporStats::default(),
         leaf,
         halted: false,
-        prune,
     };
     let init = State::initial(program, model);
     let root = d.node(init, Vec::new(), &[]);

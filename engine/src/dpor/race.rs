@@ -3,8 +3,6 @@
 
 use super::explore::Dpor;
 use super::footprint::{dep_in_trace, Dep, Footprint};
-use crate::ir::{InstrKind, Program};
-use crate::semantics::Choice;
 use std::collections::BinaryHeap;
 
 pub(super) fn join(a: &mut [u32], b: &[u32]) {
@@ -104,9 +102,6 @@ impl Dpor<'_, '_, '_> {
         // `lock`: in the reversed order `f` takes the mutex first, so it does not come after
         // the critical section it raced with, nor after what that section depended on.
         for k in races {
-            if self.prune && self.unobserved_order(k, f) {
-                continue;
-            }
             self.reverse(k, p, &c_race);
         }
         c
@@ -149,66 +144,4 @@ impl Dpor<'_, '_, '_> {
             node.backtrack.push(q);
         }
     }
-}
-
-impl Dpor<'_, '_, '_> {
-    /// Whether the race between the write to memory at `k` and the new write `f` of the same
-    /// cell (neither an RMW) may stay unreversed: at the node before `k` some thread's fault
-    /// is pending, so no execution through that node ends in a final state, and no thread
-    /// that can still move can read the cell again (nor wait in an `await`), so the order of
-    /// the two writes changes no thread's events (`docs/design/dpor.md#unobserved-write-orders`).
-    pub(super) fn unobserved_order(&self, k: usize, f: &Footprint) -> bool {
-        let e = &self.trace[k].fp;
-        let Some(c) = e.mem_write else {
-            return false;
-        };
-        if f.mem_write != Some(c) || e.mem_read.is_some() || f.mem_read.is_some() {
-            return false;
-        }
-        let node = &self.nodes[k];
-        if !node.peeks.iter().any(|q| q.fault) {
-            return false;
-        }
-        let state = &node.state;
-        (0..state.threads.len()).all(|t| {
-            state.thread_done(self.program, t)
-                || node
-                    .peeks
-                    .iter()
-                    .any(|q| q.fault && q.choice == Choice::Exec(t))
-                || !may_read(self.program, t, state.threads[t].pc, c)
-        })
-    }
-}
-
-/// Whether thread `t` may, from instruction `pc` on, read cell `c` (a load or RMW of its
-/// variable on some path of the thread's control flow) or wait in an `await` (a parked
-/// thread's pc is its round's start, and any memory change wakes it).
-pub(super) fn may_read(p: &Program, t: usize, pc: u32, c: u32) -> bool {
-    let code = &p.threads[t].code;
-    let mut seen = vec![false; code.len()];
-    let mut todo = vec![pc as usize];
-    while let Some(i) = todo.pop() {
-        if i >= code.len() || seen[i] {
-            continue;
-        }
-        seen[i] = true;
-        match &code[i].kind {
-            InstrKind::Load { loc, .. } | InstrKind::Rmw { loc, .. } => {
-                let v = &p.vars[loc.var as usize];
-                if (v.base..v.base + v.cells()).contains(&c) {
-                    return true;
-                }
-                todo.push(i + 1);
-            }
-            InstrKind::AwaitBegin | InstrKind::AwaitCheck { .. } => return true,
-            InstrKind::Jump(to) => todo.push(*to as usize),
-            InstrKind::JumpIf { target, .. } => {
-                todo.push(i + 1);
-                todo.push(*target as usize);
-            }
-            _ => todo.push(i + 1),
-        }
-    }
-    false
 }
