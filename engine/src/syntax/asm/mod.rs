@@ -189,27 +189,23 @@ fn lower(src: &Src<'_>, node: Node, diags: &mut Vec<Diagnostic>) -> Option<Lower
         })
         .collect();
     let before = l.diags.len();
-    let condition = cond.and_then(|c| {
-        let scope = Scope {
-            shared: &l.shared,
-            by_name: &l.by_name,
-        };
-        lower_condition(src, &scope, l.diags, dialect, c, &infos)
-    });
-    let filter = filter.map(|f| {
-        let scope = Scope {
-            shared: &l.shared,
-            by_name: &l.by_name,
-        };
-        let mut lw = ExprLowerer {
+    let scope = Scope {
+        shared: &l.shared,
+        by_name: &l.by_name,
+    };
+    // An expression of the condition, the filter or `locations`, lowered against the threads.
+    let in_condition = |diags: &mut Vec<Diagnostic>, node: Node| {
+        ExprLowerer {
             src,
             scope: &scope,
-            diags: l.diags,
+            diags,
             dialect,
             mode: Mode::Condition(&infos),
-        };
-        lw.lower(f, 0)
-    });
+        }
+        .lower(node, 0)
+    };
+    let condition = cond.and_then(|c| lower_condition(src, &scope, l.diags, dialect, c, &infos));
+    let filter = filter.map(|f| in_condition(l.diags, f));
     // `locations [x; 0:X2;]`: shown among the final states, as herd does (an item that does
     // not lower, such as an array's bare name, is left out).
     let mut shown = Vec::new();
@@ -217,19 +213,8 @@ fn lower(src: &Src<'_>, node: Node, diags: &mut Vec<Diagnostic>) -> Option<Lower
         let mut cursor = clause.walk();
         let items: Vec<Node> = clause.named_children(&mut cursor).collect();
         for item in items {
-            let scope = Scope {
-                shared: &l.shared,
-                by_name: &l.by_name,
-            };
             let before = l.diags.len();
-            let mut lw = ExprLowerer {
-                src,
-                scope: &scope,
-                diags: l.diags,
-                dialect,
-                mode: Mode::Condition(&infos),
-            };
-            let e = lw.lower(item, 0);
+            let e = in_condition(l.diags, item);
             if l.diags.len() == before {
                 shown.push(e);
             } else {
