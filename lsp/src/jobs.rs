@@ -33,6 +33,8 @@ pub struct Event<S, R> {
 pub enum Kind<S, R> {
     /// The job has a worker: its first task begins.
     Started(S),
+    /// A model's check has a worker and begins.
+    Begun(Model),
     /// A model's check explores (sent now and then).
     Progress(Model, Progress),
     /// A violation found while the model's check still explores.

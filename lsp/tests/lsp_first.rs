@@ -62,11 +62,12 @@ async fn the_first_violation_shows_while_exploring_then_the_complete_result_repl
     let titles = lens_titles(&lenses);
     // One lens per model; beside them a lens names the models still exploring.
     assert!(titles.iter().any(|t| t == "PSO ✗"), "{titles:?}");
-    // (TSO may still be running too on a loaded machine: "exploring TSO and PSO".)
+    // (TSO may still be running too on a loaded machine, "exploring TSO and PSO", or still
+    // waiting for its worker to start: "exploring PSO · queued TSO".)
     assert!(
         titles
             .iter()
-            .any(|t| t.starts_with("exploring") && t.ends_with("PSO")),
+            .any(|t| t.starts_with("exploring") && t.split(" · ").next().unwrap().ends_with("PSO")),
         "{titles:?}"
     );
     let sched = h
@@ -170,5 +171,16 @@ async fn models_run_in_parallel_when_places_are_free_and_one_by_one_with_one_job
     })
     .await;
     assert_eq!(progressing(&h), ["SC"]);
+    // The lenses say which model explores and which wait for the place.
+    let lenses = h
+        .request("textDocument/codeLens", json!({"textDocument": {"uri": U}}))
+        .await;
+    let titles = lens_titles(&lenses);
+    assert!(
+        titles
+            .iter()
+            .any(|t| t == "exploring SC · queued TSO and PSO"),
+        "{titles:?}"
+    );
     h.close(U).await;
 }

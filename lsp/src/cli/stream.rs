@@ -234,7 +234,7 @@ pub fn run(run: Arc<Run>, positions: &[usize], shard: Option<json::Shard>) -> Su
             Kind::Started(d) => Some(d),
             Kind::Done(_, d) => d,
             Kind::Failed(..) => break,
-            Kind::Progress(..) | Kind::Found(..) => None,
+            Kind::Begun(_) | Kind::Progress(..) | Kind::Found(..) => None,
         };
         let Some(d) = rendered else { continue };
         let added = d.weight();

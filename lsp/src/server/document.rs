@@ -24,6 +24,8 @@ use super::tokens::TokenMap;
 /// What is known of one model for the current text.
 #[derive(Clone, Debug)]
 pub enum Outcome {
+    /// A check is planned and waits for a worker (`maxJobs` are busy).
+    Waiting,
     /// A check is running and has found no violation yet.
     Running,
     /// A check is running and has found these violations (each with the first schedule found),
@@ -73,9 +75,12 @@ impl Outcome {
             _ => &[],
         }
     }
-    /// Whether a check for it still runs.
+    /// Whether a check for it is still to finish (waiting for a worker, or running).
     pub fn running(&self) -> bool {
-        matches!(self, Outcome::Running | Outcome::Exploring(_))
+        matches!(
+            self,
+            Outcome::Waiting | Outcome::Running | Outcome::Exploring(_)
+        )
     }
 }
 

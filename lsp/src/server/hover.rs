@@ -222,6 +222,7 @@ pub fn markdown(
                     item += &format!(" · engine {}", e.key());
                 }
             }
+            Some(Outcome::Waiting) => item += " · waiting for a worker (`litmus.maxJobs`)",
             Some(Outcome::Running) => item += " · running",
             Some(Outcome::Exploring(_)) => item += " · still exploring",
             Some(Outcome::Cancelled(_)) => item += " · cancelled before the end (incomplete)",

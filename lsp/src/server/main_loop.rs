@@ -210,6 +210,12 @@ async fn event(ctx: &Ctx, r: &mut Running, kind: Kind<(), Option<Checked>>) -> b
             }
             return false;
         }
+        Kind::Begun(m) => {
+            if verify::model_begun(ctx, &r.uri, &r.plan, m) {
+                refresh(ctx);
+            }
+            return false;
+        }
         Kind::Progress(m, p) => {
             if let Some(t) = r.token.as_ref().filter(|_| r.begun) {
                 let msg = format!(

@@ -176,7 +176,7 @@ pub fn own(test: &Test, target: Target, o: Option<&Outcome>) -> Mark {
     let Some(o) = o else { return Mark::NotVerified };
     let exists = target == Target::Condition && is_exists(test);
     match o {
-        Outcome::Running => Mark::Running,
+        Outcome::Waiting | Outcome::Running => Mark::Running,
         Outcome::Crashed(_) => Mark::Crashed,
         Outcome::Exploring(vs) if !exists && violated(target, vs) => Mark::Fails,
         Outcome::Exploring(_) => Mark::Running,

@@ -95,7 +95,7 @@ pub(super) async fn start_with(ctx: &Ctx, uri: &Uri, use_cache: bool, unbounded:
                             }
                             None => {
                                 need.push(m);
-                                d.results.insert(m, Outcome::Running);
+                                d.results.insert(m, Outcome::Waiting);
                             }
                         }
                     }
@@ -188,6 +188,7 @@ impl Check {
         if self.control.is_cancelled() {
             return self.send(Kind::Done(m, None));
         }
+        self.send(Kind::Begun(m));
         let last = Arc::new(Mutex::new(Instant::now()));
         let (txp, txf, job) = (self.tx.clone(), self.tx.clone(), self.job);
         let ctl = self
@@ -212,6 +213,25 @@ impl Check {
             Ok(c) => self.send(Kind::Done(m, Some(c))),
             Err(e) => self.send(Kind::Failed(Some(m), panic_message(&*e))),
         }
+    }
+}
+
+/// A model's check has a worker: its outcome goes from `Waiting` to `Running`, if the job is
+/// still the document's. Returns whether that changed what is shown.
+pub(super) fn model_begun(ctx: &Ctx, uri: &Uri, plan: &Plan, m: Model) -> bool {
+    let mut st = ctx.state();
+    let Some(d) = st.docs.get_mut(uri) else {
+        return false;
+    };
+    if d.job.as_ref().map(|j| j.id) != Some(plan.job.id) {
+        return false;
+    }
+    match d.results.get_mut(&m) {
+        Some(o @ Outcome::Waiting) => {
+            *o = Outcome::Running;
+            true
+        }
+        _ => false,
     }
 }
 
@@ -245,7 +265,7 @@ pub(super) fn model_found(ctx: &Ctx, uri: &Uri, plan: &Plan, m: Model, mut v: Vi
             }
             vs.push(v);
         }
-        Some(Outcome::Running) | None => {
+        Some(Outcome::Waiting | Outcome::Running) | None => {
             d.results.insert(m, Outcome::Exploring(vec![v]));
         }
         Some(_) => return false,

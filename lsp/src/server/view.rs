@@ -215,7 +215,7 @@ pub fn diagnostics(test: &Test, text: &str, results: &BTreeMap<Model, Outcome>) 
                     None => warns.push((msg, None, vec![*m])),
                 }
             }
-            Outcome::Running | Outcome::Exploring(_) => {}
+            Outcome::Waiting | Outcome::Running | Outcome::Exploring(_) => {}
         }
     }
     for (msg, span, ms) in warns {
@@ -284,7 +284,8 @@ pub fn target_at(test: &Test, span: Span) -> Target {
 }
 
 /// `SC ✓ · TSO ✗ · PSO ✗` (see [`super::verdict`]: implied verdicts say so); with the models
-/// still running named (`· exploring TSO, PSO`); `not verified yet` when no model has a result.
+/// still to finish named (`· exploring TSO · queued PSO`); `not verified yet` when no model has
+/// a result.
 pub fn verdict_title(
     test: &Test,
     target: Target,
@@ -306,25 +307,30 @@ pub fn verdict_title(
         .map(|v| v.title())
         .collect::<Vec<_>>()
         .join(" · ");
-    let running: Vec<Model> = models
-        .iter()
-        .copied()
-        .filter(|m| results.get(m).is_some_and(Outcome::running))
-        .collect();
-    if !running.is_empty() {
-        title += &format!(" · exploring {}", join_models(&running));
+    if let Some(note) = exploring_note(models, results) {
+        title += " · ";
+        title += &note;
     }
     title
 }
 
-/// `exploring PSO` while some models' checks still run (beside the per-model lenses).
+/// `exploring SC · queued TSO and PSO` while some models' checks are still to finish (beside
+/// the per-model lenses): running ones explore, the others wait for a worker (`maxJobs`).
 pub fn exploring_note(models: &[Model], results: &BTreeMap<Model, Outcome>) -> Option<String> {
-    let running: Vec<Model> = models
-        .iter()
-        .copied()
-        .filter(|m| results.get(m).is_some_and(Outcome::running))
-        .collect();
-    (!running.is_empty()).then(|| format!("exploring {}", join_models(&running)))
+    let with = |f: fn(&Outcome) -> bool| -> Vec<Model> {
+        let ms = models.iter().copied();
+        ms.filter(|m| results.get(m).is_some_and(f)).collect()
+    };
+    let running = with(|o| o.running() && !matches!(o, Outcome::Waiting));
+    let waiting = with(|o| matches!(o, Outcome::Waiting));
+    let mut parts = Vec::new();
+    if !running.is_empty() {
+        parts.push(format!("exploring {}", join_models(&running)));
+    }
+    if !waiting.is_empty() {
+        parts.push(format!("queued {}", join_models(&waiting)));
+    }
+    (!parts.is_empty()).then(|| parts.join(" · "))
 }
 
 /// Code lenses: (span to sit above, title, whether a schedule exists for "Show schedule").
