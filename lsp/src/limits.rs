@@ -12,7 +12,6 @@
 //! looks like) is here, as functions of the files' text so tests run them on fixtures.
 
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
 
 use procfs_core::process::MountInfos;
 use procfs_core::{FromRead, ProcessCGroups};
@@ -158,30 +157,12 @@ fn physical() -> Option<u64> {
     (pages > 0 && size > 0).then(|| (pages as u64).saturating_mul(size as u64))
 }
 
-/// What the process had mapped at start, in bytes: its address space (`VmSize`) and its data
-/// (`VmData`, what `RLIMIT_DATA` counts). Read once, the first time, which must come before the
-/// process's first allocation (`main.rs` calls it before `main`): that allocation reserves the
-/// allocator's first arena, which is heap, not what the binary and its libraries take.
-pub fn mapped_at_start() -> (Option<u64>, Option<u64>) {
-    static AT_START: OnceLock<(Option<u64>, Option<u64>)> = OnceLock::new();
-    *AT_START.get_or_init(mapped)
-}
-
-/// What the process has mapped now (see [`mapped_at_start`]), read into a buffer on the stack
-/// so that reading it does not allocate.
+/// What the process has mapped now, in bytes: its address space (`VmSize`) and its data
+/// (`VmData`, what `RLIMIT_DATA` counts).
 fn mapped() -> (Option<u64>, Option<u64>) {
     use procfs_core::process::Status;
-    use std::io::Read;
-    // `/proc/self/status` is about 1.5 KB.
-    let mut buf = [0u8; 8192];
-    let mut n = 0;
-    if let Ok(mut f) = std::fs::File::open("/proc/self/status") {
-        while let Ok(k @ 1..) = f.read(&mut buf[n..]) {
-            n += k;
-        }
-    }
-    match Status::from_read(&buf[..n]) {
-        Ok(s) => (s.vmsize.map(|k| k << 10), s.vmdata.map(|k| k << 10)),
+    match std::fs::read("/proc/self/status").map(|t| Status::from_read(&t[..])) {
+        Ok(Ok(s)) => (s.vmsize.map(|k| k << 10), s.vmdata.map(|k| k << 10)),
         _ => (None, None),
     }
 }
@@ -204,10 +185,9 @@ pub fn rlimit_left(name: &str, bytes: u64, in_use: Option<u64>) -> Limit {
 }
 
 /// Every limit that applies to this process: physical memory, its cgroups', what `RLIMIT_AS`
-/// and `RLIMIT_DATA` leave of what it mapped at start ([`mapped_at_start`]), whichever can be
-/// read.
+/// and `RLIMIT_DATA` leave of what it maps now, whichever can be read. Call it at start, before
+/// threads map their stacks and the allocator its arenas.
 pub fn limits() -> Vec<Limit> {
-    let (vm, data) = mapped_at_start();
     let mut out = Vec::new();
     if let Some(b) = physical() {
         out.push(Limit {
@@ -215,6 +195,7 @@ pub fn limits() -> Vec<Limit> {
             what: format!("physical memory {}", litmus_engine::human_bytes(b)),
         });
     }
+    let (vm, data) = mapped();
     // SAFETY: `getrlimit` writes one `rlimit` through the valid pointer `soft` gives it.
     if let Some(b) = soft(|r| unsafe { libc::getrlimit(libc::RLIMIT_AS, r) }) {
         out.push(rlimit_left("RLIMIT_AS", b, vm));

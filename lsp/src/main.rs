@@ -15,14 +15,6 @@ static ALLOC: memory::Counting = memory::Counting;
 use clap::Parser;
 use cli::args::{Cli, Command};
 
-/// Before the process's first allocation, which reserves mimalloc's first arena (Rust's runtime
-/// allocates before `main`): fits mimalloc to the rlimits and reads what is mapped at start.
-#[ctor::ctor]
-unsafe fn before_the_first_allocation() {
-    memory::fit_allocator_to_rlimits();
-    limits::mapped_at_start();
-}
-
 fn main() {
     // The default memory budget reads what the process has mapped: before any thread starts.
     memory::default_budget();
