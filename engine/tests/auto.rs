@@ -227,3 +227,62 @@ fn with_first_the_guess_on_a_lock_is_dpor() {
     ));
     assert_eq!(a, alone, "auto's report is {engine:?}'s own");
 }
+
+#[test]
+fn with_a_free_core_an_unsure_guess_has_its_runner_up_start_early() {
+    use litmus_engine::{auto, ir::Program};
+    let plans = |src: &str, m: Model| {
+        let p = Program::lower(&syntax::parse(src).test.unwrap(), 8).unwrap();
+        let o = CheckOptions::default();
+        (
+            auto::candidates(&p, m, &o),
+            auto::candidates_free(&p, m, &o),
+        )
+    };
+    let start =
+        |plan: &[(EngineKind, u64)], e: EngineKind| plan.iter().find(|c| c.0 == e).map(|c| c.1);
+    // A loop under TSO: the reference explorer beside DPOR; under PSO: MCR (the reference
+    // explorer keeps its head start). Without a free core, the head starts.
+    let (slow, free) = plans(&mcr_example(3), Model::Tso);
+    assert_eq!(free[0].0, slow[0].0, "the same guess");
+    assert_eq!(start(&free, EngineKind::Exhaustive), Some(auto::EARLY));
+    assert!(start(&slow, EngineKind::Exhaustive) > Some(auto::EARLY));
+    let (slow, free) = plans(&mcr_example(3), Model::Pso);
+    assert_eq!(start(&free, EngineKind::Mcr), Some(auto::EARLY));
+    assert_eq!(start(&slow, EngineKind::Mcr), Some(auto::ALONE));
+    assert_eq!(
+        start(&free, EngineKind::Exhaustive),
+        start(&slow, EngineKind::Exhaustive)
+    );
+    // A loop-free program that assumes (`lean` does not model it): the other engine early.
+    let szymanski = programs::nidhugg("szymanski", "none");
+    for m in [Model::Tso, Model::Pso] {
+        let (slow, free) = plans(&szymanski, m);
+        assert_eq!(free[0], slow[0], "{m:?}");
+        assert_eq!(free[1].1, auto::EARLY, "{m:?} {free:?}");
+        assert!(slow[1].1 > auto::EARLY, "{m:?} {slow:?}");
+    }
+    // A sure guess on a loop-free program without `assume`: the same plan.
+    for m in Model::ALL {
+        let (slow, free) = plans(&counter(3, 3), m);
+        assert_eq!(slow, free, "{m:?}");
+    }
+}
+
+#[test]
+fn the_critical_path_ends_after_the_checks_start_on_its_clock() {
+    use litmus_engine::auto;
+    use std::sync::Arc;
+    // The Example under PSO: MCR joins early and answers, DPOR is outrun.
+    let t = syntax::parse(&mcr_example(3)).test.unwrap();
+    let path = Arc::new(auto::CpuPath::default());
+    let before = auto::thread_cpu_ns();
+    let ctl = Control::new().with_cpu_path(path.clone());
+    let r = check(&t, Model::Pso, &opts(EngineChoice::Auto), &ctl);
+    assert_eq!(r.stats.engine, Some(EngineKind::Mcr));
+    // The outrun member marks its end at its next unit of work.
+    while !path.settled() {
+        std::thread::yield_now();
+    }
+    assert!(path.ns() > before, "{} {before}", path.ns());
+}

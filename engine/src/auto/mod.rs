@@ -42,9 +42,11 @@
 mod meter;
 pub mod plan;
 
-pub use meter::{WakeFn, WorkMeter};
+pub use meter::{thread_cpu_ns, CpuPath, WakeFn, WorkMeter};
 
-pub use plan::{candidates, has_loop, lean, single, weight, ALONE, CONFIDENT, UNSURE};
+pub use plan::{
+    candidates, candidates_free, has_loop, lean, single, weight, ALONE, CONFIDENT, EARLY, UNSURE,
+};
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
@@ -91,6 +93,7 @@ fn run_member(task: &Task<'_>, kind: EngineKind, meter: Arc<WorkMeter>) -> Outco
         ..task.clone()
     };
     let r = engine(kind).check(&t, meter.member());
+    meter.mark_end();
     let finished = r.complete || r.stopped.is_some();
     let work = meter.work();
     if finished {
@@ -121,8 +124,22 @@ struct Shared {
 /// With a worker budget on `ctl` ([`crate::control::Workers`]) a member gets a thread only with
 /// a free slot; one that gets none runs on this thread after the first candidate, stopped once
 /// its work passes the bound, so the same engine answers as with threads.
+///
+/// Which plan depends on whether a slot is free at the start ([`candidates_free`] if so, or
+/// with no budget: a single check; else [`candidates`]); given the plan, the report does not
+/// depend on timing.
 pub(crate) fn check(task: &Task<'_>, ctl: &Control) -> ModelReport {
-    run_plan(task, ctl, candidates(task.program, task.model, task.opts))
+    let free = match ctl.workers() {
+        Some(w) => w.in_use() < w.total(),
+        None => true,
+    };
+    let (program, model, opts) = (task.program, task.model, task.opts);
+    let plan = if free {
+        candidates_free(program, model, opts)
+    } else {
+        candidates(program, model, opts)
+    };
+    run_plan(task, ctl, plan)
 }
 
 /// The portfolio on `task` with a given `plan` (engines and starts, as [`candidates`] gives
@@ -149,6 +166,9 @@ pub fn run_plan(task: &Task<'_>, ctl: &Control, plan: Vec<(EngineKind, u64)>) ->
     // no more work than `i` is charged for starting (then it cannot answer). With a worker
     // budget and no free slot it is left for this thread (`Launch::NoSlot`).
     let workers = ctl.workers();
+    // The critical path (benchmarks): a member starts on it at this thread's CPU time.
+    let path = ctl.cpu_path();
+    let here_clock = meter::this_thread_clock();
     let launch: Arc<dyn Fn(usize) -> Launch + Send + Sync> = {
         let shared = Arc::new(Shared {
             test: task.test.clone(),
@@ -156,8 +176,13 @@ pub fn run_plan(task: &Task<'_>, ctl: &Control, plan: Vec<(EngineKind, u64)>) ->
             model: task.model,
             opts: task.opts.clone(),
         });
-        let (plan, meters, started, bound) =
-            (plan.clone(), meters.clone(), started.clone(), bound.clone());
+        let (plan, meters, started, bound, path) = (
+            plan.clone(),
+            meters.clone(),
+            started.clone(),
+            bound.clone(),
+            path.clone(),
+        );
         Arc::new(move |i: usize| {
             if bound.load(Ordering::Relaxed) <= plan[i].1 || started[i].load(Ordering::Relaxed) {
                 return Launch::Skipped;
@@ -174,8 +199,12 @@ pub fn run_plan(task: &Task<'_>, ctl: &Control, plan: Vec<(EngineKind, u64)>) ->
             }
             let (shared, meter, tx) = (shared.clone(), meters[i].clone(), tx.clone());
             let engine = plan[i].0;
+            let timing = path.clone().map(|p| (p, meter::clock_ns(here_clock)));
             std::thread::spawn(move || {
                 let _slot = slot;
+                if let Some((p, start)) = timing {
+                    meter.arm(p, start);
+                }
                 let s = &*shared;
                 let task = Task::new(&s.test, &s.program, s.model, &s.opts);
                 let out = run_member(&task, engine, meter);
@@ -221,6 +250,9 @@ pub fn run_plan(task: &Task<'_>, ctl: &Control, plan: Vec<(EngineKind, u64)>) ->
             }),
         )
     });
+    if let Some(p) = &path {
+        first.arm(p.clone(), meter::thread_cpu_ns());
+    }
     let mut results = vec![(0, run_member(task, plan[0].0, first.clone()))];
     let mut done = vec![false; n];
     done[0] = true;
@@ -243,6 +275,9 @@ pub fn run_plan(task: &Task<'_>, ctl: &Control, plan: Vec<(EngineKind, u64)>) ->
             continue;
         }
         if !started[i].swap(true, Ordering::Relaxed) {
+            if let Some(p) = &path {
+                meters[i].arm(p.clone(), meter::thread_cpu_ns());
+            }
             results.push((i, run_member(task, plan[i].0, meters[i].clone())));
             done[i] = true;
         }
@@ -293,5 +328,8 @@ pub fn run_plan(task: &Task<'_>, ctl: &Control, plan: Vec<(EngineKind, u64)>) ->
     let (_, (engine, mut report, _, _)) = results.swap_remove(best);
     report.stats.engine = Some(engine);
     report.stats.time_ms = start.elapsed().as_secs_f64() * 1000.0;
+    if let Some(p) = &path {
+        p.reach(meter::thread_cpu_ns());
+    }
     report
 }
