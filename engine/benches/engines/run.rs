@@ -99,8 +99,7 @@ pub fn child(args: &[String]) {
     // The plan `auto` makes for the program, and the CPU time used so far.
     let (plan, lean) = match Program::lower_with(&test, opts.loop_bound, &|| false) {
         Ok(p) => {
-            // A single check has a free core: the plan `auto` runs here.
-            let plan: Vec<String> = auto::candidates_free(&p, model, &opts)
+            let plan: Vec<String> = auto::candidates(&p, model, &opts)
                 .iter()
                 .map(|(e, at)| format!("{}@{at}", e.key()))
                 .collect();

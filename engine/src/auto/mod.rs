@@ -45,7 +45,7 @@ pub mod plan;
 pub use meter::{thread_cpu_ns, CpuPath, WakeFn, WorkMeter};
 
 pub use plan::{
-    candidates, candidates_free, has_loop, lean, single, weight, ALONE, CONFIDENT, EARLY, UNSURE,
+    candidates, has_loop, lean, single, weight, ALONE, CONFIDENT, EARLY, UNSURE,
 };
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -124,22 +124,8 @@ struct Shared {
 /// With a worker budget on `ctl` ([`crate::control::Workers`]) a member gets a thread only with
 /// a free slot; one that gets none runs on this thread after the first candidate, stopped once
 /// its work passes the bound, so the same engine answers as with threads.
-///
-/// Which plan depends on whether a slot is free at the start ([`candidates_free`] if so, or
-/// with no budget: a single check; else [`candidates`]); given the plan, the report does not
-/// depend on timing.
 pub(crate) fn check(task: &Task<'_>, ctl: &Control) -> ModelReport {
-    let free = match ctl.workers() {
-        Some(w) => w.in_use() < w.total(),
-        None => true,
-    };
-    let (program, model, opts) = (task.program, task.model, task.opts);
-    let plan = if free {
-        candidates_free(program, model, opts)
-    } else {
-        candidates(program, model, opts)
-    };
-    run_plan(task, ctl, plan)
+    run_plan(task, ctl, candidates(task.program, task.model, task.opts))
 }
 
 /// The portfolio on `task` with a given `plan` (engines and starts, as [`candidates`] gives

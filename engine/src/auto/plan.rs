@@ -152,8 +152,8 @@ fn head_start(lean: f64, at: f64) -> u64 {
     (ALONE as f64 * x.clamp(1.0, (CONFIDENT / ALONE) as f64)) as u64
 }
 
-/// The engines the portfolio runs on `program` under `model`, in the order that breaks ties,
-/// each with its start: the weighted work of the first candidate (the static guess, start 0)
+/// The static guess's plan: the engines in the order that breaks ties, each with its start:
+/// the weighted work of the first candidate (the static guess, start 0)
 /// at which it joins, which is also the work it is charged for joining (so it can only answer
 /// where it would have finished first had every engine started at its start).
 ///
@@ -175,7 +175,7 @@ fn head_start(lean: f64, at: f64) -> u64 {
 /// reference explorer 93), under SC every row, with awaits every looping one. Not with
 /// `--first` (kept from when MCR's `--first` control counted no work, so that the picks stay
 /// as they were).
-pub fn candidates(program: &Program, model: Model, opts: &CheckOptions) -> Vec<(EngineKind, u64)> {
+fn guess_plan(program: &Program, model: Model, opts: &CheckOptions) -> Vec<(EngineKind, u64)> {
     use EngineKind::{Dpor, Exhaustive, Mcr};
     let awaits = program.threads.iter().any(|t| {
         t.code
@@ -226,14 +226,16 @@ pub fn candidates(program: &Program, model: Model, opts: &CheckOptions) -> Vec<(
     v
 }
 
-/// The plan where a core is free for a second member at the start (a single check: the
-/// benchmark, `litmus check` of one file, an editor's save with the server idle): as
-/// [`candidates`], but where the static guess is unsure the runner-up starts after a head start
-/// of [`EARLY`] (about 2 ms of the guess's work) instead of 20-80 ms or more. On free cores the
-/// check then takes about its best member's time whichever that is: with the counted-work rule
-/// the winner answers once each other member's work has passed its own, which on a core of its
-/// own takes each about the winner's time. The price is CPU where the guess was right and
-/// runs past `EARLY`: the runner-up runs beside it until its work passes the guess's.
+/// The engines the portfolio runs on `program` under `model`, in the order that breaks ties,
+/// each with its start (see [`guess_plan`]), where the static guess is unsure with the
+/// runner-up's start lowered to [`EARLY`] (about 2 ms of the guess's work) from 20-80 ms or
+/// more (issue 42). On free cores (a single check: `litmus check` of one file, an editor's
+/// save with the server idle) the check then takes about its best member's time whichever
+/// that is: by the counted-work rule the winner answers once each other member's work has
+/// passed its own, which on a core of its own takes each about the winner's time. The price
+/// is CPU where the guess was right and runs past `EARLY`: the runner-up runs beside it until
+/// its work passes the guess's (and with no free worker slot, after it on the same thread:
+/// the plan does not depend on the slots, so neither does the report, `-j 1` or `-j N`).
 ///
 /// Unsure (measured on the engine benchmark, `docs/bench-engines.md`): a thread that loops
 /// under TSO or PSO (the guess is DPOR; the MCR paper's Example goes to the reference explorer
@@ -243,13 +245,9 @@ pub fn candidates(program: &Program, model: Model, opts: &CheckOptions) -> Vec<(
 /// (an `assume` cuts DPOR's blocked executions short: Nidhugg's Szymanski without fences, where
 /// `lean` is far from its threshold and wrong): the other engine starts early. Not under
 /// `--first`, whose plan is its own. Under SC loops the guess's losses are 1 ms or less.
-pub fn candidates_free(
-    program: &Program,
-    model: Model,
-    opts: &CheckOptions,
-) -> Vec<(EngineKind, u64)> {
+pub fn candidates(program: &Program, model: Model, opts: &CheckOptions) -> Vec<(EngineKind, u64)> {
     use EngineKind::{Exhaustive, Mcr};
-    let mut plan = candidates(program, model, opts);
+    let mut plan = guess_plan(program, model, opts);
     if opts.first {
         return plan;
     }
@@ -282,8 +280,7 @@ fn assumes(program: &Program) -> bool {
     })
 }
 
-/// The head start of a runner-up where the guess is unsure and a core is free for it
-/// ([`candidates_free`]): about 2 ms of the guess's work, so that a check the guess finishes in
+/// The head start of a runner-up where the guess is unsure ([`candidates`]): about 2 ms of the guess's work, so that a check the guess finishes in
 /// that time (most tests) costs one engine and no thread.
 pub const EARLY: u64 = ALONE / 10;
 
