@@ -17,7 +17,7 @@ const WEIGHT_MIN_MS: f64 = 5.0;
 /// runs (fitted or held-out rows) that finished with at least [`WEIGHT_MIN_MS`] of CPU, the
 /// geometric mean and the 10th and 90th percentiles of measured / weight, and the spread of
 /// the raw nanoseconds per unit (what one weight per engine would have to fit).
-fn weight_fit(runs: &[(bool, EngineKind, f64, f64)]) {
+fn weight_fit(runs: &[(bool, EngineKind, f64, f64, Model)]) {
     println!("\n### Work weights: CPU per unit of work against `auto::weight`\n");
     println!("Runs of one engine alone that took at least {WEIGHT_MIN_MS} ms of CPU. Measured / weight: CPU ns per unit over `auto::weight(engine, program, model)` (1.00: the weight is exact); raw: CPU ns per unit, whose spread one weight per engine would have to cover.\n");
     println!("| engine | rows | measured / weight: geometric mean | p10 | p90 | raw ns per unit: p10 | p90 |");
@@ -54,6 +54,28 @@ fn weight_fit(runs: &[(bool, EngineKind, f64, f64)]) {
                 at(&raw, 0.9)
             );
         }
+    }
+    // Per model (the weights' model factors): measured / weight over the fitted rows.
+    println!("\nMeasured / weight per model, fitted rows (geometric mean, runs):\n");
+    println!("| engine | SC | TSO | PSO |");
+    println!("|---|---:|---:|---:|");
+    for (name, e) in [
+        ("exhaustive", EngineKind::Exhaustive),
+        ("DPOR", EngineKind::Dpor),
+        ("MCR", EngineKind::Mcr),
+    ] {
+        let cells: Vec<String> = Model::ALL
+            .iter()
+            .map(|&m| {
+                let v: Vec<f64> = runs
+                    .iter()
+                    .filter(|r| r.0 && r.1 == e && r.4 == m)
+                    .map(|r| r.2 / r.3)
+                    .collect();
+                format!("{:.2} ({})", geo_mean(&v), v.len())
+            })
+            .collect();
+        println!("| {name} | {} |", cells.join(" | "));
     }
 }
 
@@ -149,7 +171,7 @@ pub fn table(timeout: f64) {
                 if let (EngineChoice::Fixed(k), Some(p)) = (e, &program) {
                     if r.complete && r.cpu_ms >= WEIGHT_MIN_MS && r.polls > 0 {
                         let per = r.cpu_ms * 1e6 / r.polls as f64;
-                        units.push((row.fitted, *k, per, weight(*k, p, model) as f64));
+                        units.push((row.fitted, *k, per, weight(*k, p, model) as f64, model));
                     }
                 }
             }
