@@ -129,6 +129,8 @@ pub struct Control {
     on_violation: Option<ViolationFn>,
     /// The worker budget extra threads of this check borrow from (own or inherited).
     workers: Option<Workers>,
+    /// Where the `auto` portfolio measures its critical path in CPU time (own or inherited).
+    cpu_path: Option<Arc<crate::auto::CpuPath>>,
 }
 
 impl Control {
@@ -182,6 +184,18 @@ impl Control {
             .clone()
             .or_else(|| self.parent.as_ref().and_then(|p| p.workers()))
     }
+    /// Measures the `auto` portfolio's critical path in CPU time on `path` (benchmarks: the
+    /// check's time on free cores, [`crate::auto::CpuPath`]); a single engine leaves it alone.
+    pub fn with_cpu_path(mut self, path: Arc<crate::auto::CpuPath>) -> Control {
+        self.cpu_path = Some(path);
+        self
+    }
+    /// The critical path's measure, if any, own or inherited.
+    pub fn cpu_path(&self) -> Option<Arc<crate::auto::CpuPath>> {
+        self.cpu_path
+            .clone()
+            .or_else(|| self.parent.as_ref().and_then(|p| p.cpu_path()))
+    }
     /// This control without its progress callback (a portfolio reports one engine's progress).
     pub fn without_progress(mut self) -> Control {
         self.progress = None;
@@ -214,6 +228,7 @@ impl Control {
             progress: self.progress.clone(),
             on_violation: self.on_violation.clone(),
             workers: None,
+            cpu_path: None,
         }
     }
     /// The control of one check: a [`Control::child`] with `opts.timeout` counted from now

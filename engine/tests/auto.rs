@@ -227,3 +227,50 @@ fn with_first_the_guess_on_a_lock_is_dpor() {
     ));
     assert_eq!(a, alone, "auto's report is {engine:?}'s own");
 }
+
+#[test]
+fn an_unsure_guess_has_its_runner_up_start_early() {
+    use litmus_engine::{auto, ir::Program};
+    let plan = |src: &str, m: Model| {
+        let p = Program::lower(&syntax::parse(src).test.unwrap(), 8).unwrap();
+        auto::candidates(&p, m, &CheckOptions::default())
+    };
+    let start =
+        |plan: &[(EngineKind, u64)], e: EngineKind| plan.iter().find(|c| c.0 == e).map(|c| c.1);
+    // A loop under TSO: the reference explorer beside DPOR; under PSO: MCR (the reference
+    // explorer keeps its head start); under SC the head start.
+    let tso = plan(&mcr_example(3), Model::Tso);
+    assert_eq!(tso[0].0, EngineKind::Dpor);
+    assert_eq!(start(&tso, EngineKind::Exhaustive), Some(auto::EARLY));
+    let pso = plan(&mcr_example(3), Model::Pso);
+    assert_eq!(start(&pso, EngineKind::Mcr), Some(auto::EARLY));
+    assert_eq!(start(&pso, EngineKind::Exhaustive), Some(auto::UNSURE));
+    let sc = plan(&mcr_example(3), Model::Sc);
+    assert_eq!(start(&sc, EngineKind::Dpor), Some(auto::UNSURE));
+    // A loop-free program that assumes (`lean` does not model it, and overestimates DPOR):
+    // where the guess is the reference explorer, DPOR early.
+    let szymanski = programs::nidhugg("szymanski", "none");
+    for m in Model::ALL {
+        let p = plan(&szymanski, m);
+        assert_eq!(p[0].0, EngineKind::Exhaustive, "{m:?} {p:?}");
+        assert_eq!(p[1], (EngineKind::Dpor, auto::EARLY), "{m:?} {p:?}");
+    }
+}
+
+#[test]
+fn the_critical_path_ends_after_the_checks_start_on_its_clock() {
+    use litmus_engine::auto;
+    use std::sync::Arc;
+    // The Example under PSO: MCR joins early and answers, DPOR is outrun.
+    let t = syntax::parse(&mcr_example(3)).test.unwrap();
+    let path = Arc::new(auto::CpuPath::default());
+    let before = auto::thread_cpu_ns();
+    let ctl = Control::new().with_cpu_path(path.clone());
+    let r = check(&t, Model::Pso, &opts(EngineChoice::Auto), &ctl);
+    assert_eq!(r.stats.engine, Some(EngineKind::Mcr));
+    // The outrun member marks its end at its next unit of work.
+    while !path.settled() {
+        std::thread::yield_now();
+    }
+    assert!(path.ns() > before, "{} {before}", path.ns());
+}

@@ -17,7 +17,7 @@ const WEIGHT_MIN_MS: f64 = 5.0;
 /// runs (fitted or held-out rows) that finished with at least [`WEIGHT_MIN_MS`] of CPU, the
 /// geometric mean and the 10th and 90th percentiles of measured / weight, and the spread of
 /// the raw nanoseconds per unit (what one weight per engine would have to fit).
-fn weight_fit(runs: &[(bool, EngineKind, f64, f64)]) {
+fn weight_fit(runs: &[(bool, EngineKind, f64, f64, Model)]) {
     println!("\n### Work weights: CPU per unit of work against `auto::weight`\n");
     println!("Runs of one engine alone that took at least {WEIGHT_MIN_MS} ms of CPU. Measured / weight: CPU ns per unit over `auto::weight(engine, program, model)` (1.00: the weight is exact); raw: CPU ns per unit, whose spread one weight per engine would have to cover.\n");
     println!("| engine | rows | measured / weight: geometric mean | p10 | p90 | raw ns per unit: p10 | p90 |");
@@ -55,6 +55,28 @@ fn weight_fit(runs: &[(bool, EngineKind, f64, f64)]) {
             );
         }
     }
+    // Per model (the weights' model factors): measured / weight over the fitted rows.
+    println!("\nMeasured / weight per model, fitted rows (geometric mean, runs):\n");
+    println!("| engine | SC | TSO | PSO |");
+    println!("|---|---:|---:|---:|");
+    for (name, e) in [
+        ("exhaustive", EngineKind::Exhaustive),
+        ("DPOR", EngineKind::Dpor),
+        ("MCR", EngineKind::Mcr),
+    ] {
+        let cells: Vec<String> = Model::ALL
+            .iter()
+            .map(|&m| {
+                let v: Vec<f64> = runs
+                    .iter()
+                    .filter(|r| r.0 && r.1 == e && r.4 == m)
+                    .map(|r| r.2 / r.3)
+                    .collect();
+                format!("{:.2} ({})", geo_mean(&v), v.len())
+            })
+            .collect();
+        println!("| {name} | {} |", cells.join(" | "));
+    }
 }
 
 /// Runs each of `kinds` on `row` under `model`, `repeat` rounds of one run each (so that the
@@ -73,8 +95,13 @@ fn best_of(
         for (k, e) in kinds.iter().enumerate() {
             if best[k].complete {
                 let r = run(e);
-                if r.complete && r.cpu_ms < best[k].cpu_ms {
-                    best[k] = r;
+                // The two measures' least, each over the rounds.
+                let path = best[k].path_ms.min(r.path_ms);
+                if r.complete {
+                    if r.cpu_ms < best[k].cpu_ms {
+                        best[k] = r;
+                    }
+                    best[k].path_ms = path;
                 }
             }
         }
@@ -94,14 +121,17 @@ pub fn table(timeout: f64) {
     let mut raw = std::env::var("ENGINES_RAW")
         .ok()
         .map(|p| std::fs::File::create(p).expect("ENGINES_RAW file"));
-    println!("\n### `auto` against each engine alone, in CPU time\n");
-    println!("Each cell: executions / CPU ms of the check (`-`: not finished within {timeout} s; the least CPU of {repeat} runs). `auto`: the engine that answered, and its plan's first candidate. Ratio: (auto + 1 ms) / (fastest + 1 ms). Rows marked * were used to fit the weights and the static guess; the others are held out.\n");
-    println!("| family | row | model | MCR | exhaustive | DPOR | auto | engine (first) | ratio |");
-    println!("|---|---|---|---|---|---|---|---|---:|");
+    println!("\n### `auto` against each engine alone, in CPU time and in time on free cores\n");
+    println!("Each cell: executions / CPU ms of the check (`-`: not finished within {timeout} s; the least CPU of {repeat} runs). `auto`: the engine that answered, and its plan's first candidate; free cores: its critical path in CPU ms (each member's start, in CPU time of the check's thread, plus its own thread's CPU time to its end; the latest end; least of {repeat} runs), the time the check would take with a core for each member. A single engine's time on free cores is the CPU time of the thread that runs it (the check's own; less than the process's CPU time in the other column, which also counts start-up threads, teardown and exit). Ratio: (auto + 1 ms) / (fastest + 1 ms), in CPU and on free cores (there against the least of the engines' own times on free cores). Rows marked * were used to fit the weights and the static guess; the others are held out.\n");
+    println!("| family | row | model | MCR | exhaustive | DPOR | auto | engine (first) | ratio CPU | auto, free cores | ratio free cores |");
+    println!("|---|---|---|---|---|---|---|---|---:|---:|---:|");
     let (mut fit, mut held) = (vec![], vec![]);
+    let (mut fit_w, mut held_w) = (vec![], vec![]);
     let mut per_family: BTreeMap<&str, Vec<f64>> = BTreeMap::new();
+    let mut per_family_w: BTreeMap<&str, Vec<f64>> = BTreeMap::new();
     let mut order = vec![];
     let mut over = vec![];
+    let mut over_w = vec![];
     let mut missed = vec![];
     let mut units = vec![];
     for row in auto_rows() {
@@ -118,7 +148,7 @@ pub fn table(timeout: f64) {
                 for (e, r) in kinds.iter().zip(&runs) {
                     writeln!(
                         f,
-                        "{}\t{}\t{}\t{}\t{}\t{}\t{:.3}\t{:.3}\t{}\t{}\t{}\t{}\t{}",
+                        "{}\t{}\t{}\t{}\t{}\t{}\t{:.3}\t{:.3}\t{}\t{}\t{}\t{}\t{}\t{:.3}",
                         row.family,
                         row.label,
                         model.label(),
@@ -131,7 +161,8 @@ pub fn table(timeout: f64) {
                         r.executions,
                         r.engine,
                         r.plan,
-                        r.lean
+                        r.lean,
+                        r.path_ms
                     )
                     .expect("raw row");
                 }
@@ -140,7 +171,7 @@ pub fn table(timeout: f64) {
                 if let (EngineChoice::Fixed(k), Some(p)) = (e, &program) {
                     if r.complete && r.cpu_ms >= WEIGHT_MIN_MS && r.polls > 0 {
                         let per = r.cpu_ms * 1e6 / r.polls as f64;
-                        units.push((row.fitted, *k, per, weight(*k, p, model) as f64));
+                        units.push((row.fitted, *k, per, weight(*k, p, model) as f64, model));
                     }
                 }
             }
@@ -167,12 +198,23 @@ pub fn table(timeout: f64) {
                 if auto.cpu_ms > 1.2 * fastest + 1.0 {
                     over.push(format!("{name} ({q:.2})"));
                 }
-                format!("{q:.2}")
+                let fastest_w = runs
+                    .iter()
+                    .filter(|r| r.complete)
+                    .map(|r| r.path_ms)
+                    .fold(f64::INFINITY, f64::min);
+                let qw = (auto.path_ms + 1.0) / (fastest_w + 1.0);
+                if row.fitted { &mut fit_w } else { &mut held_w }.push(qw);
+                per_family_w.entry(row.family).or_default().push(qw);
+                if auto.path_ms > 1.2 * fastest_w + 1.0 {
+                    over_w.push(format!("{name} ({qw:.2})"));
+                }
+                format!("{q:.2} | {:.1} | {qw:.2}", auto.path_ms)
             } else if fastest.is_finite() {
                 missed.push(name);
-                "**unfinished**".into()
+                "**unfinished** | - | -".into()
             } else {
-                "n/a".into()
+                "n/a | - | n/a".into()
             };
             let first = auto.plan.split(['@', ',']).next().unwrap_or("?");
             println!(
@@ -188,39 +230,52 @@ pub fn table(timeout: f64) {
             );
         }
     }
-    println!("\n| family | rows | geometric mean | worst | rows over 1.2 x + 1 ms |");
-    println!("|---|---:|---:|---:|---:|");
+    println!("\n| family | rows | CPU: geometric mean | worst | rows over 1.2 x + 1 ms | free cores: geometric mean | worst | rows over 1.2 x + 1 ms |");
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|");
     for fam in order {
         let v = per_family.get(fam).cloned().unwrap_or_default();
-        let worst = v.iter().cloned().fold(f64::NAN, f64::max);
-        let n = over
-            .iter()
-            .filter(|o| o.starts_with(&format!("{fam} ")))
-            .count();
+        let vw = per_family_w.get(fam).cloned().unwrap_or_default();
+        let worst = |v: &[f64]| v.iter().cloned().fold(f64::NAN, f64::max);
+        let count = |over: &[String]| {
+            over.iter()
+                .filter(|o| o.starts_with(&format!("{fam} ")))
+                .count()
+        };
         println!(
-            "| {fam} | {} | {:.3} | {worst:.2} | {n} |",
+            "| {fam} | {} | {:.3} | {:.2} | {} | {:.3} | {:.2} | {} |",
             v.len(),
-            geo_mean(&v)
+            geo_mean(&v),
+            worst(&v),
+            count(&over),
+            geo_mean(&vw),
+            worst(&vw),
+            count(&over_w)
         );
     }
-    let all = [fit.clone(), held.clone()].concat();
-    println!(
-        "\nGeometric mean of (auto + 1 ms) / (fastest + 1 ms) in CPU time: fitted rows {:.3} ({} rows), held-out rows {:.3} ({} rows), all {:.3} ({} rows).\n",
-        geo_mean(&fit),
-        fit.len(),
-        geo_mean(&held),
-        held.len(),
-        geo_mean(&all),
-        all.len()
-    );
-    println!(
-        "Rows where auto took more than 1.2 x the fastest + 1 ms (ratio): {}.\n",
-        if over.is_empty() {
-            "none".to_string()
-        } else {
-            over.join(", ")
-        }
-    );
+    for (what, fit, held, over) in [
+        ("CPU time", &fit, &held, &over),
+        ("time on free cores", &fit_w, &held_w, &over_w),
+    ] {
+        let all = [fit.clone(), held.clone()].concat();
+        println!(
+            "\nGeometric mean of (auto + 1 ms) / (fastest + 1 ms) in {what}: fitted rows {:.3} ({} rows), held-out rows {:.3} ({} rows), all {:.3} ({} rows).\n",
+            geo_mean(fit),
+            fit.len(),
+            geo_mean(held),
+            held.len(),
+            geo_mean(&all),
+            all.len()
+        );
+        println!(
+            "Rows where auto took more than 1.2 x the fastest + 1 ms in {what} (ratio): {}.",
+            if over.is_empty() {
+                "none".to_string()
+            } else {
+                over.join(", ")
+            }
+        );
+    }
+    println!();
     println!(
         "Rows some engine finished and auto did not: {}.",
         if missed.is_empty() {

@@ -40,6 +40,11 @@ pub struct Run {
     pub plan: String,
     /// [`auto::lean`] of the program (loop-free programs; else NaN).
     pub lean: f64,
+    /// The check's time on free cores, in CPU ms: a single engine's is the CPU time of the
+    /// thread that runs it (the check's); `auto`'s is its critical path ([`auto::CpuPath`]:
+    /// the latest of each member's start, in the check's thread's CPU time, plus its own
+    /// thread's CPU time to its end).
+    pub path_ms: f64,
 }
 
 impl Run {
@@ -107,12 +112,24 @@ pub fn child(args: &[String]) {
         }
         Err(_) => ("none".to_string(), f64::NAN),
     };
+    let path = Arc::new(auto::CpuPath::default());
+    let ctl = Control::new().with_cpu_path(path.clone());
     let cpu0 = self_cpu_us();
+    let here0 = auto::thread_cpu_ns();
     let t0 = Instant::now();
-    let r = check_counting(&test, model, &opts, &Control::new(), Some(work));
+    let r = check_counting(&test, model, &opts, &ctl, Some(work));
     let ms = t0.elapsed().as_secs_f64() * 1000.0;
+    // An outrun member marks its end at its next unit of work, maybe after the answer.
+    let waited = Instant::now();
+    while !path.settled() && waited.elapsed() < Duration::from_secs(10) {
+        std::thread::sleep(Duration::from_micros(200));
+    }
+    // This thread's own CPU time in the check (a single engine's whole path: it runs here),
+    // or the portfolio's critical path if it ends later.
+    path.reach(auto::thread_cpu_ns());
+    let path_ms = path.ns().saturating_sub(here0) as f64 / 1e6;
     println!(
-        "{} {} {} {} {} {} {ms} {} {} {} {cpu0} {plan} {lean}",
+        "{} {} {} {} {} {} {ms} {} {} {} {cpu0} {plan} {lean} {path_ms}",
         r.stats.executions,
         r.stats.blocked,
         r.states.len(),
@@ -163,8 +180,10 @@ pub fn measure(
     let cpu = reap_cpu_us(c.id());
     let s = String::from_utf8_lossy(&out);
     let f: Vec<&str> = s.split_whitespace().collect();
-    assert_eq!(f.len(), 13, "child output: {s}");
+    assert_eq!(f.len(), 14, "child output: {s}");
     let cpu0: u64 = f[10].parse().unwrap();
+    let cpu_ms = cpu.saturating_sub(cpu0) as f64 / 1000.0;
+    let path_ms: f64 = f[13].parse().unwrap();
     Run {
         executions: f[0].parse().unwrap(),
         blocked: f[1].parse().unwrap(),
@@ -176,9 +195,10 @@ pub fn measure(
         rss_kb: f[7].parse().unwrap(),
         polls: f[8].parse().unwrap(),
         engine: f[9].to_string(),
-        cpu_ms: cpu.saturating_sub(cpu0) as f64 / 1000.0,
+        cpu_ms,
         plan: f[11].to_string(),
         lean: f[12].parse().unwrap_or(f64::NAN),
+        path_ms,
     }
 }
 

@@ -42,9 +42,9 @@
 mod meter;
 pub mod plan;
 
-pub use meter::{WakeFn, WorkMeter};
+pub use meter::{thread_cpu_ns, CpuPath, WakeFn, WorkMeter};
 
-pub use plan::{candidates, has_loop, lean, single, weight, ALONE, CONFIDENT, UNSURE};
+pub use plan::{candidates, has_loop, lean, single, weight, ALONE, CONFIDENT, EARLY, UNSURE};
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
@@ -91,6 +91,7 @@ fn run_member(task: &Task<'_>, kind: EngineKind, meter: Arc<WorkMeter>) -> Outco
         ..task.clone()
     };
     let r = engine(kind).check(&t, meter.member());
+    meter.mark_end();
     let finished = r.complete || r.stopped.is_some();
     let work = meter.work();
     if finished {
@@ -149,6 +150,9 @@ pub fn run_plan(task: &Task<'_>, ctl: &Control, plan: Vec<(EngineKind, u64)>) ->
     // no more work than `i` is charged for starting (then it cannot answer). With a worker
     // budget and no free slot it is left for this thread (`Launch::NoSlot`).
     let workers = ctl.workers();
+    // The critical path (benchmarks): a member starts on it at this thread's CPU time.
+    let path = ctl.cpu_path();
+    let here_clock = meter::this_thread_clock();
     let launch: Arc<dyn Fn(usize) -> Launch + Send + Sync> = {
         let shared = Arc::new(Shared {
             test: task.test.clone(),
@@ -156,8 +160,13 @@ pub fn run_plan(task: &Task<'_>, ctl: &Control, plan: Vec<(EngineKind, u64)>) ->
             model: task.model,
             opts: task.opts.clone(),
         });
-        let (plan, meters, started, bound) =
-            (plan.clone(), meters.clone(), started.clone(), bound.clone());
+        let (plan, meters, started, bound, path) = (
+            plan.clone(),
+            meters.clone(),
+            started.clone(),
+            bound.clone(),
+            path.clone(),
+        );
         Arc::new(move |i: usize| {
             if bound.load(Ordering::Relaxed) <= plan[i].1 || started[i].load(Ordering::Relaxed) {
                 return Launch::Skipped;
@@ -174,8 +183,12 @@ pub fn run_plan(task: &Task<'_>, ctl: &Control, plan: Vec<(EngineKind, u64)>) ->
             }
             let (shared, meter, tx) = (shared.clone(), meters[i].clone(), tx.clone());
             let engine = plan[i].0;
+            let timing = path.clone().map(|p| (p, meter::clock_ns(here_clock)));
             std::thread::spawn(move || {
                 let _slot = slot;
+                if let Some((p, start)) = timing {
+                    meter.arm(p, start);
+                }
                 let s = &*shared;
                 let task = Task::new(&s.test, &s.program, s.model, &s.opts);
                 let out = run_member(&task, engine, meter);
@@ -221,6 +234,9 @@ pub fn run_plan(task: &Task<'_>, ctl: &Control, plan: Vec<(EngineKind, u64)>) ->
             }),
         )
     });
+    if let Some(p) = &path {
+        first.arm(p.clone(), meter::thread_cpu_ns());
+    }
     let mut results = vec![(0, run_member(task, plan[0].0, first.clone()))];
     let mut done = vec![false; n];
     done[0] = true;
@@ -243,6 +259,9 @@ pub fn run_plan(task: &Task<'_>, ctl: &Control, plan: Vec<(EngineKind, u64)>) ->
             continue;
         }
         if !started[i].swap(true, Ordering::Relaxed) {
+            if let Some(p) = &path {
+                meters[i].arm(p.clone(), meter::thread_cpu_ns());
+            }
             results.push((i, run_member(task, plan[i].0, meters[i].clone())));
             done[i] = true;
         }
@@ -293,5 +312,8 @@ pub fn run_plan(task: &Task<'_>, ctl: &Control, plan: Vec<(EngineKind, u64)>) ->
     let (_, (engine, mut report, _, _)) = results.swap_remove(best);
     report.stats.engine = Some(engine);
     report.stats.time_ms = start.elapsed().as_secs_f64() * 1000.0;
+    if let Some(p) = &path {
+        p.reach(meter::thread_cpu_ns());
+    }
     report
 }
