@@ -98,7 +98,7 @@ fn outcome(p: &Program, s: &State) -> Outcome {
             (2, pc, String::new())
         })
         .collect();
-    let regs = s.threads.iter().map(|t| t.regs.clone()).collect();
+    let regs = s.threads.iter().map(|t| t.regs.to_vec()).collect();
     (s.mem.clone(), regs, ends)
 }
 
