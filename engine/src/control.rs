@@ -130,7 +130,7 @@ pub struct Control {
     /// The worker budget extra threads of this check borrow from (own or inherited).
     workers: Option<Workers>,
     /// Where the `auto` portfolio measures its critical path in CPU time (own or inherited).
-    cpu_path: Option<Arc<crate::auto::CpuPath>>,
+    cpu_path: Option<Arc<crate::cputime::CpuPath>>,
 }
 
 impl Control {
@@ -185,13 +185,13 @@ impl Control {
             .or_else(|| self.parent.as_ref().and_then(|p| p.workers()))
     }
     /// Measures the `auto` portfolio's critical path in CPU time on `path` (benchmarks: the
-    /// check's time on free cores, [`crate::auto::CpuPath`]); a single engine leaves it alone.
-    pub fn with_cpu_path(mut self, path: Arc<crate::auto::CpuPath>) -> Control {
+    /// check's time on free cores, [`crate::cputime::CpuPath`]); a single engine leaves it alone.
+    pub fn with_cpu_path(mut self, path: Arc<crate::cputime::CpuPath>) -> Control {
         self.cpu_path = Some(path);
         self
     }
     /// The critical path's measure, if any, own or inherited.
-    pub fn cpu_path(&self) -> Option<Arc<crate::auto::CpuPath>> {
+    pub fn cpu_path(&self) -> Option<Arc<crate::cputime::CpuPath>> {
         self.cpu_path
             .clone()
             .or_else(|| self.parent.as_ref().and_then(|p| p.cpu_path()))

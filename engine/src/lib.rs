@@ -19,6 +19,7 @@ pub use diag::{Diagnostic, Severity};
 pub use report::{Model, ModelReport};
 pub use span::{LineIndex, Span};
 pub mod control;
+pub mod cputime;
 pub mod options;
 
 pub use control::{Control, MemoryBudget, Progress, StopReason, WorkerSlot, Workers};
