@@ -344,7 +344,10 @@ fn without_a_free_slot_a_wrong_guess_takes_turns_with_the_winner() {
     let w = litmus_engine::Workers::new(1);
     let _mine = w.try_acquire().expect("the check's own slot");
     let (turns, work) = counted(&t, m, None, limit, Some(w.clone()));
-    assert!(turns.complete, "auto by turns within {limit} (counted {work})");
+    assert!(
+        turns.complete,
+        "auto by turns within {limit} (counted {work})"
+    );
     assert_eq!(turns, free);
     assert_eq!(w.granted(), 1);
 }
