@@ -29,7 +29,8 @@ pub struct Task<'a> {
     pub program: &'a Program,
     pub model: Model,
     pub opts: &'a CheckOptions,
-    /// Where to count work (the portfolio's meter), if anyone counts.
+    /// Where to count work (for a member, the portfolio's meter; for the portfolio, the
+    /// weighted work of all its members), if anyone counts.
     pub work: Option<WorkFn>,
 }
 

@@ -274,3 +274,80 @@ fn the_critical_path_ends_after_the_checks_start_on_its_clock() {
     }
     assert!(path.ns() > before, "{} {before}", path.ns());
 }
+
+/// `kind` alone on `t` under `m` (`kind` None: the portfolio with `plan`), with its weighted
+/// work counted as the portfolio counts it, the check cancelled once that passes `limit`, and
+/// `workers` as the worker budget: the report and the work counted.
+fn counted(
+    t: &litmus_engine::ast::Test,
+    m: Model,
+    kind: Option<EngineKind>,
+    limit: u64,
+    workers: Option<litmus_engine::Workers>,
+) -> (ModelReport, u64) {
+    use litmus_engine::{auto, engine, ir::Program};
+    use std::sync::atomic::{AtomicU64, Ordering};
+    use std::sync::Arc;
+    let p = Program::lower(t, 8).unwrap();
+    let o = opts(kind.map_or(EngineChoice::Auto, EngineChoice::from));
+    let mut ctl = Control::new();
+    if let Some(w) = workers {
+        ctl = ctl.with_workers(w);
+    }
+    // The portfolio tells its counter weighted work; an engine alone, units.
+    let weight = kind.map_or(1, |k| auto::weight(k, &p, m));
+    let work = Arc::new(AtomicU64::new(0));
+    let (count, stop) = (work.clone(), ctl.clone());
+    let task = engine::Task {
+        work: Some(Arc::new(move |n| {
+            if count.fetch_add(n * weight, Ordering::Relaxed) + n * weight > limit {
+                stop.cancel();
+            }
+        })),
+        ..engine::Task::new(t, &p, m, &o)
+    };
+    let r = match kind {
+        Some(k) => engine::engine(k).check(&task, &ctl),
+        None => auto::run_plan(&task, &ctl, auto::candidates(&p, m, &o)),
+    };
+    (untimed(r), work.load(Ordering::Relaxed))
+}
+
+#[test]
+fn without_a_free_slot_a_wrong_guess_takes_turns_with_the_winner() {
+    use litmus_engine::{auto, ir::Program};
+    // The Example of 5 under TSO: the guess is DPOR, the reference explorer joins early and
+    // answers with far less work than DPOR needs.
+    let t = syntax::parse(&mcr_example(5)).test.unwrap();
+    let m = Model::Tso;
+    let p = Program::lower(&t, 8).unwrap();
+    let plan = auto::candidates(&p, m, &opts(EngineChoice::Auto));
+    let free = untimed(check(&t, m, &opts(EngineChoice::Auto), &Control::new()));
+    let winner = free.stats.engine.expect("auto names its engine");
+    assert_ne!(winner, plan[0].0, "the guess is wrong here: {plan:?}");
+    // With only the check's own slot the members take turns on it: no thread of their own
+    // runs beside it, and the same engine answers with the same report.
+    let (one, granted) = with_workers(&t, m, 1);
+    assert_eq!(granted, 1, "only the check's own slot");
+    assert_eq!(one, free);
+    // Under a work limit the winner completes within, beside the guess taking turns (each
+    // member at most a quantum and a unit past the other), auto with one slot completes,
+    // where the guess alone (which, run first to its end, is what one slot cost before) does
+    // not.
+    let (alone, win) = counted(&t, m, Some(winner), u64::MAX, None);
+    assert!(alone.complete);
+    let at = plan.iter().find(|c| c.0 == winner).unwrap().1;
+    let units: u64 = plan.iter().map(|c| auto::weight(c.0, &p, m)).sum();
+    let limit = at + 2 * win + 2 * (auto::turns::QUANTUM + units);
+    let (guess, _) = counted(&t, m, Some(plan[0].0), limit, None);
+    assert!(!guess.complete, "the guess alone needs more than {limit}");
+    let w = litmus_engine::Workers::new(1);
+    let _mine = w.try_acquire().expect("the check's own slot");
+    let (turns, work) = counted(&t, m, None, limit, Some(w.clone()));
+    assert!(
+        turns.complete,
+        "auto by turns within {limit} (counted {work})"
+    );
+    assert_eq!(turns, free);
+    assert_eq!(w.granted(), 1);
+}

@@ -3,6 +3,7 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 
+use super::turns::Turns;
 use crate::control::Control;
 pub(crate) use crate::cputime::{clock_ns, this_thread_clock};
 pub use crate::cputime::{thread_cpu_ns, CpuPath};
@@ -45,6 +46,9 @@ pub struct WorkMeter {
     timing: std::sync::OnceLock<Timing>,
     /// Whether the end was marked on the path.
     marked: AtomicBool,
+    /// The turns this member takes with others of its check, and its index there
+    /// ([`WorkMeter::take_turns`]).
+    turn: std::sync::OnceLock<(Arc<Turns>, usize)>,
 }
 
 impl WorkMeter {
@@ -60,6 +64,18 @@ impl WorkMeter {
             member,
             timing: std::sync::OnceLock::new(),
             marked: AtomicBool::new(false),
+            turn: std::sync::OnceLock::new(),
+        }
+    }
+    /// Has this member, index `i`, take turns on `turns` with the others of its check that
+    /// share one worker slot: at its counts it hands the baton over, or waits for it.
+    pub(crate) fn take_turns(&self, turns: Arc<Turns>, i: usize) {
+        let _ = self.turn.set((turns, i));
+    }
+    /// This member ended: it leaves its turns, handing the baton on if it held it.
+    pub(crate) fn end_turns(&self) {
+        if let Some((t, i)) = self.turn.get() {
+            t.end(*i);
         }
     }
     /// Starts this member's clock on `path`, on the thread that runs it, its start on the
@@ -88,6 +104,8 @@ impl WorkMeter {
     }
     /// Counts `n` units; wakes the portfolio at the threshold, and stops the engine once its
     /// work passes the bound (outrun by another engine: its report is discarded, never shown).
+    /// A member taking turns hands the baton over here once its work passes another's by the
+    /// quantum, and waits here for its next turn (its work as it stands).
     pub fn add(&self, n: u64) {
         let work = self.weighted(self.units.fetch_add(n, Ordering::Relaxed) + n);
         if let Some((at, wake)) = &self.wake {
@@ -98,6 +116,9 @@ impl WorkMeter {
         if work > self.bound.load(Ordering::Relaxed) {
             self.mark_end();
             self.member.cancel();
+            self.end_turns();
+        } else if let Some((t, i)) = self.turn.get() {
+            t.poll(*i, work, &self.member);
         }
     }
     /// True for the one caller that gets to run the wake-up (the count past the threshold, or
@@ -109,6 +130,10 @@ impl WorkMeter {
         units
             .saturating_mul(self.weight)
             .saturating_add(self.offset)
+    }
+    /// The cost of one unit.
+    pub fn weight(&self) -> u64 {
+        self.weight
     }
     /// Weighted work so far.
     pub fn work(&self) -> u64 {

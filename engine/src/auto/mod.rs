@@ -41,6 +41,7 @@
 
 mod meter;
 pub mod plan;
+pub mod turns;
 
 pub use meter::{thread_cpu_ns, CpuPath, WakeFn, WorkMeter};
 
@@ -57,6 +58,7 @@ use crate::ir::Program;
 use crate::options::{CheckOptions, EngineKind};
 use crate::report::{Model, ModelReport};
 use crate::robust::Robustness;
+use turns::Turns;
 
 /// The portfolio as an engine: [`check`]; its robustness is the attack search's.
 pub struct Portfolio;
@@ -72,22 +74,19 @@ impl Engine for Portfolio {
 
 type Outcome = (EngineKind, ModelReport, bool, u64);
 
-/// What starting a member on a thread of its own did.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Launch {
-    Spawned,
-    /// Already started, or outrun before its start.
-    Skipped,
-    /// The worker budget had no free slot.
-    NoSlot,
-}
-
-/// Runs `kind` on `task` under its meter's control, counting its work there; tells the
+/// Runs `kind` on `task` under its meter's control, counting its work there (and telling
+/// `task.work`, the portfolio's own counter if it has one, the weighted work); tells the
 /// meter's bound its work if it finished.
 fn run_member(task: &Task<'_>, kind: EngineKind, meter: Arc<WorkMeter>) -> Outcome {
     let counter = meter.clone();
+    let outer = task.work.clone();
     let t = Task {
-        work: Some(Arc::new(move |n| counter.add(n))),
+        work: Some(Arc::new(move |n| {
+            counter.add(n);
+            if let Some(o) = &outer {
+                o(n.saturating_mul(counter.weight()));
+            }
+        })),
         ..task.clone()
     };
     let r = engine(kind).check(&t, meter.member());
@@ -97,6 +96,7 @@ fn run_member(task: &Task<'_>, kind: EngineKind, meter: Arc<WorkMeter>) -> Outco
     if finished {
         meter.bound.fetch_min(work, Ordering::Relaxed);
     }
+    meter.end_turns();
     (kind, r, finished, work)
 }
 
@@ -106,6 +106,7 @@ struct Shared {
     program: Program,
     model: Model,
     opts: CheckOptions,
+    work: Option<crate::engine::WorkFn>,
 }
 
 /// The portfolio on `task`: runs the candidates and returns the report of the one that
@@ -119,9 +120,12 @@ struct Shared {
 /// runs whenever it could answer, and the least work among those that finish decides: both
 /// follow from work counts alone. A test the first candidate finishes alone costs no thread.
 ///
-/// With a worker budget on `ctl` ([`crate::control::Workers`]) a member gets a thread only with
-/// a free slot; one that gets none runs on this thread after the first candidate, stopped once
-/// its work passes the bound, so the same engine answers as with threads.
+/// With a worker budget on `ctl` ([`crate::control::Workers`]) a member runs beside the others
+/// only with a free slot; one that gets none still starts on a thread of its own, but takes
+/// turns with the first candidate and the other members without a slot ([`turns`]): they share
+/// the check's one slot, one running at a time, each in turn up to [`turns::QUANTUM`] of work
+/// past the least of the others, so the same engine answers as with free slots, and a wrong
+/// guess costs about twice the winner's work rather than the guess's whole.
 pub(crate) fn check(task: &Task<'_>, ctl: &Control) -> ModelReport {
     run_plan(task, ctl, candidates(task.program, task.model, task.opts))
 }
@@ -143,58 +147,70 @@ pub fn run_plan(task: &Task<'_>, ctl: &Control, plan: Vec<(EngineKind, u64)>) ->
             Arc::new(WorkMeter::new(w, bound.clone(), at, quiet.child()))
         })
         .collect();
+    let turns = Arc::new(Turns::new(n, bound.clone()));
     let started: Arc<Vec<AtomicBool>> = Arc::new((0..n).map(|i| AtomicBool::new(i == 0)).collect());
     let first_done = Arc::new(AtomicBool::new(false));
     let (tx, rx) = std::sync::mpsc::channel::<(usize, Outcome)>();
     // Starts engine `i` on a thread of its own, once, unless an engine already finished with
     // no more work than `i` is charged for starting (then it cannot answer). With a worker
-    // budget and no free slot it is left for this thread (`Launch::NoSlot`).
+    // budget and no free slot it takes turns with the first candidate (which holds the
+    // check's slot) and the others without one.
     let workers = ctl.workers();
     // The critical path (benchmarks): a member starts on it at this thread's CPU time.
     let path = ctl.cpu_path();
     let here_clock = meter::this_thread_clock();
-    let launch: Arc<dyn Fn(usize) -> Launch + Send + Sync> = {
+    let launch: Arc<dyn Fn(usize) + Send + Sync> = {
         let shared = Arc::new(Shared {
             test: task.test.clone(),
             program: task.program.clone(),
             model: task.model,
             opts: task.opts.clone(),
+            work: task.work.clone(),
         });
-        let (plan, meters, started, bound, path) = (
+        let (plan, meters, started, bound, path, turns) = (
             plan.clone(),
             meters.clone(),
             started.clone(),
             bound.clone(),
             path.clone(),
+            turns.clone(),
         );
         Arc::new(move |i: usize| {
             if bound.load(Ordering::Relaxed) <= plan[i].1 || started[i].load(Ordering::Relaxed) {
-                return Launch::Skipped;
+                return;
             }
-            let slot = match &workers {
-                Some(w) => match w.try_acquire() {
-                    Some(slot) => Some(slot),
-                    None => return Launch::NoSlot,
-                },
-                None => None,
-            };
+            let slot = workers.as_ref().map(|w| w.try_acquire());
             if started[i].swap(true, Ordering::Relaxed) {
-                return Launch::Skipped;
+                return;
             }
             let (shared, meter, tx) = (shared.clone(), meters[i].clone(), tx.clone());
-            let engine = plan[i].0;
+            // No free slot: a turn of the check's.
+            let turn = matches!(slot, Some(None)).then(|| {
+                turns.join(i, plan[i].1);
+                meter.take_turns(turns.clone(), i);
+                turns.clone()
+            });
+            let (engine, at) = plan[i];
             let timing = path.clone().map(|p| (p, meter::clock_ns(here_clock)));
             std::thread::spawn(move || {
                 let _slot = slot;
+                if let Some(t) = turn {
+                    if !t.wait_turn(i, at, meter.member()) {
+                        t.end(i);
+                        return;
+                    }
+                }
                 if let Some((p, start)) = timing {
                     meter.arm(p, start);
                 }
                 let s = &*shared;
-                let task = Task::new(&s.test, &s.program, s.model, &s.opts);
+                let task = Task {
+                    work: s.work.clone(),
+                    ..Task::new(&s.test, &s.program, s.model, &s.opts)
+                };
                 let out = run_member(&task, engine, meter);
                 let _ = tx.send((i, out));
             });
-            Launch::Spawned
         })
     };
     let wake_at = plan[1..]
@@ -234,6 +250,7 @@ pub fn run_plan(task: &Task<'_>, ctl: &Control, plan: Vec<(EngineKind, u64)>) ->
             }),
         )
     });
+    first.take_turns(turns.clone(), 0);
     if let Some(p) = &path {
         first.arm(p.clone(), meter::thread_cpu_ns());
     }
@@ -246,24 +263,9 @@ pub fn run_plan(task: &Task<'_>, ctl: &Control, plan: Vec<(EngineKind, u64)>) ->
     // cancellation or the memory budget stopped it, and would stop them) or was outrun: start
     // those not started that no finished engine has outrun.
     let finished = results[0].1 .2;
-    let mut here = vec![];
     for (i, &(_, at)) in plan.iter().enumerate().skip(1) {
-        if (finished || first.work() > at) && launch(i) == Launch::NoSlot {
-            here.push(i);
-        }
-    }
-    // No free worker: the others run here, one after another, each stopped once its work
-    // passes the least a finished engine needed, so the same engine answers as in parallel.
-    for i in here {
-        if ctl.should_stop() || bound.load(Ordering::Relaxed) <= plan[i].1 {
-            continue;
-        }
-        if !started[i].swap(true, Ordering::Relaxed) {
-            if let Some(p) = &path {
-                meters[i].arm(p.clone(), meter::thread_cpu_ns());
-            }
-            results.push((i, run_member(task, plan[i].0, meters[i].clone())));
-            done[i] = true;
+        if finished || first.work() > at {
+            launch(i);
         }
     }
     drop(first);
