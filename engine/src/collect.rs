@@ -9,8 +9,8 @@
 //! `forall`/`~exists`, loop-bound warnings and stats. It imports no explorer.
 
 use crate::ast::{Quantifier, Test};
-use crate::condition::{evaluate_condition, falsifies};
-use crate::control::{Progress, StopReason};
+use crate::condition::{condition_fault_in, evaluate_projected, falsifies, observed_keys};
+use crate::control::{MemoryBudget, Progress, StopReason};
 use crate::finals::{CompiledCondition, FinalKeys};
 use crate::ir::Program;
 use crate::report::{
@@ -48,6 +48,9 @@ pub struct Collector<'a> {
     pub on_violation: Option<crate::control::ViolationFn>,
     /// Where the explorer counts its work ([`Collector::count_work`]), if anyone counts.
     pub work: Option<WorkFn>,
+    /// The check's memory budget: the report lists final states only while it is not reached
+    /// ([`Collector::finish`]).
+    pub budget: Option<MemoryBudget>,
 }
 
 /// Where an engine counts its work, in its own units: the `auto` portfolio ([`crate::auto`])
@@ -75,6 +78,7 @@ impl<'a> Collector<'a> {
             first: false,
             on_violation: None,
             work: None,
+            budget: None,
         }
     }
 
@@ -184,11 +188,40 @@ impl<'a> Collector<'a> {
     }
 
     /// The report, with `elapsed` as wall time.
-    pub fn finish(self, elapsed: Duration) -> ModelReport {
-        let states: Vec<FinalState> = self.states.iter().map(|v| self.keys.state(v)).collect();
-        let condition = evaluate_condition(self.test, &states);
+    ///
+    /// A final state as the report lists it (a string per key) takes several times the memory
+    /// of its values in the set: the states are made one by one, each value vector freed as its
+    /// state is made, and only while the memory budget is not reached; the rest are counted in
+    /// `stats.omitted` and a warning says so. The condition's verdict, its counts and the
+    /// division-by-zero warning are worked out from the values, over every state found.
+    pub fn finish(mut self, elapsed: Duration) -> ModelReport {
+        let found = self.states.len();
+        let condition = self.condition_result();
+        let fault = condition_fault_in(
+            self.test,
+            found,
+            self.states.iter().map(|v| self.keys.state(v)),
+        );
+        let mut states: Vec<FinalState> = Vec::new();
+        let mut omitted = 0u64;
+        // What one listed state takes, about (a pair and a string per key); the listing keeps
+        // as much again free of the budget for its rendering (text, JSON) after the check.
+        let per_state = self.keys.listed_bytes();
+        let mut listed = 0u64;
+        for v in std::mem::take(&mut self.states) {
+            let fits = self
+                .budget
+                .as_ref()
+                .is_none_or(|b| (b.used)().saturating_add(listed) < b.limit && !b.reached());
+            if omitted == 0 && fits {
+                states.push(self.keys.state(&v));
+                listed += per_state;
+            } else {
+                omitted += 1;
+            }
+        }
         let witness = match &condition {
-            Some(c) if c.kind == Quantifier::Exists && c.holds => self.witness,
+            Some(c) if c.kind == Quantifier::Exists && c.holds => self.witness.take(),
             _ => None,
         };
         let mut violations: Vec<Violation> = self.violations.into_values().collect();
@@ -220,10 +253,17 @@ impl<'a> Collector<'a> {
                 span: None,
             });
         }
+        if omitted > 0 {
+            warnings.push(Warning {
+                message: omitted_message(omitted, found as u64, self.budget),
+                span: None,
+            });
+        }
         warnings.extend(self.warnings);
-        warnings.extend(crate::condition::condition_fault(self.test, &states));
+        warnings.extend(fault);
         let mut stats = self.stats;
-        stats.states = states.len() as u64;
+        stats.states = found as u64;
+        stats.omitted = omitted;
         stats.time_ms = elapsed.as_secs_f64() * 1000.0;
         ModelReport {
             model: self.model,
@@ -237,6 +277,32 @@ impl<'a> Collector<'a> {
             stopped,
         }
     }
+}
+
+impl Collector<'_> {
+    /// The condition's verdict over the values of every final state found, as
+    /// [`crate::condition::evaluate_condition`] gives it over the states.
+    fn condition_result(&self) -> Option<crate::report::ConditionResult> {
+        self.test.condition.as_ref()?;
+        let keys = observed_keys(self.test);
+        let at: Vec<Option<usize>> = keys.iter().map(|k| self.keys.position(k)).collect();
+        let projected = self
+            .states
+            .iter()
+            .map(|v| at.iter().map(|i| i.map_or(0, |i| v[i])).collect())
+            .collect();
+        evaluate_projected(self.test, &keys, projected)
+    }
+}
+
+/// The warning of a report that lists only some of the final states it found.
+fn omitted_message(omitted: u64, found: u64, budget: Option<MemoryBudget>) -> String {
+    format!(
+        "{omitted} of {found} final states are not listed: the memory budget{} was reached \
+         while listing them (the condition's verdict and counts cover them all; raise it with \
+         `--max-memory MIB` or the `litmus.maxMemory` setting)",
+        budget.map_or(String::new(), |b| format!(" of {}", human_bytes(b.limit)))
+    )
 }
 
 /// `bytes` for people: "512 MiB" below 1 GiB, then GiB with at most one decimal ("1.5 GiB",

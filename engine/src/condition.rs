@@ -124,20 +124,44 @@ fn division_by_zero(
 /// A warning if the final condition divides by zero in some of `states` (where it reads the
 /// result as 0): a run-time error in the condition is reported, never a silent `false`.
 pub fn condition_fault(test: &ast::Test, states: &[FinalState]) -> Option<crate::report::Warning> {
+    condition_fault_in(test, states.len(), states)
+}
+
+/// [`condition_fault`] over `n` states given one at a time (the collector makes each one only
+/// while it is looked at, so a report that lists few of them still checks them all).
+pub fn condition_fault_in<S: std::borrow::Borrow<FinalState>>(
+    test: &ast::Test,
+    n: usize,
+    states: impl IntoIterator<Item = S>,
+) -> Option<crate::report::Warning> {
     let c = test.condition.as_ref()?;
+    if !divides(&c.expr) {
+        return None;
+    }
     let mut faulty = states
-        .iter()
-        .filter_map(|s| division_by_zero(test, &c.expr, Some(s)));
+        .into_iter()
+        .filter_map(|s| division_by_zero(test, &c.expr, Some(s.borrow())));
     let span = faulty.next()?;
-    let n = 1 + faulty.count();
+    let k = 1 + faulty.count();
     Some(crate::report::Warning {
         message: format!(
-            "division by zero in the final condition ({n} of {} final states): the \
-             operation reads as 0 there, so the verdict may not mean what it says",
-            states.len()
+            "division by zero in the final condition ({k} of {n} final states): the \
+             operation reads as 0 there, so the verdict may not mean what it says"
         ),
         span: Some(span),
     })
+}
+
+/// Whether `e` has a division or a remainder (else it cannot divide by zero).
+fn divides(e: &ast::Expr) -> bool {
+    match &e.kind {
+        ExprKind::Unary(_, a) => divides(a),
+        ExprKind::Binary(op, a, b) => {
+            matches!(op, BinOp::Div | BinOp::Rem) || divides(a) || divides(b)
+        }
+        ExprKind::Load(loc) => loc.index.as_deref().is_some_and(divides),
+        _ => false,
+    }
 }
 
 pub fn satisfies(test: &ast::Test, state: &FinalState) -> Option<bool> {
@@ -184,14 +208,31 @@ pub fn observed_keys(test: &ast::Test) -> Vec<String> {
 /// The condition's verdict over the final states, with herd's counts over the states
 /// projected onto [`observed_keys`]. `None` without a condition.
 pub fn evaluate_condition(test: &ast::Test, states: &[FinalState]) -> Option<ConditionResult> {
-    let c = test.condition.as_ref()?;
     let keys = observed_keys(test);
-    let mut projected: Vec<FinalState> = states.iter().map(|s| s.project(&keys)).collect();
-    projected.sort();
+    let projected = states
+        .iter()
+        .map(|s| keys.iter().map(|k| s.get(k).unwrap_or(0)).collect())
+        .collect();
+    evaluate_projected(test, &keys, projected)
+}
+
+/// [`evaluate_condition`] over the states' values on [`observed_keys`] (`keys`; a missing key
+/// reads 0), one vector per state: the collector projects its states so, without making them.
+pub fn evaluate_projected(
+    test: &ast::Test,
+    keys: &[String],
+    mut projected: Vec<Vec<i64>>,
+) -> Option<ConditionResult> {
+    let c = test.condition.as_ref()?;
+    // The keys are the same in every projection, so the values order them as the states.
+    projected.sort_unstable();
     projected.dedup();
     let positive = projected
         .iter()
-        .filter(|s| eval_in(test, &c.expr, Some(s)) != 0)
+        .filter(|v| {
+            let s = FinalState(keys.iter().cloned().zip(v.iter().copied()).collect());
+            eval_in(test, &c.expr, Some(&s)) != 0
+        })
         .count() as u64;
     let negative = projected.len() as u64 - positive;
     let holds = match c.quantifier {

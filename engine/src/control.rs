@@ -97,7 +97,7 @@ pub fn outside_bytes() -> u64 {
 
 impl MemoryBudget {
     /// Whether the counted heap plus what is held outside it reach the limit.
-    fn reached(&self) -> bool {
+    pub fn reached(&self) -> bool {
         let rust = (self.used)();
         let outside = outside_bytes();
         rust.saturating_add(outside) >= self.limit

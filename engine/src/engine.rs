@@ -78,6 +78,7 @@ fn collect(
     col.first = task.opts.first;
     col.on_violation = ctl.on_violation();
     col.work = task.work.clone();
+    col.budget = ctl.memory_budget();
     explore(&mut col);
     if !col.complete && col.stop.is_none() {
         col.stop = ctl.stop_reason();

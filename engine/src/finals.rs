@@ -65,6 +65,16 @@ impl FinalKeys {
             .then(|| fs.0.iter().map(|&(_, v)| v).collect())
     }
 
+    /// About the bytes a [`FinalState`] of these keys takes: a (key, value) pair and the
+    /// key's string (at least 16 bytes) per key.
+    pub fn listed_bytes(&self) -> u64 {
+        let pairs = std::mem::size_of::<(String, i64)>();
+        self.keys
+            .iter()
+            .map(|k| (pairs + k.len().next_multiple_of(16).max(16)) as u64)
+            .sum()
+    }
+
     /// The final state with these values.
     pub fn state(&self, values: &[i64]) -> FinalState {
         FinalState(

@@ -147,8 +147,11 @@ pub struct Stats {
     /// Executions that ended blocked (an `assume` that failed, an `await` that never held,
     /// a loop bound reached) and so contributed no final state.
     pub blocked: u64,
-    /// Distinct final states.
+    /// Distinct final states found.
     pub states: u64,
+    /// Final states found but not listed in the report's `states`: the memory budget was
+    /// reached while the report listed them (0 otherwise).
+    pub omitted: u64,
     /// SMT constraints built (MCR only; most queries are decided before they reach Z3, and
     /// then build none).
     pub constraints: u64,

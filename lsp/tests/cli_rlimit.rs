@@ -128,3 +128,58 @@ fn help_names_the_default_budget_and_the_limit_it_comes_from() {
         "{help}"
     );
 }
+
+/// An SB ring of `n` threads beside an array of `cells` cells nobody touches: 2^n final
+/// states under TSO, each listing every cell, so the report's states take several times what
+/// the exploration's set of their values does.
+fn wide_ring(n: usize, cells: usize) -> String {
+    let xs: Vec<String> = (0..n).map(|i| format!("x{i} = 0")).collect();
+    let threads: String = (0..n)
+        .map(|i| format!("thread P{i} {{ x{i} = 1; r = x{}; }}\n", (i + 1) % n))
+        .collect();
+    let cond: Vec<String> = (0..n).map(|i| format!("P{i}:r == 0")).collect();
+    format!(
+        "litmus WideRing\nshared {}, a[{cells}];\n{threads}exists ({})\n",
+        xs.join(", "),
+        cond.join(" && ")
+    )
+}
+
+/// A complete exploration whose final states, listed with a string per key and rendered as
+/// JSON, take more than the limit: the report used to be built whole after the check and abort
+/// ("memory allocation of N bytes failed"). Now it lists what fits in the budget, says how many
+/// states it left out (in `stats.omitted` and a warning) and keeps the verdict over them all.
+#[test]
+fn a_report_too_big_for_the_budget_lists_what_fits_and_counts_the_rest() {
+    let f = scratch("rlimit_wide", "wide.litmus", wide_ring(10, 3600).as_bytes());
+    for resource in [libc::RLIMIT_DATA, libc::RLIMIT_AS] {
+        let r = run_limited(
+            resource,
+            256 * MIB,
+            &["check", "--engine", "dpor", "--model", "tso", "--json", &f],
+        );
+        assert!(
+            !r.stderr.contains("memory allocation"),
+            "aborted: {}",
+            r.stderr
+        );
+        let m = &r.json()["files"][0]["results"]["tso"];
+        let listed = m["states"].as_array().expect("states").len() as u64;
+        let found = m["stats"]["states"].as_u64().expect("stats.states");
+        let omitted = m["stats"]["omitted"].as_u64().unwrap_or(0);
+        assert_eq!(found, 1 << 10, "{}", m["stats"]);
+        assert!(omitted > 0, "every state listed: {}", m["stats"]);
+        assert_eq!(listed + omitted, found);
+        assert!(
+            m["warnings"]
+                .to_string()
+                .contains(&format!("{omitted} of {found} final states are not listed")),
+            "{}",
+            m["warnings"]
+        );
+        // The verdict covers the states left out: only the all-zero state satisfies it.
+        assert_eq!(m["condition"]["positive"], 1, "{}", m["condition"]);
+        assert_eq!(m["condition"]["negative"], found - 1, "{}", m["condition"]);
+        assert_eq!(r.status, 0, "{}", r.stderr);
+    }
+}

@@ -154,6 +154,10 @@ struct StatsOut {
     executions: u64,
     blocked: u64,
     states: u64,
+    /// Of `states`, how many the report does not list (the memory budget was reached while
+    /// listing them); absent when 0.
+    #[serde(skip_serializing_if = "is_zero")]
+    omitted: u64,
     constraints: u64,
     solver_ms: f64,
     time_ms: f64,
@@ -383,6 +387,7 @@ fn model_report<'a>(
             executions: s.executions,
             blocked: s.blocked,
             states: s.states,
+            omitted: s.omitted,
             constraints: s.constraints,
             solver_ms: round3(s.solver_ms),
             time_ms: round3(s.time_ms),
@@ -442,4 +447,9 @@ fn robust_out<'a>(src: &Src, r: &'a litmus_engine::robust::Robustness) -> Robust
         states: r.states,
         time_ms: round3(r.time_ms),
     }
+}
+
+/// Whether a count is 0 (a field left out of the JSON then).
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }

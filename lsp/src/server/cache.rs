@@ -73,6 +73,11 @@ pub fn remap_report(r: &ModelReport, from: &TokenMap, to: &TokenMap) -> ModelRep
 pub fn reevaluate(engine: &dyn Engine, test: &Test, r: &mut ModelReport) {
     r.violations.retain(|v| v.kind != ViolationKind::Condition);
     r.witness = None;
+    // A report that lists only some of its states (the memory budget, `stats.omitted`) cannot
+    // give the verdict over all of them again: it is over the listed ones only.
+    if r.stats.omitted > 0 {
+        r.complete = false;
+    }
     let res = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         engine.evaluate_condition(test, &r.states)
     }));
