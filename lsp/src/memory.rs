@@ -135,13 +135,7 @@ pub struct Counting;
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, l: Layout) -> *mut u8 {
         let g = glibc();
-        let p = unsafe {
-            if g {
-                System.alloc(l)
-            } else {
-                MiMalloc.alloc(l)
-            }
-        };
+        let p = unsafe { heap(g).alloc(l) };
         if !p.is_null() {
             count(footprint(g, l.size()));
         }
@@ -149,13 +143,7 @@ unsafe impl GlobalAlloc for Counting {
     }
     unsafe fn alloc_zeroed(&self, l: Layout) -> *mut u8 {
         let g = glibc();
-        let p = unsafe {
-            if g {
-                System.alloc_zeroed(l)
-            } else {
-                MiMalloc.alloc_zeroed(l)
-            }
-        };
+        let p = unsafe { heap(g).alloc_zeroed(l) };
         if !p.is_null() {
             count(footprint(g, l.size()));
         }
@@ -163,28 +151,26 @@ unsafe impl GlobalAlloc for Counting {
     }
     unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
         let g = glibc();
-        unsafe {
-            if g {
-                System.dealloc(p, l)
-            } else {
-                MiMalloc.dealloc(p, l)
-            }
-        };
+        unsafe { heap(g).dealloc(p, l) };
         count(-footprint(g, l.size()));
     }
     unsafe fn realloc(&self, p: *mut u8, l: Layout, new: usize) -> *mut u8 {
         let g = glibc();
-        let q = unsafe {
-            if g {
-                System.realloc(p, l, new)
-            } else {
-                MiMalloc.realloc(p, l, new)
-            }
-        };
+        let q = unsafe { heap(g).realloc(p, l, new) };
         if !q.is_null() {
             count(footprint(g, new) - footprint(g, l.size()));
         }
         q
+    }
+}
+
+/// The allocator in use: glibc's ([`glibc`]) or mimalloc.
+#[inline]
+fn heap(glibc: bool) -> &'static dyn GlobalAlloc {
+    if glibc {
+        &System
+    } else {
+        &MiMalloc
     }
 }
 

@@ -17,16 +17,19 @@ const WEIGHT_MIN_MS: f64 = 5.0;
 /// runs (fitted or held-out rows) that finished with at least [`WEIGHT_MIN_MS`] of CPU, the
 /// geometric mean and the 10th and 90th percentiles of measured / weight, and the spread of
 /// the raw nanoseconds per unit (what one weight per engine would have to fit).
+/// The single engines the weights are for, as the tables name them.
+const MEMBERS: [(&str, EngineKind); 3] = [
+    ("exhaustive", EngineKind::Exhaustive),
+    ("DPOR", EngineKind::Dpor),
+    ("MCR", EngineKind::Mcr),
+];
+
 fn weight_fit(runs: &[(bool, EngineKind, f64, f64, Model)]) {
     println!("\n### Work weights: CPU per unit of work against `auto::weight`\n");
     println!("Runs of one engine alone that took at least {WEIGHT_MIN_MS} ms of CPU. Measured / weight: CPU ns per unit over `auto::weight(engine, program, model)` (1.00: the weight is exact); raw: CPU ns per unit, whose spread one weight per engine would have to cover.\n");
     println!("| engine | rows | measured / weight: geometric mean | p10 | p90 | raw ns per unit: p10 | p90 |");
     println!("|---|---|---:|---:|---:|---:|---:|");
-    for (name, e) in [
-        ("exhaustive", EngineKind::Exhaustive),
-        ("DPOR", EngineKind::Dpor),
-        ("MCR", EngineKind::Mcr),
-    ] {
+    for (name, e) in MEMBERS {
         for fitted in [true, false] {
             let pick = |k: usize| {
                 let mut v: Vec<f64> = runs
@@ -59,11 +62,7 @@ fn weight_fit(runs: &[(bool, EngineKind, f64, f64, Model)]) {
     println!("\nMeasured / weight per model, fitted rows (geometric mean, runs):\n");
     println!("| engine | SC | TSO | PSO |");
     println!("|---|---:|---:|---:|");
-    for (name, e) in [
-        ("exhaustive", EngineKind::Exhaustive),
-        ("DPOR", EngineKind::Dpor),
-        ("MCR", EngineKind::Mcr),
-    ] {
+    for (name, e) in MEMBERS {
         let cells: Vec<String> = Model::ALL
             .iter()
             .map(|&m| {
