@@ -196,7 +196,7 @@ impl<'a> Collector<'a> {
     /// division-by-zero warning are worked out from the values, over every state found.
     pub fn finish(mut self, elapsed: Duration) -> ModelReport {
         let found = self.states.len();
-        let condition = self.condition_result();
+        let mut condition = self.condition_result();
         let fault = condition_fault_in(
             self.test,
             found,
@@ -240,6 +240,9 @@ impl<'a> Collector<'a> {
             .collect();
         let stopped = (self.first && !violations.is_empty()).then_some(Stopped::FirstViolation);
         let complete = self.complete && stopped.is_none();
+        if let Some(c) = &mut condition {
+            c.settle(complete);
+        }
         if stopped.is_some() {
             warnings.push(Warning {
                 message: "exploration stopped at the first violation (--first): results are \

@@ -245,6 +245,8 @@ pub fn evaluate_projected(
         holds,
         positive,
         negative,
+        // Over the states given: whether those are all is the report's to say (`settle`).
+        decided: true,
     })
 }
 

@@ -39,6 +39,7 @@ pub mod ids;
 pub mod ir;
 #[doc(hidden)]
 pub mod mcr_trace;
+pub mod merge;
 pub mod model;
 pub mod replay;
 pub mod robust;

@@ -57,16 +57,67 @@ impl FinalState {
     }
 }
 
-/// The verdict of the final condition over the reachable final states.
+/// The verdict of the final condition over the reachable final states
+/// (`docs/reference.md#verdicts`).
+///
+/// Three-valued: a complete exploration decides the condition; an incomplete one decides it
+/// only when the states found do (a state falsifying a `forall`, a state satisfying an `exists`
+/// or a `~exists`), and otherwise leaves it *not decided*: `holds` then says only what the
+/// states found so far show, and nothing may be concluded from it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct ConditionResult {
     pub kind: Quantifier,
-    /// `exists`: some state satisfies it; `forall`: all do; `~exists`: none does.
+    /// `exists`: some state found satisfies it; `forall`: all do; `~exists`: none does. Over
+    /// every reachable state when `decided`.
     pub holds: bool,
     /// States satisfying the condition's expression.
     pub positive: u64,
     /// States not satisfying it.
     pub negative: u64,
+    /// Whether `holds` is the answer: the exploration was complete, or the states found decide
+    /// the condition whatever the others are ([`ConditionResult::decided_by_states`]).
+    pub decided: bool,
+}
+
+impl ConditionResult {
+    /// Whether the states counted decide the condition whatever states were not seen: a
+    /// counterexample to a `forall` (a state that does not satisfy it) or to a `~exists` (a
+    /// state that satisfies it), or a witness of an `exists`.
+    pub fn decided_by_states(&self) -> bool {
+        match self.kind {
+            Quantifier::Forall => self.negative > 0,
+            Quantifier::Exists | Quantifier::NotExists => self.positive > 0,
+        }
+    }
+
+    /// Sets `decided` for a report whose exploration was `complete` or not.
+    pub fn settle(&mut self, complete: bool) {
+        self.decided = complete || self.decided_by_states();
+    }
+
+    /// The verdict in three values: `Some(holds)` when decided, `None` when not known yet.
+    pub fn verdict(&self) -> Option<bool> {
+        self.decided.then_some(self.holds)
+    }
+
+    /// herd's `Observation` word for these counts ([`observation`]).
+    pub fn observation(&self, complete: bool) -> &'static str {
+        observation(self.positive, self.negative, complete)
+    }
+}
+
+/// herd's `Observation` word for `sat` states satisfying the condition's proposition and
+/// `unsat` not: `Never`, `Always` or `Sometimes` over every state of a complete check. A
+/// stopped check knows `Sometimes` when it has seen both kinds, and otherwise says `Unknown`
+/// (the states not seen could be of either kind; herd, which always runs to the end, has no
+/// such word).
+pub fn observation(sat: u64, unsat: u64, complete: bool) -> &'static str {
+    match (sat, unsat) {
+        (s, u) if s > 0 && u > 0 => "Sometimes",
+        _ if !complete => "Unknown",
+        (0, _) => "Never",
+        _ => "Always",
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
@@ -168,6 +219,12 @@ pub struct Stats {
     /// The engine that answered (with `auto`, the portfolio's winner); `None` in a report
     /// that no engine made (a program that cannot be lowered).
     pub engine: Option<crate::options::EngineKind>,
+    /// The engines whose findings the report carries, in the portfolio's order, when it is the
+    /// union of several: a portfolio (`auto`) stopped by a deadline, the memory budget or a
+    /// cancel before any member finished reports what every member had found
+    /// (`docs/reference.md#complete`). Empty otherwise (then `engine` alone answered).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub members: Vec<crate::options::EngineKind>,
 }
 
 /// The result of checking one test under one model.

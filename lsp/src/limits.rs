@@ -1,6 +1,6 @@
 //! The memory the process may use: physical memory, its own cgroup's limit (v1 or v2, every
 //! ancestor of its cgroup included) and its `RLIMIT_AS` and `RLIMIT_DATA`. The default memory
-//! budget ([`crate::memory::default_budget`]) is half of the smallest.
+//! budgets ([`crate::memory::default_of`]) take a share of the smallest.
 //!
 //! Half, because the budget counts the Rust heap (and Z3's own estimate), not the address space:
 //! thread stacks, the allocator's arenas and unused capacity, the binary and its libraries are
@@ -237,14 +237,6 @@ pub fn one_arena_under_rlimits() -> bool {
     false
 }
 
-/// The smallest of `limits` (the first of equals).
-pub fn smallest(limits: &[Limit]) -> Option<&Limit> {
-    limits.iter().fold(None, |b: Option<&Limit>, l| match b {
-        Some(b) if b.bytes <= l.bytes => Some(b),
-        _ => Some(l),
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -399,21 +391,6 @@ mod tests {
             None
         );
         assert_eq!(cgroup_limit("0::/\n", V2_MOUNTINFO, files(&[])), None);
-    }
-
-    #[test]
-    fn the_smallest_limit_wins() {
-        let l = |bytes, what: &str| Limit {
-            bytes,
-            what: what.into(),
-        };
-        let all = [
-            l(24 << 30, "physical memory"),
-            l(3 << 30, "RLIMIT_AS"),
-            l(4 << 30, "RLIMIT_DATA"),
-        ];
-        assert_eq!(smallest(&all).unwrap().what, "RLIMIT_AS");
-        assert_eq!(smallest(&[]), None);
     }
 
     #[test]

@@ -18,6 +18,7 @@ use cli::args::{Cli, Command};
 fn main() {
     // The default memory budget reads what the process has mapped: before any thread starts.
     memory::default_budget();
+    memory::server_default();
     limits::one_arena_under_rlimits();
     // clap exits by itself: status 2 for bad options, 0 for --help and --version.
     let cli = Cli::parse();

@@ -186,28 +186,102 @@ pub const MIN_MIB: u64 = 16;
 /// The largest budget accepted (MiB): 1 TiB.
 pub const MAX_MIB: u64 = 1 << 20;
 
-/// The default budget: its bytes and where they come from ("half of RLIMIT_AS 3 GiB"), worked
-/// out once per process.
+/// Whom a default budget is for: the command line (a run the user started and waits for) or
+/// the language server (which runs beside an editor and everything else on the machine, on
+/// every save).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    Cli,
+    Server,
+}
+
+impl Role {
+    /// The share of physical memory a default may take (the process's own limits: always half,
+    /// `limits.rs` says why) and the most it may be.
+    fn shares(self) -> (u64, u64) {
+        match self {
+            Role::Cli => (2, 8 << 30),
+            Role::Server => (4, 4 << 30),
+        }
+    }
+}
+
+/// The command line's default budget: its bytes and where they come from ("half of RLIMIT_AS
+/// 3 GiB"), worked out once per process ([`default_of`]).
 pub fn default_budget() -> (u64, &'static str) {
     static DEFAULT: OnceLock<(u64, &'static str)> = OnceLock::new();
     *DEFAULT.get_or_init(|| {
-        let (bytes, why) = half_of(&crate::limits::limits());
+        let (bytes, why) = default_of(&crate::limits::limits(), Role::Cli);
         // Once per process: the stop reason carries a `&'static str`.
         (bytes, Box::leak(why.into_boxed_str()))
     })
 }
 
-/// Half of the smallest of `limits` (at least [`MIN_MIB`]), and why; 2 GiB when none is known.
-pub fn half_of(limits: &[crate::limits::Limit]) -> (u64, String) {
-    match crate::limits::smallest(limits) {
-        Some(l) => (
-            (l.bytes / 2).max(MIN_MIB << 20),
-            format!("half of {}", l.what),
-        ),
-        None => (
-            2 << 30,
-            "no limit on the process's memory could be read".into(),
-        ),
+/// The language server's default budget for the whole process ([`default_of`]).
+pub fn server_default() -> (u64, &'static str) {
+    static DEFAULT: OnceLock<(u64, &'static str)> = OnceLock::new();
+    *DEFAULT.get_or_init(|| {
+        let (bytes, why) = default_of(&crate::limits::limits(), Role::Server);
+        (bytes, Box::leak(why.into_boxed_str()))
+    })
+}
+
+/// The default budget for `role`: the smallest of half of each limit on the process's memory
+/// (its cgroup, `RLIMIT_AS`, `RLIMIT_DATA`), a share of physical memory (the command line half,
+/// the server a quarter) and a cap (8 GiB for the command line, 4 GiB for the server), at least
+/// [`MIN_MIB`]; with the reason, for `--help`, the settings and a stopped check's warning. So
+/// one check of an editor's document cannot take the machine: on a 24 GiB machine the server's
+/// default is 4 GiB and the command line's 8 GiB (`--max-memory` and `litmus.maxMemory` raise
+/// them).
+pub fn default_of(limits: &[crate::limits::Limit], role: Role) -> (u64, String) {
+    let (physical_share, cap) = role.shares();
+    let mut best = (
+        cap,
+        format!("the default's cap of {}", litmus_engine::human_bytes(cap)),
+    );
+    for l in limits {
+        let (div, word) = if l.what.starts_with("physical memory") && physical_share == 4 {
+            (4, "a quarter")
+        } else {
+            (2, "half")
+        };
+        if l.bytes / div < best.0 {
+            best = (l.bytes / div, format!("{word} of {}", l.what));
+        }
+    }
+    (best.0.max(MIN_MIB << 20), best.1)
+}
+
+/// The budget of one check in the language server: `litmus.maxMemory` MiB for the process when
+/// set, else [`server_check_budget`].
+pub fn server_budget(max_memory: Option<u64>) -> MemoryBudget {
+    match max_memory {
+        Some(_) => budget(max_memory, "set by litmus.maxMemory"),
+        None => server_check_budget(),
+    }
+}
+
+/// The budget of one check in the language server when `litmus.maxMemory` is not set: the
+/// heap in use when it begins plus half the server's default, within that default. So two
+/// checks at once fit, and one runaway check stops at its share instead of taking everything
+/// the server may use (`docs/reference.md#limits`).
+pub fn server_check_budget() -> MemoryBudget {
+    static ORIGIN: OnceLock<&'static str> = OnceLock::new();
+    let (process, why) = server_default();
+    let share = process / 2;
+    let origin = *ORIGIN.get_or_init(|| {
+        let o = format!(
+            "one check's default share: {} more than the server used when it began, within \
+             the server's {} ({why})",
+            litmus_engine::human_bytes(share),
+            litmus_engine::human_bytes(process)
+        );
+        Box::leak(o.into_boxed_str())
+    });
+    MemoryBudget {
+        limit: used().saturating_add(share).min(process),
+        used,
+        origin,
     }
 }
 
@@ -238,19 +312,30 @@ mod tests {
     use crate::limits::Limit;
 
     #[test]
-    fn the_default_is_half_the_smallest_limit_and_says_which() {
+    fn the_default_is_the_smallest_share_of_a_limit_or_the_cap_and_says_which() {
         let l = |bytes, what: &str| Limit {
             bytes,
             what: what.into(),
         };
-        let (b, why) = half_of(&[
-            l(24 << 30, "physical memory 24 GiB"),
-            l(3 << 30, "RLIMIT_AS 3 GiB"),
-        ]);
+        let phys = l(24 << 30, "physical memory 24 GiB");
+        let (b, why) = default_of(&[phys.clone(), l(3 << 30, "RLIMIT_AS 3 GiB")], Role::Cli);
         assert_eq!((b, why.as_str()), (3 << 29, "half of RLIMIT_AS 3 GiB"));
-        // Never below the smallest budget a check can start with.
-        assert_eq!(half_of(&[l(1 << 20, "RLIMIT_DATA 1 MiB")]).0, MIN_MIB << 20);
-        assert_eq!(half_of(&[]).0, 2 << 30);
+        // The server takes half of a process limit too, but a quarter of physical memory.
+        let (b, why) = default_of(&[phys.clone(), l(3 << 30, "RLIMIT_AS 3 GiB")], Role::Server);
+        assert_eq!((b, why.as_str()), (3 << 29, "half of RLIMIT_AS 3 GiB"));
+        let small = l(8 << 30, "physical memory 8 GiB");
+        let (b, why) = default_of(std::slice::from_ref(&small), Role::Server);
+        assert_eq!((b, why.as_str()), (2 << 30, "a quarter of physical memory 8 GiB"));
+        let (b, why) = default_of(&[small], Role::Cli);
+        assert_eq!((b, why.as_str()), (4 << 30, "half of physical memory 8 GiB"));
+        // A large machine: the caps, 8 GiB for the command line and 4 for the server.
+        let (b, why) = default_of(std::slice::from_ref(&phys), Role::Cli);
+        assert_eq!((b, why.as_str()), (8 << 30, "the default's cap of 8 GiB"));
+        assert_eq!(default_of(&[phys], Role::Server).0, 4 << 30);
+        // Never below the smallest budget a check can start with; the cap with nothing known.
+        let tiny = [l(1 << 20, "RLIMIT_DATA 1 MiB")];
+        assert_eq!(default_of(&tiny, Role::Cli).0, MIN_MIB << 20);
+        assert_eq!(default_of(&[], Role::Server).0, 4 << 30);
     }
 
     #[test]

@@ -284,3 +284,62 @@ fn parsing_a_huge_file_honours_the_timeout() {
     let said = format!("{}{}", r.stdout, r.stderr);
     assert!(said.contains("stopped early"), "{said}");
 }
+
+/// Four threads adding to a shared counter without a lock (`editors/vscode/e2e/fixtures/
+/// slow-counter.litmus`): a lost update falsifies the `forall` at once for DPOR, while the
+/// reference explorer, breadth first, reaches no final state for a long time.
+const SLOW_COUNTER: &str = "litmus SlowCounter
+shared x = 0;
+thread P0 { r0 = 0; while (r0 < 3) { r1 = x; x = r1 + 1; r0 = r0 + 1; } }
+thread P1 { r0 = 0; while (r0 < 3) { r1 = x; x = r1 + 1; r0 = r0 + 1; } }
+thread P2 { r0 = 0; while (r0 < 3) { r1 = x; x = r1 + 1; r0 = r0 + 1; } }
+thread P3 { r0 = 0; while (r0 < 3) { r1 = x; x = r1 + 1; r0 = r0 + 1; } }
+forall (x == 12)
+";
+
+#[test]
+fn a_stopped_check_decides_no_condition_it_has_not_seen_decided() {
+    // Issue 52: stopped before any final state, the exhaustive engine said `forall holds (0 of
+    // 0 states)`, herd's `Ok` and `"holds": true`. Now: not decided, `Unknown`, `decided: false`.
+    let f = file("slow-counter.litmus", SLOW_COUNTER);
+    let base = ["check", "--model", "sc", "--engine", "exhaustive", "--timeout", "0.3"];
+    let with = |extra: &[&str]| -> Run {
+        let mut a: Vec<&str> = base.to_vec();
+        a.extend_from_slice(extra);
+        a.push(&f);
+        run(&a)
+    };
+    let r = with(&["-q"]);
+    assert_eq!(r.status, 3, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout.contains("SC: forall not decided (0 states seen), no violation, incomplete"),
+        "{}",
+        r.stdout
+    );
+    let r = with(&[]);
+    assert_eq!(r.status, 3);
+    assert!(r.stdout.contains("\nUnknown\n"), "{}", r.stdout);
+    assert!(
+        r.stdout.contains("Observation SlowCounter Unknown 0 0"),
+        "{}",
+        r.stdout
+    );
+    assert!(!r.stdout.contains("\nOk\n"), "{}", r.stdout);
+    let r = with(&["--json"]);
+    let c = &r.json()["files"][0]["results"]["sc"]["condition"];
+    assert_eq!(c["decided"], false, "{c}");
+    assert_eq!(r.json()["files"][0]["results"]["sc"]["complete"], false);
+}
+
+#[test]
+fn a_counterexample_found_before_the_deadline_decides_the_forall() {
+    // DPOR meets a lost update in its first few executions: whatever stops it later, the
+    // `forall` does not hold, the violation is reported and the exit status is 1.
+    let f = file("slow-counter-dpor.litmus", SLOW_COUNTER);
+    let r = run(&[
+        "check", "-q", "--model", "sc", "--engine", "dpor", "--timeout", "2", &f,
+    ]);
+    assert_eq!(r.status, 1, "{}{}", r.stdout, r.stderr);
+    assert!(r.stdout.contains("SC: forall does not hold ("), "{}", r.stdout);
+    assert!(r.stdout.contains("1 violation, incomplete"), "{}", r.stdout);
+}

@@ -48,7 +48,7 @@ pub use meter::{thread_cpu_ns, CpuPath, WakeFn, WorkMeter};
 pub use plan::{candidates, has_loop, lean, single, weight, ALONE, CONFIDENT, EARLY, UNSURE};
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use crate::ast::Test;
@@ -56,7 +56,7 @@ use crate::control::Control;
 use crate::engine::{engine, Engine, Task};
 use crate::ir::Program;
 use crate::options::{CheckOptions, EngineKind};
-use crate::report::{Model, ModelReport};
+use crate::report::{Model, ModelReport, Violation};
 use crate::robust::Robustness;
 use turns::Turns;
 
@@ -138,13 +138,26 @@ pub fn run_plan(task: &Task<'_>, ctl: &Control, plan: Vec<(EngineKind, u64)>) ->
     let start = Instant::now();
     let n = plan.len();
     let bound = Arc::new(AtomicU64::new(u64::MAX));
+    // Every violation a member publishes, with the member: a stopped portfolio reports them
+    // all, even one whose member did not hand in its report in time.
+    let found: Arc<Mutex<Vec<(usize, Violation)>>> = Arc::default();
+    let publish = |i: usize, c: Control| -> Control {
+        let (found, outer) = (found.clone(), ctl.on_violation());
+        c.with_on_violation(move |v| {
+            found.lock().unwrap_or_else(|e| e.into_inner()).push((i, v.clone()));
+            if let Some(f) = &outer {
+                f(v);
+            }
+        })
+    };
     // The others report no progress, so a progress line does not jump between engines.
     let quiet = ctl.clone().without_progress();
     let meters: Vec<Arc<WorkMeter>> = plan
         .iter()
-        .map(|&(e, at)| {
+        .enumerate()
+        .map(|(i, &(e, at))| {
             let w = weight(e, task.program, task.model);
-            Arc::new(WorkMeter::new(w, bound.clone(), at, quiet.child()))
+            Arc::new(WorkMeter::new(w, bound.clone(), at, publish(i, quiet.child())))
         })
         .collect();
     let turns = Arc::new(Turns::new(n, bound.clone()));
@@ -221,7 +234,7 @@ pub fn run_plan(task: &Task<'_>, ctl: &Control, plan: Vec<(EngineKind, u64)>) ->
     let first = Arc::new_cyclic(|me: &std::sync::Weak<WorkMeter>| {
         // The first candidate keeps the check's progress callback.
         let w = weight(plan[0].0, task.program, task.model);
-        let meter = WorkMeter::new(w, bound.clone(), 0, ctl.child());
+        let meter = WorkMeter::new(w, bound.clone(), 0, publish(0, ctl.child()));
         let (me, launch, plan, first_done) =
             (me.clone(), launch.clone(), plan.clone(), first_done.clone());
         meter.with_wake(
@@ -283,13 +296,24 @@ pub fn run_plan(task: &Task<'_>, ctl: &Control, plan: Vec<(EngineKind, u64)>) ->
             break;
         }
         // Past the deadline, cancelled or over the memory budget, no engine still running can
-        // finish: it stops at its next poll, on its own thread, and its teardown (freeing what
-        // it built) is not waited for either. An engine that finished just before has sent
-        // its report already: it is taken, as the loop would have.
+        // finish: it stops at its next poll, on its own thread, and hands in what it found,
+        // which the report keeps ([`merge_stopped`]); it is waited for up to [`STOP_GRACE`]
+        // (its teardown, freeing what it built, is not waited for).
         if ctl.should_stop() {
-            while let Ok((i, out)) = rx.try_recv() {
-                done[i] = true;
-                results.push((i, out));
+            let grace = Instant::now() + STOP_GRACE;
+            while (1..n).any(|i| !done[i] && started[i].load(Ordering::Relaxed)) {
+                let left = grace.saturating_duration_since(Instant::now());
+                if left.is_zero() {
+                    break;
+                }
+                match rx.recv_timeout(left.min(std::time::Duration::from_millis(5))) {
+                    Ok((i, out)) => {
+                        done[i] = true;
+                        results.push((i, out));
+                    }
+                    Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
+                    Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => break,
+                }
             }
             break;
         }
@@ -303,8 +327,17 @@ pub fn run_plan(task: &Task<'_>, ctl: &Control, plan: Vec<(EngineKind, u64)>) ->
         }
     }
     // The least work among the finished engines, ties to the earlier candidate; none
-    // finished (timeout, cancellation, memory): the first candidate's incomplete report.
+    // finished (timeout, cancellation, memory): the union of what each had found.
     results.sort_by_key(|(i, _)| *i);
+    if !results.iter().any(|(_, r)| r.2) {
+        let found = std::mem::take(&mut *found.lock().unwrap_or_else(|e| e.into_inner()));
+        let mut report = merge_stopped(task, &plan, results, found);
+        report.stats.time_ms = start.elapsed().as_secs_f64() * 1000.0;
+        if let Some(p) = &path {
+            p.reach(meter::thread_cpu_ns());
+        }
+        return report;
+    }
     let best = results
         .iter()
         .enumerate()
@@ -317,5 +350,56 @@ pub fn run_plan(task: &Task<'_>, ctl: &Control, plan: Vec<(EngineKind, u64)>) ->
     if let Some(p) = &path {
         p.reach(meter::thread_cpu_ns());
     }
+    report
+}
+
+/// How long a stopped portfolio waits for its other members to hand in what they found: each
+/// stops at its next poll of its control, within milliseconds; one that does not answer in
+/// this time is left, and only the violations it published are kept.
+pub const STOP_GRACE: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// The report of a portfolio that no member finished (deadline, memory budget, cancel): the
+/// union of every member's findings ([`crate::merge::merge`]) and of the violations the
+/// members published (`found`, some perhaps from a member that did not hand in its report),
+/// incomplete. `stats.engine` is the first candidate (the static guess), `stats.members` lists
+/// the members whose findings are in it, in the plan's order; the other stats are the first
+/// candidate's. A member that found nothing adds nothing, so a stopped report depends on when
+/// it stopped, as any stopped exploration's does.
+fn merge_stopped(
+    task: &Task<'_>,
+    plan: &[(EngineKind, u64)],
+    results: Vec<(usize, Outcome)>,
+    found: Vec<(usize, Violation)>,
+) -> ModelReport {
+    let mut members: Vec<usize> = results.iter().map(|(i, _)| *i).collect();
+    members.extend(found.iter().map(|(i, _)| *i));
+    members.sort_unstable();
+    members.dedup();
+    let mut reports: Vec<ModelReport> = results.into_iter().map(|(_, o)| o.1).collect();
+    // The published violations, as a report of their own after the members' (whose schedules,
+    // the same or shorter, come first).
+    let mut published = reports[0].clone();
+    published.states.clear();
+    published.condition = None;
+    published.witness = None;
+    published.warnings.clear();
+    published.stats = Default::default();
+    published.stopped = None;
+    published.violations = found.into_iter().map(|(_, v)| v).collect();
+    // A `condition` violation ends in a final state falsifying the condition: its replay gives
+    // that state, so the report lists it even when its member's report did not come in time.
+    for v in &published.violations {
+        if v.kind == crate::report::ViolationKind::Condition {
+            if let Ok(crate::ReplayEnd::Final(s)) =
+                crate::replay::replay(task.test, task.model, task.opts, &v.schedule)
+            {
+                published.states.push(s);
+            }
+        }
+    }
+    reports.push(published);
+    let mut report = crate::merge::merge(task.test, reports, false);
+    report.stats.engine = Some(plan[0].0);
+    report.stats.members = members.into_iter().map(|i| plan[i].0).collect();
     report
 }

@@ -86,16 +86,15 @@ pub fn synthesize(
             Goal::Robust => {
                 let task = Task::new(&all.test, &p, model, opts);
                 let r = crate::check::chosen(opts.engine).robustness(&task, &ctl.child());
-                if !r.complete {
+                // An attack found is real, even in a search that stopped: only its absence
+                // needs the search to end.
+                if !r.complete && r.attack.is_none() {
                     return Outcome::Incomplete;
                 }
                 r.attack.map(|a| a.schedule)
             }
             Goal::Verdicts => {
                 let r = run(&p, model);
-                if !r.complete {
-                    return Outcome::Incomplete;
-                }
                 let bad = r
                     .violations
                     .iter()
@@ -105,7 +104,12 @@ pub fn synthesize(
                     let holds = r.condition.as_ref().map(|c| c.holds);
                     (holds != sc_holds).then(|| r.witness.clone()).flatten()
                 });
-                if first_report.is_none() {
+                // A new violation (or a witness) found before a stop is real: the candidate set
+                // fails; without one, a stopped check proves nothing.
+                if !r.complete && bad.is_none() {
+                    return Outcome::Incomplete;
+                }
+                if first_report.is_none() && r.complete {
                     first_report = Some(r);
                 }
                 bad

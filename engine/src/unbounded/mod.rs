@@ -34,11 +34,9 @@ use crate::collect::Collector;
 use crate::control::Control;
 use crate::ir::{InstrKind, Program};
 use crate::options::{CheckOptions, EngineKind};
-use crate::report::{Model, ModelReport, Schedule, Violation, ViolationKind, Warning};
+use crate::report::{Model, ModelReport, Schedule, Warning};
 use crate::robust::Robustness;
-use crate::span::Span;
 use serde::Serialize;
-use std::collections::BTreeMap;
 use std::time::Instant;
 
 /// How far the search may go before it answers `unknown`.
@@ -197,9 +195,17 @@ pub fn check_with(
         reason = sc.warnings.iter().rev().map(|w| w.message.clone()).next();
     }
     let first_stop = sc.stopped.is_some() && !sc.violations.is_empty();
-    if model == Model::Sc || first_stop {
+    if first_stop || model == Model::Sc && reason.is_none() && sc.complete {
         let v = verdict(&sc, reason.is_none() && sc.complete);
         return finish(test, model, sc, v, reason, states, None);
+    }
+    if model == Model::Sc {
+        // The search did not close: the bounded check's findings stay in the answer, so that
+        // checking every iteration never weakens what the bounded check shows.
+        let bounded = crate::check(test, model, opts, whole);
+        let report = merge(test, sc, bounded, false);
+        let v = verdict(&report, false);
+        return finish(test, model, report, v, reason, states, None);
     }
     let mut robust = None;
     let mut rounds = 0;
@@ -260,6 +266,10 @@ pub fn check_with(
                         .to_string(),
                     span: None,
                 });
+                // With the bounded check's findings: the rounds' goal is one violation, and
+                // checking every iteration must not drop the others the bounded check finds.
+                let bounded = crate::check(test, model, opts, whole);
+                let report = merge(test, report, bounded, false);
                 let mut out = finish(
                     test,
                     model,
@@ -432,52 +442,14 @@ pub fn forever(p: &mut Program) {
     }
 }
 
-/// The SC executions' report merged with the bounded check's under the same model: final
-/// states and violations of both (the shorter schedule per violation), the condition over
-/// the union, the shorter witness. Complete only when `exact` (the bounded check was, and no
-/// loop bound cut it).
+/// The SC executions' report merged with the bounded check's under the same model
+/// ([`crate::merge`]): complete only when `exact` (the bounded check was, and no loop bound cut
+/// it); the time is both checks'.
 fn merge(test: &Test, sc: ModelReport, bounded: ModelReport, exact: bool) -> ModelReport {
-    let mut states = sc.states;
-    states.extend(bounded.states);
-    states.sort();
-    states.dedup();
-    let condition = crate::evaluate_condition(test, &states);
-    let mut violations: BTreeMap<(Span, ViolationKind), Violation> = BTreeMap::new();
-    for v in bounded.violations.into_iter().chain(sc.violations) {
-        let k = (v.span, v.kind);
-        if violations
-            .get(&k)
-            .is_none_or(|o| v.schedule.len() < o.schedule.len())
-        {
-            violations.insert(k, v);
-        }
-    }
-    let witness = [bounded.witness, sc.witness]
-        .into_iter()
-        .flatten()
-        .min_by_key(|w| w.len())
-        .filter(|_| {
-            condition
-                .as_ref()
-                .is_some_and(|c| c.kind == crate::ast::Quantifier::Exists && c.holds)
-        });
-    let mut stats = bounded.stats;
-    stats.states = states.len() as u64;
-    stats.time_ms += sc.stats.time_ms;
-    let mut warnings = bounded.warnings;
-    warnings.extend(sc.warnings);
-    warnings.dedup();
-    ModelReport {
-        model: bounded.model,
-        complete: exact,
-        states,
-        condition,
-        violations: violations.into_values().collect(),
-        witness,
-        warnings,
-        stats,
-        stopped: bounded.stopped.or(sc.stopped),
-    }
+    let sc_ms = sc.stats.time_ms;
+    let mut r = crate::merge::merge(test, vec![bounded, sc], exact);
+    r.stats.time_ms += sc_ms;
+    r
 }
 
 #[cfg(test)]

@@ -285,7 +285,8 @@ fn max_memory_help() -> String {
     format!(
         "Memory budget for the whole run in MiB, shared by every file and model: a check that \
          reaches it stops, incomplete (exit 3), with what it found. Default: half the smallest \
-         of physical memory, the process's cgroup limit, RLIMIT_AS and RLIMIT_DATA; here {}",
+         of physical memory, the process's cgroup limit, RLIMIT_AS and RLIMIT_DATA, at most \
+         8 GiB; here {}",
         crate::memory::describe_default()
     )
 }

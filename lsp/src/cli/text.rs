@@ -20,7 +20,7 @@
 use std::fmt::Write as _;
 
 use litmus_engine::ast::{Quantifier, Test};
-use litmus_engine::report::{Action, ModelReport, Step, ViolationKind};
+use litmus_engine::report::{Action, ConditionResult, ModelReport, Step, ViolationKind};
 use litmus_engine::{CheckOptions, LineIndex, Model, ReplayEnd, Span};
 
 use super::args::GraphFormat;
@@ -176,12 +176,7 @@ pub fn herd_block(ctx: &Ctx, r: &ModelReport) -> String {
         .filter(|s| litmus_engine::condition::satisfies(test, s) == Some(true))
         .count();
     let unsat = states.len() - sat;
-    let verdict = if res.holds {
-        st.green("Ok")
-    } else {
-        st.red("No")
-    };
-    let _ = writeln!(out, "{verdict}");
+    let _ = writeln!(out, "{}", verdict_word(st, res));
     let _ = writeln!(out, "Witnesses");
     let (pos, neg) = if c.quantifier == Quantifier::NotExists {
         (unsat, sat)
@@ -191,15 +186,20 @@ pub fn herd_block(ctx: &Ctx, r: &ModelReport) -> String {
     let _ = writeln!(out, "Positive: {pos} Negative: {neg}");
     let printed = cond::print_condition(test).unwrap_or_default();
     let _ = writeln!(out, "Condition {} ({printed})", c.quantifier.as_str());
-    let obs = if sat == 0 {
-        "Never"
-    } else if unsat == 0 {
-        "Always"
-    } else {
-        "Sometimes"
-    };
+    let obs = litmus_engine::report::observation(sat as u64, unsat as u64, r.complete);
     let _ = writeln!(out, "Observation {name} {obs} {sat} {unsat}");
     out
+}
+
+/// herd's verdict line in three values (`docs/reference.md#verdicts`): `Ok` or `No` when the
+/// condition is decided, `Unknown` when a stopped check has not decided it (herd has no third
+/// word: it always runs to the end).
+pub fn verdict_word(st: Style, res: &ConditionResult) -> String {
+    match res.verdict() {
+        Some(true) => st.green("Ok"),
+        Some(false) => st.red("No"),
+        None => st.yellow("Unknown"),
+    }
 }
 
 /// The native dialect's block: herd's shape with the native dialect's own names.
@@ -217,23 +217,12 @@ fn native_block(ctx: &Ctx, r: &ModelReport, keys: &[String], out: &mut String) {
             };
             let _ = writeln!(out, "Test {name} {kind}");
             write_states(out, &states);
-            let verdict = if res.holds {
-                st.green("Ok")
-            } else {
-                st.red("No")
-            };
-            let _ = writeln!(out, "{verdict}");
+            let _ = writeln!(out, "{}", verdict_word(st, res));
             let _ = writeln!(out, "Witnesses");
             let _ = writeln!(out, "Positive: {} Negative: {}", res.positive, res.negative);
             let printed = cond::print_condition(test).unwrap_or_default();
             let _ = writeln!(out, "Condition {} ({printed})", c.quantifier.as_str());
-            let obs = if res.positive == 0 {
-                "Never"
-            } else if res.negative == 0 {
-                "Always"
-            } else {
-                "Sometimes"
-            };
+            let obs = res.observation(r.complete);
             let _ = writeln!(
                 out,
                 "Observation {name} {obs} {} {}",
@@ -481,18 +470,32 @@ fn source_snippet(ctx: &Ctx, span: Span) -> String {
     }
 }
 
+/// The condition's verdict with herd's counts, for the summary line: `exists holds (1 of 4
+/// states)`, `forall does not hold (...)`, and for a stopped check that has not decided it
+/// `forall not decided (3 states seen)`.
+pub fn condition_summary(st: Style, c: &ConditionResult) -> String {
+    match c.verdict() {
+        Some(holds) => format!(
+            "{} {} ({} of {} states)",
+            c.kind.as_str(),
+            if holds { "holds" } else { "does not hold" },
+            c.positive,
+            c.positive + c.negative
+        ),
+        None => st.yellow(&format!(
+            "{} not decided ({} states seen)",
+            c.kind.as_str(),
+            c.positive + c.negative
+        )),
+    }
+}
+
 /// `--quiet`: one line per test and model.
 pub fn summary_line(ctx: &Ctx, r: &ModelReport) -> String {
     let st = ctx.style;
     let mut parts = Vec::new();
     if let Some(c) = &r.condition {
-        parts.push(format!(
-            "{} {} ({} of {} states)",
-            c.kind.as_str(),
-            if c.holds { "holds" } else { "does not hold" },
-            c.positive,
-            c.positive + c.negative
-        ));
+        parts.push(condition_summary(st, c));
     }
     parts.push(match r.violations.len() {
         0 => "no violation".to_owned(),

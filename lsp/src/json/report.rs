@@ -131,6 +131,14 @@ struct Condition {
     holds: bool,
     positive: u64,
     negative: u64,
+    /// `false` when a stopped check has not decided the condition (then `holds` is over the
+    /// states found only); absent when decided (an addition to version 1).
+    #[serde(skip_serializing_if = "is_true")]
+    decided: bool,
+}
+
+fn is_true(b: &bool) -> bool {
+    *b
 }
 
 #[derive(Serialize)]
@@ -165,6 +173,10 @@ struct StatsOut {
     explored: u64,
     /// The engine that answered (with `auto`, the one the portfolio chose).
     engine: Option<&'static str>,
+    /// A stopped portfolio's report is the union of its members' findings: those members, in
+    /// the portfolio's order; absent otherwise (an addition to version 1).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    members: Vec<&'static str>,
 }
 
 #[derive(Serialize)]
@@ -194,6 +206,10 @@ struct Robust<'a> {
     delayed: Option<Delayed<'a>>,
     states: u64,
     time_ms: f64,
+    /// `false` when a stopped search found no attack (robustness not decided; `holds` is
+    /// then no answer); absent when decided (an attack found, or a complete search).
+    #[serde(skip_serializing_if = "is_true")]
+    decided: bool,
 }
 
 #[derive(Serialize)]
@@ -360,6 +376,7 @@ fn model_report<'a>(
             holds: c.holds,
             positive: c.positive,
             negative: c.negative,
+            decided: c.decided,
         }),
         violations: r
             .violations
@@ -394,6 +411,7 @@ fn model_report<'a>(
             queries: s.queries,
             explored: s.explored,
             engine: s.engine.map(|e| e.key()),
+            members: s.members.iter().map(|e| e.key()).collect(),
         },
         robust: robust.map(|rb| robust_out(src, rb)),
         unbounded: None,
@@ -446,6 +464,7 @@ fn robust_out<'a>(src: &Src, r: &'a litmus_engine::robust::Robustness) -> Robust
         delayed,
         states: r.states,
         time_ms: round3(r.time_ms),
+        decided: r.complete || !r.holds,
     }
 }
 

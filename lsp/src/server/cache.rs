@@ -82,8 +82,11 @@ pub fn reevaluate(engine: &dyn Engine, test: &Test, r: &mut ModelReport) {
         engine.evaluate_condition(test, &r.states)
     }));
     r.condition = res.unwrap_or(None);
+    if let Some(c) = &mut r.condition {
+        c.settle(r.complete);
+    }
     if let (Some(c), Some(cr)) = (&test.condition, &r.condition) {
-        if !cr.holds && c.quantifier != Quantifier::Exists {
+        if cr.verdict() == Some(false) && c.quantifier != Quantifier::Exists {
             r.violations.push(Violation {
                 kind: ViolationKind::Condition,
                 message: "re-evaluated over the cached final states; verify again for its schedule"

@@ -18,7 +18,7 @@ pub struct Settings {
     /// `unbounded: "onSave"`: a save checks for every iteration (`server::unbounded`) in
     /// place of the bounded check; `"off"`: only the `litmus.verifyUnbounded` command does.
     pub unbounded_on_save: bool,
-    /// The process's memory budget in MiB (`None`: [`crate::memory::default_budget`]).
+    /// The process's memory budget in MiB (`None`: [`crate::memory::server_check_budget`] per check).
     pub max_memory: Option<u64>,
     /// How many checks may run at once (`None`: one per core).
     pub max_jobs: Option<usize>,

@@ -171,10 +171,9 @@ async fn run(
     ctx.shared.pool.set_limit(limit);
     let mut opts = settings.check_options();
     opts.timeout = Some(opts.timeout.map_or(LIMIT, |t| t.min(LIMIT)));
-    let ctl = control.clone().with_memory_budget(crate::memory::budget(
-        settings.max_memory,
-        "set by litmus.maxMemory",
-    ));
+    let ctl = control
+        .clone()
+        .with_memory_budget(crate::memory::server_budget(settings.max_memory));
     let engine = ctx.shared.engine.clone();
     let ctl = ctl.with_workers(ctx.shared.pool.workers());
     super::queue::run_one(&ctx.shared.pool, id, control, async {}, move || {

@@ -198,15 +198,15 @@ pub fn markdown(
         match results.get(&m) {
             Some(Outcome::Done { report: r, .. }) => {
                 if let (Some(c), Some(cr)) = (cond, &r.condition) {
-                    let obs = match (cr.positive, cr.negative) {
-                        (0, _) => "Never",
-                        (_, 0) => "Always",
-                        _ => "Sometimes",
-                    };
+                    let obs = cr.observation(r.complete);
                     item += &format!(
                         ": `{}` {} · Observation {} {obs} {} {}",
                         c.quantifier.as_str(),
-                        if cr.holds { "holds" } else { "does not hold" },
+                        match cr.verdict() {
+                            Some(true) => "holds",
+                            Some(false) => "does not hold",
+                            None => "not decided",
+                        },
                         test.name.text,
                         cr.positive,
                         cr.negative

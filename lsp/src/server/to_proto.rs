@@ -246,6 +246,9 @@ pub fn status(
     if let Some(p) = &body.problem {
         v["problem"] = json!(p);
     }
+    if let Some(l) = body.limit {
+        v["limit"] = json!(l);
+    }
     v
 }
 

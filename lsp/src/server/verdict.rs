@@ -112,6 +112,10 @@ pub struct Verdict {
     pub model: Model,
     pub mark: Mark,
     pub implied_by: Option<Model>,
+    /// The check that settled it (the model's own, or the implying model's) explored every
+    /// execution within the loop bound, and a loop reached the bound: what holds, holds up to
+    /// the bound (the lens above the test says `✓ up to N iterations`).
+    pub bounded: bool,
 }
 
 impl Verdict {
@@ -130,7 +134,18 @@ impl Verdict {
 
     /// `TSO: fails: … (implied by SC: every SC execution is a TSO execution)`.
     pub fn line(&self) -> String {
-        let mut s = format!("{}: {}", self.model.label(), self.mark.words());
+        let words = match self.mark {
+            Mark::Holds if self.bounded => {
+                "holds up to the loop bound: every execution within the loop bound was explored \
+                 and none violates it (a loop reached the bound)"
+            }
+            Mark::NotObserved if self.bounded => {
+                "No: no execution within the loop bound reaches the `exists` state (a loop \
+                 reached the bound)"
+            }
+            m => m.words(),
+        };
+        let mut s = format!("{}: {}", self.model.label(), words);
         if let Some(by) = self.implied_by {
             s += &format!(
                 " — implied by {by}: every {by} execution is a {m} execution{own}",
@@ -186,12 +201,12 @@ pub fn own(test: &Test, target: Target, o: Option<&Outcome>) -> Mark {
             let cond = report.condition.as_ref();
             if exists {
                 match cond {
-                    Some(c) if c.holds => Mark::Observed,
+                    Some(c) if c.verdict() == Some(true) => Mark::Observed,
                     Some(_) if report.complete => Mark::NotObserved,
                     _ => Mark::Incomplete,
                 }
             } else if violated(target, &report.violations)
-                || (target == Target::Condition && cond.is_some_and(|c| !c.holds))
+                || (target == Target::Condition && cond.is_some_and(|c| c.verdict() == Some(false)))
             {
                 Mark::Fails
             } else if report.complete {
@@ -224,6 +239,7 @@ pub fn verdicts(
                     model: m,
                     mark,
                     implied_by: None,
+                    bounded: cut(results.get(&m)),
                 };
             }
             // Found under a stronger model; else settled for every execution of a weaker one.
@@ -239,15 +255,29 @@ pub fn verdicts(
                     model: m,
                     mark: *k,
                     implied_by: Some(*a),
+                    bounded: cut(results.get(a)),
                 },
                 None => Verdict {
                     model: m,
                     mark,
                     implied_by: None,
+                    bounded: false,
                 },
             }
         })
         .collect()
+}
+
+/// Whether a model's result is a complete bounded check that a loop bound cut (a loop reached
+/// the bound: `collect.rs`'s warning). A check for every iteration that proved its answer has
+/// no such warning (its search has no loop counters, or no loop bound cut the bounded check).
+fn cut(o: Option<&Outcome>) -> bool {
+    matches!(o, Some(Outcome::Done { report, .. })
+        if report.complete
+            && report
+                .warnings
+                .iter()
+                .any(|w| w.span.is_some() && w.message.starts_with("loop bound ")))
 }
 
 /// The tooltip of a target's lenses and of the status bar: one line per model, then the legend.
@@ -304,6 +334,32 @@ pub struct StatusBody {
     pub tooltip: String,
     /// Why nothing can be verified: the first syntax or semantic error (`line 3: …`).
     pub problem: Option<String>,
+    /// A model's check stopped at a limit: `memory` (the memory budget) or `time` (the
+    /// timeout); the tooltip says which model and the budget.
+    pub limit: Option<&'static str>,
+}
+
+/// The first model whose check stopped at the memory budget or the timeout: `memory` or
+/// `time`, and the tooltip's line (the report's own warning, which names the budget).
+fn stopped_at_limit(results: &BTreeMap<Model, Outcome>) -> Option<(&'static str, String)> {
+    results.iter().find_map(|(m, o)| {
+        let Outcome::Done { report, .. } = o else {
+            return None;
+        };
+        if report.complete {
+            return None;
+        }
+        report.warnings.iter().find_map(|w| {
+            let kind = if w.message.contains("the memory budget of") && w.message.contains("was reached") {
+                "memory"
+            } else if w.message.starts_with("exploration stopped early (timeout)") {
+                "time"
+            } else {
+                return None;
+            };
+            Some((kind, format!("{} stopped at its {} limit: {}", m.label(), kind, w.message)))
+        })
+    })
 }
 
 /// The status of a document's test (`None` when it does not parse: then `problem` says why).
@@ -319,6 +375,7 @@ pub fn status_body(
             exists: None,
             tooltip: problem.clone().unwrap_or_default(),
             problem,
+            limit: None,
         };
     };
     let models: Vec<Model> = results.keys().copied().collect();
@@ -334,7 +391,13 @@ pub fn status_body(
             tooltip.insert_str(legend, &format!("\n{}", answers.join(" · ")));
         }
     }
+    let limit = stopped_at_limit(results);
+    if let Some((_, line)) = &limit {
+        let legend = tooltip.rfind("\n\n").unwrap_or(tooltip.len());
+        tooltip.insert_str(legend, &format!("\n{line}"));
+    }
     StatusBody {
+        limit: limit.map(|(k, _)| k),
         verdicts: vs.iter().map(|v| (v.model, v.mark.status_word())).collect(),
         implied: vs
             .iter()

@@ -146,10 +146,7 @@ pub(super) fn tasks(ctx: &Ctx, plan: &Plan) -> Vec<Task> {
         .job
         .control
         .clone()
-        .with_memory_budget(crate::memory::budget(
-            settings.max_memory,
-            "set by litmus.maxMemory",
-        ))
+        .with_memory_budget(crate::memory::server_budget(settings.max_memory))
         .with_workers(ctx.shared.pool.workers());
     let check = Arc::new(Check {
         tx: ctx.shared.tx.clone(),
@@ -304,12 +301,48 @@ pub(super) fn model_done(
     if d.job.as_ref().map(|j| j.id) != Some(job.id) || d.tokens.key != tokens.key {
         return false; // stale: a newer job or program owns this document now
     }
-    let o = match (entry, r) {
+    let mut o = match (entry, r) {
         (Some(e), _) => adapt(&*ctx.shared.engine, d, &e),
         (None, Err(msg)) => Outcome::Crashed(msg),
         (None, Ok(_)) => return false,
     };
+    if let (Outcome::Done { report, .. }, Some(Outcome::Exploring(shown))) =
+        (&mut o, d.results.get(&m))
+    {
+        keep_shown(report, shown);
+    }
     d.results.insert(m, o);
     super::unbounded::record(d, m, u);
     true
+}
+
+/// A stopped check's report keeps every violation the editor already showed for it (found
+/// while exploring): whatever stopped the check (time, memory), a bug once shown stays shown.
+/// The engine's report has them all already (a stopped portfolio reports every member's
+/// findings); this holds the promise for any engine the server is given. A complete report is
+/// exact and left as it is.
+fn keep_shown(report: &mut litmus_engine::ModelReport, shown: &[Violation]) {
+    if report.complete {
+        return;
+    }
+    for v in shown {
+        if !report
+            .violations
+            .iter()
+            .any(|w| (w.kind, w.span) == (v.kind, v.span))
+        {
+            report.violations.push(v.clone());
+            if v.kind == litmus_engine::report::ViolationKind::Condition {
+                if let Some(c) = report
+                    .condition
+                    .as_mut()
+                    .filter(|c| c.kind != litmus_engine::ast::Quantifier::Exists)
+                {
+                    c.holds = false;
+                    c.decided = true;
+                }
+            }
+        }
+    }
+    report.violations.sort_by_key(|v| (v.span, v.kind));
 }

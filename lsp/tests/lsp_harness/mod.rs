@@ -442,6 +442,26 @@ impl Engine for HookedEngine {
             });
             return litmus::server::engine::RealEngine.check(test, model, opts, &held);
         }
+        if test.name.text.starts_with("Forgetful") {
+            // An engine that forgets at its deadline what it published: it checks (showing its
+            // violations as found), waits for the time limit and reports nothing found,
+            // incomplete. The server must keep what it showed.
+            let r = litmus::server::engine::RealEngine.check(test, model, opts, ctl);
+            let c = ctl.for_check(opts);
+            while !c.should_stop() {
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            return litmus_engine::ModelReport {
+                complete: false,
+                violations: vec![],
+                witness: None,
+                warnings: vec![litmus_engine::report::Warning {
+                    message: litmus_engine::collect::incomplete_message(c.stop_reason()),
+                    span: None,
+                }],
+                ..r
+            };
+        }
         if test.name.text.starts_with("Boom") {
             panic!("boom in {}", model.label());
         }

@@ -19,6 +19,8 @@ export interface StatusParams {
   tooltip?: string;
   /** Why nothing can be verified (a syntax error: `line 3: …`). */
   problem?: string;
+  /** A model's check stopped at a limit: the memory budget or the timeout (the tooltip says which). */
+  limit?: 'memory' | 'time';
 }
 
 export const STATUS_NOTIFICATION = 'litmus/status';
@@ -52,6 +54,7 @@ export function parseStatus(raw: unknown): StatusParams | undefined {
   if (exists) out.exists = exists;
   if (typeof r.tooltip === 'string' && r.tooltip !== '') out.tooltip = r.tooltip;
   if (typeof r.problem === 'string' && r.problem !== '') out.problem = r.problem;
+  if (r.limit === 'memory' || r.limit === 'time') out.limit = r.limit;
   return out;
 }
 
@@ -101,6 +104,7 @@ export function formatStatus(s: StatusParams): StatusView {
   let text = `${icon} ${summary || 'litmus'}`;
   if (s.state === 'cancelled') text += ' (cancelled)';
   if (s.state === 'queued') text += ' (queued)';
+  if (s.limit !== undefined && s.state === 'done') text += s.limit === 'memory' ? ' (memory limit)' : ' (time limit)';
   const lines =
     s.tooltip !== undefined
       ? [s.tooltip]

@@ -100,3 +100,15 @@ test('a queued check says so', () => {
   assert.equal(q.text, '$(clock) litmus (queued)');
   assert.match(q.tooltip, /maxJobs/);
 });
+
+test('a check stopped at a limit says which in the status bar, and keeps its failure', () => {
+  const raw = { uri: 'file:///a', version: 1, state: 'done', verdicts: { sc: 'fails' }, limit: 'memory' };
+  const mem = formatStatus(parseStatus(raw)!);
+  assert.equal(mem.text, '$(beaker) SC ✗ (memory limit)');
+  assert.equal(mem.severity, 'error');
+  const time = formatStatus(parseStatus({ ...raw, verdicts: { sc: 'incomplete' }, limit: 'time' })!);
+  assert.equal(time.text, '$(beaker) SC ? (time limit)');
+  assert.equal(time.severity, 'warning');
+  // Anything else is not a limit.
+  assert.equal(parseStatus({ ...raw, limit: 'disk' })!.limit, undefined);
+});
