@@ -167,7 +167,7 @@ fn the_sdg_changes_no_outcome_on_random_programs() {
             search_budget: 0,
             ..tuning_from_env()
         },
-        tier::sweep(200, 2000),
+        tier::sweep(200, 800),
         1,
     );
 }
@@ -188,7 +188,7 @@ fn with_seeds_independent_of_z3s_model_the_sdg_runs_the_same_executions() {
     on_random_programs(
         "random programs (Z3 only, seeds from the search)",
         tuning,
-        tier::sweep(200, 2000),
+        tier::sweep(200, 800),
         0,
     );
 }

@@ -10,6 +10,10 @@ check('format_status uses the code lens wording and ignores unknown verdicts', f
   eq(litmus.format_status({ state = 'running', verdicts = { sc = 'holds', tso = 'running' } }), 'SC ✓ · TSO … (running)')
   eq(litmus.format_status({ state = 'cancelled', verdicts = {} }), 'cancelled (cancelled)')
   eq(litmus.format_status({ state = 'done', verdicts = { tso = 'incomplete' } }), 'TSO ?')
+  -- a check stopped at a limit says which, and keeps its failure
+  eq(litmus.format_status({ state = 'done', verdicts = { sc = 'fails' }, limit = 'memory' }), 'SC ✗ (memory limit)')
+  eq(litmus.format_status({ state = 'done', verdicts = { sc = 'incomplete' }, limit = 'time' }), 'SC ? (time limit)')
+  eq(litmus.format_status({ state = 'done', verdicts = { sc = 'holds' }, limit = 'disk' }), 'SC ✓')
   eq(litmus.format_status(nil), '')
   eq(litmus.format_status({ state = 'queued', verdicts = {} }), 'queued (queued)')
   eq(litmus.format_status({ state = 'done', verdicts = {}, problem = 'line 2: expected `;`' }), 'cannot verify: line 2: expected `;`')

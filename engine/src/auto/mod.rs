@@ -20,7 +20,10 @@
 //! work with which another one finished, so the least-work engine is never stopped, and an
 //! engine is left unstarted only where another finished with less work than its start. A
 //! timeout, a cancellation or the memory budget can still stop every engine (as they stop a
-//! single one); the report is then the first candidate's, incomplete, and says why.
+//! single one); the report is then the union of what every member had found, incomplete, and
+//! says why ([`merge_stopped`]: a stopped check keeps every finding). With a deadline, the
+//! members the guess's work has not started yet start once a quarter of the time has passed,
+//! charged from their planned start, so that a stopped check has every member's findings.
 //!
 //! Which engines run, which runs first and when the others join is a static measure of the
 //! program ([`plan::candidates`], [`plan::lean`]). The first candidate runs alone for at least [`plan::UNSURE`]
@@ -226,6 +229,26 @@ pub fn run_plan(task: &Task<'_>, ctl: &Control, plan: Vec<(EngineKind, u64)>) ->
             });
         })
     };
+    // With a deadline, a member whose start the first's work has not reached starts anyway
+    // once a quarter of the time has passed (charged, as always, from its planned start, so no
+    // answer changes): a check stopped by its time limit then has every member's findings,
+    // not the guess's alone (the slow counter under SC: the reference explorer, breadth
+    // first, reaches no final state in seconds; DPOR finds a lost update at once). The sender
+    // is dropped when the portfolio returns, which ends the timer.
+    let _early = ctl.deadline().map(|d| {
+        let now = Instant::now();
+        let wait = d.saturating_duration_since(now) / 4;
+        let (tx, rx) = std::sync::mpsc::channel::<()>();
+        let launch = launch.clone();
+        std::thread::spawn(move || {
+            if let Err(std::sync::mpsc::RecvTimeoutError::Timeout) = rx.recv_timeout(wait) {
+                for i in 1..n {
+                    launch(i);
+                }
+            }
+        });
+        tx
+    });
     let wake_at = plan[1..]
         .iter()
         .map(|&(_, at)| at)
@@ -378,14 +401,17 @@ fn merge_stopped(
     let mut reports: Vec<ModelReport> = results.into_iter().map(|(_, o)| o.1).collect();
     // The published violations, as a report of their own after the members' (whose schedules,
     // the same or shorter, come first).
-    let mut published = reports[0].clone();
-    published.states.clear();
-    published.condition = None;
-    published.witness = None;
-    published.warnings.clear();
-    published.stats = Default::default();
-    published.stopped = None;
-    published.violations = found.into_iter().map(|(_, v)| v).collect();
+    let mut published = ModelReport {
+        model: task.model,
+        complete: false,
+        states: vec![],
+        condition: None,
+        violations: found.into_iter().map(|(_, v)| v).collect(),
+        witness: None,
+        warnings: vec![],
+        stats: Default::default(),
+        stopped: None,
+    };
     // A `condition` violation ends in a final state falsifying the condition: its replay gives
     // that state, so the report lists it even when its member's report did not come in time.
     for v in &published.violations {

@@ -29,6 +29,9 @@ function M.format_status(s)
     text = (text == '' and 'running' or text) .. ' (running)'
   elseif s.state == 'cancelled' then
     text = (text == '' and 'cancelled' or text) .. ' (cancelled)'
+  elseif s.limit == 'memory' or s.limit == 'time' then
+    -- a check stopped at the memory budget or the timeout (what it found is kept)
+    text = text .. ' (' .. s.limit .. ' limit)'
   end
   return text
 end
