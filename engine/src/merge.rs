@@ -71,7 +71,9 @@ pub fn merge(test: &Test, reports: Vec<ModelReport>, complete: bool) -> ModelRep
         c.settle(complete);
         // A `condition` violation is a state falsifying the condition, found though a report
         // that was not waited for may not list it (`crate::auto`).
-        let falsified = violations.keys().any(|&(_, k)| k == ViolationKind::Condition);
+        let falsified = violations
+            .keys()
+            .any(|&(_, k)| k == ViolationKind::Condition);
         if falsified && c.kind != Quantifier::Exists {
             c.holds = false;
             c.decided = true;

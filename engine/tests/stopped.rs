@@ -149,13 +149,21 @@ fn stopped(
 }
 
 /// The properties of the module doc, for one stopped report against the complete one.
-fn judge(test: &Test, model: Model, full: &ModelReport, r: &ModelReport, published: &BTreeSet<(ViolationKind, Span)>) -> Result<(), String> {
+fn judge(
+    test: &Test,
+    model: Model,
+    full: &ModelReport,
+    r: &ModelReport,
+    published: &BTreeSet<(ViolationKind, Span)>,
+) -> Result<(), String> {
     let found = keys(r);
     if let Some(lost) = published.difference(&found).next() {
         return Err(format!("published {lost:?}, not in the report {found:?}"));
     }
     if let Some(extra) = found.difference(&keys(full)).next() {
-        return Err(format!("{extra:?} is not a violation of the complete check"));
+        return Err(format!(
+            "{extra:?} is not a violation of the complete check"
+        ));
     }
     // A report that reached the memory budget while listing its states lists only the first
     // ones (`stats.omitted`): a schedule may end in one it counted but does not list.
@@ -186,7 +194,9 @@ fn judge(test: &Test, model: Model, full: &ModelReport, r: &ModelReport, publish
     if let (Some(c), Some(fc)) = (&r.condition, &full.condition) {
         let falsified = found.iter().any(|&(k, _)| k == ViolationKind::Condition);
         if c.decided && !c.decided_by_states() && !falsified {
-            return Err(format!("an incomplete report decides {c:?} without a state that does"));
+            return Err(format!(
+                "an incomplete report decides {c:?} without a state that does"
+            ));
         }
         if c.decided && c.holds != fc.holds {
             return Err(format!("decided {c:?}, but the complete check says {fc:?}"));
@@ -197,7 +207,10 @@ fn judge(test: &Test, model: Model, full: &ModelReport, r: &ModelReport, publish
     }
     if let (Some(e), false) = (r.stats.engine, r.stats.members.is_empty()) {
         if !r.stats.members.contains(&e) {
-            return Err(format!("members {:?} leave out the engine {e:?}", r.stats.members));
+            return Err(format!(
+                "members {:?} leave out the engine {e:?}",
+                r.stats.members
+            ));
         }
     }
     Ok(())
@@ -215,7 +228,12 @@ fn programs() -> Vec<(String, Test)> {
     let mut seed = 0;
     while out.len() < 3 + want && seed < 400 {
         let t = random_test_with(seed, GenConfig::all());
-        let r = check(&t, Model::Pso, &options(EngineKind::Dpor.into()), &Control::new());
+        let r = check(
+            &t,
+            Model::Pso,
+            &options(EngineKind::Dpor.into()),
+            &Control::new(),
+        );
         if r.complete && !r.violations.is_empty() && r.stats.executions > 30 {
             out.push((format!("random seed {seed}"), t));
         }
@@ -251,7 +269,10 @@ fn a_stopped_check_keeps_every_violation_it_published_and_decides_nothing_it_has
         for &model in models {
             for (ename, engine) in engines() {
                 let full = check(test, model, &options(engine), &Control::new());
-                assert!(full.complete, "{name} {ename} {model:?}: the complete check");
+                assert!(
+                    full.complete,
+                    "{name} {ename} {model:?}: the complete check"
+                );
                 for stop in stops {
                     let (r, published) = stopped(test, model, options(engine), stop);
                     checks += 1;
@@ -277,7 +298,12 @@ fn a_stopped_check_keeps_every_violation_it_published_and_decides_nothing_it_has
         models.len(),
         stops.len()
     );
-    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
     // The sweep stopped something, kept violations and left conditions undecided.
     assert!(incomplete > 0 && kept > 0 && undecided > 0);
 }

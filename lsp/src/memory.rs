@@ -325,9 +325,15 @@ mod tests {
         assert_eq!((b, why.as_str()), (3 << 29, "half of RLIMIT_AS 3 GiB"));
         let small = l(8 << 30, "physical memory 8 GiB");
         let (b, why) = default_of(std::slice::from_ref(&small), Role::Server);
-        assert_eq!((b, why.as_str()), (2 << 30, "a quarter of physical memory 8 GiB"));
+        assert_eq!(
+            (b, why.as_str()),
+            (2 << 30, "a quarter of physical memory 8 GiB")
+        );
         let (b, why) = default_of(&[small], Role::Cli);
-        assert_eq!((b, why.as_str()), (4 << 30, "half of physical memory 8 GiB"));
+        assert_eq!(
+            (b, why.as_str()),
+            (4 << 30, "half of physical memory 8 GiB")
+        );
         // A large machine: the caps, 8 GiB for the command line and 4 for the server.
         let (b, why) = default_of(std::slice::from_ref(&phys), Role::Cli);
         assert_eq!((b, why.as_str()), (8 << 30, "the default's cap of 8 GiB"));

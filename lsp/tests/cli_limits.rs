@@ -302,7 +302,15 @@ fn a_stopped_check_decides_no_condition_it_has_not_seen_decided() {
     // Issue 52: stopped before any final state, the exhaustive engine said `forall holds (0 of
     // 0 states)`, herd's `Ok` and `"holds": true`. Now: not decided, `Unknown`, `decided: false`.
     let f = file("slow-counter.litmus", SLOW_COUNTER);
-    let base = ["check", "--model", "sc", "--engine", "exhaustive", "--timeout", "0.3"];
+    let base = [
+        "check",
+        "--model",
+        "sc",
+        "--engine",
+        "exhaustive",
+        "--timeout",
+        "0.3",
+    ];
     let with = |extra: &[&str]| -> Run {
         let mut a: Vec<&str> = base.to_vec();
         a.extend_from_slice(extra);
@@ -312,7 +320,8 @@ fn a_stopped_check_decides_no_condition_it_has_not_seen_decided() {
     let r = with(&["-q"]);
     assert_eq!(r.status, 3, "{}{}", r.stdout, r.stderr);
     assert!(
-        r.stdout.contains("SC: forall not decided (0 states seen), no violation, incomplete"),
+        r.stdout
+            .contains("SC: forall not decided (0 states seen), no violation, incomplete"),
         "{}",
         r.stdout
     );
@@ -337,9 +346,21 @@ fn a_counterexample_found_before_the_deadline_decides_the_forall() {
     // `forall` does not hold, the violation is reported and the exit status is 1.
     let f = file("slow-counter-dpor.litmus", SLOW_COUNTER);
     let r = run(&[
-        "check", "-q", "--model", "sc", "--engine", "dpor", "--timeout", "2", &f,
+        "check",
+        "-q",
+        "--model",
+        "sc",
+        "--engine",
+        "dpor",
+        "--timeout",
+        "2",
+        &f,
     ]);
     assert_eq!(r.status, 1, "{}{}", r.stdout, r.stderr);
-    assert!(r.stdout.contains("SC: forall does not hold ("), "{}", r.stdout);
+    assert!(
+        r.stdout.contains("SC: forall does not hold ("),
+        "{}",
+        r.stdout
+    );
     assert!(r.stdout.contains("1 violation, incomplete"), "{}", r.stdout);
 }

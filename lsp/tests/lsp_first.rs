@@ -191,9 +191,14 @@ async fn models_run_in_parallel_when_places_are_free_and_one_by_one_with_one_job
 /// the diagnostic stays.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_violation_shown_while_exploring_survives_the_time_limit() {
-    let mut h = Harness::default_with(hooked(), json!({"maxJobs": 3, "models": ["pso"], "timeout": 1})).await;
+    let mut h = Harness::default_with(
+        hooked(),
+        json!({"maxJobs": 3, "models": ["pso"], "timeout": 1}),
+    )
+    .await;
     let u = "file:///t/forgetful.litmus";
-    h.open(u, 1, &MP.replacen("litmus MP", "litmus ForgetfulMP", 1)).await;
+    h.open(u, 1, &MP.replacen("litmus MP", "litmus ForgetfulMP", 1))
+        .await;
     let found = h
         .wait_for("the violation while exploring", |m| {
             m["method"] == "litmus/status"
@@ -205,13 +210,18 @@ async fn a_violation_shown_while_exploring_survives_the_time_limit() {
     assert_eq!(found["params"]["verdicts"]["pso"], "fails");
     let done = h
         .wait_for("the check's end at its time limit", |m| {
-            m["method"] == "litmus/status" && m["params"]["uri"] == u && m["params"]["state"] == "done"
+            m["method"] == "litmus/status"
+                && m["params"]["uri"] == u
+                && m["params"]["state"] == "done"
         })
         .await;
     assert_eq!(done["params"]["verdicts"]["pso"], "fails", "{done}");
     assert_eq!(done["params"]["limit"], "time", "{done}");
     assert!(
-        done["params"]["tooltip"].as_str().unwrap().contains("PSO stopped at its time limit"),
+        done["params"]["tooltip"]
+            .as_str()
+            .unwrap()
+            .contains("PSO stopped at its time limit"),
         "{done}"
     );
     let titles = lens_titles(

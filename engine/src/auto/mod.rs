@@ -147,7 +147,10 @@ pub fn run_plan(task: &Task<'_>, ctl: &Control, plan: Vec<(EngineKind, u64)>) ->
     let publish = |i: usize, c: Control| -> Control {
         let (found, outer) = (found.clone(), ctl.on_violation());
         c.with_on_violation(move |v| {
-            found.lock().unwrap_or_else(|e| e.into_inner()).push((i, v.clone()));
+            found
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push((i, v.clone()));
             if let Some(f) = &outer {
                 f(v);
             }
@@ -160,7 +163,12 @@ pub fn run_plan(task: &Task<'_>, ctl: &Control, plan: Vec<(EngineKind, u64)>) ->
         .enumerate()
         .map(|(i, &(e, at))| {
             let w = weight(e, task.program, task.model);
-            Arc::new(WorkMeter::new(w, bound.clone(), at, publish(i, quiet.child())))
+            Arc::new(WorkMeter::new(
+                w,
+                bound.clone(),
+                at,
+                publish(i, quiet.child()),
+            ))
         })
         .collect();
     let turns = Arc::new(Turns::new(n, bound.clone()));

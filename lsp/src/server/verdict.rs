@@ -350,14 +350,19 @@ fn stopped_at_limit(results: &BTreeMap<Model, Outcome>) -> Option<(&'static str,
             return None;
         }
         report.warnings.iter().find_map(|w| {
-            let kind = if w.message.contains("the memory budget of") && w.message.contains("was reached") {
+            let kind = if w.message.contains("the memory budget of")
+                && w.message.contains("was reached")
+            {
                 "memory"
             } else if w.message.starts_with("exploration stopped early (timeout)") {
                 "time"
             } else {
                 return None;
             };
-            Some((kind, format!("{} stopped at its {} limit: {}", m.label(), kind, w.message)))
+            Some((
+                kind,
+                format!("{} stopped at its {} limit: {}", m.label(), kind, w.message),
+            ))
         })
     })
 }
