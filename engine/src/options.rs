@@ -42,9 +42,9 @@ pub const ENGINES: [(&str, EngineChoice, &str); 4] = [
     (
         "auto",
         EngineChoice::Auto,
-        "DPOR and the reference explorer as a deterministic portfolio: the one that finishes \
-         with the least work answers (`stats.engine` says which; MCR stays out while it has \
-         known gaps)",
+        "DPOR and the reference explorer (and MCR where a thread loops without awaiting under \
+         PSO) as a deterministic portfolio: the one that finishes with the least work answers \
+         (`stats.engine` says which); a stopped check keeps what every member found",
     ),
     (
         "mcr",

@@ -1,5 +1,6 @@
 use super::*;
 use crate::replay::ReplayEnd;
+use crate::report::ViolationKind;
 use crate::syntax;
 
 fn parse(src: &str) -> Test {
