@@ -70,10 +70,12 @@ fn record_lines(rec: &serde_json::Value) -> BTreeSet<String> {
 /// `x=1;`.
 fn without_brackets(line: &str) -> String {
     line.split(' ')
-        .map(|atom| match atom.strip_prefix('[').and_then(|a| a.split_once("]=")) {
-            Some((name, rest)) => format!("{name}={rest}"),
-            None => atom.to_owned(),
-        })
+        .map(
+            |atom| match atom.strip_prefix('[').and_then(|a| a.split_once("]=")) {
+                Some((name, rest)) => format!("{name}={rest}"),
+                None => atom.to_owned(),
+            },
+        )
         .collect::<Vec<_>>()
         .join(" ")
 }
@@ -89,7 +91,9 @@ impl Tally {
     fn compare(&mut self, what: &str, herd: &BTreeSet<String>, litmus: Option<&BTreeSet<String>>) {
         self.compared += 1;
         match litmus {
-            None => self.differ.push(format!("{what}: litmus printed no states")),
+            None => self
+                .differ
+                .push(format!("{what}: litmus printed no states")),
             Some(l) if l != herd => self.differ.push(format!(
                 "{what}:\n    herd7:  {:?}\n    litmus: {:?}",
                 herd, l
@@ -181,7 +185,8 @@ fn x86_64_set(dir: &Path, tally: &mut Tally) {
     let printed = check_files(&["check", "--color", "never", "--model", "sc,tso"], &files);
     for (t, file) in tests.iter().zip(&files) {
         for (model, suffix) in [("SC", "sc"), ("TSO", "tso")] {
-            let Ok(text) = std::fs::read_to_string(dir.join("herd").join(format!("{t}.{suffix}.out")))
+            let Ok(text) =
+                std::fs::read_to_string(dir.join("herd").join(format!("{t}.{suffix}.out")))
             else {
                 continue;
             };

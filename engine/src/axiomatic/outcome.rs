@@ -185,7 +185,9 @@ impl Cx<'_> {
                 Observed {
                     name: key.to_string(),
                     bracketed: false,
-                    ty: r.map_or(asm::CType::DEFAULT, |r| self.code.types.register(*thread, r)),
+                    ty: r.map_or(asm::CType::DEFAULT, |r| {
+                        self.code.types.register(*thread, r)
+                    }),
                     order: (0, *thread, rank, String::new(), 0),
                 }
             }
@@ -198,7 +200,13 @@ impl Cx<'_> {
                         name: key.to_string(),
                         bracketed: false,
                         ty,
-                        order: (2, 0, 0, d.name.text.clone(), self.eval(i, &[], &BTreeMap::new())),
+                        order: (
+                            2,
+                            0,
+                            0,
+                            d.name.text.clone(),
+                            self.eval(i, &[], &BTreeMap::new()),
+                        ),
                     },
                     None => Observed {
                         name: key.to_string(),

@@ -322,7 +322,10 @@ impl AxView {
             verdict,
             positive: r.positive,
             negative: r.negative,
-            block: block(test, code, text, r).lines().map(String::from).collect(),
+            block: block(test, code, text, r)
+                .lines()
+                .map(String::from)
+                .collect(),
             execution,
             text: vec![],
         };
