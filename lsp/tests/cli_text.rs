@@ -182,7 +182,8 @@ fn x86_condition_is_printed_in_herd_syntax() {
 
 #[test]
 fn herd_dialects_print_herds_block() {
-    // X86: registers `1:EAX`, memory `x`, the `locations` added to each state, and for
+    // X86: registers `1:EAX`, memory `[x]` (herd7 7.56.3 and later, every dialect), the
+    // `locations` added to each state, and for
     // `~exists` herd's witness counts (positive: states where the proposition fails).
     check_text(
         &[
@@ -197,12 +198,12 @@ fn herd_dialects_print_herds_block() {
             --- TSO ---
             Test LockCounter Forbidden
             States 2
-            1:EAX=0; x=2;
-            1:EAX=1; x=2;
+            1:EAX=0; [x]=2;
+            1:EAX=1; [x]=2;
             Ok
             Witnesses
             Positive: 2 Negative: 0
-            Condition ~exists (x=1)
+            Condition ~exists ([x]=1)
             Observation LockCounter Never 0 2
             Stats: 2 executions, 0 blocked, 2 states, 0 queries, 0 constraints, solver _ ms, time _ ms, complete
 

@@ -171,9 +171,12 @@ pub(super) fn step(
                 tag_ord(&mut e, arch, *ord, true);
                 let i = st.push_sized(e, ta, tv, 0, *width);
                 st.path.rmw.push((lx, i));
-                // RVWMO: sc writes its rd, so what is computed from it depends on the sc.
+                // RISC-V: a successful sc's rd depends on its write (what is computed from
+                // it depends on the sc, rules 9-13 of RVWMO start at any memory operation)
+                // and on its address register, as herd has it by default; not on the stored
+                // value. A failed sc's rd is a constant.
                 let dep = if arch == Arch::RiscV {
-                    Taint::read(i)
+                    Taint::read(i) | ta
                 } else {
                     Taint::NONE
                 };

@@ -13,7 +13,7 @@ mod tags;
 mod taint;
 pub mod thread;
 
-pub use outcome::{address, check, location_name, Execution, Report};
+pub use outcome::{address, check, location_name, Execution, Observed, Report};
 pub use program::{check_program, ProgramReport};
 
 use crate::asm::Arch;

@@ -49,6 +49,23 @@ pub struct Execution {
     pub deps: Vec<(&'static str, usize, usize)>,
 }
 
+/// An observed register or location as herd7 writes it in a final state
+/// ([`Report::herd_states`]; the rules are in `docs/arm-riscv.md#final-states-as-herd-writes-them`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Observed {
+    /// herd's name without brackets: `0:X0`, `x`, `a[1]`.
+    pub name: String,
+    /// A location herd writes in brackets (`[x]`): a global location that is not an array
+    /// or an array's cell.
+    pub bracketed: bool,
+    /// The type its values are written at (herd's `int` when none is declared; an array
+    /// cell's element type).
+    pub ty: asm::CType,
+    /// herd's order: registers by thread and register number, then locations by name, then
+    /// array cells by name and index.
+    order: (u8, usize, u32, String, i64),
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct Report {
     pub quantifier: Quantifier,
@@ -60,6 +77,8 @@ pub struct Report {
     /// The observed names (sorted like herd's) and the distinct final states allowed.
     pub vars: Vec<String>,
     pub states: Vec<Vec<i64>>,
+    /// Per name of `vars`, how herd writes it and its values.
+    pub observed: Vec<Observed>,
     /// Candidates examined.
     pub candidates: u64,
     /// An allowed execution satisfying the condition (the witness of an `exists`, the
@@ -148,6 +167,61 @@ impl Cx<'_> {
                 Some(self.code.types.location(l.var))
             }
             _ => None,
+        }
+    }
+
+    /// How herd writes the observed atom `key` read by `e` ([`Cx::atoms`]).
+    fn observed(&self, key: &str, e: &Expr) -> Observed {
+        let arch = self.code.arch;
+        match &e.kind {
+            ExprKind::ThreadReg { thread, reg } => {
+                let r = asm::register(arch, &reg.text);
+                // herd's register order: the zero register first, then by number.
+                let rank = match r {
+                    Some(asm::Reg::Zero) => 0,
+                    Some(asm::Reg::R(n)) => 1 + n as u32,
+                    _ => u32::MAX,
+                };
+                Observed {
+                    name: key.to_string(),
+                    bracketed: false,
+                    ty: r.map_or(asm::CType::DEFAULT, |r| {
+                        self.code.types.register(*thread, r)
+                    }),
+                    order: (0, *thread, rank, String::new(), 0),
+                }
+            }
+            ExprKind::Load(l) => {
+                let d = &self.test.shared[l.var];
+                let ty = self.code.types.location(l.var);
+                match &l.index {
+                    // herd's `Deref`: after every plain name, unbracketed.
+                    Some(i) => Observed {
+                        name: key.to_string(),
+                        bracketed: false,
+                        ty,
+                        order: (
+                            2,
+                            0,
+                            0,
+                            d.name.text.clone(),
+                            self.eval(i, &[], &BTreeMap::new()),
+                        ),
+                    },
+                    None => Observed {
+                        name: key.to_string(),
+                        bracketed: !d.is_array(),
+                        ty,
+                        order: (1, 0, 0, d.name.text.clone(), 0),
+                    },
+                }
+            }
+            _ => Observed {
+                name: key.to_string(),
+                bracketed: false,
+                ty: asm::CType::DEFAULT,
+                order: (3, 0, 0, key.to_string(), 0),
+            },
         }
     }
 
@@ -282,6 +356,7 @@ pub fn check(
         cx.atoms(e, &mut atoms);
     }
     let vars: Vec<String> = atoms.keys().cloned().collect();
+    let observed = atoms.iter().map(|(k, e)| cx.observed(k, e)).collect();
     let mut rep = Report {
         quantifier: cond.quantifier,
         ok: false,
@@ -289,6 +364,7 @@ pub fn check(
         negative: 0,
         vars,
         states: Vec::new(),
+        observed,
         candidates: 0,
         witness: None,
         forbidden: None,
@@ -393,6 +469,67 @@ pub fn check(
         rep.forbidden = None;
     }
     Ok(rep)
+}
+
+impl Report {
+    /// The final states as herd7 writes them after `States N`, one line each (`0:X0=1;
+    /// [x]=2;`), in herd's order: the names ordered as herd orders them, global locations in
+    /// brackets (herd7 7.56.3 and later; `brackets: false` writes them as older herd7s and
+    /// `herd7 -brackets false` do), values at their type (a `uint64_t` or pointer unsigned),
+    /// an address as the location's name (`x`, `x+4` inside it).
+    pub fn herd_states(&self, test: &Test, code: &Code, brackets: bool) -> Vec<String> {
+        let mut idx: Vec<usize> = (0..self.observed.len()).collect();
+        idx.sort_by(|&a, &b| self.observed[a].order.cmp(&self.observed[b].order));
+        let mut lines: Vec<(Vec<(bool, i64)>, String)> = self
+            .states
+            .iter()
+            .map(|st| {
+                let mut key = Vec::new();
+                let mut line = Vec::new();
+                for &i in &idx {
+                    let o = &self.observed[i];
+                    let v = st.get(i).copied().unwrap_or(0);
+                    let addr = address_of(test, code, v);
+                    key.push((addr.is_some(), v));
+                    let value = addr.unwrap_or_else(|| herd_scalar(o.ty, v));
+                    if brackets && o.bracketed {
+                        line.push(format!("[{}]={value};", o.name));
+                    } else {
+                        line.push(format!("{}={value};", o.name));
+                    }
+                }
+                (key, line.join(" "))
+            })
+            .collect();
+        // herd orders states by their values in that order, numbers before addresses.
+        lines.sort();
+        lines.into_iter().map(|(_, l)| l).collect()
+    }
+}
+
+/// A number as herd7 writes it at type `ty`: the value is already normalized to the type
+/// (truncated, then sign- or zero-extended); a 64-bit unsigned type (and a pointer) is
+/// written unsigned.
+fn herd_scalar(ty: asm::CType, v: i64) -> String {
+    if ty.bytes == 8 && !ty.signed {
+        (v as u64).to_string()
+    } else {
+        v.to_string()
+    }
+}
+
+/// The location `v` is the address of, as herd writes a symbolic address: its name, or
+/// `name+k` for `k` bytes inside it (an array's cell).
+fn address_of(test: &Test, code: &Code, v: i64) -> Option<String> {
+    test.shared.iter().enumerate().find_map(|(i, d)| {
+        let base = address(code, i, 0);
+        let size = code.types.location(i).bytes as i64 * d.cells() as i64;
+        match v - base {
+            0 => Some(d.name.text.clone()),
+            k if k > 0 && k < size => Some(format!("{}+{k}", d.name.text)),
+            _ => None,
+        }
+    })
 }
 
 /// The most values the engine tries for one location.

@@ -155,7 +155,7 @@ pub fn run(args: &CheckArgs) -> Option<i32> {
                         let _ = writeln!(s, "# {path}");
                     }
                     let _ = writeln!(s, "{path}: model {model_name}");
-                    s += &block(test, text, &r);
+                    s += &block(test, code, text, &r);
                     s += &explain(&r, &names);
                     s.push('\n');
                     out(&s);

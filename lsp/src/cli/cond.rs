@@ -104,14 +104,16 @@ pub fn herd_states(
             keys = first.0.iter().map(|(k, _)| k.clone()).collect();
         }
     }
-    // `P3:rax` → (0, 3, "rax"); `x` → (1, 0, "x").
-    let rank = |k: &String| -> (u8, usize, String) {
+    // herd's order: registers by thread, then in the order of herd's register type (`EAX`,
+    // `EBX`, `ECX`, `EDX`, `ESI`, `EDI`, `EBP`, `ESP`; `rax` ... `rsp`, `r8` ... `r15`), then
+    // memory by name, then array cells (herd's `Deref`, after every plain name).
+    let rank = |k: &String| -> (u8, usize, usize, String) {
         if let Some((t, r)) = k.split_once(':') {
             if let Some(n) = t.strip_prefix('P').and_then(|d| d.parse::<usize>().ok()) {
-                return (0, n, r.to_owned());
+                return (0, n, herd_register_rank(r), r.to_owned());
             }
         }
-        (1, 0, k.clone())
+        (if k.contains('[') { 2 } else { 1 }, 0, 0, k.clone())
     };
     keys.sort_by_key(rank);
     let mut projected: Vec<FinalState> = states.iter().map(|s| s.project(&keys)).collect();
@@ -124,14 +126,34 @@ pub fn herd_states(
     (keys, projected)
 }
 
-/// A state key as herd prints it: `P0:EAX` → `0:EAX`; `x` → `x` in `X86`, `[x]` in `X86_64`.
+/// Where herd's register type puts an x86 register (`X86`'s `EAX`... and `X86_64`'s
+/// `rax`...), for the order of a final state; unknown names last.
+fn herd_register_rank(r: &str) -> usize {
+    const X86: [&str; 8] = ["EAX", "EBX", "ECX", "EDX", "ESI", "EDI", "EBP", "ESP"];
+    const X86_64: [&str; 16] = [
+        "rax", "rbx", "rcx", "rdx", "rsi", "rdi", "rbp", "rsp", "r8", "r9", "r10", "r11", "r12",
+        "r13", "r14", "r15",
+    ];
+    X86.iter()
+        .position(|n| *n == r)
+        .or_else(|| X86_64.iter().position(|n| *n == r))
+        .unwrap_or(usize::MAX)
+}
+
+/// A state key as herd7 (7.56.3 and later) prints it in both x86 dialects: `P0:EAX` →
+/// `0:EAX`; a location in brackets, `x` → `[x]`; an array cell without, `a[1]`.
 pub fn herd_key(test: &Test, key: &str) -> String {
     if let Some((t, r)) = key.split_once(':') {
         if let Some(n) = t.strip_prefix('P').filter(|d| d.parse::<usize>().is_ok()) {
             return format!("{n}:{r}");
         }
     }
-    if test.dialect == Dialect::X86_64 {
+    let array = key.contains('[')
+        || test
+            .shared
+            .iter()
+            .any(|d| d.name.text == key && d.is_array());
+    if matches!(test.dialect, Dialect::X86 | Dialect::X86_64) && !array {
         format!("[{key}]")
     } else {
         key.to_owned()
@@ -214,8 +236,8 @@ fn native(test: &Test, e: &Expr, min: u8) -> String {
     }
 }
 
-/// herd's own syntax: `0:EAX=0 /\ 1:EAX=0`, `not (..)`, `\/`, `=>`; memory as `x` in `X86`
-/// and `[x]` in `X86_64`, as herd7 prints them.
+/// herd's own syntax: `0:EAX=0 /\ 1:EAX=0`, `not (..)`, `\/`, `=>`; memory as `[x]` (an
+/// array cell `a[1]`), as herd7 7.56.3 and later print them.
 pub fn print_herd(test: &Test, e: &Expr) -> String {
     herd(test, e, 0)
 }
@@ -225,7 +247,11 @@ fn herd(test: &Test, e: &Expr, min: u8) -> String {
         ExprKind::Int(v) => v.to_string(),
         ExprKind::Reg(n) => n.text.clone(),
         ExprKind::ThreadReg { thread, reg } => format!("{thread}:{}", reg.text),
-        ExprKind::Load(loc) if test.dialect == Dialect::X86_64 => {
+        ExprKind::Load(loc)
+            if matches!(test.dialect, Dialect::X86 | Dialect::X86_64)
+                && loc.index.is_none()
+                && !test.shared.get(loc.var).is_some_and(|d| d.is_array()) =>
+        {
             format!("[{}]", loc_key(test, loc))
         }
         ExprKind::Load(loc) => loc_key(test, loc),

@@ -98,9 +98,9 @@ pub fn loc_name(test: &Test, code: &Code, addr: i64) -> String {
     axiomatic::location_name(test, code, addr)
 }
 
-/// herd's block: `Test`, `States`, the states, `Ok`/`No`, `Witnesses`, `Positive`/`Negative`,
-/// `Condition`, `Observation`.
-pub fn block(test: &Test, text: &str, r: &Report) -> String {
+/// herd's block: `Test`, `States`, the states as herd7 writes them, `Ok`/`No`, `Witnesses`,
+/// `Positive`/`Negative`, `Condition`, `Observation`.
+pub fn block(test: &Test, code: &Code, text: &str, r: &Report) -> String {
     let mut s = String::new();
     let name = &test.name.text;
     let kind = match r.quantifier {
@@ -110,14 +110,8 @@ pub fn block(test: &Test, text: &str, r: &Report) -> String {
     };
     let _ = writeln!(s, "Test {name} {kind}");
     let _ = writeln!(s, "States {}", r.states.len());
-    for st in &r.states {
-        let line: Vec<String> = r
-            .vars
-            .iter()
-            .zip(st)
-            .map(|(k, v)| format!("{k}={v};"))
-            .collect();
-        let _ = writeln!(s, "{}", line.join(" "));
+    for line in r.herd_states(test, code, true) {
+        let _ = writeln!(s, "{line}");
     }
     let _ = writeln!(s, "{}", if r.ok { "Ok" } else { "No" });
     let _ = writeln!(s, "Witnesses");
@@ -328,7 +322,10 @@ impl AxView {
             verdict,
             positive: r.positive,
             negative: r.negative,
-            block: block(test, text, r).lines().map(String::from).collect(),
+            block: block(test, code, text, r)
+                .lines()
+                .map(String::from)
+                .collect(),
             execution,
             text: vec![],
         };
