@@ -41,6 +41,10 @@ pub(super) struct Peek {
     pub(super) fp: Footprint,
     /// Its next step faults (ends the execution in a violation or blocked).
     pub(super) fault: bool,
+    /// Its next step is an `await` round that fails and parks the thread: a round that
+    /// changes nothing, so it is not run (`docs/design/dpor.md#await`) until the leaf,
+    /// where the parked threads make the deadlock.
+    pub(super) parks: bool,
 }
 
 pub(super) struct Node {
@@ -59,8 +63,30 @@ impl Node {
         self.sleep.iter().chain(&self.done).any(|f| f.proc == p)
     }
     pub(super) fn enabled(&self, p: usize) -> bool {
-        self.peeks.iter().any(|k| k.proc == p && !k.fault)
+        self.peeks.iter().any(|k| k.proc == p && k.runs())
     }
+    /// Whether process `p`'s next step is a failing `await` round (not run).
+    pub(super) fn parks(&self, p: usize) -> bool {
+        self.peeks.iter().any(|k| k.proc == p && k.parks)
+    }
+}
+
+impl Peek {
+    /// Whether the search runs this step: it neither faults nor only parks at an `await`.
+    pub(super) fn runs(&self) -> bool {
+        !self.fault && !self.parks
+    }
+}
+
+/// Whether the step `choice` from `before` to `after` (footprint `fp`) is an `await` round
+/// whose condition failed: the thread parks, or (memory having changed since the round
+/// began) starts the round again with its registers as they were. It writes nothing.
+pub(super) fn failed_round(before: &State, after: &State, choice: Choice, fp: &Footprint) -> bool {
+    let Choice::Exec(t) = choice else {
+        return false;
+    };
+    let (b, a) = (&before.threads[t], &after.threads[t]);
+    fp.parks || (b.await_dirty.is_some() && a.pc == b.pc && a.regs == b.regs)
 }
 
 pub(super) fn faulted(s: &State) -> bool {
@@ -116,11 +142,13 @@ impl Dpor<'_, '_, '_> {
                     .last()
                     .is_some_and(|&i| self.trace[i].fp.parks);
             }
+            let parks = !fault && failed_round(&state, &after, choice, &fp);
             peeks.push(Peek {
                 proc,
                 choice,
                 fp,
                 fault,
+                parks,
             });
         }
         let waits = (0..state.threads.len())
@@ -150,13 +178,38 @@ impl Dpor<'_, '_, '_> {
         let runnable: Vec<usize> = top
             .peeks
             .iter()
-            .filter(|k| !k.fault)
+            .filter(|k| k.runs())
             .map(|k| k.proc)
             .collect();
+        if runnable.is_empty() && !top.peeks.iter().any(|k| k.fault) {
+            // Only failing `await` rounds remain: run them, each thread parks, and the
+            // interpreter's state is the deadlock the program reaches (nothing else can
+            // change memory to wake them).
+            let mut s = top.state.clone();
+            let parked: Vec<Choice> = top.peeks.iter().map(|k| k.choice).collect();
+            let n = self.events.len();
+            for c in parked {
+                // A round begun before the last change retries at once; the next parks.
+                let Choice::Exec(t) = c else { continue };
+                // (At most a few steps: a round's loads, then its check parks.)
+                for _ in 0..64 {
+                    if s.threads[t].awaiting.is_some() || !s.is_enabled(self.program, c) {
+                        break;
+                    }
+                    let ev = s.step(self.program, c);
+                    self.stats.steps += 1;
+                    self.events.push(ev);
+                }
+            }
+            self.col.end(&s, &self.events);
+            self.halted |= (self.leaf)(&self.events);
+            self.events.truncate(n);
+            return false;
+        }
         if runnable.is_empty() {
             // Only faults remain: each was recorded when it became pending.
             self.col.stats.executions += 1;
-            let only_blocked = top.peeks.iter().all(|k| {
+            let only_blocked = top.peeks.iter().filter(|k| k.fault).all(|k| {
                 let mut s = top.state.clone();
                 s.step(self.program, k.choice);
                 matches!(s.status(), Status::Blocked { .. })
@@ -217,16 +270,28 @@ impl Dpor<'_, '_, '_> {
         // `pthread_mutex_lock`). The holder may never unlock in this execution (a deadlock,
         // or a thread blocked for good), so waiting for the real `lock` to find the race
         // would miss the order in which the waiting thread takes the mutex first.
-        let parent = &self.nodes.last().expect("a node").waits;
+        let parent = self.nodes.last().expect("a node");
         let attempts: Vec<(usize, u32)> = node
             .waits
             .iter()
-            .filter(|w| !parent.contains(w))
+            .filter(|w| !parent.waits.contains(w))
             .copied()
+            .collect();
+        // Likewise a thread whose `await` round now fails and did not before (it just
+        // arrived at the `await`, or the step changed what the round reads): the round is
+        // not run, so its races with the writes it read are reversed here, as if it ran.
+        let rounds: Vec<Footprint> = node
+            .peeks
+            .iter()
+            .filter(|k| k.parks && !parent.parks(k.proc))
+            .map(|k| k.fp)
             .collect();
         self.nodes.push(node);
         for (t, m) in attempts {
             self.lock_attempt(t, m);
+        }
+        for f in rounds {
+            self.races(&f);
         }
     }
 }
