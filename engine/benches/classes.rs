@@ -523,7 +523,10 @@ fn main() {
     for dir in ["examples", "tests/regressions"] {
         let mut s = Sum::default();
         for f in files(&root.join(dir)) {
-            let named = |o: &str| f.file_name().is_some_and(|n| n.to_string_lossy().contains(o));
+            let named = |o: &str| {
+                f.file_name()
+                    .is_some_and(|n| n.to_string_lossy().contains(o))
+            };
             if only.as_deref().is_some_and(|o| !named(o)) {
                 continue;
             }

@@ -181,43 +181,41 @@ impl Dpor<'_, '_, '_> {
             .filter(|k| k.runs())
             .map(|k| k.proc)
             .collect();
-        if runnable.is_empty() && !top.peeks.iter().any(|k| k.fault) {
-            // Only failing `await` rounds remain: run them, each thread parks, and the
-            // interpreter's state is the deadlock the program reaches (nothing else can
-            // change memory to wake them).
+        if runnable.is_empty() {
+            // Only faults (each recorded when it became pending) and failing `await` rounds
+            // remain. The rounds are run now: each thread parks, and with no fault pending the
+            // interpreter's state is the deadlock the program reaches (nothing is left to
+            // change memory and wake them).
             let mut s = top.state.clone();
-            let parked: Vec<Choice> = top.peeks.iter().map(|k| k.choice).collect();
             let n = self.events.len();
-            for c in parked {
-                // A round begun before the last change retries at once; the next parks.
-                let Choice::Exec(t) = c else { continue };
-                // (At most a few steps: a round's loads, then its check parks.)
+            for k in top.peeks.iter().filter(|k| k.parks) {
+                let Choice::Exec(t) = k.choice else { continue };
+                // A round begun before the last change retries at once, and a round may
+                // have more loads: a few steps until the thread parks.
                 for _ in 0..64 {
-                    if s.threads[t].awaiting.is_some() || !s.is_enabled(self.program, c) {
+                    if s.threads[t].awaiting.is_some() || !s.is_enabled(self.program, k.choice) {
                         break;
                     }
-                    let ev = s.step(self.program, c);
+                    let ev = s.step(self.program, k.choice);
                     self.stats.steps += 1;
                     self.events.push(ev);
                 }
             }
-            self.col.end(&s, &self.events);
-            self.halted |= (self.leaf)(&self.events);
-            self.events.truncate(n);
-            return false;
-        }
-        if runnable.is_empty() {
-            // Only faults remain: each was recorded when it became pending.
-            self.col.stats.executions += 1;
-            let only_blocked = top.peeks.iter().filter(|k| k.fault).all(|k| {
-                let mut s = top.state.clone();
-                s.step(self.program, k.choice);
-                matches!(s.status(), Status::Blocked { .. })
-            });
-            if only_blocked {
-                self.col.stats.blocked += 1;
+            if top.peeks.iter().any(|k| k.fault) {
+                self.col.stats.executions += 1;
+                let only_blocked = top.peeks.iter().filter(|k| k.fault).all(|k| {
+                    let mut s = top.state.clone();
+                    s.step(self.program, k.choice);
+                    matches!(s.status(), Status::Blocked { .. })
+                });
+                if only_blocked {
+                    self.col.stats.blocked += 1;
+                }
+            } else {
+                self.col.end(&s, &self.events);
             }
             self.halted |= (self.leaf)(&self.events);
+            self.events.truncate(n);
             return false;
         }
         match runnable.iter().find(|&&p| !top.asleep(p)) {
