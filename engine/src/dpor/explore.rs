@@ -1,7 +1,7 @@
 //! The exploration: the current execution as a stack of nodes (enabled processes, backtrack
 //! and sleep sets), its steps, and the loop that descends and backs up.
 
-use super::footprint::{footprint, independent, Footprint, TEvent};
+use super::footprint::{footprint, independent, Footprint, Snap, TEvent};
 use super::DporStats;
 use crate::collect::Collector;
 use crate::control::Control;
@@ -45,6 +45,10 @@ pub(super) struct Peek {
     /// changes nothing, so it is not run (`docs/design/dpor.md#await`) until the leaf,
     /// where the parked threads make the deadlock.
     pub(super) parks: bool,
+    /// The thread is back in a state it was in earlier in this execution, having changed
+    /// nothing meanwhile (`Dpor::spinning`): the iterations since are a no-op, so the thread
+    /// goes no further in this execution, as after a false `assume`.
+    pub(super) spins: bool,
 }
 
 pub(super) struct Node {
@@ -74,7 +78,7 @@ impl Node {
 impl Peek {
     /// Whether the search runs this step: it neither faults nor only parks at an `await`.
     pub(super) fn runs(&self) -> bool {
-        !self.fault && !self.parks
+        !self.fault && !self.parks && !self.spins
     }
 }
 
@@ -143,12 +147,14 @@ impl Dpor<'_, '_, '_> {
                     .is_some_and(|&i| self.trace[i].fp.parks);
             }
             let parks = !fault && failed_round(&state, &after, choice, &fp);
+            let spins = !fault && !parks && self.spinning(choice, &state);
             peeks.push(Peek {
                 proc,
                 choice,
                 fp,
                 fault,
                 parks,
+                spins,
             });
         }
         let waits = (0..state.threads.len())
@@ -162,6 +168,36 @@ impl Dpor<'_, '_, '_> {
             done: Vec::new(),
             waits,
         }
+    }
+
+    /// Whether thread `choice` is in a state (`Snap`) it was in after an earlier step of this
+    /// execution, with only pure steps since (no store, RMW, fence, lock or unlock): the
+    /// steps since went round a cycle that changed nothing but the loop counters (a spin
+    /// iteration, whether its loads are in the loop's condition or its body). Deleting them
+    /// leaves an execution of the program with fewer iterations, so executions that go on
+    /// from here add nothing (`docs/design/dpor.md#spin-loops`).
+    fn spinning(&self, choice: Choice, state: &State) -> bool {
+        let Choice::Exec(t) = choice else {
+            return false;
+        };
+        let mine = &self.by_proc[t];
+        let Some((&last, older)) = mine.split_last() else {
+            return false;
+        };
+        if !self.trace[last].fp.pure() {
+            return false;
+        }
+        let now = Snap::of(state, t);
+        for &i in older.iter().rev() {
+            let e = &self.trace[i];
+            if e.after.as_ref() == Some(&now) {
+                return true;
+            }
+            if !e.fp.pure() {
+                return false;
+            }
+        }
+        false
     }
 
     /// Decides what the new top node is: a leaf (recorded, returns false) or a node with a
@@ -201,7 +237,7 @@ impl Dpor<'_, '_, '_> {
                     self.events.push(ev);
                 }
             }
-            if top.peeks.iter().any(|k| k.fault) {
+            if top.peeks.iter().any(|k| k.fault || k.spins) {
                 self.col.stats.executions += 1;
                 let only_blocked = top.peeks.iter().filter(|k| k.fault).all(|k| {
                     let mut s = top.state.clone();
@@ -260,7 +296,11 @@ impl Dpor<'_, '_, '_> {
         if let Some(w) = fp.issue {
             self.issues.insert(w, self.trace.len());
         }
-        self.trace.push(TEvent { fp, clock });
+        let after = match choice {
+            Choice::Exec(t) => Some(Snap::of(&state, t)),
+            Choice::Flush { .. } => None,
+        };
+        self.trace.push(TEvent { fp, clock, after });
         self.events.push(ev);
         let node = self.node(state, sleep, &known);
         // A thread that now waits for a mutex and did not before failed to take it: that
