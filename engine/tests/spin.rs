@@ -160,8 +160,11 @@ fn reduced_spin_loops_agree_with_the_reference() {
     eprintln!(
         "spin sweep: {count} programs ({reduced} with a reduced loop), {runs} program-model-option runs, {states} distinct final states; executions: DPOR {dpor_execs}, reference {ref_execs}; loop-bound warnings removed {dropped}"
     );
+    // Half the generator's spin loops read the flag into a register, which the lowering
+    // leaves alone (DPOR cuts their spin cycles at run time): about a quarter of the programs
+    // have a loop the lowering reduces (18 of 60, 141 of 600).
     assert!(
-        reduced > count / 4,
+        reduced > count / 6,
         "the generator makes spin loops: {reduced} of {count}"
     );
     found.assert_none("dpor");
