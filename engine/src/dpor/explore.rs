@@ -187,6 +187,13 @@ impl Dpor<'_, '_, '_> {
         if !self.trace[last].fp.pure() {
             return false;
         }
+        // Inside an `await` round the state is not the thread's alone: another thread's write
+        // marks the round as stale (`await_dirty`) and makes it retry. Failing rounds are not
+        // run anyway (`Peek::parks`); a cycle through whole rounds is found outside them.
+        let ts = &state.threads[t];
+        if ts.await_dirty.is_some() || ts.awaiting.is_some() {
+            return false;
+        }
         let now = Snap::of(state, t);
         for &i in older.iter().rev() {
             let e = &self.trace[i];
