@@ -31,7 +31,10 @@
 //! programs of `GenConfig::lock_order`; `CLASSES_CAP=N`, the most traces brute-forced per
 //! program, default 200,000; `CLASSES_BOUND=N`, the loop bound, default 2;
 //! `CLASSES_SHOW=NAME`: a trace of each class DPOR missed in the programs so named;
-//! `CLASSES_PRINT=SEED`: only print that generated program).
+//! `CLASSES_PRINT=SEED`: only print that generated program; `CLASSES_ONLY=NAME`: only the
+//! files so named; `CLASSES_DPOR_CAP=N`: DPOR stops after `N` executions, and a program over
+//! the brute force's cap still runs DPOR, printing how many distinct classes its executions
+//! are in, for programs whose classes are too many to enumerate).
 
 use litmus_engine::ast::Test;
 use litmus_engine::collect::Collector;
@@ -335,7 +338,11 @@ fn measure(name: &str, t: &Test, p: &Program, cap: u64) -> Option<Measured> {
         traces: 0,
         cap,
     };
-    if !b.dfs(&State::initial(p, Model::Sc), &mut Vec::new(), 0) {
+    let brute_ok = b.dfs(&State::initial(p, Model::Sc), &mut Vec::new(), 0);
+    let dpor_cap = std::env::var("CLASSES_DPOR_CAP")
+        .ok()
+        .and_then(|s| s.parse::<u64>().ok());
+    if !brute_ok && dpor_cap.is_none() {
         return None;
     }
     let opts = CheckOptions {
@@ -356,13 +363,21 @@ fn measure(name: &str, t: &Test, p: &Program, cap: u64) -> Option<Measured> {
             leaves += 1;
             let (steps, end) = replay(p, events);
             seen.add(&steps, &b.regions, end);
-            false
+            dpor_cap.is_some_and(|c| leaves >= c)
         },
     );
     assert_eq!(
         leaves, col.stats.executions,
         "{name}: leaves and executions"
     );
+    if !brute_ok {
+        eprintln!(
+            "{name}: over {cap} traces; DPOR ran {leaves} executions ({}), in {} reduced classes",
+            if col.complete { "complete" } else { "stopped" },
+            seen.reduced.len()
+        );
+        return None;
+    }
     let missed = |all: &HashSet<Key>, got: &HashSet<Key>| all.difference(got).count();
     let dpor_ends: HashSet<&Outcome> = seen.outcomes.values().collect();
     let brute_ends: HashSet<&Outcome> = b.classes.outcomes.values().collect();
@@ -504,9 +519,17 @@ fn main() {
     sums.push((format!("`GenConfig::lock_order`, seeds 0..{seeds}"), gen));
 
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let only = std::env::var("CLASSES_ONLY").ok();
     for dir in ["examples", "tests/regressions"] {
         let mut s = Sum::default();
         for f in files(&root.join(dir)) {
+            let named = |o: &str| {
+                f.file_name()
+                    .is_some_and(|n| n.to_string_lossy().contains(o))
+            };
+            if only.as_deref().is_some_and(|o| !named(o)) {
+                continue;
+            }
             let src = std::fs::read_to_string(&f).unwrap_or_default();
             let name = f.file_name().unwrap().to_string_lossy().to_string();
             let Some(t) = syntax::parse(&src).test else {

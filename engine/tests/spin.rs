@@ -72,6 +72,46 @@ fn dekker_costs_the_same_at_every_loop_bound() {
     }
 }
 
+/// Dekker with each flag read into a register (`f = flag2; while (f >= 1) { ...; f = flag2; }`):
+/// the loop writes a register, so `ir::spin` leaves it alone, but an iteration that reads the
+/// same flag value leaves the thread as it was, and DPOR cuts it at run time (issue 58). Its
+/// executions are the same at loop bounds 2 to 10 (they grew with the bound: 63 at 4, 234 at
+/// 10 under SC), and the final states and violations are the reference explorer's.
+#[test]
+fn dekker_with_registers_costs_the_same_at_every_loop_bound() {
+    let thread = |me: &str, mine: &str, other: &str, turn: i64, x: &str| {
+        format!(
+            "thread {me} {{\n  {mine} = 1;\n  f = {other};\n  while (f >= 1) {{\n    \
+             if (turn != {turn}) {{ {mine} = 0; assume(turn == {turn}); {mine} = 1; }}\n    \
+             f = {other};\n  }}\n  {x}\n  turn = {};\n  {mine} = 0;\n}}\n",
+            1 - turn
+        )
+    };
+    let src = format!(
+        "litmus DekkerRegisters\nshared flag1 = 0, flag2 = 0, turn = 0, x = 0;\n{}{}",
+        thread("thr1", "flag1", "flag2", 0, "x = 0; assert(x <= 0);"),
+        thread("thr2", "flag2", "flag1", 1, "x = 1; assert(x >= 1);"),
+    );
+    let test = syntax::parse(&src).test.expect("parses");
+    for model in Model::ALL {
+        let counts: Vec<u64> = (2..=10)
+            .map(|b| dpor(&src, model, b, false).stats.executions)
+            .collect();
+        eprintln!(
+            "dekker with registers {}: executions at bounds 2-10: {counts:?}",
+            model.label()
+        );
+        assert!(
+            counts.iter().all(|&c| c == counts[0]),
+            "{model:?}: {counts:?}"
+        );
+        let got = dpor(&src, model, LOOP_BOUND, false);
+        let want = reference(&test, model);
+        compare(&test, model, &want, &got, false).expect("agrees with the reference");
+        assert_eq!(got.violations.is_empty(), model == Model::Sc, "{model:?}");
+    }
+}
+
 /// DPOR (with the reduction) and `auto` against the reference explorer (without it) on the
 /// generator's programs with spin loops (`GenConfig::spins`), every model, with and without
 /// `--first`: final states, violations, verdicts, replaying schedules; DPOR's loop-bound
@@ -120,8 +160,11 @@ fn reduced_spin_loops_agree_with_the_reference() {
     eprintln!(
         "spin sweep: {count} programs ({reduced} with a reduced loop), {runs} program-model-option runs, {states} distinct final states; executions: DPOR {dpor_execs}, reference {ref_execs}; loop-bound warnings removed {dropped}"
     );
+    // Half the generator's spin loops read the flag into a register, which the lowering
+    // leaves alone (DPOR cuts their spin cycles at run time): about a quarter of the programs
+    // have a loop the lowering reduces (18 of 60, 141 of 600).
     assert!(
-        reduced > count / 4,
+        reduced > count / 6,
         "the generator makes spin loops: {reduced} of {count}"
     );
     found.assert_none("dpor");

@@ -35,8 +35,9 @@ use litmus_engine::{EngineChoice, EngineKind, Model};
 use std::collections::BTreeMap;
 use sweep_support::*;
 
-/// Program `seed` of the sweeps: a quarter of the lock-order setting, an eighth plain, the
-/// rest the whole language.
+/// Program `seed` of the sweeps: a quarter of the lock-order setting, an eighth plain, an
+/// eighth with spin loops (`GenConfig::spins`: DPOR cuts their side-effect-free iterations),
+/// the rest the whole language.
 fn program(seed: u64) -> (&'static str, Test) {
     match seed % 8 {
         3 | 7 => (
@@ -44,6 +45,7 @@ fn program(seed: u64) -> (&'static str, Test) {
             random_test_with(seed, GenConfig::lock_order()),
         ),
         5 => ("plain", random_test_with(seed, GenConfig::plain())),
+        1 => ("spins", random_test_with(seed, GenConfig::spins())),
         _ => ("all", random_test_with(seed, GenConfig::all())),
     }
 }

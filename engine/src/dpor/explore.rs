@@ -1,7 +1,7 @@
 //! The exploration: the current execution as a stack of nodes (enabled processes, backtrack
 //! and sleep sets), its steps, and the loop that descends and backs up.
 
-use super::footprint::{footprint, independent, Footprint, TEvent};
+use super::footprint::{footprint, independent, Footprint, Snap, TEvent};
 use super::DporStats;
 use crate::collect::Collector;
 use crate::control::Control;
@@ -41,6 +41,14 @@ pub(super) struct Peek {
     pub(super) fp: Footprint,
     /// Its next step faults (ends the execution in a violation or blocked).
     pub(super) fault: bool,
+    /// Its next step is an `await` round that fails and parks the thread: a round that
+    /// changes nothing, so it is not run (`docs/design/dpor.md#await`) until the leaf,
+    /// where the parked threads make the deadlock.
+    pub(super) parks: bool,
+    /// The thread is back in a state it was in earlier in this execution, having changed
+    /// nothing meanwhile (`Dpor::spinning`): the iterations since are a no-op, so the thread
+    /// goes no further in this execution, as after a false `assume`.
+    pub(super) spins: bool,
 }
 
 pub(super) struct Node {
@@ -59,8 +67,30 @@ impl Node {
         self.sleep.iter().chain(&self.done).any(|f| f.proc == p)
     }
     pub(super) fn enabled(&self, p: usize) -> bool {
-        self.peeks.iter().any(|k| k.proc == p && !k.fault)
+        self.peeks.iter().any(|k| k.proc == p && k.runs())
     }
+    /// Whether process `p`'s next step is a failing `await` round (not run).
+    pub(super) fn parks(&self, p: usize) -> bool {
+        self.peeks.iter().any(|k| k.proc == p && k.parks)
+    }
+}
+
+impl Peek {
+    /// Whether the search runs this step: it neither faults nor only parks at an `await`.
+    pub(super) fn runs(&self) -> bool {
+        !self.fault && !self.parks && !self.spins
+    }
+}
+
+/// Whether the step `choice` from `before` to `after` (footprint `fp`) is an `await` round
+/// whose condition failed: the thread parks, or (memory having changed since the round
+/// began) starts the round again with its registers as they were. It writes nothing.
+pub(super) fn failed_round(before: &State, after: &State, choice: Choice, fp: &Footprint) -> bool {
+    let Choice::Exec(t) = choice else {
+        return false;
+    };
+    let (b, a) = (&before.threads[t], &after.threads[t]);
+    fp.parks || (b.await_dirty.is_some() && a.pc == b.pc && a.regs == b.regs)
 }
 
 pub(super) fn faulted(s: &State) -> bool {
@@ -116,11 +146,15 @@ impl Dpor<'_, '_, '_> {
                     .last()
                     .is_some_and(|&i| self.trace[i].fp.parks);
             }
+            let parks = !fault && failed_round(&state, &after, choice, &fp);
+            let spins = !fault && !parks && self.spinning(choice, &state);
             peeks.push(Peek {
                 proc,
                 choice,
                 fp,
                 fault,
+                parks,
+                spins,
             });
         }
         let waits = (0..state.threads.len())
@@ -134,6 +168,43 @@ impl Dpor<'_, '_, '_> {
             done: Vec::new(),
             waits,
         }
+    }
+
+    /// Whether thread `choice` is in a state (`Snap`) it was in after an earlier step of this
+    /// execution, with only pure steps since (no store, RMW, fence, lock or unlock): the
+    /// steps since went round a cycle that changed nothing but the loop counters (a spin
+    /// iteration, whether its loads are in the loop's condition or its body). Deleting them
+    /// leaves an execution of the program with fewer iterations, so executions that go on
+    /// from here add nothing (`docs/design/dpor.md#spin-loops`).
+    fn spinning(&self, choice: Choice, state: &State) -> bool {
+        let Choice::Exec(t) = choice else {
+            return false;
+        };
+        let mine = &self.by_proc[t];
+        let Some((&last, older)) = mine.split_last() else {
+            return false;
+        };
+        if !self.trace[last].fp.pure() {
+            return false;
+        }
+        // Inside an `await` round the state is not the thread's alone: another thread's write
+        // marks the round as stale (`await_dirty`) and makes it retry. Failing rounds are not
+        // run anyway (`Peek::parks`); a cycle through whole rounds is found outside them.
+        let ts = &state.threads[t];
+        if ts.await_dirty.is_some() || ts.awaiting.is_some() {
+            return false;
+        }
+        let now = Snap::of(state, t);
+        for &i in older.iter().rev() {
+            let e = &self.trace[i];
+            if e.after.as_ref() == Some(&now) {
+                return true;
+            }
+            if !e.fp.pure() {
+                return false;
+            }
+        }
+        false
     }
 
     /// Decides what the new top node is: a leaf (recorded, returns false) or a node with a
@@ -150,21 +221,44 @@ impl Dpor<'_, '_, '_> {
         let runnable: Vec<usize> = top
             .peeks
             .iter()
-            .filter(|k| !k.fault)
+            .filter(|k| k.runs())
             .map(|k| k.proc)
             .collect();
         if runnable.is_empty() {
-            // Only faults remain: each was recorded when it became pending.
-            self.col.stats.executions += 1;
-            let only_blocked = top.peeks.iter().all(|k| {
-                let mut s = top.state.clone();
-                s.step(self.program, k.choice);
-                matches!(s.status(), Status::Blocked { .. })
-            });
-            if only_blocked {
-                self.col.stats.blocked += 1;
+            // Only faults (each recorded when it became pending) and failing `await` rounds
+            // remain. The rounds are run now: each thread parks, and with no fault pending the
+            // interpreter's state is the deadlock the program reaches (nothing is left to
+            // change memory and wake them).
+            let mut s = top.state.clone();
+            let n = self.events.len();
+            for k in top.peeks.iter().filter(|k| k.parks) {
+                let Choice::Exec(t) = k.choice else { continue };
+                // A round begun before the last change retries at once, and a round may
+                // have more loads: a few steps until the thread parks.
+                for _ in 0..64 {
+                    if s.threads[t].awaiting.is_some() || !s.is_enabled(self.program, k.choice) {
+                        break;
+                    }
+                    let ev = s.step(self.program, k.choice);
+                    self.stats.steps += 1;
+                    self.events.push(ev);
+                }
+            }
+            if top.peeks.iter().any(|k| k.fault || k.spins) {
+                self.col.stats.executions += 1;
+                let only_blocked = top.peeks.iter().filter(|k| k.fault).all(|k| {
+                    let mut s = top.state.clone();
+                    s.step(self.program, k.choice);
+                    matches!(s.status(), Status::Blocked { .. })
+                });
+                if only_blocked {
+                    self.col.stats.blocked += 1;
+                }
+            } else {
+                self.col.end(&s, &self.events);
             }
             self.halted |= (self.leaf)(&self.events);
+            self.events.truncate(n);
             return false;
         }
         match runnable.iter().find(|&&p| !top.asleep(p)) {
@@ -209,7 +303,11 @@ impl Dpor<'_, '_, '_> {
         if let Some(w) = fp.issue {
             self.issues.insert(w, self.trace.len());
         }
-        self.trace.push(TEvent { fp, clock });
+        let after = match choice {
+            Choice::Exec(t) => Some(Snap::of(&state, t)),
+            Choice::Flush { .. } => None,
+        };
+        self.trace.push(TEvent { fp, clock, after });
         self.events.push(ev);
         let node = self.node(state, sleep, &known);
         // A thread that now waits for a mutex and did not before failed to take it: that
@@ -217,16 +315,28 @@ impl Dpor<'_, '_, '_> {
         // `pthread_mutex_lock`). The holder may never unlock in this execution (a deadlock,
         // or a thread blocked for good), so waiting for the real `lock` to find the race
         // would miss the order in which the waiting thread takes the mutex first.
-        let parent = &self.nodes.last().expect("a node").waits;
+        let parent = self.nodes.last().expect("a node");
         let attempts: Vec<(usize, u32)> = node
             .waits
             .iter()
-            .filter(|w| !parent.contains(w))
+            .filter(|w| !parent.waits.contains(w))
             .copied()
+            .collect();
+        // Likewise a thread whose `await` round now fails and did not before (it just
+        // arrived at the `await`, or the step changed what the round reads): the round is
+        // not run, so its races with the writes it read are reversed here, as if it ran.
+        let rounds: Vec<Footprint> = node
+            .peeks
+            .iter()
+            .filter(|k| k.parks && !parent.parks(k.proc))
+            .map(|k| k.fp)
             .collect();
         self.nodes.push(node);
         for (t, m) in attempts {
             self.lock_attempt(t, m);
+        }
+        for f in rounds {
+            self.races(&f);
         }
     }
 }

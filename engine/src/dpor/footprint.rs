@@ -133,6 +133,44 @@ pub(super) fn independent(a: &Footprint, b: &Footprint, trace: &[TEvent]) -> boo
 pub struct TEvent {
     pub(super) fp: Footprint,
     pub(super) clock: Vec<u32>,
+    /// A thread's step: its thread's state after it (`None` for a buffer's flush).
+    pub(super) after: Option<Snap>,
+}
+
+/// What a thread's future depends on besides memory: its pc, registers (temporaries
+/// included) and `await` state; not its loop counters (a spin cycle is found in spite of them).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Snap {
+    pc: u32,
+    regs: smallvec::SmallVec<[i64; 4]>,
+    awaiting: Option<u32>,
+    await_dirty: Option<bool>,
+}
+
+impl Snap {
+    pub(super) fn of(s: &State, t: usize) -> Snap {
+        let ts = &s.threads[t];
+        Snap {
+            pc: ts.pc,
+            regs: ts.regs.iter().copied().collect(),
+            awaiting: ts.awaiting,
+            await_dirty: ts.await_dirty,
+        }
+    }
+}
+
+impl Footprint {
+    /// Whether the step changed nothing but its thread's pc and registers: no store (issued
+    /// or in memory), RMW, fence, lock or unlock. A cycle of such steps back to the same
+    /// thread state is a spin iteration.
+    pub fn pure(&self) -> bool {
+        self.mem_write.is_none()
+            && self.issue.is_none()
+            && self.lock.is_none()
+            && self.unlock.is_none()
+            && !self.barrier
+            && self.flush_of.is_none()
+    }
 }
 
 /// What the step `ev` (by `choice`, from `before` to `after`) did.

@@ -22,6 +22,9 @@
 //!   buffers); an `unlock(m)` before the next `lock(m)`; a memory change before the first step
 //!   of a thread it woke from a parked `await`.
 //!
+//! A failing `await` round (the thread parks or starts the round again, changing nothing) is
+//! not run: its races are reversed when it starts failing, as a failed lock attempt's, and at
+//! a leaf the waiting threads run it and park, making the deadlock (issue 58).
 //! `docs/design/dpor.md` says why awaits need no more than that, and measures the result.
 //!
 //! **Faults.** A step that would fault (failed `assert`, runtime error, false `assume`, the loop

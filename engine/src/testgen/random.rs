@@ -176,7 +176,7 @@ impl Gen {
             Kind::Branch => vec![self.branch(depth, in_lock)],
             Kind::WhileReg => vec![self.while_reg(depth)],
             Kind::WhileMem => vec![self.while_mem(depth)],
-            Kind::WhileSpin => vec![self.while_spin(depth)],
+            Kind::WhileSpin => self.while_spin(depth),
         }
     }
 
@@ -488,9 +488,37 @@ impl Gen {
 
     /// A spin loop on memory whose body has side-effect-free ways round (`ir::spin`): up to
     /// three of `assert`/`assume` on registers or memory and `if (<memory>) { <statement> }`,
-    /// the last like Dekker's wait (`while (flag == 1) { if (turn != 0) { ... } }`).
-    fn while_spin(&mut self, depth: u32) -> Stmt {
+    /// the last like Dekker's wait (`while (flag == 1) { if (turn != 0) { ... } }`). Half of
+    /// them read the flag into a register (`f = x; while (f == v) { ...; f = x; }`, the spin
+    /// DPOR finds at run time, `docs/design/dpor.md#spin-loops`), some with a register
+    /// reloaded from memory in the body or an inner spin loop.
+    fn while_spin(&mut self, depth: u32) -> Vec<Stmt> {
+        if self.rng.chance(50) {
+            let load = self.load_expr(15);
+            let f = self.new_reg();
+            let first = self.b.assign(&f, load.clone());
+            let (fe, v) = (self.b.reg(&f), self.small());
+            let op = self.pick(&[BinOp::Eq, BinOp::Eq, BinOp::Ge, BinOp::Ne]);
+            let cond = self.b.bin(op, fe, v);
+            let mut body = self.spin_body(depth);
+            if self.rng.chance(30) {
+                let g = self.dest();
+                let l = self.load_expr(15);
+                body.push(self.b.assign(&g, l));
+            }
+            if depth > 1 && self.rng.chance(20) {
+                body.extend(self.while_spin(depth - 1));
+            }
+            body.push(self.b.assign(&f, load));
+            return vec![first, self.b.stmt(StmtKind::While { cond, body })];
+        }
         let cond = self.memory_cond(true);
+        let body = self.spin_body(depth);
+        vec![self.b.stmt(StmtKind::While { cond, body })]
+    }
+
+    /// Up to three side-effect-free statements (but for what an `if` guards) of a spin body.
+    fn spin_body(&mut self, depth: u32) -> Vec<Stmt> {
         let mut body = Vec::new();
         for _ in 0..self.rng.below(4) {
             let s = match self.rng.below(4) {
@@ -514,7 +542,7 @@ impl Gen {
             };
             body.push(s);
         }
-        self.b.stmt(StmtKind::While { cond, body })
+        body
     }
 
     /// The final condition: `exists`, `~exists` or `forall` over 1-3 atoms (registers of any
