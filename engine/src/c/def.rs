@@ -393,13 +393,10 @@ impl<'a> Parser<'a> {
         }
         let start = self.here();
         let mut left = self.unary()?;
-        loop {
-            let Some(Token {
-                tok: Tok::Punct(p), ..
-            }) = self.peek_nl(true)
-            else {
-                break;
-            };
+        while let Some(Token {
+            tok: Tok::Punct(p), ..
+        }) = self.peek_nl(true)
+        {
             let Some((op, prec)) = binop(p) else { break };
             if prec <= min {
                 break;

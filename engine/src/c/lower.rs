@@ -4,7 +4,7 @@
 
 use super::def::{Body, Defs};
 use super::source::{SExpr, SStmt, SUnOp, Source};
-use super::{Annot, BinOp, Expr, MemoryOrder, Program, Returns, Stmt, Thread};
+use super::{Annot, Expr, MemoryOrder, Program, Stmt, Thread};
 use crate::ast::Name;
 use crate::diag::Diagnostic;
 use crate::span::Span;
@@ -39,11 +39,11 @@ pub fn lower(src: &Source, defs: &Defs) -> Result<Program, Vec<Diagnostic>> {
     }
 }
 
-struct Lower<'a> {
-    defs: &'a Defs,
-    diags: &'a mut Vec<Diagnostic>,
+pub(super) struct Lower<'a> {
+    pub(super) defs: &'a Defs,
+    pub(super) diags: &'a mut Vec<Diagnostic>,
     /// Locals declared so far in the thread (`int r0;`).
-    locals: BTreeSet<String>,
+    pub(super) locals: BTreeSet<String>,
 }
 
 /// `e` with the macro's parameters replaced by the call's arguments and every other span
@@ -88,46 +88,8 @@ fn subst(e: &SExpr, args: &[SExpr], at: Span) -> SExpr {
     }
 }
 
-/// C11's operations that take a memory order, built in (herd's C parser knows them too),
-/// and how many arguments each takes.
-const C11: [(&str, usize); 15] = [
-    ("atomic_load_explicit", 2),
-    ("atomic_store_explicit", 3),
-    ("atomic_exchange_explicit", 3),
-    ("atomic_fetch_add_explicit", 3),
-    ("atomic_fetch_sub_explicit", 3),
-    ("atomic_fetch_or_explicit", 3),
-    ("atomic_fetch_xor_explicit", 3),
-    ("atomic_fetch_and_explicit", 3),
-    ("atomic_compare_exchange_strong_explicit", 5),
-    ("atomic_compare_exchange_weak_explicit", 5),
-    ("atomic_compare_exchange_strong", 3),
-    ("atomic_compare_exchange_weak", 3),
-    ("atomic_thread_fence", 1),
-    ("atomic_load", 1),
-    ("atomic_store", 2),
-];
-
-/// herd's primitives and how many arguments each takes.
-const PRIMS: [(&str, usize); 14] = [
-    ("__load", 1),
-    ("__store", 2),
-    ("__fence", 0),
-    ("__xchg", 2),
-    ("__cmpxchg", 3),
-    ("__atomic_op", 3),
-    ("__atomic_op_return", 3),
-    ("__atomic_fetch_op", 3),
-    ("__atomic_add_unless", 3),
-    ("__lock", 1),
-    ("__unlock", 1),
-    ("__trylock", 1),
-    ("__islocked", 1),
-    ("__srcu", 1),
-];
-
 impl Lower<'_> {
-    fn error(&mut self, span: Span, message: impl Into<String>) {
+    pub(super) fn error(&mut self, span: Span, message: impl Into<String>) {
         self.diags.push(Diagnostic::error(span, message));
     }
 
@@ -207,7 +169,7 @@ impl Lower<'_> {
         })
     }
 
-    fn undefined(&mut self, name: &Name) {
+    pub(super) fn undefined(&mut self, name: &Name) {
         let file = if self.defs.file.is_empty() {
             "the `.def` file".to_string()
         } else {
@@ -222,7 +184,7 @@ impl Lower<'_> {
         );
     }
 
-    fn arity(&mut self, name: &str, args: &[SExpr], want: usize, span: Span) -> bool {
+    pub(super) fn arity(&mut self, name: &str, args: &[SExpr], want: usize, span: Span) -> bool {
         if args.len() == want {
             return true;
         }
@@ -381,7 +343,7 @@ impl Lower<'_> {
         }
     }
 
-    fn order(&mut self, e: &SExpr) -> MemoryOrder {
+    pub(super) fn order(&mut self, e: &SExpr) -> MemoryOrder {
         if let SExpr::Ident(n) = e {
             if let Some(o) = MemoryOrder::from_name(&n.text) {
                 return o;
@@ -396,7 +358,7 @@ impl Lower<'_> {
 
     /// The address of an lvalue given to `__load`/`__store`: `*p` is at `p`; a location's
     /// name `x` is at `&x`.
-    fn lvalue(&mut self, e: &SExpr, depth: usize) -> Expr {
+    pub(super) fn lvalue(&mut self, e: &SExpr, depth: usize) -> Expr {
         match e {
             SExpr::Unary(SUnOp::Deref, p, _) => self.value(p, depth),
             SExpr::Ident(n) if !self.locals.contains(&n.text) => Expr::AddrOf(n.clone()),
@@ -410,7 +372,7 @@ impl Lower<'_> {
         }
     }
 
-    fn value(&mut self, e: &SExpr, depth: usize) -> Expr {
+    pub(super) fn value(&mut self, e: &SExpr, depth: usize) -> Expr {
         let b = |x: Expr| Box::new(x);
         match e {
             SExpr::Int(v, s) => Expr::Int(*v, *s),
@@ -480,206 +442,6 @@ impl Lower<'_> {
                 args,
                 span,
             } => self.prim(name, tag, args, *span, depth),
-        }
-    }
-
-    fn c11(&mut self, name: &Name, args: &[SExpr], span: Span, depth: usize) -> Expr {
-        let zero = Expr::Int(0, span);
-        let Some(&(_, want)) = C11.iter().find(|(n, _)| *n == name.text) else {
-            self.undefined(name);
-            return zero;
-        };
-        if !self.arity(&name.text, args, want, span) {
-            return zero;
-        }
-        let b = |x: Expr| Box::new(x);
-        let n = name.text.as_str();
-        match n {
-            "atomic_load_explicit" | "atomic_load" => {
-                let order = if want == 2 {
-                    self.order(&args[1])
-                } else {
-                    MemoryOrder::SeqCst
-                };
-                let addr = self.value(&args[0], depth);
-                Expr::Load {
-                    annot: Annot::Order(order),
-                    addr: b(addr),
-                    span,
-                }
-            }
-            "atomic_exchange_explicit" => {
-                let order = self.order(&args[2]);
-                let addr = self.value(&args[0], depth);
-                let value = self.value(&args[1], depth);
-                Expr::Xchg {
-                    annot: Annot::Order(order),
-                    addr: b(addr),
-                    value: b(value),
-                    span,
-                }
-            }
-            _ if n.starts_with("atomic_fetch_") => {
-                let op = match n
-                    .trim_start_matches("atomic_fetch_")
-                    .trim_end_matches("_explicit")
-                {
-                    "add" => BinOp::Add,
-                    "sub" => BinOp::Sub,
-                    "or" => BinOp::Or,
-                    "xor" => BinOp::Xor,
-                    _ => BinOp::And,
-                };
-                let order = self.order(&args[2]);
-                let addr = self.value(&args[0], depth);
-                let value = self.value(&args[1], depth);
-                Expr::AtomicOp {
-                    annot: Annot::Order(order),
-                    addr: b(addr),
-                    op,
-                    value: b(value),
-                    returns: Returns::Old,
-                    span,
-                }
-            }
-            _ if n.starts_with("atomic_compare_exchange_") => {
-                let (success, failure) = if want == 5 {
-                    (self.order(&args[3]), self.order(&args[4]))
-                } else {
-                    (MemoryOrder::SeqCst, MemoryOrder::SeqCst)
-                };
-                let addr = self.value(&args[0], depth);
-                let expected = self.value(&args[1], depth);
-                let desired = self.value(&args[2], depth);
-                Expr::CompareExchange {
-                    strong: n.contains("strong"),
-                    addr: b(addr),
-                    expected: b(expected),
-                    desired: b(desired),
-                    success,
-                    failure,
-                    span,
-                }
-            }
-            _ => {
-                self.error(
-                    span,
-                    format!("`{n}` has no value: it is a statement (a store or a fence)"),
-                );
-                zero
-            }
-        }
-    }
-
-    fn prim(
-        &mut self,
-        name: &str,
-        tag: &Option<String>,
-        args: &[SExpr],
-        span: Span,
-        depth: usize,
-    ) -> Expr {
-        let zero = Expr::Int(0, span);
-        let Some(&(_, want)) = PRIMS.iter().find(|(n, _)| *n == name) else {
-            self.error(
-                span,
-                format!("unknown primitive `{name}` in {} (herd's are `__load`, `__store`, `__fence`, `__xchg`, `__cmpxchg`, `__atomic_op`, `__atomic_op_return`, `__atomic_fetch_op`, `__atomic_add_unless`, `__lock`, `__unlock`, `__trylock`, `__islocked`, `__srcu`)", self.defs.file),
-            );
-            return zero;
-        };
-        if !self.arity(name, args, want, span) {
-            return zero;
-        }
-        let annot = tag.clone().map_or(Annot::Plain, Annot::Tag);
-        let b = |x: Expr| Box::new(x);
-        match name {
-            "__load" => {
-                let addr = self.lvalue(&args[0], depth);
-                Expr::Load {
-                    annot,
-                    addr: b(addr),
-                    span,
-                }
-            }
-            "__xchg" => {
-                let addr = self.value(&args[0], depth);
-                let value = self.value(&args[1], depth);
-                Expr::Xchg {
-                    annot,
-                    addr: b(addr),
-                    value: b(value),
-                    span,
-                }
-            }
-            "__cmpxchg" => {
-                let addr = self.value(&args[0], depth);
-                let old = self.value(&args[1], depth);
-                let new = self.value(&args[2], depth);
-                Expr::Cmpxchg {
-                    annot,
-                    addr: b(addr),
-                    old: b(old),
-                    new: b(new),
-                    span,
-                }
-            }
-            "__atomic_op" | "__atomic_op_return" | "__atomic_fetch_op" => {
-                let returns = match name {
-                    "__atomic_op" => Returns::Nothing,
-                    "__atomic_op_return" => Returns::New,
-                    _ => Returns::Old,
-                };
-                let op = match &args[1] {
-                    SExpr::Op(op, _) => *op,
-                    other => {
-                        self.error(
-                            other.span(),
-                            "expected an operator (`+`, `-`, `&`, `|`, `^`, `&~`)",
-                        );
-                        BinOp::Add
-                    }
-                };
-                let addr = self.value(&args[0], depth);
-                let value = self.value(&args[2], depth);
-                Expr::AtomicOp {
-                    annot,
-                    addr: b(addr),
-                    op,
-                    value: b(value),
-                    returns,
-                    span,
-                }
-            }
-            "__atomic_add_unless" => {
-                let addr = self.value(&args[0], depth);
-                let add = self.value(&args[1], depth);
-                let unless = self.value(&args[2], depth);
-                Expr::AddUnless {
-                    annot,
-                    addr: b(addr),
-                    add: b(add),
-                    unless: b(unless),
-                    span,
-                }
-            }
-            "__trylock" => {
-                let addr = self.value(&args[0], depth);
-                Expr::TryLock {
-                    addr: b(addr),
-                    span,
-                }
-            }
-            "__islocked" => {
-                let addr = self.value(&args[0], depth);
-                Expr::IsLocked {
-                    addr: b(addr),
-                    span,
-                }
-            }
-            _ => {
-                self.error(span, format!("`{name}` has no value: it is a statement"));
-                zero
-            }
         }
     }
 }

@@ -13,6 +13,7 @@
 
 pub mod def;
 mod lower;
+mod ops;
 pub mod source;
 
 pub use def::{DefError, Defs};
