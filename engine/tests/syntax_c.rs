@@ -493,3 +493,63 @@ fn paul_mckenneys_collection_parses_and_lowers_when_present() {
     assert!(c_tests > 0, "no C test under {}", Path::new(&dir).display());
     assert_eq!(lowered + undefined.len(), c_tests);
 }
+
+/// The `Result:` headers of the shared linux tests, read as `judgelitmus.sh` reads them, against
+/// herd7's observation in `expected.csv`: the README says the two differ on a few tests only
+/// (11 of 187 when this was written, all OOTA and plain-access tests).
+#[test]
+fn result_headers_of_the_shared_linux_tests_mostly_agree_with_herd() {
+    let dir = shared().join("conformance/linux");
+    let Ok(csv) = std::fs::read_to_string(dir.join("expected.csv")) else {
+        eprintln!(
+            "NOTE: {} is absent: the Result: headers were NOT checked",
+            dir.display()
+        );
+        return;
+    };
+    let (mut with_header, mut comparable, mut agree, mut maybe) = (0, 0, 0, 0);
+    let mut mention = 0;
+    let mut differ = Vec::new();
+    for line in csv.lines().skip(1) {
+        let cols: Vec<&str> = line.split(',').collect();
+        let (Some(file), Some(observation)) = (cols.first(), cols.get(2)) else {
+            continue;
+        };
+        let text = std::fs::read_to_string(dir.join(file)).expect("a file expected.csv names");
+        mention += usize::from(text.contains("Result:"));
+        let p = syntax::parse(&text);
+        let Some(e) = p.c.and_then(|s| s.expected) else {
+            continue;
+        };
+        with_header += 1;
+        let said = match e.outcome {
+            Outcome::Never | Outcome::Deadlock => "Never",
+            Outcome::Sometimes => "Sometimes",
+            Outcome::Always => "Always",
+            Outcome::Maybe => {
+                maybe += 1;
+                continue;
+            }
+            Outcome::Other(_) => continue,
+        };
+        comparable += 1;
+        if said == *observation {
+            agree += 1;
+        } else {
+            differ.push(format!("{file}: header {said}, herd {observation}"));
+        }
+    }
+    eprintln!(
+        "Result: headers: {with_header} of the shared linux tests have one; {comparable} say Never/Sometimes/Always/DEADLOCK, {agree} agree with herd7, {maybe} say Maybe; differing: {differ:?}"
+    );
+    assert_eq!(
+        with_header, mention,
+        "every file that mentions `Result:` has a header"
+    );
+    assert!(with_header >= 150, "only {with_header} headers found");
+    // The headers of the OOTA and plain-access tests predate the model herd7 7.58 runs.
+    assert!(
+        agree * 100 >= comparable * 90,
+        "{agree} of {comparable} agree: {differ:?}"
+    );
+}
