@@ -553,3 +553,19 @@ fn result_headers_of_the_shared_linux_tests_mostly_agree_with_herd() {
         "{agree} of {comparable} agree: {differ:?}"
     );
 }
+
+#[test]
+fn filter_and_locations_are_kept_for_the_engine() {
+    let p = syntax::parse(
+        "C t\n{}\nP0(int *x) { r0 = READ_ONCE(*x); }\nlocations [x; 0:r0;]\nfilter (0:r0=1)\nexists (x=1)\n",
+    );
+    assert!(
+        p.diagnostics.iter().all(|d| !d.is_error()),
+        "{:?}",
+        p.diagnostics
+    );
+    let src = p.c.expect("the source");
+    assert!(src.filter.is_some());
+    assert_eq!(src.shown.len(), 2);
+    assert!(src.expected.is_none());
+}

@@ -15,6 +15,10 @@ pub struct Source {
     pub threads: Vec<SThread>,
     /// The `Result:` header comment, as the kernel's `judgelitmus.sh` reads it.
     pub expected: Option<Expected>,
+    /// herd's `filter`: only executions whose final state satisfies it count.
+    pub filter: Option<crate::ast::Expr>,
+    /// `locations [x; 1:r0;]`: what the final states show besides the condition's.
+    pub shown: Vec<crate::ast::Expr>,
 }
 
 /// The outcome a test's `Result:` comment announces (`(* Result: Sometimes *)`,

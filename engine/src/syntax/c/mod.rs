@@ -183,15 +183,31 @@ pub(in crate::syntax) fn lower(
         by_name: &l.by_name,
     };
     let condition = cond.and_then(|c| lower_condition(src, &scope, l.diags, Dialect::C, c, &infos));
-    if let Some(f) = filter {
+    let in_condition = |diags: &mut Vec<Diagnostic>, node: Node| {
         ExprLowerer {
             src,
             scope: &scope,
-            diags: l.diags,
+            diags,
             dialect: Dialect::C,
             mode: Mode::Condition(&infos),
         }
-        .lower(f, 0);
+        .lower(node, 0)
+    };
+    let filter = filter.map(|f| in_condition(l.diags, f));
+    // `locations [x; 1:r0;]`: an item that does not lower is left out, as for AArch64.
+    let mut shown = Vec::new();
+    for clause in &locs {
+        let mut cursor = clause.walk();
+        let items: Vec<Node> = clause.named_children(&mut cursor).collect();
+        for item in items {
+            let before = l.diags.len();
+            let e = in_condition(l.diags, item);
+            if l.diags.len() == before {
+                shown.push(e);
+            } else {
+                l.diags.truncate(before);
+            }
+        }
     }
     let test = Test {
         dialect: Dialect::C,
@@ -210,6 +226,8 @@ pub(in crate::syntax) fn lower(
             init,
             threads: sthreads,
             expected,
+            filter,
+            shown,
         },
     ))
 }
