@@ -68,10 +68,11 @@ pub fn run(args: &CheckArgs) -> Option<i32> {
                 )
             }
         };
+        let n = test.threads.len();
         out(&format!(
-            "{path}: C test {} ({} threads) read{expected}\n",
+            "{path}: C test {} ({n} thread{}) read{expected}\n",
             test.name.text,
-            test.threads.len()
+            if n == 1 { "" } else { "s" }
         ));
     }
     err(&format!("litmus: {}", litmus_engine::c::NOT_AVAILABLE));
