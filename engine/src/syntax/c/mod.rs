@@ -10,12 +10,15 @@
 //!   READ_ONCE(*x);`, as herd allows).
 //! - What C has but the dialect does not (`x->f`, `a[i]`) is an error at the expression.
 
+mod exprs;
+
 use super::expr::{ExprLowerer, Mode, Scope, Sym, ThreadInfo};
 use super::shared::{lower_condition, lower_header};
 use super::{children_by_field, field, span, Src};
+
 use crate::ast::{Dialect, Name, SharedDecl, Test, Thread};
 use crate::c::source::{InitEntry, Param, SExpr, SStmt, SThread, SUnOp, Source};
-use crate::c::{BinOp, Expected, UnOp};
+use crate::c::{Expected, UnOp};
 use crate::diag::Diagnostic;
 use crate::span::Span;
 use std::collections::{BTreeSet, HashMap};
@@ -298,14 +301,14 @@ fn variables(body: &[SStmt], out: &mut BTreeSet<String>) {
 
 struct Lower<'s, 'd> {
     src: &'s Src<'s>,
-    diags: &'d mut Vec<Diagnostic>,
+    pub(super) diags: &'d mut Vec<Diagnostic>,
     shared: Vec<SharedDecl>,
     by_name: HashMap<String, Sym>,
     depth: usize,
 }
 
 impl Lower<'_, '_> {
-    fn error(&mut self, span: Span, message: impl Into<String>) {
+    pub(super) fn error(&mut self, span: Span, message: impl Into<String>) {
         self.diags.push(Diagnostic::error(span, message));
     }
 
@@ -451,14 +454,14 @@ impl Lower<'_, '_> {
         self.depth -= 1;
     }
 
-    fn expr_field(&mut self, node: Node, name: &str) -> SExpr {
+    pub(super) fn expr_field(&mut self, node: Node, name: &str) -> SExpr {
         match field(node, name) {
             Some(e) => self.expr(e),
             None => SExpr::Int(0, span(node)),
         }
     }
 
-    fn expr(&mut self, node: Node) -> SExpr {
+    pub(super) fn expr(&mut self, node: Node) -> SExpr {
         let sp = span(node);
         if !self.nested(node) {
             return SExpr::Int(0, sp);
@@ -467,123 +470,5 @@ impl Lower<'_, '_> {
         let e = self.expr_inner(node, sp);
         self.depth -= 1;
         e
-    }
-
-    fn expr_inner(&mut self, node: Node, sp: Span) -> SExpr {
-        let b = Box::new;
-        match node.kind() {
-            "identifier" => SExpr::Ident(self.src.name(node)),
-            "integer" => {
-                let t = self.src.text(node);
-                let v = match t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
-                    Some(h) => i64::from_str_radix(h, 16).ok(),
-                    None => t.parse().ok(),
-                };
-                match v {
-                    Some(v) => SExpr::Int(v, sp),
-                    None => {
-                        self.error(sp, format!("integer `{t}` does not fit in 64 bits"));
-                        SExpr::Int(0, sp)
-                    }
-                }
-            }
-            "c_parenthesized" => self.expr_field(node, "expression"),
-            // herd ignores C's types: a cast is its operand.
-            "c_cast" => self.expr_field(node, "operand"),
-            "c_unary" => {
-                let op = field(node, "operator").map_or("", |o| self.src.text(o));
-                let x = self.expr_field(node, "operand");
-                let op = match op {
-                    "-" => SUnOp::Op(UnOp::Neg),
-                    "!" => SUnOp::Op(UnOp::Not),
-                    "~" => SUnOp::Op(UnOp::BitNot),
-                    "*" => SUnOp::Deref,
-                    "&" => SUnOp::AddrOf,
-                    _ => return x, // `+e`
-                };
-                SExpr::Unary(op, b(x), sp)
-            }
-            "c_binary" => {
-                let op = field(node, "operator").map_or("", |o| self.src.text(o));
-                let l = self.expr_field(node, "left");
-                let r = self.expr_field(node, "right");
-                let op = match op {
-                    "||" => BinOp::LogicalOr,
-                    "&&" => BinOp::LogicalAnd,
-                    "|" => BinOp::Or,
-                    "^" => BinOp::Xor,
-                    "&" => BinOp::And,
-                    "==" => BinOp::Eq,
-                    "!=" => BinOp::Ne,
-                    "<" => BinOp::Lt,
-                    "<=" => BinOp::Le,
-                    ">" => BinOp::Gt,
-                    ">=" => BinOp::Ge,
-                    "<<" => BinOp::Shl,
-                    ">>" => BinOp::Shr,
-                    "+" => BinOp::Add,
-                    "-" => BinOp::Sub,
-                    "*" => BinOp::Mul,
-                    "/" => BinOp::Div,
-                    _ => BinOp::Rem,
-                };
-                SExpr::Binary(op, b(l), b(r), sp)
-            }
-            "c_conditional" => {
-                let c = self.expr_field(node, "condition");
-                let x = self.expr_field(node, "consequence");
-                let y = self.expr_field(node, "alternative");
-                SExpr::Cond(b(c), b(x), b(y), sp)
-            }
-            "c_assignment" => {
-                let op = match field(node, "operator").map_or("=", |o| self.src.text(o)) {
-                    "+=" => Some(BinOp::Add),
-                    "-=" => Some(BinOp::Sub),
-                    "|=" => Some(BinOp::Or),
-                    "&=" => Some(BinOp::And),
-                    "^=" => Some(BinOp::Xor),
-                    _ => None,
-                };
-                let left = self.expr_field(node, "left");
-                let right = self.expr_field(node, "right");
-                SExpr::Assign {
-                    op,
-                    left: b(left),
-                    right: b(right),
-                    span: sp,
-                }
-            }
-            "c_call" => {
-                let name = match field(node, "function") {
-                    Some(f) => self.src.name(f),
-                    None => Name {
-                        text: String::new(),
-                        span: sp,
-                    },
-                };
-                let args = children_by_field(node, "argument")
-                    .into_iter()
-                    .map(|a| self.expr(a))
-                    .collect();
-                SExpr::Call {
-                    name,
-                    args,
-                    span: sp,
-                }
-            }
-            "c_member" => {
-                self.error(
-                    sp,
-                    "structure members (`->`, `.`) are not supported in C tests",
-                );
-                SExpr::Int(0, sp)
-            }
-            "c_subscript" => {
-                self.error(sp, "arrays (`a[i]`) are not supported in C tests");
-                SExpr::Int(0, sp)
-            }
-            // ERROR nodes: already a syntax error.
-            _ => SExpr::Int(0, sp),
-        }
     }
 }
