@@ -111,11 +111,15 @@ export default grammar({
 
   // No `conflicts`: precedences resolve every ambiguity (the condition expressions are a
   // separate copy so that they never compete with thread expressions).
-  conflicts: $ => [],
+  // The C dialect's declarations and casts (`spinlock_t *s;`, `(intptr_t *)p`) start like
+  // expressions: GLR keeps both readings until the next tokens decide.
+  conflicts: $ => [
+    [$.c_type, $._c_primary],
+  ],
 
   rules: {
     // The first word tells the dialects apart.
-    source_file: $ => choice($.native_test, $.x86_test, $.asm_test),
+    source_file: $ => choice($.native_test, $.x86_test, $.asm_test, $.c_test),
 
     // ------------------------------------------------------------------ native dialect (`docs/reference.md#native`)
 
@@ -531,6 +535,221 @@ export default grammar({
 
     with_entry: $ => seq(field('model', $.identifier), ':', field('quantifier', $.quantifier), optional(';')),
 
+
+    // ------------------------------------------------------------------ herd's C dialect (`docs/reference.md#c`)
+
+    // `C NAME`, an optional doc string and metadata, the init block, the threads
+    // `P0(int *x) { ... }`, `locations`, `filter` and the condition. Macros (`READ_ONCE`,
+    // `smp_mb`, ...) are ordinary calls here: the front end expands them with the model's
+    // `.def` file.
+    c_test: $ => seq(
+      field('header', $.c_header),
+      repeat(field('metadata', choice($.metadata, $.c_info))),
+      field('init', $.c_init),
+      repeat(field('thread', $.c_thread)),
+      repeat(field('locations', $.locations_clause)),
+      optional(field('filter', $.filter_clause)),
+      optional(seq(
+        field('condition', $.final_condition),
+        optional(field('trailer', $.with_clause)),
+      )),
+    ),
+
+    // A line before the init block that is not `key=value` (`C rwsem` under the header):
+    // herd skips it.
+    c_info: _ => token(prec(-2, /[A-Za-z][^\n{=]*/)),
+
+    c_header: $ => seq(
+      field('dialect', 'C'),
+      field('name', $.test_name),
+      optional(field('description', $.string)),
+    ),
+
+    // `{ x = 1; int *p = &y; 0:r0 = 0; atomic_t v = ATOMIC_INIT(2); [x] = 0; }`: entries
+    // separated by `;` (any number, also before the `}`).
+    c_init: $ => seq(
+      '{',
+      repeat(';'),
+      repeat(seq(field('entry', $.c_init_entry), repeat1(';'))),
+      optional(field('entry', $.c_init_entry)),
+      '}',
+      optional(';'),
+    ),
+
+    c_init_entry: $ => seq(
+      choice(
+        seq(
+          optional(field('type', $.c_type)),
+          repeat(field('pointer', '*')),
+          field('location', choice($.identifier, $.thread_register)),
+          optional(seq('[', field('size', $.integer), ']')),
+        ),
+        field('location', $.memory_operand),
+      ),
+      optional(seq('=', field('value', $._c_expression))),
+    ),
+
+    // `int`, `intptr_t`, `atomic_int`, `volatile int`, `struct srcu_struct`, `unsigned long`:
+    // the words before a declared name (the `*`s belong to the declarator).
+    c_type: $ => seq(
+      repeat(field('qualifier', choice('volatile', 'const'))),
+      choice(
+        seq(field('word', 'struct'), field('word', $.identifier)),
+        repeat1(field('word', choice('unsigned', 'signed', 'int', 'long', 'char', 'short', 'void'))),
+        field('word', $.identifier),
+      ),
+    ),
+
+    // `P0(int *x, spinlock_t *s) { ... }`, also `void P0(...)`; `P0(void)` has no parameters.
+    c_thread: $ => seq(
+      optional(field('return_type', 'void')),
+      field('name', $.identifier),
+      '(',
+      optional(choice(commaSep1(field('parameter', $.c_parameter)), 'void')),
+      ')',
+      field('body', $.c_block),
+    ),
+
+    c_parameter: $ => seq(
+      field('type', $.c_type),
+      repeat(field('pointer', '*')),
+      field('name', $.identifier),
+    ),
+
+    c_block: $ => seq('{', repeat(field('statement', $._c_statement)), '}'),
+
+    _c_statement: $ => choice(
+      $.c_declaration,
+      $.c_expression_statement,
+      $.c_if_statement,
+      $.c_while_statement,
+      $.c_block,
+      $.c_empty_statement,
+    ),
+
+    c_empty_statement: _ => ';',
+
+    // `int r0;`, `intptr_t r1 = READ_ONCE(*x);`, `int *p, r2 = 0;`
+    c_declaration: $ => prec.dynamic(1, seq(
+      field('type', $.c_type),
+      commaSep1(field('declarator', $.c_declarator)),
+      ';',
+    )),
+
+    c_declarator: $ => seq(
+      repeat(field('pointer', '*')),
+      field('name', $.identifier),
+      optional(seq('=', field('value', $._c_expression))),
+    ),
+
+    c_expression_statement: $ => seq(field('expression', $._c_expression), ';'),
+
+    c_if_statement: $ => prec.right(seq(
+      'if',
+      '(',
+      field('condition', $._c_expression),
+      ')',
+      field('consequence', $._c_statement),
+      optional(seq('else', field('alternative', $._c_statement))),
+    )),
+
+    c_while_statement: $ => seq(
+      'while',
+      '(',
+      field('condition', $._c_expression),
+      ')',
+      field('body', $._c_statement),
+    ),
+
+    _c_expression: $ => choice(
+      $.c_assignment,
+      $.c_conditional,
+      $._c_operand,
+    ),
+
+    _c_operand: $ => choice(
+      $.c_binary,
+      $.c_unary,
+      $.c_cast,
+      $._c_primary,
+    ),
+
+    _c_primary: $ => choice(
+      $.identifier,
+      $.integer,
+      $.c_call,
+      $.c_parenthesized,
+      $.c_member,
+      $.c_subscript,
+    ),
+
+    // `r0 = e`, `*x = e`, `r0 += e`
+    c_assignment: $ => prec.right(1, seq(
+      field('left', $._c_operand),
+      field('operator', choice('=', '+=', '-=', '|=', '&=', '^=')),
+      field('right', $._c_expression),
+    )),
+
+    c_conditional: $ => prec.right(2, seq(
+      field('condition', $._c_operand),
+      '?',
+      field('consequence', $._c_expression),
+      ':',
+      field('alternative', $._c_expression),
+    )),
+
+    c_binary: $ => {
+      /** @type {[string, number][]} */
+      const table = [
+        ['||', 3], ['&&', 4], ['|', 5], ['^', 6], ['&', 7],
+        ['==', 8], ['!=', 8], ['<', 9], ['<=', 9], ['>', 9], ['>=', 9],
+        ['<<', 10], ['>>', 10], ['+', 11], ['-', 11], ['*', 12], ['/', 12], ['%', 12],
+      ];
+      return choice(...table.map(([op, p]) => prec.left(p, seq(
+        field('left', $._c_operand),
+        field('operator', op),
+        field('right', $._c_operand),
+      ))));
+    },
+
+    // `-e`, `!e`, `~e`, `*p`, `&x`
+    c_unary: $ => prec(13, seq(
+      field('operator', choice('-', '!', '~', '*', '&', '+')),
+      field('operand', $._c_operand),
+    )),
+
+    // `(intptr_t *)p`, `(int)r0`: a type with `*`s, or one of C's own type words.
+    c_cast: $ => prec(13, seq(
+      '(',
+      field('type', $.c_type),
+      repeat(field('pointer', '*')),
+      ')',
+      field('operand', $._c_operand),
+    )),
+
+    // `READ_ONCE(*x)`, `smp_mb()`, `atomic_add(1, v)`: macros and functions alike.
+    c_call: $ => prec(14, seq(
+      field('function', $.identifier),
+      '(',
+      optional(commaSep1(field('argument', $._c_expression))),
+      ')',
+    )),
+
+    c_parenthesized: $ => prec.dynamic(1, prec(14, seq('(', field('expression', $._c_expression), ')'))),
+
+    c_member: $ => prec(14, seq(
+      field('object', $._c_primary),
+      field('operator', choice('->', '.')),
+      field('member', $.identifier),
+    )),
+
+    c_subscript: $ => prec(14, seq(
+      field('array', $._c_primary),
+      '[',
+      field('index', $._c_expression),
+      ']',
+    )),
+
     // ------------------------------------------------------------------ tokens
 
     // Test names may contain `+ - . ,` (`SB+mfences`) and, in herd's catalogues, `/` and `[ ]`
@@ -553,7 +772,10 @@ export default grammar({
     comment: _ => token(choice(
       seq('//', /[^\n]*/),
       seq('/*', /[^*]*\*+([^/*][^*]*\*+)*/, '/'),
-      seq('(*', /[^*]*\*+([^)*][^*]*\*+)*/, ')'),
+      // In C code `(*x` is a dereference (`WRITE_ONCE(*x, 1)`): a herd comment does not
+      // start `(*` with a lower-case word unless a space and a letter follow it (`(*test MV`).
+      seq('(*', /([^a-z_(&*][^*]*)?\*+([^)*][^*]*\*+)*/, ')'),
+      seq('(*', /[a-z_][A-Za-z0-9_]*[ \t]+[A-Za-z][^*]*\*+([^)*][^*]*\*+)*/, ')'),
     )),
 
     // herd's `<< ... >>` blocks (display directives), ignored.

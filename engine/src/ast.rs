@@ -22,6 +22,10 @@ pub enum Dialect {
     AArch64,
     /// `RISCV NAME ...` (herd7 format, `docs/arm-riscv.md`), as `AArch64`.
     RiscV,
+    /// `C NAME ...` (herd7's C dialect: the Linux kernel's and C11 tests,
+    /// `docs/reference.md#c`): the code is in [`crate::c::Source`], the thread bodies here
+    /// are empty.
+    C,
 }
 
 impl Dialect {

@@ -8,6 +8,7 @@
 pub mod asm;
 pub mod ast;
 pub mod axiomatic;
+pub mod c;
 pub mod cat;
 pub mod diag;
 pub mod mcr;

@@ -1,7 +1,9 @@
 //! The front end never panics: random bytes, random token soup, and truncations and
-//! mutations of valid programs (both dialects). It also keeps its contract on all of them:
-//! `test` is `None` iff there is an error diagnostic, and every span lies inside the text.
-//! Incremental reparsing gives the same result as parsing from scratch.
+//! mutations of valid programs (every dialect: native, X86, X86_64, AArch64, RISC-V and C).
+//! It also keeps its contract on all of them: `test` is `None` iff there is an error
+//! diagnostic, and every span lies inside the text; a C test's macro expansion (with a
+//! `.def` written here) gives errors inside the text too, and so does the `.def` parser on
+//! mutated definitions. Incremental reparsing gives the same result as parsing from scratch.
 
 mod tier;
 
@@ -53,12 +55,104 @@ locations [x; 1:rbx;]
 forall (0:rax=0 \/ [x]=3)
 "#;
 
+const AARCH64: &str = r#"AArch64 MP+dmb.sy+addr
+"doc"
+{ 0:X1=x; 0:X3=y; 1:X1=y; 1:X3=x; }
+ P0          | P1                  ;
+ MOV W0,#1   | LDR W0,[X1]         ;
+ STR W0,[X1] | EOR W2,W0,W0        ;
+ DMB SY      | LDR W4,[X3,W2,SXTW] ;
+ MOV W2,#1   | CBNZ W4,L0          ;
+ STR W2,[X3] | L0:                 ;
+exists (1:X0=1 /\ 1:X4=0)
+"#;
+
+const RISCV: &str = r#"RISCV SB+fence.rw.rws
+{ 0:x5=1; 0:x6=x; 0:x8=y; 1:x5=1; 1:x6=y; 1:x8=x; }
+ P0          | P1                      ;
+ sw x5,0(x6) | sw x5,0(x6)             ;
+ fence rw,rw | amoswap.w.aq x9,x5,(x6) ;
+ lw x7,0(x8) | lw x7,0(x8)             ;
+exists (0:x7=0 /\ 1:x7=0)
+"#;
+
+/// herd's C dialect: kernel macros, C11 forms, locals, casts, `if`/`else`, `while`.
+const C: &str = r#"C MP+all
+"doc"
+Cycle=Rfe PodRR
+(* Result: Never *)
+{ x = 1; int *p = &y; 0:r9 = 2; atomic_t v = ATOMIC_INIT(1); }
+
+P0(int *x, int *y, spinlock_t *s, atomic_t *v)
+{
+	int r0 = READ_ONCE(*x);
+	WRITE_ONCE(*y, r0 + 1);
+	spin_lock(s);
+	r1 = xchg(x, 2);
+	spin_unlock(s);
+	if (r0 == 1 && !r1) { smp_mb(); } else if (r1 > 1) smp_store_release(y, 3); else { atomic_inc(v); }
+	while (READ_ONCE(*x) == 0) ;
+	*x = (int)r0 * -2;
+}
+
+P1(int *x, int *y)
+{
+	intptr_t r0 = (intptr_t)smp_load_acquire(y);
+	r1 = atomic_load_explicit(x, memory_order_acquire);
+}
+
+locations [x; 1:r0;]
+filter (1:r0=1)
+exists (1:r0=1 /\ 1:r1=0 \/ ~(x=1))
+"#;
+
+/// The macros the C seed uses, in herd's `.def` syntax (written here).
+const DEFS: &str = "READ_ONCE(X) __load{once}(X)
+WRITE_ONCE(X,V) { __store{once}(X,V); }
+smp_store_release(X,V) { __store{release}(*X,V); }
+smp_load_acquire(X) __load{acquire}(*X)
+smp_mb() { __fence{mb}; }
+xchg(X,V) __xchg{mb}(X,V)
+spin_lock(X) { __lock(X); }
+spin_unlock(X) { __unlock(X); }
+atomic_inc(X) { __atomic_op{noreturn}(X,+,1); }
+atomic_dec_and_test(X) __atomic_op_return{mb}(X,-,1) == 0
+";
+
+const SEEDS: [&str; 6] = [NATIVE, X86, X86_64, AARCH64, RISCV, C];
+
 /// One of the seed programs.
 fn seed(which: usize) -> &'static str {
-    [NATIVE, X86, X86_64][which % 3]
+    SEEDS[which % SEEDS.len()]
 }
 
 const TOKENS: &[&str] = &[
+    "C",
+    "AArch64",
+    "RISCV",
+    "READ_ONCE",
+    "smp_mb",
+    "(*x",
+    "*x",
+    "&x",
+    "->",
+    "int",
+    "intptr_t",
+    "P0(int *x)",
+    "atomic_load_explicit",
+    "memory_order_acquire",
+    "__load{once}",
+    "LDR",
+    "X0",
+    "[X1]",
+    "#1",
+    "sw",
+    "x5",
+    "0(x6)",
+    "?",
+    "&",
+    "^",
+    "+=",
     "litmus",
     "X86",
     "X86_64",
@@ -154,6 +248,26 @@ const TOKENS: &[&str] = &[
 
 fn check_contract(text: &str) {
     let parsed = syntax::parse(text);
+    assert_eq!(
+        parsed.c.is_some(),
+        parsed
+            .test
+            .as_ref()
+            .is_some_and(|t| t.dialect == litmus_engine::ast::Dialect::C),
+        "a C test's source iff a C test, for {text:?}"
+    );
+    if let Some(src) = &parsed.c {
+        let defs = litmus_engine::c::Defs::parse("seed.def", DEFS).expect("the seed .def parses");
+        if let Err(errors) = litmus_engine::c::lower(src, &defs) {
+            assert!(!errors.is_empty());
+            for d in errors {
+                assert!(
+                    d.span.start <= d.span.end && d.span.end as usize <= text.len(),
+                    "expansion error {d:?} outside {text:?}"
+                );
+            }
+        }
+    }
     let has_error = parsed.diagnostics.iter().any(|d| d.is_error());
     assert_eq!(
         parsed.test.is_none(),
@@ -190,8 +304,9 @@ proptest! {
     }
 
     #[test]
-    fn token_soup(tokens in proptest::collection::vec(proptest::sample::select(TOKENS), 0..80), native in any::<bool>()) {
-        let mut text = String::from(if native { "litmus T\n" } else { "X86 T\n" });
+    fn token_soup(tokens in proptest::collection::vec(proptest::sample::select(TOKENS), 0..80), which in 0usize..6) {
+        let header = ["litmus T\n", "X86 T\n", "X86_64 T\n", "AArch64 T\n", "RISCV T\n", "C T\n"];
+        let mut text = String::from(header[which]);
         for t in tokens {
             text.push_str(t);
             text.push(' ');
@@ -200,13 +315,13 @@ proptest! {
     }
 
     #[test]
-    fn truncations(cut in 0usize..2000, which in 0usize..3) {
+    fn truncations(cut in 0usize..2000, which in 0usize..6) {
         let src = seed(which);
         check_contract(&src[..char_floor(src, cut % (src.len() + 1))]);
     }
 
     #[test]
-    fn mutations(at in 0usize..2000, len in 0usize..12, insert in proptest::sample::select(TOKENS), which in 0usize..3) {
+    fn mutations(at in 0usize..2000, len in 0usize..12, insert in proptest::sample::select(TOKENS), which in 0usize..6) {
         let src = seed(which);
         let start = char_floor(src, at % src.len());
         let end = char_floor(src, (start + len).min(src.len())).max(start);
@@ -217,7 +332,7 @@ proptest! {
 
     /// An edited old tree reparsed incrementally gives the tree a fresh parse gives.
     #[test]
-    fn incremental_matches_fresh(at in 0usize..2000, len in 0usize..8, insert in proptest::sample::select(TOKENS), which in 0usize..3) {
+    fn incremental_matches_fresh(at in 0usize..2000, len in 0usize..8, insert in proptest::sample::select(TOKENS), which in 0usize..6) {
         let src = seed(which);
         let start = char_floor(src, at % src.len());
         let end = char_floor(src, (start + len).min(src.len())).max(start);
@@ -241,16 +356,34 @@ proptest! {
         prop_assert_eq!(incremental.tree.root_node().to_sexp(), fresh.tree.root_node().to_sexp());
         prop_assert_eq!(incremental.test, fresh.test);
         prop_assert_eq!(incremental.diagnostics, fresh.diagnostics);
+        prop_assert_eq!(incremental.c, fresh.c);
+    }
+
+    /// The `.def` parser on mutated definitions: a definition set or an error inside the
+    /// text, never a panic.
+    #[test]
+    fn def_mutations(at in 0usize..2000, len in 0usize..12, insert in proptest::sample::select(TOKENS)) {
+        let start = char_floor(DEFS, at % DEFS.len());
+        let end = char_floor(DEFS, (start + len).min(DEFS.len())).max(start);
+        let mut text = DEFS.to_string();
+        text.replace_range(start..end, insert);
+        if let Err(e) = litmus_engine::c::Defs::parse("m.def", &text) {
+            prop_assert!(e.line >= 1 && e.line <= text.lines().count() + 1, "{e} in {text:?}");
+            prop_assert!(!e.message.is_empty());
+        }
     }
 }
 
 #[test]
 fn the_seed_programs_are_valid() {
-    for src in [NATIVE, X86, X86_64] {
+    for src in SEEDS {
         let parsed = syntax::parse(src);
         assert!(parsed.diagnostics.is_empty(), "{:?}", parsed.diagnostics);
         assert!(parsed.test.is_some());
     }
+    let c = syntax::parse(C).c.expect("the C seed's source");
+    let defs = litmus_engine::c::Defs::parse("seed.def", DEFS).expect("the seed .def parses");
+    litmus_engine::c::lower(&c, &defs).expect("the C seed expands");
 }
 
 /// Pathological shapes: deep nesting in every position the lowering recurses into, in both
@@ -285,6 +418,27 @@ fn pathological_inputs_do_not_overflow() {
         ),
         format!("litmus D\nthread P0 {{ {} }}\n", "@ ".repeat(n)),
         format!("litmus D\n{}", "thread P0 { ".repeat(n)),
+        format!("C D\n{{}}\nP0(int *x) {{ r0 = {open}1{close}; }}\n"),
+        format!("C D\n{{}}\nP0(int *x) {{ r0 = {}1; }}\n", "-".repeat(n)),
+        format!("C D\n{{}}\nP0(int *x) {{ r0 = {}1; }}\n", "1 + ".repeat(n)),
+        format!(
+            "C D\n{{}}\nP0(int *x) {{ {}r0 = 1;{} }}\n",
+            "{ ".repeat(n),
+            " }".repeat(n)
+        ),
+        format!(
+            "C D\n{{}}\nP0(int *x) {{ {}r0 = 1; }}\n",
+            "if (1) ".repeat(n)
+        ),
+        format!(
+            "C D\n{{}}\nP0(int *x) {{ {}r0 = 1; }}\n",
+            "while (1) ".repeat(n)
+        ),
+        format!(
+            "C D\n{{}}\nP0(int *x) {{ r0 = {}x{}; }}\n",
+            "READ_ONCE(".repeat(n),
+            ")".repeat(n)
+        ),
         "{".repeat(n),
     ];
     // Half the 2 MiB a tokio worker or test thread gets: room to spare for the callers.
@@ -304,7 +458,7 @@ fn pathological_inputs_do_not_overflow() {
 /// from the previous tree after each keystroke. Every step agrees with a fresh parse.
 #[test]
 fn typing_character_by_character_matches_fresh_parses() {
-    for src in [NATIVE, X86, X86_64] {
+    for src in SEEDS {
         let mut text = String::new();
         let mut tree = syntax::parse("").tree;
         for ch in src.chars() {

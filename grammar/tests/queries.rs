@@ -34,6 +34,10 @@ fn node_types_lists_the_front_end_nodes() {
         "mnemonic",
         "arm_address",
         "riscv_address",
+        "c_test",
+        "c_thread",
+        "c_call",
+        "c_declaration",
     ] {
         assert!(
             tree_sitter_litmus::NODE_TYPES.contains(&format!("\"type\": \"{kind}\"")),

@@ -51,6 +51,10 @@ fn lower_program(
     stop: &dyn Fn() -> bool,
     spins: bool,
 ) -> Result<Program, LowerError> {
+    if test.dialect == ast::Dialect::C {
+        // The code is in `c::Source`, not the thread bodies: not an empty program either.
+        return Err(LowerError::Invalid(crate::c::NOT_AVAILABLE.to_string()));
+    }
     if test.dialect.is_asm() {
         // The code is not in the thread bodies: an empty program would be a wrong answer.
         return Err(LowerError::Invalid(crate::asm::NOT_AVAILABLE.to_string()));

@@ -30,7 +30,7 @@ pub fn insertion_offset(text: &str, dialect: Dialect, after: Span) -> usize {
     let end = (after.end as usize).min(text.len());
     match dialect {
         Dialect::Native => end,
-        Dialect::X86 | Dialect::X86_64 | Dialect::AArch64 | Dialect::RiscV => {
+        Dialect::X86 | Dialect::X86_64 | Dialect::AArch64 | Dialect::RiscV | Dialect::C => {
             text[end..].find('\n').map_or(text.len(), |i| end + i)
         }
     }
@@ -43,6 +43,7 @@ fn keyword(dialect: Dialect) -> &'static str {
         // herd's `X86` writes it in capitals, `X86_64` (AT&T) in lower case.
         Dialect::X86_64 => "mfence",
         Dialect::X86 | Dialect::AArch64 | Dialect::RiscV => "MFENCE",
+        Dialect::C => "smp_mb();",
     }
 }
 
@@ -62,7 +63,7 @@ pub fn insert(text: &str, dialect: Dialect, places: &[Placement]) -> String {
                 native(text, &places[order[k]], &mut out);
                 k += 1;
             }
-            Dialect::X86 | Dialect::X86_64 | Dialect::AArch64 | Dialect::RiscV => {
+            Dialect::X86 | Dialect::X86_64 | Dialect::AArch64 | Dialect::RiscV | Dialect::C => {
                 let mut group = vec![];
                 while k < order.len() && places[order[k]].offset == off {
                     group.push(&places[order[k]]);

@@ -23,6 +23,7 @@
 //! I/O and keeps no clock of its own.
 
 pub(crate) mod asm;
+mod c;
 mod errors;
 mod expr;
 pub mod fences;
@@ -53,6 +54,10 @@ pub struct Parsed {
     /// The code of an AArch64 or RISC-V test (whose [`ast::Test`] has empty thread bodies);
     /// `None` for other dialects, and iff `test` is `None`.
     pub asm: Option<crate::asm::Code>,
+    /// The code of a C test as written (macros not expanded: [`crate::c::lower`] does that
+    /// with the model's `.def` file), whose [`ast::Test`] has empty thread bodies; `None` for
+    /// other dialects, and iff `test` is `None`.
+    pub c: Option<crate::c::Source>,
 }
 
 /// Parses and lowers `text` from scratch.
@@ -73,6 +78,7 @@ pub fn parse_incremental(text: &str, old: Option<&Tree>) -> Parsed {
             test: None,
             diagnostics: Vec::new(),
             asm: None,
+            c: None,
         },
     }
 }
@@ -84,7 +90,7 @@ pub fn parse_incremental(text: &str, old: Option<&Tree>) -> Parsed {
 pub fn parse_with(text: &str, old: Option<&Tree>, stop: &dyn Fn() -> bool) -> Option<Parsed> {
     let stop = Stop::new(stop);
     let tree = parse_tree(text, old, &|| stop.poll())?;
-    let Some((test, diagnostics, asm)) = lower_full(text, &tree, &stop) else {
+    let Some((test, diagnostics, code)) = lower_full(text, &tree, &stop) else {
         // Freeing the tree of a huge input takes a while: not on the way out.
         crate::control::drop_in_background(tree);
         return None;
@@ -93,7 +99,8 @@ pub fn parse_with(text: &str, old: Option<&Tree>, stop: &dyn Fn() -> bool) -> Op
         tree,
         test,
         diagnostics,
-        asm,
+        asm: code.asm,
+        c: code.c,
     })
 }
 
@@ -198,7 +205,14 @@ fn lower_with(
     lower_full(text, tree, stop).map(|(t, d, _)| (t, d))
 }
 
-type Lowered = (Option<ast::Test>, Vec<Diagnostic>, Option<crate::asm::Code>);
+/// The code beside the AST of an AArch64, RISC-V or C test.
+#[derive(Default)]
+struct Code {
+    asm: Option<crate::asm::Code>,
+    c: Option<crate::c::Source>,
+}
+
+type Lowered = (Option<ast::Test>, Vec<Diagnostic>, Code);
 
 /// [`lower_with`], with the code of an AArch64 or RISC-V test.
 fn lower_full(text: &str, tree: &Tree, stop: &Stop<'_>) -> Option<Lowered> {
@@ -216,13 +230,22 @@ fn lower_full(text: &str, tree: &Tree, stop: &Stop<'_>) -> Option<Lowered> {
             let (_, lower) = fronts.iter().find(|(kind, _)| *kind == n.kind())?;
             Some((n, lower))
         });
-    let mut code = None;
-    let lowered = match test_node {
-        Some((node, lower)) => lower(&Src::new(text, stop), node, &mut diags).map(|(t, c)| {
-            code = c;
+    let mut code = Code::default();
+    let c_node = (0..root.named_child_count())
+        .filter_map(|i| root.named_child(i as u32))
+        .find(|n| n.kind() == c::NODE);
+    let lowered = match (test_node, c_node) {
+        (_, Some(node)) => c::lower(&Src::new(text, stop), node, &mut diags).map(|(t, s)| {
+            code.c = Some(s);
             t
         }),
-        None => {
+        (Some((node, lower)), None) => {
+            lower(&Src::new(text, stop), node, &mut diags).map(|(t, c)| {
+                code.asm = c;
+                t
+            })
+        }
+        (None, None) => {
             let start = text.len() - text.trim_start().len();
             let end = text[start..]
                 .find(char::is_whitespace)
@@ -230,12 +253,12 @@ fn lower_full(text: &str, tree: &Tree, stop: &Stop<'_>) -> Option<Lowered> {
             let first_word = &text[start..end];
             // A test whose header is right but that failed to parse as a whole keeps its
             // syntax errors; anything else gets one diagnostic saying what a test looks like.
-            let herd = ["X86", "x86", "X86_64", "AArch64", "RISCV"];
+            let herd = ["X86", "x86", "X86_64", "AArch64", "RISCV", "C"];
             if !(first_word == "litmus" || herd.contains(&first_word)) || diags.is_empty() {
                 diags.clear();
                 diags.push(Diagnostic::error(
                     Span::new(start, end),
-                    "expected a test: `litmus NAME` (native dialect), `X86 NAME`, `X86_64 NAME`, `AArch64 NAME` or `RISCV NAME` (herd's dialects)",
+                    "expected a test: `litmus NAME` (native dialect), `X86 NAME`, `X86_64 NAME`, `AArch64 NAME`, `RISCV NAME` or `C NAME` (herd's dialects)",
                 ));
             }
             None
@@ -262,7 +285,7 @@ fn lower_full(text: &str, tree: &Tree, stop: &Stop<'_>) -> Option<Lowered> {
         return None;
     }
     if diags.iter().any(Diagnostic::is_error) {
-        return Some((None, diags, None));
+        return Some((None, diags, Code::default()));
     }
     Some((lowered, diags, code))
 }

@@ -16,6 +16,10 @@ pub(crate) fn register_key(dialect: Dialect, written: &str) -> String {
             None => written.to_string(),
         };
     }
+    // C: registers are the thread's variables, as written (`r0`).
+    if dialect == Dialect::C {
+        return written.to_string();
+    }
     let w = written.trim_start_matches('%');
     if dialect != Dialect::X86_64 {
         return w.to_ascii_uppercase();

@@ -12,6 +12,8 @@
 //! - `text.rs`: herd's block, schedules, witness, warnings, stats, `--quiet` summaries;
 //! - `cond.rs`: the condition's observed variables, projected states, condition printing;
 //! - JSON: the crate's `json` module (`json::report`, `json::fences`), shared with the server;
+//! - `cdialect.rs`: herd's C tests, read (syntax errors, the `Result:` header) and reported as
+//!   not checkable yet;
 //! - `axiom.rs`: AArch64 and RISC-V tests, checked by the axiomatic engine against a cat model;
 //! - `merge.rs`: `litmus merge`, the shards' JSON documents combined into the unsharded one;
 //! - `progress.rs`: Ctrl-C and the progress line.
@@ -24,6 +26,7 @@
 
 pub mod args;
 mod axiom;
+mod cdialect;
 mod cond;
 mod diagnostics;
 pub mod fences;
@@ -220,6 +223,9 @@ fn err(s: &str) {
 /// Runs `litmus check`; returns the exit status.
 pub fn check(args: CheckArgs) -> i32 {
     if let Some(status) = axiom::run(&args) {
+        return status;
+    }
+    if let Some(status) = cdialect::run(&args) {
         return status;
     }
     if args.cat.is_some() {
