@@ -96,3 +96,20 @@ fn a_users_cat_model_replaces_the_architectures() {
     assert!(r.stdout.is_empty(), "{}", r.stdout);
     assert!(r.stderr.contains("--cat applies to"), "{}", r.stderr);
 }
+
+#[test]
+fn an_error_in_an_arm_test_is_reported_at_its_line_and_column() {
+    // `LineIndex` counts from 1: the position was one line and one column past the error.
+    let f = scratch(
+        "cli_axiomatic",
+        "bad.litmus",
+        b"AArch64 T\n{ 0:X1=x; }\n P0 ;\n FOO X0,[X1] ;\nexists (0:X0=1)\n",
+    );
+    let r = run(&["check", &f]);
+    assert_eq!(r.status, 2, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stderr.contains("bad.litmus:4:2: error: `FOO` is outside the supported AArch64 subset"),
+        "{}",
+        r.stderr
+    );
+}

@@ -115,11 +115,10 @@ pub fn run(args: &CheckArgs) -> Option<i32> {
             let index = litmus_engine::LineIndex::new(text);
             for d in p.diagnostics.iter().filter(|d| d.is_error()) {
                 let pos = index.line_col(d.span.start);
+                // `LineIndex` counts lines and columns from 1.
                 err(&format!(
                     "{path}:{}:{}: error: {}",
-                    pos.line + 1,
-                    pos.col + 1,
-                    d.message
+                    pos.line, pos.col, d.message
                 ));
             }
             status = exit::BAD_INPUT;
@@ -131,7 +130,7 @@ pub fn run(args: &CheckArgs) -> Option<i32> {
             Err(e) => {
                 let at = e.span.map(|s| {
                     let pos = litmus_engine::LineIndex::new(text).line_col(s.start);
-                    format!("{}:{}: ", pos.line + 1, pos.col + 1)
+                    format!("{}:{}: ", pos.line, pos.col)
                 });
                 err(&format!(
                     "litmus: {path}:{}cannot check: {e}",
