@@ -66,8 +66,16 @@ fn every_shared_cat_and_bell_file_parses() {
                 failures.push(format!("{} with includes: {e}", f.display()));
             }
         }
-        println!("{sub}: {} cat/bell files parsed", files.len() - failures.len());
-        assert!(failures.is_empty(), "{} files fail:\n{}", failures.len(), failures.join("\n"));
+        println!(
+            "{sub}: {} cat/bell files parsed",
+            files.len() - failures.len()
+        );
+        assert!(
+            failures.is_empty(),
+            "{} files fail:\n{}",
+            failures.len(),
+            failures.join("\n")
+        );
         total += files.len();
     }
     println!("parsed {total} files in all");
@@ -76,4 +84,408 @@ fn every_shared_cat_and_bell_file_parses() {
 fn near(src: &str, e: &CatError) -> String {
     let s = e.offset.min(src.len());
     src[s..].chars().take(40).collect()
+}
+
+// ---------------------------------------------------------------------------------------
+// Small hand-built executions
+// ---------------------------------------------------------------------------------------
+
+/// One event of a hand-built execution.
+#[derive(Clone)]
+struct Ev {
+    /// `None`: an initial write.
+    thread: Option<usize>,
+    /// `'R'`, `'W'` or `'F'`.
+    kind: char,
+    loc: &'static str,
+    value: i64,
+    tags: Vec<&'static str>,
+}
+
+fn w(t: usize, loc: &'static str, value: i64, tags: &[&'static str]) -> Ev {
+    Ev {
+        thread: Some(t),
+        kind: 'W',
+        loc,
+        value,
+        tags: tags.to_vec(),
+    }
+}
+fn r(t: usize, loc: &'static str, value: i64, tags: &[&'static str]) -> Ev {
+    Ev {
+        kind: 'R',
+        ..w(t, loc, value, tags)
+    }
+}
+fn f(t: usize, tags: &[&'static str]) -> Ev {
+    Ev {
+        kind: 'F',
+        ..w(t, "", 0, tags)
+    }
+}
+fn init(loc: &'static str) -> Ev {
+    Ev {
+        thread: None,
+        ..w(0, loc, 0, &[])
+    }
+}
+
+fn rel(n: usize, pairs: &[(usize, usize)]) -> Value {
+    let mut r = Rel::empty(n);
+    for &(a, b) in pairs {
+        r.add(a, b);
+    }
+    Value::Rel(r)
+}
+
+/// The base sets and relations of an execution, as a front end hands them to the model:
+/// `R W M F IW FW`, a set per tag (named as herd names it: `'wmb` -> `Wmb`), `po loc int ext
+/// id rf co` and `extra` (`addr`, `data`, `ctrl`, `rmw`: empty unless given). Events of a
+/// thread are in program order.
+fn env_of(
+    evs: &[Ev],
+    rf: &[(usize, usize)],
+    co: &[(usize, usize)],
+    extra: &[(&str, &[(usize, usize)])],
+) -> Env {
+    let n = evs.len();
+    let mut env = Env::new(n);
+    let set = |p: &dyn Fn(&Ev) -> bool| -> Set {
+        evs.iter()
+            .enumerate()
+            .filter(|(_, e)| p(e))
+            .fold(0, |s, (i, _)| s | 1 << i)
+    };
+    let wset = set(&|e| e.kind == 'W');
+    let mut sets: Vec<(String, Set)> = vec![
+        ("R".into(), set(&|e| e.kind == 'R')),
+        ("W".into(), wset),
+        ("M".into(), set(&|e| e.kind != 'F')),
+        ("F".into(), set(&|e| e.kind == 'F')),
+        ("IW".into(), set(&|e| e.thread.is_none())),
+    ];
+    // final writes: the writes no write follows in co
+    let fw = (0..n)
+        .filter(|&i| wset >> i & 1 == 1 && !co.iter().any(|&(a, _)| a == i))
+        .fold(0, |s, i| s | 1 << i);
+    sets.push(("FW".into(), fw));
+    let mut tags: Vec<&str> = evs.iter().flat_map(|e| e.tags.iter().copied()).collect();
+    tags.sort();
+    tags.dedup();
+    for t in tags {
+        sets.push((
+            litmus_engine::cat::tag_set_name(t),
+            set(&|e| e.tags.contains(&t)),
+        ));
+    }
+    // herd's C front end always has these sets (lock events)
+    for name in ["LKR", "LKW", "UL", "LF", "RL", "RU"] {
+        if !sets.iter().any(|(s, _)| s == name) {
+            sets.push((name.into(), 0));
+        }
+    }
+    for (name, s) in sets {
+        env.vars.insert(name, Value::Set(s));
+    }
+    let (mut po, mut loc, mut int, mut ext, mut id) = (vec![], vec![], vec![], vec![], vec![]);
+    for a in 0..n {
+        id.push((a, a));
+        for b in 0..n {
+            let (ea, eb) = (&evs[a], &evs[b]);
+            let same_thread = ea.thread.is_some() && ea.thread == eb.thread;
+            if same_thread {
+                int.push((a, b));
+                if a < b {
+                    po.push((a, b));
+                }
+            } else if a != b {
+                ext.push((a, b));
+            }
+            if ea.kind != 'F' && eb.kind != 'F' && ea.loc == eb.loc {
+                loc.push((a, b));
+            }
+        }
+    }
+    for (name, pairs) in [
+        ("po", &po),
+        ("loc", &loc),
+        ("int", &int),
+        ("ext", &ext),
+        ("id", &id),
+    ] {
+        env.vars.insert(name.into(), rel(n, pairs));
+    }
+    env.vars.insert("rf".into(), rel(n, rf));
+    env.vars.insert("co".into(), rel(n, co));
+    for name in ["addr", "data", "ctrl", "rmw"] {
+        let pairs = extra
+            .iter()
+            .find(|(k, _)| *k == name)
+            .map_or(&[][..], |(_, p)| p);
+        env.vars.insert(name.into(), rel(n, pairs));
+    }
+    env.values = evs.iter().map(|e| Some(e.value)).collect();
+    env
+}
+
+fn no_files(_: &str) -> Option<String> {
+    None
+}
+
+/// Runs a model on an execution; panics on a model error.
+fn run(src: &str, env: &mut Env) -> Outcome {
+    let m = Model::parse(src, &no_files).unwrap_or_else(|e| panic!("{e}"));
+    m.run(env).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Two threads: 0: W x (P0), 1: R x (P1), 2: W y (P1); rf 0 -> 1.
+fn small() -> Env {
+    let evs = [
+        w(0, "x", 1, &["a"]),
+        r(1, "x", 1, &["b"]),
+        w(1, "y", 1, &[]),
+    ];
+    env_of(&evs, &[(0, 1)], &[], &[])
+}
+
+fn pairs_of(v: &Value) -> Vec<(usize, usize)> {
+    match v {
+        Value::Rel(r) => r.pairs(),
+        Value::Empty => vec![],
+        v => panic!("not a relation: {v:?}"),
+    }
+}
+
+fn set_of(v: &Value) -> Set {
+    match v {
+        Value::Set(s) => *s,
+        Value::Empty => 0,
+        v => panic!("not a set: {v:?}"),
+    }
+}
+
+#[test]
+fn functions_closures_and_application() {
+    let mut env = small();
+    run(
+        "let a = po
+         let f(x) = a | x             (* a closure: `a` is po where f is defined *)
+         let a = rf
+         let t1 = f(0)
+         let g = fun x -> x ; po
+         let t2 = g(rf)
+         let add r = fun s -> r | s   (* curried, applied by juxtaposition *)
+         let t3 = add po rf
+         let pair(x, y) = x ; y
+         let t4 = pair(rf, po)
+         let (p, q) = (rf, po)
+         let t5 = q",
+        &mut env,
+    );
+    assert_eq!(pairs_of(&env.vars["t1"]), vec![(1, 2)]);
+    assert_eq!(pairs_of(&env.vars["t2"]), vec![(0, 2)]);
+    assert_eq!(pairs_of(&env.vars["t3"]), vec![(0, 1), (1, 2)]);
+    assert_eq!(pairs_of(&env.vars["t4"]), vec![(0, 2)]);
+    assert_eq!(pairs_of(&env.vars["t5"]), vec![(1, 2)]);
+}
+
+#[test]
+fn recursion_fixpoints_and_library_helpers() {
+    let mut env = small();
+    run(
+        "include \"cross.cat\"
+         let rec count s = match s with || {} -> 0 || e ++ rest -> [e] | count rest end
+         let c = count(M)
+         let m = map (fun e -> {e}) M                   (* a set of singleton sets *)
+         let k = map (fun p -> p ++ 0) (po | rf)       (* single-edge relations *)
+         let both = cross({{po, rf}, {0, loc}})
+         let lin = linearisations(M, po)
+         let parts = classes-loc(M)
+         let d = domain(rf) and rg = range(rf)
+         let fr1 = fencerel(B)
+         let u = udr(rf)
+         let rec tc = rf | po | (tc ; tc)",
+        {
+            env.vars.insert("B".into(), Value::Set(0b010));
+            &mut env
+        },
+    );
+    assert_eq!(pairs_of(&env.vars["c"]), vec![(0, 0), (1, 1), (2, 2)]);
+    let Value::Values(m) = &env.vars["m"] else {
+        panic!("{:?}", env.vars["m"])
+    };
+    assert_eq!(
+        m.iter().map(set_of).collect::<Vec<_>>(),
+        vec![0b001, 0b010, 0b100]
+    );
+    let Value::Values(k) = &env.vars["k"] else {
+        panic!()
+    };
+    assert_eq!(k.len(), 2);
+    // cross of {po, rf} and {0, loc}: four unions, all distinct
+    let Value::Values(b) = &env.vars["both"] else {
+        panic!()
+    };
+    assert_eq!(b.len(), 4);
+    // total orders of the three events extending po (1 before 2): 3 of them
+    let Value::Values(l) = &env.vars["lin"] else {
+        panic!()
+    };
+    assert_eq!(l.len(), 3);
+    for o in l.iter() {
+        let p = pairs_of(o);
+        assert!(p.contains(&(1, 2)) && p.len() == 3, "{p:?}");
+    }
+    let Value::Values(parts) = &env.vars["parts"] else {
+        panic!()
+    };
+    assert_eq!(
+        parts.iter().map(set_of).collect::<Vec<_>>(),
+        vec![0b011, 0b100]
+    );
+    assert_eq!(set_of(&env.vars["d"]), 0b001);
+    assert_eq!(set_of(&env.vars["rg"]), 0b010);
+    assert_eq!(pairs_of(&env.vars["fr1"]), vec![]);
+    assert_eq!(set_of(&env.vars["u"]), 0b011);
+    assert_eq!(pairs_of(&env.vars["tc"]), vec![(0, 1), (0, 2), (1, 2)]);
+}
+
+#[test]
+fn tags_enums_match_try_and_variants() {
+    let mut env = small();
+    env.variants.insert("on".into());
+    run(
+        "enum Colours = 'red || 'blue-ish
+         instructions W[Colours]
+         let pick(t) = match t with 'red -> po || _ -> rf end
+         let a = pick('red) and b = pick('blue-ish)
+         let c = Red | Blue-ish               (* the enum's tag sets: empty when unsupplied *)
+         let d = try undefined-name with rf
+         let e = if \"on\" then po else rf
+         let g = if \"off\" || not \"on\" then po else rf
+         let h = if 'red in Colours then po else rf
+         let i = if {'red} subset Colours then po else rf
+         if \"on\" let j = po else let j = rf end",
+        &mut env,
+    );
+    assert_eq!(pairs_of(&env.vars["a"]), vec![(1, 2)]);
+    assert_eq!(pairs_of(&env.vars["b"]), vec![(0, 1)]);
+    assert_eq!(set_of(&env.vars["c"]), 0);
+    assert_eq!(pairs_of(&env.vars["d"]), vec![(0, 1)]);
+    assert_eq!(pairs_of(&env.vars["e"]), vec![(1, 2)]);
+    assert_eq!(pairs_of(&env.vars["g"]), vec![(0, 1)]);
+    assert_eq!(pairs_of(&env.vars["h"]), vec![(1, 2)]);
+    assert_eq!(pairs_of(&env.vars["i"]), vec![(1, 2)]);
+    assert_eq!(pairs_of(&env.vars["j"]), vec![(1, 2)]);
+}
+
+#[test]
+fn checks_flags_procedures_and_forall() {
+    let mut env = small();
+    let out = run(
+        "flag ~empty rf as has-rf
+         flag ~empty co as has-co
+         undefined_unless empty rf as no-rf
+         procedure p(r) = acyclic r as inner end
+         call p(po)
+         forall e in M do irreflexive [e] ; po end",
+        &mut env,
+    );
+    assert_eq!(out.failed, None);
+    assert_eq!(out.flag_lines(), vec!["Flag has-rf", "Flag no-rf"]);
+    let out = run(
+        "procedure p(r) = acyclic r as inner end
+         call p(po | po^-1) as outer",
+        &mut small(),
+    );
+    assert_eq!(out.failed.map(|f| f.name), Some("outer".to_string()));
+    let out = run("forall e in M do empty [e] ; rf end", &mut small());
+    assert_eq!(out.failed.map(|f| f.events), Some(vec![0, 1]));
+}
+
+#[test]
+fn with_from_runs_the_model_once_per_choice() {
+    let env = small();
+    let m = Model::parse(
+        "with x from {po, rf, 0}
+         let y = x
+         flag ~empty x as nonempty
+         empty x & rf as not-rf",
+        &no_files,
+    )
+    .unwrap();
+    let all = m.run_all(&env).unwrap();
+    assert_eq!(all.len(), 3);
+    let verdicts: Vec<(bool, Vec<String>)> = all
+        .iter()
+        .map(|(o, _)| (o.failed.is_none(), o.flags.clone()))
+        .collect();
+    // the set is ordered: 0 first, then po's and rf's relations in their own order
+    assert_eq!(verdicts.iter().filter(|v| v.0).count(), 2);
+    assert!(all
+        .iter()
+        .any(|(o, e)| o.failed.is_some() && pairs_of(&e.vars["y"]) == vec![(0, 1)]));
+    let mut env = small();
+    let out = m.run(&mut env).unwrap();
+    assert_eq!(out.failed, None);
+    assert_eq!(out.flags, vec!["nonempty"]);
+    // no choice at all: nothing is allowed
+    let m = Model::parse("with x from {}", &no_files).unwrap();
+    assert!(m.run(&mut small()).unwrap().failed.is_some());
+    // the model's own coherence orders: two writes to x, two orders, each run
+    let evs = [init("x"), w(0, "x", 1, &[]), w(1, "x", 2, &[])];
+    let env = env_of(&evs, &[], &[], &[]);
+    let m = Model::parse("include \"cos-opt.cat\"", &no_files).unwrap();
+    let all = m.run_all(&env).unwrap();
+    let cos: Vec<Vec<(usize, usize)>> = all.iter().map(|(_, e)| pairs_of(&e.vars["co"])).collect();
+    assert_eq!(cos.len(), 2, "{cos:?}");
+    assert!(
+        cos.contains(&vec![(0, 1), (0, 2), (1, 2)]) && cos.contains(&vec![(0, 1), (0, 2), (2, 1)])
+    );
+}
+
+#[test]
+fn bad_input_gives_errors_with_positions() {
+    for (src, offset, msg) in [
+        ("let x = (po", 11, "expected `)`"),
+        ("let x = po ;; rf", 12, "expected an expression"),
+        ("let x = 'a ++", 13, "expected an expression"),
+        ("acyclic po as", 13, "expected a name"),
+        ("let x = po (* open", 11, "unterminated comment"),
+        ("enum E = a", 9, "expected a tag"),
+        ("let x = po $", 11, "unexpected `$`"),
+        ("include \"nowhere.cat\"", 0, "cannot include `nowhere.cat`"),
+    ] {
+        let e = Model::parse(src, &no_files).unwrap_err();
+        assert_eq!(
+            (e.offset, e.message.starts_with(msg)),
+            (offset, true),
+            "{src}: {e}"
+        );
+    }
+    let deep = format!("let x = {}po{}", "(".repeat(5000), ")".repeat(5000));
+    assert!(Model::parse(&deep, &no_files)
+        .unwrap_err()
+        .message
+        .contains("nested too deeply"));
+    for (src, msg) in [
+        ("let x = nothing", "unknown name `nothing`"),
+        ("let x = po(rf)", "`po` is a relation, not a function"),
+        (
+            "let x = W ; po",
+            "expected a relation, found a set of events",
+        ),
+        (
+            "let rec f x = f x\nlet y = f(po)",
+            "function calls nested too deeply",
+        ),
+        (
+            "let x = match 'a with 'b -> po end",
+            "no clause matches `'a`",
+        ),
+    ] {
+        let m = Model::parse(src, &no_files).unwrap();
+        let e = m.run(&mut small()).unwrap_err();
+        assert!(e.message.contains(msg), "{src}: {e}");
+    }
 }

@@ -13,7 +13,7 @@ mod eval;
 mod parse;
 pub mod rel;
 
-pub use eval::{Env, Failure, Outcome, Value};
+pub use eval::{tag_set_name, Env, Failure, Outcome, Value};
 
 /// A cat file that does not parse, or uses something the interpreter does not have.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -266,6 +266,26 @@ impl Model {
         Ok(Model { prelude, stmts })
     }
 
+    /// Parses a model made of a bell file (herd's `-bell`: `enum`s, `instructions`, the
+    /// architecture's own sets) and a cat file, run in that order, as herd does with a
+    /// `.cfg` file's `bell` and `model`; `bell_name` names the bell file in errors.
+    pub fn parse_with_bell(
+        bell_name: &str,
+        bell: &str,
+        cat: &str,
+        resolve: &dyn Fn(&str) -> Option<String>,
+    ) -> Result<Model, CatError> {
+        let mut m = Model::parse(cat, resolve)?;
+        let mut stmts = Vec::new();
+        Self::parse_into(bell, resolve, &mut stmts, 1).map_err(|mut e| {
+            e.file.get_or_insert(bell_name.to_string());
+            e
+        })?;
+        stmts.append(&mut m.stmts);
+        m.stmts = stmts;
+        Ok(m)
+    }
+
     fn parse_into(
         src: &str,
         resolve: &dyn Fn(&str) -> Option<String>,
@@ -355,11 +375,7 @@ impl Model {
     pub fn run(&self, env: &mut Env) -> Result<Outcome, CatError> {
         let mut branches = eval::run(&self.prelude, &self.stmts, env)?;
         let Some(first_ok) = branches.iter().position(|b| b.0.failed.is_none()) else {
-            return Ok(branches
-                .into_iter()
-                .next()
-                .map(|b| b.0)
-                .unwrap_or_default());
+            return Ok(branches.into_iter().next().map(|b| b.0).unwrap_or_default());
         };
         let mut flags: Vec<String> = branches
             .iter()

@@ -7,8 +7,8 @@
 //! product when an operand follows it, else the postfix closure.
 
 use super::{
-    BinOp, Binding, CatError, CheckKind, CheckMode, Cond, EltClause, Expr, FunDef, Pat, Stmt,
-    UnOp, Variant,
+    BinOp, Binding, CatError, CheckKind, CheckMode, Cond, EltClause, Expr, FunDef, Pat, Stmt, UnOp,
+    Variant,
 };
 use std::rc::Rc;
 
@@ -990,7 +990,12 @@ fn free_vars(e: &Expr, bound: &mut Vec<String>, out: &mut Vec<String>) {
         Expr::MatchSet(e, empty, elt, _) => {
             free_vars(e, bound, out);
             free_vars(empty, bound, out);
-            let names = elt.elt.iter().chain(&elt.rest).map(String::as_str).collect();
+            let names = elt
+                .elt
+                .iter()
+                .chain(&elt.rest)
+                .map(String::as_str)
+                .collect();
             with(names, &elt.body, bound, out);
         }
     }
