@@ -1,13 +1,18 @@
 //! The cat language (herd's language for axiomatic memory models): a parser and an
-//! interpreter over one candidate execution at a time (`docs/design/axiomatic.md`).
+//! interpreter over one candidate execution at a time. The language as supported is
+//! documented in `docs/cat.md`; the engine's use of it in `docs/design/axiomatic.md`.
 //!
-//! A model is a list of statements: `let` (functions too: `let f(s) = ...`), `let rec ... and
-//! ...` (least fixed point), `include "file"`, and checks `acyclic r`, `irreflexive r`,
-//! `empty r`, optionally negated (`~empty`), named (`as name`) and `flag`ged (a flag does not
-//! forbid: it is reported). Expressions: names, `0`, `r | s`, `r & s`, `r \ s`, `r ; s`,
-//! `S * T` (cartesian product of sets), `r^-1`, `r+`, `r*`, `r?`, `~r`, `[S]`, applications
-//! `f(e, ...)` with the built-ins `domain`, `range`, `fencerel`; `show`/`unshow` are read and
-//! ignored.
+//! - [`parse_file`] / [`Model::parse`]: herd's grammar (`let`, `let rec`, functions and
+//!   `fun`, `match` on tags and sets, `try`, `if` on variants, tuples, set literals, tags,
+//!   `enum`, `instructions`, `procedure`/`call`, `forall`, `with x from e`, `include`, checks
+//!   with `flag`/`undefined_unless`/`assert`, `~` and `as`), with herd's precedence. Errors
+//!   carry the file and byte offset; bad input never panics.
+//! - [`Model::run`] / [`Model::run_all`]: values are event sets and relations (bit sets,
+//!   [`rel`]), events, pairs, tags, tuples, sets of values, closures and procedures; the model
+//!   runs once per choice of each `with`. The caller supplies the candidate's sets and
+//!   relations in [`Env::vars`], the enabled variants in [`Env::variants`].
+//! - [`LIBRARY`]: the project's own `stdlib.cat` (the prelude of every model), `cross.cat`,
+//!   `cos-opt.cat` and `cos.cat` (MIT), found by `include` before the caller's files.
 
 mod eval;
 mod parse;
