@@ -80,6 +80,8 @@ pub struct Env {
     /// Each event's value where known (for `different-values`); events past the end have none.
     pub values: Vec<Option<i64>>,
     depth: usize,
+    /// Where the stack was when the model started (0: not running).
+    stack_base: usize,
 }
 
 /// A check that failed: it forbids the candidate (or, for a `flag`, is reported).
@@ -109,7 +111,14 @@ impl Outcome {
 }
 
 /// How deep function calls may nest before the interpreter gives up with an error.
-const MAX_CALL_DEPTH: usize = 400;
+const MAX_CALL_DEPTH: usize = 10_000;
+/// How much stack the model's function calls may take (threads have 2 MiB by default).
+const MAX_STACK: usize = 1 << 20;
+
+fn stack_address() -> usize {
+    let here = 0u8;
+    std::hint::black_box(&here) as *const u8 as usize
+}
 
 fn kind_name(v: &Value) -> &'static str {
     match v {
@@ -207,6 +216,7 @@ impl Env {
             variants: BTreeSet::new(),
             values: Vec::new(),
             depth: 0,
+            stack_base: 0,
         }
     }
     pub fn universe(&self) -> Set {
@@ -641,7 +651,9 @@ impl Env {
     fn apply(&mut self, f: Value, arg: Value, at: usize, fe: &Expr) -> Result<Value, CatError> {
         match f {
             Value::Fun(c) => {
-                if self.depth >= MAX_CALL_DEPTH {
+                let deep =
+                    self.stack_base != 0 && self.stack_base.abs_diff(stack_address()) > MAX_STACK;
+                if self.depth >= MAX_CALL_DEPTH || deep {
                     return Err(CatError::at(at, "function calls nested too deeply"));
                 }
                 let mut saved = Vec::new();
@@ -836,6 +848,22 @@ pub(super) fn run(
     stmts: &[Stmt],
     env: &mut Env,
 ) -> Result<Vec<Branch>, CatError> {
+    let base = env.stack_base;
+    if base == 0 {
+        env.stack_base = stack_address();
+    }
+    let r = run_model(prelude, stmts, env);
+    env.stack_base = base;
+    let mut r = r?;
+    for (_, e) in r.iter_mut() {
+        if let Some(e) = e {
+            e.stack_base = 0;
+        }
+    }
+    Ok(r)
+}
+
+fn run_model(prelude: &[Stmt], stmts: &[Stmt], env: &mut Env) -> Result<Vec<Branch>, CatError> {
     let mut out = Outcome::default();
     for s in prelude {
         match s {
@@ -961,7 +989,12 @@ fn step(s: &Stmt, env: &mut Env, out: &mut Outcome) -> Result<Flow, CatError> {
                 .map(|(_, e)| env.eval(e))
                 .collect::<Result<Vec<_>, _>>()?;
             for ((p, _), v) in binds.iter().zip(vals) {
-                env.bind(p, v, *at, &mut Vec::new())?;
+                match p {
+                    Pat::Var(Some(n)) => {
+                        env.vars.insert(n.clone(), v);
+                    }
+                    p => env.bind(p, v, *at, &mut Vec::new())?,
+                }
             }
         }
         Stmt::LetRec(binds, at) => env.let_rec(binds, &mut Vec::new(), *at)?,

@@ -256,18 +256,55 @@ pub fn parse_file(src: &str) -> Result<Vec<Stmt>, CatError> {
     parse::parse(src)
 }
 
+thread_local! {
+    /// The library's `stdlib.cat`, parsed once per thread (it has no `include`).
+    static STDLIB: std::cell::OnceCell<Result<Vec<Stmt>, CatError>> =
+        const { std::cell::OnceCell::new() };
+}
+
+/// The prelude's statements that define a name the model uses, directly or through another
+/// kept definition: a model that uses none of the library costs nothing per candidate.
+fn prune_prelude(prelude: &[Stmt], stmts: &[Stmt]) -> Vec<Stmt> {
+    let mut used = Vec::new();
+    parse::names_used(stmts, &mut used);
+    let mut used: std::collections::HashSet<String> = used.into_iter().collect();
+    let mut keep = vec![false; prelude.len()];
+    for (i, s) in prelude.iter().enumerate().rev() {
+        let defines: Vec<&str> = match s {
+            Stmt::Let(b, _) | Stmt::LetRec(b, _) => b.iter().flat_map(|(p, _)| p.names()).collect(),
+            Stmt::Procedure(n, ..) => vec![n.as_str()],
+            _ => Vec::new(),
+        };
+        if defines.iter().any(|n| used.contains(*n)) {
+            keep[i] = true;
+            let mut more = Vec::new();
+            parse::names_used(std::slice::from_ref(s), &mut more);
+            used.extend(more);
+        }
+    }
+    prelude
+        .iter()
+        .zip(keep)
+        .filter_map(|(s, k)| k.then(|| s.clone()))
+        .collect()
+}
+
 impl Model {
     /// Parses `src`; `include "f"` takes `f` from the project's library ([`LIBRARY`]) or else
     /// asks `resolve(f)` for its text (`None`: not found, an error).
     pub fn parse(src: &str, resolve: &dyn Fn(&str) -> Option<String>) -> Result<Model, CatError> {
-        let mut prelude = Vec::new();
-        let stdlib = library_file("stdlib.cat").unwrap_or_default();
-        Self::parse_into(stdlib, resolve, &mut prelude, 1).map_err(|mut e| {
-            e.file.get_or_insert("stdlib.cat".into());
-            e
-        })?;
         let mut stmts = Vec::new();
         Self::parse_into(src, resolve, &mut stmts, 0)?;
+        let prelude = STDLIB.with(|lib| -> Result<Vec<Stmt>, CatError> {
+            let lib = lib.get_or_init(|| {
+                let stdlib = library_file("stdlib.cat").unwrap_or_default();
+                parse::parse(stdlib).map_err(|mut e| {
+                    e.file = Some("stdlib.cat".into());
+                    e
+                })
+            });
+            Ok(prune_prelude(lib.as_ref().map_err(Clone::clone)?, &stmts))
+        })?;
         Ok(Model { prelude, stmts })
     }
 
@@ -440,5 +477,20 @@ mod tests {
         assert!(Model::parse("let x = (po", &|_| None).is_err());
         assert!(Model::parse("include \"other.cat\"", &|_| None).is_err());
         assert!(Model::parse("include \"stdlib.cat\"", &|_| None).is_ok());
+    }
+
+    #[test]
+    fn the_prelude_keeps_only_what_the_model_uses() {
+        let m = Model::parse("acyclic po | rf", &|_| None).unwrap();
+        assert!(m.prelude.is_empty(), "{:?}", m.prelude);
+        // `map` needs `fold`; nothing else
+        let m = Model::parse("let x = map (fun e -> e) M", &|_| None).unwrap();
+        let mut defined = Vec::new();
+        for s in &m.prelude {
+            if let Stmt::Let(b, _) | Stmt::LetRec(b, _) = s {
+                defined.extend(b.iter().flat_map(|(p, _)| p.names()));
+            }
+        }
+        assert_eq!(defined, ["fold", "map"]);
     }
 }

@@ -922,7 +922,7 @@ fn fun(pat: Pat, body: Expr) -> Expr {
 }
 
 /// The names `e` uses that `bound` does not bind, into `out`.
-fn free_vars(e: &Expr, bound: &mut Vec<String>, out: &mut Vec<String>) {
+pub(super) fn free_vars(e: &Expr, bound: &mut Vec<String>, out: &mut Vec<String>) {
     let with = |names: Vec<&str>, e: &Expr, bound: &mut Vec<String>, out: &mut Vec<String>| {
         let n = bound.len();
         bound.extend(names.into_iter().map(String::from));
@@ -1023,4 +1023,48 @@ pub fn parse(src: &str) -> Result<Vec<Stmt>, CatError> {
         out.extend(p.pending.take());
     }
     Ok(out)
+}
+
+/// Every name the statements use (free in their expressions, called, or bound by a `let`
+/// that reads it back), into `out`: an over-approximation, for pruning the prelude.
+pub(super) fn names_used(stmts: &[Stmt], out: &mut Vec<String>) {
+    let expr = |e: &Expr, out: &mut Vec<String>| free_vars(e, &mut Vec::new(), out);
+    for s in stmts {
+        match s {
+            Stmt::Let(binds, _) | Stmt::LetRec(binds, _) => {
+                for (_, e) in binds {
+                    expr(e, out);
+                }
+            }
+            Stmt::Check { expr: e, .. } | Stmt::WithFrom(_, e, _) => expr(e, out),
+            Stmt::Events(_, args, _) => {
+                for e in args {
+                    expr(e, out);
+                }
+            }
+            Stmt::Procedure(_, _, body, _) => names_used(body, out),
+            Stmt::Call(name, e, _, _) => {
+                out.push(name.clone());
+                expr(e, out);
+            }
+            Stmt::Forall(_, e, body, _) => {
+                expr(e, out);
+                names_used(body, out);
+            }
+            Stmt::IfVariant(_, a, b, _) => {
+                names_used(a, out);
+                names_used(b, out);
+            }
+            Stmt::Match(e, clauses, default, _) => {
+                expr(e, out);
+                for (_, b) in clauses {
+                    names_used(b, out);
+                }
+                if let Some(d) = default {
+                    names_used(d, out);
+                }
+            }
+            Stmt::Include(..) | Stmt::Show | Stmt::Enum(..) => {}
+        }
+    }
 }
