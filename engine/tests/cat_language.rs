@@ -473,6 +473,21 @@ fn bad_input_gives_errors_with_positions() {
             "{src}: {e}"
         );
     }
+    // an error found while running names the included file it is in
+    let files = |f: &str| (f == "a.cat").then(|| "let y = po\nlet x = nothing".to_string());
+    let m = Model::parse("let z = rf\ninclude \"a.cat\"\nlet w = z", &files).unwrap();
+    let e = m.run(&mut small()).unwrap_err();
+    assert_eq!((e.file.as_deref(), e.offset), (Some("a.cat"), 19), "{e}");
+    let m = Model::parse("include \"a.cat\"\nlet w = nothing", &|f: &str| {
+        (f == "a.cat").then(|| "let y = po".to_string())
+    })
+    .unwrap();
+    let e = m.run(&mut small()).unwrap_err();
+    assert_eq!(
+        (e.file, e.offset),
+        (None, 24),
+        "back in the model's own text"
+    );
     let deep = format!("let x = {}po{}", "(".repeat(5000), ")".repeat(5000));
     assert!(Model::parse(&deep, &no_files)
         .unwrap_err()

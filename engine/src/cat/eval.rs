@@ -887,20 +887,29 @@ fn run_model(prelude: &[Stmt], stmts: &[Stmt], env: &mut Env) -> Result<Vec<Bran
         }
     }
     let mut results = Vec::new();
-    exec(vec![stmts], env, out, &mut results)?;
+    let mut origin = None;
+    exec(vec![stmts], env, out, &mut results, &mut origin).map_err(|mut e| {
+        if e.file.is_none() {
+            e.file = origin.map(|o| o.to_string());
+        }
+        e
+    })?;
     Ok(results)
 }
 
 /// Runs the blocks (the last one first), branching at `with`.
+/// `origin` is the file of the statement being run (for the error, if one is found).
 fn exec<'a>(
     mut stack: Vec<&'a [Stmt]>,
     env: &mut Env,
     mut out: Outcome,
     results: &mut Vec<Branch>,
+    origin: &mut Option<Rc<str>>,
 ) -> Result<(), CatError> {
     'blocks: while let Some(block) = stack.pop() {
         for (i, s) in block.iter().enumerate() {
             match s {
+                Stmt::Origin(o) => *origin = o.clone(),
                 Stmt::IfVariant(v, a, b, _) => {
                     stack.push(&block[i + 1..]);
                     stack.push(if env.variant(v) { a } else { b });
@@ -930,7 +939,15 @@ fn exec<'a>(
                         let mut e2 = env.clone();
                         e2.vars.insert(x.clone(), c);
                         let start = results.len();
-                        exec(stack.clone(), &mut e2, out.clone(), results)?;
+                        let mut o = origin.clone();
+                        exec(stack.clone(), &mut e2, out.clone(), results, &mut o).map_err(
+                            |mut e| {
+                                if e.file.is_none() {
+                                    e.file = o.map(|o| o.to_string());
+                                }
+                                e
+                            },
+                        )?;
                         if let Some(r) = results[start..].iter_mut().find(|r| r.1.is_none()) {
                             r.1 = Some(e2);
                         }
@@ -1040,7 +1057,7 @@ fn step(s: &Stmt, env: &mut Env, out: &mut Outcome) -> Result<Flow, CatError> {
                 _ => {}
             }
         }
-        Stmt::Include(..) | Stmt::Show => {}
+        Stmt::Include(..) | Stmt::Show | Stmt::Origin(_) => {}
         Stmt::Enum(name, tags, _) => {
             for t in tags {
                 let set = tag_set_name(t);

@@ -222,6 +222,9 @@ pub enum Stmt {
     WithFrom(String, Expr, usize),
     IfVariant(Variant, Vec<Stmt>, Vec<Stmt>, usize),
     Match(Expr, Vec<(String, Vec<Stmt>)>, Option<Vec<Stmt>>, usize),
+    /// The statements that follow come from this included file (`None`: the model's own
+    /// text); for errors found while the model runs.
+    Origin(Option<std::rc::Rc<str>>),
 }
 
 /// A parsed model with its includes resolved.
@@ -318,11 +321,12 @@ impl Model {
         resolve: &dyn Fn(&str) -> Option<String>,
     ) -> Result<Model, CatError> {
         let mut m = Model::parse(cat, resolve)?;
-        let mut stmts = Vec::new();
+        let mut stmts = vec![Stmt::Origin(Some(bell_name.into()))];
         Self::parse_into(bell, resolve, &mut stmts, 1).map_err(|mut e| {
             e.file.get_or_insert(bell_name.to_string());
             e
         })?;
+        stmts.push(Stmt::Origin(None));
         stmts.append(&mut m.stmts);
         m.stmts = stmts;
         Ok(m)
@@ -335,7 +339,11 @@ impl Model {
         depth: usize,
     ) -> Result<(), CatError> {
         let stmts = parse::parse(src)?;
-        Self::resolve_includes(stmts, resolve, out, depth)
+        let origin = match out.last() {
+            Some(Stmt::Origin(o)) => o.clone(),
+            _ => None,
+        };
+        Self::resolve_includes(stmts, resolve, out, depth, &origin)
     }
 
     fn resolve_includes(
@@ -343,6 +351,7 @@ impl Model {
         resolve: &dyn Fn(&str) -> Option<String>,
         out: &mut Vec<Stmt>,
         depth: usize,
+        origin: &Option<std::rc::Rc<str>>,
     ) -> Result<(), CatError> {
         for s in stmts {
             match s {
@@ -358,10 +367,12 @@ impl Model {
                     };
                     match text {
                         Some(text) => {
+                            out.push(Stmt::Origin(Some(file.as_str().into())));
                             Self::parse_into(&text, resolve, out, depth + 1).map_err(|mut e| {
                                 e.file.get_or_insert(file.clone());
                                 e
-                            })?
+                            })?;
+                            out.push(Stmt::Origin(origin.clone()));
                         }
                         None if OPTIONAL_INCLUDES.contains(&file.as_str()) => {}
                         None => return Err(CatError::at(at, &format!("cannot include `{file}`"))),
@@ -369,8 +380,8 @@ impl Model {
                 }
                 Stmt::IfVariant(v, a, b, at) => {
                     let (mut ra, mut rb) = (Vec::new(), Vec::new());
-                    Self::resolve_includes(a, resolve, &mut ra, depth)?;
-                    Self::resolve_includes(b, resolve, &mut rb, depth)?;
+                    Self::resolve_includes(a, resolve, &mut ra, depth, origin)?;
+                    Self::resolve_includes(b, resolve, &mut rb, depth, origin)?;
                     out.push(Stmt::IfVariant(v, ra, rb, at));
                 }
                 s => out.push(s),

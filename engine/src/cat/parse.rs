@@ -1064,7 +1064,7 @@ pub(super) fn names_used(stmts: &[Stmt], out: &mut Vec<String>) {
                     names_used(d, out);
                 }
             }
-            Stmt::Include(..) | Stmt::Show | Stmt::Enum(..) => {}
+            Stmt::Include(..) | Stmt::Show | Stmt::Enum(..) | Stmt::Origin(_) => {}
         }
     }
 }
