@@ -557,11 +557,11 @@ fn judge(
 
 const ONCE: &[&str] = &["ONCE"];
 
+/// A candidate: its events, rf and co.
+type Candidate = (Vec<Ev>, Vec<(usize, usize)>, Vec<(usize, usize)>);
+
 /// MP: P0 writes x then y, P1 reads y (1) then x (0), with `fence0`/`fence1` between.
-fn mp(
-    fence0: &[&'static str],
-    fence1: &[&'static str],
-) -> (Vec<Ev>, Vec<(usize, usize)>, Vec<(usize, usize)>) {
+fn mp(fence0: &[&'static str], fence1: &[&'static str]) -> Candidate {
     let evs = vec![
         init("x"),
         init("y"),
@@ -576,7 +576,7 @@ fn mp(
 }
 
 /// SB: each thread writes its variable, then reads the other's initial value.
-fn sb(fence: &[&'static str]) -> (Vec<Ev>, Vec<(usize, usize)>, Vec<(usize, usize)>) {
+fn sb(fence: &[&'static str]) -> Candidate {
     let evs = vec![
         init("x"),
         init("y"),
@@ -591,7 +591,7 @@ fn sb(fence: &[&'static str]) -> (Vec<Ev>, Vec<(usize, usize)>, Vec<(usize, usiz
 }
 
 /// LB: each thread reads the other's write, then writes.
-fn lb() -> (Vec<Ev>, Vec<(usize, usize)>, Vec<(usize, usize)>) {
+fn lb() -> Candidate {
     let evs = vec![
         init("x"),
         init("y"),

@@ -7,7 +7,7 @@ use super::{
 };
 use std::cmp::Ordering;
 use std::collections::{BTreeSet, HashMap};
-use std::rc::Rc;
+use std::sync::Arc;
 
 #[derive(Clone, Debug)]
 pub enum Value {
@@ -22,13 +22,13 @@ pub enum Value {
     /// One pair of events (a member of a relation).
     Pair(usize, usize),
     /// `'name`
-    Tag(Rc<str>),
-    Tuple(Rc<Vec<Value>>),
+    Tag(Arc<str>),
+    Tuple(Arc<Vec<Value>>),
     /// A set of values other than events and pairs (tags, sets, relations, tuples), sorted,
     /// without repeats.
-    Values(Rc<Vec<Value>>),
-    Fun(Rc<Closure>),
-    Proc(Rc<Procedure>),
+    Values(Arc<Vec<Value>>),
+    Fun(Arc<Closure>),
+    Proc(Arc<Procedure>),
     /// One of the interpreter's own functions (`domain`, `range`, `linearisations`, ...).
     Builtin(&'static str),
 }
@@ -36,23 +36,23 @@ pub enum Value {
 /// A function value: its definition and the values of its free names where it was made.
 #[derive(Debug)]
 pub struct Closure {
-    def: Rc<FunDef>,
-    captured: Rc<Vec<(String, Value)>>,
+    def: Arc<FunDef>,
+    captured: Arc<Vec<(String, Value)>>,
     /// For `let rec f x = ... and g y = ...`: the group, so that `f` and `g` see each other.
-    group: Option<Rc<RecGroup>>,
+    group: Option<Arc<RecGroup>>,
 }
 
 #[derive(Debug)]
 pub struct RecGroup {
     names: Vec<String>,
-    defs: Vec<Rc<FunDef>>,
-    captured: Rc<Vec<(String, Value)>>,
+    defs: Vec<Arc<FunDef>>,
+    captured: Arc<Vec<(String, Value)>>,
 }
 
 #[derive(Debug)]
 pub struct Procedure {
     pat: Pat,
-    body: Rc<Vec<Stmt>>,
+    body: Arc<Vec<Stmt>>,
 }
 
 /// The interpreter's own functions, found when no `let` defines the name.
@@ -178,8 +178,8 @@ fn compare(a: &Value, b: &Value) -> Ordering {
             }
             x.len().cmp(&y.len())
         }
-        (Value::Fun(x), Value::Fun(y)) => Rc::as_ptr(x).cmp(&Rc::as_ptr(y)),
-        (Value::Proc(x), Value::Proc(y)) => Rc::as_ptr(x).cmp(&Rc::as_ptr(y)),
+        (Value::Fun(x), Value::Fun(y)) => Arc::as_ptr(x).cmp(&Arc::as_ptr(y)),
+        (Value::Proc(x), Value::Proc(y)) => Arc::as_ptr(x).cmp(&Arc::as_ptr(y)),
         (Value::Builtin(x), Value::Builtin(y)) => x.cmp(y),
         _ => rank(a).cmp(&rank(b)),
     }
@@ -195,7 +195,7 @@ fn values(mut vs: Vec<Value>) -> Value {
     if vs.is_empty() {
         Value::Empty
     } else {
-        Value::Values(Rc::new(vs))
+        Value::Values(Arc::new(vs))
     }
 }
 
@@ -347,7 +347,7 @@ impl Env {
                 }
                 s
             }
-            Expr::Tuple(items, _) => Value::Tuple(Rc::new(
+            Expr::Tuple(items, _) => Value::Tuple(Arc::new(
                 items
                     .iter()
                     .map(|i| self.eval(i))
@@ -390,9 +390,9 @@ impl Env {
                     Value::Rel(Rel::identity(s, self.n))
                 }
             },
-            Expr::Fun(def) => Value::Fun(Rc::new(Closure {
+            Expr::Fun(def) => Value::Fun(Arc::new(Closure {
                 def: def.clone(),
-                captured: Rc::new(self.capture(&def.free)),
+                captured: Arc::new(self.capture(&def.free)),
                 group: None,
             })),
             Expr::Let(binds, body) => {
@@ -566,7 +566,7 @@ impl Env {
                 _ => return Err(CatError::at(at, "`let rec` binds names, not tuples")),
             }
         }
-        let funs: Vec<Option<&Rc<FunDef>>> = binds
+        let funs: Vec<Option<&Arc<FunDef>>> = binds
             .iter()
             .map(|(_, e)| match e {
                 Expr::Fun(d) => Some(d),
@@ -582,10 +582,10 @@ impl Env {
                 .collect();
             free.sort();
             free.dedup();
-            let group = Rc::new(RecGroup {
+            let group = Arc::new(RecGroup {
                 names: names.clone(),
                 defs: funs.into_iter().flatten().cloned().collect(),
-                captured: Rc::new(self.capture(&free)),
+                captured: Arc::new(self.capture(&free)),
             });
             for (i, n) in names.iter().enumerate() {
                 let f = group_fun(&group, i);
@@ -763,8 +763,8 @@ impl Env {
     }
 }
 
-fn group_fun(g: &Rc<RecGroup>, i: usize) -> Value {
-    Value::Fun(Rc::new(Closure {
+fn group_fun(g: &Arc<RecGroup>, i: usize) -> Value {
+    Value::Fun(Arc::new(Closure {
         def: g.defs[i].clone(),
         captured: g.captured.clone(),
         group: Some(g.clone()),
@@ -899,12 +899,12 @@ fn run_model(prelude: &[Stmt], stmts: &[Stmt], env: &mut Env) -> Result<Vec<Bran
 
 /// Runs the blocks (the last one first), branching at `with`.
 /// `origin` is the file of the statement being run (for the error, if one is found).
-fn exec<'a>(
-    mut stack: Vec<&'a [Stmt]>,
+fn exec(
+    mut stack: Vec<&[Stmt]>,
     env: &mut Env,
     mut out: Outcome,
     results: &mut Vec<Branch>,
-    origin: &mut Option<Rc<str>>,
+    origin: &mut Option<Arc<str>>,
 ) -> Result<(), CatError> {
     'blocks: while let Some(block) = stack.pop() {
         for (i, s) in block.iter().enumerate() {
@@ -1061,9 +1061,7 @@ fn step(s: &Stmt, env: &mut Env, out: &mut Outcome) -> Result<Flow, CatError> {
         Stmt::Enum(name, tags, _) => {
             for t in tags {
                 let set = tag_set_name(t);
-                if !env.vars.contains_key(&set) {
-                    env.vars.insert(set, Value::Set(0));
-                }
+                env.vars.entry(set).or_insert(Value::Set(0));
             }
             let v = values(tags.iter().map(|t| Value::Tag(t.as_str().into())).collect());
             env.vars.insert(name.clone(), v);
@@ -1081,7 +1079,7 @@ fn step(s: &Stmt, env: &mut Env, out: &mut Outcome) -> Result<Flow, CatError> {
                 pat: pat.clone(),
                 body: body.clone(),
             };
-            env.vars.insert(name.clone(), Value::Proc(Rc::new(p)));
+            env.vars.insert(name.clone(), Value::Proc(Arc::new(p)));
         }
         Stmt::Call(name, arg, as_name, at) => {
             let Value::Proc(p) = env.lookup(name, *at)? else {

@@ -172,7 +172,7 @@ pub enum Expr {
     /// `f arg` (`f(a, b)` applies `f` to a tuple).
     App(Box<Expr>, Box<Expr>, usize),
     /// `fun x -> e`, `let f(x) = e`.
-    Fun(std::rc::Rc<FunDef>),
+    Fun(std::sync::Arc<FunDef>),
     Let(Vec<Binding>, Box<Expr>),
     LetRec(Vec<Binding>, Box<Expr>),
     Try(Box<Expr>, Box<Expr>),
@@ -215,7 +215,7 @@ pub enum Stmt {
     Enum(String, Vec<String>, usize),
     /// `instructions R[Accesses]` (`default` too): declares an event class and its tags.
     Events(String, Vec<Expr>, usize),
-    Procedure(String, Pat, std::rc::Rc<Vec<Stmt>>, usize),
+    Procedure(String, Pat, std::sync::Arc<Vec<Stmt>>, usize),
     Call(String, Expr, Option<String>, usize),
     Forall(String, Expr, Vec<Stmt>, usize),
     /// `with x from e`: the rest of the model runs once per member of `e`.
@@ -224,7 +224,7 @@ pub enum Stmt {
     Match(Expr, Vec<(String, Vec<Stmt>)>, Option<Vec<Stmt>>, usize),
     /// The statements that follow come from this included file (`None`: the model's own
     /// text); for errors found while the model runs.
-    Origin(Option<std::rc::Rc<str>>),
+    Origin(Option<std::sync::Arc<str>>),
 }
 
 /// A parsed model with its includes resolved.
@@ -288,7 +288,8 @@ fn prune_prelude(prelude: &[Stmt], stmts: &[Stmt]) -> Vec<Stmt> {
     prelude
         .iter()
         .zip(keep)
-        .filter_map(|(s, k)| k.then(|| s.clone()))
+        .filter(|(_, k)| *k)
+        .map(|(s, _)| s.clone())
         .collect()
 }
 
@@ -351,7 +352,7 @@ impl Model {
         resolve: &dyn Fn(&str) -> Option<String>,
         out: &mut Vec<Stmt>,
         depth: usize,
-        origin: &Option<std::rc::Rc<str>>,
+        origin: &Option<std::sync::Arc<str>>,
     ) -> Result<(), CatError> {
         for s in stmts {
             match s {
@@ -488,6 +489,14 @@ mod tests {
         assert!(Model::parse("let x = (po", &|_| None).is_err());
         assert!(Model::parse("include \"other.cat\"", &|_| None).is_err());
         assert!(Model::parse("include \"stdlib.cat\"", &|_| None).is_ok());
+    }
+
+    #[test]
+    fn models_and_environments_cross_threads() {
+        fn shared<T: Send + Sync>() {}
+        shared::<Model>();
+        shared::<Env>();
+        shared::<Value>();
     }
 
     #[test]

@@ -10,7 +10,7 @@ use super::{
     BinOp, Binding, CatError, CheckKind, CheckMode, Cond, EltClause, Expr, FunDef, Pat, Stmt, UnOp,
     Variant,
 };
-use std::rc::Rc;
+use std::sync::Arc;
 
 #[derive(Clone, Debug, PartialEq)]
 enum Tok {
@@ -389,7 +389,7 @@ impl P {
             self.expect_sym("=")?;
             let body = self.stmts_until_end()?;
             self.expect_kw("end")?;
-            return Ok(Stmt::Procedure(name, pat, Rc::new(body), at));
+            return Ok(Stmt::Procedure(name, pat, Arc::new(body), at));
         }
         if self.eat_kw("call") {
             let name = self.ident()?;
@@ -918,7 +918,7 @@ fn fun(pat: Pat, body: Expr) -> Expr {
     free_vars(&body, &mut bound.clone(), &mut free);
     free.sort();
     free.dedup();
-    Expr::Fun(Rc::new(FunDef { pat, body, free }))
+    Expr::Fun(Arc::new(FunDef { pat, body, free }))
 }
 
 /// The names `e` uses that `bound` does not bind, into `out`.
