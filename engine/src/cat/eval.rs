@@ -56,7 +56,7 @@ pub struct Procedure {
 }
 
 /// The interpreter's own functions, found when no `let` defines the name.
-const BUILTINS: [&str; 9] = [
+const BUILTINS: [&str; 10] = [
     "domain",
     "range",
     "fencerel",
@@ -65,6 +65,7 @@ const BUILTINS: [&str; 9] = [
     "linearisations",
     "different-values",
     "tag2events",
+    "tag2set",
     "fail",
 ];
 
@@ -738,11 +739,11 @@ impl Env {
                 }
                 Ok(Value::Rel(out))
             }
-            "tag2events" => match arg {
+            "tag2events" | "tag2set" => match arg {
                 Value::Tag(t) => self.lookup(&tag_set_name(&t), at),
                 v => Err(CatError::at(
                     at,
-                    &format!("`tag2events` takes a tag, found {}", kind_name(&v)),
+                    &format!("`{b}` takes a tag, found {}", kind_name(&v)),
                 )),
             },
             _ => Err(CatError::at(at, "`fail` called")),
