@@ -2,72 +2,12 @@
 //! events, pairs, tags, tuples, sets of those, functions (closures) and procedures.
 
 use super::rel::{members, Rel, Set};
-use super::{
-    BinOp, Binding, CatError, CheckKind, CheckMode, Cond, Expr, FunDef, Pat, Stmt, UnOp, Variant,
-};
-use std::cmp::Ordering;
+use super::{BinOp, Binding, CatError, CheckKind, Cond, Expr, FunDef, Pat, UnOp, Variant};
 use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 
-#[derive(Clone, Debug)]
-pub enum Value {
-    /// A set of events.
-    Set(Set),
-    /// A relation over events.
-    Rel(Rel),
-    /// `0`, `{}`: empty, as a set or a relation as the context needs.
-    Empty,
-    /// One event (a member of a set, as `match` and `map` see it).
-    Event(usize),
-    /// One pair of events (a member of a relation).
-    Pair(usize, usize),
-    /// `'name`
-    Tag(Arc<str>),
-    Tuple(Arc<Vec<Value>>),
-    /// A set of values other than events and pairs (tags, sets, relations, tuples), sorted,
-    /// without repeats.
-    Values(Arc<Vec<Value>>),
-    Fun(Arc<Closure>),
-    Proc(Arc<Procedure>),
-    /// One of the interpreter's own functions (`domain`, `range`, `linearisations`, ...).
-    Builtin(&'static str),
-}
-
-/// A function value: its definition and the values of its free names where it was made.
-#[derive(Debug)]
-pub struct Closure {
-    def: Arc<FunDef>,
-    captured: Arc<Vec<(String, Value)>>,
-    /// For `let rec f x = ... and g y = ...`: the group, so that `f` and `g` see each other.
-    group: Option<Arc<RecGroup>>,
-}
-
-#[derive(Debug)]
-pub struct RecGroup {
-    names: Vec<String>,
-    defs: Vec<Arc<FunDef>>,
-    captured: Arc<Vec<(String, Value)>>,
-}
-
-#[derive(Debug)]
-pub struct Procedure {
-    pat: Pat,
-    body: Arc<Vec<Stmt>>,
-}
-
-/// The interpreter's own functions, found when no `let` defines the name.
-const BUILTINS: [&str; 10] = [
-    "domain",
-    "range",
-    "fencerel",
-    "classes-loc",
-    "classes",
-    "linearisations",
-    "different-values",
-    "tag2events",
-    "tag2set",
-    "fail",
-];
+use super::builtin::BUILTINS;
+pub use super::value::*;
 
 /// The names in scope: the candidate's base sets and relations, then the model's `let`s.
 #[derive(Clone, Debug)]
@@ -80,9 +20,9 @@ pub struct Env {
     pub variants: BTreeSet<String>,
     /// Each event's value where known (for `different-values`); events past the end have none.
     pub values: Vec<Option<i64>>,
-    depth: usize,
+    pub(super) depth: usize,
     /// Where the stack was when the model started (0: not running).
-    stack_base: usize,
+    pub(super) stack_base: usize,
 }
 
 /// A check that failed: it forbids the candidate (or, for a `flag`, is reported).
@@ -112,101 +52,13 @@ impl Outcome {
 }
 
 /// How deep function calls may nest before the interpreter gives up with an error.
-const MAX_CALL_DEPTH: usize = 10_000;
+pub(super) const MAX_CALL_DEPTH: usize = 10_000;
 /// How much stack the model's function calls may take (threads have 2 MiB by default).
-const MAX_STACK: usize = 1 << 20;
+pub(super) const MAX_STACK: usize = 1 << 20;
 
-fn stack_address() -> usize {
+pub(super) fn stack_address() -> usize {
     let here = 0u8;
     std::hint::black_box(&here) as *const u8 as usize
-}
-
-fn kind_name(v: &Value) -> &'static str {
-    match v {
-        Value::Set(_) => "a set of events",
-        Value::Rel(_) => "a relation",
-        Value::Empty => "an empty set",
-        Value::Event(_) => "an event",
-        Value::Pair(..) => "a pair of events",
-        Value::Tag(_) => "a tag",
-        Value::Tuple(_) => "a tuple",
-        Value::Values(_) => "a set of values",
-        Value::Fun(_) | Value::Builtin(_) => "a function",
-        Value::Proc(_) => "a procedure",
-    }
-}
-
-fn rank(v: &Value) -> u8 {
-    match v {
-        Value::Empty => 0,
-        Value::Event(_) => 1,
-        Value::Pair(..) => 2,
-        Value::Tag(_) => 3,
-        Value::Set(_) => 4,
-        Value::Rel(_) => 5,
-        Value::Tuple(_) => 6,
-        Value::Values(_) => 7,
-        Value::Fun(_) => 8,
-        Value::Proc(_) => 9,
-        Value::Builtin(_) => 10,
-    }
-}
-
-/// Empty sets and relations are all [`Value::Empty`], so that sets of values compare them equal.
-fn canon(v: Value) -> Value {
-    match v {
-        Value::Set(0) => Value::Empty,
-        Value::Rel(r) if r.is_empty() => Value::Empty,
-        Value::Values(vs) if vs.is_empty() => Value::Empty,
-        v => v,
-    }
-}
-
-/// A total order on values (functions by identity), for sets of values.
-fn compare(a: &Value, b: &Value) -> Ordering {
-    match (a, b) {
-        (Value::Event(x), Value::Event(y)) => x.cmp(y),
-        (Value::Pair(a1, b1), Value::Pair(a2, b2)) => (a1, b1).cmp(&(a2, b2)),
-        (Value::Tag(x), Value::Tag(y)) => x.cmp(y),
-        (Value::Set(x), Value::Set(y)) => x.cmp(y),
-        (Value::Rel(x), Value::Rel(y)) => x.rows.cmp(&y.rows),
-        (Value::Tuple(x), Value::Tuple(y)) | (Value::Values(x), Value::Values(y)) => {
-            for (p, q) in x.iter().zip(y.iter()) {
-                match compare(p, q) {
-                    Ordering::Equal => {}
-                    o => return o,
-                }
-            }
-            x.len().cmp(&y.len())
-        }
-        (Value::Fun(x), Value::Fun(y)) => Arc::as_ptr(x).cmp(&Arc::as_ptr(y)),
-        (Value::Proc(x), Value::Proc(y)) => Arc::as_ptr(x).cmp(&Arc::as_ptr(y)),
-        (Value::Builtin(x), Value::Builtin(y)) => x.cmp(y),
-        _ => rank(a).cmp(&rank(b)),
-    }
-}
-
-fn same(a: &Value, b: &Value) -> bool {
-    compare(&canon(a.clone()), &canon(b.clone())) == Ordering::Equal
-}
-
-fn values(mut vs: Vec<Value>) -> Value {
-    vs.sort_by(compare);
-    vs.dedup_by(|a, b| compare(a, b) == Ordering::Equal);
-    if vs.is_empty() {
-        Value::Empty
-    } else {
-        Value::Values(Arc::new(vs))
-    }
-}
-
-/// `Name` for the tag `'name`: herd's set of the events that carry a tag.
-pub fn tag_set_name(tag: &str) -> String {
-    let mut c = tag.chars();
-    match c.next() {
-        Some(f) => f.to_uppercase().chain(c).collect(),
-        None => String::new(),
-    }
 }
 
 impl Env {
@@ -227,7 +79,7 @@ impl Env {
             (1u128 << self.n) - 1
         }
     }
-    fn as_rel(&self, v: Value, at: usize) -> Result<Rel, CatError> {
+    pub(super) fn as_rel(&self, v: Value, at: usize) -> Result<Rel, CatError> {
         match v {
             Value::Rel(r) => Ok(r),
             Value::Empty => Ok(Rel::empty(self.n)),
@@ -242,7 +94,7 @@ impl Env {
             )),
         }
     }
-    fn as_set(&self, v: Value, at: usize) -> Result<Set, CatError> {
+    pub(super) fn as_set(&self, v: Value, at: usize) -> Result<Set, CatError> {
         match v {
             Value::Set(s) => Ok(s),
             Value::Empty => Ok(0),
@@ -253,17 +105,17 @@ impl Env {
             )),
         }
     }
-    fn rel(&mut self, e: &Expr) -> Result<Rel, CatError> {
+    pub(super) fn rel(&mut self, e: &Expr) -> Result<Rel, CatError> {
         let v = self.eval(e)?;
         self.as_rel(v, pos(e))
     }
-    fn set(&mut self, e: &Expr) -> Result<Set, CatError> {
+    pub(super) fn set(&mut self, e: &Expr) -> Result<Set, CatError> {
         let v = self.eval(e)?;
         self.as_set(v, pos(e))
     }
 
     /// The members of a set of any kind, in order.
-    fn elements(&self, v: Value, at: usize) -> Result<Vec<Value>, CatError> {
+    pub(super) fn elements(&self, v: Value, at: usize) -> Result<Vec<Value>, CatError> {
         Ok(match v {
             Value::Empty => Vec::new(),
             Value::Set(s) => members(s).map(Value::Event).collect(),
@@ -283,7 +135,13 @@ impl Env {
     }
 
     /// `|`, `&`, `\` on two sets of the same kind.
-    fn setop(&self, op: BinOp, x: Value, y: Value, at: usize) -> Result<Value, CatError> {
+    pub(super) fn setop(
+        &self,
+        op: BinOp,
+        x: Value,
+        y: Value,
+        at: usize,
+    ) -> Result<Value, CatError> {
         let f = |a: Set, b: Set| match op {
             BinOp::Union => a | b,
             BinOp::Inter => a & b,
@@ -310,7 +168,7 @@ impl Env {
     }
 
     /// `e ++ s`: `s` with the member `e` added.
-    fn add(&self, e: Value, s: Value, at: usize) -> Result<Value, CatError> {
+    pub(super) fn add(&self, e: Value, s: Value, at: usize) -> Result<Value, CatError> {
         Ok(match (e, s) {
             (Value::Event(x), Value::Empty) => Value::Set(1 << x),
             (Value::Event(x), Value::Set(s)) => Value::Set(s | 1 << x),
@@ -488,7 +346,7 @@ impl Env {
         })
     }
 
-    fn lookup(&self, name: &str, at: usize) -> Result<Value, CatError> {
+    pub(super) fn lookup(&self, name: &str, at: usize) -> Result<Value, CatError> {
         if let Some(v) = self.vars.get(name) {
             return Ok(v.clone());
         }
@@ -498,13 +356,13 @@ impl Env {
         Err(CatError::at(at, &format!("unknown name `{name}`")))
     }
 
-    fn capture(&self, free: &[String]) -> Vec<(String, Value)> {
+    pub(super) fn capture(&self, free: &[String]) -> Vec<(String, Value)> {
         free.iter()
             .filter_map(|n| self.vars.get(n).map(|v| (n.clone(), v.clone())))
             .collect()
     }
 
-    fn restore(&mut self, saved: Vec<(String, Option<Value>)>) {
+    pub(super) fn restore(&mut self, saved: Vec<(String, Option<Value>)>) {
         for (n, old) in saved.into_iter().rev() {
             match old {
                 Some(v) => self.vars.insert(n, v),
@@ -513,13 +371,18 @@ impl Env {
         }
     }
 
-    fn set_var(&mut self, name: &str, v: Value, saved: &mut Vec<(String, Option<Value>)>) {
+    pub(super) fn set_var(
+        &mut self,
+        name: &str,
+        v: Value,
+        saved: &mut Vec<(String, Option<Value>)>,
+    ) {
         let old = self.vars.insert(name.to_string(), v);
         saved.push((name.to_string(), old));
     }
 
     /// Binds a pattern to a value, remembering the old values in `saved`.
-    fn bind(
+    pub(super) fn bind(
         &mut self,
         p: &Pat,
         v: Value,
@@ -554,7 +417,7 @@ impl Env {
     }
 
     /// `let rec`: mutually recursive functions, or else the least fixed point of relations.
-    fn let_rec(
+    pub(super) fn let_rec(
         &mut self,
         binds: &[Binding],
         saved: &mut Vec<(String, Option<Value>)>,
@@ -620,7 +483,7 @@ impl Env {
         Ok(())
     }
 
-    fn cond(&mut self, c: &Cond) -> Result<bool, CatError> {
+    pub(super) fn cond(&mut self, c: &Cond) -> Result<bool, CatError> {
         Ok(match c {
             Cond::Variant(v) => self.variant(v),
             Cond::Eq(a, b) => {
@@ -640,7 +503,7 @@ impl Env {
         })
     }
 
-    fn variant(&self, v: &Variant) -> bool {
+    pub(super) fn variant(&self, v: &Variant) -> bool {
         match v {
             Variant::Name(n) => self.variants.contains(n),
             Variant::Not(a) => !self.variant(a),
@@ -649,7 +512,13 @@ impl Env {
         }
     }
 
-    fn apply(&mut self, f: Value, arg: Value, at: usize, fe: &Expr) -> Result<Value, CatError> {
+    pub(super) fn apply(
+        &mut self,
+        f: Value,
+        arg: Value,
+        at: usize,
+        fe: &Expr,
+    ) -> Result<Value, CatError> {
         match f {
             Value::Fun(c) => {
                 let deep =
@@ -690,134 +559,9 @@ impl Env {
             )),
         }
     }
-
-    fn args(&self, arg: Value, k: usize, f: &str, at: usize) -> Result<Vec<Value>, CatError> {
-        match arg {
-            Value::Tuple(items) if items.len() == k => Ok(items.to_vec()),
-            v if k == 1 => Ok(vec![v]),
-            _ => Err(CatError::at(at, &format!("`{f}` takes {k} arguments"))),
-        }
-    }
-
-    fn builtin(&mut self, b: &str, arg: Value, at: usize) -> Result<Value, CatError> {
-        match b {
-            "domain" => Ok(Value::Set(self.as_rel(arg, at)?.domain())),
-            "range" => Ok(Value::Set(self.as_rel(arg, at)?.range())),
-            "fencerel" => {
-                // (po & (_ * S)); po
-                let s = self.as_set(arg, at)?;
-                let po = self.as_rel(self.lookup("po", at)?, at)?;
-                let before = po.zip(&Rel::cartesian(self.universe(), s, self.n), |x, y| x & y);
-                Ok(Value::Rel(before.seq(&po)))
-            }
-            "classes-loc" => {
-                let s = self.as_set(arg, at)?;
-                let loc = self.as_rel(self.lookup("loc", at)?, at)?;
-                Ok(self.classes(s, &loc))
-            }
-            "classes" => {
-                let r = self.as_rel(arg, at)?;
-                let s = r.domain();
-                Ok(self.classes(s, &r))
-            }
-            "linearisations" => {
-                let a = self.args(arg, 2, b, at)?;
-                let s = self.as_set(a[0].clone(), at)?;
-                let r = self.as_rel(a[1].clone(), at)?;
-                Ok(values(linearisations(s, &r, self.n)))
-            }
-            "different-values" => {
-                let r = self.as_rel(arg, at)?;
-                let val = |e: usize| self.values.get(e).copied().flatten();
-                let mut out = Rel::empty(self.n);
-                for (a, b) in r.pairs() {
-                    if let (Some(x), Some(y)) = (val(a), val(b)) {
-                        if x != y {
-                            out.add(a, b);
-                        }
-                    }
-                }
-                Ok(Value::Rel(out))
-            }
-            "tag2events" | "tag2set" => match arg {
-                Value::Tag(t) => self.lookup(&tag_set_name(&t), at),
-                v => Err(CatError::at(
-                    at,
-                    &format!("`{b}` takes a tag, found {}", kind_name(&v)),
-                )),
-            },
-            _ => Err(CatError::at(at, "`fail` called")),
-        }
-    }
-
-    /// The classes of `s` under the equivalence `r`, as a set of sets.
-    fn classes(&self, s: Set, r: &Rel) -> Value {
-        let mut left = s;
-        let mut out = Vec::new();
-        while left != 0 {
-            let e = left.trailing_zeros() as usize;
-            let class = (r.rows[e] | 1 << e) & s;
-            out.push(Value::Set(class));
-            left &= !class;
-        }
-        values(out)
-    }
 }
 
-fn group_fun(g: &Arc<RecGroup>, i: usize) -> Value {
-    Value::Fun(Arc::new(Closure {
-        def: g.defs[i].clone(),
-        captured: g.captured.clone(),
-        group: Some(g.clone()),
-    }))
-}
-
-/// Every strict total order of `s` that contains `r` restricted to `s` (transitively closed).
-fn linearisations(s: Set, r: &Rel, n: usize) -> Vec<Value> {
-    let evs: Vec<usize> = members(s).collect();
-    let mut out = Vec::new();
-    let mut order = Vec::new();
-    fn go(
-        evs: &[usize],
-        left: Set,
-        r: &Rel,
-        n: usize,
-        order: &mut Vec<usize>,
-        out: &mut Vec<Value>,
-    ) {
-        if left == 0 {
-            let mut t = Rel::empty(n);
-            for (i, &a) in order.iter().enumerate() {
-                for &b in &order[i + 1..] {
-                    t.add(a, b);
-                }
-            }
-            out.push(canon(Value::Rel(t)));
-            return;
-        }
-        for &e in evs {
-            // e may come next when nothing left (other than e) must precede it
-            let preds = (0..n).filter(|&p| r.has(p, e) && p != e);
-            if left >> e & 1 == 1 && preds.clone().all(|p| left >> p & 1 == 0) {
-                order.push(e);
-                go(evs, left & !(1 << e), r, n, order, out);
-                order.pop();
-            }
-        }
-    }
-    let restricted = Rel {
-        rows: r
-            .rows
-            .iter()
-            .enumerate()
-            .map(|(i, row)| if s >> i & 1 == 1 { row & s } else { 0 })
-            .collect(),
-    };
-    go(&evs, s, &restricted, n, &mut order, &mut out);
-    out
-}
-
-fn pos(e: &Expr) -> usize {
+pub(super) fn pos(e: &Expr) -> usize {
     match e {
         Expr::Var(_, at)
         | Expr::Tag(_, at)
@@ -833,309 +577,4 @@ fn pos(e: &Expr) -> usize {
         Expr::Fun(f) => pos(&f.body),
         Expr::Empty | Expr::Universe => 0,
     }
-}
-
-/// One way through the model: its outcome and, when it took a choice (`with`), its own
-/// environment (`None`: the caller's, as the model left it).
-pub(super) type Branch = (Outcome, Option<Env>);
-
-enum Flow {
-    Go,
-    Stop,
-}
-
-pub(super) fn run(
-    prelude: &[Stmt],
-    stmts: &[Stmt],
-    env: &mut Env,
-) -> Result<Vec<Branch>, CatError> {
-    let base = env.stack_base;
-    if base == 0 {
-        env.stack_base = stack_address();
-    }
-    let r = run_model(prelude, stmts, env);
-    env.stack_base = base;
-    let mut r = r?;
-    for (_, e) in r.iter_mut() {
-        if let Some(e) = e {
-            e.stack_base = 0;
-        }
-    }
-    Ok(r)
-}
-
-fn run_model(prelude: &[Stmt], stmts: &[Stmt], env: &mut Env) -> Result<Vec<Branch>, CatError> {
-    let mut out = Outcome::default();
-    for s in prelude {
-        match s {
-            // The caller's own values come first; a definition the candidate lacks the base
-            // sets for stays undefined (an error only if the model uses it).
-            Stmt::Let(binds, _) => {
-                for (p, e) in binds {
-                    if let Pat::Var(Some(n)) = p {
-                        if env.vars.contains_key(n) {
-                            continue;
-                        }
-                    }
-                    if let Ok(v) = env.eval(e) {
-                        env.bind(p, v, 0, &mut Vec::new())?;
-                    }
-                }
-            }
-            s => {
-                step(s, env, &mut out)?;
-            }
-        }
-    }
-    let mut results = Vec::new();
-    let mut origin = None;
-    exec(vec![stmts], env, out, &mut results, &mut origin).map_err(|mut e| {
-        if e.file.is_none() {
-            e.file = origin.map(|o| o.to_string());
-        }
-        e
-    })?;
-    Ok(results)
-}
-
-/// Runs the blocks (the last one first), branching at `with`.
-/// `origin` is the file of the statement being run (for the error, if one is found).
-fn exec(
-    mut stack: Vec<&[Stmt]>,
-    env: &mut Env,
-    mut out: Outcome,
-    results: &mut Vec<Branch>,
-    origin: &mut Option<Arc<str>>,
-) -> Result<(), CatError> {
-    'blocks: while let Some(block) = stack.pop() {
-        for (i, s) in block.iter().enumerate() {
-            match s {
-                Stmt::Origin(o) => *origin = o.clone(),
-                Stmt::IfVariant(v, a, b, _) => {
-                    stack.push(&block[i + 1..]);
-                    stack.push(if env.variant(v) { a } else { b });
-                    continue 'blocks;
-                }
-                Stmt::Match(e, clauses, default, at) => {
-                    let chosen = match_clause(env, e, clauses, default.as_deref(), *at)?;
-                    stack.push(&block[i + 1..]);
-                    stack.push(chosen);
-                    continue 'blocks;
-                }
-                Stmt::WithFrom(x, e, at) => {
-                    let v = env.eval(e)?;
-                    let choices = env.elements(v, *at)?;
-                    if choices.is_empty() {
-                        out.failed = Some(Failure {
-                            kind: CheckKind::Empty,
-                            name: format!("no choice for `{x}`"),
-                            negated: true,
-                            events: Vec::new(),
-                        });
-                        results.push((out, None));
-                        return Ok(());
-                    }
-                    stack.push(&block[i + 1..]);
-                    for c in choices {
-                        let mut e2 = env.clone();
-                        e2.vars.insert(x.clone(), c);
-                        let start = results.len();
-                        let mut o = origin.clone();
-                        exec(stack.clone(), &mut e2, out.clone(), results, &mut o).map_err(
-                            |mut e| {
-                                if e.file.is_none() {
-                                    e.file = o.map(|o| o.to_string());
-                                }
-                                e
-                            },
-                        )?;
-                        if let Some(r) = results[start..].iter_mut().find(|r| r.1.is_none()) {
-                            r.1 = Some(e2);
-                        }
-                    }
-                    return Ok(());
-                }
-                s => {
-                    if let Flow::Stop = step(s, env, &mut out)? {
-                        results.push((out, None));
-                        return Ok(());
-                    }
-                }
-            }
-        }
-    }
-    results.push((out, None));
-    Ok(())
-}
-
-fn match_clause<'a>(
-    env: &mut Env,
-    e: &Expr,
-    clauses: &'a [(String, Vec<Stmt>)],
-    default: Option<&'a [Stmt]>,
-    at: usize,
-) -> Result<&'a [Stmt], CatError> {
-    let v = env.eval(e)?;
-    let Value::Tag(t) = v else {
-        return Err(CatError::at(
-            at,
-            &format!("`match` on tags found {}", kind_name(&v)),
-        ));
-    };
-    match clauses.iter().find(|(c, _)| **c == *t) {
-        Some((_, body)) => Ok(body),
-        None => default.ok_or_else(|| CatError::at(at, &format!("no clause matches `'{t}`"))),
-    }
-}
-
-/// Runs statements that cannot branch (a procedure's body, `forall`'s).
-fn exec_flat(stmts: &[Stmt], env: &mut Env, out: &mut Outcome) -> Result<Flow, CatError> {
-    for s in stmts {
-        if let Flow::Stop = step(s, env, out)? {
-            return Ok(Flow::Stop);
-        }
-    }
-    Ok(Flow::Go)
-}
-
-/// One statement; `Stop` when a check forbids the candidate.
-fn step(s: &Stmt, env: &mut Env, out: &mut Outcome) -> Result<Flow, CatError> {
-    match s {
-        Stmt::Let(binds, at) => {
-            let vals = binds
-                .iter()
-                .map(|(_, e)| env.eval(e))
-                .collect::<Result<Vec<_>, _>>()?;
-            for ((p, _), v) in binds.iter().zip(vals) {
-                match p {
-                    Pat::Var(Some(n)) => {
-                        env.vars.insert(n.clone(), v);
-                    }
-                    p => env.bind(p, v, *at, &mut Vec::new())?,
-                }
-            }
-        }
-        Stmt::LetRec(binds, at) => env.let_rec(binds, &mut Vec::new(), *at)?,
-        Stmt::Check {
-            kind,
-            negated,
-            mode,
-            expr,
-            name,
-            at,
-        } => {
-            let v = env.eval(expr)?;
-            let witness = match (kind, v) {
-                (CheckKind::Empty, Value::Set(s)) => {
-                    (s != 0).then(|| vec![s.trailing_zeros() as usize])
-                }
-                (CheckKind::Empty, Value::Values(vs)) => (!vs.is_empty()).then(Vec::new),
-                (CheckKind::Empty, Value::Event(e)) => Some(vec![e]),
-                (_, v) => {
-                    let r = env.as_rel(v, pos(expr).max(*at))?;
-                    match kind {
-                        CheckKind::Acyclic => r.cycle(),
-                        CheckKind::Irreflexive => r.irreflexive().map(|e| vec![e]),
-                        CheckKind::Empty => r.pairs().first().map(|&(a, b)| vec![a, b]),
-                    }
-                }
-            };
-            let holds = witness.is_none() != *negated;
-            let label = name.clone().unwrap_or_else(|| kind.as_str().to_string());
-            match mode {
-                // herd: `flag ~empty r as name` raises `name` when `r` is not empty.
-                CheckMode::Flag if holds => out.flags.push(label),
-                CheckMode::UndefinedUnless if !holds => out.flags.push(label),
-                CheckMode::Check | CheckMode::Assert if !holds => {
-                    out.failed = Some(Failure {
-                        kind: *kind,
-                        name: label,
-                        negated: *negated,
-                        events: witness.unwrap_or_default(),
-                    });
-                    return Ok(Flow::Stop);
-                }
-                _ => {}
-            }
-        }
-        Stmt::Include(..) | Stmt::Show | Stmt::Origin(_) => {}
-        Stmt::Enum(name, tags, _) => {
-            for t in tags {
-                let set = tag_set_name(t);
-                env.vars.entry(set).or_insert(Value::Set(0));
-            }
-            let v = values(tags.iter().map(|t| Value::Tag(t.as_str().into())).collect());
-            env.vars.insert(name.clone(), v);
-        }
-        Stmt::Events(name, args, _) => {
-            for a in args {
-                env.eval(a)?;
-            }
-            if !env.vars.contains_key(name) {
-                env.vars.insert(name.clone(), Value::Set(0));
-            }
-        }
-        Stmt::Procedure(name, pat, body, _) => {
-            let p = Procedure {
-                pat: pat.clone(),
-                body: body.clone(),
-            };
-            env.vars.insert(name.clone(), Value::Proc(Arc::new(p)));
-        }
-        Stmt::Call(name, arg, as_name, at) => {
-            let Value::Proc(p) = env.lookup(name, *at)? else {
-                return Err(CatError::at(*at, &format!("`{name}` is not a procedure")));
-            };
-            let a = env.eval(arg)?;
-            let snapshot = env.vars.clone();
-            let r = env.bind(&p.pat, a, *at, &mut Vec::new()).and_then(|_| {
-                let mut inner = Outcome::default();
-                let flow = exec_flat(&p.body, env, &mut inner)?;
-                Ok((flow, inner))
-            });
-            env.vars = snapshot;
-            let (flow, inner) = r?;
-            out.flags.extend(inner.flags);
-            if let Flow::Stop = flow {
-                let mut f = inner.failed.unwrap_or(Failure {
-                    kind: CheckKind::Empty,
-                    name: name.clone(),
-                    negated: false,
-                    events: Vec::new(),
-                });
-                if let Some(n) = as_name {
-                    f.name = n.clone();
-                }
-                out.failed = Some(f);
-                return Ok(Flow::Stop);
-            }
-        }
-        Stmt::Forall(x, e, body, at) => {
-            let v = env.eval(e)?;
-            for c in env.elements(v, *at)? {
-                let snapshot = env.vars.clone();
-                env.vars.insert(x.clone(), c);
-                let r = exec_flat(body, env, out);
-                env.vars = snapshot;
-                if let Flow::Stop = r? {
-                    return Ok(Flow::Stop);
-                }
-            }
-        }
-        Stmt::WithFrom(_, _, at) => {
-            return Err(CatError::at(
-                *at,
-                "`with ... from` inside a procedure or `forall` is not supported",
-            ))
-        }
-        Stmt::IfVariant(v, a, b, _) => {
-            let body = if env.variant(v) { a } else { b };
-            return exec_flat(body, env, out);
-        }
-        Stmt::Match(e, clauses, default, at) => {
-            let body = match_clause(env, e, clauses, default.as_deref(), *at)?;
-            return exec_flat(body, env, out);
-        }
-    }
-    Ok(Flow::Go)
 }

@@ -14,9 +14,15 @@
 //! - [`LIBRARY`]: the project's own `stdlib.cat` (the prelude of every model), `cross.cat`,
 //!   `cos-opt.cat` and `cos.cat` (MIT), found by `include` before the caller's files.
 
+mod builtin;
 mod eval;
+mod lex;
+mod names;
 mod parse;
+mod parse_stmt;
 pub mod rel;
+mod run;
+mod value;
 
 pub use eval::{tag_set_name, Env, Failure, Outcome, Value};
 
@@ -269,7 +275,7 @@ thread_local! {
 /// kept definition: a model that uses none of the library costs nothing per candidate.
 fn prune_prelude(prelude: &[Stmt], stmts: &[Stmt]) -> Vec<Stmt> {
     let mut used = Vec::new();
-    parse::names_used(stmts, &mut used);
+    names::names_used(stmts, &mut used);
     let mut used: std::collections::HashSet<String> = used.into_iter().collect();
     let mut keep = vec![false; prelude.len()];
     for (i, s) in prelude.iter().enumerate().rev() {
@@ -281,7 +287,7 @@ fn prune_prelude(prelude: &[Stmt], stmts: &[Stmt]) -> Vec<Stmt> {
         if defines.iter().any(|n| used.contains(*n)) {
             keep[i] = true;
             let mut more = Vec::new();
-            parse::names_used(std::slice::from_ref(s), &mut more);
+            names::names_used(std::slice::from_ref(s), &mut more);
             used.extend(more);
         }
     }
@@ -427,7 +433,7 @@ impl Model {
     /// that of the first allowed choice (its flags the union of every allowed choice's), and
     /// `env` is left as that choice's; if none is allowed, the first choice's failure.
     pub fn run(&self, env: &mut Env) -> Result<Outcome, CatError> {
-        let mut branches = eval::run(&self.prelude, &self.stmts, env)?;
+        let mut branches = run::run(&self.prelude, &self.stmts, env)?;
         let Some(first_ok) = branches.iter().position(|b| b.0.failed.is_none()) else {
             return Ok(branches.into_iter().next().map(|b| b.0).unwrap_or_default());
         };
@@ -454,7 +460,7 @@ impl Model {
     /// statements apart: one outcome and final environment per choice, in order.
     pub fn run_all(&self, env: &Env) -> Result<Vec<(Outcome, Env)>, CatError> {
         let mut start = env.clone();
-        let branches = eval::run(&self.prelude, &self.stmts, &mut start)?;
+        let branches = run::run(&self.prelude, &self.stmts, &mut start)?;
         let mut start = Some(start);
         Ok(branches
             .into_iter()

@@ -6,211 +6,67 @@
 //! juxtaposition (`f x`, `f(a, b)`: `f` applied to the tuple `(a, b)`). A `*` is the cartesian
 //! product when an operand follows it, else the postfix closure.
 
-use super::{
-    BinOp, Binding, CatError, CheckKind, CheckMode, Cond, EltClause, Expr, FunDef, Pat, Stmt, UnOp,
-    Variant,
-};
+use super::lex::{is_kw, lex, Tok};
+use super::names::free_vars;
+use super::{BinOp, Binding, CatError, Cond, EltClause, Expr, FunDef, Pat, Stmt, UnOp};
 use std::sync::Arc;
 
-#[derive(Clone, Debug, PartialEq)]
-enum Tok {
-    Id(String),
-    Str(String),
-    Tag(String),
-    Sym(&'static str),
-}
-
-const SYMS: [&str; 25] = [
-    "^-1", "||", "&&", "->", "++", "|", ";", "\\", "&", "*", "+", "?", "~", "(", ")", "[", "]",
-    "=", ",", "{", "}", "^", "0", "_", "-1",
-];
-
-const KEYWORDS: [&str; 37] = [
-    "let",
-    "rec",
-    "and",
-    "when",
-    "acyclic",
-    "irreflexive",
-    "show",
-    "unshow",
-    "empty",
-    "subset",
-    "as",
-    "fun",
-    "in",
-    "undefined_unless",
-    "flag",
-    "assert",
-    "include",
-    "variant",
-    "begin",
-    "end",
-    "procedure",
-    "call",
-    "enum",
-    "debug",
-    "match",
-    "with",
-    "forall",
-    "from",
-    "do",
-    "try",
-    "if",
-    "then",
-    "else",
-    "catdep",
-    "instructions",
-    "default",
-    "not",
-];
-
-fn name_len(src: &str, i: usize) -> usize {
-    // herd's names: `_`? letter (letter | digit | `_` | `.` | `-`)* `'`?
-    let b = src.as_bytes();
-    let mut j = i;
-    if b.get(j) == Some(&b'_') {
-        j += 1;
-    }
-    if !b.get(j).is_some_and(|c| c.is_ascii_alphabetic()) {
-        return 0;
-    }
-    while j < b.len()
-        && (b[j].is_ascii_alphanumeric() || b"_.-".contains(&b[j]))
-        && !(b[j] == b'-' && src[j..].starts_with("->"))
-    {
-        j += 1;
-    }
-    if b.get(j) == Some(&b'\'') {
-        j += 1;
-    }
-    j - i
-}
-
-fn lex(src: &str) -> Result<Vec<(Tok, usize)>, CatError> {
-    let b = src.as_bytes();
-    let mut i = 0;
-    let mut out = Vec::new();
-    while i < b.len() {
-        let c = b[i];
-        if c.is_ascii_whitespace() {
-            i += 1;
-        } else if src[i..].starts_with("(*") {
-            let start = i;
-            let mut depth = 0;
-            while i < b.len() {
-                if src[i..].starts_with("(*") {
-                    depth += 1;
-                    i += 2;
-                } else if src[i..].starts_with("*)") {
-                    depth -= 1;
-                    i += 2;
-                    if depth == 0 {
-                        break;
-                    }
-                } else {
-                    i += 1;
-                }
-            }
-            if depth != 0 {
-                return Err(CatError::at(start, "unterminated comment"));
-            }
-        } else if src[i..].starts_with("//") || c == b'#' {
-            i = src[i..].find('\n').map_or(b.len(), |k| i + k);
-        } else if c == b'"' {
-            let end = src[i + 1..]
-                .find('"')
-                .ok_or_else(|| CatError::at(i, "unterminated string"))?;
-            out.push((Tok::Str(src[i + 1..i + 1 + end].to_string()), i));
-            i += end + 2;
-        } else if c == b'\'' {
-            let n = name_len(src, i + 1);
-            if n == 0 {
-                return Err(CatError::at(i, "expected a tag name after `'`"));
-            }
-            out.push((Tok::Tag(src[i + 1..i + 1 + n].to_string()), i));
-            i += 1 + n;
-        } else if let n @ 1.. = name_len(src, i) {
-            out.push((Tok::Id(src[i..i + n].to_string()), i));
-            i += n;
-        } else if c.is_ascii_digit() && c != b'0' {
-            // Not herd's, but the project's models have always accepted names like `1x`.
-            let start = i;
-            while i < b.len() && (b[i].is_ascii_alphanumeric() || b"_.-".contains(&b[i])) {
-                i += 1;
-            }
-            out.push((Tok::Id(src[start..i].to_string()), start));
-        } else if let Some(s) = SYMS.iter().find(|s| src[i..].starts_with(**s)) {
-            out.push((Tok::Sym(s), i));
-            i += s.len();
-        } else {
-            let ch = src[i..].chars().next().unwrap_or('?');
-            return Err(CatError::at(i, &format!("unexpected `{ch}`")));
-        }
-    }
-    Ok(out)
-}
-
-struct P {
-    toks: Vec<(Tok, usize)>,
-    pos: usize,
-    end: usize,
-    depth: usize,
+pub(super) struct P {
+    pub(super) toks: Vec<(Tok, usize)>,
+    pub(super) pos: usize,
+    pub(super) end: usize,
+    pub(super) depth: usize,
     /// A statement parsed along with the previous one (the check of `let rec ... when`).
-    pending: Option<Stmt>,
+    pub(super) pending: Option<Stmt>,
 }
 
 const MAX_DEPTH: usize = 200;
 
-fn is_kw(s: &str) -> bool {
-    KEYWORDS.contains(&s)
-}
-
 impl P {
-    fn peek(&self) -> Option<&Tok> {
+    pub(super) fn peek(&self) -> Option<&Tok> {
         self.toks.get(self.pos).map(|t| &t.0)
     }
-    fn peek_at(&self, k: usize) -> Option<&Tok> {
+    pub(super) fn peek_at(&self, k: usize) -> Option<&Tok> {
         self.toks.get(self.pos + k).map(|t| &t.0)
     }
-    fn offset(&self) -> usize {
+    pub(super) fn offset(&self) -> usize {
         self.toks.get(self.pos).map_or(self.end, |t| t.1)
     }
-    fn is_sym(&self, s: &str) -> bool {
+    pub(super) fn is_sym(&self, s: &str) -> bool {
         matches!(self.peek(), Some(Tok::Sym(x)) if *x == s)
     }
-    fn is_kw(&self, k: &str) -> bool {
+    pub(super) fn is_kw(&self, k: &str) -> bool {
         matches!(self.peek(), Some(Tok::Id(x)) if x == k)
     }
-    fn eat_sym(&mut self, s: &str) -> bool {
+    pub(super) fn eat_sym(&mut self, s: &str) -> bool {
         let y = self.is_sym(s);
         if y {
             self.pos += 1;
         }
         y
     }
-    fn eat_kw(&mut self, k: &str) -> bool {
+    pub(super) fn eat_kw(&mut self, k: &str) -> bool {
         let y = self.is_kw(k);
         if y {
             self.pos += 1;
         }
         y
     }
-    fn expect_sym(&mut self, s: &str) -> Result<(), CatError> {
+    pub(super) fn expect_sym(&mut self, s: &str) -> Result<(), CatError> {
         if self.eat_sym(s) {
             Ok(())
         } else {
             Err(self.err(&format!("expected `{s}`{}", self.found())))
         }
     }
-    fn expect_kw(&mut self, k: &str) -> Result<(), CatError> {
+    pub(super) fn expect_kw(&mut self, k: &str) -> Result<(), CatError> {
         if self.eat_kw(k) {
             Ok(())
         } else {
             Err(self.err(&format!("expected `{k}`{}", self.found())))
         }
     }
-    fn found(&self) -> String {
+    pub(super) fn found(&self) -> String {
         match self.peek() {
             None => ", found the end of the file".into(),
             Some(Tok::Id(s)) => format!(", found `{s}`"),
@@ -219,10 +75,10 @@ impl P {
             Some(Tok::Sym(s)) => format!(", found `{s}`"),
         }
     }
-    fn err(&self, msg: &str) -> CatError {
+    pub(super) fn err(&self, msg: &str) -> CatError {
         CatError::at(self.offset(), msg)
     }
-    fn ident(&mut self) -> Result<String, CatError> {
+    pub(super) fn ident(&mut self) -> Result<String, CatError> {
         match self.peek() {
             Some(Tok::Id(s)) if !is_kw(s) => {
                 let s = s.clone();
@@ -232,18 +88,18 @@ impl P {
             _ => Err(self.err(&format!("expected a name{}", self.found()))),
         }
     }
-    fn is_name(&self) -> bool {
+    pub(super) fn is_name(&self) -> bool {
         matches!(self.peek(), Some(Tok::Id(s)) if !is_kw(s))
     }
     /// A `pat0`: a name or `_`.
-    fn pat0(&mut self) -> Result<Option<String>, CatError> {
+    pub(super) fn pat0(&mut self) -> Result<Option<String>, CatError> {
         if self.eat_sym("_") {
             Ok(None)
         } else {
             Ok(Some(self.ident()?))
         }
     }
-    fn deeper(&mut self) -> Result<(), CatError> {
+    pub(super) fn deeper(&mut self) -> Result<(), CatError> {
         self.depth += 1;
         if self.depth > MAX_DEPTH {
             return Err(self.err("expression nested too deeply"));
@@ -251,7 +107,7 @@ impl P {
         Ok(())
     }
     /// Whether the next token can start an argument of an application (herd's `arg`).
-    fn starts_arg(&self) -> bool {
+    pub(super) fn starts_arg(&self) -> bool {
         match self.peek() {
             Some(Tok::Id(s)) => !is_kw(s),
             Some(Tok::Tag(_)) => true,
@@ -260,292 +116,14 @@ impl P {
         }
     }
     /// Whether the next token can start an operand (after a binary `*`).
-    fn starts_operand(&self) -> bool {
+    pub(super) fn starts_operand(&self) -> bool {
         self.starts_arg() || self.is_sym("~") || self.is_kw("begin")
     }
+}
 
-    fn header(&mut self) {
-        // herd's model identity: up to two words or strings, then an optional `catdep`.
-        for _ in 0..2 {
-            match self.peek() {
-                Some(Tok::Str(_)) => self.pos += 1,
-                Some(Tok::Id(s)) if !is_kw(s) => self.pos += 1,
-                _ => break,
-            }
-        }
-        self.eat_kw("catdep");
-    }
-
-    fn starts_stmt(&self) -> bool {
-        match self.peek() {
-            Some(Tok::Id(s)) => [
-                "let",
-                "match",
-                "acyclic",
-                "irreflexive",
-                "empty",
-                "undefined_unless",
-                "flag",
-                "assert",
-                "show",
-                "unshow",
-                "include",
-                "procedure",
-                "call",
-                "debug",
-                "forall",
-                "with",
-                "if",
-                "enum",
-                "instructions",
-                "default",
-            ]
-            .contains(&s.as_str()),
-            Some(Tok::Sym("~")) => true,
-            _ => false,
-        }
-    }
-
-    fn stmts_until_end(&mut self) -> Result<Vec<Stmt>, CatError> {
-        let mut out = Vec::new();
-        while self.starts_stmt() {
-            out.push(self.stmt()?);
-            out.extend(self.pending.take());
-        }
-        Ok(out)
-    }
-
-    fn stmt(&mut self) -> Result<Stmt, CatError> {
-        let at = self.offset();
-        if self.eat_kw("let") {
-            let rec = self.eat_kw("rec");
-            let binds = self.bindings()?;
-            if rec && self.eat_kw("when") {
-                // `let rec ... when check`: the check applies to the fixed point.
-                let check = self.stmt()?;
-                if !matches!(check, Stmt::Check { .. }) {
-                    return Err(CatError::at(at, "expected a check after `when`"));
-                }
-                self.pending = Some(check);
-            }
-            self.eat_kw("in");
-            return Ok(if rec {
-                Stmt::LetRec(binds, at)
-            } else {
-                Stmt::Let(binds, at)
-            });
-        }
-        if self.eat_kw("include") {
-            return match self.peek().cloned() {
-                Some(Tok::Str(s)) => {
-                    self.pos += 1;
-                    Ok(Stmt::Include(s, at))
-                }
-                _ => Err(self.err("expected a file name in quotes")),
-            };
-        }
-        if self.eat_kw("show") || self.eat_kw("unshow") {
-            // Display directives: `show r as name`, `show a, b`; nothing to check.
-            self.base()?;
-            if self.eat_kw("as") {
-                self.ident()?;
-            } else {
-                while self.eat_sym(",") {
-                    self.base()?;
-                }
-            }
-            return Ok(Stmt::Show);
-        }
-        if self.eat_kw("debug") {
-            self.expr()?;
-            return Ok(Stmt::Show);
-        }
-        if self.eat_kw("enum") {
-            let name = self.ident()?;
-            self.expect_sym("=")?;
-            self.eat_sym("||");
-            let mut tags = vec![self.tag()?];
-            while self.eat_sym("||") {
-                tags.push(self.tag()?);
-            }
-            return Ok(Stmt::Enum(name, tags, at));
-        }
-        if self.eat_kw("instructions") || self.eat_kw("default") {
-            let name = self.ident()?;
-            self.expect_sym("[")?;
-            let args = self.args("]")?;
-            return Ok(Stmt::Events(name, args, at));
-        }
-        if self.eat_kw("procedure") {
-            self.eat_kw("rec");
-            let name = self.ident()?;
-            let pat = if self.eat_sym("(") {
-                let f = self.formals()?;
-                self.expect_sym(")")?;
-                tuple_pat(f)
-            } else {
-                Pat::Var(self.pat0()?)
-            };
-            self.expect_sym("=")?;
-            let body = self.stmts_until_end()?;
-            self.expect_kw("end")?;
-            return Ok(Stmt::Procedure(name, pat, Arc::new(body), at));
-        }
-        if self.eat_kw("call") {
-            let name = self.ident()?;
-            let arg = self.simple()?;
-            let as_name = if self.eat_kw("as") {
-                Some(self.ident()?)
-            } else {
-                None
-            };
-            return Ok(Stmt::Call(name, arg, as_name, at));
-        }
-        if self.eat_kw("forall") {
-            let x = self.ident()?;
-            self.expect_kw("in")?;
-            let e = self.expr()?;
-            self.expect_kw("do")?;
-            let body = self.stmts_until_end()?;
-            self.expect_kw("end")?;
-            return Ok(Stmt::Forall(x, e, body, at));
-        }
-        if self.eat_kw("with") {
-            let x = self.ident()?;
-            self.expect_kw("from")?;
-            let e = self.expr()?;
-            return Ok(Stmt::WithFrom(x, e, at));
-        }
-        if self.eat_kw("if") {
-            let v = self.variant()?;
-            let then = self.stmts_until_end()?;
-            let els = if self.eat_kw("else") {
-                self.stmts_until_end()?
-            } else {
-                Vec::new()
-            };
-            self.expect_kw("end")?;
-            return Ok(Stmt::IfVariant(v, then, els, at));
-        }
-        if self.eat_kw("match") {
-            let e = self.expr()?;
-            self.expect_kw("with")?;
-            self.eat_sym("||");
-            let mut clauses = Vec::new();
-            let mut default = None;
-            loop {
-                if self.eat_sym("_") {
-                    self.expect_sym("->")?;
-                    default = Some(self.stmts_until_end()?);
-                    break;
-                }
-                let t = self.tag()?;
-                self.expect_sym("->")?;
-                clauses.push((t, self.stmts_until_end()?));
-                if !self.eat_sym("||") {
-                    break;
-                }
-            }
-            self.expect_kw("end")?;
-            return Ok(Stmt::Match(e, clauses, default, at));
-        }
-        let mode = if self.eat_kw("flag") {
-            CheckMode::Flag
-        } else if self.eat_kw("undefined_unless") {
-            CheckMode::UndefinedUnless
-        } else if self.eat_kw("assert") {
-            CheckMode::Assert
-        } else {
-            CheckMode::Check
-        };
-        let negated = self.eat_sym("~");
-        let kind = if self.eat_kw("acyclic") {
-            CheckKind::Acyclic
-        } else if self.eat_kw("irreflexive") {
-            CheckKind::Irreflexive
-        } else if self.eat_kw("empty") {
-            CheckKind::Empty
-        } else {
-            return Err(self.err(&format!(
-                "expected a statement (`let`, `include`, a check such as `acyclic`, ...){}",
-                self.found()
-            )));
-        };
-        let expr = self.expr()?;
-        let name = if self.eat_kw("as") {
-            Some(self.ident()?)
-        } else {
-            None
-        };
-        Ok(Stmt::Check {
-            kind,
-            negated,
-            mode,
-            expr,
-            name,
-            at,
-        })
-    }
-
-    fn tag(&mut self) -> Result<String, CatError> {
-        match self.peek().cloned() {
-            Some(Tok::Tag(t)) => {
-                self.pos += 1;
-                Ok(t)
-            }
-            _ => Err(self.err(&format!("expected a tag such as `'a`{}", self.found()))),
-        }
-    }
-
-    fn variant(&mut self) -> Result<Variant, CatError> {
-        let mut v = self.variant_and()?;
-        while self.eat_sym("||") {
-            v = Variant::Or(Box::new(v), Box::new(self.variant_and()?));
-        }
-        Ok(v)
-    }
-    fn variant_and(&mut self) -> Result<Variant, CatError> {
-        let mut v = self.variant_atom()?;
-        while self.eat_sym("&&") {
-            v = Variant::And(Box::new(v), Box::new(self.variant_atom()?));
-        }
-        Ok(v)
-    }
-    fn variant_atom(&mut self) -> Result<Variant, CatError> {
-        self.deeper()?;
-        let r = if self.eat_kw("not") {
-            Ok(Variant::Not(Box::new(self.variant_atom()?)))
-        } else if self.eat_sym("(") {
-            let v = self.variant()?;
-            self.expect_sym(")")?;
-            Ok(v)
-        } else {
-            self.eat_kw("variant");
-            match self.peek().cloned() {
-                Some(Tok::Str(s)) => {
-                    self.pos += 1;
-                    Ok(Variant::Name(s))
-                }
-                _ => Err(self.err(&format!("expected a variant in quotes{}", self.found()))),
-            }
-        };
-        self.depth -= 1;
-        r
-    }
-    fn starts_variant(&self) -> bool {
-        let mut k = 0;
-        while matches!(self.peek_at(k), Some(Tok::Sym("("))) {
-            k += 1;
-        }
-        match self.peek_at(k) {
-            Some(Tok::Str(_)) => true,
-            Some(Tok::Id(s)) => s == "not" || s == "variant",
-            _ => false,
-        }
-    }
-
+impl P {
     /// `formals`: `pat0, pat0, ...`, possibly none.
-    fn formals(&mut self) -> Result<Vec<Option<String>>, CatError> {
+    pub(super) fn formals(&mut self) -> Result<Vec<Option<String>>, CatError> {
         let mut out = Vec::new();
         if self.is_sym(")") {
             return Ok(out);
@@ -557,7 +135,7 @@ impl P {
         Ok(out)
     }
 
-    fn bindings(&mut self) -> Result<Vec<Binding>, CatError> {
+    pub(super) fn bindings(&mut self) -> Result<Vec<Binding>, CatError> {
         let mut binds = vec![self.binding()?];
         while self.eat_kw("and") {
             binds.push(self.binding()?);
@@ -565,7 +143,7 @@ impl P {
         Ok(binds)
     }
 
-    fn binding(&mut self) -> Result<Binding, CatError> {
+    pub(super) fn binding(&mut self) -> Result<Binding, CatError> {
         if self.eat_sym("(") {
             let f = self.formals()?;
             self.expect_sym(")")?;
@@ -596,14 +174,14 @@ impl P {
         Ok((tuple_pat(names), self.expr()?))
     }
 
-    fn expr(&mut self) -> Result<Expr, CatError> {
+    pub(super) fn expr(&mut self) -> Result<Expr, CatError> {
         self.deeper()?;
         let r = self.expr_inner();
         self.depth -= 1;
         r
     }
 
-    fn expr_inner(&mut self) -> Result<Expr, CatError> {
+    pub(super) fn expr_inner(&mut self) -> Result<Expr, CatError> {
         let at = self.offset();
         if self.eat_kw("let") {
             let rec = self.eat_kw("rec");
@@ -690,12 +268,12 @@ impl P {
         Ok(first)
     }
 
-    fn is_arrow_at(&self, k: usize) -> bool {
+    pub(super) fn is_arrow_at(&self, k: usize) -> bool {
         matches!(self.peek_at(k), Some(Tok::Sym("->")))
     }
 
     /// The clauses of a `match` on a set, in either order: `{} -> e` and `x ++ rest -> e`.
-    fn match_set(&mut self, e: Box<Expr>, at: usize) -> Result<Expr, CatError> {
+    pub(super) fn match_set(&mut self, e: Box<Expr>, at: usize) -> Result<Expr, CatError> {
         let mut empty = None;
         let mut elt = None;
         for i in 0..2 {
@@ -732,14 +310,14 @@ impl P {
     }
 
     /// herd's `base`: the operators, loosest first.
-    fn base(&mut self) -> Result<Expr, CatError> {
+    pub(super) fn base(&mut self) -> Result<Expr, CatError> {
         self.deeper()?;
         let r = self.binary(0);
         self.depth -= 1;
         r
     }
 
-    fn binary(&mut self, level: usize) -> Result<Expr, CatError> {
+    pub(super) fn binary(&mut self, level: usize) -> Result<Expr, CatError> {
         const LEVELS: [(&str, BinOp); 5] = [
             ("|", BinOp::Union),
             ("++", BinOp::Add),
@@ -773,7 +351,7 @@ impl P {
         Ok(Expr::Bin(op, Box::new(lhs), Box::new(rhs?), at))
     }
 
-    fn cartesian(&mut self) -> Result<Expr, CatError> {
+    pub(super) fn cartesian(&mut self) -> Result<Expr, CatError> {
         let at = self.offset();
         let mut lhs = self.unary()?;
         while self.is_sym("*") {
@@ -789,7 +367,7 @@ impl P {
         Ok(lhs)
     }
 
-    fn unary(&mut self) -> Result<Expr, CatError> {
+    pub(super) fn unary(&mut self) -> Result<Expr, CatError> {
         let at = self.offset();
         if self.eat_sym("~") {
             self.deeper()?;
@@ -826,7 +404,7 @@ impl P {
     }
 
     /// herd's `exp0`: a name applied to arguments by juxtaposition, or a `simple`.
-    fn app(&mut self) -> Result<Expr, CatError> {
+    pub(super) fn app(&mut self) -> Result<Expr, CatError> {
         if !self.is_name() {
             return self.simple();
         }
@@ -845,7 +423,7 @@ impl P {
     }
 
     /// herd's `simple`: `0`, a tag, `{...}`, `_`, `()`, `(e)`, `begin e end`, `[e]`.
-    fn simple(&mut self) -> Result<Expr, CatError> {
+    pub(super) fn simple(&mut self) -> Result<Expr, CatError> {
         let at = self.offset();
         if self.eat_sym("0") {
             return Ok(Expr::Empty);
@@ -890,7 +468,7 @@ impl P {
     }
 
     /// Comma-separated `base`s up to `close` (consumed).
-    fn args(&mut self, close: &str) -> Result<Vec<Expr>, CatError> {
+    pub(super) fn args(&mut self, close: &str) -> Result<Vec<Expr>, CatError> {
         let mut items = Vec::new();
         if self.eat_sym(close) {
             return Ok(items);
@@ -904,7 +482,7 @@ impl P {
     }
 }
 
-fn tuple_pat(mut names: Vec<Option<String>>) -> Pat {
+pub(super) fn tuple_pat(mut names: Vec<Option<String>>) -> Pat {
     if names.len() == 1 {
         Pat::Var(names.pop().unwrap_or(None))
     } else {
@@ -919,86 +497,6 @@ fn fun(pat: Pat, body: Expr) -> Expr {
     free.sort();
     free.dedup();
     Expr::Fun(Arc::new(FunDef { pat, body, free }))
-}
-
-/// The names `e` uses that `bound` does not bind, into `out`.
-pub(super) fn free_vars(e: &Expr, bound: &mut Vec<String>, out: &mut Vec<String>) {
-    let with = |names: Vec<&str>, e: &Expr, bound: &mut Vec<String>, out: &mut Vec<String>| {
-        let n = bound.len();
-        bound.extend(names.into_iter().map(String::from));
-        free_vars(e, bound, out);
-        bound.truncate(n);
-    };
-    match e {
-        Expr::Var(n, _) => {
-            if !bound.contains(n) {
-                out.push(n.clone());
-            }
-        }
-        Expr::Empty | Expr::Universe | Expr::Tag(..) => {}
-        Expr::Set(items, _) | Expr::Tuple(items, _) => {
-            for i in items {
-                free_vars(i, bound, out);
-            }
-        }
-        Expr::Bin(_, a, b, _) | Expr::App(a, b, _) | Expr::Try(a, b) => {
-            free_vars(a, bound, out);
-            free_vars(b, bound, out);
-        }
-        Expr::Un(_, a, _) => free_vars(a, bound, out),
-        Expr::Fun(f) => {
-            for n in &f.free {
-                if !bound.contains(n) {
-                    out.push(n.clone());
-                }
-            }
-        }
-        Expr::Let(binds, body) => {
-            for (_, v) in binds {
-                free_vars(v, bound, out);
-            }
-            let names = binds.iter().flat_map(|(p, _)| p.names()).collect();
-            with(names, body, bound, out);
-        }
-        Expr::LetRec(binds, body) => {
-            let names: Vec<&str> = binds.iter().flat_map(|(p, _)| p.names()).collect();
-            for (_, v) in binds {
-                with(names.clone(), v, bound, out);
-            }
-            with(names, body, bound, out);
-        }
-        Expr::If(c, a, b) => {
-            match &**c {
-                Cond::Variant(_) => {}
-                Cond::Eq(x, y) | Cond::Subset(x, y) | Cond::In(x, y) => {
-                    free_vars(x, bound, out);
-                    free_vars(y, bound, out);
-                }
-            }
-            free_vars(a, bound, out);
-            free_vars(b, bound, out);
-        }
-        Expr::Match(e, clauses, default, _) => {
-            free_vars(e, bound, out);
-            for (_, c) in clauses {
-                free_vars(c, bound, out);
-            }
-            if let Some(d) = default {
-                free_vars(d, bound, out);
-            }
-        }
-        Expr::MatchSet(e, empty, elt, _) => {
-            free_vars(e, bound, out);
-            free_vars(empty, bound, out);
-            let names = elt
-                .elt
-                .iter()
-                .chain(&elt.rest)
-                .map(String::as_str)
-                .collect();
-            with(names, &elt.body, bound, out);
-        }
-    }
 }
 
 /// Parses a cat (or bell) file's statements, without resolving its `include`s.
@@ -1023,48 +521,4 @@ pub fn parse(src: &str) -> Result<Vec<Stmt>, CatError> {
         out.extend(p.pending.take());
     }
     Ok(out)
-}
-
-/// Every name the statements use (free in their expressions, called, or bound by a `let`
-/// that reads it back), into `out`: an over-approximation, for pruning the prelude.
-pub(super) fn names_used(stmts: &[Stmt], out: &mut Vec<String>) {
-    let expr = |e: &Expr, out: &mut Vec<String>| free_vars(e, &mut Vec::new(), out);
-    for s in stmts {
-        match s {
-            Stmt::Let(binds, _) | Stmt::LetRec(binds, _) => {
-                for (_, e) in binds {
-                    expr(e, out);
-                }
-            }
-            Stmt::Check { expr: e, .. } | Stmt::WithFrom(_, e, _) => expr(e, out),
-            Stmt::Events(_, args, _) => {
-                for e in args {
-                    expr(e, out);
-                }
-            }
-            Stmt::Procedure(_, _, body, _) => names_used(body, out),
-            Stmt::Call(name, e, _, _) => {
-                out.push(name.clone());
-                expr(e, out);
-            }
-            Stmt::Forall(_, e, body, _) => {
-                expr(e, out);
-                names_used(body, out);
-            }
-            Stmt::IfVariant(_, a, b, _) => {
-                names_used(a, out);
-                names_used(b, out);
-            }
-            Stmt::Match(e, clauses, default, _) => {
-                expr(e, out);
-                for (_, b) in clauses {
-                    names_used(b, out);
-                }
-                if let Some(d) = default {
-                    names_used(d, out);
-                }
-            }
-            Stmt::Include(..) | Stmt::Show | Stmt::Enum(..) | Stmt::Origin(_) => {}
-        }
-    }
 }
