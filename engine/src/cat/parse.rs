@@ -1,321 +1,401 @@
-//! The cat language's syntax: a lexer and a recursive-descent parser to [`Stmt`]s.
+//! The cat language's syntax: a lexer and a recursive-descent parser to [`Stmt`]s, following
+//! herd's grammar (herd's manual, "The cat language").
 //!
-//! Precedence, loosest first (as herd's): `|`, `++`, `;`, `\`, `&`, `*` (cartesian product),
-//! prefix `~`, postfix `^-1`, `+`, `*`, `?`. A `*` is postfix when what follows cannot start
-//! an expression.
+//! Precedence, loosest first: `|`, `++` (right), `;`, `\` (left), `&`, then `*` (cartesian
+//! product), prefix `~`, the postfix operators `^-1`, `+`, `*`, `?`, and application by
+//! juxtaposition (`f x`, `f(a, b)`: `f` applied to the tuple `(a, b)`). A `*` is the cartesian
+//! product when an operand follows it, else the postfix closure.
 
-use super::{CatError, CheckKind, Expr, Stmt};
+use super::lex::{is_kw, lex, Tok};
+use super::names::free_vars;
+use super::{BinOp, Binding, CatError, Cond, EltClause, Expr, FunDef, Pat, Stmt, UnOp};
+use std::sync::Arc;
 
-#[derive(Clone, Debug, PartialEq)]
-enum Tok {
-    Id(String),
-    Str(String),
-    Sym(&'static str),
+pub(super) struct P {
+    pub(super) toks: Vec<(Tok, usize)>,
+    pub(super) pos: usize,
+    pub(super) end: usize,
+    pub(super) depth: usize,
+    /// A statement parsed along with the previous one (the check of `let rec ... when`).
+    pub(super) pending: Option<Stmt>,
 }
 
-const SYMS: [&str; 20] = [
-    "^-1", "++", "|", ";", "\\", "&", "*", "+", "?", "~", "(", ")", "[", "]", "=", ",", "{", "}",
-    "^", "0",
-];
-
-fn lex(src: &str) -> Result<Vec<(Tok, usize)>, CatError> {
-    let b = src.as_bytes();
-    let mut i = 0;
-    let mut out = Vec::new();
-    while i < b.len() {
-        let c = b[i];
-        if c.is_ascii_whitespace() {
-            i += 1;
-        } else if src[i..].starts_with("(*") {
-            let mut depth = 0;
-            while i < b.len() {
-                if src[i..].starts_with("(*") {
-                    depth += 1;
-                    i += 2;
-                } else if src[i..].starts_with("*)") {
-                    depth -= 1;
-                    i += 2;
-                    if depth == 0 {
-                        break;
-                    }
-                } else {
-                    i += 1;
-                }
-            }
-            if depth != 0 {
-                return Err(CatError::at(i, "unterminated comment"));
-            }
-        } else if c == b'"' {
-            let end = src[i + 1..]
-                .find('"')
-                .ok_or_else(|| CatError::at(i, "unterminated string"))?;
-            out.push((Tok::Str(src[i + 1..i + 1 + end].to_string()), i));
-            i += end + 2;
-        } else if c.is_ascii_alphabetic() || c == b'_' || (c.is_ascii_digit() && c != b'0') {
-            let start = i;
-            while i < b.len()
-                && (b[i].is_ascii_alphanumeric() || b"_.-".contains(&b[i]))
-                && !(b[i] == b'-' && src[i..].starts_with("->"))
-            {
-                i += 1;
-            }
-            out.push((Tok::Id(src[start..i].to_string()), start));
-        } else if let Some(s) = SYMS.iter().find(|s| src[i..].starts_with(**s)) {
-            out.push((Tok::Sym(s), i));
-            i += s.len();
-        } else {
-            return Err(CatError::at(i, &format!("unexpected `{}`", c as char)));
-        }
-    }
-    Ok(out)
-}
-
-struct P {
-    toks: Vec<(Tok, usize)>,
-    pos: usize,
-    end: usize,
-}
-
-const KEYWORDS: [&str; 16] = [
-    "let",
-    "rec",
-    "and",
-    "in",
-    "as",
-    "acyclic",
-    "irreflexive",
-    "empty",
-    "flag",
-    "include",
-    "show",
-    "unshow",
-    "procedure",
-    "call",
-    "enum",
-    "with",
-];
+const MAX_DEPTH: usize = 200;
 
 impl P {
-    fn peek(&self) -> Option<&Tok> {
+    pub(super) fn peek(&self) -> Option<&Tok> {
         self.toks.get(self.pos).map(|t| &t.0)
     }
-    fn offset(&self) -> usize {
+    pub(super) fn peek_at(&self, k: usize) -> Option<&Tok> {
+        self.toks.get(self.pos + k).map(|t| &t.0)
+    }
+    pub(super) fn offset(&self) -> usize {
         self.toks.get(self.pos).map_or(self.end, |t| t.1)
     }
-    fn is_sym(&self, s: &str) -> bool {
+    pub(super) fn is_sym(&self, s: &str) -> bool {
         matches!(self.peek(), Some(Tok::Sym(x)) if *x == s)
     }
-    fn is_kw(&self, k: &str) -> bool {
+    pub(super) fn is_kw(&self, k: &str) -> bool {
         matches!(self.peek(), Some(Tok::Id(x)) if x == k)
     }
-    fn eat_sym(&mut self, s: &str) -> bool {
+    pub(super) fn eat_sym(&mut self, s: &str) -> bool {
         let y = self.is_sym(s);
         if y {
             self.pos += 1;
         }
         y
     }
-    fn eat_kw(&mut self, k: &str) -> bool {
+    pub(super) fn eat_kw(&mut self, k: &str) -> bool {
         let y = self.is_kw(k);
         if y {
             self.pos += 1;
         }
         y
     }
-    fn expect_sym(&mut self, s: &str) -> Result<(), CatError> {
+    pub(super) fn expect_sym(&mut self, s: &str) -> Result<(), CatError> {
         if self.eat_sym(s) {
             Ok(())
         } else {
-            Err(self.err(&format!("expected `{s}`")))
+            Err(self.err(&format!("expected `{s}`{}", self.found())))
         }
     }
-    fn err(&self, msg: &str) -> CatError {
+    pub(super) fn expect_kw(&mut self, k: &str) -> Result<(), CatError> {
+        if self.eat_kw(k) {
+            Ok(())
+        } else {
+            Err(self.err(&format!("expected `{k}`{}", self.found())))
+        }
+    }
+    pub(super) fn found(&self) -> String {
+        match self.peek() {
+            None => ", found the end of the file".into(),
+            Some(Tok::Id(s)) => format!(", found `{s}`"),
+            Some(Tok::Str(s)) => format!(", found \"{s}\""),
+            Some(Tok::Tag(s)) => format!(", found `'{s}`"),
+            Some(Tok::Sym(s)) => format!(", found `{s}`"),
+        }
+    }
+    pub(super) fn err(&self, msg: &str) -> CatError {
         CatError::at(self.offset(), msg)
     }
-    fn ident(&mut self) -> Result<String, CatError> {
+    pub(super) fn ident(&mut self) -> Result<String, CatError> {
         match self.peek() {
-            Some(Tok::Id(s)) if !KEYWORDS.contains(&s.as_str()) => {
+            Some(Tok::Id(s)) if !is_kw(s) => {
                 let s = s.clone();
                 self.pos += 1;
                 Ok(s)
             }
-            _ => Err(self.err("expected a name")),
+            _ => Err(self.err(&format!("expected a name{}", self.found()))),
         }
     }
-    fn starts_expr(&self) -> bool {
+    pub(super) fn is_name(&self) -> bool {
+        matches!(self.peek(), Some(Tok::Id(s)) if !is_kw(s))
+    }
+    /// A `pat0`: a name or `_`.
+    pub(super) fn pat0(&mut self) -> Result<Option<String>, CatError> {
+        if self.eat_sym("_") {
+            Ok(None)
+        } else {
+            Ok(Some(self.ident()?))
+        }
+    }
+    pub(super) fn deeper(&mut self) -> Result<(), CatError> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return Err(self.err("expression nested too deeply"));
+        }
+        Ok(())
+    }
+    /// Whether the next token can start an argument of an application (herd's `arg`).
+    pub(super) fn starts_arg(&self) -> bool {
         match self.peek() {
-            Some(Tok::Id(s)) => !KEYWORDS.contains(&s.as_str()),
-            Some(Tok::Sym(s)) => ["(", "[", "~", "0", "{"].contains(s),
+            Some(Tok::Id(s)) => !is_kw(s),
+            Some(Tok::Tag(_)) => true,
+            Some(Tok::Sym(s)) => ["(", "[", "0", "{", "_"].contains(s),
             _ => false,
         }
     }
+    /// Whether the next token can start an operand (after a binary `*`).
+    pub(super) fn starts_operand(&self) -> bool {
+        self.starts_arg() || self.is_sym("~") || self.is_kw("begin")
+    }
+}
 
-    fn stmts(&mut self) -> Result<Vec<Stmt>, CatError> {
+impl P {
+    /// `formals`: `pat0, pat0, ...`, possibly none.
+    pub(super) fn formals(&mut self) -> Result<Vec<Option<String>>, CatError> {
         let mut out = Vec::new();
-        // An optional model name, a string or a bare word, before the first statement.
-        if let Some(Tok::Str(_)) = self.peek() {
-            self.pos += 1;
-        } else if let Some(Tok::Id(s)) = self.peek() {
-            if !KEYWORDS.contains(&s.as_str()) {
-                self.pos += 1;
-            }
+        if self.is_sym(")") {
+            return Ok(out);
         }
-        while self.pos < self.toks.len() {
-            out.push(self.stmt()?);
+        out.push(self.pat0()?);
+        while self.eat_sym(",") {
+            out.push(self.pat0()?);
         }
         Ok(out)
     }
 
-    fn stmt(&mut self) -> Result<Stmt, CatError> {
+    pub(super) fn bindings(&mut self) -> Result<Vec<Binding>, CatError> {
+        let mut binds = vec![self.binding()?];
+        while self.eat_kw("and") {
+            binds.push(self.binding()?);
+        }
+        Ok(binds)
+    }
+
+    pub(super) fn binding(&mut self) -> Result<Binding, CatError> {
+        if self.eat_sym("(") {
+            let f = self.formals()?;
+            self.expect_sym(")")?;
+            self.expect_sym("=")?;
+            return Ok((tuple_pat(f), self.expr()?));
+        }
+        let first = self.pat0()?;
+        if let Some(name) = &first {
+            if self.eat_sym("(") {
+                let f = self.formals()?;
+                self.expect_sym(")")?;
+                self.expect_sym("=")?;
+                let body = self.expr()?;
+                return Ok((Pat::Var(Some(name.clone())), fun(tuple_pat(f), body)));
+            }
+            if self.is_name() || self.is_sym("_") {
+                let p = self.pat0()?;
+                self.expect_sym("=")?;
+                let body = self.expr()?;
+                return Ok((Pat::Var(Some(name.clone())), fun(Pat::Var(p), body)));
+            }
+        }
+        let mut names = vec![first];
+        while self.eat_sym(",") {
+            names.push(self.pat0()?);
+        }
+        self.expect_sym("=")?;
+        Ok((tuple_pat(names), self.expr()?))
+    }
+
+    pub(super) fn expr(&mut self) -> Result<Expr, CatError> {
+        self.deeper()?;
+        let r = self.expr_inner();
+        self.depth -= 1;
+        r
+    }
+
+    pub(super) fn expr_inner(&mut self) -> Result<Expr, CatError> {
         let at = self.offset();
         if self.eat_kw("let") {
-            if self.eat_kw("rec") {
-                let mut binds = vec![self.binding()?];
-                while self.eat_kw("and") {
-                    binds.push(self.binding()?);
-                }
-                let binds = binds.into_iter().map(|(n, _, e)| (n, e)).collect();
-                return Ok(Stmt::LetRec(binds));
-            }
-            let mut binds = vec![self.binding()?];
-            while self.eat_kw("and") {
-                binds.push(self.binding()?);
-            }
-            return Ok(Stmt::Let(binds));
+            let rec = self.eat_kw("rec");
+            let binds = self.bindings()?;
+            self.expect_kw("in")?;
+            let body = Box::new(self.expr()?);
+            return Ok(if rec {
+                Expr::LetRec(binds, body)
+            } else {
+                Expr::Let(binds, body)
+            });
         }
-        if self.eat_kw("include") {
-            return match self.peek().cloned() {
-                Some(Tok::Str(s)) => {
-                    self.pos += 1;
-                    Ok(Stmt::Include(s, at))
-                }
-                _ => Err(self.err("expected a file name in quotes")),
+        if self.eat_kw("fun") {
+            let pat = if self.eat_sym("(") {
+                let f = self.formals()?;
+                self.expect_sym(")")?;
+                tuple_pat(f)
+            } else {
+                Pat::Var(self.pat0()?)
             };
+            self.expect_sym("->")?;
+            return Ok(fun(pat, self.expr()?));
         }
-        if self.eat_kw("show") || self.eat_kw("unshow") {
-            // Display directives: `show r as name`, `show a, b`; nothing to check.
-            self.expr()?;
-            while self.eat_sym(",") {
-                self.expr()?;
-            }
-            if self.eat_kw("as") {
-                self.ident()?;
-            }
-            return Ok(Stmt::Show);
+        if self.eat_kw("try") {
+            let e = self.expr()?;
+            self.expect_kw("with")?;
+            let d = self.expr()?;
+            return Ok(Expr::Try(Box::new(e), Box::new(d)));
         }
-        let flag = self.eat_kw("flag");
-        let negated = self.eat_sym("~");
-        let kind = if self.eat_kw("acyclic") {
-            CheckKind::Acyclic
-        } else if self.eat_kw("irreflexive") {
-            CheckKind::Irreflexive
-        } else if self.eat_kw("empty") {
-            CheckKind::Empty
-        } else {
-            return Err(self
-                .err("expected `let`, `include`, or a check (`acyclic`, `irreflexive`, `empty`)"));
-        };
-        let expr = self.expr()?;
-        let name = if self.eat_kw("as") {
-            Some(self.ident()?)
-        } else {
-            None
-        };
-        Ok(Stmt::Check {
-            kind,
-            negated,
-            flag,
-            expr,
-            name,
-            at,
-        })
-    }
-
-    fn binding(&mut self) -> Result<(String, Option<Vec<String>>, Expr), CatError> {
-        let name = self.ident()?;
-        let params = if self.eat_sym("(") {
-            let mut ps = vec![self.ident()?];
-            while self.eat_sym(",") {
-                ps.push(self.ident()?);
-            }
-            self.expect_sym(")")?;
-            Some(ps)
-        } else {
-            None
-        };
-        self.expect_sym("=")?;
-        let e = self.expr()?;
-        Ok(match params {
-            Some(ps) => (name, None, Expr::Fun(ps, Box::new(e))),
-            None => (name, None, e),
-        })
-    }
-
-    fn expr(&mut self) -> Result<Expr, CatError> {
-        if self.eat_kw("let") {
-            let (n, _, v) = self.binding()?;
-            if !self.eat_kw("in") {
-                return Err(self.err("expected `in`"));
-            }
-            let body = self.expr()?;
-            return Ok(Expr::LetIn(n, Box::new(v), Box::new(body)));
+        if self.eat_kw("if") {
+            let cond = if self.starts_variant() {
+                Cond::Variant(self.variant()?)
+            } else {
+                let a = Box::new(self.base()?);
+                if self.eat_sym("=") {
+                    Cond::Eq(a, Box::new(self.base()?))
+                } else if self.eat_kw("subset") {
+                    Cond::Subset(a, Box::new(self.base()?))
+                } else if self.eat_kw("in") {
+                    Cond::In(a, Box::new(self.base()?))
+                } else {
+                    return Err(self.err("expected `=`, `subset` or `in` in a condition"));
+                }
+            };
+            self.expect_kw("then")?;
+            let a = self.expr()?;
+            self.expect_kw("else")?;
+            let b = self.expr()?;
+            return Ok(Expr::If(Box::new(cond), Box::new(a), Box::new(b)));
         }
-        self.binary(0)
-    }
-
-    fn binary(&mut self, level: usize) -> Result<Expr, CatError> {
-        const LEVELS: [&str; 6] = ["|", "++", ";", "\\", "&", "*"];
-        if level == LEVELS.len() {
-            return self.unary();
-        }
-        let mut lhs = self.binary(level + 1)?;
-        loop {
-            let op = LEVELS[level];
-            if !self.is_sym(op) {
-                break;
+        if self.eat_kw("match") {
+            let e = Box::new(self.expr()?);
+            self.expect_kw("with")?;
+            self.eat_sym("||");
+            if self.is_sym("{") || self.is_name() || self.is_sym("_") && !self.is_arrow_at(1) {
+                return self.match_set(e, at);
             }
-            if op == "*" {
-                // Cartesian only when an operand follows; else it was postfix (handled below).
-                let save = self.pos;
-                self.pos += 1;
-                if !self.starts_expr() {
-                    self.pos = save;
+            let mut clauses = Vec::new();
+            let mut default = None;
+            loop {
+                if self.eat_sym("_") {
+                    self.expect_sym("->")?;
+                    default = Some(Box::new(self.expr()?));
                     break;
                 }
-            } else {
-                self.pos += 1;
+                let t = self.tag()?;
+                self.expect_sym("->")?;
+                clauses.push((t, self.expr()?));
+                if !self.eat_sym("||") {
+                    break;
+                }
             }
-            let rhs = self.binary(level + 1)?;
-            lhs = match op {
-                "|" | "++" => Expr::Union(Box::new(lhs), Box::new(rhs)),
-                ";" => Expr::Seq(Box::new(lhs), Box::new(rhs)),
-                "\\" => Expr::Diff(Box::new(lhs), Box::new(rhs)),
-                "&" => Expr::Inter(Box::new(lhs), Box::new(rhs)),
-                _ => Expr::Cart(Box::new(lhs), Box::new(rhs)),
-            };
+            self.expect_kw("end")?;
+            return Ok(Expr::Match(e, clauses, default, at));
+        }
+        let first = self.base()?;
+        if self.is_sym(",") {
+            let mut items = vec![first];
+            while self.eat_sym(",") {
+                items.push(self.base()?);
+            }
+            return Ok(Expr::Tuple(items, at));
+        }
+        Ok(first)
+    }
+
+    pub(super) fn is_arrow_at(&self, k: usize) -> bool {
+        matches!(self.peek_at(k), Some(Tok::Sym("->")))
+    }
+
+    /// The clauses of a `match` on a set, in either order: `{} -> e` and `x ++ rest -> e`.
+    pub(super) fn match_set(&mut self, e: Box<Expr>, at: usize) -> Result<Expr, CatError> {
+        let mut empty = None;
+        let mut elt = None;
+        for i in 0..2 {
+            if i == 1 {
+                self.expect_sym("||")?;
+            }
+            if self.eat_sym("{") {
+                self.expect_sym("}")?;
+                self.expect_sym("->")?;
+                empty = Some(Box::new(self.expr()?));
+            } else {
+                let x = self.pat0()?;
+                if self.is_sym("|") {
+                    return Err(self.err("the clause `a | x ++ b` of `match` is not supported"));
+                }
+                self.expect_sym("++")?;
+                let rest = self.pat0()?;
+                self.expect_sym("->")?;
+                elt = Some(EltClause {
+                    elt: x,
+                    rest,
+                    body: Box::new(self.expr()?),
+                });
+            }
+        }
+        self.expect_kw("end")?;
+        match (empty, elt) {
+            (Some(a), Some(b)) => Ok(Expr::MatchSet(e, a, b, at)),
+            _ => Err(CatError::at(
+                at,
+                "a `match` on a set needs a `{}` clause and an `x ++ rest` clause",
+            )),
+        }
+    }
+
+    /// herd's `base`: the operators, loosest first.
+    pub(super) fn base(&mut self) -> Result<Expr, CatError> {
+        self.deeper()?;
+        let r = self.binary(0);
+        self.depth -= 1;
+        r
+    }
+
+    pub(super) fn binary(&mut self, level: usize) -> Result<Expr, CatError> {
+        const LEVELS: [(&str, BinOp); 5] = [
+            ("|", BinOp::Union),
+            ("++", BinOp::Add),
+            (";", BinOp::Seq),
+            ("\\", BinOp::Diff),
+            ("&", BinOp::Inter),
+        ];
+        if level == LEVELS.len() {
+            return self.cartesian();
+        }
+        let (sym, op) = LEVELS[level];
+        let at = self.offset();
+        let lhs = self.binary(level + 1)?;
+        if !self.is_sym(sym) {
+            return Ok(lhs);
+        }
+        if op == BinOp::Diff {
+            // left-associative
+            let mut lhs = lhs;
+            while self.eat_sym(sym) {
+                let rhs = self.binary(level + 1)?;
+                lhs = Expr::Bin(op, Box::new(lhs), Box::new(rhs), at);
+            }
+            return Ok(lhs);
+        }
+        // right-associative
+        self.pos += 1;
+        self.deeper()?;
+        let rhs = self.binary(level);
+        self.depth -= 1;
+        Ok(Expr::Bin(op, Box::new(lhs), Box::new(rhs?), at))
+    }
+
+    pub(super) fn cartesian(&mut self) -> Result<Expr, CatError> {
+        let at = self.offset();
+        let mut lhs = self.unary()?;
+        while self.is_sym("*") {
+            self.pos += 1;
+            if !self.starts_operand() {
+                // postfix `*` after a postfix operator: `r?*`
+                lhs = Expr::Un(UnOp::Star, Box::new(lhs), at);
+                continue;
+            }
+            let rhs = self.unary()?;
+            lhs = Expr::Bin(BinOp::Cart, Box::new(lhs), Box::new(rhs), at);
         }
         Ok(lhs)
     }
 
-    fn unary(&mut self) -> Result<Expr, CatError> {
+    pub(super) fn unary(&mut self) -> Result<Expr, CatError> {
+        let at = self.offset();
         if self.eat_sym("~") {
-            return Ok(Expr::Compl(Box::new(self.unary()?)));
+            self.deeper()?;
+            let e = self.unary();
+            self.depth -= 1;
+            return Ok(Expr::Un(UnOp::Compl, Box::new(e?), at));
         }
-        let mut e = self.atom()?;
+        let mut e = self.app()?;
         loop {
             if self.eat_sym("^-1") {
-                e = Expr::Inverse(Box::new(e));
+                e = Expr::Un(UnOp::Inverse, Box::new(e), at);
+            } else if self.is_sym("^") && matches!(self.peek_at(1), Some(Tok::Sym("-1"))) {
+                self.pos += 2;
+                e = Expr::Un(UnOp::Inverse, Box::new(e), at);
+            } else if self.eat_sym("-1") {
+                // older models write `r -1` for `r^-1`
+                e = Expr::Un(UnOp::Inverse, Box::new(e), at);
             } else if self.eat_sym("+") {
-                e = Expr::Plus(Box::new(e));
+                e = Expr::Un(UnOp::Plus, Box::new(e), at);
             } else if self.eat_sym("?") {
-                e = Expr::Opt(Box::new(e));
+                e = Expr::Un(UnOp::Opt, Box::new(e), at);
             } else if self.is_sym("*") {
                 self.pos += 1;
-                if self.starts_expr() {
+                if self.starts_operand() {
                     self.pos -= 1;
                     break;
                 }
-                e = Expr::Star(Box::new(e));
+                e = Expr::Un(UnOp::Star, Box::new(e), at);
             } else {
                 break;
             }
@@ -323,45 +403,122 @@ impl P {
         Ok(e)
     }
 
-    fn atom(&mut self) -> Result<Expr, CatError> {
+    /// herd's `exp0`: a name applied to arguments by juxtaposition, or a `simple`.
+    pub(super) fn app(&mut self) -> Result<Expr, CatError> {
+        if !self.is_name() {
+            return self.simple();
+        }
+        let at = self.offset();
+        let mut e = Expr::Var(self.ident()?, at);
+        while self.starts_arg() {
+            let arg_at = self.offset();
+            let arg = if self.is_name() {
+                Expr::Var(self.ident()?, arg_at)
+            } else {
+                self.simple()?
+            };
+            e = Expr::App(Box::new(e), Box::new(arg), at);
+        }
+        Ok(e)
+    }
+
+    /// herd's `simple`: `0`, a tag, `{...}`, `_`, `()`, `(e)`, `begin e end`, `[e]`.
+    pub(super) fn simple(&mut self) -> Result<Expr, CatError> {
+        let at = self.offset();
         if self.eat_sym("0") {
             return Ok(Expr::Empty);
         }
+        if self.eat_sym("_") {
+            return Ok(Expr::Universe);
+        }
+        if let Some(Tok::Tag(t)) = self.peek().cloned() {
+            self.pos += 1;
+            return Ok(Expr::Tag(t, at));
+        }
         if self.eat_sym("(") {
+            if self.eat_sym(")") {
+                return Ok(Expr::Tuple(Vec::new(), at));
+            }
             let e = self.expr()?;
             self.expect_sym(")")?;
+            return Ok(e);
+        }
+        if self.eat_kw("begin") {
+            let e = self.expr()?;
+            self.expect_kw("end")?;
             return Ok(e);
         }
         if self.eat_sym("[") {
             let e = self.expr()?;
             self.expect_sym("]")?;
-            return Ok(Expr::Ident(Box::new(e)));
+            return Ok(Expr::Un(UnOp::Ident, Box::new(e), at));
         }
         if self.eat_sym("{") {
-            self.expect_sym("}")?;
-            return Ok(Expr::Empty);
+            let items = self.args("}")?;
+            return Ok(if items.is_empty() {
+                Expr::Empty
+            } else {
+                Expr::Set(items, at)
+            });
         }
-        let at = self.offset();
-        let name = self.ident()?;
-        if self.is_sym("(") {
-            self.pos += 1;
-            let mut args = vec![self.expr()?];
-            while self.eat_sym(",") {
-                args.push(self.expr()?);
-            }
-            self.expect_sym(")")?;
-            return Ok(Expr::App(name, args, at));
+        if self.is_name() {
+            return Ok(Expr::Var(self.ident()?, at));
         }
-        Ok(Expr::Var(name, at))
+        Err(self.err(&format!("expected an expression{}", self.found())))
+    }
+
+    /// Comma-separated `base`s up to `close` (consumed).
+    pub(super) fn args(&mut self, close: &str) -> Result<Vec<Expr>, CatError> {
+        let mut items = Vec::new();
+        if self.eat_sym(close) {
+            return Ok(items);
+        }
+        items.push(self.base()?);
+        while self.eat_sym(",") {
+            items.push(self.base()?);
+        }
+        self.expect_sym(close)?;
+        Ok(items)
     }
 }
 
-/// Parses a cat file.
+pub(super) fn tuple_pat(mut names: Vec<Option<String>>) -> Pat {
+    if names.len() == 1 {
+        Pat::Var(names.pop().unwrap_or(None))
+    } else {
+        Pat::Tuple(names)
+    }
+}
+
+fn fun(pat: Pat, body: Expr) -> Expr {
+    let mut free = Vec::new();
+    let bound: Vec<String> = pat.names().into_iter().map(String::from).collect();
+    free_vars(&body, &mut bound.clone(), &mut free);
+    free.sort();
+    free.dedup();
+    Expr::Fun(Arc::new(FunDef { pat, body, free }))
+}
+
+/// Parses a cat (or bell) file's statements, without resolving its `include`s.
 pub fn parse(src: &str) -> Result<Vec<Stmt>, CatError> {
     let mut p = P {
         toks: lex(src)?,
         pos: 0,
         end: src.len(),
+        depth: 0,
+        pending: None,
     };
-    p.stmts()
+    p.header();
+    let mut out = Vec::new();
+    while p.pos < p.toks.len() {
+        if !p.starts_stmt() {
+            return Err(p.err(&format!(
+                "expected a statement (`let`, `include`, a check such as `acyclic`, ...){}",
+                p.found()
+            )));
+        }
+        out.push(p.stmt()?);
+        out.extend(p.pending.take());
+    }
+    Ok(out)
 }
