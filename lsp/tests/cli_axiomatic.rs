@@ -108,7 +108,8 @@ fn an_error_in_an_arm_test_is_reported_at_its_line_and_column() {
     let r = run(&["check", &f]);
     assert_eq!(r.status, 2, "{}{}", r.stdout, r.stderr);
     assert!(
-        r.stderr.contains("bad.litmus:4:2: error: `FOO` is outside the supported AArch64 subset"),
+        r.stderr
+            .contains("bad.litmus:4:2: error: `FOO` is outside the supported AArch64 subset"),
         "{}",
         r.stderr
     );
