@@ -101,3 +101,20 @@ pub(super) fn lower_condition(
         span: span(node),
     })
 }
+
+/// Calls `f` with the text and span of every identifier under `node` outside a thread's
+/// register (`0:X1`): the locations a condition or an init block of herd's dialects mentions.
+pub(super) fn each_location(src: &Src<'_>, node: Node, mut f: impl FnMut(&str, Span)) {
+    let mut stack = vec![node];
+    while let Some(n) = stack.pop() {
+        match n.kind() {
+            "thread_register" => {}
+            "identifier" => f(src.text(n), super::span(n)),
+            _ => {
+                let mut cursor = n.walk();
+                let children: Vec<Node> = n.named_children(&mut cursor).collect();
+                stack.extend(children.into_iter().rev());
+            }
+        }
+    }
+}

@@ -33,17 +33,7 @@ fn is_asm(text: &str) -> bool {
 
 /// Runs the check when every file is an AArch64 or RISC-V test; `None` otherwise.
 pub fn run(args: &CheckArgs) -> Option<i32> {
-    let mut texts = Vec::new();
-    for f in &args.files {
-        if f == Path::new("-") {
-            return None;
-        }
-        let text = std::fs::read_to_string(f).ok()?;
-        if !is_asm(&text) {
-            return None;
-        }
-        texts.push(text);
-    }
+    let texts = super::read_if_every(&args.files, is_asm)?;
     let user = match &args.cat {
         None => None,
         Some(path) => match load_cat(path) {

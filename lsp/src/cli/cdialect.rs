@@ -8,7 +8,6 @@ use litmus_engine::c::source::Outcome;
 
 use super::args::CheckArgs;
 use super::{err, exit, out};
-use std::path::Path;
 
 fn is_c(text: &str) -> bool {
     let first = text
@@ -26,17 +25,7 @@ pub fn run(args: &CheckArgs) -> Option<i32> {
     if args.json {
         return None;
     }
-    let mut texts = Vec::new();
-    for f in &args.files {
-        if f == Path::new("-") {
-            return None;
-        }
-        let text = std::fs::read_to_string(f).ok()?;
-        if !is_c(&text) {
-            return None;
-        }
-        texts.push(text);
-    }
+    let texts = super::read_if_every(&args.files, is_c)?;
     for (f, text) in args.files.iter().zip(&texts) {
         let path = f.display().to_string();
         let p = litmus_engine::syntax::parse(text);

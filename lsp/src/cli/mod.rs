@@ -508,3 +508,21 @@ impl Run {
         text
     }
 }
+
+/// The texts of `files` when every one is a readable file (not standard input) that `is` says
+/// is of its dialect; `None` otherwise (the run takes the usual path, which reports what it
+/// cannot read). For the dialects checked by a path of their own (`axiom`, `cdialect`).
+fn read_if_every(files: &[std::path::PathBuf], is: fn(&str) -> bool) -> Option<Vec<String>> {
+    let mut texts = Vec::new();
+    for f in files {
+        if f == std::path::Path::new("-") {
+            return None;
+        }
+        let text = std::fs::read_to_string(f).ok()?;
+        if !is(&text) {
+            return None;
+        }
+        texts.push(text);
+    }
+    Some(texts)
+}

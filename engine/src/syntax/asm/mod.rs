@@ -334,21 +334,10 @@ impl Lower<'_, '_> {
 
     /// Declares every identifier outside `0:X1` under `node` as a location.
     fn mention_all(&mut self, node: Node) {
-        let mut stack = vec![node];
-        while let Some(n) = stack.pop() {
-            match n.kind() {
-                "thread_register" => {}
-                "identifier" => {
-                    let text = self.src.text(n);
-                    self.mention(text, span(n));
-                }
-                _ => {
-                    let mut cursor = n.walk();
-                    let children: Vec<Node> = n.named_children(&mut cursor).collect();
-                    stack.extend(children.into_iter().rev());
-                }
-            }
-        }
+        let src = self.src;
+        super::shared::each_location(&src, node, |text, at| {
+            self.mention(text, at);
+        });
     }
 
     /// `1:X0=x` compares a register with the *address* of `x`: the AST's condition reads `x`

@@ -333,21 +333,10 @@ impl Lower<'_, '_> {
 
     /// Every identifier under `node` that is not a thread's register is a location.
     fn mention_all(&mut self, node: Node) {
-        let mut stack = vec![node];
-        while let Some(n) = stack.pop() {
-            match n.kind() {
-                "thread_register" => {}
-                "identifier" => {
-                    let text = self.src.text(n);
-                    self.mention(text, span(n));
-                }
-                _ => {
-                    let mut cursor = n.walk();
-                    let children: Vec<Node> = n.named_children(&mut cursor).collect();
-                    stack.extend(children.into_iter().rev());
-                }
-            }
-        }
+        let src = self.src;
+        super::shared::each_location(&src, node, |text, at| {
+            self.mention(text, at);
+        });
     }
 
     fn init_entry(&mut self, entry: Node) -> Option<InitEntry> {
