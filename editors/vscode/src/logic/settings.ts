@@ -120,10 +120,9 @@ export interface Inspected {
  */
 export function serverPathIsExplicit(inspected: Inspected | undefined, trusted: boolean): boolean {
   if (!inspected) return false;
-  return (
-    inspected.globalValue !== undefined ||
-    (trusted && (inspected.workspaceValue !== undefined || inspected.workspaceFolderValue !== undefined))
-  );
+  // The default is empty (unset): an empty value set somewhere is no choice either.
+  const set = (v: unknown) => v !== undefined && v !== '';
+  return set(inspected.globalValue) || (trusted && (set(inspected.workspaceValue) || set(inspected.workspaceFolderValue)));
 }
 
 /**

@@ -107,7 +107,9 @@ test('the server keys are exactly the contract settings, and match package.json'
     assert.ok(props[key], `package.json declares ${key}`);
     assert.deepEqual(props[key].default, DEFAULT_SETTINGS[short], `default of ${key}`);
   }
-  assert.equal(props['litmus.serverPath'].default, 'litmus');
+  // Unset by default: the Settings editor shows it empty, as its text says (the bundled server,
+  // else `litmus` on PATH).
+  assert.equal(props['litmus.serverPath'].default, '');
 });
 
 test('a change of litmus.serverPath restarts the server; other settings do not', () => {
@@ -122,6 +124,7 @@ test('a change of litmus.serverPath restarts the server; other settings do not',
 test('serverPath counts as set in user (local or remote) settings, and in a trusted workspace', () => {
   assert.equal(serverPathIsExplicit(undefined, true), false);
   assert.equal(serverPathIsExplicit({}, true), false);
+  assert.equal(serverPathIsExplicit({ globalValue: '' }, true), false);
   assert.equal(serverPathIsExplicit({ globalValue: '/opt/litmus' }, false), true);
   // even set to the default name, a user's value wins over the bundled server
   assert.equal(serverPathIsExplicit({ globalValue: 'litmus' }, true), true);
