@@ -1,4 +1,4 @@
-; Syntax highlighting for litmus tests (native and herd's X86 / X86_64 / AArch64 / RISCV dialects).
+; Syntax highlighting for litmus tests (native and herd's X86 / X86_64 / AArch64 / RISCV / C dialects).
 
 (comment) @comment
 (herd_block) @comment
@@ -11,6 +11,7 @@
   "X86_64"
   "AArch64"
   "RISCV"
+  "C"
   "shared"
   "mutex"
   "thread"
@@ -74,6 +75,20 @@
 (signed_integer) @number
 (x86_init_entry type: (type_name) @type.builtin)
 (with_entry model: (identifier) @attribute)
+
+; herd's C dialect: macros (`READ_ONCE`, `smp_mb`) are calls, resolved with the `.def` file.
+(c_header name: (test_name) @title)
+(c_info) @comment
+(c_thread name: (identifier) @type)
+(c_parameter name: (identifier) @variable.parameter)
+(c_declarator name: (identifier) @variable)
+(c_init_entry location: (identifier) @variable)
+(c_type) @type.builtin
+(c_call function: (identifier) @function.macro)
+[
+  "struct" "volatile" "const" "unsigned" "signed" "int" "long" "char" "short" "void"
+] @type.builtin
+["?" "|" "^" "<<" ">>" "+=" "-=" "|=" "&=" "^=" "->"] @operator
 
 (integer) @number
 (immediate) @number
