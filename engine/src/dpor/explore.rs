@@ -122,6 +122,9 @@ pub(super) struct Dpor<'a, 'c, 'p> {
     /// Called with the events of every maximal execution; `true` stops the exploration.
     pub(super) leaf: &'a mut dyn FnMut(&[Event]) -> bool,
     pub(super) halted: bool,
+    /// Every step runs: failing `await` rounds and spin iterations too. Robustness needs every
+    /// trace's loads (a failing round's read can close a non-SC cycle), not only its outcomes.
+    pub(super) every_step: bool,
 }
 
 impl Dpor<'_, '_, '_> {
@@ -146,8 +149,8 @@ impl Dpor<'_, '_, '_> {
                     .last()
                     .is_some_and(|&i| self.trace[i].fp.parks);
             }
-            let parks = !fault && failed_round(&state, &after, choice, &fp);
-            let spins = !fault && !parks && self.spinning(choice, &state);
+            let parks = !self.every_step && !fault && failed_round(&state, &after, choice, &fp);
+            let spins = !self.every_step && !fault && !parks && self.spinning(choice, &state);
             peeks.push(Peek {
                 proc,
                 choice,
@@ -359,10 +362,36 @@ pub fn explore(
 pub fn explore_leaves(
     program: &Program,
     model: Model,
+    opts: &CheckOptions,
+    ctl: &Control,
+    col: &mut Collector<'_>,
+    leaf: &mut dyn FnMut(&[Event]) -> bool,
+) -> DporStats {
+    run(program, model, opts, ctl, col, leaf, false)
+}
+
+/// [`explore_leaves`] with every step run: no failing `await` round skipped and no spin
+/// iteration cut, so every maximal execution has all its loads (robustness by DPOR,
+/// `robust::robustness_dpor`, looks for cycles among them).
+pub fn explore_every_step(
+    program: &Program,
+    model: Model,
+    opts: &CheckOptions,
+    ctl: &Control,
+    col: &mut Collector<'_>,
+    leaf: &mut dyn FnMut(&[Event]) -> bool,
+) -> DporStats {
+    run(program, model, opts, ctl, col, leaf, true)
+}
+
+fn run(
+    program: &Program,
+    model: Model,
     _opts: &CheckOptions,
     ctl: &Control,
     col: &mut Collector<'_>,
     leaf: &mut dyn FnMut(&[Event]) -> bool,
+    every_step: bool,
 ) -> DporStats {
     let procs = Procs {
         threads: program.threads.len(),
@@ -382,6 +411,7 @@ pub fn explore_leaves(
         stats: DporStats::default(),
         leaf,
         halted: false,
+        every_step,
     };
     let init = State::initial(program, model);
     let root = d.node(init, Vec::new(), &[]);

@@ -58,7 +58,7 @@ mod race;
 #[cfg(test)]
 mod tests;
 
-pub use explore::{explore, explore_leaves};
+pub use explore::{explore, explore_every_step, explore_leaves};
 pub use footprint::{dep, dep_in_trace, Dep, Footprint, TEvent};
 
 /// What DPOR counted besides the collector's stats.

@@ -253,7 +253,7 @@ pub fn robustness_dpor(
     let mut col = Collector::new(test, p, model);
     let mut found = None;
     let mut leaves = 0u64;
-    crate::dpor::explore_leaves(p, model, opts, ctl, &mut col, &mut |events| {
+    crate::dpor::explore_every_step(p, model, opts, ctl, &mut col, &mut |events| {
         leaves += 1;
         if found.is_none() {
             found = cycle(p, events).map(|c| {

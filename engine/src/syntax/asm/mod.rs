@@ -335,7 +335,7 @@ impl Lower<'_, '_> {
     /// Declares every identifier outside `0:X1` under `node` as a location.
     fn mention_all(&mut self, node: Node) {
         let src = self.src;
-        super::shared::each_location(&src, node, |text, at| {
+        super::shared::each_location(src, node, |text, at| {
             self.mention(text, at);
         });
     }

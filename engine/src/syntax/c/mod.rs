@@ -334,7 +334,7 @@ impl Lower<'_, '_> {
     /// Every identifier under `node` that is not a thread's register is a location.
     fn mention_all(&mut self, node: Node) {
         let src = self.src;
-        super::shared::each_location(&src, node, |text, at| {
+        super::shared::each_location(src, node, |text, at| {
             self.mention(text, at);
         });
     }
