@@ -108,7 +108,7 @@ pub(super) fn adapt(engine: &dyn Engine, d: &Document, e: &CacheEntry) -> Outcom
         }
     }
     Outcome::Done {
-        report,
+        report: Box::new(report),
         fresh_condition: fresh,
     }
 }

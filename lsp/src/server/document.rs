@@ -34,7 +34,7 @@ pub enum Outcome {
     /// A report, its spans in the current text's coordinates. `fresh_condition` is false when
     /// the condition was re-evaluated from cached states (schedules for it are being redone).
     Done {
-        report: ModelReport,
+        report: Box<ModelReport>,
         fresh_condition: bool,
     },
     /// The check panicked: the message.

@@ -63,7 +63,7 @@ pub fn after_edit(engine: &dyn Engine, d: &mut Document) -> (AfterEdit, Option<D
             fresh_condition,
         } = o
         {
-            *report = remap_report(report, &old_tokens, &d.tokens);
+            **report = remap_report(report, &old_tokens, &d.tokens);
             if cond_changed {
                 if let Some(t) = &test {
                     reevaluate(engine, t, report);
