@@ -22,13 +22,7 @@ use super::args::CheckArgs;
 use super::{err, exit, out};
 
 fn is_asm(text: &str) -> bool {
-    let first = text
-        .lines()
-        .map(str::trim)
-        .find(|l| !l.is_empty())
-        .and_then(|l| l.split_whitespace().next())
-        .unwrap_or("");
-    first == "AArch64" || first == "RISCV"
+    matches!(super::first_word(text), "AArch64" | "RISCV")
 }
 
 /// Runs the check when every file is an AArch64 or RISC-V test; `None` otherwise.

@@ -10,13 +10,7 @@ use super::args::CheckArgs;
 use super::{err, exit, out};
 
 fn is_c(text: &str) -> bool {
-    let first = text
-        .lines()
-        .map(str::trim)
-        .find(|l| !l.is_empty())
-        .and_then(|l| l.split_whitespace().next())
-        .unwrap_or("");
-    first == "C"
+    super::first_word(text) == "C"
 }
 
 /// Reports on the files when every one is a C test; `None` otherwise.

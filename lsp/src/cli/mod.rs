@@ -526,3 +526,12 @@ fn read_if_every(files: &[std::path::PathBuf], is: fn(&str) -> bool) -> Option<V
     }
     Some(texts)
 }
+
+/// The first word of a test's text: its dialect (`C`, `AArch64`, `RISCV`, `X86`, `litmus`).
+fn first_word(text: &str) -> &str {
+    text.lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty())
+        .and_then(|l| l.split_whitespace().next())
+        .unwrap_or("")
+}
