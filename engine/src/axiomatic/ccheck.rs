@@ -3,7 +3,7 @@
 //! makes (`Model::run_all`), and herd's summary: final states as herd writes them, positive
 //! and negative counts, flags, a witness or the check that forbids.
 
-use super::cexec::{c_candidate_env, c_skeleton, finals_coherent};
+use super::cexec::{c_candidate_env, c_skeleton, finals_coherent, values_grounded};
 use super::cthread::{c_paths, CCtx, CEvent, CPath};
 use super::exec::odometer;
 use super::AxError;
@@ -44,6 +44,10 @@ pub struct CReport {
     pub witness: Option<CExecution>,
     pub forbidden: Option<CExecution>,
 }
+
+/// A value no write is known to write: a read's value that herd leaves symbolic (herd
+/// writes it `S8`, `S23`, ...). Not an address (see [`c_address`]).
+pub const SYMBOLIC: i64 = 0x5e5e_0000_5e5e;
 
 /// The most values the engine tries for one location.
 const MAX_VALUES: usize = 64;
@@ -200,10 +204,16 @@ pub fn check_c(
     variants: &BTreeSet<String>,
     stop: &dyn Fn() -> bool,
 ) -> Result<CReport, AxError> {
-    let cond = test
-        .condition
-        .as_ref()
-        .ok_or_else(|| AxError::new("the test has no final condition"))?;
+    // no condition: herd asks whether any execution completes (`exists (true)`)
+    let always = crate::ast::Condition {
+        quantifier: Quantifier::Exists,
+        expr: Expr {
+            kind: ExprKind::Int(1),
+            span: test.span,
+        },
+        span: test.span,
+    };
+    let cond = test.condition.as_ref().unwrap_or(&always);
     let cx = Cx { test };
     let (init_values, locations, regs) = initial(test, src);
     let mut atoms = BTreeMap::new();
@@ -233,7 +243,21 @@ pub fn check_c(
         .collect();
     let mut all: Vec<Vec<CPath>>;
     let mut rounds = 0;
+    let mut last = false;
     loop {
+        // While the domain grows, every read may also take a value no write is known to
+        // write (herd's unsolved symbolic value), so that what a branch not taken by the
+        // known values writes is found; the last round takes the domain as it is.
+        let with_sym: BTreeMap<i64, BTreeSet<i64>> = domain
+            .iter()
+            .map(|(a, d)| {
+                let mut d = d.clone();
+                if !last {
+                    d.insert(SYMBOLIC);
+                }
+                (*a, d)
+            })
+            .collect();
         all = Vec::new();
         for t in 0..prog.threads.len() {
             let mut vars = regs.get(t).cloned().unwrap_or_default();
@@ -244,7 +268,7 @@ pub fn check_c(
             }
             let cx = CCtx {
                 thread: t,
-                domain: &domain,
+                domain: &with_sym,
                 locations: &locations,
                 init: vars,
             };
@@ -259,27 +283,48 @@ pub fn check_c(
                     .unwrap_or(0)
             })
             .sum();
-        if rounds >= most {
+        if last {
             break;
+        }
+        if rounds >= most {
+            last = true;
+            continue;
         }
         let mut grown = false;
         for e in all.iter().flatten().flat_map(|p| &p.events) {
             if e.writes() {
-                let d = domain
-                    .get_mut(&e.addr)
-                    .ok_or_else(|| AxError::new("a store to an address that is not a location"))?;
-                grown |= d.insert(e.write);
+                if let Some(d) = domain.get_mut(&e.addr) {
+                    grown |= d.insert(e.write);
+                }
             }
         }
         rounds += 1;
         if !grown {
-            break;
+            last = true;
         }
         if domain.values().any(|d| d.len() > MAX_VALUES) {
             return Err(AxError::new(&format!(
                 "unknown: more than {MAX_VALUES} values for one location (the engine's bound)"
             )));
         }
+    }
+    if std::env::var("LITMUS_C_TRACE").is_ok() {
+        eprintln!("domain {domain:x?}");
+        for (t, ps) in all.iter().enumerate() {
+            eprintln!("thread {t}: {} paths", ps.len());
+            for p in ps {
+                eprintln!(
+                    "  {:x?}",
+                    p.events
+                        .iter()
+                        .map(|e| (e.kind, e.addr, e.read, e.write))
+                        .collect::<Vec<_>>()
+                );
+            }
+        }
+    }
+    for ps in &mut all {
+        ps.retain(|p| !p.bad);
     }
     let keys: Vec<(u8, usize, String)> = atoms.keys().cloned().collect();
     let mut rep = CReport {
@@ -314,6 +359,7 @@ pub fn check_c(
                     .map(|((r, ws), c)| (ws[*c], *r))
                     .collect();
                 let mut fc = vec![0usize; sk.finals.len()];
+                let grounded = values_grounded(&sk, &rf, SYMBOLIC);
                 loop {
                     if stop() {
                         return Err(AxError::new("stopped"));
@@ -324,7 +370,7 @@ pub fn check_c(
                         .zip(&fc)
                         .map(|((_, ws), c)| ws[*c])
                         .collect();
-                    if true {
+                    if grounded {
                         if finals_coherent(&sk, &rf, &fw) {
                             let mem: BTreeMap<i64, i64> = fw
                                 .iter()
@@ -401,7 +447,11 @@ pub fn check_c(
             keys.iter()
                 .zip(st)
                 .map(|(k, (is_addr, name, v))| {
-                    let value = if is_addr { name } else { v.to_string() };
+                    let value = match (is_addr, v) {
+                        (true, _) => name,
+                        (false, SYMBOLIC) => "S".to_string(),
+                        _ => v.to_string(),
+                    };
                     match k.0 {
                         0 => format!("{}:{}={value};", k.1, k.2),
                         _ => format!("[{}]={value};", k.2),

@@ -236,6 +236,42 @@ pub fn c_candidate_env(sk: &CSkeleton, rf: &[(usize, usize)], fw: &[usize]) -> E
     env
 }
 
+/// Whether every value the candidate's reads take is as herd's solver leaves it: a read
+/// whose value only a cycle of reads-from and data dependencies determines (out of thin
+/// air) takes herd's unsolved symbol, [`super::ccheck::SYMBOLIC`], and any other read a
+/// concrete value.
+pub fn values_grounded(sk: &CSkeleton, rf: &[(usize, usize)], symbolic: i64) -> bool {
+    let ev = &sk.events;
+    let data = match sk.env.vars.get("data") {
+        Some(Value::Rel(r)) => r.clone(),
+        _ => Rel::empty(ev.len()),
+    };
+    let inv = data.inverse();
+    let src: Vec<(usize, usize)> = rf.iter().map(|&(w, r)| (r, w)).collect();
+    let mut grounded: Set = 0;
+    loop {
+        let mut changed = false;
+        for &(r, w) in &src {
+            if grounded >> r & 1 == 1 {
+                continue;
+            }
+            let mut deps = inv.rows[w];
+            if ev[w].kind == CKind::U {
+                deps |= 1 << w;
+            }
+            if ev[w].thread.is_none() || deps & !grounded == 0 {
+                grounded |= 1 << r;
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    src.iter()
+        .all(|&(r, _)| (grounded >> r & 1 == 1) == (ev[r].read != symbolic))
+}
+
 /// Whether the candidate keeps coherence where its own thread decides: a read after the
 /// final write in its thread reads it.
 pub fn finals_coherent(sk: &CSkeleton, rf: &[(usize, usize)], fw: &[usize]) -> bool {

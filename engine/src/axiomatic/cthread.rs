@@ -4,7 +4,7 @@
 //! are one event, both a read and a write), the lock primitives are lock events, and the
 //! dependencies go through registers and locals: `addr` from a read to an access whose
 //! address it computes, `data` to a write whose value it computes, `ctrl` to every event
-//! after a branch on it (to the end of the thread, as herd does).
+//! inside a branch on it (not after the `if`, as herd does).
 
 use super::AxError;
 use crate::c::{Annot, BinOp, Expr, Program, Returns, Stmt, UnOp};
@@ -22,8 +22,9 @@ pub enum CKind {
     /// A lock event (`LKR`, `LKW`, `UL`, `LF`, `RL`, `RU`: its tag says which): a memory
     /// event in neither `R` nor `W` (`lock.cat` puts them there).
     Lock,
-    /// An SRCU event (`Srcu-lock`, `Srcu-unlock`, `Sync-srcu`): not a memory event, but at
-    /// a location and with a value.
+    /// An SRCU event (`synchronize_srcu`'s `Sync-srcu`; `srcu_read_lock` and
+    /// `srcu_read_unlock` are a read and a write tagged `srcu-lock`, `srcu-unlock`, as the
+    /// `.def` file says): not a memory event, but at a location.
     Srcu,
 }
 
@@ -67,6 +68,8 @@ pub struct CPath {
     pub ctrl: Vec<(usize, usize)>,
     pub rmw: Vec<(usize, usize)>,
     pub vars: BTreeMap<String, i64>,
+    /// It accesses an address that is not a location: no candidate takes it.
+    pub bad: bool,
 }
 
 /// The reads a value depends on (indices into the thread's events).
@@ -83,6 +86,8 @@ struct St {
     vars: BTreeMap<String, (i64, Taint)>,
     /// The reads every branch so far depended on.
     ctrl: Taint,
+    /// It accessed an address that is not a location.
+    bad: bool,
 }
 
 /// What a thread's paths are built from.
@@ -107,6 +112,7 @@ pub fn c_paths(cx: &CCtx, prog: &Program) -> Result<Vec<CPath>, AxError> {
     Ok(ends
         .into_iter()
         .map(|mut s| {
+            s.path.bad = s.bad;
             s.path.vars = s.vars.iter().map(|(k, (v, _))| (k.clone(), *v)).collect();
             s.path
         })
@@ -186,16 +192,20 @@ impl CCtx<'_> {
         });
         pairs(at, i, &mut st.path.addr);
         pairs(st.ctrl, i, &mut st.path.ctrl);
+        if kind != CKind::F && !self.domain.contains_key(&addr) {
+            st.bad = true;
+        }
         Ok(i)
     }
 
+    /// The values `addr` may hold; when it is not a location (a pointer read from memory
+    /// that an incoherent candidate left at 0), 0: the path is marked bad, its writes
+    /// count for the domain but no candidate takes it.
     fn values(&self, addr: i64) -> Result<Vec<i64>, AxError> {
-        self.domain
+        Ok(self
+            .domain
             .get(&addr)
-            .map(|d| d.iter().copied().collect())
-            .ok_or_else(|| {
-                AxError::new(&format!("an access to {addr:#x}, which is not a location"))
-            })
+            .map_or_else(|| vec![0], |d| d.iter().copied().collect()))
     }
 
     fn block(&self, stmts: &[Stmt], mut sts: Vec<St>) -> Result<Vec<St>, AxError> {
@@ -235,14 +245,7 @@ impl CCtx<'_> {
             } => {
                 for (st, a, at) in self.eval(addr, st)? {
                     for (mut st, v, vt) in self.eval(value, st)? {
-                        let tags = tags_of(annot);
-                        let srcu = tags.iter().any(|t| t.starts_with("srcu-"));
-                        let kind = if srcu { CKind::Srcu } else { CKind::W };
-                        let i = self.push(&mut st, kind, a, tags, at)?;
-                        let e = &mut st.path.events[i];
-                        e.write = v;
-                        e.read = v;
-                        pairs(vt, i, &mut st.path.data);
+                        self.write(&mut st, a, at, tags_of(annot), v, vt, false)?;
                         out.push(st);
                     }
                 }
@@ -280,12 +283,18 @@ impl CCtx<'_> {
                 otherwise,
             } => {
                 for (mut st, v, t) in self.eval(cond, st)? {
+                    // herd's control dependency covers the branches, not what follows
+                    let before = st.ctrl;
                     st.ctrl |= t;
                     let body = if v != 0 { then } else { otherwise };
-                    out.extend(self.block(body, vec![st])?);
+                    out.extend(self.block(body, vec![st])?.into_iter().map(|mut s| {
+                        s.ctrl = before;
+                        s
+                    }));
                 }
             }
             Stmt::While { cond, body } => {
+                let before = st.ctrl;
                 let mut live = vec![st];
                 for round in 0..=UNROLL {
                     let mut cont = Vec::new();
@@ -293,6 +302,7 @@ impl CCtx<'_> {
                         for (mut st, v, t) in self.eval(cond, st)? {
                             st.ctrl |= t;
                             if v == 0 {
+                                st.ctrl = before;
                                 out.push(st);
                             } else if round < UNROLL {
                                 cont.push(st);
@@ -424,15 +434,6 @@ impl CCtx<'_> {
                 let mut out = Vec::new();
                 for (st, a, at) in self.eval(addr, st)? {
                     let tags = tags_of(annot);
-                    if tags.iter().any(|t| t == "srcu-lock") {
-                        // herd's value of an `srcu_read_lock`: one per thread and position
-                        let mut st = st;
-                        let i = self.push(&mut st, CKind::Srcu, a, tags, 0)?;
-                        let v = (self.thread as i64 + 1) * 307 + (i as i64 + 1) * 599;
-                        st.path.events[i].read = v;
-                        out.push((st, v, bit(i)));
-                        continue;
-                    }
                     for (st, i) in self.reads(st, a, at, tags, false)? {
                         let v = st.path.events[i].read;
                         out.push((st, v, bit(i)));
