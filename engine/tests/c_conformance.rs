@@ -27,6 +27,19 @@ fn observation(pos: u64, neg: u64) -> &'static str {
     }
 }
 
+/// `0:r1=S8;` → `0:r1=S;`
+fn unsymbol(line: &str) -> String {
+    line.split(' ')
+        .map(|item| match item.split_once("=S") {
+            Some((k, n)) if n.trim_end_matches(';').chars().all(|c| c.is_ascii_digit()) => {
+                format!("{k}=S;")
+            }
+            _ => item.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 #[test]
 fn linux_kernel_tests_agree_with_herd() {
     let Some(root) = root() else {
@@ -106,7 +119,13 @@ fn linux_kernel_tests_agree_with_herd() {
             diffs.push(format!("flags {got_flags:?}, herd {want_flags:?}"));
         }
         if let Some(want) = states.get(file).and_then(|s| s.as_array()) {
-            let want: Vec<&str> = want.iter().filter_map(|s| s.as_str()).collect();
+            // herd names an unsolved value by its variable (`S8`, `S23`); the engine
+            // writes `S` for it
+            let want: Vec<String> = want
+                .iter()
+                .filter_map(|s| s.as_str())
+                .map(unsymbol)
+                .collect();
             if want != r.states {
                 diffs.push(format!("states {:?}, herd {want:?}", r.states));
             }

@@ -69,6 +69,16 @@ impl Cx<'_> {
             .map(|d| d.name.text.as_str())
     }
 
+    /// A value of a final state as herd sorts and writes it: herd's unsolved symbol first
+    /// (`S`), then numbers, then addresses by the location's name.
+    fn state_value(&self, v: i64) -> (u8, String, i64) {
+        match (self.loc_of(v), v) {
+            (_, SYMBOLIC) => (0, String::new(), v),
+            (None, _) => (1, String::new(), v),
+            (Some(n), _) => (2, n.to_string(), v),
+        }
+    }
+
     /// Evaluates the condition; a location on the right of a comparison is its address.
     fn eval(
         &self,
@@ -308,21 +318,6 @@ pub fn check_c(
             )));
         }
     }
-    if std::env::var("LITMUS_C_TRACE").is_ok() {
-        eprintln!("domain {domain:x?}");
-        for (t, ps) in all.iter().enumerate() {
-            eprintln!("thread {t}: {} paths", ps.len());
-            for p in ps {
-                eprintln!(
-                    "  {:x?}",
-                    p.events
-                        .iter()
-                        .map(|e| (e.kind, e.addr, e.read, e.write))
-                        .collect::<Vec<_>>()
-                );
-            }
-        }
-    }
     for ps in &mut all {
         ps.retain(|p| !p.bad);
     }
@@ -338,7 +333,7 @@ pub fn check_c(
         witness: None,
         forbidden: None,
     };
-    let mut states: BTreeSet<Vec<(bool, String, i64)>> = BTreeSet::new();
+    let mut states: BTreeSet<Vec<(u8, String, i64)>> = BTreeSet::new();
     let mut flags = BTreeSet::new();
     if all.iter().any(|p| p.is_empty()) {
         // a thread with no complete path (every path cut by the loop bound): no execution
@@ -398,12 +393,7 @@ pub fn check_c(
                                                 .iter()
                                                 .map(|k| {
                                                     let v = cx.eval(&atoms[k], &tregs, &mem, false);
-                                                    let name = cx.loc_of(v);
-                                                    (
-                                                        name.is_some(),
-                                                        name.unwrap_or("").to_string(),
-                                                        v,
-                                                    )
+                                                    cx.state_value(v)
                                                 })
                                                 .collect();
                                             states.insert(st);
@@ -446,11 +436,11 @@ pub fn check_c(
         .map(|st| {
             keys.iter()
                 .zip(st)
-                .map(|(k, (is_addr, name, v))| {
-                    let value = match (is_addr, v) {
-                        (true, _) => name,
-                        (false, SYMBOLIC) => "S".to_string(),
-                        _ => v.to_string(),
+                .map(|(k, (rank, name, v))| {
+                    let value = match rank {
+                        0 => "S".to_string(),
+                        1 => v.to_string(),
+                        _ => name,
                     };
                     match k.0 {
                         0 => format!("{}:{}={value};", k.1, k.2),
