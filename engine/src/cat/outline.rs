@@ -209,6 +209,9 @@ fn doc_before(src: &str, comments: &[Span], at: usize) -> Option<String> {
     Some(inner.trim().to_string())
 }
 
+/// Records a binding: (definitions, binder marks, token, kind, statement offset, `rec`).
+type Push<'a> = dyn FnMut(&mut Vec<Def>, &mut Vec<bool>, usize, DefKind, usize, bool) + 'a;
+
 /// Analyses one file.
 pub fn outline(src: &str) -> Outline {
     let (toks, lex_err) = tokens(src);
@@ -332,51 +335,50 @@ pub fn outline(src: &str) -> Outline {
                 });
             }
         };
-    // A binding's head at token `i`; returns where its `=` is.
-    let binding =
-        |defs: &mut Vec<Def>,
-         binder: &mut Vec<bool>,
-         push: &mut dyn FnMut(&mut Vec<Def>, &mut Vec<bool>, usize, DefKind, usize, bool),
-         i: usize,
-         global: bool,
-         at: usize,
-         rec: bool| {
-            let kind = |k| if global { k } else { DefKind::Local };
-            if sym_at(i, "(") {
-                let mut j = i + 1;
-                while j < toks.len() && !sym_at(j, ")") {
-                    push(defs, binder, j, kind(DefKind::Let), at, rec);
-                    j += 1;
-                }
-                return;
+    // A binding's head at token `i`.
+    let binding = |defs: &mut Vec<Def>,
+                   binder: &mut Vec<bool>,
+                   push: &mut Push,
+                   i: usize,
+                   global: bool,
+                   at: usize,
+                   rec: bool| {
+        let kind = |k| if global { k } else { DefKind::Local };
+        if sym_at(i, "(") {
+            let mut j = i + 1;
+            while j < toks.len() && !sym_at(j, ")") {
+                push(defs, binder, j, kind(DefKind::Let), at, rec);
+                j += 1;
             }
-            if sym_at(i + 1, "(") {
-                push(defs, binder, i, kind(DefKind::Function), at, rec);
-                let mut j = i + 2;
-                while j < toks.len() && !sym_at(j, ")") {
-                    push(defs, binder, j, DefKind::Local, at, false);
-                    j += 1;
-                }
-            } else if name_at(i + 1).is_some() && sym_at(i + 2, "=") {
-                push(defs, binder, i, kind(DefKind::Function), at, rec);
-                push(defs, binder, i + 1, DefKind::Local, at, false);
-            } else {
-                let fun = sym_at(i + 1, "=") && kw_at(i + 2, "fun");
-                push(
-                    defs,
-                    binder,
-                    i,
-                    kind(if fun { DefKind::Function } else { DefKind::Let }),
-                    at,
-                    rec,
-                );
-                let mut j = i + 1;
-                while sym_at(j, ",") {
-                    push(defs, binder, j + 1, kind(DefKind::Let), at, rec);
-                    j += 2;
-                }
+            return;
+        }
+        if sym_at(i + 1, "(") {
+            push(defs, binder, i, kind(DefKind::Function), at, rec);
+            let mut j = i + 2;
+            while j < toks.len() && !sym_at(j, ")") {
+                push(defs, binder, j, DefKind::Local, at, false);
+                j += 1;
             }
-        };
+        } else if name_at(i + 1).is_some() && sym_at(i + 2, "=") {
+            push(defs, binder, i, kind(DefKind::Function), at, rec);
+            push(defs, binder, i + 1, DefKind::Local, at, false);
+        } else {
+            let fun = sym_at(i + 1, "=") && kw_at(i + 2, "fun");
+            push(
+                defs,
+                binder,
+                i,
+                kind(if fun { DefKind::Function } else { DefKind::Let }),
+                at,
+                rec,
+            );
+            let mut j = i + 1;
+            while sym_at(j, ",") {
+                push(defs, binder, j + 1, kind(DefKind::Let), at, rec);
+                j += 2;
+            }
+        }
+    };
     // The `let`s whose `and`s are still to come: (global, rec, statement offset).
     let mut open: Vec<(bool, bool, usize)> = Vec::new();
     // Open `try`s (true) and `match`es (false), each closed by its `with`.

@@ -113,13 +113,16 @@ pub fn definition(ix: &Index, f: &Arc<File>, enc: Encoding, at: usize) -> Option
     }
 }
 
+/// A name in a file.
+type Occurrence = (Arc<File>, Span);
+
 /// Every use of what the name at `at` refers to (its definition too if `decl`), by file.
 fn occurrences(
     ix: &Index,
     f: &Arc<File>,
     at: usize,
     decl: bool,
-) -> Option<(Target, Vec<(Arc<File>, Span)>)> {
+) -> Option<(Target, Vec<Occurrence>)> {
     let (_, target) = ix.at(f, at)?;
     let key = target.key()?;
     let Target::Def(home, k) = &target else {
