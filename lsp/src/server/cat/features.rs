@@ -6,14 +6,13 @@ use std::sync::Arc;
 
 use litmus_engine::cat::{DefKind, TokenKind};
 use litmus_engine::Span;
-use ropey::Rope;
 use tower_lsp_server::ls_types::*;
 
 use super::index::{engine_supplies, in_library, File, Index, Target};
 use crate::server::position::{self, Encoding};
 
 fn range(f: &File, enc: Encoding, s: Span) -> Range {
-    position::range(&Rope::from_str(&f.text), enc, s)
+    position::range(&f.rope, enc, s)
 }
 
 fn location(f: &File, enc: Encoding, s: Span) -> Location {
@@ -22,7 +21,7 @@ fn location(f: &File, enc: Encoding, s: Span) -> Location {
 
 /// Where an LSP position is, as a byte offset of `f`.
 pub fn offset(f: &File, enc: Encoding, pos: Position) -> usize {
-    position::offset(&Rope::from_str(&f.text), enc, pos)
+    position::offset(&f.rope, enc, pos)
 }
 
 fn diag(f: &File, enc: Encoding, s: Span, sev: DiagnosticSeverity, msg: String) -> Diagnostic {
@@ -329,7 +328,7 @@ fn trim_end(text: &str, s: Span) -> usize {
 /// Semantic tokens (the server's legend, `to_proto::TOKEN_TYPES`): keywords, `0`, comments,
 /// strings, names (functions, locals as parameters), tags as types; definitions marked.
 pub fn semantic_tokens(ix: &Index, f: &Arc<File>, enc: Encoding) -> Vec<SemanticToken> {
-    let rope = Rope::from_str(&f.text);
+    let rope = &f.rope;
     let defs: HashMap<u32, DefKind> = f
         .outline
         .defs
@@ -391,12 +390,12 @@ pub fn semantic_tokens(ix: &Index, f: &Arc<File>, enc: Encoding) -> Vec<Semantic
                 rope.len_bytes()
             };
             let end = (s.end as usize).min(line_end);
-            let a = position::position(&rope, enc, start as u32);
-            let b = position::position(&rope, enc, end as u32);
+            let a = position::position(rope, enc, start as u32);
+            let b = position::position(rope, enc, end as u32);
             let len = if b.line == a.line {
                 b.character - a.character
             } else {
-                position::position(&rope, enc, (line_end.saturating_sub(1)) as u32)
+                position::position(rope, enc, (line_end.saturating_sub(1)) as u32)
                     .character
                     .saturating_sub(a.character)
             };

@@ -21,6 +21,8 @@ pub struct File {
     pub path: PathBuf,
     pub uri: Uri,
     pub text: Arc<String>,
+    /// The text as a rope, for positions.
+    pub rope: ropey::Rope,
     pub outline: Arc<Outline>,
 }
 
@@ -97,6 +99,7 @@ impl<'a> Index<'a> {
             path: path.clone(),
             uri: uri.clone(),
             text: d.text.clone(),
+            rope: d.rope.clone(),
             outline: d.outline.clone(),
         });
         self.cache.borrow_mut().insert(path, Some(f.clone()));
@@ -116,6 +119,7 @@ impl<'a> Index<'a> {
                     path: path.to_path_buf(),
                     uri,
                     outline: Arc::new(outline(&text)),
+                    rope: ropey::Rope::from_str(&text),
                     text: Arc::new(text),
                 })
             }),
