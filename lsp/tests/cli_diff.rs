@@ -160,8 +160,8 @@ fn the_table_the_exit_status_and_model_errors() {
         "MP+dmb.sy+addr.litmus",
         MP_DMB_ADDR.as_bytes(),
     );
-    let x86 = example("sb.litmus");
-    let r = run(&["diff", "--cat", &orig, "--cat", &weak, &t, &x86]);
+    let native = example("sb.litmus");
+    let r = run(&["diff", "--cat", &orig, "--cat", &weak, &t, &native]);
     assert_eq!(r.status, 1, "{}{}", r.stdout, r.stderr);
     let mut lines = r.stdout.lines();
     assert!(lines.next().unwrap().starts_with("test "), "{}", r.stdout);
@@ -171,7 +171,8 @@ fn the_table_the_exit_status_and_model_errors() {
     assert!(row.ends_with(&t), "{row}");
     assert!(r.stderr.contains("1 of 1 tests differ"), "{}", r.stderr);
     assert!(
-        r.stderr.contains("skipped: not an AArch64 or RISC-V test"),
+        r.stderr
+            .contains("skipped: not an AArch64, RISC-V or x86 test"),
         "{}",
         r.stderr
     );
@@ -206,6 +207,35 @@ fn the_table_the_exit_status_and_model_errors() {
     // One model only.
     let r = run(&["diff", "--cat", &orig, &t]);
     assert_eq!(r.status, 2);
+}
+
+#[test]
+fn x86_tests_go_through_the_axiomatic_program_check() {
+    // SB: SC forbids (0,0), x86-TSO allows it; the native copy of SB is skipped.
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli_diff_x86");
+    let _ = std::fs::remove_dir_all(&dir);
+    let d = dir.display().to_string();
+    for m in ["sc", "x86tso"] {
+        assert_eq!(run(&["model", m, "--write", &d]).status, 0);
+    }
+    let (sc, tso) = (
+        dir.join("sc.cat").display().to_string(),
+        dir.join("x86tso.cat").display().to_string(),
+    );
+    let (x86, native) = (example("sb-x86.litmus"), example("sb.litmus"));
+    let r = run(&["diff", "--json", "--cat", &sc, "--cat", &tso, &x86, &native]);
+    assert_eq!(r.status, 1, "{}{}", r.stdout, r.stderr);
+    let doc = r.json();
+    assert_eq!(doc["checked"], 1);
+    assert_eq!(doc["changed"][0]["file"], x86.as_str());
+    assert_eq!(
+        (
+            doc["changed"][0]["before"].as_str(),
+            doc["changed"][0]["after"].as_str()
+        ),
+        (Some("No"), Some("Ok"))
+    );
+    assert_eq!(doc["skipped"][0]["file"], native.as_str());
 }
 
 #[test]

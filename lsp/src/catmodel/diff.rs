@@ -1,6 +1,7 @@
 //! Two models' verdicts over a set of tests (mcompare7's job): each AArch64 or RISC-V test is
-//! checked under both models by the axiomatic engine, on `jobs` threads, and the rows come back
-//! in the order of the files. `litmus diff` prints them; the language server publishes the
+//! checked under both models by the axiomatic engine, each x86 test (`X86`, `X86_64`) through
+//! the axiomatic program check (its lowered program, as `sc.cat` and `x86tso.cat` check it), on
+//! `jobs` threads, and the rows come back in the order of the files. `litmus diff` prints them; the language server publishes the
 //! changed ones when a model is saved: one function, so the two lists are the same.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -42,7 +43,7 @@ pub enum Row {
         before: Verdict,
         after: Verdict,
     },
-    /// Not an AArch64 or RISC-V test, or it does not parse or cannot be read.
+    /// A native test (checked operationally only), or it does not parse or cannot be read.
     Skipped { path: String, why: String },
 }
 
@@ -53,14 +54,27 @@ impl Row {
     }
 }
 
-fn is_asm(text: &str) -> bool {
-    let first = text.split_whitespace().next().unwrap_or("");
-    matches!(first, "AArch64" | "RISCV")
-}
+/// Why a file is skipped when it is not a test the comparison checks.
+pub const NOT_CHECKED: &str = "not an AArch64, RISC-V or x86 test";
 
-/// Whether a file's text is a test the comparison checks (AArch64 or RISC-V).
-pub fn is_checked(text: &str) -> bool {
-    is_asm(text)
+fn x86_verdict(
+    test: &litmus_engine::ast::Test,
+    program: &Result<litmus_engine::ir::Program, String>,
+    m: &Model,
+    stop: &(dyn Fn() -> bool + Sync),
+) -> Verdict {
+    let program = match program {
+        Ok(p) => p,
+        Err(e) => return Verdict::Error(format!("cannot lower the test: {e}")),
+    };
+    match litmus_engine::axiomatic::check_program(test, program, m, stop) {
+        Ok(r) => match r.condition {
+            Some(c) if c.holds => Verdict::Ok,
+            Some(_) => Verdict::No,
+            None => Verdict::Error("the test has no final condition".into()),
+        },
+        Err(e) => Verdict::Error(e.to_string()),
+    }
 }
 
 fn verdict(
@@ -92,10 +106,24 @@ pub fn row(
         Ok(t) => t,
         Err(e) => return skipped(format!("cannot read: {e}")),
     };
-    if !is_asm(text) {
-        return skipped("not an AArch64 or RISC-V test".into());
-    }
     let p = litmus_engine::syntax::parse(text);
+    if let Some(test) = &p.test {
+        use litmus_engine::ast::Dialect;
+        match (test.dialect, &p.asm) {
+            (Dialect::AArch64 | Dialect::RiscV, Some(_)) => {}
+            (Dialect::X86 | Dialect::X86_64, _) => {
+                let bound = litmus_engine::CheckOptions::default().loop_bound;
+                let program = litmus_engine::ir::Program::lower(test, bound);
+                return Row::Checked {
+                    path: path.to_string(),
+                    name: test.name.text.clone(),
+                    before: x86_verdict(test, &program, before, stop),
+                    after: x86_verdict(test, &program, after, stop),
+                };
+            }
+            _ => return skipped(NOT_CHECKED.into()),
+        }
+    }
     let (Some(test), Some(code)) = (&p.test, &p.asm) else {
         let why =
             p.diagnostics

@@ -1,5 +1,5 @@
 //! `litmus diff --cat A.cat --cat B.cat FILES...` (`docs/models.md#litmus-diff`): every
-//! AArch64 and RISC-V test checked under both models (`catmodel::diff`), the tests whose
+//! AArch64, RISC-V and x86 test checked under both models (`catmodel::diff`), the tests whose
 //! verdicts differ printed as a table (or `--json`). Exit status: 0 when none differ, 1 when
 //! some do, 2 when a model cannot be read or does not parse (its error with file:line:col) or
 //! a test cannot be read, parsed or checked.
@@ -39,7 +39,7 @@ pub struct DiffArgs {
     /// Check N tests at a time (default: one per core).
     #[arg(short = 'j', long = "jobs", value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub jobs: Option<u32>,
-    /// The tests: AArch64 and RISC-V files (others are listed as skipped).
+    /// The tests: AArch64, RISC-V and x86 files (native tests are listed as skipped).
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
 }
@@ -155,7 +155,7 @@ pub fn run(args: DiffArgs) -> i32 {
         + doc
             .skipped
             .iter()
-            .filter(|s| s.reason != "not an AArch64 or RISC-V test")
+            .filter(|s| s.reason != diff::NOT_CHECKED)
             .count();
     if args.json {
         out(&format!(
