@@ -1,7 +1,7 @@
 //! The language server on cat files (`docs/models.md#in-the-editor`), driven over the protocol:
 //! diagnostics with positions, go to definition and references across an `include` (a file of
 //! the folder and a file of litmus's library), hover with the comment above a definition,
-//! document symbols, semantic tokens, rename; a saved model's `litmus/modelChanges` (equal to
+//! document symbols, semantic tokens, rename; the write-out command; a saved model's `litmus/modelChanges` (equal to
 //! `litmus diff`'s list, and empty again once the original is saved back); and every file of
 //! herd's library and the kernel's model answered without error (SKIPPED when
 //! `../shared` is absent).
@@ -332,6 +332,44 @@ async fn saving_a_model_lists_the_tests_whose_verdict_changed_as_litmus_diff_doe
         .await;
     assert_eq!(changed(&n), []);
     assert_eq!(n["params"]["checked"], 2);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_write_model_command_writes_a_model_and_its_library_files() {
+    let d = dir("lsp_cat_write");
+    let mut h = server(&d).await;
+    let target = d.join("models");
+    let r = h
+        .request(
+            "workspace/executeCommand",
+            json!({"command": "litmus.writeModel", "arguments": ["riscv", uri(&target)]}),
+        )
+        .await;
+    let files: Vec<&str> = r
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f.as_str().unwrap())
+        .collect();
+    assert_eq!(files.len(), 2, "{r}");
+    assert_eq!(
+        std::fs::read_to_string(target.join("riscv.cat")).unwrap(),
+        litmus_engine::axiomatic::RISCV_CAT
+    );
+    assert!(target.join("stdlib.cat").is_file());
+    let bad = h
+        .request_raw(
+            "workspace/executeCommand",
+            json!({"command": "litmus.writeModel", "arguments": ["power", uri(&target)]}),
+        )
+        .await;
+    assert!(
+        bad["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("no built-in model"),
+        "{bad}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
