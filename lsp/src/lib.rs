@@ -3,6 +3,7 @@
 //! [`server::run_stdio`]. [`json`], every JSON shape litmus prints or sends, is shared by the
 //! CLI and the server.
 
+pub mod catmodel;
 pub mod jobs;
 pub mod json;
 pub mod limits;

@@ -1,6 +1,7 @@
 //! The `litmus` command: `litmus check FILE...` checks litmus tests (see `cli`), `litmus lsp`
 //! runs the language server on stdin/stdout (see `server`).
 
+mod catmodel;
 mod cli;
 mod jobs;
 mod json;
@@ -26,6 +27,8 @@ fn main() {
         Command::Check(args) => cli::check(args),
         Command::Fences(args) => cli::fences::run(args),
         Command::Merge(args) => cli::merge::run(args),
+        Command::Diff(args) => cli::diff::run(args),
+        Command::Model(args) => cli::model::run(args),
         Command::Lsp(_) => server::run_stdio(),
     };
     std::process::exit(status);

@@ -82,3 +82,23 @@ else
     vim.cmd('bwipeout!')
   end)
 end
+
+check('*.cat and *.bell files get filetype cat, (* *) comments and the regex syntax', function()
+  local model = { '(* Observed-by *)', "let obs = rfe | coe", "acyclic po | obs as ext", "enum A = 'once" }
+  vim.cmd('edit ' .. write_file(tmp .. '/m.cat', model))
+  eq(vim.bo.filetype, 'cat', 'filetype')
+  eq(vim.bo.commentstring, '(* %s *)', 'commentstring')
+  eq(vim.b.current_syntax, 'cat', 'b:current_syntax')
+  local function group(l, c)
+    return vim.fn.synIDattr(vim.fn.synID(l, c, 1), 'name')
+  end
+  eq(group(1, 1), 'catComment', 'comment')
+  eq(group(2, 1), 'catKeyword', 'let')
+  eq(group(2, 5), 'catDefinition', 'the defined name')
+  eq(group(2, 11), 'catBuiltin', 'rfe')
+  eq(group(3, 1), 'catCheck', 'acyclic')
+  eq(group(4, 10), 'catTag', "'once")
+  vim.cmd('edit ' .. write_file(tmp .. '/m.bell', { 'enum A = \'x' }))
+  eq(vim.bo.filetype, 'cat', 'bell filetype')
+  vim.cmd('bwipeout!')
+end)

@@ -39,12 +39,14 @@ import {
 import { formatStatus, parseStatus, STATUS_NOTIFICATION, StatusStore } from './logic/status';
 import { registerTestExplorer } from './testing';
 import { AxiomaticView } from './axiomaticView';
+import { CAT_LANGUAGE_ID, CatSupport, MODEL_CHANGES_NOTIFICATION, WRITE_BUILTIN_MODEL } from './catSupport';
 import { normUri, toRange } from './editorUtil';
 import { SHOW_AXIOMATIC } from './logic/axgraph';
 import { SHOW_TRACE } from './logic/trace';
 import { traceArgs, TraceView } from './traceView';
 
 const LANGUAGE_ID = 'litmus';
+let cats: CatSupport;
 const COPY_SCHEDULE = 'litmus.copySchedule';
 const CLEAR_SCHEDULE = 'litmus.clearSchedule';
 const RESTART_SERVER = 'litmus.restartServer';
@@ -74,6 +76,12 @@ let axiomatic: AxiomaticView;
 function settingsFor(scope?: vscode.ConfigurationScope): ServerSettings {
   const cfg = vscode.workspace.getConfiguration('litmus', scope);
   return toServerSettings((key) => cfg.get(key));
+}
+
+/** The server's settings and `litmus.modelPath`, which only the cat side reads (docs/models.md). */
+function withModelPath(scope?: vscode.Uri): ServerSettings & { modelPath: string } {
+  const modelPath = vscode.workspace.getConfiguration('litmus', scope).get<string>('modelPath', '');
+  return { ...settingsFor(scope), modelPath: typeof modelPath === 'string' ? modelPath : '' };
 }
 
 function activeLitmusEditor(): vscode.TextEditor | undefined {
@@ -114,7 +122,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   });
   traces = new TraceView({ client: () => client, showStartError, activeTarget });
   axiomatic = new AxiomaticView(() => client);
+  cats = new CatSupport();
   context.subscriptions.push(
+    cats,
+    vscode.commands.registerCommand(WRITE_BUILTIN_MODEL, () => cats.writeBuiltinModel()),
     traces,
     axiomatic,
     vscode.commands.registerCommand(SHOW_TRACE, (...args: unknown[]) => traces.show(traceArgs(args))),
@@ -202,7 +213,7 @@ async function startClient(context: vscode.ExtensionContext): Promise<void> {
     options: folder ? { cwd: folder } : undefined,
   };
   const clientOptions: LanguageClientOptions = {
-    documentSelector: [{ language: LANGUAGE_ID }],
+    documentSelector: [{ language: LANGUAGE_ID }, { language: CAT_LANGUAGE_ID }],
     initializationOptions: settingsFor(),
     outputChannel: output,
     markdown: {
@@ -220,7 +231,7 @@ async function startClient(context: vscode.ExtensionContext): Promise<void> {
           if (!Array.isArray(raw)) return raw;
           return params.items.map((item, i) =>
             item.section === 'litmus'
-              ? settingsFor(item.scopeUri ? vscode.Uri.parse(item.scopeUri) : undefined)
+              ? withModelPath(item.scopeUri ? vscode.Uri.parse(item.scopeUri) : undefined)
               : raw[i],
           );
         },
@@ -261,6 +272,7 @@ async function startClient(context: vscode.ExtensionContext): Promise<void> {
   };
   const c = new LanguageClient('litmus', 'Litmus', serverOptions, clientOptions);
   context.subscriptions.push(
+    c.onNotification(MODEL_CHANGES_NOTIFICATION, (raw: unknown) => cats.modelChanged(raw)),
     c.onNotification(STATUS_NOTIFICATION, (raw: unknown) => {
       const s = parseStatus(raw);
       if (s && statuses.update(normUri(s.uri), s)) {

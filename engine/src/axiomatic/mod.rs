@@ -73,6 +73,38 @@ pub const KNOWN_TAGS: [&str; 35] = [
     "Fence.rw.0",
 ];
 
+/// The sets and relations the engine gives every candidate besides [`KNOWN_TAGS`] and the
+/// sets of the tags its events carry (`exec.rs`): what a model may use without defining it.
+pub const SUPPLIED: [&str; 27] = [
+    "R",
+    "W",
+    "M",
+    "F",
+    "addr",
+    "data",
+    "ctrl",
+    "rmw",
+    "pick",
+    "pick-addr",
+    "pick-data",
+    "pick-ctrl",
+    "po-loc",
+    "po",
+    "loc",
+    "int",
+    "ext",
+    "id",
+    "rf",
+    "rfi",
+    "rfe",
+    "co",
+    "coi",
+    "coe",
+    "fr",
+    "fri",
+    "fre",
+];
+
 /// The project's model for `arch`.
 pub fn builtin_model(arch: Arch) -> Model {
     let src = match arch {

@@ -18,6 +18,7 @@ mod builtin;
 mod eval;
 mod lex;
 mod names;
+pub mod outline;
 mod parse;
 mod parse_stmt;
 pub mod rel;
@@ -25,6 +26,20 @@ mod run;
 mod value;
 
 pub use eval::{tag_set_name, Env, Failure, Outcome, Value};
+pub use outline::{outline, Def, DefKind, Outline, TokenKind, Use};
+
+/// The functions the interpreter has built in (`docs/cat.md`).
+pub const BUILTIN_FUNCTIONS: [&str; 9] = [
+    "domain",
+    "range",
+    "fencerel",
+    "classes-loc",
+    "classes",
+    "linearisations",
+    "different-values",
+    "tag2events",
+    "tag2set",
+];
 
 /// A cat file that does not parse, or uses something the interpreter does not have.
 #[derive(Clone, Debug, PartialEq, Eq)]

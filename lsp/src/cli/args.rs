@@ -54,6 +54,12 @@ pub enum Command {
     /// of the unsharded run (files in argument order); exit status as `litmus check`'s.
     #[command(after_help = MERGE_EXAMPLES)]
     Merge(MergeArgs),
+    /// Compare two cat models over AArch64, RISC-V and x86 tests: the tests whose verdicts differ.
+    #[command(after_help = super::diff::EXAMPLES)]
+    Diff(super::diff::DiffArgs),
+    /// List, print or write out the built-in cat models and library files.
+    #[command(after_help = super::model::EXAMPLES)]
+    Model(super::model::ModelArgs),
     /// Run the language server on standard input and output.
     Lsp(LspArgs),
 }

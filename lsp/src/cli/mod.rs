@@ -15,6 +15,8 @@
 //! - `cdialect.rs`: herd's C tests, read (syntax errors, the `Result:` header) and reported as
 //!   not checkable yet;
 //! - `axiom.rs`: AArch64 and RISC-V tests, checked by the axiomatic engine against a cat model;
+//! - `diff.rs`: `litmus diff`, two cat models' verdicts compared (`crate::catmodel`);
+//! - `model.rs`: `litmus model`, the built-in cat models listed, printed, written out;
 //! - `merge.rs`: `litmus merge`, the shards' JSON documents combined into the unsharded one;
 //! - `progress.rs`: Ctrl-C and the progress line.
 //!
@@ -29,8 +31,10 @@ mod axiom;
 mod cdialect;
 mod cond;
 mod diagnostics;
+pub mod diff;
 pub mod fences;
 pub mod merge;
+pub mod model;
 mod progress;
 mod stream;
 mod text;

@@ -14,7 +14,7 @@ use super::document::{Document, Reparse};
 use super::engine::Engine;
 use super::position::Encoding;
 use super::to_proto::{self, Conv};
-use super::{arg_uri, hover, queue, requests, verify};
+use super::{arg_uri, cat, hover, queue, requests, verify};
 use super::{ClientCaps, Ctx, Shared, Snapshot, SYNTAX_DEBOUNCE, VERIFY_DEBOUNCE};
 
 pub struct Backend {
@@ -105,7 +105,10 @@ impl LanguageServer for Backend {
                 st.init_warnings.extend(warnings);
             }
         }
-        Ok(to_proto::initialize_result(utf8))
+        super::cat::initialize(&self.ctx, &params);
+        let mut r = to_proto::initialize_result(utf8);
+        super::cat::capabilities(&mut r);
+        Ok(r)
     }
 
     async fn initialized(&self, _: InitializedParams) {
@@ -120,6 +123,9 @@ impl LanguageServer for Backend {
     }
 
     async fn did_open(&self, p: DidOpenTextDocumentParams) {
+        if cat::is_cat(&p.text_document.uri) {
+            return cat::did_open(&self.ctx, p).await;
+        }
         let uri = p.text_document.uri;
         let deferred = {
             let mut st = self.ctx.state();
@@ -146,6 +152,9 @@ impl LanguageServer for Backend {
     }
 
     async fn did_change(&self, p: DidChangeTextDocumentParams) {
+        if cat::is_cat(&p.text_document.uri) {
+            return cat::did_change(&self.ctx, p).await;
+        }
         let uri = p.text_document.uri;
         let version = p.text_document.version;
         let (edit, deferred) = {
@@ -191,6 +200,9 @@ impl LanguageServer for Backend {
     }
 
     async fn did_save(&self, p: DidSaveTextDocumentParams) {
+        if cat::is_cat(&p.text_document.uri) {
+            return cat::did_save(&self.ctx, p).await;
+        }
         let s = self.ctx.settings();
         if s.unbounded_on_save {
             super::unbounded::start(&self.ctx, &p.text_document.uri).await;
@@ -200,6 +212,9 @@ impl LanguageServer for Backend {
     }
 
     async fn did_close(&self, p: DidCloseTextDocumentParams) {
+        if cat::is_cat(&p.text_document.uri) {
+            return cat::did_close(&self.ctx, p).await;
+        }
         let uri = p.text_document.uri;
         let removed = self.ctx.state().docs.remove(&uri);
         if let Some(mut d) = removed {
@@ -235,6 +250,9 @@ impl LanguageServer for Backend {
     }
 
     async fn hover(&self, p: HoverParams) -> Result<Option<Hover>> {
+        if cat::is_cat(&p.text_document_position_params.text_document.uri) {
+            return cat::hover(&self.ctx, p);
+        }
         let pos = p.text_document_position_params.position;
         self.read(&p.text_document_position_params.text_document.uri, |s| {
             hover::hover(s, pos)
@@ -251,6 +269,7 @@ impl LanguageServer for Backend {
 
     async fn execute_command(&self, p: ExecuteCommandParams) -> Result<Option<Value>> {
         match p.command.as_str() {
+            cat::WRITE_MODEL => cat::write_model(&p.arguments),
             "litmus.verify" => {
                 let uri = arg_uri(&p.arguments)?;
                 verify::start_forced(&self.ctx, &uri).await;
@@ -295,6 +314,9 @@ impl LanguageServer for Backend {
         &self,
         p: DocumentSymbolParams,
     ) -> Result<Option<DocumentSymbolResponse>> {
+        if cat::is_cat(&p.text_document.uri) {
+            return cat::symbols(&self.ctx, p);
+        }
         self.read(&p.text_document.uri, requests::document_symbols)
     }
 
@@ -302,6 +324,9 @@ impl LanguageServer for Backend {
         &self,
         p: GotoDefinitionParams,
     ) -> Result<Option<GotoDefinitionResponse>> {
+        if cat::is_cat(&p.text_document_position_params.text_document.uri) {
+            return cat::definition(&self.ctx, p);
+        }
         let pos = p.text_document_position_params.position;
         self.read(&p.text_document_position_params.text_document.uri, |s| {
             requests::definition(s, pos)
@@ -309,6 +334,9 @@ impl LanguageServer for Backend {
     }
 
     async fn references(&self, p: ReferenceParams) -> Result<Option<Vec<Location>>> {
+        if cat::is_cat(&p.text_document_position.text_document.uri) {
+            return cat::references(&self.ctx, p);
+        }
         let pos = p.text_document_position.position;
         let include_decl = p.context.include_declaration;
         self.read(&p.text_document_position.text_document.uri, |s| {
@@ -320,6 +348,20 @@ impl LanguageServer for Backend {
         &self,
         p: SemanticTokensParams,
     ) -> Result<Option<SemanticTokensResult>> {
+        if cat::is_cat(&p.text_document.uri) {
+            return cat::semantic_tokens(&self.ctx, p);
+        }
         self.read(&p.text_document.uri, requests::semantic_tokens)
+    }
+
+    async fn prepare_rename(
+        &self,
+        p: TextDocumentPositionParams,
+    ) -> Result<Option<PrepareRenameResponse>> {
+        cat::prepare_rename(&self.ctx, p)
+    }
+
+    async fn rename(&self, p: RenameParams) -> Result<Option<WorkspaceEdit>> {
+        cat::rename(&self.ctx, p)
     }
 }

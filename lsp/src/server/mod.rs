@@ -20,6 +20,7 @@ pub mod asm;
 pub mod axiom;
 pub mod backend;
 pub mod cache;
+pub mod cat;
 pub mod config;
 pub mod document;
 pub mod edit;
@@ -138,6 +139,8 @@ pub struct Shared {
     pub pool: queue::Pool,
     /// To the main loop (`main_loop.rs`): commands from handlers, events from workers.
     pub tx: main_loop::Sender,
+    /// The open cat and bell files (`cat`).
+    pub cat: cat::Store,
     /// The main loop's end, until [`Ctx::send`] starts it.
     rx: Mutex<Option<tokio::sync::mpsc::UnboundedReceiver<main_loop::Msg>>>,
 }
@@ -197,6 +200,7 @@ impl Shared {
             next_job: AtomicU64::new(1),
             pool: queue::pool(),
             tx,
+            cat: cat::Store::default(),
             rx: Mutex::new(Some(rx)),
         }
     }

@@ -55,6 +55,16 @@ impl Harness {
         capabilities: Value,
         init_options: Value,
     ) -> Harness {
+        Harness::start_in(engine, capabilities, init_options, Value::Null).await
+    }
+
+    /// [`Harness::start`] with a workspace folder (`rootUri`; null for none).
+    pub async fn start_in(
+        engine: Arc<dyn Engine>,
+        capabilities: Value,
+        init_options: Value,
+        root_uri: Value,
+    ) -> Harness {
         let (client_io, server_io) = tokio::io::duplex(1 << 20);
         let (server_read, server_write) = tokio::io::split(server_io);
         tokio::spawn(litmus::server::transport::serve(
@@ -141,7 +151,7 @@ impl Harness {
         let init = h
             .request_raw(
                 "initialize",
-                json!({"processId": null, "rootUri": null, "capabilities": capabilities, "initializationOptions": init_options}),
+                json!({"processId": null, "rootUri": root_uri, "capabilities": capabilities, "initializationOptions": init_options}),
             )
             .await;
         assert!(init.get("result").is_some(), "initialize failed: {init}");

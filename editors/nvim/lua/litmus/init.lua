@@ -93,6 +93,42 @@ local function run_on_buffer(bufnr, command)
   end, bufnr)
 end
 
+--- `litmus/modelChanges` (docs/models.md): the tests whose verdict the saved cat model changed,
+--- as the quickfix list.
+function M.on_model_changes(_, params)
+  if type(params) ~= 'table' then
+    return
+  end
+  if params.error then
+    notify('the saved model cannot be checked: ' .. tostring(params.error), vim.log.levels.WARN)
+    return
+  end
+  local items = {}
+  for _, c in ipairs(params.changed or {}) do
+    table.insert(items, { filename = c.file, lnum = 1, col = 1, text = string.format('%s: %s -> %s', c.test, c.before, c.after) })
+  end
+  vim.fn.setqflist({}, 'r', { title = 'litmus: verdicts the model changed', items = items })
+  notify(string.format('%d of %d tests changed verdict (quickfix list)', #items, params.checked or 0))
+end
+
+--- Writes a built-in cat model and the library files it needs into DIR (`litmus.writeModel`).
+function M.write_model(bufnr, name, dir)
+  bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
+  local client = litmus_client(bufnr)
+  if not client then
+    notify('no litmus language server attached to this buffer', vim.log.levels.WARN)
+    return
+  end
+  local args = { name or 'aarch64', vim.fn.fnamemodify(dir or '.', ':p') }
+  request(client, 'workspace/executeCommand', { command = 'litmus.writeModel', arguments = args }, function(err, files)
+    if err then
+      notify(err.message or vim.inspect(err), vim.log.levels.ERROR)
+    elseif type(files) == 'table' and files[1] then
+      vim.cmd('edit ' .. vim.fn.fnameescape(files[1]))
+    end
+  end, bufnr)
+end
+
 function M.verify(bufnr)
   run_on_buffer(bufnr, 'litmus.verify')
 end
@@ -131,7 +167,13 @@ local function client_config(bufnr, cmd)
     -- workspace/configuration handler, as the `litmus` section.
     init_options = M.config.settings,
     settings = { litmus = M.config.settings },
-    handlers = { ['litmus/status'] = on_status, ['textDocument/hover'] = on_hover },
+    handlers = {
+      ['litmus/status'] = on_status,
+      ['textDocument/hover'] = on_hover,
+      ['litmus/modelChanges'] = function(err, params)
+        M.on_model_changes(err, params)
+      end,
+    },
     commands = {
       ['litmus.showSchedule'] = lens_show_schedule,
       ['litmus.showAxiomatic'] = function(_, ctx)
@@ -208,6 +250,9 @@ local function define_commands()
       def[1](0, a[1], tonumber(a[2]))
     end, { desc = def[2], nargs = def[3] or 0 })
   end
+  vim.api.nvim_create_user_command('LitmusWriteModel', function(o)
+    M.write_model(0, o.fargs[1], o.fargs[2])
+  end, { nargs = '+', complete = 'dir', desc = 'Write a built-in cat model (aarch64, riscv, sc, x86tso) and its library files into DIR' })
   vim.api.nvim_create_user_command('LitmusVerifyAll', function(a)
     M.verify_all(a.args)
   end, { nargs = '?', complete = 'dir', desc = 'Check every .litmus file under DIR (default: the project), problems in the quickfix list' })
@@ -223,7 +268,7 @@ function M.setup(opts)
   local group = vim.api.nvim_create_augroup('litmus_lsp', { clear = true })
   vim.api.nvim_create_autocmd('FileType', {
     group = group,
-    pattern = 'litmus',
+    pattern = { 'litmus', 'cat' },
     callback = function(args)
       M.attach(args.buf)
     end,
@@ -236,7 +281,8 @@ function M.setup(opts)
   })
   -- Buffers opened before setup() ran.
   for _, b in ipairs(vim.api.nvim_list_bufs()) do
-    if vim.api.nvim_buf_is_loaded(b) and vim.bo[b].filetype == 'litmus' then
+    local ft = vim.api.nvim_buf_is_loaded(b) and vim.bo[b].filetype
+    if ft == 'litmus' or ft == 'cat' then
       M.attach(b)
     end
   end

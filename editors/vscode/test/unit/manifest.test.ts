@@ -10,7 +10,7 @@ const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'ut
 
 test('activates on the litmus language and points at the bundle', () => {
   // a workspace with litmus files activates it too, so the test explorer lists them at once
-  assert.deepEqual(manifest.activationEvents, ['onLanguage:litmus', 'workspaceContains:**/*.litmus']);
+  assert.deepEqual(manifest.activationEvents, ['onLanguage:litmus', 'onLanguage:cat', 'workspaceContains:**/*.litmus']);
   assert.equal(manifest.main, './dist/extension.js');
   assert.ok(manifest.repository?.url, 'vsce needs a repository');
   assert.ok(fs.existsSync(path.join(root, 'LICENSE')), 'vsce needs a LICENSE');
@@ -18,7 +18,7 @@ test('activates on the litmus language and points at the bundle', () => {
 
 test('declares the litmus language for .litmus files with its grammar and snippets', () => {
   const c = manifest.contributes;
-  assert.deepEqual(c.languages.map((l: { id: string; extensions: string[] }) => [l.id, l.extensions]), [['litmus', ['.litmus']]]);
+  assert.deepEqual(c.languages.map((l: { id: string; extensions: string[] }) => [l.id, l.extensions]), [['litmus', ['.litmus']], ['cat', ['.cat', '.bell']]]);
   for (const rel of [c.languages[0].configuration, c.grammars[0].path, c.snippets[0].path]) {
     assert.ok(fs.existsSync(path.join(root, rel)), `${rel} exists`);
     JSON.parse(fs.readFileSync(path.join(root, rel), 'utf8'));
@@ -26,6 +26,19 @@ test('declares the litmus language for .litmus files with its grammar and snippe
   assert.equal(c.grammars[0].scopeName, 'source.litmus');
   const grammar = JSON.parse(fs.readFileSync(path.join(root, c.grammars[0].path), 'utf8'));
   assert.equal(grammar.scopeName, 'source.litmus');
+});
+
+test('declares the cat language (.cat, .bell) with its grammar, comments and the write-out command', () => {
+  const c = manifest.contributes;
+  const cat = c.languages.find((l: { id: string }) => l.id === 'cat');
+  const conf = JSON.parse(fs.readFileSync(path.join(root, cat.configuration), 'utf8'));
+  assert.deepEqual(conf.comments.blockComment, ['(*', '*)']);
+  assert.ok(conf.folding.markers.start, 'comments fold');
+  const g = c.grammars.find((x: { language: string }) => x.language === 'cat');
+  assert.equal(g.scopeName, 'source.cat');
+  assert.equal(JSON.parse(fs.readFileSync(path.join(root, g.path), 'utf8')).scopeName, 'source.cat');
+  assert.ok(c.commands.some((x: { command: string }) => x.command === 'litmus.writeBuiltinModel'));
+  assert.equal(c.configuration.properties['litmus.modelPath'].type, 'string');
 });
 
 test('contributes the contract commands and the client ones, each with a title', () => {
