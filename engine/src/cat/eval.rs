@@ -40,7 +40,8 @@ pub struct Failure {
 pub struct Outcome {
     /// The first failed check, if any (the candidate is forbidden).
     pub failed: Option<Failure>,
-    /// The names of the flags that hold (and of `undefined_unless` checks that fail).
+    /// The names of the flags that hold, and [`UNDEF_FLAG`] when an `undefined_unless`
+    /// check fails.
     pub flags: Vec<String>,
 }
 
@@ -50,6 +51,10 @@ impl Outcome {
         self.flags.iter().map(|f| format!("Flag {f}")).collect()
     }
 }
+
+/// The flag herd raises when an `undefined_unless` check fails (`Flag *undef*`; herd then
+/// prints `Undef` where it prints `Ok` or `No`).
+pub const UNDEF_FLAG: &str = "*undef*";
 
 /// How deep function calls may nest before the interpreter gives up with an error.
 pub(super) const MAX_CALL_DEPTH: usize = 10_000;

@@ -24,7 +24,7 @@ pub mod rel;
 mod run;
 mod value;
 
-pub use eval::{tag_set_name, Env, Failure, Outcome, Value};
+pub use eval::{tag_set_name, Env, Failure, Outcome, Value, UNDEF_FLAG};
 
 /// A cat file that does not parse, or uses something the interpreter does not have.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -196,7 +196,8 @@ pub enum CheckMode {
     Check,
     /// `flag`: reported (when it *holds*), never forbids.
     Flag,
-    /// `undefined_unless`: reported as a flag named after the check when it fails.
+    /// `undefined_unless`: when it fails, the candidate is undefined: reported as herd's
+    /// flag [`UNDEF_FLAG`] (`*undef*`), whatever the check's name.
     UndefinedUnless,
     /// `assert`: like a check.
     Assert,
