@@ -462,6 +462,9 @@ fn bad_input_gives_errors_with_positions() {
         ("let x = 'a ++", 13, "expected an expression"),
         ("acyclic po as", 13, "expected a name"),
         ("let x = po (* open", 11, "unterminated comment"),
+        // non-ASCII text in a comment (the lexer once sliced inside `é` and panicked)
+        ("let x = po (* é", 11, "unterminated comment"),
+        ("(* café *) let x = po $", 23, "unexpected `$`"),
         ("enum E = a", 9, "expected a tag"),
         ("let x = po $", 11, "unexpected `$`"),
         ("include \"nowhere.cat\"", 0, "cannot include `nowhere.cat`"),
