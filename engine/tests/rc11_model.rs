@@ -666,7 +666,10 @@ fn agrees_with_herds_rc11_on_random_executions() {
 
 /// The classic shapes (events per thread: a kind and a location; `F` a fence slot, left out
 /// or filled with a random fence), for the random variations below.
-const SHAPES: &[(&str, &[&[(Kind, usize)]])] = &[
+/// A shape: per thread, its events' kinds and locations.
+type Shape = &'static [&'static [(Kind, usize)]];
+
+const SHAPES: &[(&str, Shape)] = &[
     (
         "SB",
         &[&[(W, X), (F, 0), (R, Y)], &[(W, Y), (F, 0), (R, X)]],
