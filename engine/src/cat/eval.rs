@@ -52,10 +52,6 @@ impl Outcome {
     }
 }
 
-/// The flag herd raises when an `undefined_unless` check fails (`Flag *undef*`; herd then
-/// prints `Undef` where it prints `Ok` or `No`).
-pub const UNDEF_FLAG: &str = "*undef*";
-
 /// How deep function calls may nest before the interpreter gives up with an error.
 pub(super) const MAX_CALL_DEPTH: usize = 10_000;
 /// How much stack the model's function calls may take (threads have 2 MiB by default).
