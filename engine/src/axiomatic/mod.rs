@@ -7,6 +7,9 @@
 
 mod access;
 mod alu;
+pub mod ccheck;
+pub mod cexec;
+pub mod cthread;
 pub mod exec;
 mod outcome;
 pub mod program;
@@ -14,6 +17,7 @@ mod tags;
 mod taint;
 pub mod thread;
 
+pub use ccheck::{check_c, CExecution, CReport};
 pub use outcome::{address, check, location_name, Execution, Observed, Report};
 pub use program::{check_program, ProgramReport};
 

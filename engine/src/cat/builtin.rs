@@ -1,12 +1,13 @@
 //! The interpreter's own functions: `domain`, `range`, `fencerel`, `classes-loc`, `classes`,
-//! `linearisations`, `different-values`, `tag2events`/`tag2set`.
+//! `linearisations`, `different-values`, `tag2events`/`tag2set`, and `fold` (iterated).
 
 use super::eval::*;
 use super::rel::{members, Rel, Set};
 use super::CatError;
 
 /// The interpreter's own functions, found when no `let` defines the name.
-pub(super) const BUILTINS: [&str; 10] = [
+pub(super) const BUILTINS: [&str; 11] = [
+    "fold",
     "domain",
     "range",
     "fencerel",
@@ -54,6 +55,23 @@ impl Env {
                 let r = self.as_rel(arg, at)?;
                 let s = r.domain();
                 Ok(self.classes(s, &r))
+            }
+            "fold" => {
+                // fold(f, s, a) = f(x1, f(x2, ... f(xn, a))), iterated (a set of many
+                // choices, as `cross` builds, would nest the calls too deeply)
+                let a = self.args(arg, 3, b, at)?;
+                let f = a[0].clone();
+                let mut acc = a[2].clone();
+                let fe = super::Expr::Var("fold".into(), at);
+                for x in self.elements(a[1].clone(), at)?.into_iter().rev() {
+                    acc = self.apply(
+                        f.clone(),
+                        Value::Tuple(std::sync::Arc::new(vec![x, acc])),
+                        at,
+                        &fe,
+                    )?;
+                }
+                Ok(acc)
             }
             "linearisations" => {
                 let a = self.args(arg, 2, b, at)?;

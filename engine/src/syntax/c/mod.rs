@@ -69,9 +69,9 @@ pub(in crate::syntax) fn lower(
                 };
                 match &e.thread {
                     Some(t) => {
-                        if let Some(v) = v {
-                            reg_init.push((t.clone(), e.name.clone(), v));
-                        }
+                        // a register initialised to an address (`int 0:r1 = z;`) is one
+                        // too; its value is read from `c::Source::init`
+                        reg_init.push((t.clone(), e.name.clone(), v.unwrap_or(0)));
                     }
                     None => {
                         let i = l.mention(&e.name.text, e.name.span);
