@@ -1,9 +1,12 @@
 //! The front end never panics: random bytes, random token soup, and truncations and
-//! mutations of valid programs (every dialect: native, X86, X86_64, AArch64, RISC-V and C).
+//! mutations of valid programs (every dialect: native, X86, X86_64, AArch64, RISC-V, and C
+//! with the kernel's macros and with C11 atomics).
 //! It also keeps its contract on all of them: `test` is `None` iff there is an error
 //! diagnostic, and every span lies inside the text; a C test's macro expansion (with a
 //! `.def` written here) gives errors inside the text too, and so does the `.def` parser on
-//! mutated definitions. Incremental reparsing gives the same result as parsing from scratch.
+//! mutated definitions (and the expansion with whatever they define). Incremental reparsing
+//! gives the same result as parsing from scratch. The cat parser too, on mutations of the
+//! project's own models and library (and a model that parses runs on a small execution).
 
 mod tier;
 
@@ -106,6 +109,35 @@ filter (1:r0=1)
 exists (1:r0=1 /\ 1:r1=0 \/ ~(x=1))
 "#;
 
+/// herd's C dialect with C11 atomics (Dat3M's and herd's `rc11.cat` tests): bracketed
+/// locations in the init block, `atomic_int *` parameters, every `atomic_*_explicit` form,
+/// fences, a compare-exchange through a location, plain accesses, `forall`.
+const C11: &str = r#"C C11+all
+(* C11 forms *)
+{ [x] = 0; [y] = 0; [e] = 1; int *p = &x; }
+
+P0 (atomic_int* x, atomic_int* y, volatile int* z) {
+  atomic_store_explicit(x, 1, memory_order_release);
+  atomic_thread_fence(memory_order_seq_cst);
+  int r0 = atomic_load_explicit(y, memory_order_acquire);
+  int r1 = atomic_fetch_add_explicit(x, 2, memory_order_acq_rel);
+  int r2 = atomic_exchange_explicit(y, 3, memory_order_seq_cst);
+  *z = r0 + 1;
+}
+
+P1 (atomic_int* x, atomic_int* e, volatile int* z) {
+  int t = atomic_compare_exchange_strong_explicit(x, e, 2, memory_order_acquire, memory_order_relaxed);
+  int u = atomic_compare_exchange_weak_explicit(x, e, 3, memory_order_seq_cst, memory_order_seq_cst);
+  int r3 = atomic_load_explicit(x, memory_order_consume);
+  if (t) {
+    int r4 = *z;
+  }
+}
+
+locations [z;]
+forall (0:r0=0 \/ 1:t=1 /\ x=2)
+"#;
+
 /// The macros the C seed uses, in herd's `.def` syntax (written here).
 const DEFS: &str = "READ_ONCE(X) __load{once}(X)
 WRITE_ONCE(X,V) { __store{once}(X,V); }
@@ -119,7 +151,20 @@ atomic_inc(X) { __atomic_op{noreturn}(X,+,1); }
 atomic_dec_and_test(X) __atomic_op_return{mb}(X,-,1) == 0
 ";
 
-const SEEDS: [&str; 6] = [NATIVE, X86, X86_64, AARCH64, RISCV, C];
+/// More of the kernel's primitives, for the `.def` parser's mutations (written here).
+const DEFS_MORE: &str = "// kernel forms
+cmpxchg_acquire(X,V,W) __cmpxchg{acquire}(X,V,W)
+atomic_add_unless(X,V,W) __atomic_add_unless{mb}(X,V,W)
+atomic_fetch_andnot(V,X) __atomic_fetch_op{mb}(X,&~,V)
+rcu_read_lock() { __fence{rcu-lock}; }
+synchronize_srcu(X) { __srcu{sync-srcu}(X); }
+srcu_read_lock(X) __srcu{srcu-lock}(X)
+spin_trylock(X) __trylock(X)
+smp_store_mb(X,V) { __store{once}(X,V); __fence{mb}; }
+/* a comment */ READ_ONCE(X) __load{once}(X)
+";
+
+const SEEDS: [&str; 7] = [NATIVE, X86, X86_64, AARCH64, RISCV, C, C11];
 
 /// One of the seed programs.
 fn seed(which: usize) -> &'static str {
@@ -140,7 +185,15 @@ const TOKENS: &[&str] = &[
     "intptr_t",
     "P0(int *x)",
     "atomic_load_explicit",
+    "atomic_store_explicit(",
+    "atomic_fetch_add_explicit(x,",
+    "atomic_compare_exchange_strong_explicit",
+    "atomic_thread_fence(",
     "memory_order_acquire",
+    "memory_order_seq_cst)",
+    "memory_order_bogus",
+    "atomic_int*",
+    "[x]",
     "__load{once}",
     "LDR",
     "X0",
@@ -304,8 +357,8 @@ proptest! {
     }
 
     #[test]
-    fn token_soup(tokens in proptest::collection::vec(proptest::sample::select(TOKENS), 0..80), which in 0usize..6) {
-        let header = ["litmus T\n", "X86 T\n", "X86_64 T\n", "AArch64 T\n", "RISCV T\n", "C T\n"];
+    fn token_soup(tokens in proptest::collection::vec(proptest::sample::select(TOKENS), 0..80), which in 0usize..7) {
+        let header = ["litmus T\n", "X86 T\n", "X86_64 T\n", "AArch64 T\n", "RISCV T\n", "C T\n", "C T\n{ [x] = 0; }\n"];
         let mut text = String::from(header[which]);
         for t in tokens {
             text.push_str(t);
@@ -315,13 +368,13 @@ proptest! {
     }
 
     #[test]
-    fn truncations(cut in 0usize..2000, which in 0usize..6) {
+    fn truncations(cut in 0usize..2000, which in 0usize..7) {
         let src = seed(which);
         check_contract(&src[..char_floor(src, cut % (src.len() + 1))]);
     }
 
     #[test]
-    fn mutations(at in 0usize..2000, len in 0usize..12, insert in proptest::sample::select(TOKENS), which in 0usize..6) {
+    fn mutations(at in 0usize..2000, len in 0usize..12, insert in proptest::sample::select(TOKENS), which in 0usize..7) {
         let src = seed(which);
         let start = char_floor(src, at % src.len());
         let end = char_floor(src, (start + len).min(src.len())).max(start);
@@ -332,7 +385,7 @@ proptest! {
 
     /// An edited old tree reparsed incrementally gives the tree a fresh parse gives.
     #[test]
-    fn incremental_matches_fresh(at in 0usize..2000, len in 0usize..8, insert in proptest::sample::select(TOKENS), which in 0usize..6) {
+    fn incremental_matches_fresh(at in 0usize..2000, len in 0usize..8, insert in proptest::sample::select(TOKENS), which in 0usize..7) {
         let src = seed(which);
         let start = char_floor(src, at % src.len());
         let end = char_floor(src, (start + len).min(src.len())).max(start);
@@ -360,18 +413,293 @@ proptest! {
     }
 
     /// The `.def` parser on mutated definitions: a definition set or an error inside the
-    /// text, never a panic.
+    /// text, never a panic; and the C seeds expanded with whatever definitions parse:
+    /// a program or errors inside the test's text.
     #[test]
-    fn def_mutations(at in 0usize..2000, len in 0usize..12, insert in proptest::sample::select(TOKENS)) {
-        let start = char_floor(DEFS, at % DEFS.len());
-        let end = char_floor(DEFS, (start + len).min(DEFS.len())).max(start);
-        let mut text = DEFS.to_string();
+    fn def_mutations(at in 0usize..2000, len in 0usize..12, insert in proptest::sample::select(TOKENS), more in any::<bool>()) {
+        let defs = if more { DEFS_MORE } else { DEFS };
+        let start = char_floor(defs, at % defs.len());
+        let end = char_floor(defs, (start + len).min(defs.len())).max(start);
+        let mut text = defs.to_string();
         text.replace_range(start..end, insert);
-        if let Err(e) = litmus_engine::c::Defs::parse("m.def", &text) {
-            prop_assert!(e.line >= 1 && e.line <= text.lines().count() + 1, "{e} in {text:?}");
-            prop_assert!(!e.message.is_empty());
+        match litmus_engine::c::Defs::parse("m.def", &text) {
+            Err(e) => {
+                prop_assert!(e.line >= 1 && e.line <= text.lines().count() + 1, "{e} in {text:?}");
+                prop_assert!(e.col >= 1, "{e} in {text:?}");
+                prop_assert!(!e.message.is_empty());
+            }
+            Ok(parsed) => {
+                for c in [C, C11] {
+                    let src = syntax::parse(c).c.expect("a C seed's source");
+                    if let Err(errors) = litmus_engine::c::lower(&src, &parsed) {
+                        for d in errors {
+                            prop_assert!(
+                                d.span.start <= d.span.end && d.span.end as usize <= c.len(),
+                                "expansion error {:?} outside the test, with {:?}", d, text
+                            );
+                        }
+                    }
+                }
+            }
         }
     }
+
+    /// The cat parser on mutations of the project's own models and library: a model or an
+    /// error inside the text, never a panic; and a model that parses runs on a small
+    /// execution to a verdict or an error, never a panic.
+    #[test]
+    fn cat_mutations(at in 0usize..20_000, len in 0usize..12, insert in proptest::sample::select(CAT_TOKENS), which in 0usize..CAT_SEEDS.len()) {
+        let (name, src) = CAT_SEEDS[which];
+        let start = char_floor(src, at % src.len());
+        let end = char_floor(src, (start + len).min(src.len())).max(start);
+        let mut text = src.to_string();
+        text.replace_range(start..end, insert);
+        check_cat(name, &text)?;
+    }
+
+    /// Random cat token soup after a model's header.
+    #[test]
+    fn cat_token_soup(tokens in proptest::collection::vec(proptest::sample::select(CAT_TOKENS), 0..60)) {
+        let mut text = String::from("\"soup\"\n");
+        for t in tokens {
+            text.push_str(t);
+            text.push(' ');
+        }
+        check_cat("soup", &text)?;
+    }
+}
+
+/// The project's cat files: its models and its library.
+const CAT_SEEDS: [(&str, &str); 9] = [
+    ("aarch64.cat", litmus_engine::axiomatic::AARCH64_CAT),
+    ("riscv.cat", litmus_engine::axiomatic::RISCV_CAT),
+    ("sc.cat", litmus_engine::axiomatic::SC_CAT),
+    ("x86tso.cat", litmus_engine::axiomatic::X86TSO_CAT),
+    ("rc11.cat", litmus_engine::axiomatic::RC11_CAT),
+    ("stdlib.cat", litmus_engine::cat::LIBRARY[0].1),
+    ("cross.cat", litmus_engine::cat::LIBRARY[1].1),
+    ("cos-opt.cat", litmus_engine::cat::LIBRARY[2].1),
+    ("cos.cat", litmus_engine::cat::LIBRARY[3].1),
+];
+
+const CAT_TOKENS: &[&str] = &[
+    "let",
+    "let rec",
+    "and",
+    "in",
+    "fun",
+    "->",
+    "try",
+    "with",
+    "from",
+    "match",
+    "||",
+    "end",
+    "if",
+    "then",
+    "else",
+    "begin",
+    "acyclic",
+    "irreflexive",
+    "empty",
+    "~",
+    "as",
+    "flag",
+    "undefined_unless",
+    "assert",
+    "include",
+    "\"cos.cat\"",
+    "\"missing.cat\"",
+    "show",
+    "procedure",
+    "call",
+    "forall",
+    "do",
+    "enum",
+    "instructions",
+    "R[{'a,'b}]",
+    "'tag",
+    "\"lkmmv2\"",
+    "variant",
+    "not",
+    "&&",
+    "|",
+    ";",
+    "&",
+    "\\",
+    "*",
+    "+",
+    "?",
+    "^-1",
+    "-1",
+    "^",
+    "++",
+    "=",
+    ",",
+    "(",
+    ")",
+    "[",
+    "]",
+    "{",
+    "}",
+    "{}",
+    "_",
+    "0",
+    "po",
+    "rf",
+    "co",
+    "fr",
+    "loc",
+    "id",
+    "R",
+    "W",
+    "M",
+    "F",
+    "IW",
+    "x",
+    "f x",
+    "map",
+    "domain",
+    "range",
+    "fencerel",
+    "linearisations",
+    "classes-loc",
+    "different-values",
+    "tag2set",
+    "(*",
+    "*)",
+    "//",
+    "#",
+    "\"",
+    "'",
+    "\n",
+    " ",
+    "é",
+    "\u{0}",
+];
+
+/// A mutated cat file: parsed alone and as a model (with the project's library for its
+/// includes): errors lie inside the text; a model that parses runs on a small execution.
+fn check_cat(name: &str, text: &str) -> Result<(), TestCaseError> {
+    use litmus_engine::cat::{parse_file, Model};
+    if let Err(e) = parse_file(text) {
+        prop_assert!(e.offset <= text.len(), "{name}: {e:?} outside the text");
+        prop_assert!(!e.message.is_empty());
+    }
+    match Model::parse(text, &|_| None) {
+        Err(e) => {
+            // an error in an included library file has its own offsets
+            if e.file.is_none() {
+                prop_assert!(e.offset <= text.len(), "{name}: {e:?} outside the text");
+            }
+            prop_assert!(!e.message.is_empty());
+        }
+        Ok(model) => {
+            let mut env = small_execution();
+            if let Err(e) = model.run(&mut env) {
+                prop_assert!(!e.message.is_empty(), "{name}: an empty error");
+            }
+        }
+    }
+    Ok(())
+}
+
+/// MP's stale read as a candidate: `W x; W y || R y; R x` (x read from the initial write),
+/// with every set and relation the project's models read (empty where unused).
+fn small_execution() -> litmus_engine::cat::Env {
+    use litmus_engine::cat::rel::Rel;
+    use litmus_engine::cat::{Env, Value};
+    // 0: init x, 1: init y, 2: W x (P0), 3: W y (P0), 4: R y (P1), 5: R x (P1)
+    let n = 6;
+    let rel = |pairs: &[(usize, usize)]| {
+        let mut r = Rel::empty(n);
+        for &(a, b) in pairs {
+            r.add(a, b);
+        }
+        Value::Rel(r)
+    };
+    let mut env = Env::new(n);
+    let sets: [(&str, u128); 6] = [
+        ("R", 0b110000),
+        ("W", 0b001111),
+        ("M", 0b111111),
+        ("F", 0),
+        ("IW", 0b000011),
+        ("FW", 0b001100),
+    ];
+    for (k, v) in sets {
+        env.vars.insert(k.into(), Value::Set(v));
+    }
+    let tags = litmus_engine::axiomatic::KNOWN_TAGS
+        .iter()
+        .chain(&litmus_engine::axiomatic::C11_ORDER_SETS);
+    for t in tags {
+        env.vars.insert(t.to_string(), Value::Set(0));
+    }
+    let same_loc = [
+        (0, 2),
+        (2, 0),
+        (0, 5),
+        (5, 0),
+        (2, 5),
+        (5, 2),
+        (1, 3),
+        (3, 1),
+        (1, 4),
+        (4, 1),
+        (3, 4),
+        (4, 3),
+    ];
+    let ids: Vec<(usize, usize)> = (0..n).map(|i| (i, i)).collect();
+    let loc: Vec<(usize, usize)> = same_loc
+        .iter()
+        .copied()
+        .chain(ids.iter().copied())
+        .collect();
+    let int = [
+        (2, 3),
+        (3, 2),
+        (4, 5),
+        (5, 4),
+        (2, 2),
+        (3, 3),
+        (4, 4),
+        (5, 5),
+    ];
+    let ext: Vec<(usize, usize)> = (0..n)
+        .flat_map(|a| (0..n).map(move |b| (a, b)))
+        .filter(|p| p.0 != p.1 && !int.contains(p))
+        .collect();
+    let vars: [(&str, Vec<(usize, usize)>); 12] = [
+        ("po", vec![(2, 3), (4, 5)]),
+        ("loc", loc),
+        ("int", int.to_vec()),
+        ("ext", ext),
+        ("id", ids),
+        ("rf", vec![(3, 4), (0, 5)]),
+        ("fr", vec![(5, 2)]),
+        ("co", vec![(0, 2), (1, 3)]),
+        ("rmw", vec![]),
+        ("addr", vec![]),
+        ("data", vec![]),
+        ("ctrl", vec![]),
+    ];
+    for (k, pairs) in &vars {
+        env.vars.insert(k.to_string(), rel(pairs));
+    }
+    // what the axiomatic engine adds: the internal and external parts of rf, co and fr,
+    // po-loc, and AArch64's pick dependencies
+    for (k, pairs) in &vars[5..8] {
+        let (i, e): (Vec<_>, Vec<_>) = pairs.iter().partition(|p| int.contains(p));
+        env.vars.insert(format!("{k}i"), rel(&i));
+        env.vars.insert(format!("{k}e"), rel(&e));
+    }
+    env.vars.insert("po-loc".into(), rel(&[]));
+    for k in ["pick", "pick-addr", "pick-data", "pick-ctrl"] {
+        env.vars.insert(k.into(), rel(&[]));
+    }
+    env.values = vec![Some(0), Some(0), Some(1), Some(1), Some(1), Some(0)];
+    env
 }
 
 #[test]
@@ -381,9 +709,29 @@ fn the_seed_programs_are_valid() {
         assert!(parsed.diagnostics.is_empty(), "{:?}", parsed.diagnostics);
         assert!(parsed.test.is_some());
     }
-    let c = syntax::parse(C).c.expect("the C seed's source");
     let defs = litmus_engine::c::Defs::parse("seed.def", DEFS).expect("the seed .def parses");
-    litmus_engine::c::lower(&c, &defs).expect("the C seed expands");
+    for src in [C, C11] {
+        let c = syntax::parse(src).c.expect("the C seeds' source");
+        litmus_engine::c::lower(&c, &defs).expect("the C seeds expand");
+    }
+    litmus_engine::c::Defs::parse("more.def", DEFS_MORE).expect("the second .def parses");
+    // Each cat seed parses and judges the small execution (MP's stale read).
+    for (name, src) in CAT_SEEDS {
+        let m = litmus_engine::cat::Model::parse(src, &|_| None)
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        if !matches!(name, "stdlib.cat" | "cross.cat" | "cos-opt.cat" | "cos.cat") {
+            let out = m
+                .run(&mut small_execution())
+                .unwrap_or_else(|e| panic!("{name}: {e}"));
+            // forbidden under SC and TSO, allowed under the weak models (no order asked)
+            let forbidden = out.failed.is_some();
+            assert_eq!(
+                forbidden,
+                matches!(name, "sc.cat" | "x86tso.cat"),
+                "{name}: {out:?}"
+            );
+        }
+    }
 }
 
 /// Pathological shapes: deep nesting in every position the lowering recurses into, in both

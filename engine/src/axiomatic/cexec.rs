@@ -101,7 +101,8 @@ pub fn c_skeleton(
         env.vars
             .insert(name, Value::Set(set(&|e| e.tags.iter().any(|x| x == t))));
     }
-    for name in C_SETS.iter().chain(&["IW"]) {
+    // and the C11 memory orders' sets (herd's `CAction.arch_sets`), which RC11 reads
+    for name in C_SETS.iter().chain(&["IW"]).chain(&super::C11_ORDER_SETS) {
         env.vars.entry(name.to_string()).or_insert(Value::Set(0));
     }
     let mut po = Rel::empty(n);

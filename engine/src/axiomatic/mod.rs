@@ -1,6 +1,7 @@
 //! The axiomatic engine for herd's AArch64 and RISC-V tests (`docs/design/axiomatic.md`):
 //! candidate executions built herd's way ([`thread`], [`exec`]) and judged by a cat model
-//! ([`crate::cat`]); the project's own models are [`AARCH64_CAT`] and [`RISCV_CAT`]. The
+//! ([`crate::cat`]); the project's own models are [`AARCH64_CAT`] and [`RISCV_CAT`] (and
+//! [`RC11_CAT`] for herd's C tests with C11 atomics, which the C engine runs). The
 //! same engine checks lowered programs (herd's x86 tests) against [`SC_CAT`] and
 //! [`X86TSO_CAT`] ([`program`]), to compare with the operational engines.
 
@@ -32,6 +33,15 @@ pub const RISCV_CAT: &str = include_str!("riscv.cat");
 pub const SC_CAT: &str = include_str!("sc.cat");
 /// The project's x86-TSO model (Owens, Sarkar and Sewell's axiomatic x86-TSO).
 pub const X86TSO_CAT: &str = include_str!("x86tso.cat");
+
+/// The project's RC11 model (Lahav et al., "Repairing Sequential Consistency in C/C++11",
+/// PLDI 2017), for herd's C tests with C11 atomics (`memory_order_*`): [`rc11_model`].
+pub const RC11_CAT: &str = include_str!("rc11.cat");
+
+/// The event sets of the C11 memory orders, as herd's C front end names them
+/// ([`crate::c::MemoryOrder::tag`]), which [`RC11_CAT`] reads: a front end defines each (empty
+/// when no event has that order).
+pub const C11_ORDER_SETS: [&str; 6] = ["RLX", "CON", "ACQ", "REL", "ACQ_REL", "SC"];
 
 /// Event sets always defined (empty when no event has the tag), so that a model may name
 /// them whatever the test uses.
@@ -112,6 +122,11 @@ pub fn builtin_model(arch: Arch) -> Model {
         Arch::RiscV => RISCV_CAT,
     };
     Model::parse(src, &|_| None).expect("the built-in models parse (tested)")
+}
+
+/// The project's RC11 model ([`RC11_CAT`]), the default for C tests that use `memory_order_*`.
+pub fn rc11_model() -> Model {
+    Model::parse(RC11_CAT, &|_| None).expect("the built-in models parse (tested)")
 }
 
 /// The project's cat model for an operational memory model, for [`check_program`]: SC and

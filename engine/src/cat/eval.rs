@@ -40,7 +40,8 @@ pub struct Failure {
 pub struct Outcome {
     /// The first failed check, if any (the candidate is forbidden).
     pub failed: Option<Failure>,
-    /// The names of the flags that hold (and of `undefined_unless` checks that fail).
+    /// The names of the flags that hold, and [`UNDEF_FLAG`] when an `undefined_unless`
+    /// check fails.
     pub flags: Vec<String>,
 }
 

@@ -88,11 +88,12 @@ pub(super) fn lex(src: &str) -> Result<Vec<(Tok, usize)>, CatError> {
         } else if src[i..].starts_with("(*") {
             let start = i;
             let mut depth = 0;
+            // by bytes: a comment may hold any text (`é` is two bytes)
             while i < b.len() {
-                if src[i..].starts_with("(*") {
+                if b[i..].starts_with(b"(*") {
                     depth += 1;
                     i += 2;
-                } else if src[i..].starts_with("*)") {
+                } else if b[i..].starts_with(b"*)") {
                     depth -= 1;
                     i += 2;
                     if depth == 0 {

@@ -25,7 +25,7 @@ pub mod rel;
 mod run;
 mod value;
 
-pub use eval::{tag_set_name, Env, Failure, Outcome, Value};
+pub use eval::{tag_set_name, Env, Failure, Outcome, Value, UNDEF_FLAG};
 pub use outline::{outline, Def, DefKind, Outline, TokenKind, Use};
 
 /// The functions the interpreter has built in (`docs/cat.md`).
@@ -211,7 +211,8 @@ pub enum CheckMode {
     Check,
     /// `flag`: reported (when it *holds*), never forbids.
     Flag,
-    /// `undefined_unless`: reported as a flag named after the check when it fails.
+    /// `undefined_unless`: when it fails, the candidate is undefined: reported as herd's
+    /// flag [`UNDEF_FLAG`] (`*undef*`), whatever the check's name.
     UndefinedUnless,
     /// `assert`: like a check.
     Assert,

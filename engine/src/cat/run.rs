@@ -215,7 +215,13 @@ fn step(s: &Stmt, env: &mut Env, out: &mut Outcome) -> Result<Flow, CatError> {
             match mode {
                 // herd: `flag ~empty r as name` raises `name` when `r` is not empty.
                 CheckMode::Flag if holds => out.flags.push(label),
-                CheckMode::UndefinedUnless if !holds => out.flags.push(label),
+                // herd: a failed `undefined_unless` marks the candidate undefined, printed
+                // `Flag *undef*` whatever the check's name (and `Undef` for the test).
+                CheckMode::UndefinedUnless
+                    if !holds && !out.flags.iter().any(|f| f == UNDEF_FLAG) =>
+                {
+                    out.flags.push(UNDEF_FLAG.to_string());
+                }
                 CheckMode::Check | CheckMode::Assert if !holds => {
                     out.failed = Some(Failure {
                         kind: *kind,

@@ -131,6 +131,10 @@ pub(super) fn values(mut vs: Vec<Value>) -> Value {
     }
 }
 
+/// The flag herd raises when an `undefined_unless` check fails (`Flag *undef*`; herd then
+/// prints `Undef` where it prints `Ok` or `No`).
+pub const UNDEF_FLAG: &str = "*undef*";
+
 /// `Name` for the tag `'name`: herd's set of the events that carry a tag.
 pub fn tag_set_name(tag: &str) -> String {
     let mut c = tag.chars();
