@@ -24,6 +24,10 @@ use crate::span::Span;
 pub const AARCH64_CAT: &str = include_str!("aarch64.cat");
 /// The project's RISC-V model (RVWMO with its preserved program order rules).
 pub const RISCV_CAT: &str = include_str!("riscv.cat");
+/// The project's POWER model, from "Herding cats" (Alglave, Maranget, Tautschnig, 2014).
+pub const PPC_CAT: &str = include_str!("ppc.cat");
+/// The project's ARMv7 model, from "Herding cats" as POWER's with ARM's barriers.
+pub const ARM_CAT: &str = include_str!("arm.cat");
 /// The project's SC model: no cycle in `po | rf | co | fr`, RMWs atomic.
 pub const SC_CAT: &str = include_str!("sc.cat");
 /// The project's x86-TSO model (Owens, Sarkar and Sewell's axiomatic x86-TSO).
@@ -31,7 +35,11 @@ pub const X86TSO_CAT: &str = include_str!("x86tso.cat");
 
 /// Event sets always defined (empty when no event has the tag), so that a model may name
 /// them whatever the test uses.
-pub const KNOWN_TAGS: [&str; 35] = [
+pub const KNOWN_TAGS: [&str; 39] = [
+    "SYNC",
+    "LWSYNC",
+    "EIEIO",
+    "ISYNC",
     "MFENCE",
     "NoRet",
     "IW",
@@ -74,8 +82,20 @@ pub fn builtin_model(arch: Arch) -> Model {
     let src = match arch {
         Arch::AArch64 => AARCH64_CAT,
         Arch::RiscV => RISCV_CAT,
+        Arch::Ppc => PPC_CAT,
+        Arch::Arm => ARM_CAT,
     };
     Model::parse(src, &|_| None).expect("the built-in models parse (tested)")
+}
+
+/// The name under which the project's model for `arch` is reported: `ppc.cat (litmus)`.
+pub fn builtin_model_name(arch: Arch) -> &'static str {
+    match arch {
+        Arch::AArch64 => "aarch64.cat (litmus)",
+        Arch::RiscV => "riscv.cat (litmus)",
+        Arch::Ppc => "ppc.cat (litmus)",
+        Arch::Arm => "arm.cat (litmus)",
+    }
 }
 
 /// The project's cat model for an operational memory model, for [`check_program`]: SC and
