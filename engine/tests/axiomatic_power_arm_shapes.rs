@@ -116,6 +116,20 @@ exists (0:r3=0 /\\ 1:r3=0)
 "
             .into(),
         ),
+        // herd's `d,rA` form of a D-form access, as the herding-cats archive writes it.
+        (
+            false,
+            "PPC SB+syncs-dform
+{ 0:r2=x; 0:r4=y; 1:r2=y; 1:r4=x; }
+ P0          | P1          ;
+ li r1,1     | li r1,1     ;
+ stw r1,0,r2 | stw r1,0,r2 ;
+ sync        | sync        ;
+ lwz r3,0,r4 | lwz r3,0,r4 ;
+exists (0:r3=0 /\\ 1:r3=0)
+"
+            .into(),
+        ),
         (
             true,
             "ARM SB+dmb.sts

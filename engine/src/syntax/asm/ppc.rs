@@ -46,6 +46,21 @@ fn displaced(o: &Opnd) -> Result<Address, Error> {
     }
 }
 
+/// The address operands of a D-form access: `d(rA)`, or herd's `d,rA` (`stw r6,0,r4`).
+fn d_form(ops: &[Opnd], m: &str, first: &str) -> Result<Address, Error> {
+    match ops {
+        [_, a] => displaced(a),
+        [_, d, a] if matches!(d.kind, Kind::Imm(_)) => Ok(Address {
+            base: base(a)?,
+            offset: Operand::Imm(d.imm()?),
+            writeback: Writeback::None,
+        }),
+        _ => Err(Error::Cell(format!(
+            "expected 2 operands: `{m} {first},0(rA)`"
+        ))),
+    }
+}
+
 /// `rA,rB` of an indexed access: `(rA|0) + rB`.
 fn indexed(a: &Opnd, b: &Opnd) -> Result<Address, Error> {
     Ok(Address {
@@ -98,8 +113,7 @@ pub(super) fn lower(mnemonic: &str, ops: &[Opnd]) -> Result<Op, Error> {
                 arity(ops, 3, &format!("{m} rD,rA,rB"))?;
                 indexed(&ops[1], &ops[2])?
             } else {
-                arity(ops, 2, &format!("{m} rD,0(rA)"))?;
-                displaced(&ops[1])?
+                d_form(ops, &m, "rD")?
             };
             Ok(Op::Load {
                 dst: reg(&ops[0])?,
@@ -117,8 +131,7 @@ pub(super) fn lower(mnemonic: &str, ops: &[Opnd]) -> Result<Op, Error> {
                 arity(ops, 3, &format!("{m} rS,rA,rB"))?;
                 indexed(&ops[1], &ops[2])?
             } else {
-                arity(ops, 2, &format!("{m} rS,0(rA)"))?;
-                displaced(&ops[1])?
+                d_form(ops, &m, "rS")?
             };
             Ok(Op::Store {
                 src: reg(&ops[0])?,
