@@ -1,6 +1,7 @@
-//! The axiomatic engine for herd's AArch64 and RISC-V tests (`docs/design/axiomatic.md`):
-//! candidate executions built herd's way ([`thread`], [`exec`]) and judged by a cat model
-//! ([`crate::cat`]); the project's own models are [`AARCH64_CAT`] and [`RISCV_CAT`]. The
+//! The axiomatic engine for herd's AArch64, RISC-V, POWER and ARMv7 tests
+//! (`docs/design/axiomatic.md`): candidate executions built herd's way ([`thread`], [`exec`])
+//! and judged by a cat model ([`crate::cat`]); the project's own models are [`AARCH64_CAT`],
+//! [`RISCV_CAT`], [`PPC_CAT`] and [`ARM_CAT`]. The
 //! same engine checks lowered programs (herd's x86 tests) against [`SC_CAT`] and
 //! [`X86TSO_CAT`] ([`program`]), to compare with the operational engines.
 
