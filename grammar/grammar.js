@@ -446,9 +446,10 @@ export default grammar({
     filter_clause: $ => seq('filter', field('expression', $._condition_expression)),
 
     asm_header: $ => seq(
-      field('dialect', choice('AArch64', 'RISCV')),
+      field('dialect', choice('AArch64', 'RISCV', 'PPC', 'ARM')),
       field('name', $.test_name),
-      optional(seq('(', field('texname', $.test_name), ')')),
+      // `(texname)`, empty in some of the herding-cats archive's tests.
+      optional(seq('(', optional(field('texname', $.test_name)), ')')),
       optional(field('description', $.string)),
     ),
 
@@ -472,10 +473,11 @@ export default grammar({
 
     asm_label: $ => seq(field('name', $.identifier), ':'),
 
-    // `LDR`, `B.EQ`, `amoswap.w.aq.rl`, `fence.tso` (`fence` is a keyword of the native dialect).
+    // `LDR`, `B.EQ`, `amoswap.w.aq.rl`, `fence.tso` (`fence` is a keyword of the native
+    // dialect), POWER's `stwcx.` (a final `.`: the form that sets CR0).
     mnemonic: $ => seq(
       choice($.identifier, 'fence'),
-      repeat(seq(token.immediate('.'), token.immediate(/[A-Za-z0-9_]+/))),
+      repeat(token.immediate(/\.[A-Za-z0-9_]*/)),
     ),
 
     _asm_operand: $ => choice(
@@ -500,24 +502,25 @@ export default grammar({
       field('amount', choice($.arm_immediate, $.signed_integer)),
     ),
 
-    // `[X1]`, `[X1,X2]`, `[X1,X2,SXTW]`, `[X1,X2,LSL #2]`, `[X1,#8]`, `[X1,#8]!`.
+    // `[X1]`, `[X1,X2]`, `[X1,X2,SXTW]`, `[X1,X2,LSL #2]`, `[X1,#8]`, `[X1,#8]!`; ARMv7's
+    // `[%x0]`, `[R1,%x0]` (herd's symbolic registers).
     arm_address: $ => seq(
       '[',
-      field('base', $.identifier),
+      field('base', choice($.identifier, $.att_register)),
       optional(seq(
         ',',
-        field('offset', choice($.identifier, $.arm_immediate, $.signed_integer)),
+        field('offset', choice($.identifier, $.att_register, $.arm_immediate, $.signed_integer)),
         optional(seq(',', field('extend', choice($.identifier, $.shifted_operand)))),
       )),
       ']',
       optional(field('writeback', '!')),
     ),
 
-    // `0(x6)`, `(x6)`, `-8(x6)`
+    // `0(x6)`, `(x6)`, `-8(x6)`; POWER's `0(r2)`, `0(%r2)`.
     riscv_address: $ => seq(
       optional(field('offset', $.signed_integer)),
       '(',
-      field('base', $.identifier),
+      field('base', choice($.identifier, $.att_register)),
       ')',
     ),
 

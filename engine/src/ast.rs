@@ -22,6 +22,10 @@ pub enum Dialect {
     AArch64,
     /// `RISCV NAME ...` (herd7 format, `docs/arm-riscv.md`), as `AArch64`.
     RiscV,
+    /// `PPC NAME ...` (herd7's POWER format, `docs/arm-riscv.md`), as `AArch64`.
+    Ppc,
+    /// `ARM NAME ...` (herd7's ARMv7 format, `docs/arm-riscv.md`), as `AArch64`.
+    Arm,
     /// `C NAME ...` (herd7's C dialect: the Linux kernel's and C11 tests,
     /// `docs/reference.md#c`): the code is in [`crate::c::Source`], the thread bodies here
     /// are empty.
@@ -35,9 +39,13 @@ impl Dialect {
         self != Dialect::Native
     }
 
-    /// `AArch64` or `RISCV`: code in [`crate::asm::Code`], not in the thread bodies.
+    /// `AArch64`, `RISCV`, `PPC` or `ARM`: code in [`crate::asm::Code`], not in the thread
+    /// bodies.
     pub fn is_asm(self) -> bool {
-        matches!(self, Dialect::AArch64 | Dialect::RiscV)
+        matches!(
+            self,
+            Dialect::AArch64 | Dialect::RiscV | Dialect::Ppc | Dialect::Arm
+        )
     }
 }
 

@@ -62,7 +62,7 @@ fn not_a_test() {
     check(
         "hello world\n",
         expect![[r#"
-            error 1:1-1:6: expected a test: `litmus NAME` (native dialect), `X86 NAME`, `X86_64 NAME`, `AArch64 NAME`, `RISCV NAME` or `C NAME` (herd's dialects)
+            error 1:1-1:6: expected a test: `litmus NAME` (native dialect), `X86 NAME`, `X86_64 NAME`, `AArch64 NAME`, `RISCV NAME`, `PPC NAME`, `ARM NAME` or `C NAME` (herd's dialects)
               | hello world
               | ^^^^^
         "#]],
@@ -70,7 +70,7 @@ fn not_a_test() {
     check(
         "",
         expect![[r#"
-            error 1:1-1:1: expected a test: `litmus NAME` (native dialect), `X86 NAME`, `X86_64 NAME`, `AArch64 NAME`, `RISCV NAME` or `C NAME` (herd's dialects)
+            error 1:1-1:1: expected a test: `litmus NAME` (native dialect), `X86 NAME`, `X86_64 NAME`, `AArch64 NAME`, `RISCV NAME`, `PPC NAME`, `ARM NAME` or `C NAME` (herd's dialects)
               | 
               | ^
         "#]],

@@ -1,6 +1,6 @@
 //! The front end never panics: random bytes, random token soup, and truncations and
-//! mutations of valid programs (every dialect: native, X86, X86_64, AArch64, RISC-V, and C
-//! with the kernel's macros and with C11 atomics).
+//! mutations of valid programs (every dialect: native, X86, X86_64, AArch64, RISC-V, C
+//! with the kernel's macros and with C11 atomics, PPC and ARM).
 //! It also keeps its contract on all of them: `test` is `None` iff there is an error
 //! diagnostic, and every span lies inside the text; a C test's macro expansion (with a
 //! `.def` written here) gives errors inside the text too, and so does the `.def` parser on
@@ -77,6 +77,36 @@ const RISCV: &str = r#"RISCV SB+fence.rw.rws
  fence rw,rw | amoswap.w.aq x9,x5,(x6) ;
  lw x7,0(x8) | lw x7,0(x8)             ;
 exists (0:x7=0 /\ 1:x7=0)
+"#;
+
+const PPC: &str = r#"PPC MP+lwsync+addr
+{ 0:r2=x; 0:r4=y; 1:r2=y; 1:r4=x; }
+ P0           | P1              ;
+ li r1,1      | lwz r1,0(r2)    ;
+ stw r1,0(r2) | xor r3,r1,r1    ;
+ lwsync       | lwzx r5,r3,r4   ;
+ stw r1,0(r4) | cmpw r5,r5      ;
+              | beq L0          ;
+              | L0:             ;
+              | isync           ;
+              | lwarx r6,r0,r4  ;
+              | stwcx. r6,r0,r4 ;
+exists (1:r1=1 /\ 1:r5=0)
+"#;
+
+const ARM: &str = r#"ARM MP+dmb.st+ctrlisb ()
+{ %x0=x; %y0=y; %y1=y; %x1=x; }
+ P0           | P1                ;
+ MOV R0,#1    | LDR R0,[%y1]      ;
+ STR R0,[%x0] | CMP R0,R0         ;
+ DMB ST       | BNE LC00          ;
+ STR R0,[%y0] | LC00:             ;
+              | ISB               ;
+              | EOR R2,R0,R0      ;
+              | LDR R1,[R2,%x1]   ;
+              | LDREX R3,[%x1]    ;
+              | STREX R4,R3,[%x1] ;
+exists (1:R0=1 /\ 1:R1=0)
 "#;
 
 /// herd's C dialect: kernel macros, C11 forms, locals, casts, `if`/`else`, `while`.
@@ -164,7 +194,7 @@ smp_store_mb(X,V) { __store{once}(X,V); __fence{mb}; }
 /* a comment */ READ_ONCE(X) __load{once}(X)
 ";
 
-const SEEDS: [&str; 7] = [NATIVE, X86, X86_64, AARCH64, RISCV, C, C11];
+const SEEDS: [&str; 9] = [NATIVE, X86, X86_64, AARCH64, RISCV, C, C11, PPC, ARM];
 
 /// One of the seed programs.
 fn seed(which: usize) -> &'static str {
@@ -175,6 +205,15 @@ const TOKENS: &[&str] = &[
     "C",
     "AArch64",
     "RISCV",
+    "PPC",
+    "ARM",
+    "stwcx.",
+    "lwarx",
+    "r0",
+    "0(r2)",
+    "%x0",
+    "[%x1]",
+    "DMB ST",
     "READ_ONCE",
     "smp_mb",
     "(*x",
@@ -357,8 +396,8 @@ proptest! {
     }
 
     #[test]
-    fn token_soup(tokens in proptest::collection::vec(proptest::sample::select(TOKENS), 0..80), which in 0usize..7) {
-        let header = ["litmus T\n", "X86 T\n", "X86_64 T\n", "AArch64 T\n", "RISCV T\n", "C T\n", "C T\n{ [x] = 0; }\n"];
+    fn token_soup(tokens in proptest::collection::vec(proptest::sample::select(TOKENS), 0..80), which in 0usize..9) {
+        let header = ["litmus T\n", "X86 T\n", "X86_64 T\n", "AArch64 T\n", "RISCV T\n", "C T\n", "C T\n{ [x] = 0; }\n", "PPC T\n", "ARM T\n"];
         let mut text = String::from(header[which]);
         for t in tokens {
             text.push_str(t);
@@ -368,13 +407,13 @@ proptest! {
     }
 
     #[test]
-    fn truncations(cut in 0usize..2000, which in 0usize..7) {
+    fn truncations(cut in 0usize..2000, which in 0usize..9) {
         let src = seed(which);
         check_contract(&src[..char_floor(src, cut % (src.len() + 1))]);
     }
 
     #[test]
-    fn mutations(at in 0usize..2000, len in 0usize..12, insert in proptest::sample::select(TOKENS), which in 0usize..7) {
+    fn mutations(at in 0usize..2000, len in 0usize..12, insert in proptest::sample::select(TOKENS), which in 0usize..9) {
         let src = seed(which);
         let start = char_floor(src, at % src.len());
         let end = char_floor(src, (start + len).min(src.len())).max(start);
@@ -385,7 +424,7 @@ proptest! {
 
     /// An edited old tree reparsed incrementally gives the tree a fresh parse gives.
     #[test]
-    fn incremental_matches_fresh(at in 0usize..2000, len in 0usize..8, insert in proptest::sample::select(TOKENS), which in 0usize..7) {
+    fn incremental_matches_fresh(at in 0usize..2000, len in 0usize..8, insert in proptest::sample::select(TOKENS), which in 0usize..9) {
         let src = seed(which);
         let start = char_floor(src, at % src.len());
         let end = char_floor(src, (start + len).min(src.len())).max(start);

@@ -1,4 +1,4 @@
-; Syntax highlighting for litmus tests (native and herd's X86 / X86_64 / AArch64 / RISCV / C dialects).
+; Syntax highlighting for litmus tests (native and herd's X86 / X86_64 / AArch64 / RISCV / PPC / ARM / C dialects).
 
 (comment) @comment
 (herd_block) @comment
@@ -11,6 +11,8 @@
   "X86_64"
   "AArch64"
   "RISCV"
+  "PPC"
+  "ARM"
   "C"
   "shared"
   "mutex"

@@ -8,8 +8,9 @@
 //!   as `herd7 -brackets false` still does); litmus's lines are compared with them in that
 //!   spelling, and the count is printed.
 //! - `x86_64/herd/NAME.{sc,tso}.out`: herd7 7.57's output under `sc.cat` and `x86tso-mixed.cat`.
-//! - `linux/`, `ppc/`, `arm/`, `c11/` (`states.json`: path → herd's lines): compared once litmus
-//!   reads their dialect; until then each is skipped with a message saying what was not compared.
+//! - `ppc/`, `arm/`, `linux/`, `c11/` (`states.json`: path → herd's lines): compared when litmus
+//!   reads their dialect (POWER and ARMv7 are); until then each is skipped with a message saying
+//!   what was not compared.
 //!
 //! The data live outside the repository, in `../shared/conformance` next to the workspace; when
 //! it is absent the test says so and checks nothing.

@@ -1,10 +1,11 @@
-//! The language server checks herd's AArch64 and RISC-V tests with the axiomatic engine on
-//! open and save: the verdict (herd's `Ok`/`No`, allowed/forbidden, the model) as a diagnostic,
-//! a lens and a hover at the condition, and `litmus/axiomatic`'s execution graph: for a
-//! forbidden state the failed check and a cycle whose every edge is checked against the
-//! execution's own po, rf and co; for an allowed one a witness whose reads give the condition's
-//! values. Message passing is the test: forbidden with a barrier and acquire (AArch64) or
-//! fences (RISC-V), allowed without (both architectures allow the reordering).
+//! The language server checks herd's AArch64, RISC-V, POWER and ARMv7 tests with the
+//! axiomatic engine on open and save: the verdict (herd's `Ok`/`No`, allowed/forbidden, the
+//! model) as a diagnostic, a lens and a hover at the condition, and `litmus/axiomatic`'s
+//! execution graph: for a forbidden state the failed check and a cycle whose every edge is
+//! checked against the execution's own po, rf and co; for an allowed one a witness whose reads
+//! give the condition's values. Message passing is the test: forbidden with a barrier and
+//! acquire (AArch64), fences (RISC-V), `lwsync` and an address dependency (POWER), allowed
+//! without (AArch64, RISC-V) or with a control dependency alone (ARMv7).
 
 mod lsp_harness;
 
@@ -324,4 +325,55 @@ async fn a_new_check_cancels_the_running_one() {
         "{v}"
     );
     drop(rx);
+}
+
+const MP_PPC: &str = "PPC MP+lwsync+addr\n{ 0:r2=x; 0:r4=y; 1:r2=y; 1:r4=x; }\n P0           | P1            ;\n li r1,1      | lwz r1,0(r2)  ;\n stw r1,0(r2) | xor r3,r1,r1  ;\n lwsync       | lwzx r5,r3,r4 ;\n stw r1,0(r4) |               ;\nexists (1:r1=1 /\\ 1:r5=0)\n";
+const MP_ARMV7: &str = "ARM MP+dmb+ctrl\n{ %x0=x; %y0=y; %y1=y; %x1=x; }\n P0           | P1           ;\n MOV R0,#1    | LDR R1,[%y1] ;\n STR R0,[%x0] | CMP R1,R1    ;\n DMB          | BNE L0       ;\n STR R0,[%y0] | L0:          ;\n              | LDR R5,[%x1] ;\nexists (1:R1=1 /\\ 1:R5=0)\n";
+
+/// POWER and ARMv7 as AArch64: the verdict under the project's model, the lens and hover at
+/// the condition, the execution graph, and the hover of a mnemonic.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn power_and_armv7_in_the_editor() {
+    let mut h = Harness::default_with(hooked(), json!({})).await;
+    let a = "file:///t/mp-lwsync-addr.litmus";
+    let (diags, v) = checked(&mut h, a, MP_PPC).await;
+    assert_eq!(
+        (&v["herd"], &v["verdict"], &v["arch"]),
+        (&json!("No"), &json!("forbidden"), &json!("PPC")),
+        "{v}"
+    );
+    assert!(v["model"].as_str().unwrap().contains("ppc.cat"), "{v}");
+    assert_eq!(v["execution"]["role"], "forbidden");
+    let fences = v["execution"]["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|n| n["kind"] == "F")
+        .count();
+    assert_eq!(fences, 1, "the lwsync is an event of the graph");
+    assert_eq!(diags[0]["severity"], 3, "{diags:?}");
+    let (lenses, md) = lens_and_hover(&mut h, a, MP_PPC).await;
+    assert!(lenses[0].starts_with("PPC No: forbidden"), "{lenses:?}");
+    assert!(md.contains("Observation MP+lwsync+addr Never 0"), "{md}");
+    let (l, c) = find(MP_PPC, "lwsync ");
+    let r = h
+        .request(
+            "textDocument/hover",
+            json!({"textDocument": {"uri": a}, "position": pos(l, c + 1)}),
+        )
+        .await;
+    let md = r["contents"]["value"].as_str().unwrap_or("");
+    assert!(md.contains("**lwsync**: lightweight barrier"), "{md}");
+
+    let b = "file:///t/mp-dmb-ctrl.litmus";
+    let (_, v) = checked(&mut h, b, MP_ARMV7).await;
+    assert_eq!(
+        (&v["herd"], &v["verdict"], &v["arch"]),
+        (&json!("Ok"), &json!("allowed"), &json!("ARM")),
+        "{v}"
+    );
+    assert!(v["model"].as_str().unwrap().contains("arm.cat"), "{v}");
+    assert_witness(&v["execution"], &[("1:R1", 1), ("1:R5", 0)]);
+    let (lenses, _) = lens_and_hover(&mut h, b, MP_ARMV7).await;
+    assert!(lenses[0].starts_with("ARM Ok: allowed"), "{lenses:?}");
 }

@@ -282,5 +282,67 @@ else
     vim.cmd('bwipe!')
   end)
 
+  check(':LitmusAxiomatic answers a POWER and an ARMv7 test under their own models', function()
+    litmus.setup({ cmd = { real_bin, 'lsp' } })
+    local cases = {
+      {
+        file = 'mp-lwsync-addr.litmus',
+        want = "No: the condition's state is forbidden under ppc.cat (litmus)",
+        word = 'forbidden',
+        herd = 'Observation MP+lwsync+addr Never 0',
+        lines = {
+          'PPC MP+lwsync+addr',
+          '{ 0:r2=x; 0:r4=y; 1:r2=y; 1:r4=x; }',
+          ' P0           | P1            ;',
+          ' li r1,1      | lwz r1,0(r2)  ;',
+          ' stw r1,0(r2) | xor r3,r1,r1  ;',
+          ' lwsync       | lwzx r5,r3,r4 ;',
+          ' stw r1,0(r4) |               ;',
+          'exists (1:r1=1 /\\ 1:r5=0)',
+        },
+      },
+      {
+        file = 'mp-dmb-ctrl.litmus',
+        want = "Ok: the condition's state is allowed under arm.cat (litmus)",
+        word = 'allowed',
+        herd = 'Observation MP+dmb+ctrl Sometimes 1',
+        lines = {
+          'ARM MP+dmb+ctrl',
+          '{ %x0=x; %y0=y; %y1=y; %x1=x; }',
+          ' P0           | P1           ;',
+          ' MOV R0,#1    | LDR R1,[%y1] ;',
+          ' STR R0,[%x0] | CMP R1,R1    ;',
+          ' DMB          | BNE L0       ;',
+          ' STR R0,[%y0] | L0:          ;',
+          '              | LDR R5,[%x1] ;',
+          'exists (1:R1=1 /\\ 1:R5=0)',
+        },
+      },
+    }
+    for _, c in ipairs(cases) do
+      vim.cmd('edit ' .. write_file(tmp .. '/' .. c.file, c.lines))
+      local b = vim.api.nvim_get_current_buf()
+      wait_for(30000, 'the axiomatic verdict diagnostic of ' .. c.file, function()
+        for _, d in ipairs(vim.diagnostic.get(b)) do
+          if d.message:find(c.word, 1, true) then
+            return true
+          end
+        end
+        return false
+      end)
+      local ax = require('litmus.axiomatic')
+      ax.last = nil
+      vim.cmd('LitmusAxiomatic')
+      wait_for(15000, 'the axiomatic buffer of ' .. c.file, function()
+        return ax.last ~= nil
+      end)
+      local lines = vim.api.nvim_buf_get_lines(ax.last.buf, 0, -1, false)
+      local text = table.concat(lines, '\n')
+      eq(lines[2], c.want, text)
+      eq(text:find(c.herd, 1, true) ~= nil, true, "herd's block\n" .. text)
+      vim.cmd('bwipe!')
+    end
+  end)
+
   stop_all()
 end

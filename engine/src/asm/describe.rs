@@ -8,6 +8,8 @@ pub fn describe(arch: Arch, mnemonic: &str) -> Option<String> {
     match arch {
         Arch::AArch64 => aarch64(&mnemonic.to_ascii_uppercase()).map(str::to_string),
         Arch::RiscV => riscv(&mnemonic.to_ascii_lowercase()),
+        Arch::Ppc => super::describe_v7::ppc(&mnemonic.to_ascii_lowercase()).map(str::to_string),
+        Arch::Arm => super::describe_v7::arm(&mnemonic.to_ascii_uppercase()).map(str::to_string),
     }
 }
 

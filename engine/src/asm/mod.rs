@@ -1,4 +1,5 @@
-//! herd's `AArch64` and `RISCV` tests as instruction-level code (`docs/arm-riscv.md`).
+//! herd's `AArch64`, `RISCV`, `PPC` and `ARM` tests as instruction-level code
+//! (`docs/arm-riscv.md`).
 //!
 //! The front end (`syntax::asm`) lowers the code table of such a test here, not to the native
 //! statement AST: an axiomatic engine needs, per instruction, which registers give the address
@@ -15,12 +16,15 @@
 
 mod deps;
 mod describe;
+mod describe_v7;
 pub mod regs;
+mod types;
 
 pub use deps::Uses;
 
 pub use describe::describe;
 pub use regs::register;
+pub use types::{CType, Types};
 
 use crate::span::Span;
 
@@ -34,6 +38,42 @@ pub const NOT_AVAILABLE: &str = "verifying AArch64 and RISC-V tests in the edito
 pub enum Arch {
     AArch64,
     RiscV,
+    /// POWER (herd's `PPC`): 64-bit registers `r0`..`r31`, condition register field CR0.
+    Ppc,
+    /// ARMv7 (herd's `ARM`): 32-bit registers `R0`..`R14`, the Z flag.
+    Arm,
+}
+
+impl Arch {
+    /// The architecture of an assembly dialect; `None` for native, x86 and C.
+    pub fn of_dialect(d: crate::ast::Dialect) -> Option<Arch> {
+        use crate::ast::Dialect;
+        match d {
+            Dialect::AArch64 => Some(Arch::AArch64),
+            Dialect::RiscV => Some(Arch::RiscV),
+            Dialect::Ppc => Some(Arch::Ppc),
+            Dialect::Arm => Some(Arch::Arm),
+            _ => None,
+        }
+    }
+
+    /// The first word of a test in this dialect, as herd writes it: `AArch64`, `RISCV`,
+    /// `PPC`, `ARM`.
+    pub fn herd_name(self) -> &'static str {
+        match self {
+            Arch::AArch64 => "AArch64",
+            Arch::RiscV => "RISCV",
+            Arch::Ppc => "PPC",
+            Arch::Arm => "ARM",
+        }
+    }
+
+    /// The architecture whose tests begin with `word` (`AArch64`, `RISCV`, `PPC`, `ARM`).
+    pub fn from_herd_name(word: &str) -> Option<Arch> {
+        [Arch::AArch64, Arch::RiscV, Arch::Ppc, Arch::Arm]
+            .into_iter()
+            .find(|a| a.herd_name() == word)
+    }
 }
 
 /// A general-purpose register. AArch64 `Wn` and `Xn` are one register `n` (the width is the
@@ -59,6 +99,11 @@ impl Reg {
             (_, Reg::Sp) => "SP".to_string(),
             (Arch::RiscV, Reg::R(n)) => format!("x{n}"),
             (Arch::RiscV, Reg::Zero) => "x0".to_string(),
+            // POWER's `r0` read as the constant 0 (the base of `lwzx`, `addi`).
+            (Arch::Ppc, Reg::R(n)) => format!("r{n}"),
+            (Arch::Ppc, Reg::Zero) => "r0".to_string(),
+            (Arch::Arm, Reg::R(n)) => format!("R{n}"),
+            (Arch::Arm, Reg::Zero) => "R0".to_string(),
         }
     }
 }
@@ -288,6 +333,21 @@ pub enum Barrier {
     FenceTso,
     /// RISC-V `fence.i` (herd's analogue of `ISB`).
     FenceI,
+    /// POWER's `sync`, `lwsync`, `eieio`, `isync`.
+    Power(PowerFence),
+}
+
+/// A POWER barrier.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PowerFence {
+    /// `sync` (`hwsync`): orders every pair and is cumulative.
+    Sync,
+    /// `lwsync`: orders every pair but a write before a read.
+    Lwsync,
+    /// `eieio`: orders writes before writes.
+    Eieio,
+    /// `isync`: with a control dependency, orders the accesses after it.
+    Isync,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -471,77 +531,4 @@ pub struct Code {
     pub types: Types,
     /// `locations [x; 0:X2;]`: observed in the final states beside the condition's names.
     pub shown: Vec<crate::ast::Expr>,
-}
-
-/// A declared type: its size in bytes and signedness (pointers are 8 unsigned bytes).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct CType {
-    pub bytes: u8,
-    pub signed: bool,
-}
-
-impl CType {
-    /// herd's type when none is declared: `int`.
-    pub const DEFAULT: CType = CType {
-        bytes: 4,
-        signed: true,
-    };
-
-    /// The type named `name` (`int`, `uint64_t`, ...), a pointer when `pointer`.
-    pub fn named(name: &str, pointer: bool) -> Option<CType> {
-        if pointer {
-            return Some(CType {
-                bytes: 8,
-                signed: false,
-            });
-        }
-        let (bytes, signed) = match name {
-            "char" | "int8_t" => (1, true),
-            "uint8_t" => (1, false),
-            "short" | "int16_t" => (2, true),
-            "uint16_t" => (2, false),
-            "int" | "int32_t" => (4, true),
-            "uint32_t" => (4, false),
-            "long" | "int64_t" => (8, true),
-            "uint64_t" => (8, false),
-            _ => return None,
-        };
-        Some(CType { bytes, signed })
-    }
-
-    /// `v` as a value of this type (truncated, then sign- or zero-extended).
-    pub fn normalize(self, v: i64) -> i64 {
-        match (self.bytes, self.signed) {
-            (1, true) => v as i8 as i64,
-            (1, false) => v as u8 as i64,
-            (2, true) => v as i16 as i64,
-            (2, false) => v as u16 as i64,
-            (4, true) => v as i32 as i64,
-            (4, false) => v as u32 as i64,
-            _ => v,
-        }
-    }
-}
-
-/// The declared types of a test's locations and registers.
-#[derive(Clone, Debug, PartialEq, Default)]
-pub struct Types {
-    /// By location (index into [`crate::ast::Test::shared`]).
-    pub locations: std::collections::BTreeMap<usize, CType>,
-    /// By thread and register.
-    pub registers: std::collections::BTreeMap<(usize, Reg), CType>,
-}
-
-impl Types {
-    /// A location's type ([`CType::DEFAULT`] when not declared).
-    pub fn location(&self, loc: usize) -> CType {
-        self.locations.get(&loc).copied().unwrap_or(CType::DEFAULT)
-    }
-    /// A register's type ([`CType::DEFAULT`] when not declared).
-    pub fn register(&self, thread: usize, reg: Reg) -> CType {
-        self.registers
-            .get(&(thread, reg))
-            .copied()
-            .unwrap_or(CType::DEFAULT)
-    }
 }

@@ -9,6 +9,8 @@ pub fn register(arch: Arch, written: &str) -> Option<Reg> {
     match arch {
         Arch::AArch64 => aarch64(written).map(|(r, _)| r),
         Arch::RiscV => riscv(written),
+        Arch::Ppc => ppc(written),
+        Arch::Arm => arm(written),
     }
 }
 
@@ -63,4 +65,27 @@ pub fn riscv(written: &str) -> Option<Reg> {
         }
     };
     Some(if n == 0 { Reg::Zero } else { Reg::R(n) })
+}
+
+/// POWER's `r0`..`r31` (any case; herd's tests write `r3`).
+pub fn ppc(written: &str) -> Option<Reg> {
+    let digits = written.strip_prefix(['r', 'R'])?;
+    numbered(digits, 31).map(Reg::R)
+}
+
+/// ARMv7's `R0`..`R14` (any case), `SP` (`R13`) and `LR` (`R14`).
+pub fn arm(written: &str) -> Option<Reg> {
+    match written.to_ascii_uppercase().as_str() {
+        "SP" => Some(Reg::R(13)),
+        "LR" => Some(Reg::R(14)),
+        up => numbered(up.strip_prefix('R')?, 14).map(Reg::R),
+    }
+}
+
+fn numbered(digits: &str, max: u8) -> Option<u8> {
+    if digits.is_empty() || digits.len() > 2 || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let n: u8 = digits.parse().ok()?;
+    (n <= max).then_some(n)
 }

@@ -86,7 +86,7 @@ fn split(arch: Arch, ord: Ordering, discarded: bool) -> (Ordering, Ordering) {
     };
     match arch {
         // RISC-V: the AMO is one memory operation, both its events carry its annotations.
-        Arch::RiscV => (ord, ord),
+        Arch::RiscV | Arch::Ppc | Arch::Arm => (ord, ord),
         Arch::AArch64 if discarded => (Ordering::default(), write),
         Arch::AArch64 => (
             Ordering {
@@ -159,6 +159,11 @@ pub(super) fn step(
                 let mut failed = st.clone();
                 failed.set(*status, (1, Taint::NONE));
                 failed.reserve = None;
+                // POWER's `stwcx.` reports in CR0: EQ on success, clear on failure.
+                if arch == Arch::Ppc {
+                    failed.flags = (0, Taint::NONE);
+                    st.flags = (4, Taint::NONE);
+                }
                 writeback(&mut failed, addr);
                 work.push(failed);
                 let Some((lx, la)) = st.reserve.take() else {

@@ -1,7 +1,8 @@
-//! The axiomatic engine for herd's AArch64 and RISC-V tests (`docs/design/axiomatic.md`):
-//! candidate executions built herd's way ([`thread`], [`exec`]) and judged by a cat model
-//! ([`crate::cat`]); the project's own models are [`AARCH64_CAT`] and [`RISCV_CAT`] (and
-//! [`RC11_CAT`] for herd's C tests with C11 atomics, which the C engine runs). The
+//! The axiomatic engine for herd's AArch64, RISC-V, POWER and ARMv7 tests
+//! (`docs/design/axiomatic.md`): candidate executions built herd's way ([`thread`], [`exec`])
+//! and judged by a cat model ([`crate::cat`]); the project's own models are [`AARCH64_CAT`],
+//! [`RISCV_CAT`], [`PPC_CAT`] and [`ARM_CAT`] (and [`RC11_CAT`] for herd's C tests with C11
+//! atomics, which the C engine runs). The
 //! same engine checks lowered programs (herd's x86 tests) against [`SC_CAT`] and
 //! [`X86TSO_CAT`] ([`program`]), to compare with the operational engines.
 
@@ -29,6 +30,10 @@ use crate::span::Span;
 pub const AARCH64_CAT: &str = include_str!("aarch64.cat");
 /// The project's RISC-V model (RVWMO with its preserved program order rules).
 pub const RISCV_CAT: &str = include_str!("riscv.cat");
+/// The project's POWER model, from "Herding cats" (Alglave, Maranget, Tautschnig, 2014).
+pub const PPC_CAT: &str = include_str!("ppc.cat");
+/// The project's ARMv7 model, from "Herding cats" as POWER's with ARM's barriers.
+pub const ARM_CAT: &str = include_str!("arm.cat");
 /// The project's SC model: no cycle in `po | rf | co | fr`, RMWs atomic.
 pub const SC_CAT: &str = include_str!("sc.cat");
 /// The project's x86-TSO model (Owens, Sarkar and Sewell's axiomatic x86-TSO).
@@ -45,7 +50,11 @@ pub const C11_ORDER_SETS: [&str; 6] = ["RLX", "CON", "ACQ", "REL", "ACQ_REL", "S
 
 /// Event sets always defined (empty when no event has the tag), so that a model may name
 /// them whatever the test uses.
-pub const KNOWN_TAGS: [&str; 35] = [
+pub const KNOWN_TAGS: [&str; 39] = [
+    "SYNC",
+    "LWSYNC",
+    "EIEIO",
+    "ISYNC",
     "MFENCE",
     "NoRet",
     "IW",
@@ -120,6 +129,8 @@ pub fn builtin_model(arch: Arch) -> Model {
     let src = match arch {
         Arch::AArch64 => AARCH64_CAT,
         Arch::RiscV => RISCV_CAT,
+        Arch::Ppc => PPC_CAT,
+        Arch::Arm => ARM_CAT,
     };
     Model::parse(src, &|_| None).expect("the built-in models parse (tested)")
 }
@@ -127,6 +138,16 @@ pub fn builtin_model(arch: Arch) -> Model {
 /// The project's RC11 model ([`RC11_CAT`]), the default for C tests that use `memory_order_*`.
 pub fn rc11_model() -> Model {
     Model::parse(RC11_CAT, &|_| None).expect("the built-in models parse (tested)")
+}
+
+/// The name under which the project's model for `arch` is reported: `ppc.cat (litmus)`.
+pub fn builtin_model_name(arch: Arch) -> &'static str {
+    match arch {
+        Arch::AArch64 => "aarch64.cat (litmus)",
+        Arch::RiscV => "riscv.cat (litmus)",
+        Arch::Ppc => "ppc.cat (litmus)",
+        Arch::Arm => "arm.cat (litmus)",
+    }
 }
 
 /// The project's cat model for an operational memory model, for [`check_program`]: SC and

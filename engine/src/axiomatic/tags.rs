@@ -2,12 +2,12 @@
 //! barrier, its kind (the names the cat models use).
 
 use super::Event;
-use crate::asm::{Arch, Barrier, DmbKind};
+use crate::asm::{Arch, Barrier, DmbKind, PowerFence};
 
 pub(super) fn tag_ord(e: &mut Event, arch: Arch, ord: crate::asm::Ordering, exclusive: bool) {
     let (acq, rel) = match arch {
         Arch::AArch64 => ("A", "L"),
-        Arch::RiscV => ("AQ", "RL"),
+        Arch::RiscV | Arch::Ppc | Arch::Arm => ("AQ", "RL"),
     };
     if ord.acquire {
         e.tags.push(acq);
@@ -34,6 +34,12 @@ pub(super) fn barrier_tag(b: Barrier) -> &'static str {
             (true, DmbKind::St) => "DSB.ST",
         },
         Barrier::Isb => "ISB",
+        Barrier::Power(f) => match f {
+            PowerFence::Sync => "SYNC",
+            PowerFence::Lwsync => "LWSYNC",
+            PowerFence::Eieio => "EIEIO",
+            PowerFence::Isync => "ISYNC",
+        },
         Barrier::FenceTso => "Fence.tso",
         Barrier::FenceI => "Fence.i",
         Barrier::Fence { pred, succ } => {

@@ -41,7 +41,7 @@ pub struct Path {
 #[derive(Clone, Default)]
 pub(super) struct State {
     regs: BTreeMap<Reg, (i64, Taint)>,
-    flags: (u8, Taint),
+    pub(super) flags: (u8, Taint),
     ctrl: Taint,
     /// AArch64: per address, what the thread's last write there carries to a later read of
     /// it (the Arm ARM's local read successor).
@@ -89,7 +89,7 @@ impl State {
     pub(super) fn carried(&self, arch: Arch, a: i64) -> Taint {
         match arch {
             Arch::AArch64 => self.mem.get(&a).copied().unwrap_or_default(),
-            Arch::RiscV => Taint::NONE,
+            Arch::RiscV | Arch::Ppc | Arch::Arm => Taint::NONE,
         }
     }
     /// The taint of the value read by event `i` with address taint `addr`: on AArch64 the
@@ -97,7 +97,7 @@ impl State {
     pub(super) fn loaded(&self, arch: Arch, i: usize, addr: Taint, carried: Taint) -> Taint {
         match arch {
             Arch::AArch64 => Taint::read(i) | addr | carried,
-            Arch::RiscV => Taint::read(i),
+            Arch::RiscV | Arch::Ppc | Arch::Arm => Taint::read(i),
         }
     }
     /// Adds an event whose address and stored value carry `addr` and `data`; `pick` is what
@@ -184,7 +184,8 @@ pub(super) fn mask(arch: Arch, width: u8, v: i64) -> i64 {
         // operations sign-extend. (A condition compares at the declared type, herd's `int`
         // when none: -1 either way.)
         (32, Arch::AArch64) => v as u32 as i64,
-        (32, Arch::RiscV) => v as i32 as i64,
+        // ARMv7's registers are 32 bits; POWER's `cmpw` compares at 32 bits.
+        (32, Arch::RiscV | Arch::Arm | Arch::Ppc) => v as i32 as i64,
         (16, _) => v as u16 as i64,
         (8, _) => v as u8 as i64,
         _ => v,

@@ -30,9 +30,13 @@ pub fn insertion_offset(text: &str, dialect: Dialect, after: Span) -> usize {
     let end = (after.end as usize).min(text.len());
     match dialect {
         Dialect::Native => end,
-        Dialect::X86 | Dialect::X86_64 | Dialect::AArch64 | Dialect::RiscV | Dialect::C => {
-            text[end..].find('\n').map_or(text.len(), |i| end + i)
-        }
+        Dialect::X86
+        | Dialect::X86_64
+        | Dialect::AArch64
+        | Dialect::RiscV
+        | Dialect::Ppc
+        | Dialect::Arm
+        | Dialect::C => text[end..].find('\n').map_or(text.len(), |i| end + i),
     }
 }
 
@@ -42,7 +46,7 @@ fn keyword(dialect: Dialect) -> &'static str {
         Dialect::Native => "fence;",
         // herd's `X86` writes it in capitals, `X86_64` (AT&T) in lower case.
         Dialect::X86_64 => "mfence",
-        Dialect::X86 | Dialect::AArch64 | Dialect::RiscV => "MFENCE",
+        Dialect::X86 | Dialect::AArch64 | Dialect::RiscV | Dialect::Ppc | Dialect::Arm => "MFENCE",
         Dialect::C => "smp_mb();",
     }
 }
@@ -63,7 +67,13 @@ pub fn insert(text: &str, dialect: Dialect, places: &[Placement]) -> String {
                 native(text, &places[order[k]], &mut out);
                 k += 1;
             }
-            Dialect::X86 | Dialect::X86_64 | Dialect::AArch64 | Dialect::RiscV | Dialect::C => {
+            Dialect::X86
+            | Dialect::X86_64
+            | Dialect::AArch64
+            | Dialect::RiscV
+            | Dialect::Ppc
+            | Dialect::Arm
+            | Dialect::C => {
                 let mut group = vec![];
                 while k < order.len() && places[order[k]].offset == off {
                     group.push(&places[order[k]]);

@@ -253,12 +253,14 @@ fn lower_full(text: &str, tree: &Tree, stop: &Stop<'_>) -> Option<Lowered> {
             let first_word = &text[start..end];
             // A test whose header is right but that failed to parse as a whole keeps its
             // syntax errors; anything else gets one diagnostic saying what a test looks like.
-            let herd = ["X86", "x86", "X86_64", "AArch64", "RISCV", "C"];
+            let herd = [
+                "X86", "x86", "X86_64", "AArch64", "RISCV", "PPC", "ARM", "C",
+            ];
             if !(first_word == "litmus" || herd.contains(&first_word)) || diags.is_empty() {
                 diags.clear();
                 diags.push(Diagnostic::error(
                     Span::new(start, end),
-                    "expected a test: `litmus NAME` (native dialect), `X86 NAME`, `X86_64 NAME`, `AArch64 NAME`, `RISCV NAME` or `C NAME` (herd's dialects)",
+                    "expected a test: `litmus NAME` (native dialect), `X86 NAME`, `X86_64 NAME`, `AArch64 NAME`, `RISCV NAME`, `PPC NAME`, `ARM NAME` or `C NAME` (herd's dialects)",
                 ));
             }
             None

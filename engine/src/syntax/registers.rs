@@ -73,9 +73,5 @@ pub(super) fn reg64(r: &str) -> Option<(String, u32)> {
 
 /// The architecture of an assembly dialect; `None` for native and x86.
 pub(crate) fn arch_of_dialect(d: Dialect) -> Option<Arch> {
-    match d {
-        Dialect::AArch64 => Some(Arch::AArch64),
-        Dialect::RiscV => Some(Arch::RiscV),
-        _ => None,
-    }
+    Arch::of_dialect(d)
 }

@@ -22,7 +22,7 @@ use super::args::CheckArgs;
 use super::{err, exit, out};
 
 fn is_asm(text: &str) -> bool {
-    matches!(super::first_word(text), "AArch64" | "RISCV")
+    Arch::from_herd_name(super::first_word(text)).is_some()
 }
 
 /// Runs the check when every file is an AArch64 or RISC-V test; `None` otherwise.
@@ -44,10 +44,7 @@ pub fn run(args: &CheckArgs) -> Option<i32> {
         Some((m, name)) => (m.clone(), name.clone()),
         None => (
             axiomatic::builtin_model(arch),
-            match arch {
-                Arch::AArch64 => "aarch64.cat (litmus)".to_string(),
-                Arch::RiscV => "riscv.cat (litmus)".to_string(),
-            },
+            axiomatic::builtin_model_name(arch).to_string(),
         ),
     };
     // Parse and check every file on `-j` workers (default: one per core); print in

@@ -178,9 +178,7 @@ pub fn print_condition(test: &Test) -> Option<String> {
     let cond = test.condition.as_ref()?;
     Some(match test.dialect {
         Dialect::Native => print_native(test, &cond.expr),
-        Dialect::X86 | Dialect::X86_64 | Dialect::AArch64 | Dialect::RiscV | Dialect::C => {
-            print_herd(test, &cond.expr)
-        }
+        _ => print_herd(test, &cond.expr),
     })
 }
 

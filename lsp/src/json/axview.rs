@@ -7,7 +7,7 @@
 
 use std::fmt::Write as _;
 
-use litmus_engine::asm::{Arch, Code};
+use litmus_engine::asm::Code;
 use litmus_engine::ast::{Quantifier, Test};
 use litmus_engine::axiomatic::{self, Execution, Kind, Report};
 use litmus_engine::cat::CheckKind;
@@ -311,10 +311,7 @@ impl AxView {
         let mut view = AxView {
             uri: uri.into(),
             test: test.name.text.clone(),
-            arch: match arch {
-                Arch::AArch64 => "AArch64",
-                Arch::RiscV => "RISCV",
-            },
+            arch: arch.herd_name(),
             model: model.into(),
             condition: condition_text(test, text),
             quantifier: r.quantifier.as_str(),

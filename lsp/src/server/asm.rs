@@ -4,15 +4,11 @@
 //! (`docs/arm-riscv.md`), so this reads the text between the thread row and the condition.
 
 use litmus_engine::asm::{self, Arch};
-use litmus_engine::ast::{Dialect, Test};
+use litmus_engine::ast::Test;
 use litmus_engine::Span;
 
 fn arch(test: &Test) -> Option<Arch> {
-    match test.dialect {
-        Dialect::AArch64 => Some(Arch::AArch64),
-        Dialect::RiscV => Some(Arch::RiscV),
-        _ => None,
-    }
+    Arch::of_dialect(test.dialect)
 }
 
 /// Whether `off` is in the code table: after the thread row, before the condition.

@@ -14,7 +14,7 @@ use serde::Deserialize;
 use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::*;
 
-use litmus_engine::ast::{Dialect, Quantifier, Test};
+use litmus_engine::ast::{Quantifier, Test};
 use litmus_engine::{Control, Diagnostic as EDiag, Severity, Span};
 
 use super::document::Document;
@@ -49,7 +49,7 @@ impl Drop for AxJob {
 
 /// Whether `test` is herd's AArch64 or RISC-V (checked here, not by the operational engines).
 pub fn is_asm(test: &Test) -> bool {
-    matches!(test.dialect, Dialect::AArch64 | Dialect::RiscV)
+    test.dialect.is_asm()
 }
 
 /// The key of the program a result belongs to: the program tokens and the condition.

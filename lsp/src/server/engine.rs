@@ -7,7 +7,7 @@
 
 use std::sync::Arc;
 
-use litmus_engine::asm::{Arch, Code};
+use litmus_engine::asm::Code;
 use litmus_engine::ast::Test;
 use litmus_engine::axiomatic;
 use litmus_engine::fences::{synthesize, Goal};
@@ -118,10 +118,7 @@ pub trait Engine: Send + Sync + 'static {
             });
         };
         let model = axiomatic::builtin_model(code.arch);
-        let model_name = match code.arch {
-            Arch::AArch64 => "aarch64.cat (litmus)",
-            Arch::RiscV => "riscv.cat (litmus)",
-        };
+        let model_name = axiomatic::builtin_model_name(code.arch);
         match axiomatic::check(&test, &code, &model, stop) {
             Ok(report) => Ok(AxOut {
                 test,

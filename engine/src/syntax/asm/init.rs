@@ -28,8 +28,12 @@ impl Lower<'_, '_> {
                 None => Some(Value::Int(0)),
                 Some(v) => self.init_value(v, threads.len()),
             };
+            let users = self.symbolic_users.get(self.src.text(loc));
             if let (Some(reg), Some(value)) = (reg, value) {
                 for thread in 0..threads.len() {
+                    if users.is_some_and(|u| !u.contains(&thread)) {
+                        continue;
+                    }
                     init.push(RegInit {
                         thread,
                         reg,

@@ -1,7 +1,7 @@
-//! Lowering of herd's `AArch64` and `RISCV` tests (`docs/arm-riscv.md`): the table (header
-//! row, init block, code rows, `locations`, condition) to an [`ast::Test`] with empty thread
-//! bodies, and the code to [`asm::Code`], instruction by instruction (`aarch64.rs`,
-//! `riscv.rs`, over the operands read in `operands.rs`).
+//! Lowering of herd's `AArch64`, `RISCV`, `PPC` and `ARM` tests (`docs/arm-riscv.md`): the
+//! table (header row, init block, code rows, `locations`, condition) to an [`ast::Test`]
+//! with empty thread bodies, and the code to [`asm::Code`], instruction by instruction
+//! (`aarch64.rs`, `riscv.rs`, `ppc.rs`, `arm.rs`, over the operands read in `operands.rs`).
 //!
 //! - Each column is a thread `P<i>`; registers are named as herd prints them (`X3` for `W3`
 //!   and `X3`, `x10` for `a0`).
@@ -12,8 +12,10 @@
 //!   the wrong kind at the operand. Branch targets must be labels of the same thread.
 
 mod aarch64;
+mod arm;
 mod init;
 mod operands;
+mod ppc;
 mod riscv;
 
 use super::expr::{ExprLowerer, Mode, Scope, Sym, ThreadInfo};
@@ -41,12 +43,14 @@ fn lower(src: &Src<'_>, node: Node, diags: &mut Vec<Diagnostic>) -> Option<Lower
         .and_then(|h| field(h, "dialect"))
         .map(|d| src.text(d))
         .unwrap_or("AArch64");
-    let (dialect, arch) = if word == "RISCV" {
-        (Dialect::RiscV, Arch::RiscV)
-    } else {
-        (Dialect::AArch64, Arch::AArch64)
+    let (dialect, arch) = match word {
+        "RISCV" => (Dialect::RiscV, Arch::RiscV),
+        "PPC" => (Dialect::Ppc, Arch::Ppc),
+        "ARM" => (Dialect::Arm, Arch::Arm),
+        _ => (Dialect::AArch64, Arch::AArch64),
     };
     let (name, description) = lower_header(src, node);
+    let (symbolic, symbolic_users) = symbolic_registers(src, node, arch);
     let mut l = Lower {
         src,
         diags,
@@ -55,7 +59,8 @@ fn lower(src: &Src<'_>, node: Node, diags: &mut Vec<Diagnostic>) -> Option<Lower
         by_name: HashMap::new(),
         address_atoms: Vec::new(),
         types: asm::Types::default(),
-        symbolic: symbolic_registers(src, node, arch),
+        symbolic,
+        symbolic_users,
     };
 
     let mut threads: Vec<Thread> = Vec::new();
@@ -265,47 +270,96 @@ pub(super) struct Lower<'s, 'd> {
     types: asm::Types,
     /// herd's symbolic registers (`%r`) and the free registers they are given.
     pub symbolic: HashMap<String, String>,
+    /// Per symbolic register, the threads whose code uses it.
+    pub symbolic_users: HashMap<String, BTreeSet<usize>>,
 }
 
 /// herd's symbolic registers (`%symbolic_reg`) are registers the tool allocates, as litmus7
-/// does: each name gets a register no thread of the test names (from X28/x31 down), written
-/// as that register's name.
-fn symbolic_registers(src: &Src, node: Node, arch: Arch) -> HashMap<String, String> {
-    let mut names = Vec::new();
-    let mut used = BTreeSet::new();
+/// does: each name gets a register that no thread using the name names and that no other
+/// name of those threads has (from X28/x31/r31/R12 down), written as that register's name.
+/// Also returns, per name, the threads (columns) whose code uses it: the init block's
+/// `%r=x` sets the register in those threads only (all of them when none uses it).
+#[allow(clippy::type_complexity)]
+fn symbolic_registers(
+    src: &Src,
+    node: Node,
+    arch: Arch,
+) -> (HashMap<String, String>, HashMap<String, BTreeSet<usize>>) {
+    // Per column: the symbolic names and the real registers its cells use.
+    let mut first: HashMap<String, usize> = HashMap::new();
+    let mut users: HashMap<String, BTreeSet<usize>> = HashMap::new();
+    let mut used: Vec<BTreeSet<u8>> = Vec::new();
     let mut stack = vec![node];
     while let Some(n) = stack.pop() {
         if n.kind() == "att_register" {
-            let text = src.text(n).to_string();
-            if !names.contains(&text) {
-                names.push(text);
-            }
+            let at = first
+                .entry(src.text(n).to_string())
+                .or_insert(n.start_byte());
+            *at = (*at).min(n.start_byte());
             continue;
         }
-        if n.child_count() == 0 {
-            if let Some(asm::Reg::R(r)) = register(arch, src.text(n)) {
-                used.insert(r);
+        if n.kind() == "asm_row" {
+            let mut column = 0usize;
+            let mut cursor = n.walk();
+            for child in n.children(&mut cursor) {
+                if child.kind() == "|" {
+                    column += 1;
+                    continue;
+                }
+                let mut inner = vec![child];
+                while let Some(c) = inner.pop() {
+                    if c.kind() == "att_register" {
+                        let text = src.text(c).to_string();
+                        let at = first.entry(text.clone()).or_insert(c.start_byte());
+                        *at = (*at).min(c.start_byte());
+                        users.entry(text).or_default().insert(column);
+                        continue;
+                    }
+                    if c.child_count() == 0 {
+                        if let Some(asm::Reg::R(r)) = register(arch, src.text(c)) {
+                            if used.len() <= column {
+                                used.resize(column + 1, BTreeSet::new());
+                            }
+                            used[column].insert(r);
+                        }
+                    }
+                    let mut cursor = c.walk();
+                    inner.extend(c.children(&mut cursor));
+                }
             }
+            continue;
         }
         let mut cursor = n.walk();
         stack.extend(n.children(&mut cursor));
     }
+    // In order of first mention.
+    let mut names: Vec<String> = first.keys().cloned().collect();
+    names.sort_by_key(|name| (first[name], name.clone()));
     let top = match arch {
         Arch::AArch64 => 28,
-        Arch::RiscV => 31,
+        Arch::RiscV | Arch::Ppc => 31,
+        Arch::Arm => 12,
     };
-    let free = (1..=top).rev().filter(|r| !used.contains(r));
-    names
-        .into_iter()
-        .zip(free)
-        .map(|(name, r)| {
-            let reg = match arch {
-                Arch::AArch64 => format!("X{r}"),
-                Arch::RiscV => format!("x{r}"),
-            };
-            (name, reg)
-        })
-        .collect()
+    let columns = used.len().max(1);
+    let all: BTreeSet<usize> = (0..columns).collect();
+    let mut given: Vec<(BTreeSet<usize>, u8)> = Vec::new();
+    let mut out = HashMap::new();
+    for name in names {
+        let threads = users.get(&name).cloned().unwrap_or_else(|| all.clone());
+        let free = (1..=top).rev().find(|r| {
+            !threads
+                .iter()
+                .any(|&t| used.get(t).is_some_and(|u| u.contains(r)))
+                && !given
+                    .iter()
+                    .any(|(ts, g)| g == r && !ts.is_disjoint(&threads))
+        });
+        if let Some(r) = free {
+            out.insert(name, asm::Reg::R(r).key(arch));
+            given.push((threads, r));
+        }
+    }
+    (out, users)
 }
 
 impl Lower<'_, '_> {
@@ -396,18 +450,13 @@ impl Lower<'_, '_> {
         let mnemonic = self.src.text(m).to_string();
         let ops: Vec<Opnd> = children_by_field(cell, "operand")
             .into_iter()
-            .map(|o| match self.symbolic.get(self.src.text(o)) {
-                Some(reg) if o.kind() == "att_register" => Opnd {
-                    kind: operands::Kind::Name(reg.clone()),
-                    span: span(o),
-                    text: reg.clone(),
-                },
-                _ => operands::read(self.src, o),
-            })
+            .map(|o| operands::resolve(operands::read(self.src, o), &self.symbolic))
             .collect();
         let result = match self.arch {
             Arch::AArch64 => aarch64::lower(&mnemonic, &ops),
             Arch::RiscV => riscv::lower(&mnemonic, &ops),
+            Arch::Ppc => ppc::lower(&mnemonic, &ops),
+            Arch::Arm => arm::lower(&mnemonic, &ops),
         };
         match result {
             Ok(op) => {

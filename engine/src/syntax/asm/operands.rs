@@ -4,6 +4,7 @@
 use super::super::expr::parse_int;
 use super::super::{field, span, Src};
 use crate::span::Span;
+use std::collections::HashMap;
 use tree_sitter::Node;
 
 /// Why an instruction cannot be lowered, and where to say so.
@@ -44,8 +45,39 @@ pub(crate) enum Kind {
     },
     /// `LSL #2`, `asr #2`.
     Shift { op: String, amount: Option<i64> },
+    /// herd's symbolic register `%x0`, before [`resolve`] names the register it is given.
+    Symbolic,
     /// Anything the grammar accepts that no table expects.
     Other,
+}
+
+/// `o` with each symbolic register (`%x0`, also inside `[R1,%x0]` and `0(%r2)`) replaced
+/// by the register `symbolic` gives it.
+pub(crate) fn resolve(mut o: Opnd, symbolic: &HashMap<String, String>) -> Opnd {
+    let one = |b: Box<Opnd>| Box::new(resolve(*b, symbolic));
+    o.kind = match o.kind {
+        Kind::Symbolic => match symbolic.get(&o.text) {
+            Some(reg) => Kind::Name(reg.clone()),
+            None => Kind::Other,
+        },
+        Kind::ArmMem {
+            base,
+            offset,
+            extend,
+            writeback,
+        } => Kind::ArmMem {
+            base: one(base),
+            offset: offset.map(one),
+            extend,
+            writeback,
+        },
+        Kind::RvMem { offset, base } => Kind::RvMem {
+            offset,
+            base: one(base),
+        },
+        k => k,
+    };
+    o
 }
 
 /// An integer as written (decimal or `0x` hexadecimal), negated if `negative`.
@@ -63,6 +95,7 @@ fn signed(src: &Src, node: Node) -> Option<i64> {
 pub(crate) fn read(src: &Src, node: Node) -> Opnd {
     let kind = match node.kind() {
         "identifier" => Kind::Name(src.text(node).to_string()),
+        "att_register" => Kind::Symbolic,
         "arm_immediate" | "signed_integer" => Kind::Imm(signed(src, node)),
         "shifted_operand" => Kind::Shift {
             op: field(node, "operator").map_or(String::new(), |o| src.text(o).to_string()),
