@@ -3,8 +3,10 @@
 //! [`server::run_stdio`]. [`json`], every JSON shape litmus prints or sends, is shared by the
 //! CLI and the server.
 
+pub mod dialect;
 pub mod jobs;
 pub mod json;
 pub mod limits;
 pub mod memory;
 pub mod server;
+pub mod steps;

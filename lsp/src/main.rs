@@ -2,11 +2,13 @@
 //! runs the language server on stdin/stdout (see `server`).
 
 mod cli;
+mod dialect;
 mod jobs;
 mod json;
 mod limits;
 mod memory;
 mod server;
+mod steps;
 
 /// Counts allocations so that every check can stop at the memory budget (`memory`).
 #[global_allocator]

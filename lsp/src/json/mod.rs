@@ -10,7 +10,7 @@
 //! - [`fences`]: `litmus fences --json` (the fences found per file);
 //! - [`trace`]: the language server's `litmus/trace` reply and `litmus.showSchedule` schedule
 //!   (`docs/design/lsp.md#protocol-contract-from-the-integrator`), with every step's text
-//!   rendered by the server (`server::schedule`).
+//!   rendered by `crate::steps`.
 //!
 //! CLI positions are 1-based lines and columns in characters ([`LineIndex`]); the server's are
 //! LSP ranges, converted by the server before they get here.

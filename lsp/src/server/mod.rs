@@ -32,7 +32,6 @@ pub mod position;
 pub mod queue;
 pub mod relaxed;
 pub mod requests;
-pub mod schedule;
 pub mod symbols;
 pub mod to_proto;
 pub mod tokens;
