@@ -12,7 +12,7 @@
 
 use std::collections::BTreeMap;
 
-use litmus_engine::asm::{Arch, Code};
+use litmus_engine::asm::Code;
 use litmus_engine::ast::{Dialect, Test};
 use litmus_engine::axiomatic::{self, AxError, Report};
 use litmus_engine::cat::Model as Cat;
@@ -21,10 +21,8 @@ use litmus_engine::cat::Model as Cat;
 pub struct Loaded<'a> {
     pub test: &'a Test,
     pub text: &'a str,
-    /// The code of an AArch64 or RISC-V test.
+    /// The code of an AArch64 or RISC-V test (a new dialect adds its code beside it).
     pub asm: Option<&'a Code>,
-    /// The code of a C test as written.
-    pub c: Option<&'a litmus_engine::c::Source>,
 }
 
 /// An axiomatic check's answer: the report, herd's block as herd7 prints it, and the names
@@ -118,14 +116,6 @@ pub fn is_model(key: &str) -> bool {
     OPERATIONAL.contains(&key) || AXIOMATIC.iter().any(|m| m.key == key)
 }
 
-/// The keys of the models of dialect `d`.
-pub fn keys(d: Dialect) -> Vec<&'static str> {
-    match models(d) {
-        Models::Operational => OPERATIONAL.to_vec(),
-        Models::Axiomatic(m) => vec![m.key],
-    }
-}
-
 /// AArch64 and RISC-V: the axiomatic engine on the test's instructions.
 fn check_asm(l: &Loaded, user: Option<&Cat>, stop: &dyn Fn() -> bool) -> Result<Answer, AxError> {
     let code = l
@@ -153,12 +143,4 @@ fn check_asm(l: &Loaded, user: Option<&Cat>, stop: &dyn Fn() -> bool) -> Result<
         block,
         locs,
     })
-}
-
-/// The key of the project's model for `arch` (the server's verdicts are keyed by it).
-pub fn arch_key(arch: Arch) -> &'static str {
-    match arch {
-        Arch::AArch64 => AARCH64.key,
-        Arch::RiscV => RISCV.key,
-    }
 }

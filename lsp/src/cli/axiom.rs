@@ -114,7 +114,6 @@ pub fn check(run: &Run, f: &FileRun, m: &'static AxModel, first: bool) -> Option
         test,
         text,
         asm: f.asm.as_ref(),
-        c: f.c.as_ref(),
     };
     let answer = (m.check)(&loaded, run.cat.as_ref().map(|c| &c.0), &|| {
         ctl.should_stop()

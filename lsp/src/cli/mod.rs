@@ -79,9 +79,8 @@ pub struct FileRun {
     /// Why parsing stopped before the end (`--timeout`, Ctrl-C, `--max-memory`): the file is
     /// then not checked, a warning says so, and the run is incomplete.
     pub parse_stopped: Option<litmus_engine::StopReason>,
-    /// The code of an AArch64 or RISC-V test, of a C test (the axiomatic dialects).
+    /// The code of an AArch64 or RISC-V test (the axiomatic dialects).
     pub asm: Option<litmus_engine::asm::Code>,
-    pub c: Option<litmus_engine::c::Source>,
     /// The models the file is checked under, in order (`Run::plan`).
     pub plan: Vec<Check>,
 }
@@ -159,7 +158,6 @@ fn load_file(path: &Path, ctl: &litmus_engine::Control) -> FileRun {
             parse_time: Default::default(),
             parse_stopped: None,
             asm: None,
-            c: None,
             plan: vec![],
         },
         Ok(text) => {
@@ -192,7 +190,6 @@ fn load_file(path: &Path, ctl: &litmus_engine::Control) -> FileRun {
                     parse_time: Default::default(),
                     parse_stopped: Some(reason.unwrap_or(litmus_engine::StopReason::Timeout)),
                     asm: None,
-                    c: None,
                     plan: vec![],
                 };
             };
@@ -207,7 +204,6 @@ fn load_file(path: &Path, ctl: &litmus_engine::Control) -> FileRun {
                 parse_time: Default::default(),
                 parse_stopped: None,
                 asm: parsed.asm,
-                c: parsed.c,
                 plan: vec![],
             }
         }

@@ -147,8 +147,8 @@ fn co_before(x: &Execution, p: usize, q: usize) -> bool {
     })
 }
 
-/// The edge from `a` to `b` named by the base relation that holds it (`rfe`, `coe`, `fre`,
-/// `rf`, `co`, `fr`), a step in program order by what orders it as herd's models name it
+/// The edge from `a` to `b` named by the base relation that holds it as herd names it (`rfe`,
+/// `coe`, `fre` between threads, `rfi`, `coi`, `fri` within one), a step in program order by what orders it as herd's models name it
 /// ([`po_name`]: `addr`, `data`, `ctrl`, `rmw`, the fence, `[A];po`, `po;[L]`, `po-loc`,
 /// `po`), or `?`.
 pub fn edge(x: &Execution, a: usize, b: usize) -> String {
@@ -164,11 +164,11 @@ pub fn edge(x: &Execution, a: usize, b: usize) -> String {
     } else if ea.thread.is_some() && !external && ea.po < eb.po {
         return po_name(x, a, b);
     } else if x.rf.contains(&(a, b)) {
-        "rf"
+        "rfi"
     } else if co_before(x, a, b) {
-        "co"
+        "coi"
     } else if fr {
-        "fr"
+        "fri"
     } else {
         "?"
     };
@@ -291,9 +291,9 @@ fn graph(test: &Test, code: &Code, x: &Execution, role: &'static str) -> AxExecu
                 let b = f.events[(k + 1) % f.events.len()];
                 let name = edge(x, a, b);
                 let kind = match name.as_str() {
-                    "rfe" | "rf" => "rf",
-                    "coe" | "co" => "co",
-                    "fre" | "fr" => "fr",
+                    "rfe" | "rfi" => "rf",
+                    "coe" | "coi" => "co",
+                    "fre" | "fri" => "fr",
                     "addr" => "addr",
                     "data" => "data",
                     "ctrl" => "ctrl",

@@ -39,13 +39,13 @@ const forbidden = {
     edges: [
       { from: 2, to: 3, kind: 'po', cycle: false },
       { from: 3, to: 4, kind: 'po', cycle: false },
-      { from: 5, to: 6, kind: 'po', cycle: true },
+      { from: 5, to: 6, kind: 'po', cycle: true, name: '[A];po' },
       { from: 4, to: 5, kind: 'rf', cycle: true },
       { from: 0, to: 6, kind: 'rf', cycle: false },
       { from: 0, to: 2, kind: 'co', cycle: false },
       { from: 1, to: 4, kind: 'co', cycle: false },
       { from: 6, to: 2, kind: 'fr', cycle: true },
-      { from: 2, to: 4, kind: 'po', cycle: true },
+      { from: 2, to: 4, kind: 'po', cycle: true, name: 'dmb.sy' },
     ],
     rf: [
       [4, 5],
@@ -79,7 +79,11 @@ test('parseAxView keeps the reply and rejects null', () => {
 
 test('the cycle as text follows the check, closing on its first event', () => {
   const x = parseAxView(forbidden)!.execution!;
-  assert.equal(cycleText(x), 'e2 -po-> e4 -rf-> e5 -po-> e6 -fr-> e2');
+  // program-order steps named as herd names what orders them (the server's `name`)
+  assert.equal(cycleText(x), 'e2 -dmb.sy-> e4 -rf-> e5 -[A];po-> e6 -fr-> e2');
+  // a server from before `name`: the kind
+  const old = { ...x, edges: x.edges.map(({ name: _n, ...e }) => e) };
+  assert.equal(cycleText(old), 'e2 -po-> e4 -rf-> e5 -po-> e6 -fr-> e2');
 });
 
 test("the cycle's layout: each thread a column in program order, initial writes on top, the cycle's edges bold", () => {
