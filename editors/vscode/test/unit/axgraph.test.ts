@@ -112,7 +112,7 @@ test("the cycle's layout: each thread a column in program order, initial writes 
 
 test('the page: verdict, the check and cycle, the graph with the cycle drawn bold, the block', () => {
   const html = axiomaticHtml(parseAxView(forbidden)!, { cspSource: 'vscode-resource:', nonce: 'N0nce' });
-  assert.match(html, /Forbidden by <strong>acyclic external<\/strong>: <code>e2 -po-&gt; e4 -rf-&gt; e5 -po-&gt; e6 -fr-&gt; e2<\/code>/);
+  assert.match(html, /Forbidden by <strong>acyclic external<\/strong>: <code>e2 -dmb\.sy-&gt; e4 -rf-&gt; e5 -\[A\];po-&gt; e6 -fr-&gt; e2<\/code>/);
   assert.match(html, /class="edge e-fr explains" data-kind="fr" data-from="6" data-to="2"/);
   assert.match(html, /class="edge e-rf explains" data-kind="rf" data-from="4" data-to="5"/);
   assert.match(html, /class="edge e-po explains" data-kind="po" data-from="3" data-to="4"/);
