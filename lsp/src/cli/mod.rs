@@ -1,5 +1,7 @@
 //! `litmus check` (`docs/reference.md#check`): read and parse every file, render diagnostics, check each clean
-//! test under each selected model, and print herd7-style text or the version-1 JSON document.
+//! test under each selected model of its dialect (`crate::dialect`: native and x86 tests
+//! operationally, AArch64 and RISC-V axiomatically, any mix in one run), and print herd7-style
+//! text or the version-2 JSON document.
 //!
 //! Code map:
 //! - `args.rs`: the command line (clap derive);
@@ -12,9 +14,10 @@
 //! - `text.rs`: herd's block, schedules, witness, warnings, stats, `--quiet` summaries;
 //! - `cond.rs`: the condition's observed variables, projected states, condition printing;
 //! - JSON: the crate's `json` module (`json::report`, `json::fences`), shared with the server;
-//! - `cdialect.rs`: herd's C tests, read (syntax errors, the `Result:` header) and reported as
-//!   not checkable yet;
-//! - `axiom.rs`: AArch64 and RISC-V tests, checked by the axiomatic engine against a cat model;
+//! - `cdialect.rs`: a run of herd's C tests only, read (syntax errors, the `Result:` header)
+//!   and reported as not checkable yet (in any other run a C file is `dialect::C`'s slot);
+//! - `axiom.rs`: an axiomatic model of a file (AArch64, RISC-V), checked by the axiomatic engine
+//!   against a cat model as one task of the run;
 //! - `merge.rs`: `litmus merge`, the shards' JSON documents combined into the unsharded one;
 //! - `progress.rs`: Ctrl-C and the progress line.
 //!
@@ -32,6 +35,7 @@ mod diagnostics;
 pub mod fences;
 pub mod merge;
 mod progress;
+mod sdg;
 mod stream;
 mod text;
 mod unbounded;
@@ -278,7 +282,7 @@ pub fn check(args: CheckArgs) -> i32 {
         None => (1..=args.files.len()).collect(),
     };
     if let Some(format) = args.dump_sdg {
-        return dump_sdg(&args, &positions, &ctl, &opts, format, color_err);
+        return sdg::dump(&args, &positions, &ctl, &opts, format, color_err);
     }
 
     let progress_on = !args.json && std::io::stderr().is_terminal();
@@ -344,59 +348,6 @@ fn bad_files_note(bad: usize, files: usize) {
         "the other files are checked"
     };
     err(&format!("litmus: {what}; {rest}"));
-}
-
-/// `--dump-sdg`: every file's static dependence graph instead of a check.
-fn dump_sdg(
-    args: &CheckArgs,
-    positions: &[usize],
-    ctl: &litmus_engine::Control,
-    opts: &litmus_engine::CheckOptions,
-    format: args::SdgFormat,
-    color_err: bool,
-) -> i32 {
-    let files: Vec<FileRun> = positions
-        .iter()
-        .map(|&i| load(&args.files[i - 1], ctl, opts))
-        .collect();
-    for f in files.iter().filter(|_| !args.json) {
-        let d = diagnostics_text(f, &f.diagnostics, color_err);
-        if !d.is_empty() {
-            let mut e = std::io::stderr().lock();
-            let _ = e.write_all(d.as_bytes()).and_then(|_| e.flush());
-        }
-    }
-    let bad = files.iter().filter(|f| f.has_errors()).count();
-    if bad > 0 && !args.json {
-        bad_files_note(bad, files.len());
-    }
-    for (fi, f) in files.iter().enumerate() {
-        let (Some(test), Some(index)) = (&f.test, &f.index) else {
-            continue;
-        };
-        let program = match litmus_engine::ir::Program::lower(test, opts.loop_bound) {
-            Ok(p) => p,
-            Err(e) => {
-                err(&format!("litmus: {}: cannot lower: {e}", f.path));
-                return exit::BAD_INPUT;
-            }
-        };
-        let sdg = litmus_engine::sdg::Sdg::new(&program);
-        if fi > 0 {
-            out("\n");
-        }
-        out(&match format {
-            args::SdgFormat::Text => {
-                format!("# {}\n{}", f.path, sdg.dump_text(&program, index))
-            }
-            args::SdgFormat::Dot => sdg.dump_dot(&program),
-        });
-    }
-    if bad > 0 {
-        exit::BAD_INPUT
-    } else {
-        exit::OK
-    }
 }
 
 /// What every file of a run shares.
