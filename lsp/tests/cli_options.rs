@@ -56,11 +56,11 @@ fn bad_options_exit_2_with_a_message() {
     let sb = example("sb.litmus");
     assert_bad(
         &["check", "--model", "arm", &sb],
-        "unknown memory model `arm`",
+        "unknown model `arm` (expected sc, tso, pso, aarch64 or riscv)",
     );
     assert_bad(
         &["check", "--model", "sc,,tso", &sb],
-        "unknown memory model",
+        "unknown model ``",
     );
     assert_bad(&["check", "--engine", "fast", &sb], "invalid value 'fast'");
     assert_bad(
