@@ -153,6 +153,28 @@ check('check_json_to_qf lists violations, errors and incomplete models, 1-based'
   }, 'items')
   eq(counts, { files = 3, failing = 1, errors = 1, incomplete = 1 }, 'counts')
   eq(#litmus.check_json_to_qf(vim.NIL), 0, 'not a document')
+  -- JSON version 2: AArch64 and RISC-V results under their model's key
+  local v2 = {
+    version = 2,
+    files = {
+      { path = 'sb-arm.litmus', diagnostics = {}, results = {
+        aarch64 = { complete = true, warnings = {}, violations = {
+          { kind = 'condition', message = '~exists condition does not hold', line = 7, col = 1, schedule = {} },
+        } },
+      } },
+      { path = 'big-rv.litmus', diagnostics = {}, results = {
+        riscv = { complete = false, violations = {}, warnings = { { message = 'stopped (timeout)' } } },
+      } },
+    },
+  }
+  local it2, c2 = litmus.check_json_to_qf(v2)
+  eq(vim.tbl_map(function(i)
+    return { i.filename, i.lnum, i.type, i.text }
+  end, it2), {
+    { 'sb-arm.litmus', 7, 'E', 'aarch64.cat condition violation: ~exists condition does not hold (schedule: 0 steps)' },
+    { 'big-rv.litmus', 1, 'W', 'riscv.cat: not verified, exploration incomplete (stopped (timeout))' },
+  }, 'v2 items')
+  eq(c2, { files = 2, failing = 1, errors = 0, incomplete = 1 }, 'v2 counts')
 end)
 
 check('find_files finds .litmus files recursively, sorted, skipping target/ and .git/', function()
