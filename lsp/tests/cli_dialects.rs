@@ -322,3 +322,54 @@ fn the_axiomatic_engine_stops_at_the_timeout_without_a_verdict() {
         q.stdout
     );
 }
+
+#[test]
+fn shards_of_a_mixed_run_merge_into_the_unsharded_document() {
+    let arm = scratch(
+        "cli_dialects",
+        "mp-arm.litmus",
+        b"AArch64 MP\n{ 0:X1=x; 0:X3=y; 1:X1=y; 1:X3=x; }\n P0          | P1          ;\n MOV W0,#1   | LDR W0,[X1] ;\n STR W0,[X1] | LDR W2,[X3] ;\n STR W0,[X3] |             ;\nexists (1:X0=1 /\\ 1:X2=0)\n",
+    );
+    let rv = scratch(
+        "cli_dialects",
+        "bad-rv.litmus",
+        b"RISCV B\n{ 0:x6=x; }\n P0 ;\n frob x5,0(x6) ;\nexists (0:x5=1)\n",
+    );
+    let (sb, mp) = (example("sb.litmus"), example("mp.litmus"));
+    let files = [sb.as_str(), arm.as_str(), mp.as_str(), rv.as_str()];
+    // Times differ from run to run: the documents are compared without them.
+    let timeless = |v: serde_json::Value| {
+        let s = v.to_string();
+        let mut out = String::new();
+        let mut rest = s.as_str();
+        while let Some(i) = rest.find("_ms\":") {
+            out += &rest[..i + 5];
+            rest =
+                rest[i + 5..].trim_start_matches(|c: char| c.is_ascii_digit() || ".e-".contains(c));
+        }
+        out + rest
+    };
+    let mut shards = vec![];
+    for k in 1..=2 {
+        let shard = format!("{k}/2");
+        let mut args = vec!["check", "--json", "--shard", &shard];
+        args.extend(files);
+        let r = run(&args);
+        shards.push(scratch(
+            "cli_dialects",
+            &format!("shard{k}.json"),
+            r.stdout.as_bytes(),
+        ));
+    }
+    let merged = run(&["merge", &shards[0], &shards[1]]);
+    let mut args = vec!["check", "--json"];
+    args.extend(files);
+    let whole = run(&args);
+    assert_eq!(merged.status, whole.status, "{}", merged.stderr);
+    assert_eq!(whole.status, 2, "the broken RISC-V file");
+    assert_eq!(timeless(merged.json()), timeless(whole.json()));
+    assert_eq!(
+        whole.json()["files"][1]["results"]["aarch64"]["condition"]["holds"],
+        true
+    );
+}

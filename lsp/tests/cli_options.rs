@@ -58,10 +58,7 @@ fn bad_options_exit_2_with_a_message() {
         &["check", "--model", "arm", &sb],
         "unknown model `arm` (expected sc, tso, pso, aarch64 or riscv)",
     );
-    assert_bad(
-        &["check", "--model", "sc,,tso", &sb],
-        "unknown model ``",
-    );
+    assert_bad(&["check", "--model", "sc,,tso", &sb], "unknown model ``");
     assert_bad(&["check", "--engine", "fast", &sb], "invalid value 'fast'");
     assert_bad(
         &["check", "--loop-bound", "many", &sb],
