@@ -4,8 +4,10 @@
 //! CLI and the server.
 
 pub mod catmodel;
+pub mod dialect;
 pub mod jobs;
 pub mod json;
 pub mod limits;
 pub mod memory;
 pub mod server;
+pub mod steps;

@@ -3,11 +3,13 @@
 
 mod catmodel;
 mod cli;
+mod dialect;
 mod jobs;
 mod json;
 mod limits;
 mod memory;
 mod server;
+mod steps;
 
 /// Counts allocations so that every check can stop at the memory budget (`memory`).
 #[global_allocator]

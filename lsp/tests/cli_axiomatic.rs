@@ -64,10 +64,11 @@ fn a_reachable_not_exists_is_a_violation_with_its_execution() {
         r.stdout
     );
     let j = run(&["check", "--json", &f]).json();
-    let file = &j["files"][0];
-    assert_eq!(file["condition"]["holds"], false);
-    assert_eq!(file["condition"]["positive"], 1);
-    assert_eq!(file["states"].as_array().map(Vec::len), Some(4));
+    let r = &j["files"][0]["results"]["aarch64"];
+    assert_eq!(r["condition"]["holds"], false);
+    assert_eq!(r["condition"]["positive"], 1);
+    assert_eq!(r["states"].as_array().map(Vec::len), Some(4));
+    assert_eq!(r["violations"][0]["kind"], "condition");
 }
 
 #[test]
@@ -107,9 +108,11 @@ fn an_error_in_an_arm_test_is_reported_at_its_line_and_column() {
     );
     let r = run(&["check", &f]);
     assert_eq!(r.status, 2, "{}{}", r.stdout, r.stderr);
+    // As every dialect's diagnostics: the message, then the file, line and column.
     assert!(
         r.stderr
-            .contains("bad.litmus:4:2: error: `FOO` is outside the supported AArch64 subset"),
+            .contains("error: `FOO` is outside the supported AArch64 subset")
+            && r.stderr.contains("bad.litmus:4:2\n"),
         "{}",
         r.stderr
     );

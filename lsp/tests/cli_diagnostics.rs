@@ -79,7 +79,7 @@ fn json_reports_diagnostics_with_empty_results() {
     let r = run(&["check", "--json", &path]);
     assert_eq!(r.status, 2, "{}", r.stderr);
     let doc = r.json();
-    assert_eq!(doc["version"], 1);
+    assert_eq!(doc["version"], 2);
     let file = &doc["files"][0];
     assert_eq!(file["path"], path.as_str());
     assert_eq!(file["results"], serde_json::json!({}));

@@ -1,4 +1,4 @@
-//! `--json`: the version-1 document of `docs/reference.md#json`, checked key by key on real runs.
+//! `--json`: the version-2 document of `docs/reference.md#json`, checked key by key on real runs.
 
 mod cli_support;
 use cli_support::*;
@@ -44,7 +44,7 @@ fn sb_document_has_the_spec_shape_and_herd_counts() {
     assert_eq!(r.status, 0, "{}", r.stderr);
     let doc = r.json();
     assert_eq!(keys(&doc), ["version", "files"]);
-    assert_eq!(doc["version"], 1);
+    assert_eq!(doc["version"], 2);
     let file = &doc["files"][0];
     assert!(file["path"].as_str().unwrap().ends_with("sb.litmus"));
     assert_eq!(file["name"], "SB");

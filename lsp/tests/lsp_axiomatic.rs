@@ -19,10 +19,37 @@ const MP_RV: &str = "RISCV MP\n{ 0:x5=1; 0:x6=x; 0:x7=y; 1:x6=y; 1:x8=x; }\n P0 
 
 async fn checked(h: &mut Harness, uri: &str, text: &str) -> (Vec<Value>, Value) {
     h.open(uri, 1, text).await;
-    h.status(uri, "done").await;
+    let st = h.status(uri, "done").await;
+    // The status bar's verdict is the architecture's model's, never SC/TSO/PSO's.
+    let key = if text.starts_with("AArch64") {
+        "aarch64"
+    } else {
+        "riscv"
+    };
+    assert_eq!(
+        st["verdicts"]
+            .as_object()
+            .map(|v| v.keys().collect::<Vec<_>>()),
+        Some(vec![&key.to_string()]),
+        "{st}"
+    );
+    assert!(
+        st["tooltip"]
+            .as_str()
+            .is_some_and(|t| t.contains(&format!("{key}.cat"))),
+        "{st}"
+    );
     let d = h.last_diagnostics(uri).unwrap();
     let diags = d["diagnostics"].as_array().unwrap().clone();
     let view = h.request("litmus/axiomatic", json!({"uri": uri})).await;
+    // ✗ only for a `~exists` or `forall` that does not hold; an `exists` is answered Ok/No.
+    let fails = view["herd"] == "No" && view["quantifier"] != "exists";
+    let want = if fails { "fails" } else { "holds" };
+    assert_eq!(st["verdicts"][key], want, "{st}");
+    if view["quantifier"] == "exists" {
+        let herd = view["herd"].as_str().unwrap().to_lowercase();
+        assert_eq!(st["exists"][key], json!(herd), "{st}");
+    }
     (diags, view)
 }
 
@@ -162,6 +189,12 @@ async fn aarch64_forbidden_with_its_cycle_and_allowed_with_a_witness() {
         "{msg}"
     );
     assert!(msg.contains(&format!("forbidden by {check}: e")), "{msg}");
+    // Program-order steps named by what orders them, as herd names it: the barrier on P0, the
+    // acquire on P1 (never a bare `-po->`).
+    assert!(
+        msg.contains(" -dmb.sy-> ") && msg.contains(" -[A];po-> ") && !msg.contains("-po->"),
+        "{msg}"
+    );
     let (lenses, md) = lens_and_hover(&mut h, a, MP_ARM_DMB).await;
     assert_eq!(lenses.len(), 1, "{lenses:?}");
     assert!(

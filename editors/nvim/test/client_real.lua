@@ -276,7 +276,29 @@ else
     local lines = vim.api.nvim_buf_get_lines(ax.last.buf, 0, -1, false)
     local text = table.concat(lines, '\n')
     eq(lines[2], "No: the condition's state is forbidden under aarch64.cat (litmus)", text)
-    eq(text:match('forbidden by acyclic %S+: e%d+ %-%a+%-> ') ~= nil, true, 'the check and cycle\n' .. text)
+    eq(text:match('forbidden by acyclic %S+: e%d+ %-%S+%-> ') ~= nil, true, 'the check and cycle\n' .. text)
+    -- program-order steps named as herd names what orders them (the barrier, the acquire)
+    eq(text:find(' -dmb.sy-> ', 1, true) ~= nil and text:find('-po->', 1, true) == nil, true, 'herd names\n' .. text)
+    -- :LitmusStatus and the status line: the model's own verdict and herd's answer
+    wait_for(15000, 'the AArch64 status', function()
+      return litmus.statusline(ab) == 'aarch64.cat ✓ No'
+    end)
+    -- the hover on the condition, as Neovim 0.7 shows it: no stray backticks, `/\` kept
+    local hover = vim.lsp.buf_request_sync(ab, 'textDocument/hover', {
+      textDocument = { uri = vim.uri_from_bufnr(ab) },
+      position = { line = 7, character = 2 },
+    }, 15000)
+    local md
+    for _, r in pairs(hover or {}) do
+      if r.result and r.result.contents then
+        md = r.result.contents.value
+      end
+    end
+    eq(type(md), 'string', 'a hover on the condition')
+    local shown = litmus.hover_text(md, true)
+    eq(shown:find('Condition exists (1:X0=1 /\\ 1:X2=0)', 1, true) ~= nil, true, shown)
+    eq(shown:find('`acyclic', 1, true), nil, shown)
+    eq(select(2, shown:gsub('\n```', '')), 2, 'fences only: ' .. shown)
     eq(text:find('  * rf ', 1, true) ~= nil, true, 'an rf edge on the cycle\n' .. text)
     eq(text:find('Observation MP+dmb.sy+ldar Never 0', 1, true) ~= nil, true, "herd's block\n" .. text)
     vim.cmd('bwipe!')

@@ -15,6 +15,8 @@ check('format_status uses the code lens wording and ignores unknown verdicts', f
   eq(litmus.format_status({ state = 'done', verdicts = { sc = 'incomplete' }, limit = 'time' }), 'SC ? (time limit)')
   eq(litmus.format_status({ state = 'done', verdicts = { sc = 'holds' }, limit = 'disk' }), 'SC ✓')
   eq(litmus.format_status(nil), '')
+  eq(litmus.format_status({ state = 'done', verdicts = { aarch64 = 'holds' }, exists = { aarch64 = 'no' } }), 'aarch64.cat ✓ No')
+  eq(litmus.format_status({ state = 'done', verdicts = { riscv = 'fails' } }), 'riscv.cat ✗')
   eq(litmus.format_status({ state = 'queued', verdicts = {} }), 'queued (queued)')
   eq(litmus.format_status({ state = 'done', verdicts = {}, problem = 'line 2: expected `;`' }), 'cannot verify: line 2: expected `;`')
 end)
@@ -31,6 +33,11 @@ check('hover_text turns command links into commands and tables into lines', func
   -- the float's Vim syntax before 0.10 shows code spans' backticks (tree-sitter conceals them)
   eq(litmus.hover_text('`x = 1;` is delayed\n\n\n\nend', true), 'x = 1; is delayed\n\nend')
   eq(litmus.hover_text('`x = 1;` is delayed', false), '`x = 1;` is delayed')
+  -- an AArch64 hover on Neovim 0.7: no stray backticks, herd's block verbatim (`/\` kept)
+  local ax = litmus.hover_text('**No: forbidden**\n\nForbidden by `acyclic ob: e2 -dmb.sy-> e4`\n\n```\nCondition exists (1:X0=1 /\\ 1:X2=0)\n```\n', true)
+  eq(ax:find('`acyclic', 1, true), nil, ax)
+  eq(ax:find('\n```\nCondition exists (1:X0=1 /\\ 1:X2=0)\n```', 1, true) ~= nil, true, ax)
+  eq(select(2, ax:gsub('`', '')), 6, 'only the fences keep backticks: ' .. ax)
 end)
 
 check('axiomatic lines: the verdict, the check and cycle, the edges with the cycle marked, the block', function()
@@ -146,6 +153,28 @@ check('check_json_to_qf lists violations, errors and incomplete models, 1-based'
   }, 'items')
   eq(counts, { files = 3, failing = 1, errors = 1, incomplete = 1 }, 'counts')
   eq(#litmus.check_json_to_qf(vim.NIL), 0, 'not a document')
+  -- JSON version 2: AArch64 and RISC-V results under their model's key
+  local v2 = {
+    version = 2,
+    files = {
+      { path = 'sb-arm.litmus', diagnostics = {}, results = {
+        aarch64 = { complete = true, warnings = {}, violations = {
+          { kind = 'condition', message = '~exists condition does not hold', line = 7, col = 1, schedule = {} },
+        } },
+      } },
+      { path = 'big-rv.litmus', diagnostics = {}, results = {
+        riscv = { complete = false, violations = {}, warnings = { { message = 'stopped (timeout)' } } },
+      } },
+    },
+  }
+  local it2, c2 = litmus.check_json_to_qf(v2)
+  eq(vim.tbl_map(function(i)
+    return { i.filename, i.lnum, i.type, i.text }
+  end, it2), {
+    { 'sb-arm.litmus', 7, 'E', 'aarch64.cat condition violation: ~exists condition does not hold (schedule: 0 steps)' },
+    { 'big-rv.litmus', 1, 'W', 'riscv.cat: not verified, exploration incomplete (stopped (timeout))' },
+  }, 'v2 items')
+  eq(c2, { files = 2, failing = 1, errors = 0, incomplete = 1 }, 'v2 counts')
 end)
 
 check('find_files finds .litmus files recursively, sorted, skipping target/ and .git/', function()

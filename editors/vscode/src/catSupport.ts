@@ -7,7 +7,7 @@ import { changeMessage, changeSummary, parseModelChanges } from './logic/modelCh
 export const CAT_LANGUAGE_ID = 'cat';
 export const WRITE_BUILTIN_MODEL = 'litmus.writeBuiltinModel';
 export const MODEL_CHANGES_NOTIFICATION = 'litmus/modelChanges';
-const BUILTIN_MODELS = ['aarch64', 'riscv', 'sc', 'x86tso'];
+const BUILTIN_MODELS = ['aarch64', 'riscv', 'ppc', 'arm', 'rc11', 'sc', 'x86tso'];
 
 export class CatSupport implements vscode.Disposable {
   private readonly changes = vscode.languages.createDiagnosticCollection('litmus-model-changes');

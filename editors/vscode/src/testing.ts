@@ -191,14 +191,14 @@ export function registerTestExplorer(context: vscode.ExtensionContext, deps: Tes
         if (!uri || !trees.has(uri)) continue;
         perFile.set(uri, [...(perFile.get(uri) ?? []), item.id]);
       }
-      const all = models();
       // Files grouped by the models to check, saved files in one catalogue run per group,
       // unsaved editors one by one through standard input.
       const groups = new Map<string, { models: Model[]; files: string[] }>();
       const dirty: { uri: string; models: Model[] }[] = [];
       for (const [uri, ids] of perFile) {
         const tree = trees.get(uri)!;
-        const ms = modelsToRun(tree, ids, all);
+        // An AArch64 or RISC-V file: its architecture's model (the tree knows which).
+        const ms = modelsToRun(tree, ids, tree.models);
         if (ms.length === 0) continue;
         const item = ctrl.items.get(uri);
         if (item) {
@@ -258,7 +258,7 @@ export function registerTestExplorer(context: vscode.ExtensionContext, deps: Tes
       if (!bin.path) {
         for (const [uri] of perFile) {
           const tree = trees.get(uri)!;
-          apply(uri, fileResults(tree, all, undefined, undefined, bin.error ?? 'no litmus binary'));
+          apply(uri, fileResults(tree, tree.models, undefined, undefined, bin.error ?? 'no litmus binary'));
         }
         return summary;
       }

@@ -201,8 +201,15 @@ fn coherent(ev: &[Event], rf: &[(usize, usize)], co: &[Vec<usize>]) -> bool {
 /// Calls `f` on every (rf, co) of the skeleton; `f` returns false to stop. With `uniproc`
 /// (the model requires `acyclic po-loc | rf | co | fr`), the candidates that break it are
 /// left out before the model runs: co orders against program order, reads of a later write
-/// of their own thread, and any other incoherent candidate.
-pub fn each_candidate(sk: &Skeleton, uniproc: bool, f: &mut Visit) -> bool {
+/// of their own thread, and any other incoherent candidate. `stop` is polled at each candidate
+/// left out (`f` polls it for the others), so a check stops at its deadline however few of
+/// the candidates are coherent.
+pub fn each_candidate(
+    sk: &Skeleton,
+    uniproc: bool,
+    stop: &dyn Fn() -> bool,
+    f: &mut Visit,
+) -> bool {
     let ev = &sk.events;
     let sources: Vec<(usize, Vec<usize>)> = sk
         .sources
@@ -250,7 +257,11 @@ pub fn each_candidate(sk: &Skeleton, uniproc: bool, f: &mut Visit) -> bool {
                 .zip(&co_choice)
                 .map(|(o, c)| o[*c].clone())
                 .collect();
-            if (!uniproc || coherent(ev, &rf, &co)) && !f(&rf, &co) {
+            if uniproc && !coherent(ev, &rf, &co) {
+                if stop() {
+                    return false;
+                }
+            } else if !f(&rf, &co) {
                 return false;
             }
             if !odometer(&mut co_choice, |i| orders[i].len()) {

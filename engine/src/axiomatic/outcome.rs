@@ -382,7 +382,7 @@ pub fn check(
         let chosen: Vec<&Path> = all.iter().zip(&choice).map(|(p, c)| &p[*c]).collect();
         if let Some(sk) = exec::skeleton(&init, &chosen) {
             let tregs: Vec<&BTreeMap<asm::Reg, i64>> = chosen.iter().map(|p| &p.regs).collect();
-            each_candidate(&sk, uniproc, &mut |rf, co| {
+            each_candidate(&sk, uniproc, stop, &mut |rf, co| {
                 if stop() {
                     return false;
                 }

@@ -294,7 +294,7 @@ pub fn check_program(
         let chosen: Vec<&IrPath> = all.iter().zip(&choice).map(|(p, c)| &p[*c]).collect();
         let paths: Vec<&Path> = chosen.iter().map(|p| &p.path).collect();
         if let Some(sk) = exec::skeleton(&init, &paths) {
-            each_candidate(&sk, uniproc, &mut |rf, co| {
+            each_candidate(&sk, uniproc, stop, &mut |rf, co| {
                 if stop() {
                     return false;
                 }

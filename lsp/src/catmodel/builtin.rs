@@ -4,11 +4,13 @@
 
 use std::path::{Path, PathBuf};
 
-use litmus_engine::axiomatic::{AARCH64_CAT, RISCV_CAT, SC_CAT, X86TSO_CAT};
+use litmus_engine::axiomatic::{
+    AARCH64_CAT, ARM_CAT, PPC_CAT, RC11_CAT, RISCV_CAT, SC_CAT, X86TSO_CAT,
+};
 use litmus_engine::cat::{library_file, LIBRARY};
 
 /// The built-in models: name, file name, what it is, text.
-pub const MODELS: [(&str, &str, &str, &str); 4] = [
+pub const MODELS: [(&str, &str, &str, &str); 7] = [
     (
         "aarch64",
         "aarch64.cat",
@@ -16,6 +18,14 @@ pub const MODELS: [(&str, &str, &str, &str); 4] = [
         AARCH64_CAT,
     ),
     ("riscv", "riscv.cat", "RISC-V (RVWMO)", RISCV_CAT),
+    ("ppc", "ppc.cat", "POWER (\"Herding cats\")", PPC_CAT),
+    ("arm", "arm.cat", "ARMv7 (\"Herding cats\")", ARM_CAT),
+    (
+        "rc11",
+        "rc11.cat",
+        "RC11 (C11 atomics, Lahav et al. PLDI 2017)",
+        RC11_CAT,
+    ),
     (
         "sc",
         "sc.cat",

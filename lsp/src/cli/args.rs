@@ -14,7 +14,7 @@ Examples:
   litmus check examples/sb.litmus
       SB under SC, TSO and PSO, herd7-style, with schedules for every violation
   litmus check --model tso --json examples/*.litmus
-      one JSON document (version 1) for several files, TSO only
+      one JSON document (version 2) for several files, TSO only (other dialects refused)
   litmus check --engine exhaustive --loop-bound 4 --timeout 10 examples/dekker.litmus
       the reference explorer, loops unrolled at most 4 times, at most 10 s per model
   litmus check -q -j 4 catalogue/*.litmus
@@ -29,7 +29,8 @@ Exit status:
   3  exploration was incomplete (timeout, Ctrl-C, memory budget) and found no violation
   141  stdout was closed early (`litmus check ... | head`): the rest is not printed";
 
-/// A checker for litmus tests under the SC, TSO and PSO memory models.
+/// A checker for litmus tests: native and x86 under the SC, TSO and PSO memory models,
+/// AArch64 and RISC-V under their architectures' axiomatic models.
 #[derive(Debug, Parser)]
 #[command(
     name = "litmus",
@@ -87,17 +88,19 @@ pub struct CheckArgs {
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
 
-    /// Memory models to check, comma separated.
+    /// Models to check, comma separated: sc, tso, pso (native and x86 tests), aarch64,
+    /// riscv, ppc, arm (AArch64, RISC-V, POWER and ARMv7 tests). Each file is checked under the listed models of its
+    /// dialect; a file of a dialect none is listed for is refused. Default: every model of
+    /// each file's dialect.
     #[arg(
         long,
         value_name = "MODELS",
         value_delimiter = ',',
-        value_parser = parse_model,
-        default_value = "sc,tso,pso"
+        value_parser = parse_model_key
     )]
-    pub model: Vec<Model>,
+    pub model: Vec<String>,
 
-    /// Print one JSON document (version 1) instead of text.
+    /// Print one JSON document (version 2) instead of text.
     #[arg(long)]
     pub json: bool,
 
@@ -127,7 +130,8 @@ pub struct CheckArgs {
     pub dump_sdg: Option<SdgFormat>,
 
     /// AArch64 and RISC-V tests: check against this cat model (herd's language) in place of
-    /// the project's own model for the architecture; `include "f"` reads `f` beside it.
+    /// the project's own model for the architecture; `include "f"` reads `f` beside it. A
+    /// native or x86 file in the run is refused (they are checked operationally).
     #[arg(long, value_name = "FILE")]
     pub cat: Option<PathBuf>,
 
@@ -174,12 +178,22 @@ pub struct CheckArgs {
 }
 
 impl CheckArgs {
-    /// The models to check, each once, in the canonical order SC, TSO, PSO.
+    /// The operational models to check, each once, in the canonical order SC, TSO, PSO:
+    /// those `--model` lists, or all three without `--model`.
     pub fn models(&self) -> Vec<Model> {
-        let mut models = self.model.clone();
+        let mut models: Vec<Model> = if self.model.is_empty() {
+            vec![Model::Sc, Model::Tso, Model::Pso]
+        } else {
+            self.model.iter().filter_map(|k| Model::parse(k)).collect()
+        };
         models.sort();
         models.dedup();
         models
+    }
+
+    /// Whether the model of key `key` is to be checked (every model without `--model`).
+    pub fn wants(&self, key: &str) -> bool {
+        self.model.is_empty() || self.model.iter().any(|k| k == key)
     }
 
     pub fn check_options(&self) -> CheckOptions {
@@ -250,9 +264,15 @@ pub enum ColorWhen {
     Never,
 }
 
-fn parse_model(s: &str) -> Result<Model, String> {
-    Model::parse(s.trim())
-        .ok_or_else(|| format!("unknown memory model `{s}` (expected sc, tso or pso)"))
+fn parse_model_key(s: &str) -> Result<String, String> {
+    let k = s.trim().to_ascii_lowercase();
+    if crate::dialect::is_model(&k) {
+        Ok(k)
+    } else {
+        Err(format!(
+            "unknown model `{s}` (expected sc, tso, pso, aarch64, riscv, ppc or arm)"
+        ))
+    }
 }
 
 /// `K/N` with 1 <= K <= N.
@@ -329,6 +349,14 @@ mod tests {
             panic!("not check")
         };
         assert_eq!(args.models(), vec![Model::Sc, Model::Tso, Model::Pso]);
+        assert!(!args.wants("aarch64"));
+        let cli = Cli::try_parse_from(["litmus", "check", "--model", "riscv", "a.litmus"]).unwrap();
+        let Command::Check(args) = cli.command else {
+            panic!("not check")
+        };
+        assert!(args.models().is_empty());
+        assert!(args.wants("riscv") && !args.wants("sc"));
+        assert!(Cli::try_parse_from(["litmus", "check", "--model", "arm", "a.litmus"]).is_err());
     }
 
     #[test]

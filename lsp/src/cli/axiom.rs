@@ -1,194 +1,221 @@
-//! `litmus check` on herd's AArch64 and RISC-V tests (`docs/arm-riscv.md`): when every file of
-//! the run is one, each is checked by the axiomatic engine against the project's cat model for
-//! its architecture (or `--cat FILE`), and printed as herd prints it (states, `Ok`/`No`,
-//! witnesses, `Observation`), followed by a witness execution or the check and cycle that
-//! forbid the condition's state; `--json` prints one JSON document. Exit status as for the
-//! other tests: 2 for a file that does not parse or cannot be checked, 1 when a `~exists` or
-//! `forall` does not hold, else 0. A run that mixes them with other tests checks the others
-//! and says that checking these is not available in such a run.
+//! An axiomatic model of one file in `litmus check` (`docs/arm-riscv.md#checking`): herd's
+//! AArch64 and RISC-V tests (and the dialects `crate::dialect` adds) are checked by the
+//! axiomatic engine against their dialect's cat model (or `--cat FILE`), on the run's workers
+//! like any model of any file, under `--timeout`, Ctrl-C and the memory budget (the engine
+//! polls the check's control between candidates; a stopped check is incomplete, without a
+//! verdict). Text: herd's block (states, `Ok`/`No`, witnesses, `Observation`), then a witness
+//! execution or the check and cycle that forbid the condition's state; `-q`: one line. A
+//! `~exists` or `forall` that does not hold is a violation (exit 1); a test the engine refuses
+//! is an error of the file (exit 2, its message a diagnostic in the JSON document).
 
 use std::fmt::Write as _;
 use std::path::Path;
+use std::time::Instant;
 
-use litmus_engine::asm::{Arch, Code};
-use litmus_engine::ast::{Quantifier, Test};
-use litmus_engine::axiomatic::{self, Event, Execution, Kind, Report};
+use litmus_engine::ast::Quantifier;
+use litmus_engine::axiomatic::{AxError, Event, Execution, Kind, Report};
 use litmus_engine::cat::Model;
+use litmus_engine::StopReason;
 
-use crate::json::axiom as json;
-use crate::json::axview::{block, edge};
+use crate::dialect::{self, Answer, AxModel};
+use crate::json::axiom::{AxInput, AxOutcome};
+use crate::json::axview::edge;
 
-use super::args::CheckArgs;
-use super::{err, exit, out};
+use super::progress::ProgressLine;
+use super::{FileRun, ModelOut, Out, Run};
 
-fn is_asm(text: &str) -> bool {
-    Arch::from_herd_name(super::first_word(text)).is_some()
+/// What an axiomatic model of a file answered.
+pub struct AxOut {
+    pub model: &'static AxModel,
+    /// The cat model's name (the project's, or the `--cat` file).
+    pub name: String,
+    pub result: Result<Answer, Refused>,
+    pub time_ms: f64,
 }
 
-/// Runs the check when every file is an AArch64 or RISC-V test; `None` otherwise.
-pub fn run(args: &CheckArgs) -> Option<i32> {
-    let texts = super::read_if_every(&args.files, is_asm)?;
-    let user = match &args.cat {
-        None => None,
-        Some(path) => match load_cat(path) {
-            Ok(m) => Some((m, path.display().to_string())),
-            Err(e) => {
-                err(&format!("litmus: {}: {e}", path.display()));
-                return Some(exit::BAD_INPUT);
-            }
-        },
-    };
-    let mut status = exit::OK;
-    let mut docs = Vec::new();
-    let model_for = |arch: Arch| match &user {
-        Some((m, name)) => (m.clone(), name.clone()),
-        None => (
-            axiomatic::builtin_model(arch),
-            axiomatic::builtin_model_name(arch).to_string(),
-        ),
-    };
-    // Parse and check every file on `-j` workers (default: one per core); print in
-    // argument order.
-    let jobs = args
-        .jobs
-        .map_or_else(
-            || std::thread::available_parallelism().map_or(1, |n| n.get()),
-            |j| j as usize,
-        )
-        .clamp(1, texts.len().max(1));
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let mut results: Vec<_> = std::thread::scope(|sc| {
-        let workers: Vec<_> = (0..jobs)
-            .map(|_| {
-                sc.spawn(|| {
-                    let mut mine = Vec::new();
-                    loop {
-                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                        let Some(text) = texts.get(i) else {
-                            return mine;
-                        };
-                        let p = litmus_engine::syntax::parse(text);
-                        let checked = match (&p.test, &p.asm) {
-                            (Some(test), Some(code))
-                                if !p.diagnostics.iter().any(|d| d.is_error()) =>
-                            {
-                                let (model, _) = model_for(code.arch);
-                                Some(axiomatic::check(test, code, &model, &|| false))
-                            }
-                            _ => None,
-                        };
-                        mine.push((i, p, checked));
-                    }
-                })
-            })
-            .collect();
-        workers
-            .into_iter()
-            .flat_map(|w| w.join().unwrap_or_default())
-            .collect()
-    });
-    results.sort_by_key(|r| r.0);
-    for ((f, text), (_, p, checked)) in args.files.iter().zip(&texts).zip(results) {
-        let path = f.display().to_string();
-        let (Some(test), Some(code), false) =
-            (&p.test, &p.asm, p.diagnostics.iter().any(|d| d.is_error()))
-        else {
-            let index = litmus_engine::LineIndex::new(text);
-            for d in p.diagnostics.iter().filter(|d| d.is_error()) {
-                let pos = index.line_col(d.span.start);
-                // `LineIndex` counts lines and columns from 1.
-                err(&format!(
-                    "{path}:{}:{}: error: {}",
-                    pos.line, pos.col, d.message
-                ));
-            }
-            status = exit::BAD_INPUT;
-            continue;
-        };
-        let model_name = model_for(code.arch).1;
-        let Some(checked) = checked else { continue };
-        match checked {
-            Err(e) => {
-                let at = e.span.map(|s| {
-                    let pos = litmus_engine::LineIndex::new(text).line_col(s.start);
-                    format!("{}:{}: ", pos.line, pos.col)
-                });
-                err(&format!(
-                    "litmus: {path}:{}cannot check: {e}",
-                    at.unwrap_or_default()
-                ));
-                status = exit::BAD_INPUT;
-            }
-            Ok(r) => {
-                let violated = !r.ok && r.quantifier != Quantifier::Exists;
-                if violated && status == exit::OK {
-                    status = exit::VIOLATION;
-                }
-                let names = Names { test, code };
-                if args.json {
-                    docs.push(json::File::new(&path, &model_name, test, text, &r, &|a| {
-                        names.loc(a)
-                    }));
-                } else {
-                    let mut s = String::new();
-                    if args.files.len() > 1 {
-                        let _ = writeln!(s, "# {path}");
-                    }
-                    let _ = writeln!(s, "{path}: model {model_name}");
-                    s += &block(test, code, text, &r);
-                    s += &explain(&r, &names);
-                    s.push('\n');
-                    out(&s);
-                }
-            }
+/// Why there is no answer.
+pub enum Refused {
+    /// The engine cannot check the test (outside its subset, no condition, ...): an error of
+    /// the file.
+    Error(AxError),
+    /// Stopped before the end (`--timeout`, Ctrl-C, the memory budget): no verdict.
+    Stopped(StopReason),
+}
+
+impl AxOut {
+    pub fn violation(&self) -> bool {
+        matches!(&self.result, Ok(a) if crate::json::axiom::violated(&a.report).is_some())
+    }
+
+    pub fn incomplete(&self) -> bool {
+        matches!(self.result, Err(Refused::Stopped(_)))
+    }
+
+    /// The engine's refusal, as an error diagnostic of the file.
+    pub fn error(&self) -> Option<litmus_engine::Diagnostic> {
+        match &self.result {
+            Err(Refused::Error(e)) => Some(litmus_engine::Diagnostic::error(
+                e.span.unwrap_or(litmus_engine::Span::new(0, 0)),
+                format!("cannot check under {}: {}", self.name, e.message),
+            )),
+            _ => None,
         }
     }
-    if args.json {
-        let doc = json::Document::new(docs);
-        out(&format!(
-            "{}\n",
-            serde_json::to_string_pretty(&doc).unwrap_or_default()
-        ));
+
+    /// Its entry's input in the JSON document (`None` for a refusal, which is a diagnostic).
+    pub fn json(&self) -> Option<AxInput<'_>> {
+        let outcome = match &self.result {
+            Ok(a) => AxOutcome::Done {
+                report: &a.report,
+                locs: &a.locs,
+            },
+            Err(Refused::Stopped(r)) => AxOutcome::Stopped(stop_key(*r)),
+            Err(Refused::Error(_)) => return None,
+        };
+        Some(AxInput {
+            key: self.model.key,
+            model: &self.name,
+            outcome,
+            time_ms: self.time_ms,
+        })
     }
-    Some(status)
 }
 
-fn load_cat(path: &Path) -> Result<Model, String> {
+fn stop_key(r: StopReason) -> &'static str {
+    match r {
+        StopReason::Cancelled => "cancelled",
+        StopReason::Timeout => "timeout",
+        StopReason::Memory { .. } => "memory",
+    }
+}
+
+/// Checks file `f` under `m` (`first`: its first model, whose `--timeout` counts parsing).
+pub fn check(run: &Run, f: &FileRun, m: &'static AxModel, first: bool) -> Option<ModelOut> {
+    let (test, text) = (f.test.as_ref()?, f.text.as_deref()?);
+    if run.ctl.is_cancelled() {
+        return None;
+    }
+    let name = match &run.cat {
+        Some((_, path)) => path.clone(),
+        None => m.name.to_string(),
+    };
+    let label = format!("{} {}", f.path, m.key);
+    let (c, line) = ProgressLine::start(&run.ctl, label, run.progress_on);
+    let timeout = run.opts.timeout.map(|t| {
+        if first {
+            t.saturating_sub(f.parse_time)
+        } else {
+            t
+        }
+    });
+    let ctl = c.child().with_timeout(timeout);
+    let start = Instant::now();
+    let loaded = dialect::Loaded {
+        test,
+        text,
+        asm: f.asm.as_ref(),
+    };
+    let answer = (m.check)(&loaded, run.cat.as_ref().map(|c| &c.0), &|| {
+        ctl.should_stop()
+    });
+    line.finish();
+    let result = match (answer, ctl.stop_reason()) {
+        (Ok(a), _) => Ok(a),
+        (Err(_), Some(r)) => Err(Refused::Stopped(r)),
+        (Err(e), None) => Err(Refused::Error(e)),
+    };
+    let out = AxOut {
+        model: m,
+        name,
+        result,
+        time_ms: start.elapsed().as_secs_f64() * 1000.0,
+    };
+    let text = if run.args.json {
+        String::new()
+    } else {
+        render(run, f, &out)
+    };
+    Some(ModelOut {
+        out: Out::Ax(out),
+        text,
+    })
+}
+
+/// The text of an axiomatic model of `f`: herd's block and the execution that explains it,
+/// or with `-q` one line.
+fn render(run: &Run, f: &FileRun, o: &AxOut) -> String {
+    let name = f.test.as_ref().map_or("", |t| t.name.text.as_str());
+    let st = run.style;
+    if run.args.quiet {
+        let parts = match &o.result {
+            Err(Refused::Error(_)) => return String::new(),
+            Err(Refused::Stopped(r)) => {
+                st.yellow(&format!("no verdict, incomplete ({})", stop_key(*r)))
+            }
+            Ok(a) => {
+                let r = &a.report;
+                let herd = if r.ok { "Ok" } else { "No" };
+                let v = if crate::json::axiom::violated(r).is_some() {
+                    st.red("1 violation")
+                } else {
+                    "no violation".to_string()
+                };
+                format!(
+                    "{herd}, {} {} ({} of {} executions), {v}",
+                    r.quantifier.as_str(),
+                    if r.ok { "holds" } else { "does not hold" },
+                    r.positive,
+                    r.positive + r.negative
+                )
+            }
+        };
+        return format!("{} {name} {}: {parts}\n", f.path, o.model.key);
+    }
+    let mut s = format!("{}: model {}\n", f.path, o.name);
+    match &o.result {
+        Err(Refused::Error(_)) => return String::new(),
+        Err(Refused::Stopped(r)) => {
+            let _ = writeln!(
+                s,
+                "Test {name}: stopped ({}) before every candidate execution was examined: no verdict",
+                stop_key(*r)
+            );
+        }
+        Ok(a) => {
+            s += &a.block;
+            s += &explain(&a.report, a);
+        }
+    }
+    s.push('\n');
+    s
+}
+
+pub fn load_cat(path: &Path) -> Result<Model, String> {
     let src = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
     let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
     let resolve = move |f: &str| std::fs::read_to_string(dir.join(f)).ok();
     Model::parse(&src, &resolve).map_err(|e| format!("cat model: {e}"))
 }
 
-struct Names<'a> {
-    test: &'a Test,
-    code: &'a Code,
-}
-
-impl Names<'_> {
-    fn loc(&self, addr: i64) -> String {
-        axiomatic::location_name(self.test, self.code, addr)
-    }
-    fn event(&self, i: usize, e: &Event) -> String {
-        let who = e.thread.map_or("init".to_string(), |t| format!("P{t}"));
-        let tags = if e.tags.is_empty() || e.tags == ["IW"] {
-            String::new()
-        } else {
-            format!(" [{}]", e.tags.join(","))
-        };
-        match e.kind {
-            Kind::R => format!("e{i} {who}: R {}={}{tags}", self.loc(e.addr), e.value),
-            Kind::W => format!("e{i} {who}: W {}={}{tags}", self.loc(e.addr), e.value),
-            Kind::F => format!("e{i} {who}: F{tags}"),
-        }
+fn event(i: usize, e: &Event, a: &Answer) -> String {
+    let who = e.thread.map_or("init".to_string(), |t| format!("P{t}"));
+    let tags = if e.tags.is_empty() || e.tags == ["IW"] {
+        String::new()
+    } else {
+        format!(" [{}]", e.tags.join(","))
+    };
+    match e.kind {
+        Kind::R => format!("e{i} {who}: R {}={}{tags}", a.loc(e.addr), e.value),
+        Kind::W => format!("e{i} {who}: W {}={}{tags}", a.loc(e.addr), e.value),
+        Kind::F => format!("e{i} {who}: F{tags}"),
     }
 }
 
-fn explain(r: &Report, n: &Names) -> String {
+fn explain(r: &Report, n: &Answer) -> String {
     let mut s = String::new();
     let events = |x: &Execution, s: &mut String| {
         for (i, e) in x.events.iter().enumerate() {
-            let _ = writeln!(s, "  {}", n.event(i, e));
+            let _ = writeln!(s, "  {}", event(i, e, n));
         }
         let rf: Vec<String> = x.rf.iter().map(|(w, r)| format!("e{w}->e{r}")).collect();
         let _ = writeln!(s, "  rf: {}", rf.join(" "));

@@ -201,9 +201,10 @@ fn scan(docs: &[Doc]) -> Result<Scan, String> {
     for (d, head) in docs.iter().zip(heads) {
         let doc = head?.unwrap_or_default();
         let name = d.path.display();
-        if doc.version != 1 {
+        if doc.version != crate::json::report::VERSION {
             return Err(format!(
-                "{name} is not a version-1 document of `litmus check --json`"
+                "{name} is not a version-{} document of `litmus check --json`",
+                crate::json::report::VERSION
             ));
         }
         let shard = &doc.shard;
@@ -335,7 +336,7 @@ fn merge_in_memory(docs: &[Doc]) -> Result<Value, String> {
     }
     files.sort_by_key(|(i, _)| *i);
     let mut doc = Map::new();
-    doc.insert("version".into(), 1.into());
+    doc.insert("version".into(), crate::json::report::VERSION.into());
     doc.insert(
         "files".into(),
         Value::Array(files.into_iter().map(|(_, f)| f).collect()),

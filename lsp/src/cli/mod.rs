@@ -1,5 +1,7 @@
 //! `litmus check` (`docs/reference.md#check`): read and parse every file, render diagnostics, check each clean
-//! test under each selected model, and print herd7-style text or the version-1 JSON document.
+//! test under each selected model of its dialect (`crate::dialect`: native and x86 tests
+//! operationally, AArch64 and RISC-V axiomatically, any mix in one run), and print herd7-style
+//! text or the version-2 JSON document.
 //!
 //! Code map:
 //! - `args.rs`: the command line (clap derive);
@@ -12,9 +14,10 @@
 //! - `text.rs`: herd's block, schedules, witness, warnings, stats, `--quiet` summaries;
 //! - `cond.rs`: the condition's observed variables, projected states, condition printing;
 //! - JSON: the crate's `json` module (`json::report`, `json::fences`), shared with the server;
-//! - `cdialect.rs`: herd's C tests, read (syntax errors, the `Result:` header) and reported as
-//!   not checkable yet;
-//! - `axiom.rs`: AArch64 and RISC-V tests, checked by the axiomatic engine against a cat model;
+//! - `cdialect.rs`: a run of herd's C tests only, read (syntax errors, the `Result:` header)
+//!   and reported as not checkable yet (in any other run a C file is `dialect::C`'s slot);
+//! - `axiom.rs`: an axiomatic model of a file (AArch64, RISC-V, POWER, ARMv7), checked by the axiomatic engine
+//!   against a cat model as one task of the run;
 //! - `diff.rs`: `litmus diff`, two cat models' verdicts compared (`crate::catmodel`);
 //! - `model.rs`: `litmus model`, the built-in cat models listed, printed, written out;
 //! - `merge.rs`: `litmus merge`, the shards' JSON documents combined into the unsharded one;
@@ -36,6 +39,7 @@ pub mod fences;
 pub mod merge;
 pub mod model;
 mod progress;
+mod sdg;
 mod stream;
 mod text;
 mod unbounded;
@@ -45,6 +49,7 @@ use std::path::Path;
 
 use litmus_engine::ast::Test;
 
+use crate::dialect;
 use crate::json::report as json;
 use litmus_engine::{Diagnostic, LineIndex, ModelReport};
 
@@ -82,6 +87,18 @@ pub struct FileRun {
     /// Why parsing stopped before the end (`--timeout`, Ctrl-C, `--max-memory`): the file is
     /// then not checked, a warning says so, and the run is incomplete.
     pub parse_stopped: Option<litmus_engine::StopReason>,
+    /// The code of an AArch64 or RISC-V test (the axiomatic dialects).
+    pub asm: Option<litmus_engine::asm::Code>,
+    /// The models the file is checked under, in order (`Run::plan`).
+    pub plan: Vec<Check>,
+}
+
+/// One model a file is checked under: an operational model, or the axiomatic model of its
+/// dialect (`crate::dialect`).
+#[derive(Clone, Copy)]
+pub enum Check {
+    Op(litmus_engine::Model),
+    Ax(&'static dialect::AxModel),
 }
 
 impl FileRun {
@@ -148,6 +165,8 @@ fn load_file(path: &Path, ctl: &litmus_engine::Control) -> FileRun {
             locations: vec![],
             parse_time: Default::default(),
             parse_stopped: None,
+            asm: None,
+            plan: vec![],
         },
         Ok(text) => {
             // Before parsing: after a stopped parse, a large allocation here would wait for
@@ -178,6 +197,8 @@ fn load_file(path: &Path, ctl: &litmus_engine::Control) -> FileRun {
                     locations: vec![],
                     parse_time: Default::default(),
                     parse_stopped: Some(reason.unwrap_or(litmus_engine::StopReason::Timeout)),
+                    asm: None,
+                    plan: vec![],
                 };
             };
             FileRun {
@@ -190,6 +211,8 @@ fn load_file(path: &Path, ctl: &litmus_engine::Control) -> FileRun {
                 diagnostics: parsed.diagnostics,
                 parse_time: Default::default(),
                 parse_stopped: None,
+                asm: parsed.asm,
+                plan: vec![],
             }
         }
     }
@@ -226,20 +249,19 @@ fn err(s: &str) {
 
 /// Runs `litmus check`; returns the exit status.
 pub fn check(args: CheckArgs) -> i32 {
-    if let Some(status) = axiom::run(&args) {
-        return status;
-    }
     if let Some(status) = cdialect::run(&args) {
         return status;
     }
-    if args.cat.is_some() {
-        // Not silently ignored: the other dialects are checked by the operational engines.
-        err(
-            "litmus: --cat applies to a run of AArch64 and RISC-V tests only; x86 and native \
-             tests are checked operationally under --model (docs/arm-riscv.md)",
-        );
-        return exit::BAD_INPUT;
-    }
+    let cat = match &args.cat {
+        None => None,
+        Some(path) => match axiom::load_cat(path) {
+            Ok(m) => Some((m, path.display().to_string())),
+            Err(e) => {
+                err(&format!("litmus: {}: {e}", path.display()));
+                return exit::BAD_INPUT;
+            }
+        },
+    };
     let color_out = use_color(args.color, std::io::stdout().is_terminal());
     let color_err = use_color(args.color, std::io::stderr().is_terminal());
     let style = text::Style { color: color_out };
@@ -264,7 +286,7 @@ pub fn check(args: CheckArgs) -> i32 {
         None => (1..=args.files.len()).collect(),
     };
     if let Some(format) = args.dump_sdg {
-        return dump_sdg(&args, &positions, &ctl, &opts, format, color_err);
+        return sdg::dump(&args, &positions, &ctl, &opts, format, color_err);
     }
 
     let progress_on = !args.json && std::io::stderr().is_terminal();
@@ -277,6 +299,7 @@ pub fn check(args: CheckArgs) -> i32 {
     let run = Run {
         args,
         models,
+        cat,
         opts,
         style,
         ctl: ctl.clone(),
@@ -305,11 +328,11 @@ pub fn check(args: CheckArgs) -> i32 {
 }
 
 /// The diagnostics of `f` as stderr shows them (text runs; the JSON document carries them).
-fn diagnostics_text(f: &FileRun, color: bool) -> String {
+fn diagnostics_text(f: &FileRun, diags: &[Diagnostic], color: bool) -> String {
     if let Some(e) = &f.read_error {
         format!("error: cannot read {}: {e}\n", f.path)
-    } else if let (Some(index), false) = (&f.index, f.diagnostics.is_empty()) {
-        diagnostics::render(&f.path, index, &f.diagnostics, color)
+    } else if let (Some(index), false) = (&f.index, diags.is_empty()) {
+        diagnostics::render(&f.path, index, diags, color)
     } else {
         String::new()
     }
@@ -331,63 +354,13 @@ fn bad_files_note(bad: usize, files: usize) {
     err(&format!("litmus: {what}; {rest}"));
 }
 
-/// `--dump-sdg`: every file's static dependence graph instead of a check.
-fn dump_sdg(
-    args: &CheckArgs,
-    positions: &[usize],
-    ctl: &litmus_engine::Control,
-    opts: &litmus_engine::CheckOptions,
-    format: args::SdgFormat,
-    color_err: bool,
-) -> i32 {
-    let files: Vec<FileRun> = positions
-        .iter()
-        .map(|&i| load(&args.files[i - 1], ctl, opts))
-        .collect();
-    for f in files.iter().filter(|_| !args.json) {
-        let d = diagnostics_text(f, color_err);
-        if !d.is_empty() {
-            let mut e = std::io::stderr().lock();
-            let _ = e.write_all(d.as_bytes()).and_then(|_| e.flush());
-        }
-    }
-    let bad = files.iter().filter(|f| f.has_errors()).count();
-    if bad > 0 && !args.json {
-        bad_files_note(bad, files.len());
-    }
-    for (fi, f) in files.iter().enumerate() {
-        let (Some(test), Some(index)) = (&f.test, &f.index) else {
-            continue;
-        };
-        let program = match litmus_engine::ir::Program::lower(test, opts.loop_bound) {
-            Ok(p) => p,
-            Err(e) => {
-                err(&format!("litmus: {}: cannot lower: {e}", f.path));
-                return exit::BAD_INPUT;
-            }
-        };
-        let sdg = litmus_engine::sdg::Sdg::new(&program);
-        if fi > 0 {
-            out("\n");
-        }
-        out(&match format {
-            args::SdgFormat::Text => {
-                format!("# {}\n{}", f.path, sdg.dump_text(&program, index))
-            }
-            args::SdgFormat::Dot => sdg.dump_dot(&program),
-        });
-    }
-    if bad > 0 {
-        exit::BAD_INPUT
-    } else {
-        exit::OK
-    }
-}
-
 /// What every file of a run shares.
 struct Run {
     args: CheckArgs,
+    /// The operational models `--model` selects (all three without it).
     models: Vec<litmus_engine::Model>,
+    /// `--cat FILE`: the user's model for the axiomatic dialects, and its name.
+    cat: Option<(litmus_engine::cat::Model, String)>,
     opts: litmus_engine::CheckOptions,
     style: text::Style,
     ctl: litmus_engine::Control,
@@ -399,10 +372,40 @@ struct Run {
 
 /// One model's results and its text (empty with `--json`).
 struct ModelOut {
-    report: ModelReport,
-    robust: Option<litmus_engine::robust::Robustness>,
-    unbounded: Option<litmus_engine::unbounded::Unbounded>,
+    out: Out,
     text: String,
+}
+
+/// What a model of a file answered.
+enum Out {
+    /// An operational model's report, with `--robust` and `--unbounded`'s answers.
+    Op {
+        report: ModelReport,
+        robust: Option<litmus_engine::robust::Robustness>,
+        unbounded: Option<litmus_engine::unbounded::Unbounded>,
+    },
+    /// An axiomatic model's answer (`axiom.rs`).
+    Ax(axiom::AxOut),
+}
+
+impl ModelOut {
+    fn violation(&self) -> bool {
+        match &self.out {
+            Out::Op { report, robust, .. } => {
+                !report.violations.is_empty() || robust.as_ref().is_some_and(|r| !r.holds)
+            }
+            Out::Ax(a) => a.violation(),
+        }
+    }
+
+    fn incomplete(&self) -> bool {
+        match &self.out {
+            Out::Op { report, robust, .. } => {
+                !report.complete || robust.as_ref().is_some_and(|r| !r.complete)
+            }
+            Out::Ax(a) => a.incomplete(),
+        }
+    }
 }
 
 impl Run {
@@ -418,11 +421,59 @@ impl Run {
         })
     }
 
+    /// The models file `f` is checked under (its dialect's that `--model` selects), or why
+    /// it is refused: `--model` names none of its dialect's, or `--cat` is given for an
+    /// operational dialect. A refusal is an error diagnostic of the file (not checked, exit 2).
+    fn plan(&self, f: &mut FileRun) {
+        let Some(test) = &f.test else { return };
+        let dialect_name = dialect::name(test.dialect);
+        let refuse = match dialect::models(test.dialect) {
+            dialect::Models::Operational => {
+                f.plan = self.models.iter().map(|m| Check::Op(*m)).collect();
+                if self.cat.is_some() {
+                    Some(format!(
+                        "--cat applies to AArch64 and RISC-V tests; {dialect_name} tests are \
+                         checked operationally under sc, tso and pso (docs/arm-riscv.md)"
+                    ))
+                } else if f.plan.is_empty() {
+                    Some(format!(
+                        "--model {} names no model of {dialect_name} tests (sc, tso, pso)",
+                        self.args.model.join(",")
+                    ))
+                } else {
+                    None
+                }
+            }
+            dialect::Models::Axiomatic(m) => {
+                if self.args.wants(m.key) {
+                    f.plan = vec![Check::Ax(m)];
+                    None
+                } else {
+                    Some(format!(
+                        "--model {} names no model of {dialect_name} tests ({})",
+                        self.args.model.join(","),
+                        m.key
+                    ))
+                }
+            }
+        };
+        if let Some(why) = refuse {
+            f.plan.clear();
+            f.diagnostics.push(Diagnostic::error(
+                litmus_engine::Span::new(0, 0),
+                format!("not checked: {why}"),
+            ));
+        }
+    }
+
     /// Checks model `mi` of file `f` (None if the run was cancelled first).
     fn model(&self, f: &FileRun, mi: usize) -> Option<ModelOut> {
+        let model = match f.plan.get(mi)? {
+            Check::Op(m) => *m,
+            Check::Ax(m) => return axiom::check(self, f, m, mi == 0),
+        };
         let (args, opts) = (&self.args, &self.opts);
         let ctx = self.ctx(f)?;
-        let model = self.models[mi];
         if self.ctl.is_cancelled() {
             return None;
         }
@@ -486,9 +537,11 @@ impl Run {
             }
         }
         Some(ModelOut {
-            report,
-            robust,
-            unbounded,
+            out: Out::Op {
+                report,
+                robust,
+                unbounded,
+            },
             text,
         })
     }
@@ -515,7 +568,7 @@ impl Run {
 
 /// The texts of `files` when every one is a readable file (not standard input) that `is` says
 /// is of its dialect; `None` otherwise (the run takes the usual path, which reports what it
-/// cannot read). For the dialects checked by a path of their own (`axiom`, `cdialect`).
+/// cannot read). For `cdialect`'s run of C files.
 fn read_if_every(files: &[std::path::PathBuf], is: fn(&str) -> bool) -> Option<Vec<String>> {
     let mut texts = Vec::new();
     for f in files {

@@ -23,7 +23,7 @@ use std::sync::{mpsc, Arc, Mutex};
 use litmus_engine::robust::Robustness;
 use litmus_engine::{Model, ModelReport};
 
-use super::{diagnostics_text, err, json, load, out, FileRun, ModelOut, Run};
+use super::{diagnostics_text, err, json, load, out, Check, FileRun, ModelOut, Out, Run};
 use crate::jobs::{self, Kind, Schedule, Task};
 
 /// Output done ahead of the printer beyond which no further file is loaded.
@@ -125,7 +125,9 @@ fn load_task(
         } else {
             &run.ctl
         };
-        Arc::new(load(path, ctl, &run.opts))
+        let mut f = load(path, ctl, &run.opts);
+        run.plan(&mut f);
+        Arc::new(f)
     }));
     let file = match r {
         Ok(f) => f,
@@ -164,7 +166,11 @@ fn check_task(
 ) -> Task {
     let (run, file, open, tx) = (run.clone(), file.clone(), open.clone(), tx.clone());
     Box::new(move || {
-        let model = run.models[mi];
+        // The loop reads only the job id of a model's event: an axiomatic model goes as SC.
+        let model = match file.plan[mi] {
+            Check::Op(m) => m,
+            Check::Ax(_) => Model::Sc,
+        };
         let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             let o = run.model(&file, mi);
             let outs = {
@@ -184,9 +190,9 @@ fn check_task(
 }
 
 /// How many models a loaded file has to check (none when it cannot be checked).
-fn models_of(run: &Run, f: &FileRun) -> usize {
+fn models_of(_run: &Run, f: &FileRun) -> usize {
     if f.test.is_some() && f.index.is_some() {
-        run.models.len()
+        f.plan.len()
     } else {
         0
     }
@@ -278,42 +284,60 @@ fn render(
     f: &FileRun,
     outs: Vec<Option<ModelOut>>,
 ) -> Done {
+    // An axiomatic model's refusal is an error of the file, with its diagnostics.
+    let refusals: Vec<litmus_engine::Diagnostic> = outs
+        .iter()
+        .flatten()
+        .filter_map(|o| match &o.out {
+            Out::Ax(a) => a.error(),
+            Out::Op { .. } => None,
+        })
+        .collect();
     let mut d = Done {
         stderr: String::new(),
         stdout: String::new(),
-        bad: f.has_errors(),
-        violation: false,
-        incomplete: f.parse_stopped.is_some(),
+        bad: f.has_errors() || !refusals.is_empty(),
+        violation: outs.iter().flatten().any(ModelOut::violation),
+        incomplete: f.parse_stopped.is_some() || outs.iter().flatten().any(ModelOut::incomplete),
     };
-    for o in outs.iter().flatten() {
-        d.violation |= !o.report.violations.is_empty();
-        d.incomplete |= !o.report.complete;
-        if let Some(r) = &o.robust {
-            d.violation |= !r.holds;
-            d.incomplete |= !r.complete;
-        }
-    }
+    let all_diags: Vec<litmus_engine::Diagnostic>;
+    let diags = if refusals.is_empty() {
+        &f.diagnostics
+    } else {
+        all_diags = f.diagnostics.iter().cloned().chain(refusals).collect();
+        &all_diags
+    };
     if run.args.json {
         let mut reports: Vec<ModelReport> = vec![];
         let mut robust: Vec<(Model, Robustness)> = vec![];
         let mut unbounded: Vec<(Model, litmus_engine::unbounded::Unbounded)> = vec![];
-        for (model, o) in run
-            .models
-            .iter()
-            .zip(outs)
-            .filter_map(|(m, o)| Some((m, o?)))
-        {
-            if let Some(r) = o.robust {
-                robust.push((*model, r));
+        let mut axs = vec![];
+        for o in outs.into_iter().flatten() {
+            match o.out {
+                Out::Op {
+                    report,
+                    robust: rb,
+                    unbounded: u,
+                } => {
+                    if let Some(r) = rb {
+                        robust.push((report.model, r));
+                    }
+                    if let Some(u) = u {
+                        unbounded.push((report.model, u));
+                    }
+                    reports.push(report);
+                }
+                Out::Ax(a) => axs.push(a),
             }
-            if let Some(u) = o.unbounded {
-                unbounded.push((*model, u));
-            }
-            reports.push(o.report);
         }
-        d.stdout = json::entry(fi, &f.json_input(), &reports, &robust, &unbounded, index);
+        let axiomatic: Vec<_> = axs.iter().filter_map(|a| a.json()).collect();
+        let input = json::Input {
+            diagnostics: diags,
+            ..f.json_input()
+        };
+        d.stdout = json::entry(fi, &input, &reports, &robust, &unbounded, &axiomatic, index);
     } else {
-        d.stderr = diagnostics_text(f, run.color_err);
+        d.stderr = diagnostics_text(f, diags, run.color_err);
         d.stdout = run.file_text(fi, f, &outs);
     }
     d

@@ -82,6 +82,11 @@ pub struct AxEdge {
     pub kind: &'static str,
     /// On the cycle of the failed check.
     pub cycle: bool,
+    /// A cycle's step in program order: what orders it as herd names it (`dmb.sy`,
+    /// `fence.rw.rw`, `[A];po`, `po;[L]`, `po-loc`; `crate::json::axview::po_name`), where
+    /// that says more than `po`; absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
 }
 
 #[derive(Serialize, Clone, Debug)]
@@ -142,34 +147,63 @@ fn co_before(x: &Execution, p: usize, q: usize) -> bool {
     })
 }
 
-/// The edge from `a` to `b` named by the base relation that holds it (`rfe`, `coe`, `fre`,
-/// `po`, `rf`, `co`, `fr`), or `?`.
-pub fn edge(x: &Execution, a: usize, b: usize) -> &'static str {
+/// The edge from `a` to `b` named by the base relation that holds it as herd names it (`rfe`,
+/// `coe`, `fre` between threads, `rfi`, `coi`, `fri` within one), a step in program order by what orders it as herd's models name it
+/// ([`po_name`]: `addr`, `data`, `ctrl`, `rmw`, the fence, `[A];po`, `po;[L]`, `po-loc`,
+/// `po`), or `?`.
+pub fn edge(x: &Execution, a: usize, b: usize) -> String {
     let (ea, eb) = (&x.events[a], &x.events[b]);
     let external = ea.thread != eb.thread;
     let fr = x.rf.iter().any(|&(w, r)| r == a && co_before(x, w, b));
-    if x.rf.contains(&(a, b)) && external {
-        return "rfe";
+    let name = if x.rf.contains(&(a, b)) && external {
+        "rfe"
+    } else if co_before(x, a, b) && external {
+        "coe"
+    } else if fr && external {
+        "fre"
+    } else if ea.thread.is_some() && !external && ea.po < eb.po {
+        return po_name(x, a, b);
+    } else if x.rf.contains(&(a, b)) {
+        "rfi"
+    } else if co_before(x, a, b) {
+        "coi"
+    } else if fr {
+        "fri"
+    } else {
+        "?"
+    };
+    name.to_string()
+}
+
+/// What orders `a` before `b`, two events of one thread in program order, as herd's cat
+/// models name it: a dependency (`addr`, `data`, `ctrl`) or exclusive pair (`rmw`), a fence
+/// between them (its event's name, lower case: `dmb.sy`, `fence.rw.rw`), an acquire before
+/// (`[A];po`, RISC-V `[AQ];po`) or a release after (`po;[L]`, `po;[RL]`), the same location
+/// (`po-loc`), else `po`.
+pub fn po_name(x: &Execution, a: usize, b: usize) -> String {
+    let (ea, eb) = (&x.events[a], &x.events[b]);
+    for rel in ["addr", "data", "ctrl", "rmw"] {
+        if x.deps.contains(&(rel, a, b)) {
+            return rel.to_string();
+        }
     }
-    if co_before(x, a, b) && external {
-        return "coe";
+    let fence = x
+        .events
+        .iter()
+        .find(|f| f.kind == Kind::F && f.thread == ea.thread && ea.po < f.po && f.po < eb.po);
+    if let Some(tag) = fence.and_then(|f| f.tags.first()) {
+        return tag.to_ascii_lowercase();
     }
-    if fr && external {
-        return "fre";
+    if let Some(t) = ea.tags.iter().find(|t| matches!(**t, "A" | "Q" | "AQ")) {
+        return format!("[{t}];po");
     }
-    if ea.thread.is_some() && !external && ea.po < eb.po {
-        return "po";
+    if let Some(t) = eb.tags.iter().find(|t| matches!(**t, "L" | "RL")) {
+        return format!("po;[{t}]");
     }
-    if x.rf.contains(&(a, b)) {
-        return "rf";
+    if ea.kind != Kind::F && eb.kind != Kind::F && ea.addr == eb.addr {
+        return "po-loc".to_string();
     }
-    if co_before(x, a, b) {
-        return "co";
-    }
-    if fr {
-        return "fr";
-    }
-    "?"
+    "po".to_string()
 }
 
 fn label(test: &Test, code: &Code, e: &axiomatic::Event) -> String {
@@ -248,29 +282,41 @@ fn graph(test: &Test, code: &Code, x: &Execution, role: &'static str) -> AxExecu
             to,
             kind,
             cycle: false,
+            name: None,
         })
         .collect();
     let check = x.failure.as_ref().map(|f| {
         if f.kind == CheckKind::Acyclic && f.events.len() > 1 {
             for (k, &a) in f.events.iter().enumerate() {
                 let b = f.events[(k + 1) % f.events.len()];
-                let kind = match edge(x, a, b) {
-                    "rfe" | "rf" => "rf",
-                    "coe" | "co" => "co",
-                    "fre" | "fr" => "fr",
-                    "po" => "po",
-                    _ => "other",
+                let name = edge(x, a, b);
+                let kind = match name.as_str() {
+                    "rfe" | "rfi" => "rf",
+                    "coe" | "coi" => "co",
+                    "fre" | "fri" => "fr",
+                    "addr" => "addr",
+                    "data" => "data",
+                    "ctrl" => "ctrl",
+                    "rmw" => "rmw",
+                    "?" => "other",
+                    _ => "po",
                 };
+                // herd's name of a program-order step, where it says more than `po`.
+                let name = (kind == "po" && name != "po").then_some(name);
                 match edges
                     .iter_mut()
                     .find(|e| e.from == a && e.to == b && e.kind == kind)
                 {
-                    Some(e) => e.cycle = true,
+                    Some(e) => {
+                        e.cycle = true;
+                        e.name = name;
+                    }
                     None => edges.push(AxEdge {
                         from: a,
                         to: b,
                         kind,
                         cycle: true,
+                        name,
                     }),
                 }
             }
@@ -353,7 +399,7 @@ impl AxView {
                         .edges
                         .iter()
                         .find(|e| e.cycle && e.from == *a && e.to == b)
-                        .map_or("?", |e| e.kind);
+                        .map_or("?", |e| e.name.as_deref().unwrap_or(e.kind));
                     let _ = write!(s, " -{kind}->");
                 }
             }

@@ -3,14 +3,14 @@
 //! is the key order of what it prints (`serde_json`'s `preserve_order` is on), so a shape is
 //! read off its type.
 //!
-//! - [`report`]: `litmus check --json`, the version-1 document of `docs/reference.md#json`
+//! - [`report`]: `litmus check --json`, the version-2 document of `docs/reference.md#json`
 //!   (reports, schedules and their steps, robustness, `--unbounded`), written one file at a time;
-//! - [`axiom`]: `litmus check --json` on AArch64 and RISC-V tests (the axiomatic engine's
+//! - [`axiom`]: an axiomatic model's result in that document (AArch64 and RISC-V tests, the axiomatic engine's
 //!   report, `docs/arm-riscv.md`);
 //! - [`fences`]: `litmus fences --json` (the fences found per file);
 //! - [`trace`]: the language server's `litmus/trace` reply and `litmus.showSchedule` schedule
 //!   (`docs/design/lsp.md#protocol-contract-from-the-integrator`), with every step's text
-//!   rendered by the server (`server::schedule`).
+//!   rendered by `crate::steps`.
 //!
 //! CLI positions are 1-based lines and columns in characters ([`LineIndex`]); the server's are
 //! LSP ranges, converted by the server before they get here.

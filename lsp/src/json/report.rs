@@ -1,13 +1,13 @@
-//! `litmus check --json`: the version-1 document of `docs/reference.md#json`, as serde-derived
-//! adapter types. The field order of each type below is the key order of the document.
+//! `litmus check --json`: the version-2 document of `docs/reference.md#json`, as serde-derived
+//! adapter types. The field order of each type below is the key order of the document. Every
+//! file has its entry (a broken one with its `diagnostics`), its results keyed by model: the
+//! operational reports here, the axiomatic ones in [`super::axiom`].
 //!
 //! Positions are 1-based lines and columns in characters ([`LineIndex`]). Keys beyond the
 //! spec's (`end_line`/`end_col` on steps and violations, `related` on diagnostics,
 //! `warnings` per model, `stats.engine`, `unbounded` with `--unbounded`, `label` on the steps
 //! of a schedule, and with `--shard` the document's `shard` and each file's `index`) are
 //! additions the spec allows; none changes a specified key's meaning.
-
-use std::collections::BTreeMap;
 
 use litmus_engine::ast::Test;
 use litmus_engine::report::{Action, ModelReport, Step, ViolationKind};
@@ -45,17 +45,25 @@ struct File<'a> {
     path: &'a str,
     name: Option<&'a str>,
     diagnostics: Vec<Diag<'a>>,
-    results: BTreeMap<ModelKey, Report<'a>>,
+    results: Results<'a>,
 }
 
-/// Orders `results` SC, TSO, PSO (the order reports are made in) and names each by its key.
-#[derive(PartialEq, Eq, PartialOrd, Ord)]
-struct ModelKey(litmus_engine::Model);
+/// A file's results by model key, in the order they were made (SC, TSO, PSO; an axiomatic
+/// model's key, `aarch64`, `riscv`, for the dialects it checks).
+struct Results<'a>(Vec<(&'static str, ModelResult<'a>)>);
 
-impl Serialize for ModelKey {
+impl Serialize for Results<'_> {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(self.0.key())
+        s.collect_map(self.0.iter().map(|(k, v)| (k, v)))
     }
+}
+
+/// One model's result: the operational engines' report or the axiomatic engine's.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum ModelResult<'a> {
+    Operational(Box<Report<'a>>),
+    Axiomatic(Box<super::axiom::AxResult>),
 }
 
 #[derive(Serialize)]
@@ -188,7 +196,7 @@ struct StepOut<'a> {
     loc: Option<&'a str>,
     value: Option<i64>,
     buffered: bool,
-    /// The step as a sentence, the language server's words for it (`server::schedule::labels`):
+    /// The step as a sentence, the language server's words for it (`steps::labels`):
     /// on the steps of a schedule (`schedule`, `witness`, `robust.witness`), not on `delayed`'s.
     #[serde(skip_serializing_if = "Option::is_none")]
     label: Option<String>,
@@ -220,11 +228,15 @@ struct Delayed<'a> {
     conflict: StepOut<'a>,
 }
 
+/// The document's version (`docs/reference.md#json`): 2 since every dialect's results share
+/// its shape.
+pub const VERSION: u32 = 2;
+
 /// The document's opening, up to and including `"files": [` (or the whole document when it
 /// has no files): with [`entry`] and [`close`], byte for byte what serde_json pretty-prints for
 /// the whole document, written one file at a time.
 pub fn open(shard: Option<Shard>, no_files: bool) -> String {
-    let mut s = String::from("{\n  \"version\": 1,\n");
+    let mut s = format!("{{\n  \"version\": {VERSION},\n");
     if let Some(shard) = shard {
         let v = serde_json::to_string_pretty(&shard).expect("the shard serialises");
         s += "  \"shard\": ";
@@ -252,9 +264,10 @@ pub fn entry(
     reports: &[ModelReport],
     robust: &[(litmus_engine::Model, litmus_engine::robust::Robustness)],
     unbounded: &[(litmus_engine::Model, litmus_engine::unbounded::Unbounded)],
+    axiomatic: &[super::axiom::AxInput],
     index: Option<usize>,
 ) -> String {
-    let v = serde_json::to_string_pretty(&file(f, reports, robust, unbounded, index))
+    let v = serde_json::to_string_pretty(&file(f, reports, robust, unbounded, axiomatic, index))
         .expect("a file's entry serialises (string keys, finite numbers)");
     let mut s = String::with_capacity(v.len() + v.len() / 8 + 8);
     s += if i == 0 { "\n    " } else { ",\n    " };
@@ -281,6 +294,7 @@ fn file<'a>(
     reports: &'a [ModelReport],
     robust: &'a [(litmus_engine::Model, litmus_engine::robust::Robustness)],
     unbounded: &'a [(litmus_engine::Model, litmus_engine::unbounded::Unbounded)],
+    axiomatic: &[super::axiom::AxInput],
     index: Option<usize>,
 ) -> File<'a> {
     let diagnostics: Vec<Diag> = match (f.read_error, f.index) {
@@ -298,7 +312,7 @@ fn file<'a>(
         (None, Some(index)) => f.diagnostics.iter().map(|d| diagnostic(index, d)).collect(),
         (None, None) => vec![],
     };
-    let mut results = BTreeMap::new();
+    let mut results = Vec::new();
     if let (Some(test), Some(index)) = (f.test, f.index) {
         let src = Src {
             test,
@@ -324,7 +338,11 @@ fn file<'a>(
                         }),
                         rounds: u.rounds,
                     });
-            results.insert(ModelKey(r.model), out);
+            results.push((r.model.key(), ModelResult::Operational(Box::new(out))));
+        }
+        for a in axiomatic {
+            let out = super::axiom::result(a, test, index);
+            results.push((a.key, ModelResult::Axiomatic(Box::new(out))));
         }
     }
     File {
@@ -332,7 +350,7 @@ fn file<'a>(
         path: f.path,
         name: f.test.map(|t| t.name.text.as_str()),
         diagnostics,
-        results,
+        results: Results(results),
     }
 }
 
@@ -420,7 +438,7 @@ fn model_report<'a>(
 
 /// A schedule's steps, each with its sentence.
 fn schedule<'a>(src: &Src, steps: &'a [Step]) -> Vec<StepOut<'a>> {
-    let labels = crate::server::schedule::labels(src.test, src.text, steps);
+    let labels = crate::steps::labels(src.test, src.text, steps);
     steps
         .iter()
         .zip(labels)

@@ -19,6 +19,7 @@ use litmus_engine::{Control, Diagnostic as EDiag, Severity, Span};
 
 use super::document::Document;
 use super::engine::AxFail;
+use super::verdict::StatusBody;
 use super::{Backend, Ctx, Snapshot};
 use crate::json::axview::AxView;
 
@@ -188,6 +189,53 @@ pub fn diagnostics(d: &Document) -> Vec<EDiag> {
             vec![diag]
         }
     }
+}
+
+/// The `litmus/status` body of an AArch64 or RISC-V document (`None` for any other): its
+/// model's verdict by the model's key (`aarch64`, `riscv`: `holds`, `fails` for a `~exists` or
+/// `forall` that does not hold, `incomplete` when it cannot be checked, `running`), herd's
+/// answer to an `exists` (`ok`/`no`), and a tooltip in the lens's words.
+pub fn status_body(d: &Document, problem: Option<String>) -> Option<StatusBody> {
+    let test = d.test.as_deref().filter(|t| is_asm(t))?;
+    let crate::dialect::Models::Axiomatic(model) = crate::dialect::models(test.dialect) else {
+        return None;
+    };
+    let (verdict, exists, line) = match current(d) {
+        None if running(d) => ("running", None, format!("{}: checking…", model.name)),
+        None => return None,
+        Some(Err(f)) => (
+            "incomplete",
+            Some("unknown"),
+            format!("{}: cannot check: {}", model.name, f.message),
+        ),
+        Some(Ok(v)) => {
+            let failed = v.herd == "No" && v.quantifier != Quantifier::Exists.as_str();
+            let mut line = v.headline();
+            if let Some(c) = v.cycle_line() {
+                line += &format!("; forbidden by {c}");
+            }
+            (
+                if failed { "fails" } else { "holds" },
+                Some(if v.herd == "Ok" { "ok" } else { "no" }),
+                line,
+            )
+        }
+    };
+    let exists = exists
+        .filter(|_| test.condition.as_ref().map(|c| c.quantifier) == Some(Quantifier::Exists))
+        .map(|a| [(model.key, a)].into_iter().collect());
+    Some(StatusBody {
+        verdicts: vec![(model.key, verdict)],
+        implied: vec![],
+        exists,
+        tooltip: format!(
+            "{line}\n\n{} Ok: the condition's state is allowed, No: it is forbidden (herd's answers); \
+             ✓ nothing fails, ✗ a ~exists or forall does not hold.",
+            model.name
+        ),
+        problem,
+        limit: None,
+    })
 }
 
 /// The lens above the condition: `AArch64 No: forbidden (acyclic ob)`, `RISCV Ok: allowed`,

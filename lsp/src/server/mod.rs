@@ -33,7 +33,6 @@ pub mod position;
 pub mod queue;
 pub mod relaxed;
 pub mod requests;
-pub mod schedule;
 pub mod symbols;
 pub mod to_proto;
 pub mod tokens;
@@ -310,7 +309,9 @@ impl Ctx {
                         .byte_to_line((x.span.start as usize).min(d.rope.len_bytes()));
                     format!("line {}: {}", line + 1, x.message)
                 });
-            let body = verdict::status_body(d.test.as_deref(), problem, &d.results);
+            // herd's AArch64 and RISC-V tests: their own model's verdict (`axiom::status_body`).
+            let body = axiom::status_body(d, problem.clone())
+                .unwrap_or_else(|| verdict::status_body(d.test.as_deref(), problem, &d.results));
             to_proto::status(uri, d.version, state, &body, queued)
         };
         self.client.send_notification::<StatusNotification>(v).await;

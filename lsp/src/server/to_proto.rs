@@ -229,12 +229,12 @@ pub fn status(
     let verdicts: serde_json::Map<String, Value> = body
         .verdicts
         .iter()
-        .map(|(m, v)| (m.key().to_string(), Value::from(*v)))
+        .map(|(m, v)| (m.to_string(), Value::from(*v)))
         .collect();
     let implied: serde_json::Map<String, Value> = body
         .implied
         .iter()
-        .map(|(m, by)| (m.key().to_string(), Value::from(by.key())))
+        .map(|(m, by)| (m.to_string(), Value::from(*by)))
         .collect();
     let mut v = json!({
         "uri": uri.as_str(), "version": version, "state": state, "verdicts": verdicts,

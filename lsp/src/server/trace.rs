@@ -30,11 +30,11 @@ use litmus_engine::Span;
 use crate::json::trace as out;
 
 use super::document::Outcome;
-use super::schedule;
 use super::to_proto::Conv;
 use super::verdict::{self, Mark};
 use super::view::{self, Finding, Target};
 use super::Backend;
+use crate::steps as schedule;
 use std::collections::BTreeMap;
 
 /// Parameters of `litmus/trace`.

@@ -323,11 +323,11 @@ pub fn exists_answers(
 /// What `litmus/status` says of a document besides its state (built into JSON by
 /// [`super::to_proto::status`]).
 pub struct StatusBody {
-    /// Per model with a result: `holds`, `fails`, `incomplete` or `running` for the whole test
-    /// (implied verdicts included).
-    pub verdicts: Vec<(Model, &'static str)>,
+    /// Per model with a result, by its key (`sc`, `aarch64`: `crate::dialect`): `holds`,
+    /// `fails`, `incomplete` or `running` for the whole test (implied verdicts included).
+    pub verdicts: Vec<(&'static str, &'static str)>,
     /// The models whose verdict is implied, and by which model.
-    pub implied: Vec<(Model, Model)>,
+    pub implied: Vec<(&'static str, &'static str)>,
     /// The `exists` answers, when the test has an `exists` condition.
     pub exists: Option<BTreeMap<&'static str, &'static str>>,
     /// The status bar's tooltip: one line per model, the `exists` answers, the legend.
@@ -403,10 +403,13 @@ pub fn status_body(
     }
     StatusBody {
         limit: limit.map(|(k, _)| k),
-        verdicts: vs.iter().map(|v| (v.model, v.mark.status_word())).collect(),
+        verdicts: vs
+            .iter()
+            .map(|v| (v.model.key(), v.mark.status_word()))
+            .collect(),
         implied: vs
             .iter()
-            .filter_map(|v| v.implied_by.map(|b| (v.model, b)))
+            .filter_map(|v| v.implied_by.map(|b| (v.model.key(), b.key())))
             .collect(),
         exists: exists_answers(test, &models, results),
         tooltip,

@@ -9,7 +9,7 @@ use litmus_engine::report::{Schedule, ViolationKind};
 use litmus_engine::{Diagnostic, Model, Severity, Span};
 
 use super::document::Outcome;
-use super::schedule;
+use crate::steps as schedule;
 
 /// A violation or witness of one model.
 #[derive(Clone, Debug)]

@@ -252,7 +252,7 @@ local function define_commands()
   end
   vim.api.nvim_create_user_command('LitmusWriteModel', function(o)
     M.write_model(0, o.fargs[1], o.fargs[2])
-  end, { nargs = '+', complete = 'dir', desc = 'Write a built-in cat model (aarch64, riscv, sc, x86tso) and its library files into DIR' })
+  end, { nargs = '+', complete = 'dir', desc = 'Write a built-in cat model (aarch64, riscv, ppc, arm, rc11, sc, x86tso) and its library files into DIR' })
   vim.api.nvim_create_user_command('LitmusVerifyAll', function(a)
     M.verify_all(a.args)
   end, { nargs = '?', complete = 'dir', desc = 'Check every .litmus file under DIR (default: the project), problems in the quickfix list' })

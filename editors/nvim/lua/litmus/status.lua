@@ -18,6 +18,16 @@ function M.format_status(s)
       table.insert(parts, m:upper() .. ' ' .. SYMBOL[v])
     end
   end
+  -- herd's AArch64 and RISC-V tests: their model's mark and herd's answer to an `exists`
+  -- (`aarch64.cat ✓ No`).
+  for _, m in ipairs(util.AXIOMATIC) do
+    local v = s.verdicts[m]
+    if SYMBOL[v] then
+      local a = type(s.exists) == 'table' and s.exists[m] or nil
+      local answer = a == 'ok' and ' Ok' or a == 'no' and ' No' or ''
+      table.insert(parts, m .. '.cat ' .. SYMBOL[v] .. answer)
+    end
+  end
   local text = table.concat(parts, ' · ')
   if type(s.problem) == 'string' and s.problem ~= '' then
     return 'cannot verify: ' .. s.problem
@@ -40,7 +50,7 @@ end
 --- (`[Trace under TSO](command:litmus.showTrace?…)`) become their text with the command that
 --- does the same here, and a markdown table (if any) becomes one row a line. Before 0.10 the
 --- float's markdown is a Vim syntax that conceals `**` and `_` but shows code spans' backticks,
---- so they are dropped there (`plain_code`, default: the running Neovim is older than 0.10; from
+--- so they are dropped there (outside fenced blocks, which the float shows verbatim) (`plain_code`, default: the running Neovim is older than 0.10; from
 --- 0.10 tree-sitter conceals them); runs of blank lines become one.
 function M.hover_text(md, plain_code)
   if type(md) ~= 'string' then
@@ -56,8 +66,17 @@ function M.hover_text(md, plain_code)
   md = md:gsub('%[Check for every iteration%]%(command:[^%)]*%)', 'Check for every iteration (`:LitmusVerifyUnbounded`)')
   md = md:gsub('%[([^%]]*)%]%(command:[^%)]*%)', '%1')
   local out = {}
+  local fenced = false
   for line in (md .. '\n'):gmatch('(.-)\n') do
-    if line:match('^|[%s%-:|]+|$') then
+    if line:match('^```') then
+      -- a fenced block (herd's block in an AArch64/RISC-V hover): kept as it is, fences and
+      -- all, for the float to show verbatim (`/\` included); only the text outside loses its
+      -- backticks
+      fenced = not fenced
+      table.insert(out, line)
+    elseif fenced then
+      table.insert(out, line)
+    elseif line:match('^|[%s%-:|]+|$') then
       -- the separator row of a table: dropped
     elseif line:match('^|.*|$') then
       local cells = {}

@@ -3,6 +3,8 @@
 local U = {}
 
 U.MODELS = { 'sc', 'tso', 'pso' }
+--- The axiomatic models' keys (herd's AArch64 and RISC-V tests), as `litmus/status` names them.
+U.AXIOMATIC = { 'aarch64', 'riscv', 'ppc', 'arm' }
 U.SYMBOL = { holds = '✓', fails = '✗', incomplete = '?', running = '…' }
 
 function U.notify(msg, level)

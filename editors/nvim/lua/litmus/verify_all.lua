@@ -24,7 +24,7 @@ local function num(v, default)
   return type(v) == 'number' and v or default
 end
 
---- The quickfix items of a `litmus check --json` document (JSON v1): one per violation (model,
+--- The quickfix items of a `litmus check --json` document (JSON v2): one per violation (model,
 --- kind, message, the schedule's length), per error diagnostic, and one warning per model whose
 --- exploration was incomplete without a violation. Also returns counts for the title.
 function M.check_json_to_qf(doc)
@@ -56,8 +56,10 @@ function M.check_json_to_qf(doc)
       end
     end
     local results = type(f.results) == 'table' and f.results or {}
-    for _, m in ipairs(MODELS) do
+    for _, m in ipairs(vim.list_extend(vim.deepcopy(MODELS), util.AXIOMATIC)) do
       local r = results[m]
+      -- `SC`; an AArch64 or RISC-V test's model `aarch64.cat`
+      local label = vim.tbl_contains(util.AXIOMATIC, m) and (m .. '.cat') or m:upper()
       if type(r) == 'table' then
         local violations = type(r.violations) == 'table' and r.violations or {}
         for _, v in ipairs(violations) do
@@ -68,7 +70,7 @@ function M.check_json_to_qf(doc)
             lnum = num(v.line, 1),
             col = num(v.col, 1),
             type = 'E',
-            text = string.format('%s %s: %s (schedule: %d steps)', m:upper(), kinds[v.kind] or tostring(v.kind), tostring(v.message), steps),
+            text = string.format('%s %s: %s (schedule: %d steps)', label, kinds[v.kind] or tostring(v.kind), tostring(v.message), steps),
           })
         end
         if r.complete == false and #violations == 0 then
@@ -82,7 +84,7 @@ function M.check_json_to_qf(doc)
             lnum = 1,
             col = 1,
             type = 'W',
-            text = string.format('%s: not verified, exploration incomplete%s', m:upper(), #why > 0 and (' (' .. table.concat(why, '; ') .. ')') or ''),
+            text = string.format('%s: not verified, exploration incomplete%s', label, #why > 0 and (' (' .. table.concat(why, '; ') .. ')') or ''),
           })
         end
       end
@@ -130,7 +132,10 @@ function M.verify_all(dir, on_done)
     return nil
   end
   local s = M.config.settings
-  local args = { cmd[1], 'check', '--json', '--model', table.concat(s.models or MODELS, ',') }
+  -- the configured operational models, and AArch64's and RISC-V's own (each file is checked
+  -- under those of its dialect)
+  local models = vim.list_extend(vim.deepcopy(s.models or MODELS), util.AXIOMATIC)
+  local args = { cmd[1], 'check', '--json', '--model', table.concat(models, ',') }
   if type(s.loopBound) == 'number' then
     vim.list_extend(args, { '--loop-bound', tostring(s.loopBound) })
   end

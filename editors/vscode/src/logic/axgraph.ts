@@ -30,6 +30,8 @@ export interface AxEdge {
   /** `po`, `rf`, `co`, `fr`, `addr`, `data`, `ctrl`, `rmw`, `other`. */
   kind: string;
   cycle: boolean;
+  /** A cycle step in program order: what orders it as herd names it (`dmb.sy`, `[A];po`, `po-loc`). */
+  name?: string;
 }
 
 export interface AxCheck {
@@ -89,7 +91,7 @@ function parseExecution(v: unknown): AxExecution | null {
     }));
   const edges = arr(v.edges)
     .filter(isObj)
-    .map((e) => ({ from: num(e.from), to: num(e.to), kind: str(e.kind, 'other'), cycle: e.cycle === true }));
+    .map((e) => ({ from: num(e.from), to: num(e.to), kind: str(e.kind, 'other'), cycle: e.cycle === true, ...(typeof e.name === 'string' ? { name: e.name } : {}) }));
   const c = v.check;
   return {
     role: v.role === 'forbidden' ? 'forbidden' : 'witness',
@@ -175,7 +177,7 @@ function poChain(x: AxExecution, a: AxNode, b: AxNode): [number, number][] {
   return between.slice(1).map((n, i) => [between[i].id, n.id] as [number, number]);
 }
 
-/** The cycle as text: `e2 -po-> e4 -rf-> e5 -po-> e6 -fr-> e2` (empty without one). */
+/** The cycle as text, steps named as herd names them: `e2 -dmb.sy-> e4 -rf-> e5 -[A];po-> e6 -fr-> e2` (empty without one). */
 export function cycleText(x: AxExecution): string {
   const c = x.check;
   if (!c || c.cycle.length === 0) return '';
@@ -183,7 +185,7 @@ export function cycleText(x: AxExecution): string {
   const steps = c.cycle.map((a, k) => {
     const b = c.cycle[(k + 1) % c.cycle.length];
     const e = x.edges.find((d) => d.cycle && d.from === a && d.to === b);
-    return `e${a} -${e?.kind ?? '?'}->`;
+    return `e${a} -${e?.name ?? e?.kind ?? '?'}->`;
   });
   return `${steps.join(' ')} e${c.cycle[0]}`;
 }

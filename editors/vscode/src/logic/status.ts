@@ -1,6 +1,16 @@
 // The `litmus/status` notification and the status bar text made from it. No `vscode` import.
 
-import { MODEL_ORDER, ModelName } from './settings';
+import { MODEL_ORDER } from './settings';
+
+/** A model a status can name: the operational ones, and AArch64's and RISC-V's axiomatic models. */
+export type ModelName = 'sc' | 'tso' | 'pso' | 'aarch64' | 'riscv' | 'ppc' | 'arm';
+/** The order verdicts are shown in. */
+export const STATUS_MODELS: readonly ModelName[] = [...MODEL_ORDER, 'aarch64', 'riscv', 'ppc', 'arm'];
+
+/** `SC`, `TSO`, `PSO`; `aarch64.cat`, `riscv.cat`. */
+function label(m: ModelName): string {
+  return m === 'aarch64' || m === 'riscv' || m === 'ppc' || m === 'arm' ? `${m}.cat` : m.toUpperCase();
+}
 
 export type Verdict = 'holds' | 'fails' | 'incomplete' | 'running';
 export type RunState = 'running' | 'queued' | 'done' | 'cancelled';
@@ -37,7 +47,7 @@ export function parseStatus(raw: unknown): StatusParams | undefined {
   const verdicts: Partial<Record<ModelName, Verdict>> = {};
   if (typeof r.verdicts === 'object' && r.verdicts !== null) {
     const v = r.verdicts as Record<string, unknown>;
-    for (const m of MODEL_ORDER) {
+    for (const m of STATUS_MODELS) {
       if (VERDICTS.includes(v[m] as Verdict)) verdicts[m] = v[m] as Verdict;
     }
   }
@@ -45,10 +55,10 @@ export function parseStatus(raw: unknown): StatusParams | undefined {
   const byModel = <T extends string>(x: unknown, ok: (v: unknown) => boolean): Partial<Record<ModelName, T>> | undefined => {
     if (typeof x !== 'object' || x === null) return undefined;
     const o: Partial<Record<ModelName, T>> = {};
-    for (const m of MODEL_ORDER) if (ok((x as Record<string, unknown>)[m])) o[m] = (x as Record<string, T>)[m];
+    for (const m of STATUS_MODELS) if (ok((x as Record<string, unknown>)[m])) o[m] = (x as Record<string, T>)[m];
     return o;
   };
-  const implied = byModel<ModelName>(r.implied, (v) => MODEL_ORDER.includes(v as ModelName));
+  const implied = byModel<ModelName>(r.implied, (v) => STATUS_MODELS.includes(v as ModelName));
   if (implied && Object.keys(implied).length > 0) out.implied = implied;
   const exists = byModel<'ok' | 'no' | 'unknown'>(r.exists, (v) => v === 'ok' || v === 'no' || v === 'unknown');
   if (exists) out.exists = exists;
@@ -83,10 +93,16 @@ export interface StatusView {
   severity: 'error' | 'warning' | 'none';
 }
 
-/** `SC ✓ · TSO ✗ · PSO ✗`, the same words as the server's code lens. */
-export function verdictSummary(verdicts: Partial<Record<ModelName, Verdict>>): string {
-  return MODEL_ORDER.filter((m) => verdicts[m] !== undefined)
-    .map((m) => `${m.toUpperCase()} ${SYMBOL[verdicts[m] as Verdict]}`)
+/**
+ * `SC ✓ · TSO ✗ · PSO ✗`, the same words as the server's code lens; an AArch64 or RISC-V test
+ * `aarch64.cat ✓ Ok` (herd's answer to its `exists` after the mark).
+ */
+export function verdictSummary(verdicts: Partial<Record<ModelName, Verdict>>, exists?: StatusParams['exists']): string {
+  return STATUS_MODELS.filter((m) => verdicts[m] !== undefined)
+    .map((m) => {
+      const answer = (m === 'aarch64' || m === 'riscv' || m === 'ppc' || m === 'arm') && exists?.[m] !== undefined && exists[m] !== 'unknown' ? ` ${exists[m] === 'ok' ? 'Ok' : 'No'}` : '';
+      return `${label(m)} ${SYMBOL[verdicts[m] as Verdict]}${answer}`;
+    })
     .join(' · ');
 }
 
@@ -98,7 +114,7 @@ export function formatStatus(s: StatusParams): StatusView {
       severity: 'error',
     };
   }
-  const summary = verdictSummary(s.verdicts);
+  const summary = verdictSummary(s.verdicts, s.exists);
   const icon =
     s.state === 'running' ? '$(sync~spin)' : s.state === 'queued' ? '$(clock)' : s.state === 'cancelled' ? '$(circle-slash)' : '$(beaker)';
   let text = `${icon} ${summary || 'litmus'}`;
@@ -108,9 +124,9 @@ export function formatStatus(s: StatusParams): StatusView {
   const lines =
     s.tooltip !== undefined
       ? [s.tooltip]
-      : MODEL_ORDER.filter((m) => s.verdicts[m] !== undefined).map((m) => {
+      : STATUS_MODELS.filter((m) => s.verdicts[m] !== undefined).map((m) => {
           const by = s.implied?.[m];
-          return `${m.toUpperCase()}: ${WORDS[s.verdicts[m] as Verdict]}${by ? ` (implied by ${by.toUpperCase()})` : ''}`;
+          return `${label(m)}: ${WORDS[s.verdicts[m] as Verdict]}${by ? ` (implied by ${label(by)})` : ''}`;
         });
   if (s.state === 'running') lines.push('Verification is running: click to cancel (what was found is kept).');
   if (s.state === 'queued') lines.push('Waiting for a free place (the litmus.maxJobs setting).');

@@ -76,7 +76,7 @@ export interface ItemResult {
   durationMs?: number;
 }
 
-/** Parses the CLI's JSON; undefined when it is not a version 1 document with a file list. */
+/** Parses the CLI's JSON; undefined when it is not a version 1 or 2 document with a file list. */
 export function parseCliJson(stdout: string): CliDocument | undefined {
   let doc: unknown;
   try {
@@ -86,7 +86,9 @@ export function parseCliJson(stdout: string): CliDocument | undefined {
   }
   if (typeof doc !== 'object' || doc === null) return undefined;
   const d = doc as { version?: unknown; files?: unknown };
-  if (d.version !== 1 || !Array.isArray(d.files)) return undefined;
+  // Version 2 gave every dialect one shape (AArch64/RISC-V results under `aarch64`/`riscv`);
+  // a version 1 document from an older CLI reads the same for native and x86 files.
+  if ((d.version !== 1 && d.version !== 2) || !Array.isArray(d.files)) return undefined;
   return doc as CliDocument;
 }
 
@@ -130,6 +132,8 @@ const KIND_WORDS: Record<CliViolation['kind'], string> = {
  */
 export function violationText(model: Model, v: CliViolation): string {
   const out = [`${modelLabel(model)} ${KIND_WORDS[v.kind] ?? v.kind}: ${v.message}`];
+  // An axiomatic model's violation has an execution, not a schedule (`litmus check FILE` prints it).
+  if (v.schedule.length === 0 && (model === 'aarch64' || model === 'riscv' || model === 'ppc' || model === 'arm')) return out.join('\n');
   out.push(`Schedule (${v.schedule.length} step${v.schedule.length === 1 ? '' : 's'}):`);
   v.schedule.forEach((s, i) => out.push(`  ${i + 1}. ${stepLabel(s)}  (${s.line}:${s.col})`));
   return out.join('\n');

@@ -3,8 +3,23 @@
 // from the file's text alone (no server round trip), so the tree follows every edit at once.
 // No `vscode` import: plain data, unit-tested under node.
 
-export type Model = 'sc' | 'tso' | 'pso';
+/** The operational models (native and x86 tests), and the axiomatic models of herd's AArch64 and RISC-V tests (`aarch64.cat`, `riscv.cat`). */
+export type Model = 'sc' | 'tso' | 'pso' | 'aarch64' | 'riscv' | 'ppc' | 'arm';
 export const MODELS: readonly Model[] = ['sc', 'tso', 'pso'];
+
+/**
+ * The models a file is checked under: an AArch64 or RISC-V test under its architecture's
+ * model (the CLI's `--model aarch64` / `riscv`), any other under the configured ones. The first
+ * word decides, as in the parser (after herd's `(* *)` comments).
+ */
+export function modelsFor(text: string, configured: readonly Model[]): Model[] {
+  const first = /^\s*(\S+)/.exec(blankComments(text, true))?.[1];
+  if (first === 'AArch64') return ['aarch64'];
+  if (first === 'RISCV') return ['riscv'];
+  if (first === 'PPC') return ['ppc'];
+  if (first === 'ARM') return ['arm'];
+  return configured.filter((m) => MODELS.includes(m));
+}
 
 /** A position, 0-based line and character (VS Code's convention). */
 export interface Pos {
@@ -44,6 +59,8 @@ export interface FileNode {
   id: string;
   label: string;
   children: CheckNode[];
+  /** The models the file is checked under ([`modelsFor`]). */
+  models: Model[];
 }
 
 /** True for herd's `X86`/`X86_64` files (the first word decides, as in the parser). */
@@ -163,9 +180,9 @@ export function findChecks(text: string): CheckSite[] {
   return sites;
 }
 
-/** `SC`, `TSO`, `PSO`. */
+/** `SC`, `TSO`, `PSO`; `aarch64.cat`, `riscv.cat`. */
 export function modelLabel(m: Model): string {
-  return m.toUpperCase();
+  return m === 'aarch64' || m === 'riscv' || m === 'ppc' || m === 'arm' ? `${m}.cat` : m.toUpperCase();
 }
 
 /** The checked models in SC, TSO, PSO order (an empty or unusable list means all three). */
@@ -179,7 +196,8 @@ export function normalizeModels(models: readonly string[] | undefined): Model[] 
  * `<uri>`, `<uri>#assert-N` (N counts the assertions from 1), `<uri>#condition`, and
  * `…/<model>` for the model children; ranges follow the text.
  */
-export function fileTree(uri: string, label: string, text: string, models: readonly Model[]): FileNode {
+export function fileTree(uri: string, label: string, text: string, configured: readonly Model[]): FileNode {
+  const models = modelsFor(text, configured);
   let asserts = 0;
   const children = findChecks(text).map((s): CheckNode => {
     const id = s.kind === 'assert' ? `${uri}#assert-${++asserts}` : `${uri}#condition`;
@@ -191,7 +209,7 @@ export function fileTree(uri: string, label: string, text: string, models: reado
       children: models.map((m) => ({ id: `${id}/${m}`, label: modelLabel(m), model: m, range: s.range })),
     };
   });
-  return { id: uri, label, children };
+  return { id: uri, label, children, models };
 }
 
 /** What a run of some items of a file has to check: the models any of them asks for. */

@@ -39,13 +39,13 @@ const forbidden = {
     edges: [
       { from: 2, to: 3, kind: 'po', cycle: false },
       { from: 3, to: 4, kind: 'po', cycle: false },
-      { from: 5, to: 6, kind: 'po', cycle: true },
+      { from: 5, to: 6, kind: 'po', cycle: true, name: '[A];po' },
       { from: 4, to: 5, kind: 'rf', cycle: true },
       { from: 0, to: 6, kind: 'rf', cycle: false },
       { from: 0, to: 2, kind: 'co', cycle: false },
       { from: 1, to: 4, kind: 'co', cycle: false },
       { from: 6, to: 2, kind: 'fr', cycle: true },
-      { from: 2, to: 4, kind: 'po', cycle: true },
+      { from: 2, to: 4, kind: 'po', cycle: true, name: 'dmb.sy' },
     ],
     rf: [
       [4, 5],
@@ -79,7 +79,11 @@ test('parseAxView keeps the reply and rejects null', () => {
 
 test('the cycle as text follows the check, closing on its first event', () => {
   const x = parseAxView(forbidden)!.execution!;
-  assert.equal(cycleText(x), 'e2 -po-> e4 -rf-> e5 -po-> e6 -fr-> e2');
+  // program-order steps named as herd names what orders them (the server's `name`)
+  assert.equal(cycleText(x), 'e2 -dmb.sy-> e4 -rf-> e5 -[A];po-> e6 -fr-> e2');
+  // a server from before `name`: the kind
+  const old = { ...x, edges: x.edges.map(({ name: _n, ...e }) => e) };
+  assert.equal(cycleText(old), 'e2 -po-> e4 -rf-> e5 -po-> e6 -fr-> e2');
 });
 
 test("the cycle's layout: each thread a column in program order, initial writes on top, the cycle's edges bold", () => {
@@ -108,7 +112,7 @@ test("the cycle's layout: each thread a column in program order, initial writes 
 
 test('the page: verdict, the check and cycle, the graph with the cycle drawn bold, the block', () => {
   const html = axiomaticHtml(parseAxView(forbidden)!, { cspSource: 'vscode-resource:', nonce: 'N0nce' });
-  assert.match(html, /Forbidden by <strong>acyclic external<\/strong>: <code>e2 -po-&gt; e4 -rf-&gt; e5 -po-&gt; e6 -fr-&gt; e2<\/code>/);
+  assert.match(html, /Forbidden by <strong>acyclic external<\/strong>: <code>e2 -dmb\.sy-&gt; e4 -rf-&gt; e5 -\[A\];po-&gt; e6 -fr-&gt; e2<\/code>/);
   assert.match(html, /class="edge e-fr explains" data-kind="fr" data-from="6" data-to="2"/);
   assert.match(html, /class="edge e-rf explains" data-kind="rf" data-from="4" data-to="5"/);
   assert.match(html, /class="edge e-po explains" data-kind="po" data-from="3" data-to="4"/);

@@ -112,3 +112,23 @@ test('a check stopped at a limit says which in the status bar, and keeps its fai
   // Anything else is not a limit.
   assert.equal(parseStatus({ ...raw, limit: 'disk' })!.limit, undefined);
 });
+
+test('an AArch64 or RISC-V test shows its own model: its mark and herd\'s Ok/No, never SC/TSO/PSO', () => {
+  const raw = {
+    uri: 'file:///t/mp.litmus',
+    version: 1,
+    state: 'done',
+    verdicts: { aarch64: 'holds' },
+    exists: { aarch64: 'no' },
+    tooltip: "No: the condition's state is forbidden under aarch64.cat (litmus)",
+  };
+  const s = parseStatus(raw)!;
+  assert.deepEqual(s.verdicts, { aarch64: 'holds' });
+  const v = formatStatus(s);
+  assert.equal(v.text, '$(beaker) aarch64.cat ✓ No');
+  assert.equal(v.severity, 'none');
+  assert.ok(v.tooltip.includes('aarch64.cat'), v.tooltip);
+  const f = formatStatus(parseStatus({ ...raw, verdicts: { riscv: 'fails' }, exists: undefined })!);
+  assert.equal(f.text, '$(beaker) riscv.cat ✗');
+  assert.equal(f.severity, 'error');
+});

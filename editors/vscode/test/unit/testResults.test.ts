@@ -158,7 +158,8 @@ test('a file with an error errors, its checks are skipped; no report at all erro
 
 test('parsing: only a version 1 document with files', () => {
   assert.equal(parseCliJson('not json'), undefined);
-  assert.equal(parseCliJson('{"version": 2, "files": []}'), undefined);
+  assert.equal(parseCliJson('{"version": 3, "files": []}'), undefined);
+  assert.deepEqual(parseCliJson('{"version": 2, "files": []}'), { version: 2, files: [] });
   assert.equal(parseCliJson('{"version": 1}'), undefined);
   assert.deepEqual(parseCliJson('{"version": 1, "files": []}'), { version: 1, files: [] });
   assert.deepEqual(checkArgs(['/w/a.litmus', '-x.litmus'], { models: ['sc', 'pso'], loopBound: 4, timeout: 0, engine: 'mcr' }), [
@@ -234,4 +235,38 @@ test('the real CLI over every example, one run: each result as the example promi
   for (const m of MODELS) assert.equal(outcome['racy-counter.litmus'][`#condition/${m}`], 'failed');
   // lock order: a deadlock, which belongs to no check, fails the file
   assert.equal(outcome['lock-order.litmus'].file, 'failed');
+});
+
+test('an AArch64 result (JSON version 2) answers its condition item: Ok/No passes, a ~exists reached fails', () => {
+  const arm = 'AArch64 SB\n{ 0:X1=x; }\n P0 ;\n LDR W0,[X1] ;\n~exists (0:X0=1)\n';
+  const tree = fileTree('u', 'SB', arm, ['sc', 'tso', 'pso']);
+  const doc = parseCliJson(
+    JSON.stringify({
+      version: 2,
+      files: [
+        {
+          path: 'sb.litmus',
+          name: 'SB',
+          diagnostics: [],
+          results: {
+            aarch64: {
+              complete: true,
+              model: 'aarch64.cat (litmus)',
+              states: [],
+              condition: { kind: '~exists', holds: false, positive: 1, negative: 3 },
+              violations: [{ kind: 'condition', message: '~exists condition does not hold under aarch64.cat (litmus)', line: 5, col: 1, end_line: 5, end_col: 17, schedule: [] }],
+              witness: [],
+              warnings: [],
+              stats: { engine: 'axiomatic', candidates: 4, time_ms: 1 },
+            },
+          },
+        },
+      ],
+    }),
+  )!;
+  const rs = fileResults(tree, tree.models, doc.files[0]);
+  const cond = rs.find((r) => r.id === 'u#condition/aarch64')!;
+  assert.equal(cond.outcome, 'failed');
+  assert.ok(cond.messages[0].text.startsWith('aarch64.cat condition violation: ~exists'), cond.messages[0].text);
+  assert.ok(!cond.messages[0].text.includes('Schedule'), cond.messages[0].text);
 });

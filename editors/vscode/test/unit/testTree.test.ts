@@ -106,3 +106,17 @@ test('a run checks the models its selected items ask for', () => {
   assert.deepEqual(modelsToRun(t, ['u#condition/pso', 'u#assert-1/sc'], all), ['sc', 'pso']);
   assert.deepEqual(modelsToRun(t, ['elsewhere'], all), []);
 });
+
+test('an AArch64 or RISC-V file is checked under its architecture\'s model, whatever the configured ones', () => {
+  const arm = 'AArch64 MP\n{ 0:X1=x; }\n P0 ;\n LDR W0,[X1] ;\nexists (0:X0=1)\n';
+  const t = fileTree('u', 'MP', arm, ['sc', 'tso', 'pso']);
+  assert.deepEqual(t.models, ['aarch64']);
+  assert.deepEqual(
+    t.children.map((c) => c.children.map((m) => m.label)),
+    [['aarch64.cat']],
+  );
+  const rv = fileTree('v', 'MP', '(* c *)\nRISCV MP\n{ }\n P0 ;\n lw x5,0(x6) ;\nexists (0:x5=1)\n', ['sc']);
+  assert.deepEqual(rv.models, ['riscv']);
+  assert.deepEqual(modelsToRun(rv, [rv.id], rv.models), ['riscv']);
+  assert.deepEqual(fileTree('w', 'SB', example('sb.litmus'), ['tso']).models, ['tso']);
+});
