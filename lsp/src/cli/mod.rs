@@ -12,8 +12,9 @@
 //! - `text.rs`: herd's block, schedules, witness, warnings, stats, `--quiet` summaries;
 //! - `cond.rs`: the condition's observed variables, projected states, condition printing;
 //! - JSON: the crate's `json` module (`json::report`, `json::fences`), shared with the server;
-//! - `cdialect.rs`: herd's C tests, read (syntax errors, the `Result:` header) and reported as
-//!   not checkable yet;
+//! - `cdialect.rs`: herd's C tests, checked by the axiomatic engine under the model of
+//!   `cmodel.rs` (`--conf`, `--cat`/`--bell`/`--macros`, or `linux-kernel.cfg` found above the
+//!   test), herd's block and the answer against the test's `Result:` header;
 //! - `axiom.rs`: AArch64 and RISC-V tests, checked by the axiomatic engine against a cat model;
 //! - `merge.rs`: `litmus merge`, the shards' JSON documents combined into the unsharded one;
 //! - `progress.rs`: Ctrl-C and the progress line.
@@ -27,6 +28,7 @@
 pub mod args;
 mod axiom;
 mod cdialect;
+mod cmodel;
 mod cond;
 mod diagnostics;
 pub mod fences;
