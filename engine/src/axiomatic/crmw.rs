@@ -19,7 +19,7 @@ impl CCtx<'_> {
                     for (st, v, vt) in self.eval(value, st)? {
                         if let Annot::Order(_) = annot {
                             for (st, i) in
-                                self.update(st, a, at, tags_of(annot), &|_| true, &|_| v, vt)?
+                                self.update(st, a, at, tags_of(annot), &|_| true, (&|_| v, vt))?
                             {
                                 let old = st.path.events[i].read;
                                 out.push((st, old, bit(i)));
@@ -27,7 +27,7 @@ impl CCtx<'_> {
                             continue;
                         }
                         for (mut st, r) in self.reads(st, a, at, tags_of(annot), true)? {
-                            let w = self.write(&mut st, a, at, tags_of(annot), v, vt, true)?;
+                            let w = self.write(&mut st, a, at, tags_of(annot), (v, vt), true)?;
                             st.path.rmw.push((r, w));
                             let old = st.path.events[r].read;
                             out.push((st, old, bit(r)));
@@ -49,7 +49,7 @@ impl CCtx<'_> {
                                 let v = st.path.events[r].read;
                                 if v == o {
                                     let w =
-                                        self.write(&mut st, a, at, tags_of(annot), n, nt, true)?;
+                                        self.write(&mut st, a, at, tags_of(annot), (n, nt), true)?;
                                     st.path.rmw.push((r, w));
                                 }
                                 out.push((st, v, bit(r)));
@@ -80,8 +80,7 @@ impl CCtx<'_> {
                                     at,
                                     vec![success.tag().into()],
                                     &ok,
-                                    &|_| d,
-                                    dt,
+                                    (&|_| d, dt),
                                 )? {
                                     out.push((st, 1, 0));
                                 }
@@ -92,7 +91,7 @@ impl CCtx<'_> {
                                     if *strong && v == exp {
                                         continue;
                                     }
-                                    self.write(&mut st, ea, et, Vec::new(), v, bit(r), false)?;
+                                    self.write(&mut st, ea, et, Vec::new(), (v, bit(r)), false)?;
                                     out.push((st, 0, 0));
                                 }
                             }
@@ -118,7 +117,7 @@ impl CCtx<'_> {
                         if let Annot::Order(_) = annot {
                             let f = |x: i64| binop(*op, x, v);
                             for (st, i) in
-                                self.update(st, a, at, tags_of(annot), &|_| true, &f, vt)?
+                                self.update(st, a, at, tags_of(annot), &|_| true, (&f, vt))?
                             {
                                 let (o, n) = (st.path.events[i].read, st.path.events[i].write);
                                 out.push((st, ret(o, n), bit(i)));
@@ -129,7 +128,7 @@ impl CCtx<'_> {
                             let o = st.path.events[r].read;
                             let n = binop(*op, o, v);
                             let w =
-                                self.write(&mut st, a, at, tags_of(annot), n, vt | bit(r), true)?;
+                                self.write(&mut st, a, at, tags_of(annot), (n, vt | bit(r)), true)?;
                             st.path.rmw.push((r, w));
                             out.push((st, ret(o, n), bit(r)));
                         }
@@ -154,8 +153,7 @@ impl CCtx<'_> {
                                         a,
                                         at,
                                         tags_of(annot),
-                                        o.wrapping_add(v),
-                                        vt | bit(r),
+                                        (o.wrapping_add(v), vt | bit(r)),
                                         true,
                                     )?;
                                     st.path.rmw.push((r, w));

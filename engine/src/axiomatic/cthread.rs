@@ -245,7 +245,7 @@ impl CCtx<'_> {
             } => {
                 for (st, a, at) in self.eval(addr, st)? {
                     for (mut st, v, vt) in self.eval(value, st)? {
-                        self.write(&mut st, a, at, tags_of(annot), v, vt, false)?;
+                        self.write(&mut st, a, at, tags_of(annot), (v, vt), false)?;
                         out.push(st);
                     }
                 }
@@ -338,15 +338,14 @@ impl CCtx<'_> {
         Ok(out)
     }
 
-    #[allow(clippy::too_many_arguments)]
+    /// A write of `v` (depending on the reads `vt`) to `a` (depending on `at`).
     pub(super) fn write(
         &self,
         st: &mut St,
         a: i64,
         at: Taint,
         tags: Vec<String>,
-        v: i64,
-        vt: Taint,
+        (v, vt): (i64, Taint),
         atomic: bool,
     ) -> Result<usize, AxError> {
         let i = self.push(st, CKind::W, a, tags, at)?;
@@ -359,7 +358,6 @@ impl CCtx<'_> {
 
     /// A C11 read-modify-write: one event reading every value `a` may hold that `ok`
     /// accepts, writing what `new` makes of it.
-    #[allow(clippy::too_many_arguments)]
     pub(super) fn update(
         &self,
         st: St,
@@ -367,8 +365,7 @@ impl CCtx<'_> {
         at: Taint,
         tags: Vec<String>,
         ok: &dyn Fn(i64) -> bool,
-        new: &dyn Fn(i64) -> i64,
-        vt: Taint,
+        (new, vt): (&dyn Fn(i64) -> i64, Taint),
     ) -> Result<Vec<(St, usize)>, AxError> {
         let mut out = Vec::new();
         for v in self.values(a)?.into_iter().filter(|v| ok(*v)) {
