@@ -79,39 +79,24 @@ fn linux_kernel_tests_agree_with_herd() {
         serde_json::from_str(&std::fs::read_to_string(root.join("states.json")).unwrap()).unwrap();
     let only = std::env::var("LITMUS_C_ONLY").ok();
     let csv = std::fs::read_to_string(root.join("expected.csv")).unwrap();
-    let (mut agree, mut disagree, mut unchecked) = (0, Vec::new(), Vec::new());
-    let mut known_diffs = 0;
-    for line in csv.lines().skip(1) {
-        let f: Vec<&str> = line.split(',').collect();
-        let (file, obs, pos, neg, flags, status) = (f[0], f[2], f[3], f[4], f[5], f[8]);
-        if only.as_ref().is_some_and(|o| !file.contains(o.as_str())) {
-            continue;
-        }
-        if status != "ok" {
-            unchecked.push(format!("{file}: herd7's status {status}"));
-            continue;
-        }
+    let rows: Vec<Vec<&str>> = csv
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').collect::<Vec<&str>>())
+        .filter(|f| only.as_ref().is_none_or(|o| f[0].contains(o.as_str())))
+        .collect();
+    // one test: `Ok(())` when it agrees, else what differs
+    let check = |f: &[&str]| -> Result<(), String> {
+        let (file, obs, pos, neg, flags) = (f[0], f[2], f[3], f[4], f[5]);
         let text = std::fs::read_to_string(root.join(file)).unwrap();
         let p = litmus_engine::syntax::parse(&text);
         let (Some(test), Some(src)) = (&p.test, &p.c) else {
-            disagree.push(format!("{file}: does not parse: {:?}", p.diagnostics));
-            continue;
+            return Err(format!("does not parse: {:?}", p.diagnostics));
         };
-        let prog = match lower(src, &defs) {
-            Ok(prog) => prog,
-            Err(d) => {
-                disagree.push(format!("{file}: does not lower: {d:?}"));
-                continue;
-            }
-        };
+        let prog = lower(src, &defs).map_err(|d| format!("does not lower: {d:?}"))?;
         let start = std::time::Instant::now();
-        let r = match check_c(test, src, &prog, &model, &variants, &|| false) {
-            Ok(r) => r,
-            Err(e) => {
-                disagree.push(format!("{file}: cannot check: {e}"));
-                continue;
-            }
-        };
+        let r = check_c(test, src, &prog, &model, &variants, &|| false)
+            .map_err(|e| format!("cannot check: {e}"))?;
         let took = start.elapsed().as_secs_f64();
         if took > 5.0 {
             println!("slow: {file} {took:.1}s");
@@ -121,11 +106,10 @@ fn linux_kernel_tests_agree_with_herd() {
         if got != obs {
             diffs.push(format!("observation {got}, herd {obs}"));
         }
-        let counts = (r.positive.to_string(), r.negative.to_string());
-        if (counts.0.as_str(), counts.1.as_str()) != (pos, neg) {
+        if (r.positive.to_string(), r.negative.to_string()) != (pos.to_string(), neg.to_string()) {
             diffs.push(format!(
                 "counts {} {}, herd {pos} {neg}",
-                counts.0, counts.1
+                r.positive, r.negative
             ));
         }
         let want_flags: BTreeSet<&str> = flags.split(';').filter(|s| !s.is_empty()).collect();
@@ -145,15 +129,51 @@ fn linux_kernel_tests_agree_with_herd() {
                 diffs.push(format!("states {:?}, herd {want:?}", r.states));
             }
         }
+        if diffs.is_empty() {
+            Ok(())
+        } else {
+            Err(diffs.join("; "))
+        }
+    };
+    // two tests at a time (CI has two cores), reported in the file's order
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let mut results: Vec<(usize, Result<(), String>)> = std::thread::scope(|sc| {
+        let workers: Vec<_> = (0..2)
+            .map(|_| {
+                sc.spawn(|| {
+                    let mut mine = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(f) = rows.get(i) else { return mine };
+                        if f[8] == "ok" {
+                            mine.push((i, check(f)));
+                        }
+                    }
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().unwrap())
+            .collect()
+    });
+    results.sort_by_key(|r| r.0);
+    let (mut agree, mut disagree, mut unchecked) = (0, Vec::new(), Vec::new());
+    let mut known_diffs = 0;
+    for f in rows.iter().filter(|f| f[8] != "ok") {
+        unchecked.push(format!("{}: herd7's status {}", f[0], f[8]));
+    }
+    for (i, r) in results {
+        let file = rows[i][0];
         let known = KNOWN.iter().find(|k| k.0 == file);
-        match (diffs.is_empty(), known) {
-            (true, None) => agree += 1,
-            (true, Some(_)) => disagree.push(format!("{file}: agrees now, take it off KNOWN")),
-            (false, Some((_, why))) => {
-                println!("KNOWN {file}: {}: {why}", diffs.join("; "));
+        match (r, known) {
+            (Ok(()), None) => agree += 1,
+            (Ok(()), Some(_)) => disagree.push(format!("{file}: agrees now, take it off KNOWN")),
+            (Err(d), Some((_, why))) => {
+                println!("KNOWN {file}: {d}: {why}");
                 known_diffs += 1;
             }
-            (false, None) => disagree.push(format!("{file}: {}", diffs.join("; "))),
+            (Err(d), None) => disagree.push(format!("{file}: {d}")),
         }
     }
     for d in &disagree {

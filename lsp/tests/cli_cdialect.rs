@@ -1,26 +1,47 @@
-//! `litmus check` on herd's C tests (`docs/reference.md#c`): read, with their `Result:` header,
-//! and reported as not checkable yet (exit 2); a syntax error is reported at its position.
+//! `litmus check` on herd's C tests (`docs/reference.md#c`): checked under the kernel's model
+//! read from the user's files (`--conf`, `--cat`/`--bell`/`--macros`, or found in a kernel
+//! tree above the test), herd's block, and the answer against the test's `Result:` header as
+//! the kernel's `judgelitmus.sh` judges it. The model files come from the shared data
+//! (`../shared/conformance/linux/model/`); the tests that need them say SKIPPED without it.
 
 mod cli_support;
 use cli_support::*;
+use std::path::PathBuf;
 
 const MP: &str = "C MP\n(* Result: Never DATARACE *)\n{ x = 0; }\n\
                   P0(int *x, int *y)\n{\n\tWRITE_ONCE(*x, 1);\n\tsmp_store_release(y, 1);\n}\n\n\
                   P1(int *x, int *y)\n{\n\tint r0 = smp_load_acquire(y);\n\tr1 = READ_ONCE(*x);\n}\n\n\
                   exists (1:r0=1 /\\ 1:r1=0)\n";
 
+/// MP with plain accesses to `x` and no ordering on the reader's side: a data race.
+const MP_RACE: &str = "C MP-race\n(* Result: Sometimes DATARACE *)\n{}\n\
+                  P0(int *x, int *y)\n{\n\t*x = 1;\n\tsmp_store_release(y, 1);\n}\n\n\
+                  P1(int *x, int *y)\n{\n\tint r0 = READ_ONCE(*y);\n\tint r1 = *x;\n}\n\n\
+                  exists (1:r0=1 /\\ 1:r1=0)\n";
+
+fn model_dir() -> Option<PathBuf> {
+    let d = root().join("../shared/conformance/linux/model");
+    if d.join("linux-kernel.cfg").is_file() {
+        Some(d)
+    } else {
+        println!("SKIPPED: ../shared/conformance/linux/model not found");
+        None
+    }
+}
+
 #[test]
-fn a_c_test_is_read_and_said_not_checkable_yet() {
+fn with_no_model_the_error_says_where_to_get_one() {
     let f = scratch("cdialect", "mp.litmus", MP.as_bytes());
     let r = run(&["check", &f]);
     assert_eq!(r.status, 2, "{}{}", r.stdout, r.stderr);
-    assert!(
-        r.stdout
-            .contains("C test MP (2 threads) read; its header expects `Result: Never DATARACE`"),
-        "{}",
-        r.stdout
-    );
-    assert!(r.stderr.contains("not available yet"), "{}", r.stderr);
+    for want in [
+        "no memory model for the C test",
+        "tools/memory-model/",
+        "--conf",
+        "herd/libdir/",
+    ] {
+        assert!(r.stderr.contains(want), "{want}: {}", r.stderr);
+    }
 }
 
 #[test]
@@ -33,5 +54,125 @@ fn a_c_syntax_error_has_its_position() {
     let r = run(&["check", &f]);
     assert_eq!(r.status, 2, "{}{}", r.stdout, r.stderr);
     assert!(r.stderr.contains("bad.litmus:3:"), "{}", r.stderr);
-    assert!(!r.stdout.contains("C test bad"), "{}", r.stdout);
+}
+
+#[test]
+fn conf_answers_as_herd_and_compares_with_the_header() {
+    let Some(dir) = model_dir() else { return };
+    let cfg = dir.join("linux-kernel.cfg").display().to_string();
+    // MP with release/acquire: never, and no data race, so the header's DATARACE disagrees
+    let f = scratch("cdialect", "mp-conf.litmus", MP.as_bytes());
+    let r = run(&["check", "--conf", &cfg, &f]);
+    assert_eq!(r.status, 1, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout.contains("Test MP Allowed\nStates 3\n"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout
+            .contains("\nNo\nWitnesses\nPositive: 0 Negative: 3\n"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout.contains("Observation MP Never 0 3"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout
+            .contains("DISAGREES with its header `Result: Never DATARACE`: Never 0 3"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout
+            .contains("1 of 1 C tests disagree with their `Result:` header"),
+        "{}",
+        r.stdout
+    );
+    // the racy one: its flag is raised, as its header says
+    let g = scratch("cdialect", "mp-race.litmus", MP_RACE.as_bytes());
+    let r = run(&["check", "--conf", &cfg, &g]);
+    assert_eq!(r.status, 0, "{}{}", r.stdout, r.stderr);
+    assert!(r.stdout.contains("\nFlag data-race\n"), "{}", r.stdout);
+    assert!(
+        r.stdout
+            .contains("agrees with its header `Result: Sometimes DATARACE`: Sometimes 1 3 with Flag data-race"),
+        "{}",
+        r.stdout
+    );
+}
+
+#[test]
+fn cat_bell_and_macros_name_the_model() {
+    let Some(dir) = model_dir() else { return };
+    let p = |f: &str| dir.join(f).display().to_string();
+    let g = scratch("cdialect", "mp-race-cat.litmus", MP_RACE.as_bytes());
+    let (cat, bell, def) = (
+        p("linux-kernel.cat"),
+        p("linux-kernel.bell"),
+        p("linux-kernel.def"),
+    );
+    let args = [
+        "check",
+        "--cat",
+        &cat,
+        "--bell",
+        &bell,
+        "--macros",
+        &def,
+        "--variant",
+        "lkmmv2",
+        &g,
+    ];
+    let r = run(&args);
+    assert_eq!(r.status, 0, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout.contains("Observation MP-race Sometimes 1 3"),
+        "{}",
+        r.stdout
+    );
+}
+
+/// A stand-in kernel tree: the shared model files in `TMP/tools/memory-model/`, and tests
+/// under its `litmus-tests/`, checked with no option.
+#[test]
+fn a_test_in_a_kernel_tree_finds_the_model_above_it() {
+    let Some(dir) = model_dir() else { return };
+    let tree = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cdialect-kernel-tree");
+    let mm = tree.join("tools/memory-model");
+    std::fs::create_dir_all(mm.join("litmus-tests")).unwrap();
+    for f in [
+        "linux-kernel.cfg",
+        "linux-kernel.bell",
+        "linux-kernel.cat",
+        "linux-kernel.def",
+        "lock.cat",
+    ] {
+        std::fs::copy(dir.join(f), mm.join(f)).unwrap();
+    }
+    let catalogue = root().join("../shared/conformance/linux/tests/catalogue");
+    let name = "MP+pooncerelease+poacquireonce.litmus";
+    let test = mm.join("litmus-tests").join(name);
+    std::fs::copy(catalogue.join(name), &test).unwrap();
+    let r = run(&["check", &test.display().to_string()]);
+    assert_eq!(r.status, 0, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout.contains("tools/memory-model/linux-kernel.cfg"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout
+            .contains("Observation MP+pooncerelease+poacquireonce Never 0 3"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout.contains("agrees with its header `Result: Never`"),
+        "{}",
+        r.stdout
+    );
 }

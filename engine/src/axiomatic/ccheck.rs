@@ -151,11 +151,12 @@ impl Cx<'_> {
     }
 }
 
+/// Per location its initial value, the locations' addresses by name, per thread its
+/// registers' initial values.
+type Initial = (Vec<i64>, BTreeMap<String, i64>, Vec<BTreeMap<String, i64>>);
+
 /// Initial values: per location its value (an address for `int *p = &y` or `p = y`).
-fn initial(
-    test: &Test,
-    src: &Source,
-) -> (Vec<i64>, BTreeMap<String, i64>, Vec<BTreeMap<String, i64>>) {
+fn initial(test: &Test, src: &Source) -> Initial {
     let locations: BTreeMap<String, i64> = test
         .shared
         .iter()
@@ -365,53 +366,50 @@ pub fn check_c(
                         .zip(&fc)
                         .map(|((_, ws), c)| ws[*c])
                         .collect();
-                    if grounded {
-                        if finals_coherent(&sk, &rf, &fw) {
-                            let mem: BTreeMap<i64, i64> = fw
-                                .iter()
-                                .map(|&f| (sk.events[f].addr, sk.events[f].write))
-                                .collect();
-                            let keep = src
-                                .filter
-                                .as_ref()
-                                .is_none_or(|f| cx.eval(f, &tregs, &mem, false) != 0);
-                            if keep {
-                                rep.candidates += 1;
-                                let env = c_candidate_env(&sk, &rf, &fw);
-                                let runs = model.run_all(&env)?;
-                                let sat = cx.eval(&cond.expr, &tregs, &mem, false) != 0;
-                                let exe = |failure| CExecution {
-                                    events: sk.events.clone(),
-                                    rf: rf.clone(),
-                                    failure,
-                                };
-                                for (out, _) in runs {
-                                    match out.failed {
-                                        None => {
-                                            flags.extend(out.flags);
-                                            let st = keys
-                                                .iter()
-                                                .map(|k| {
-                                                    let v = cx.eval(&atoms[k], &tregs, &mem, false);
-                                                    cx.state_value(v)
-                                                })
-                                                .collect();
-                                            states.insert(st);
-                                            if sat {
-                                                rep.positive += 1;
-                                            } else {
-                                                rep.negative += 1;
-                                            }
-                                            let wanted =
-                                                sat != (cond.quantifier == Quantifier::Forall);
-                                            if wanted && rep.witness.is_none() {
-                                                rep.witness = Some(exe(None));
-                                            }
+                    if grounded && finals_coherent(&sk, &rf, &fw) {
+                        let mem: BTreeMap<i64, i64> = fw
+                            .iter()
+                            .map(|&f| (sk.events[f].addr, sk.events[f].write))
+                            .collect();
+                        let keep = src
+                            .filter
+                            .as_ref()
+                            .is_none_or(|f| cx.eval(f, &tregs, &mem, false) != 0);
+                        if keep {
+                            rep.candidates += 1;
+                            let env = c_candidate_env(&sk, &rf, &fw);
+                            let runs = model.run_all(&env)?;
+                            let sat = cx.eval(&cond.expr, &tregs, &mem, false) != 0;
+                            let exe = |failure| CExecution {
+                                events: sk.events.clone(),
+                                rf: rf.clone(),
+                                failure,
+                            };
+                            for (out, _) in runs {
+                                match out.failed {
+                                    None => {
+                                        flags.extend(out.flags);
+                                        let st = keys
+                                            .iter()
+                                            .map(|k| {
+                                                let v = cx.eval(&atoms[k], &tregs, &mem, false);
+                                                cx.state_value(v)
+                                            })
+                                            .collect();
+                                        states.insert(st);
+                                        if sat {
+                                            rep.positive += 1;
+                                        } else {
+                                            rep.negative += 1;
                                         }
-                                        Some(f) => {
-                                            if sat && rep.forbidden.is_none() {
-                                                rep.forbidden = Some(exe(Some(f)));
-                                            }
+                                        let wanted = sat != (cond.quantifier == Quantifier::Forall);
+                                        if wanted && rep.witness.is_none() {
+                                            rep.witness = Some(exe(None));
+                                        }
+                                    }
+                                    Some(f) => {
+                                        if sat && rep.forbidden.is_none() {
+                                            rep.forbidden = Some(exe(Some(f)));
                                         }
                                     }
                                 }

@@ -7,7 +7,7 @@
 //! inside a branch on it (not after the `if`, as herd does).
 
 use super::AxError;
-use crate::c::{Annot, BinOp, Expr, Program, Returns, Stmt, UnOp};
+use crate::c::{Annot, BinOp, Expr, Program, Stmt, UnOp};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// What an event of a C execution is.
@@ -73,7 +73,7 @@ pub struct CPath {
 }
 
 /// The reads a value depends on (indices into the thread's events).
-type Taint = u128;
+pub(super) type Taint = u128;
 
 /// The most events one thread may have.
 const MAX_THREAD_EVENTS: usize = 128;
@@ -81,8 +81,8 @@ const MAX_THREAD_EVENTS: usize = 128;
 pub const UNROLL: usize = 2;
 
 #[derive(Clone, Debug, Default)]
-struct St {
-    path: CPath,
+pub(super) struct St {
+    pub(super) path: CPath,
     vars: BTreeMap<String, (i64, Taint)>,
     /// The reads every branch so far depended on.
     ctrl: Taint,
@@ -119,7 +119,7 @@ pub fn c_paths(cx: &CCtx, prog: &Program) -> Result<Vec<CPath>, AxError> {
         .collect())
 }
 
-fn tags_of(a: &Annot) -> Vec<String> {
+pub(super) fn tags_of(a: &Annot) -> Vec<String> {
     match a {
         Annot::Plain => Vec::new(),
         Annot::Tag(t) => vec![t.clone()],
@@ -127,7 +127,7 @@ fn tags_of(a: &Annot) -> Vec<String> {
     }
 }
 
-fn bit(i: usize) -> Taint {
+pub(super) fn bit(i: usize) -> Taint {
     1 << i
 }
 
@@ -162,11 +162,11 @@ pub fn binop(op: BinOp, x: i64, y: i64) -> i64 {
     }
 }
 
-type Alts = Vec<(St, i64, Taint)>;
+pub(super) type Alts = Vec<(St, i64, Taint)>;
 
 impl CCtx<'_> {
     /// Adds an event (its `addr` and `ctrl` dependencies with it); its index.
-    fn push(
+    pub(super) fn push(
         &self,
         st: &mut St,
         kind: CKind,
@@ -245,7 +245,7 @@ impl CCtx<'_> {
             } => {
                 for (st, a, at) in self.eval(addr, st)? {
                     for (mut st, v, vt) in self.eval(value, st)? {
-                        self.write(&mut st, a, at, tags_of(annot), v, vt, false)?;
+                        self.write(&mut st, a, at, tags_of(annot), (v, vt), false)?;
                         out.push(st);
                     }
                 }
@@ -318,7 +318,7 @@ impl CCtx<'_> {
     }
 
     /// A read event of every value `a` may hold.
-    fn reads(
+    pub(super) fn reads(
         &self,
         st: St,
         a: i64,
@@ -338,14 +338,14 @@ impl CCtx<'_> {
         Ok(out)
     }
 
-    fn write(
+    /// A write of `v` (depending on the reads `vt`) to `a` (depending on `at`).
+    pub(super) fn write(
         &self,
         st: &mut St,
         a: i64,
         at: Taint,
         tags: Vec<String>,
-        v: i64,
-        vt: Taint,
+        (v, vt): (i64, Taint),
         atomic: bool,
     ) -> Result<usize, AxError> {
         let i = self.push(st, CKind::W, a, tags, at)?;
@@ -358,16 +358,14 @@ impl CCtx<'_> {
 
     /// A C11 read-modify-write: one event reading every value `a` may hold that `ok`
     /// accepts, writing what `new` makes of it.
-    #[allow(clippy::too_many_arguments)]
-    fn update(
+    pub(super) fn update(
         &self,
         st: St,
         a: i64,
         at: Taint,
         tags: Vec<String>,
         ok: &dyn Fn(i64) -> bool,
-        new: &dyn Fn(i64) -> i64,
-        vt: Taint,
+        (new, vt): (&dyn Fn(i64) -> i64, Taint),
     ) -> Result<Vec<(St, usize)>, AxError> {
         let mut out = Vec::new();
         for v in self.values(a)?.into_iter().filter(|v| ok(*v)) {
@@ -383,7 +381,7 @@ impl CCtx<'_> {
         Ok(out)
     }
 
-    fn eval(&self, e: &Expr, st: St) -> Result<Alts, AxError> {
+    pub(super) fn eval(&self, e: &Expr, st: St) -> Result<Alts, AxError> {
         Ok(match e {
             Expr::Int(v, _) => vec![(st, *v, 0)],
             Expr::Var(n) => {
@@ -443,191 +441,5 @@ impl CCtx<'_> {
             }
             _ => self.eval_rmw(e, st)?,
         })
-    }
-
-    /// The read-modify-writes and lock primitives that give a value.
-    fn eval_rmw(&self, e: &Expr, st: St) -> Result<Alts, AxError> {
-        let mut out = Vec::new();
-        match e {
-            Expr::Xchg {
-                annot, addr, value, ..
-            } => {
-                for (st, a, at) in self.eval(addr, st)? {
-                    for (st, v, vt) in self.eval(value, st)? {
-                        if let Annot::Order(_) = annot {
-                            for (st, i) in
-                                self.update(st, a, at, tags_of(annot), &|_| true, &|_| v, vt)?
-                            {
-                                let old = st.path.events[i].read;
-                                out.push((st, old, bit(i)));
-                            }
-                            continue;
-                        }
-                        for (mut st, r) in self.reads(st, a, at, tags_of(annot), true)? {
-                            let w = self.write(&mut st, a, at, tags_of(annot), v, vt, true)?;
-                            st.path.rmw.push((r, w));
-                            let old = st.path.events[r].read;
-                            out.push((st, old, bit(r)));
-                        }
-                    }
-                }
-            }
-            Expr::Cmpxchg {
-                annot,
-                addr,
-                old,
-                new,
-                ..
-            } => {
-                for (st, a, at) in self.eval(addr, st)? {
-                    for (st, o, _) in self.eval(old, st)? {
-                        for (st, n, nt) in self.eval(new, st)? {
-                            for (mut st, r) in self.reads(st, a, at, tags_of(annot), true)? {
-                                let v = st.path.events[r].read;
-                                if v == o {
-                                    let w =
-                                        self.write(&mut st, a, at, tags_of(annot), n, nt, true)?;
-                                    st.path.rmw.push((r, w));
-                                }
-                                out.push((st, v, bit(r)));
-                            }
-                        }
-                    }
-                }
-            }
-            Expr::CompareExchange {
-                strong,
-                addr,
-                expected,
-                desired,
-                success,
-                failure,
-                ..
-            } => {
-                for (st, a, at) in self.eval(addr, st)? {
-                    for (st, ea, et) in self.eval(expected, st)? {
-                        for (st, d, dt) in self.eval(desired, st)? {
-                            // the expected value, read non-atomically
-                            for (st, er) in self.reads(st, ea, et, Vec::new(), false)? {
-                                let exp = st.path.events[er].read;
-                                let ok = |v: i64| v == exp;
-                                for (st, _) in self.update(
-                                    st.clone(),
-                                    a,
-                                    at,
-                                    vec![success.tag().into()],
-                                    &ok,
-                                    &|_| d,
-                                    dt,
-                                )? {
-                                    out.push((st, 1, 0));
-                                }
-                                for (mut st, r) in
-                                    self.reads(st, a, at, vec![failure.tag().into()], false)?
-                                {
-                                    let v = st.path.events[r].read;
-                                    if *strong && v == exp {
-                                        continue;
-                                    }
-                                    self.write(&mut st, ea, et, Vec::new(), v, bit(r), false)?;
-                                    out.push((st, 0, 0));
-                                }
-                            }
-                        }
-                    }
-                }
-            }
-            Expr::AtomicOp {
-                annot,
-                addr,
-                op,
-                value,
-                returns,
-                ..
-            } => {
-                for (st, v, vt) in self.eval(value, st)? {
-                    for (st, a, at) in self.eval(addr, st)? {
-                        let ret = |old: i64, new: i64| match returns {
-                            Returns::Nothing => 0,
-                            Returns::New => new,
-                            Returns::Old => old,
-                        };
-                        if let Annot::Order(_) = annot {
-                            let f = |x: i64| binop(*op, x, v);
-                            for (st, i) in
-                                self.update(st, a, at, tags_of(annot), &|_| true, &f, vt)?
-                            {
-                                let (o, n) = (st.path.events[i].read, st.path.events[i].write);
-                                out.push((st, ret(o, n), bit(i)));
-                            }
-                            continue;
-                        }
-                        for (mut st, r) in self.reads(st, a, at, tags_of(annot), true)? {
-                            let o = st.path.events[r].read;
-                            let n = binop(*op, o, v);
-                            let w =
-                                self.write(&mut st, a, at, tags_of(annot), n, vt | bit(r), true)?;
-                            st.path.rmw.push((r, w));
-                            out.push((st, ret(o, n), bit(r)));
-                        }
-                    }
-                }
-            }
-            Expr::AddUnless {
-                annot,
-                addr,
-                add,
-                unless,
-                ..
-            } => {
-                for (st, a, at) in self.eval(addr, st)? {
-                    for (st, u, _) in self.eval(unless, st)? {
-                        for (st, v, vt) in self.eval(add, st)? {
-                            for (mut st, r) in self.reads(st, a, at, tags_of(annot), true)? {
-                                let o = st.path.events[r].read;
-                                if o != u {
-                                    let w = self.write(
-                                        &mut st,
-                                        a,
-                                        at,
-                                        tags_of(annot),
-                                        o.wrapping_add(v),
-                                        vt | bit(r),
-                                        true,
-                                    )?;
-                                    st.path.rmw.push((r, w));
-                                    out.push((st, 1, 0));
-                                } else {
-                                    out.push((st, 0, 0));
-                                }
-                            }
-                        }
-                    }
-                }
-            }
-            Expr::TryLock { addr, .. } => {
-                for (st, a, at) in self.eval(addr, st)? {
-                    let mut ok = st.clone();
-                    self.push(&mut ok, CKind::Lock, a, vec!["LKR".into()], at)?;
-                    self.push(&mut ok, CKind::Lock, a, vec!["LKW".into()], at)?;
-                    out.push((ok, 1, 0));
-                    let mut no = st;
-                    self.push(&mut no, CKind::Lock, a, vec!["LF".into()], at)?;
-                    out.push((no, 0, 0));
-                }
-            }
-            Expr::IsLocked { addr, .. } => {
-                for (st, a, at) in self.eval(addr, st)? {
-                    let mut yes = st.clone();
-                    self.push(&mut yes, CKind::Lock, a, vec!["RL".into()], at)?;
-                    out.push((yes, 1, 0));
-                    let mut no = st;
-                    self.push(&mut no, CKind::Lock, a, vec!["RU".into()], at)?;
-                    out.push((no, 0, 0));
-                }
-            }
-            _ => return self.eval(e, st),
-        }
-        Ok(out)
     }
 }

@@ -10,6 +10,7 @@ mod access;
 mod alu;
 pub mod ccheck;
 pub mod cexec;
+mod crmw;
 pub mod cthread;
 pub mod exec;
 mod outcome;

@@ -23,10 +23,10 @@ pub use source::{Expected, Source};
 use crate::ast::Name;
 use crate::span::Span;
 
-/// What the operational engines and `litmus check` say of a C test for now.
-pub const NOT_AVAILABLE: &str = "checking herd's C tests (the Linux kernel's and C11) is not \
-     available yet: the test is read and its macros can be expanded with the model's `.def` \
-     file, but no engine runs it";
+/// What the operational engines (a mixed run of `litmus check`, the editor) say of a C test.
+pub const NOT_AVAILABLE: &str = "checking herd's C tests (the Linux kernel's and C11) here is \
+     not available yet: `litmus check` answers them, with the axiomatic engine under the \
+     user's model, when every file of the run is a C test";
 
 /// A C11 memory order (`memory_order_acquire`, ...).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -132,8 +132,28 @@ pub struct CheckArgs {
     /// AArch64 and RISC-V tests: check against this cat model (herd's language) in place of
     /// the project's own model for the architecture; `include "f"` reads `f` beside it. A
     /// native or x86 file in the run is refused (they are checked operationally).
+    /// C tests: the model to check them under (with `--bell` and `--macros`).
     #[arg(long, value_name = "FILE")]
     pub cat: Option<PathBuf>,
+
+    /// C tests: herd's `-conf` file (`linux-kernel.cfg`): its `macros`, `bell`, `model` and
+    /// `variant` lines, paths relative to the file's folder. Without `--conf` or `--cat`,
+    /// `tools/memory-model/linux-kernel.cfg` or `linux-kernel.cfg` is looked for in the
+    /// test's folder and the folders above it.
+    #[arg(long, value_name = "FILE")]
+    pub conf: Option<PathBuf>,
+
+    /// C tests, with `--cat`: the bell file run before the model (herd's `-bell`).
+    #[arg(long, value_name = "FILE", requires = "cat")]
+    pub bell: Option<PathBuf>,
+
+    /// C tests, with `--cat`: the `.def` file that defines the macros (herd's `-macros`).
+    #[arg(long, value_name = "FILE", requires = "cat")]
+    pub macros: Option<PathBuf>,
+
+    /// C tests: a variant the model tests (`if "lkmmv2"`), added to the `.cfg` file's.
+    #[arg(long, value_name = "NAME")]
+    pub variant: Vec<String>,
 
     /// Print each violation's and witness's execution as a graph of events (po, rf, co, fr)
     /// in place of its schedule: `--graph dot`, one Graphviz digraph each. Text output only.

@@ -14,10 +14,12 @@
 //! - `text.rs`: herd's block, schedules, witness, warnings, stats, `--quiet` summaries;
 //! - `cond.rs`: the condition's observed variables, projected states, condition printing;
 //! - JSON: the crate's `json` module (`json::report`, `json::fences`), shared with the server;
-//! - `cdialect.rs`: a run of herd's C tests only, read (syntax errors, the `Result:` header)
-//!   and reported as not checkable yet (in any other run a C file is `dialect::C`'s slot);
-//! - `axiom.rs`: an axiomatic model of a file (AArch64, RISC-V, POWER, ARMv7), checked by the axiomatic engine
-//!   against a cat model as one task of the run;
+//! - `cdialect.rs`: a run of herd's C tests only, checked by the axiomatic engine under the
+//!   model of `cmodel.rs` (`--conf`, `--cat`/`--bell`/`--macros`, or `linux-kernel.cfg` found
+//!   above the test), herd's block and the answer against the test's `Result:` header (in any
+//!   other run a C file is `dialect::C`'s slot, not checked yet);
+//! - `axiom.rs`: an axiomatic model of a file (AArch64, RISC-V, POWER, ARMv7), checked by the
+//!   axiomatic engine against a cat model as one task of the run;
 //! - `diff.rs`: `litmus diff`, two cat models' verdicts compared (`crate::catmodel`);
 //! - `model.rs`: `litmus model`, the built-in cat models listed, printed, written out;
 //! - `merge.rs`: `litmus merge`, the shards' JSON documents combined into the unsharded one;
@@ -32,6 +34,7 @@
 pub mod args;
 mod axiom;
 mod cdialect;
+mod cmodel;
 mod cond;
 mod diagnostics;
 pub mod diff;
