@@ -267,9 +267,18 @@ fn model_and_cat_are_refused_where_they_do_not_apply() {
         r.stdout
     );
     // An unknown model is a bad option.
+    let r = run(&["check", "--model", "armv9", &arm]);
+    assert_eq!(r.status, 2);
+    assert!(r.stderr.contains("unknown model `armv9`"), "{}", r.stderr);
+    // `arm` is ARMv7's model: it names no model of AArch64 tests.
     let r = run(&["check", "--model", "arm", &arm]);
     assert_eq!(r.status, 2);
-    assert!(r.stderr.contains("unknown model `arm`"), "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("--model arm names no model of AArch64 tests (aarch64)"),
+        "{}",
+        r.stderr
+    );
 }
 
 #[test]

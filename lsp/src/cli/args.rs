@@ -376,7 +376,7 @@ mod tests {
         };
         assert!(args.models().is_empty());
         assert!(args.wants("riscv") && !args.wants("sc"));
-        assert!(Cli::try_parse_from(["litmus", "check", "--model", "arm", "a.litmus"]).is_err());
+        assert!(Cli::try_parse_from(["litmus", "check", "--model", "armv9", "a.litmus"]).is_err());
     }
 
     #[test]

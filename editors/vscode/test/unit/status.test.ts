@@ -46,7 +46,7 @@ test('parseStatus accepts the contract shape and drops unknown verdicts', () => 
     uri: 'file:///a.litmus',
     version: 4,
     state: 'done',
-    verdicts: { sc: 'holds', tso: 'maybe', arm: 'fails', pso: 'fails' },
+    verdicts: { sc: 'holds', tso: 'maybe', armv9: 'fails', pso: 'fails' },
   });
   assert.deepEqual(s, { uri: 'file:///a.litmus', version: 4, state: 'done', verdicts: { sc: 'holds', pso: 'fails' } });
 });
@@ -77,7 +77,7 @@ test('the server tooltip, implied verdicts and exists answers are kept; an unpar
     version: 2,
     state: 'done',
     verdicts: { sc: 'holds', tso: 'holds' },
-    implied: { tso: 'pso', arm: 'sc' },
+    implied: { tso: 'pso', armv9: 'sc' },
     exists: { sc: 'no', tso: 'ok', pso: 'maybe' },
     tooltip: 'SC: holds\nTSO: holds',
   });
