@@ -6,7 +6,7 @@ local tmp, check, eq, write_file, litmus = H.tmp, H.check, H.eq, H.write_file, H
 -- Pure helpers ---------------------------------------------------------------------------------
 
 check('format_status uses the code lens wording and ignores unknown verdicts', function()
-  eq(litmus.format_status({ state = 'done', verdicts = { pso = 'fails', sc = 'holds', tso = 'fails', arm = 'holds' } }), 'SC ✓ · TSO ✗ · PSO ✗')
+  eq(litmus.format_status({ state = 'done', verdicts = { pso = 'fails', sc = 'holds', tso = 'fails', armv9 = 'holds' } }), 'SC ✓ · TSO ✗ · PSO ✗')
   eq(litmus.format_status({ state = 'running', verdicts = { sc = 'holds', tso = 'running' } }), 'SC ✓ · TSO … (running)')
   eq(litmus.format_status({ state = 'cancelled', verdicts = {} }), 'cancelled (cancelled)')
   eq(litmus.format_status({ state = 'done', verdicts = { tso = 'incomplete' } }), 'TSO ?')
