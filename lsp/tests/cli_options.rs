@@ -55,8 +55,8 @@ fn assert_bad(args: &[&str], says: &str) {
 fn bad_options_exit_2_with_a_message() {
     let sb = example("sb.litmus");
     assert_bad(
-        &["check", "--model", "arm", &sb],
-        "unknown model `arm` (expected sc, tso, pso, aarch64 or riscv)",
+        &["check", "--model", "armv9", &sb],
+        "unknown model `armv9` (expected sc, tso, pso, aarch64, riscv, ppc or arm)",
     );
     assert_bad(&["check", "--model", "sc,,tso", &sb], "unknown model ``");
     assert_bad(&["check", "--engine", "fast", &sb], "invalid value 'fast'");

@@ -21,10 +21,11 @@ async fn checked(h: &mut Harness, uri: &str, text: &str) -> (Vec<Value>, Value) 
     h.open(uri, 1, text).await;
     let st = h.status(uri, "done").await;
     // The status bar's verdict is the architecture's model's, never SC/TSO/PSO's.
-    let key = if text.starts_with("AArch64") {
-        "aarch64"
-    } else {
-        "riscv"
+    let key = match text.split_whitespace().next() {
+        Some("AArch64") => "aarch64",
+        Some("PPC") => "ppc",
+        Some("ARM") => "arm",
+        _ => "riscv",
     };
     assert_eq!(
         st["verdicts"]

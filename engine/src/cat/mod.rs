@@ -525,7 +525,7 @@ mod tests {
     fn the_prelude_keeps_only_what_the_model_uses() {
         let m = Model::parse("acyclic po | rf", &|_| None).unwrap();
         assert!(m.prelude.is_empty(), "{:?}", m.prelude);
-        // `map` needs `fold`; nothing else
+        // `map` (`fold` is built in); nothing else
         let m = Model::parse("let x = map (fun e -> e) M", &|_| None).unwrap();
         let mut defined = Vec::new();
         for s in &m.prelude {
@@ -533,6 +533,6 @@ mod tests {
                 defined.extend(b.iter().flat_map(|(p, _)| p.names()));
             }
         }
-        assert_eq!(defined, ["fold", "map"]);
+        assert_eq!(defined, ["map"]);
     }
 }
