@@ -85,7 +85,7 @@ before(async () => {
     initializationOptions: { litmus: { timeout: 20 } },
   });
   assert.equal(init.capabilities.positionEncoding, 'utf-16');
-  assert.deepEqual(init.capabilities.executeCommandProvider.commands, ['litmus.verify', 'litmus.showSchedule', 'litmus.cancel', 'litmus.verifyUnbounded']);
+  assert.deepEqual(init.capabilities.executeCommandProvider.commands, ['litmus.verify', 'litmus.showSchedule', 'litmus.cancel', 'litmus.verifyUnbounded', 'litmus.writeModel']);
   await conn.sendNotification('initialized', {});
 });
 
