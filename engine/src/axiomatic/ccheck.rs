@@ -6,6 +6,7 @@
 use super::cexec::{c_candidate_env, c_skeleton, finals_coherent, values_grounded};
 use super::cthread::{c_paths, CCtx, CEvent, CPath};
 use super::exec::odometer;
+use super::tally::Tally;
 use super::AxError;
 use crate::ast::{BinOp, Expr, ExprKind, Quantifier, Test, UnOp};
 use crate::c::source::SExpr;
@@ -336,6 +337,7 @@ pub fn check_c(
     };
     let mut states: BTreeSet<Vec<(u8, String, i64)>> = BTreeSet::new();
     let mut flags = BTreeSet::new();
+    let mut tally = Tally::new();
     if all.iter().any(|p| p.is_empty()) {
         // a thread with no complete path (every path cut by the loop bound): no execution
         rep.ok = cond.quantifier != Quantifier::Exists;
@@ -386,32 +388,16 @@ pub fn check_c(
                                 failure,
                             };
                             for (out, _) in runs {
-                                match out.failed {
-                                    None => {
-                                        flags.extend(out.flags);
-                                        let st = keys
-                                            .iter()
-                                            .map(|k| {
-                                                let v = cx.eval(&atoms[k], &tregs, &mem, false);
-                                                cx.state_value(v)
-                                            })
-                                            .collect();
-                                        states.insert(st);
-                                        if sat {
-                                            rep.positive += 1;
-                                        } else {
-                                            rep.negative += 1;
-                                        }
-                                        let wanted = sat != (cond.quantifier == Quantifier::Forall);
-                                        if wanted && rep.witness.is_none() {
-                                            rep.witness = Some(exe(None));
-                                        }
-                                    }
-                                    Some(f) => {
-                                        if sat && rep.forbidden.is_none() {
-                                            rep.forbidden = Some(exe(Some(f)));
-                                        }
-                                    }
+                                if tally.run(out.failed, sat, cond.quantifier, &exe) {
+                                    flags.extend(out.flags);
+                                    let st = keys
+                                        .iter()
+                                        .map(|k| {
+                                            let v = cx.eval(&atoms[k], &tregs, &mem, false);
+                                            cx.state_value(v)
+                                        })
+                                        .collect();
+                                    states.insert(st);
                                 }
                             }
                         }
@@ -450,13 +436,8 @@ pub fn check_c(
         })
         .collect();
     rep.flags = flags.into_iter().collect();
-    rep.ok = match cond.quantifier {
-        Quantifier::Exists => rep.positive > 0,
-        Quantifier::NotExists => rep.positive == 0,
-        Quantifier::Forall => rep.negative == 0,
-    };
-    if rep.positive > 0 {
-        rep.forbidden = None;
-    }
+    rep.ok = tally.verdict(cond.quantifier);
+    (rep.positive, rep.negative) = (tally.positive, tally.negative);
+    (rep.witness, rep.forbidden) = (tally.witness, tally.forbidden);
     Ok(rep)
 }

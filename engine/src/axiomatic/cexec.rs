@@ -125,15 +125,8 @@ pub fn c_skeleton(
             }
         }
     }
-    let local = |f: &dyn Fn(&CPath) -> &Vec<(usize, usize)>| {
-        let mut r = Rel::empty(n);
-        for (p, off) in paths.iter().zip(&offsets) {
-            for &(a, b) in f(p) {
-                r.add(a + off, b + off);
-            }
-        }
-        r
-    };
+    let local =
+        |f: &dyn Fn(&CPath) -> &Vec<(usize, usize)>| super::exec::placed(n, paths, &offsets, f);
     for (name, rel) in [
         ("addr", local(&|p| &p.addr)),
         ("data", local(&|p| &p.data)),

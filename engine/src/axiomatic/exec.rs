@@ -30,6 +30,23 @@ pub struct Skeleton {
     pub writes: Vec<(usize, Vec<usize>)>,
 }
 
+/// A relation among each thread's own events (a dependency, `rmw`), given per path in its
+/// own indices, placed at the path's offset among the candidate's `n` events.
+pub(super) fn placed<P>(
+    n: usize,
+    paths: &[&P],
+    offsets: &[usize],
+    pairs: &dyn Fn(&P) -> &Vec<(usize, usize)>,
+) -> Rel {
+    let mut r = Rel::empty(n);
+    for (p, off) in paths.iter().zip(offsets) {
+        for &(a, b) in pairs(p) {
+            r.add(a + off, b + off);
+        }
+    }
+    r
+}
+
 /// The skeleton of the combination `paths` (one per thread), or `None` if some read has no
 /// write to read from, or there are more events than the interpreter takes.
 pub fn skeleton(init: &[(i64, i64)], paths: &[&Path]) -> Option<Skeleton> {
@@ -100,15 +117,7 @@ pub fn skeleton(init: &[(i64, i64)], paths: &[&Path]) -> Option<Skeleton> {
     for a in 0..n {
         ext.rows[a] = !int.rows[a] & env.universe() & !(1 << a);
     }
-    let local = |f: &dyn Fn(&Path) -> &Vec<(usize, usize)>| {
-        let mut r = Rel::empty(n);
-        for (p, off) in paths.iter().zip(&offsets) {
-            for &(a, b) in f(p) {
-                r.add(a + off, b + off);
-            }
-        }
-        r
-    };
+    let local = |f: &dyn Fn(&Path) -> &Vec<(usize, usize)>| placed(n, paths, &offsets, f);
     for (name, rel) in [
         ("addr", local(&|p| &p.addr)),
         ("data", local(&|p| &p.data)),

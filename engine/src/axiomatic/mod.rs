@@ -17,6 +17,7 @@ mod outcome;
 pub mod program;
 mod tags;
 mod taint;
+mod tally;
 pub mod thread;
 
 pub use ccheck::{check_c, CExecution, CReport};

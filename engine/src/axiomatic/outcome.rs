@@ -3,6 +3,7 @@
 //! forbids).
 
 use super::exec::{self, candidate_env, each_candidate, Skeleton};
+use super::tally::Tally;
 use super::thread::{paths, Ctx, Path};
 use super::{AxError, Event, Kind};
 use crate::asm::{self, Code, Value as Init};
@@ -372,6 +373,7 @@ pub fn check(
     };
     let mut states = BTreeSet::new();
     let mut flags = BTreeSet::new();
+    let mut tally = Tally::new();
     let mut choice = vec![0usize; all.len()];
     if all.iter().any(|p| p.is_empty()) {
         return Err(AxError::new("a thread has no complete path"));
@@ -424,25 +426,9 @@ pub fn check(
                     failure,
                     deps: deps(&sk),
                 };
-                match out.failed {
-                    None => {
-                        flags.extend(out.flags);
-                        states.insert(state().into_iter().map(|(_, v)| v).collect::<Vec<_>>());
-                        if sat {
-                            rep.positive += 1;
-                        } else {
-                            rep.negative += 1;
-                        }
-                        let wanted = sat != (cond.quantifier == Quantifier::Forall);
-                        if wanted && rep.witness.is_none() {
-                            rep.witness = Some(exe(None));
-                        }
-                    }
-                    Some(f) => {
-                        if sat && rep.forbidden.is_none() {
-                            rep.forbidden = Some(exe(Some(f)));
-                        }
-                    }
+                if tally.run(out.failed, sat, cond.quantifier, exe) {
+                    flags.extend(out.flags);
+                    states.insert(state().into_iter().map(|(_, v)| v).collect::<Vec<_>>());
                 }
                 true
             });
@@ -460,14 +446,9 @@ pub fn check(
     }
     rep.states = states.into_iter().collect();
     rep.flags = flags.into_iter().collect();
-    rep.ok = match cond.quantifier {
-        Quantifier::Exists => rep.positive > 0,
-        Quantifier::NotExists => rep.positive == 0,
-        Quantifier::Forall => rep.negative == 0,
-    };
-    if rep.positive > 0 {
-        rep.forbidden = None;
-    }
+    rep.ok = tally.verdict(cond.quantifier);
+    (rep.positive, rep.negative) = (tally.positive, tally.negative);
+    (rep.witness, rep.forbidden) = (tally.witness, tally.forbidden);
     Ok(rep)
 }
 

@@ -180,3 +180,12 @@ pub fn expr(t: &Test, e: &Expr) -> String {
         }
     }
 }
+
+/// The largest character boundary of `s` at or before `i` (a cut that keeps the text valid).
+pub fn char_floor(s: &str, mut i: usize) -> usize {
+    i = i.min(s.len());
+    while !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
