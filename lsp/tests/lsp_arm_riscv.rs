@@ -40,30 +40,12 @@ async fn thread_symbols(h: &mut Harness, uri: &str) -> Vec<String> {
         .collect()
 }
 
-/// The semantic tokens as (line, column, length, type) from LSP's relative encoding.
+/// The semantic tokens as (line, column, length, type).
 async fn tokens(h: &mut Harness, uri: &str) -> Vec<(u64, u64, u64, u64)> {
-    let toks = h
-        .request(
-            "textDocument/semanticTokens/full",
-            json!({"textDocument": {"uri": uri}}),
-        )
-        .await;
-    let data: Vec<u64> = toks["data"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|v| v.as_u64().unwrap())
-        .collect();
-    let (mut line, mut col) = (0, 0);
-    data.chunks(5)
-        .map(|c| {
-            if c[0] > 0 {
-                col = 0;
-            }
-            line += c[0];
-            col += c[1];
-            (line, col, c[2], c[3])
-        })
+    h.semantic_tokens(uri)
+        .await
+        .into_iter()
+        .map(|[l, c, n, t, _]| (l, c, n, t))
         .collect()
 }
 

@@ -152,28 +152,12 @@ async fn navigation_hover_symbols_tokens_and_rename_across_an_include() {
     assert_eq!(names, ["hb", "both", "f", "acyclic main"]);
 
     // Semantic tokens: the comment (type 2) and the definition of hb (variable, declaration).
-    let toks = h
-        .request(
-            "textDocument/semanticTokens/full",
-            json!({"textDocument": {"uri": u}}),
-        )
-        .await;
-    let data: Vec<u64> = toks["data"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|v| v.as_u64().unwrap())
+    let decoded: Vec<(u64, u64, u64, u64, u64)> = h
+        .semantic_tokens(&u)
+        .await
+        .into_iter()
+        .map(|[l, c, n, t, m]| (l, c, n, t, m))
         .collect();
-    let (mut line, mut col) = (0, 0);
-    let mut decoded = Vec::new();
-    for t in data.chunks(5) {
-        if t[0] > 0 {
-            col = 0;
-        }
-        line += t[0];
-        col += t[1];
-        decoded.push((line, col, t[2], t[3], t[4]));
-    }
     let (l, c) = find(MODEL, "(* Happens");
     assert!(
         decoded.contains(&(l as u64, c as u64, 21, 2, 0)),

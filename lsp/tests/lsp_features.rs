@@ -473,31 +473,13 @@ async fn symbols_definition_references_and_semantic_tokens() {
         json!(pos(find(SB, "r0 = y").0, find(SB, "r0 = y").1))
     );
 
-    let toks = h
-        .request(
-            "textDocument/semanticTokens/full",
-            json!({"textDocument": {"uri": S}}),
-        )
-        .await;
-    let data: Vec<u64> = toks["data"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|v| v.as_u64().unwrap())
+    // Absolute (line, col, len, type).
+    let abs: Vec<(u64, u64, u64, u64)> = h
+        .semantic_tokens(S)
+        .await
+        .into_iter()
+        .map(|[l, c, n, t, _]| (l, c, n, t))
         .collect();
-    assert_eq!(data.len() % 5, 0);
-    // Decode to absolute (line, col, len, type).
-    let (mut line, mut col) = (0, 0);
-    let mut abs = Vec::new();
-    for t in data.chunks(5) {
-        if t[0] > 0 {
-            line += t[0];
-            col = t[1];
-        } else {
-            col += t[1];
-        }
-        abs.push((line, col, t[2], t[3]));
-    }
     assert_eq!(abs[0], (0, 0, 6, 0), "`litmus` is a keyword");
     assert!(abs.contains(&(0, 7, 2, 7)), "the test name: {abs:?}");
     assert!(

@@ -219,6 +219,35 @@ impl Harness {
         r["result"].clone()
     }
 
+    /// `textDocument/semanticTokens/full` decoded from LSP's relative encoding: per token its
+    /// absolute line, column, length, type and modifiers.
+    pub async fn semantic_tokens(&mut self, uri: &str) -> Vec<[u64; 5]> {
+        let toks = self
+            .request(
+                "textDocument/semanticTokens/full",
+                json!({"textDocument": {"uri": uri}}),
+            )
+            .await;
+        let data: Vec<u64> = toks["data"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_u64().unwrap())
+            .collect();
+        assert_eq!(data.len() % 5, 0, "{toks}");
+        let (mut line, mut col) = (0, 0);
+        data.chunks(5)
+            .map(|t| {
+                if t[0] > 0 {
+                    col = 0;
+                }
+                line += t[0];
+                col += t[1];
+                [line, col, t[2], t[3], t[4]]
+            })
+            .collect()
+    }
+
     pub async fn notify(&self, method: &str, params: Value) {
         self.send(json!({"jsonrpc": "2.0", "method": method, "params": params}))
             .await;
