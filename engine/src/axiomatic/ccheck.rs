@@ -3,6 +3,7 @@
 //! makes (`Model::run_all`), and herd's summary: final states as herd writes them, positive
 //! and negative counts, flags, a witness or the check that forbids.
 
+use super::ccombos::for_each_combo;
 use super::cexec::{c_candidate_env, c_skeleton, finals_coherent, values_grounded};
 use super::cthread::{c_paths, CCtx, CEvent, CPath};
 use super::exec::odometer;
@@ -343,9 +344,8 @@ pub fn check_c(
         rep.ok = cond.quantifier != Quantifier::Exists;
         return Ok(rep);
     }
-    let mut choice = vec![0usize; all.len()];
-    loop {
-        let chosen: Vec<&CPath> = all.iter().zip(&choice).map(|(p, c)| &p[*c]).collect();
+    for_each_combo(&init, &all, &mut |choice: &[usize]| {
+        let chosen: Vec<&CPath> = all.iter().zip(choice).map(|(p, c)| &p[*c]).collect();
         if let Some(sk) = c_skeleton(&init, &chosen, variants) {
             let tregs: Vec<&BTreeMap<String, i64>> = chosen.iter().map(|p| &p.vars).collect();
             let mut rc = vec![0usize; sk.sources.len()];
@@ -411,10 +411,8 @@ pub fn check_c(
                 }
             }
         }
-        if !odometer(&mut choice, |i| all[i].len()) {
-            break;
-        }
-    }
+        Ok(())
+    })?;
     rep.states = states
         .into_iter()
         .map(|st| {

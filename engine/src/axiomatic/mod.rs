@@ -9,6 +9,7 @@
 mod access;
 mod alu;
 pub mod ccheck;
+pub mod ccombos;
 pub mod cexec;
 mod crmw;
 pub mod cthread;
