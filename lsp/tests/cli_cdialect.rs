@@ -176,3 +176,42 @@ fn a_test_in_a_kernel_tree_finds_the_model_above_it() {
         r.stdout
     );
 }
+
+#[test]
+fn speedcheck_examines_the_relevant_executions_and_says_so() {
+    let Some(dir) = model_dir() else { return };
+    let cfg = dir.join("linux-kernel.cfg").display().to_string();
+    let g = scratch("cdialect", "mp-race-speed.litmus", MP_RACE.as_bytes());
+    // herd7 -speedcheck true: the one execution that satisfies the condition
+    let r = run(&["check", "--conf", &cfg, "--speedcheck", "true", &g]);
+    assert_eq!(r.status, 0, "{}{}", r.stdout, r.stderr);
+    for want in [
+        "\nOk\nWitnesses\nPositive: 1 Negative: 0\nFlag data-race\n",
+        "\nSpeedcheck: only the executions relevant to the condition were examined",
+        "agrees with its header `Result: Sometimes DATARACE`: Always 1 0 with Flag data-race \
+         (relevant executions only)",
+    ] {
+        assert!(r.stdout.contains(want), "{want}: {}", r.stdout);
+    }
+    // `false` and the default (a small test) examine every execution, and say nothing
+    for opts in [&["--speedcheck", "false"][..], &[]] {
+        let mut args = vec!["check", "--conf", &cfg];
+        args.extend_from_slice(opts);
+        args.push(&g);
+        let r = run(&args);
+        assert_eq!(r.status, 0, "{}{}", r.stdout, r.stderr);
+        assert!(r.stdout.contains("Positive: 1 Negative: 3"), "{}", r.stdout);
+        assert!(!r.stdout.contains("Speedcheck"), "{}", r.stdout);
+    }
+    // the header's `Never` is judged from the relevant executions alone too, and their
+    // flags cannot deny a DATARACE the irrelevant ones may raise
+    let f = scratch("cdialect", "mp-speed.litmus", MP.as_bytes());
+    let r = run(&["check", "--conf", &cfg, "--speedcheck", "true", &f]);
+    assert!(
+        r.stdout.contains(
+            "agrees with its header `Result: Never DATARACE`: Never 0 0 (relevant executions only)"
+        ),
+        "{}",
+        r.stdout
+    );
+}

@@ -21,7 +21,7 @@ mod taint;
 mod tally;
 pub mod thread;
 
-pub use ccheck::{check_c, CExecution, CReport};
+pub use ccheck::{check_c, check_c_with, CExecution, CReport, Explore, FULL_COMBOS};
 pub use outcome::{address, check, location_name, Execution, Observed, Report};
 pub use program::{check_program, ProgramReport};
 

@@ -1,6 +1,7 @@
 //! What the C conformance tests share (`c_conformance.rs`, the kernel's tests; `c11_conformance.rs`,
 //! C11's): one row of a shared `expected.csv` checked by the C engine and compared with herd7's
 //! answer: the observation, the counts, the flags and the final states.
+#![allow(dead_code)]
 
 use litmus_engine::axiomatic::check_c;
 use litmus_engine::c::{lower, Defs};

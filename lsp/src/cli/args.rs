@@ -155,6 +155,13 @@ pub struct CheckArgs {
     #[arg(long, value_name = "NAME")]
     pub variant: Vec<String>,
 
+    /// herd's C tests: which executions to examine. `true`: only those relevant to the
+    /// condition (herd7's `-speedcheck true`: exact verdict, the counts theirs alone);
+    /// `false`: every one; `auto`: every one unless there are more than 32,768
+    /// combinations of thread paths.
+    #[arg(long, value_enum, value_name = "WHEN", default_value = "auto")]
+    pub speedcheck: Speedcheck,
+
     /// Print each violation's and witness's execution as a graph of events (po, rf, co, fr)
     /// in place of its schedule: `--graph dot`, one Graphviz digraph each. Text output only.
     #[arg(long, value_enum, value_name = "FORMAT", conflicts_with_all = ["json", "quiet"])]
@@ -258,6 +265,25 @@ impl ValueEnum for Engine {
     fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
         let (name, _, help) = ENGINES.iter().find(|e| e.1 == self.0)?;
         Some(clap::builder::PossibleValue::new(*name).help(*help))
+    }
+}
+
+/// `--speedcheck`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Speedcheck {
+    Auto,
+    True,
+    False,
+}
+
+impl Speedcheck {
+    pub fn explore(self) -> litmus_engine::axiomatic::Explore {
+        use litmus_engine::axiomatic::Explore;
+        match self {
+            Speedcheck::Auto => Explore::Auto,
+            Speedcheck::True => Explore::Relevant,
+            Speedcheck::False => Explore::Full,
+        }
     }
 }
 
