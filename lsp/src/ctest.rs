@@ -198,13 +198,18 @@ impl Models {
         if let Some(m) = &self.named {
             return m.clone();
         }
-        let Some(cfg) = find_cfg(test) else {
-            return Arc::new(Err(missing(test)));
-        };
+        match find_cfg(test) {
+            Some(cfg) => self.for_cfg(&cfg),
+            None => Arc::new(Err(missing(test))),
+        }
+    }
+
+    /// The model of herd's `-conf` file `cfg`.
+    pub fn for_cfg(&self, cfg: &Path) -> Found {
         let mut found = self.found.lock().unwrap_or_else(|e| e.into_inner());
         found
-            .entry(cfg.clone())
-            .or_insert_with(|| Arc::new(from_cfg(&cfg, &self.variant)))
+            .entry(cfg.to_path_buf())
+            .or_insert_with(|| Arc::new(from_cfg(cfg, &self.variant)))
             .clone()
     }
 
