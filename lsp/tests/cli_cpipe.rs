@@ -110,9 +110,7 @@ fn c_tests_in_a_mixed_run_are_answered_as_alone_and_in_json() {
             timeless(part).trim_end(),
             timeless(&alone.stdout)
                 .trim_end()
-                .trim_end_matches(&format!(
-                    "litmus: 1 of 1 C tests disagree with their `Result:` header"
-                ))
+                .trim_end_matches("litmus: 1 of 1 C tests disagree with their `Result:` header")
                 .trim_end(),
             "{p}: its text in the mixed run differs from its text alone"
         );

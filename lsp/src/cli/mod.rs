@@ -445,7 +445,7 @@ impl Run {
                 f.plan = self.models.iter().map(|m| Check::Op(*m)).collect();
                 if self.cat.is_some() {
                     Some(format!(
-                        "--cat applies to AArch64 and RISC-V tests; {dialect_name} tests are \
+                        "--cat applies to herd's AArch64, RISC-V, POWER, ARMv7 and C tests; {dialect_name} tests are \
                          checked operationally under sc, tso and pso (docs/arm-riscv.md)"
                     ))
                 } else if f.plan.is_empty() {
