@@ -171,6 +171,29 @@ fn c_tests_in_a_mixed_run_are_answered_as_alone_and_in_json() {
         );
         compared += 1;
     }
+    // `--shard` and `merge`: the shards' documents merge into the unsharded one
+    let mut shards = vec![];
+    for k in ["1/2", "2/2"] {
+        let mut args = vec!["check", "--json", "--conf", &conf, "--shard", k];
+        args.extend(&paths);
+        let s = run(&args);
+        shards.push(scratch(
+            "cli_cpipe",
+            &format!("shard{}.json", &k[..1]),
+            s.stdout.as_bytes(),
+        ));
+    }
+    let merged = run(&["merge", &shards[0], &shards[1]]);
+    assert_eq!(merged.status, 1, "{}", merged.stderr);
+    let untimed = |mut d: serde_json::Value| {
+        for f in d["files"].as_array_mut().unwrap() {
+            for r in f["results"].as_object_mut().unwrap().values_mut() {
+                r["stats"].as_object_mut().unwrap().remove("time_ms");
+            }
+        }
+        d
+    };
+    assert_eq!(untimed(merged.json()), untimed(doc.clone()));
     println!(
         "{} files, {compared} C tests' observations and flags compared with herd7's, 1 disagreeing header",
         paths.len()
