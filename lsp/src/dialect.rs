@@ -8,7 +8,9 @@
 //! dialect checked by the axiomatic engine is one [`AxModel`] (its key, its name, the function
 //! that checks a loaded test and renders herd's block) and one arm of [`models`]; its results
 //! then appear everywhere the others' do (text, `-q`, the JSON document, `--shard`/`merge`,
-//! the editor). herd's C tests are that slot today, answered "not available yet".
+//! the editor). herd's C tests are one too ([`C`]): checked under the model read from the
+//! user's files (`crate::ctest`, found by the caller and passed in [`Loaded::cmodel`]), their
+//! answer judged against the test's `Result:` header ([`Answer::c`]).
 
 use std::collections::BTreeMap;
 
@@ -17,12 +19,17 @@ use litmus_engine::ast::{Dialect, Test};
 use litmus_engine::axiomatic::{self, AxError, Report};
 use litmus_engine::cat::Model as Cat;
 
+use crate::ctest::{CAnswer, CModel};
+
 /// What a dialect's check reads of one loaded test.
 pub struct Loaded<'a> {
     pub test: &'a Test,
     pub text: &'a str,
     /// The code of an AArch64 or RISC-V test (a new dialect adds its code beside it).
     pub asm: Option<&'a Code>,
+    /// The source of a C test, and the model it is checked under (or why there is none).
+    pub c: Option<&'a litmus_engine::c::Source>,
+    pub cmodel: Option<&'a Result<CModel, String>>,
 }
 
 /// An axiomatic check's answer: the report, herd's block as herd7 prints it, and the names
@@ -31,6 +38,8 @@ pub struct Answer {
     pub report: Report,
     pub block: String,
     pub locs: BTreeMap<i64, String>,
+    /// A C test's model, herd's states and the judgement against its `Result:` header.
+    pub c: Option<CAnswer>,
 }
 
 impl Answer {
@@ -88,11 +97,11 @@ pub const ARM: AxModel = AxModel {
     check: check_asm,
 };
 
-/// herd's C tests: the slot their engine fills (today: "not available yet").
+/// herd's C tests (the Linux kernel's and C11), under the model from the user's files.
 pub const C: AxModel = AxModel {
     key: "c",
-    name: "herd's C models",
-    check: |_, _, _| Err(AxError::new(litmus_engine::c::NOT_AVAILABLE)),
+    name: "the kernel's or C11 model",
+    check: check_c,
 };
 
 /// The operational models' keys, in their order.
@@ -158,5 +167,44 @@ fn check_asm(l: &Loaded, user: Option<&Cat>, stop: &dyn Fn() -> bool) -> Result<
         report,
         block,
         locs,
+        c: None,
+    })
+}
+
+/// herd's C tests: the macros expanded by the model's `.def` file, the axiomatic engine under
+/// the model's cat files; herd's block, and the answer against the `Result:` header.
+fn check_c(l: &Loaded, _: Option<&Cat>, stop: &dyn Fn() -> bool) -> Result<Answer, AxError> {
+    let src =
+        l.c.ok_or_else(|| AxError::new("the test is not a C test"))?;
+    let m = match l.cmodel {
+        Some(Ok(m)) => m,
+        Some(Err(e)) => return Err(AxError::new(e)),
+        None => return Err(AxError::new("no model was looked for")),
+    };
+    let prog = litmus_engine::c::lower(src, &m.defs).map_err(|diags| match diags.first() {
+        Some(d) => AxError::at(d.span, &d.message),
+        None => AxError::new("the macros cannot be expanded"),
+    })?;
+    let r = axiomatic::check_c(l.test, src, &prog, &m.model, &m.variants, stop)?;
+    let block = crate::ctest::block(l.test, l.text, &r);
+    let c = CAnswer::new(src.expected.as_ref(), &r);
+    let report = Report {
+        quantifier: r.quantifier,
+        ok: r.ok,
+        positive: r.positive,
+        negative: r.negative,
+        vars: vec![],
+        states: vec![],
+        observed: vec![],
+        candidates: r.candidates,
+        witness: None,
+        forbidden: None,
+        flags: r.flags,
+    };
+    Ok(Answer {
+        report,
+        block,
+        locs: BTreeMap::new(),
+        c: Some(c),
     })
 }

@@ -3,6 +3,7 @@
 
 mod catmodel;
 mod cli;
+mod ctest;
 mod dialect;
 mod jobs;
 mod json;

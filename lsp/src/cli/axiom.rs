@@ -43,8 +43,22 @@ pub enum Refused {
 }
 
 impl AxOut {
+    /// A `~exists` or `forall` that does not hold; for a C test, an answer that disagrees with
+    /// its `Result:` header (as `judgelitmus.sh` judges it).
     pub fn violation(&self) -> bool {
-        matches!(&self.result, Ok(a) if crate::json::axiom::violated(&a.report).is_some())
+        match &self.result {
+            Ok(a) => match &a.c {
+                Some(c) => c.disagrees(),
+                None => crate::json::axiom::violated(&a.report).is_some(),
+            },
+            Err(_) => false,
+        }
+    }
+
+    /// A C test's answer judged against its `Result:` header: `Some(agrees)`.
+    pub fn judged(&self) -> Option<bool> {
+        let c = self.result.as_ref().ok()?.c.as_ref()?;
+        c.judged.as_ref().map(|j| j.agrees)
     }
 
     pub fn incomplete(&self) -> bool {
@@ -68,6 +82,7 @@ impl AxOut {
             Ok(a) => AxOutcome::Done {
                 report: &a.report,
                 locs: &a.locs,
+                c: a.c.as_ref(),
             },
             Err(Refused::Stopped(r)) => AxOutcome::Stopped(stop_key(*r)),
             Err(Refused::Error(_)) => return None,
@@ -95,9 +110,17 @@ pub fn check(run: &Run, f: &FileRun, m: &'static AxModel, first: bool) -> Option
     if run.ctl.is_cancelled() {
         return None;
     }
-    let name = match &run.cat {
-        Some((_, path)) => path.clone(),
-        None => m.name.to_string(),
+    // a C test's model: the one the options name, or the one found above the test
+    let cmodel =
+        f.c.as_ref()
+            .map(|_| run.cmodels.for_test(Path::new(&f.path)));
+    let name = match (&cmodel, &run.cat) {
+        (Some(c), _) => c
+            .as_ref()
+            .as_ref()
+            .map_or(m.name.to_string(), |c| c.name.clone()),
+        (None, Some((_, path))) => path.clone(),
+        (None, None) => m.name.to_string(),
     };
     let label = format!("{} {}", f.path, m.key);
     let (c, line) = ProgressLine::start(&run.ctl, label, run.progress_on);
@@ -114,6 +137,8 @@ pub fn check(run: &Run, f: &FileRun, m: &'static AxModel, first: bool) -> Option
         test,
         text,
         asm: f.asm.as_ref(),
+        c: f.c.as_ref(),
+        cmodel: cmodel.as_deref(),
     };
     let answer = (m.check)(&loaded, run.cat.as_ref().map(|c| &c.0), &|| {
         ctl.should_stop()
@@ -155,10 +180,14 @@ fn render(run: &Run, f: &FileRun, o: &AxOut) -> String {
             Ok(a) => {
                 let r = &a.report;
                 let herd = if r.ok { "Ok" } else { "No" };
-                let v = if crate::json::axiom::violated(r).is_some() {
-                    st.red("1 violation")
-                } else {
-                    "no violation".to_string()
+                let v = match &a.c {
+                    Some(c) => match &c.judged {
+                        None => "no `Result:` header".to_string(),
+                        Some(j) if j.agrees => "agrees with its `Result:` header".to_string(),
+                        Some(_) => st.red("DISAGREES with its `Result:` header"),
+                    },
+                    None if crate::json::axiom::violated(r).is_some() => st.red("1 violation"),
+                    None => "no violation".to_string(),
                 };
                 format!(
                     "{herd}, {} {} ({} of {} executions), {v}",
@@ -183,7 +212,10 @@ fn render(run: &Run, f: &FileRun, o: &AxOut) -> String {
         }
         Ok(a) => {
             s += &a.block;
-            s += &explain(&a.report, a);
+            match &a.c {
+                Some(c) => s += &c.judgement_line(&f.path),
+                None => s += &explain(&a.report, a),
+            }
         }
     }
     s.push('\n');

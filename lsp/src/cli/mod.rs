@@ -15,9 +15,9 @@
 //! - `cond.rs`: the condition's observed variables, projected states, condition printing;
 //! - JSON: the crate's `json` module (`json::report`, `json::fences`), shared with the server;
 //! - `cdialect.rs`: a run of herd's C tests only, checked by the axiomatic engine under the
-//!   model of `cmodel.rs` (`--conf`, `--cat`/`--bell`/`--macros`, or `linux-kernel.cfg` found
+//!   model of `crate::ctest` (`--conf`, `--cat`/`--bell`/`--macros`, or `linux-kernel.cfg` found
 //!   above the test), herd's block and the answer against the test's `Result:` header (in any
-//!   other run a C file is `dialect::C`'s slot, not checked yet);
+//!   other run a C file is checked by `dialect::C`, one task of the run, with the same text);
 //! - `axiom.rs`: an axiomatic model of a file (AArch64, RISC-V, POWER, ARMv7), checked by the
 //!   axiomatic engine against a cat model as one task of the run;
 //! - `diff.rs`: `litmus diff`, two cat models' verdicts compared (`crate::catmodel`);
@@ -34,7 +34,6 @@
 pub mod args;
 mod axiom;
 mod cdialect;
-mod cmodel;
 mod cond;
 mod diagnostics;
 pub mod diff;
@@ -92,6 +91,8 @@ pub struct FileRun {
     pub parse_stopped: Option<litmus_engine::StopReason>,
     /// The code of an AArch64 or RISC-V test (the axiomatic dialects).
     pub asm: Option<litmus_engine::asm::Code>,
+    /// The source of a C test (checked under the model of `crate::ctest`).
+    pub c: Option<litmus_engine::c::Source>,
     /// The models the file is checked under, in order (`Run::plan`).
     pub plan: Vec<Check>,
 }
@@ -169,6 +170,7 @@ fn load_file(path: &Path, ctl: &litmus_engine::Control) -> FileRun {
             parse_time: Default::default(),
             parse_stopped: None,
             asm: None,
+            c: None,
             plan: vec![],
         },
         Ok(text) => {
@@ -201,6 +203,7 @@ fn load_file(path: &Path, ctl: &litmus_engine::Control) -> FileRun {
                     parse_time: Default::default(),
                     parse_stopped: Some(reason.unwrap_or(litmus_engine::StopReason::Timeout)),
                     asm: None,
+                    c: None,
                     plan: vec![],
                 };
             };
@@ -215,6 +218,7 @@ fn load_file(path: &Path, ctl: &litmus_engine::Control) -> FileRun {
                 parse_time: Default::default(),
                 parse_stopped: None,
                 asm: parsed.asm,
+                c: parsed.c,
                 plan: vec![],
             }
         }
@@ -300,6 +304,7 @@ pub fn check(args: CheckArgs) -> i32 {
         files: args.files.len(),
     });
     let run = Run {
+        cmodels: crate::ctest::Models::new(&cdialect::named(&args)),
         args,
         models,
         cat,
@@ -312,6 +317,9 @@ pub fn check(args: CheckArgs) -> i32 {
     };
     let sum = stream::run(std::sync::Arc::new(run), &positions, shard);
 
+    if sum.disagree > 0 && !json_run {
+        out(&cdialect::disagree_note(sum.disagree, sum.judged));
+    }
     if sum.bad > 0 && !json_run {
         bad_files_note(sum.bad, positions.len());
     }
@@ -364,6 +372,8 @@ struct Run {
     models: Vec<litmus_engine::Model>,
     /// `--cat FILE`: the user's model for the axiomatic dialects, and its name.
     cat: Option<(litmus_engine::cat::Model, String)>,
+    /// The models of herd's C tests: the one the options name, or each found above its test.
+    cmodels: crate::ctest::Models,
     opts: litmus_engine::CheckOptions,
     style: text::Style,
     ctl: litmus_engine::Control,
@@ -435,7 +445,7 @@ impl Run {
                 f.plan = self.models.iter().map(|m| Check::Op(*m)).collect();
                 if self.cat.is_some() {
                     Some(format!(
-                        "--cat applies to AArch64 and RISC-V tests; {dialect_name} tests are \
+                        "--cat applies to herd's AArch64, RISC-V, POWER, ARMv7 and C tests; {dialect_name} tests are \
                          checked operationally under sc, tso and pso (docs/arm-riscv.md)"
                     ))
                 } else if f.plan.is_empty() {
@@ -567,31 +577,4 @@ impl Run {
         }
         text
     }
-}
-
-/// The texts of `files` when every one is a readable file (not standard input) that `is` says
-/// is of its dialect; `None` otherwise (the run takes the usual path, which reports what it
-/// cannot read). For `cdialect`'s run of C files.
-fn read_if_every(files: &[std::path::PathBuf], is: fn(&str) -> bool) -> Option<Vec<String>> {
-    let mut texts = Vec::new();
-    for f in files {
-        if f == std::path::Path::new("-") {
-            return None;
-        }
-        let text = std::fs::read_to_string(f).ok()?;
-        if !is(&text) {
-            return None;
-        }
-        texts.push(text);
-    }
-    Some(texts)
-}
-
-/// The first word of a test's text: its dialect (`C`, `AArch64`, `RISCV`, `X86`, `litmus`).
-fn first_word(text: &str) -> &str {
-    text.lines()
-        .map(str::trim)
-        .find(|l| !l.is_empty())
-        .and_then(|l| l.split_whitespace().next())
-        .unwrap_or("")
 }

@@ -46,6 +46,9 @@ pub struct Summary {
     pub violation: bool,
     /// An incomplete exploration or robustness search, or a parse stopped early.
     pub incomplete: bool,
+    /// C tests whose answer was judged against their `Result:` header, and those that disagree.
+    pub judged: usize,
+    pub disagree: usize,
 }
 
 /// A file's rendered results, waiting for the printer.
@@ -55,6 +58,8 @@ struct Done {
     bad: bool,
     violation: bool,
     incomplete: bool,
+    /// C tests' answers against their `Result:` header: judged, disagreeing.
+    judged: (usize, usize),
 }
 
 impl Done {
@@ -257,6 +262,8 @@ pub fn run(run: Arc<Run>, positions: &[usize], shard: Option<json::Shard>) -> Su
             sum.bad += d.bad as usize;
             sum.violation |= d.violation;
             sum.incomplete |= d.incomplete;
+            sum.judged += d.judged.0;
+            sum.disagree += d.judged.1;
             freed += d.weight();
             head += 1;
         }
@@ -299,7 +306,16 @@ fn render(
         bad: f.has_errors() || !refusals.is_empty(),
         violation: outs.iter().flatten().any(ModelOut::violation),
         incomplete: f.parse_stopped.is_some() || outs.iter().flatten().any(ModelOut::incomplete),
+        judged: (0, 0),
     };
+    for o in outs.iter().flatten() {
+        if let Out::Ax(a) = &o.out {
+            if let Some(agrees) = a.judged() {
+                d.judged.0 += 1;
+                d.judged.1 += usize::from(!agrees);
+            }
+        }
+    }
     let all_diags: Vec<litmus_engine::Diagnostic>;
     let diags = if refusals.is_empty() {
         &f.diagnostics

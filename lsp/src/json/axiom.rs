@@ -12,6 +12,7 @@ use litmus_engine::LineIndex;
 use serde::Serialize;
 
 use super::{round3, Pos};
+use crate::ctest::CAnswer;
 
 /// What an axiomatic check answered, for its entry.
 pub enum AxOutcome<'a> {
@@ -19,6 +20,8 @@ pub enum AxOutcome<'a> {
     Done {
         report: &'a Report,
         locs: &'a BTreeMap<i64, String>,
+        /// A C test's states as herd writes them and its judgement.
+        c: Option<&'a CAnswer>,
     },
     /// Stopped before every candidate was examined (`timeout`, `cancelled`, `memory`): no
     /// verdict.
@@ -40,7 +43,7 @@ pub struct AxInput<'a> {
 pub struct AxResult {
     complete: bool,
     model: String,
-    states: Vec<BTreeMap<String, i64>>,
+    states: Vec<BTreeMap<String, Value>>,
     condition: Option<Condition>,
     violations: Vec<Violation>,
     /// Operational schedules only: always empty here (the execution is in `execution`).
@@ -52,6 +55,45 @@ pub struct AxResult {
     /// would and the check that forbids it; `null` when there is neither.
     execution: Option<Execution>,
     flags: Vec<String>,
+    /// A C test: herd's observation and the answer judged against its `Result:` header.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    judgement: Option<Judgement>,
+}
+
+/// A value of a final state: a number, or (a C test) a location's name for a pointer, or
+/// herd's symbol for a value no write is known to write.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum Value {
+    Int(i64),
+    Name(String),
+}
+
+/// A C test's answer against its `Result:` header (`docs/reference.md#json`).
+#[derive(Serialize)]
+struct Judgement {
+    /// `Never`, `Sometimes` or `Always`, as herd's `Observation` line.
+    observation: &'static str,
+    /// The header as written (`Result: Never DATARACE`); `null` when the test has none.
+    header: Option<String>,
+    /// Whether the answer agrees with the header (`null` without one).
+    agrees: Option<bool>,
+    /// The sentence `litmus check` prints.
+    message: Option<String>,
+}
+
+/// herd's state line `0:r0=1; [x]=y;` as a map, numbers as numbers.
+fn herd_state(line: &str) -> BTreeMap<String, Value> {
+    line.split(';')
+        .filter_map(|kv| kv.trim().split_once('='))
+        .map(|(k, v)| {
+            let v = v.trim();
+            let v = v
+                .parse()
+                .map_or_else(|_| Value::Name(v.to_string()), Value::Int);
+            (k.trim().to_string(), v)
+        })
+        .collect()
 }
 
 #[derive(Serialize)]
@@ -115,7 +157,7 @@ struct Failed {
 /// The entry of `a` for a file whose test is `test` (positions from `index`).
 pub fn result(a: &AxInput, test: &Test, index: &LineIndex) -> AxResult {
     let time_ms = round3(a.time_ms);
-    let (report, locs) = match a.outcome {
+    let (report, locs, c) = match a.outcome {
         AxOutcome::Stopped(why) => {
             return AxResult {
                 complete: false,
@@ -136,9 +178,10 @@ pub fn result(a: &AxInput, test: &Test, index: &LineIndex) -> AxResult {
                 },
                 execution: None,
                 flags: vec![],
+                judgement: None,
             }
         }
-        AxOutcome::Done { report, locs } => (report, locs),
+        AxOutcome::Done { report, locs, c } => (report, locs, c),
     };
     let loc = |addr: i64| {
         locs.get(&addr)
@@ -169,23 +212,48 @@ pub fn result(a: &AxInput, test: &Test, index: &LineIndex) -> AxResult {
             events: f.events.clone(),
         }),
     };
-    let violations = match (violated(report), &test.condition) {
-        (Some(message), Some(c)) => vec![Violation {
+    let violations = match (c, violated(report), &test.condition) {
+        // a C test: its answer disagrees with its `Result:` header
+        (Some(c), _, _) => c
+            .judged
+            .iter()
+            .filter(|j| !j.agrees)
+            .map(|j| Violation {
+                kind: "result-header",
+                message: format!("the answer {} under {}", j.line, a.model),
+                pos: Pos::new(index, j.expected.span),
+                schedule: [],
+            })
+            .collect(),
+        (None, Some(message), Some(cond)) => vec![Violation {
             kind: "condition",
             message: format!("{message} under {}", a.model),
-            pos: Pos::new(index, c.span),
+            pos: Pos::new(index, cond.span),
             schedule: [],
         }],
         _ => vec![],
     };
+    let states = match c {
+        Some(c) => c.states.iter().map(|l| herd_state(l)).collect(),
+        None => report
+            .states
+            .iter()
+            .map(|s| {
+                let values = s.iter().map(|v| Value::Int(*v));
+                report.vars.iter().cloned().zip(values).collect()
+            })
+            .collect(),
+    };
+    let judgement = c.map(|c| Judgement {
+        observation: c.observation,
+        header: c.judged.as_ref().map(|j| header(&j.expected)),
+        agrees: c.judged.as_ref().map(|j| j.agrees),
+        message: c.judged.as_ref().map(|j| j.line.clone()),
+    });
     AxResult {
         complete: true,
         model: a.model.into(),
-        states: report
-            .states
-            .iter()
-            .map(|s| report.vars.iter().cloned().zip(s.iter().copied()).collect())
-            .collect(),
+        states,
         condition: Some(Condition {
             kind: report.quantifier.as_str(),
             holds: report.ok,
@@ -206,7 +274,22 @@ pub fn result(a: &AxInput, test: &Test, index: &LineIndex) -> AxResult {
             .or(report.forbidden.as_ref())
             .map(exe),
         flags: report.flags.clone(),
+        judgement,
     }
+}
+
+/// The `Result:` header as the test writes it.
+fn header(e: &litmus_engine::c::Expected) -> String {
+    use litmus_engine::c::source::Outcome;
+    let o = match &e.outcome {
+        Outcome::Never => "Never",
+        Outcome::Sometimes => "Sometimes",
+        Outcome::Always => "Always",
+        Outcome::Maybe => "Maybe",
+        Outcome::Deadlock => "DEADLOCK",
+        Outcome::Other(s) => s,
+    };
+    format!("Result: {o}{}", if e.datarace { " DATARACE" } else { "" })
 }
 
 /// What is violated, when a `~exists` or `forall` does not hold (an `exists` is a question:

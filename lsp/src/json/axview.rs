@@ -13,6 +13,8 @@ use litmus_engine::axiomatic::{self, Execution, Kind, Report};
 use litmus_engine::cat::CheckKind;
 use serde::Serialize;
 
+use crate::ctest::CAnswer;
+
 /// The whole reply.
 #[derive(Serialize, Clone, Debug)]
 pub struct AxView {
@@ -35,6 +37,23 @@ pub struct AxView {
     pub execution: Option<AxExecution>,
     /// The verdict, the check and the cycle in words (Neovim's buffer, the hover).
     pub text: Vec<String>,
+    /// herd's C tests: the observation and the answer against the `Result:` header.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub judgement: Option<AxJudgement>,
+}
+
+/// A C test's answer against its `Result:` header (`crate::ctest::judge`).
+#[derive(Serialize, Clone, Debug)]
+pub struct AxJudgement {
+    /// `Never`, `Sometimes`, `Always`.
+    pub observation: &'static str,
+    /// Whether it agrees with the header; `None` without one.
+    pub agrees: Option<bool>,
+    /// `agrees with its header ...`, `DISAGREES with its header ...`, or that there is none.
+    pub message: String,
+    /// Where the header is.
+    #[serde(skip)]
+    pub header: Option<litmus_engine::Span>,
 }
 
 /// The witness (`role: "witness"`) or the forbidden candidate (`role: "forbidden"`).
@@ -371,13 +390,72 @@ impl AxView {
                 .collect(),
             execution,
             text: vec![],
+            judgement: None,
         };
         view.text = view.words();
         view
     }
 
+    /// The view of a C test's answer: `r` the summary report, `block` herd's block, `c` the
+    /// observation and judgement (no execution graph).
+    pub fn c(
+        uri: &str,
+        model: &str,
+        test: &Test,
+        text: &str,
+        r: &Report,
+        block: &str,
+        c: &CAnswer,
+    ) -> AxView {
+        let mut view = AxView {
+            uri: uri.into(),
+            test: test.name.text.clone(),
+            arch: "C",
+            model: model.into(),
+            condition: condition_text(test, text),
+            quantifier: r.quantifier.as_str(),
+            herd: if r.ok { "Ok" } else { "No" },
+            verdict: if r.positive > 0 {
+                "allowed"
+            } else {
+                "forbidden"
+            },
+            positive: r.positive,
+            negative: r.negative,
+            block: block.lines().map(String::from).collect(),
+            execution: None,
+            text: vec![],
+            judgement: Some(AxJudgement {
+                observation: c.observation,
+                agrees: c.judged.as_ref().map(|j| j.agrees),
+                message: c.judged.as_ref().map_or_else(
+                    || "no `Result:` header to compare with".to_string(),
+                    |j| j.line.clone(),
+                ),
+                header: c.judged.as_ref().map(|j| j.expected.span),
+            }),
+        };
+        view.text = view.words();
+        view
+    }
+
+    /// Whether the answer fails: a `~exists` or `forall` that does not hold; for a C test, an
+    /// answer that disagrees with its `Result:` header.
+    pub fn failed(&self) -> bool {
+        match &self.judgement {
+            Some(j) => j.agrees == Some(false),
+            None => self.herd == "No" && self.quantifier != Quantifier::Exists.as_str(),
+        }
+    }
+
     /// The first line of the text: `No: the state is forbidden under aarch64.cat (litmus)`.
     pub fn headline(&self) -> String {
+        if let Some(j) = &self.judgement {
+            return format!(
+                "{} {} {} under {}: {}",
+                j.observation, self.positive, self.negative, self.model, j.message
+            );
+        }
         format!(
             "{}: the condition's state is {} under {}",
             self.herd, self.verdict, self.model

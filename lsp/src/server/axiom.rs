@@ -48,9 +48,14 @@ impl Drop for AxJob {
     }
 }
 
-/// Whether `test` is herd's AArch64 or RISC-V (checked here, not by the operational engines).
+/// Whether `test` is herd's AArch64, RISC-V, POWER, ARMv7 or C (checked here, not by the
+/// operational engines; C tests under the user's model, `super::cdoc`).
 pub fn is_asm(test: &Test) -> bool {
-    test.dialect.is_asm()
+    test.dialect.is_asm() || is_c(test)
+}
+
+fn is_c(test: &Test) -> bool {
+    test.dialect == litmus_engine::ast::Dialect::C
 }
 
 /// The key of the program a result belongs to: the program tokens and the condition.
@@ -73,7 +78,7 @@ fn running(d: &Document) -> bool {
 /// Starts the check of an AArch64 or RISC-V document (replacing, so cancelling, a running
 /// one). Returns false, doing nothing, for any other document.
 pub async fn start(ctx: &Ctx, uri: &Uri) -> bool {
-    let (id, control, text) = {
+    let (id, control, text, c) = {
         let mut st = ctx.state();
         let Some(d) = st.docs.get_mut(uri) else {
             return false;
@@ -88,8 +93,18 @@ pub async fn start(ctx: &Ctx, uri: &Uri) -> bool {
             key: key(d),
             control: control.clone(),
         }));
-        (id, control, d.text.clone())
+        let c = d.test.as_deref().is_some_and(is_c);
+        (id, control, d.text.clone(), c)
     };
+    // a C test: the model the setting names, read before the job
+    let setting = match c {
+        true => {
+            let roots = super::lock(&ctx.shared.cat.roots).clone();
+            super::cat::recheck::model_path(ctx, &roots).await
+        }
+        false => None,
+    };
+    let text = (text, c.then_some(setting));
     ctx.publish(uri).await;
     ctx.send_status(uri, "running").await;
     let (ctx, uri) = (ctx.clone(), uri.clone());
@@ -120,7 +135,7 @@ async fn run(
     ctx: &Ctx,
     id: u64,
     control: &Control,
-    text: String,
+    (text, c): (String, Option<Option<std::path::PathBuf>>),
     uri: &str,
 ) -> Option<std::result::Result<Arc<AxView>, AxFail>> {
     let limit = ctx
@@ -131,9 +146,18 @@ async fn run(
     let engine = ctx.shared.engine.clone();
     let ctl = control.clone();
     let uri = uri.to_string();
+    let shared = ctx.shared.clone();
     let answer = super::queue::run_one(&ctx.shared.pool, id, control, async {}, move || {
         let stop = || ctl.is_cancelled();
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            if let Some(setting) = c {
+                let path = uri
+                    .parse::<Uri>()
+                    .ok()
+                    .and_then(|u| super::cat::path_of(&u));
+                let models = &shared.cmodels;
+                return super::cdoc::check(models, setting, path, &text, &uri, &stop);
+            }
             engine.axiomatic(&text, &stop).map(|out| {
                 Arc::new(AxView::new(
                     &uri,
@@ -175,16 +199,24 @@ pub fn diagnostics(d: &Document) -> Vec<EDiag> {
             format!("cannot check with the axiomatic engine: {}", f.message),
         )],
         Some(Ok(v)) => {
-            let failed = v.herd == "No" && v.quantifier != Quantifier::Exists.as_str();
+            let failed = v.failed();
             let mut message = v.headline();
             if let Some(c) = v.cycle_line() {
                 message += &format!("; forbidden by {c}");
             }
             let mut diag = EDiag::warning(anchor(test), message);
-            diag.severity = if failed {
-                Severity::Error
-            } else {
+            diag.severity = if !failed {
                 Severity::Info
+            } else if v.judgement.is_some() {
+                // a C test whose answer disagrees with its `Result:` header: on the header
+                diag.span = v
+                    .judgement
+                    .as_ref()
+                    .and_then(|j| j.header)
+                    .unwrap_or(diag.span);
+                Severity::Warning
+            } else {
+                Severity::Error
             };
             vec![diag]
         }
@@ -209,7 +241,7 @@ pub fn status_body(d: &Document, problem: Option<String>) -> Option<StatusBody> 
             format!("{}: cannot check: {}", model.name, f.message),
         ),
         Some(Ok(v)) => {
-            let failed = v.herd == "No" && v.quantifier != Quantifier::Exists.as_str();
+            let failed = v.failed();
             let mut line = v.headline();
             if let Some(c) = v.cycle_line() {
                 line += &format!("; forbidden by {c}");
@@ -228,11 +260,18 @@ pub fn status_body(d: &Document, problem: Option<String>) -> Option<StatusBody> 
         verdicts: vec![(model.key, verdict)],
         implied: vec![],
         exists,
-        tooltip: format!(
-            "{line}\n\n{} Ok: the condition's state is allowed, No: it is forbidden (herd's answers); \
-             ✓ nothing fails, ✗ a ~exists or forall does not hold.",
-            model.name
-        ),
+        tooltip: if is_c(test) {
+            format!(
+                "{line}\n\nherd's observation (Never, Sometimes, Always) judged against the test's \
+                 `Result:` header as the kernel's judgelitmus.sh does: ✓ agrees, ✗ disagrees."
+            )
+        } else {
+            format!(
+                "{line}\n\n{} Ok: the condition's state is allowed, No: it is forbidden (herd's answers); \
+                 ✓ nothing fails, ✗ a ~exists or forall does not hold.",
+                model.name
+            )
+        },
         problem,
         limit: None,
     })
@@ -269,6 +308,15 @@ pub fn lenses(s: &Snapshot<'_>) -> Option<Vec<CodeLens>> {
 }
 
 pub fn lens_title(v: &AxView) -> String {
+    if let Some(j) = &v.judgement {
+        let mark = match j.agrees {
+            Some(true) => "✓ agrees with its `Result:` header",
+            Some(false) => "✗ DISAGREES with its `Result:` header",
+            None => "no `Result:` header",
+        };
+        let (p, n) = (v.positive, v.negative);
+        return format!("C {} {p} {n} {mark} · {}", j.observation, v.model);
+    }
     let why = v
         .execution
         .as_ref()

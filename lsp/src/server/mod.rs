@@ -21,6 +21,7 @@ pub mod axiom;
 pub mod backend;
 pub mod cache;
 pub mod cat;
+pub mod cdoc;
 pub mod config;
 pub mod document;
 pub mod edit;
@@ -140,6 +141,8 @@ pub struct Shared {
     pub tx: main_loop::Sender,
     /// The open cat and bell files (`cat`).
     pub cat: cat::Store,
+    /// The models of herd's C tests, each `.cfg` read once (`cdoc`).
+    pub cmodels: crate::ctest::Models,
     /// The main loop's end, until [`Ctx::send`] starts it.
     rx: Mutex<Option<tokio::sync::mpsc::UnboundedReceiver<main_loop::Msg>>>,
 }
@@ -200,6 +203,7 @@ impl Shared {
             pool: queue::pool(),
             tx,
             cat: cat::Store::default(),
+            cmodels: crate::ctest::Models::new(&Default::default()),
             rx: Mutex::new(Some(rx)),
         }
     }

@@ -24,8 +24,9 @@ function M.format_status(s)
     local v = s.verdicts[m]
     if SYMBOL[v] then
       local a = type(s.exists) == 'table' and s.exists[m] or nil
-      local answer = a == 'ok' and ' Ok' or a == 'no' and ' No' or ''
-      table.insert(parts, m .. '.cat ' .. SYMBOL[v] .. answer)
+      -- a C test's mark is its answer against its `Result:` header (`C ✓`)
+      local answer = m ~= 'c' and (a == 'ok' and ' Ok' or a == 'no' and ' No') or ''
+      table.insert(parts, util.model_label(m) .. ' ' .. SYMBOL[v] .. answer)
     end
   end
   local text = table.concat(parts, ' · ')

@@ -4,7 +4,16 @@ local U = {}
 
 U.MODELS = { 'sc', 'tso', 'pso' }
 --- The axiomatic models' keys (herd's AArch64 and RISC-V tests), as `litmus/status` names them.
-U.AXIOMATIC = { 'aarch64', 'riscv', 'ppc', 'arm' }
+U.AXIOMATIC = { 'aarch64', 'riscv', 'ppc', 'arm', 'c' }
+
+--- How a model is named to the user: `SC`, `aarch64.cat`, and `C` for herd's C tests (checked
+--- under the user's own model, the kernel's or C11).
+function U.model_label(m)
+  if m == 'c' then
+    return 'C'
+  end
+  return vim.tbl_contains(U.AXIOMATIC, m) and (m .. '.cat') or m:upper()
+end
 U.SYMBOL = { holds = '✓', fails = '✗', incomplete = '?', running = '…' }
 
 function U.notify(msg, level)

@@ -59,7 +59,7 @@ function M.check_json_to_qf(doc)
     for _, m in ipairs(vim.list_extend(vim.deepcopy(MODELS), util.AXIOMATIC)) do
       local r = results[m]
       -- `SC`; an AArch64 or RISC-V test's model `aarch64.cat`
-      local label = vim.tbl_contains(util.AXIOMATIC, m) and (m .. '.cat') or m:upper()
+      local label = util.model_label(m)
       if type(r) == 'table' then
         local violations = type(r.violations) == 'table' and r.violations or {}
         for _, v in ipairs(violations) do

@@ -20,7 +20,7 @@ export interface CliStep {
 }
 
 export interface CliViolation {
-  kind: 'assert' | 'condition' | 'error' | 'deadlock';
+  kind: 'assert' | 'condition' | 'error' | 'deadlock' | 'result-header';
   message: string;
   line: number;
   col: number;
@@ -124,6 +124,7 @@ const KIND_WORDS: Record<CliViolation['kind'], string> = {
   condition: 'condition violation',
   error: 'runtime error',
   deadlock: 'deadlock',
+  'result-header': 'disagreement with the `Result:` header',
 };
 
 /**
@@ -133,7 +134,7 @@ const KIND_WORDS: Record<CliViolation['kind'], string> = {
 export function violationText(model: Model, v: CliViolation): string {
   const out = [`${modelLabel(model)} ${KIND_WORDS[v.kind] ?? v.kind}: ${v.message}`];
   // An axiomatic model's violation has an execution, not a schedule (`litmus check FILE` prints it).
-  if (v.schedule.length === 0 && (model === 'aarch64' || model === 'riscv' || model === 'ppc' || model === 'arm')) return out.join('\n');
+  if (v.schedule.length === 0 && (model === 'aarch64' || model === 'riscv' || model === 'ppc' || model === 'arm' || model === 'c')) return out.join('\n');
   out.push(`Schedule (${v.schedule.length} step${v.schedule.length === 1 ? '' : 's'}):`);
   v.schedule.forEach((s, i) => out.push(`  ${i + 1}. ${stepLabel(s)}  (${s.line}:${s.col})`));
   return out.join('\n');
@@ -208,8 +209,11 @@ export function fileResults(
     const claimed = new Set<CliViolation>();
     for (const { check, node } of nodes) {
       if (!node) continue;
+      // a C test's answer that disagrees with its `Result:` header fails its condition
       const mine = r.violations.filter(
-        (v) => (v.kind === 'assert' || v.kind === 'condition') && (v.kind === 'assert') === (check.kind === 'assert') && inside(range0(v).start, check.range),
+        (v) =>
+          (v.kind === 'result-header' && check.kind === 'condition') ||
+          ((v.kind === 'assert' || v.kind === 'condition') && (v.kind === 'assert') === (check.kind === 'assert') && inside(range0(v).start, check.range)),
       );
       mine.forEach((v) => claimed.add(v));
       // The model's time is shared among its items, so the durations add up to the run's.

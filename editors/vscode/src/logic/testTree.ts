@@ -4,7 +4,7 @@
 // No `vscode` import: plain data, unit-tested under node.
 
 /** The operational models (native and x86 tests), and the axiomatic models of herd's AArch64 and RISC-V tests (`aarch64.cat`, `riscv.cat`). */
-export type Model = 'sc' | 'tso' | 'pso' | 'aarch64' | 'riscv' | 'ppc' | 'arm';
+export type Model = 'sc' | 'tso' | 'pso' | 'aarch64' | 'riscv' | 'ppc' | 'arm' | 'c';
 export const MODELS: readonly Model[] = ['sc', 'tso', 'pso'];
 
 /**
@@ -18,6 +18,8 @@ export function modelsFor(text: string, configured: readonly Model[]): Model[] {
   if (first === 'RISCV') return ['riscv'];
   if (first === 'PPC') return ['ppc'];
   if (first === 'ARM') return ['arm'];
+  // herd's C tests: under the user's model (the kernel's, found in a kernel tree), key `c`
+  if (first === 'C') return ['c'];
   return configured.filter((m) => MODELS.includes(m));
 }
 
@@ -180,8 +182,9 @@ export function findChecks(text: string): CheckSite[] {
   return sites;
 }
 
-/** `SC`, `TSO`, `PSO`; `aarch64.cat`, `riscv.cat`. */
+/** `SC`, `TSO`, `PSO`; `aarch64.cat`, `riscv.cat`; `C` (herd's C tests, under the user's model). */
 export function modelLabel(m: Model): string {
+  if (m === 'c') return 'C';
   return m === 'aarch64' || m === 'riscv' || m === 'ppc' || m === 'arm' ? `${m}.cat` : m.toUpperCase();
 }
 

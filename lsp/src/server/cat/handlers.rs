@@ -127,6 +127,8 @@ pub async fn did_change(ctx: &Ctx, p: DidChangeTextDocumentParams) {
 }
 
 pub async fn did_save(ctx: &Ctx, p: DidSaveTextDocumentParams) {
+    // a C test's model may include the saved file: read the models again when next needed
+    ctx.shared.cmodels.forget();
     super::recheck::start(ctx, &p.text_document.uri).await;
 }
 

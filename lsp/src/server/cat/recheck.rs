@@ -53,7 +53,7 @@ fn tests_under(roots: &[PathBuf]) -> Vec<PathBuf> {
     out
 }
 
-async fn model_path(ctx: &Ctx, roots: &[PathBuf]) -> Option<PathBuf> {
+pub async fn model_path(ctx: &Ctx, roots: &[PathBuf]) -> Option<PathBuf> {
     if !ctx.caps().configuration {
         return None;
     }

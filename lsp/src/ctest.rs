@@ -1,0 +1,380 @@
+//! herd's C tests (the Linux kernel's and C11, `docs/reference.md#c`), for `litmus check` and
+//! the language server alike: the model a test is checked under, from the user's files (the
+//! kernel's model is GPL-2.0 and never bundled): herd's `-conf` file (`--conf`), `--cat` with
+//! `--bell` and `--macros`, or, with neither, `tools/memory-model/linux-kernel.cfg` or
+//! `linux-kernel.cfg` found in the test's folder or a folder above it (a kernel tree), each
+//! read once per run ([`Models`]); herd's block of an answer; and the answer judged against
+//! the test's `Result:` header as the kernel's `judgelitmus.sh` judges it ([`judge`]).
+
+use std::collections::{BTreeSet, HashMap};
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use litmus_engine::ast::{Quantifier, Test};
+use litmus_engine::axiomatic::CReport;
+use litmus_engine::c::source::{Expected, Outcome};
+use litmus_engine::c::Defs;
+use litmus_engine::cat::Model;
+
+/// A model ready to check C tests: the cat model (bell first), the `.def` macros, the
+/// variants, and how to name it.
+pub struct CModel {
+    pub model: Model,
+    pub defs: Defs,
+    pub variants: BTreeSet<String>,
+    pub name: String,
+}
+
+/// What a missing model error says.
+pub fn missing(test: &Path) -> String {
+    format!(
+        "no memory model for the C test {}: checking it needs the model's files \
+         (`linux-kernel.cfg`, `.bell`, `.cat`, `.def` and `lock.cat`), from a Linux kernel \
+         tree's `tools/memory-model/` (or herdtools7's `herd/libdir/` for the standard \
+         library). Pass `--conf PATH/linux-kernel.cfg`, or `--cat FILE` with `--bell` and \
+         `--macros`, or put the test in a kernel tree (`tools/memory-model/linux-kernel.cfg` \
+         is looked for in the folders above it)",
+        test.display()
+    )
+}
+
+/// The `.cfg` file for a test when no option names a model: the first
+/// `tools/memory-model/linux-kernel.cfg` or `linux-kernel.cfg` in its folder or above.
+pub fn find_cfg(test: &Path) -> Option<PathBuf> {
+    let start = std::fs::canonicalize(test).ok()?;
+    for dir in start.ancestors().skip(1) {
+        for cand in [
+            dir.join("tools/memory-model/linux-kernel.cfg"),
+            dir.join("linux-kernel.cfg"),
+        ] {
+            if cand.is_file() {
+                return Some(cand);
+            }
+        }
+    }
+    None
+}
+
+fn read(path: &Path) -> Result<String, String> {
+    std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// Reads files named by `include` from `dirs`, in order.
+fn resolver(dirs: Vec<PathBuf>) -> impl Fn(&str) -> Option<String> {
+    move |f: &str| {
+        dirs.iter()
+            .find_map(|d| std::fs::read_to_string(d.join(f)).ok())
+    }
+}
+
+fn load(
+    cat: &Path,
+    bell: Option<&Path>,
+    macros: Option<&Path>,
+    variants: BTreeSet<String>,
+    name: String,
+) -> Result<CModel, String> {
+    let mut dirs = vec![cat.parent().map(Path::to_path_buf).unwrap_or_default()];
+    if let Some(b) = bell.and_then(Path::parent) {
+        dirs.push(b.to_path_buf());
+    }
+    let resolve = resolver(dirs);
+    let cat_text = read(cat)?;
+    let model = match bell {
+        Some(b) => {
+            let bell_name = b
+                .file_name()
+                .map_or("bell".into(), |n| n.to_string_lossy().to_string());
+            Model::parse_with_bell(&bell_name, &read(b)?, &cat_text, &resolve)
+        }
+        None => Model::parse(&cat_text, &resolve),
+    }
+    .map_err(|e| format!("{}: cat model: {e}", cat.display()))?;
+    let defs = match macros {
+        Some(m) => {
+            let file = m.display().to_string();
+            Defs::parse(&file, &read(m)?).map_err(|e| format!("{file}: {e}"))?
+        }
+        None => Defs::parse("(no macros)", "").map_err(|e| e.to_string())?,
+    };
+    Ok(CModel {
+        model,
+        defs,
+        variants,
+        name,
+    })
+}
+
+/// Reads herd's `-conf` file: its `macros`, `bell`, `model` and `variant` lines (other
+/// lines, the graph settings, are herd's own and ignored).
+pub fn from_cfg(cfg: &Path, extra: &[String]) -> Result<CModel, String> {
+    let text = read(cfg)?;
+    let dir = cfg.parent().map(Path::to_path_buf).unwrap_or_default();
+    let (mut cat, mut bell, mut macros) = (None, None, None);
+    let mut variants: BTreeSet<String> = extra.iter().cloned().collect();
+    for line in text.lines() {
+        let line = line.split('#').next().unwrap_or("").trim();
+        let Some((key, value)) = line.split_once(char::is_whitespace) else {
+            continue;
+        };
+        let value = value.trim();
+        match key {
+            "model" => cat = Some(dir.join(value)),
+            "bell" => bell = Some(dir.join(value)),
+            "macros" => macros = Some(dir.join(value)),
+            "variant" => variants.extend(
+                value
+                    .split(',')
+                    .map(|v| v.trim().to_string())
+                    .filter(|v| !v.is_empty()),
+            ),
+            _ => {}
+        }
+    }
+    let cat = cat.ok_or_else(|| format!("{}: no `model` line", cfg.display()))?;
+    load(
+        &cat,
+        bell.as_deref(),
+        macros.as_deref(),
+        variants,
+        cfg.display().to_string(),
+    )
+}
+
+/// The files a model is named by (`--conf`, or `--cat` with `--bell` and `--macros`, and
+/// `--variant`), when a run names one.
+#[derive(Clone, Debug, Default)]
+pub struct Named {
+    pub conf: Option<PathBuf>,
+    pub cat: Option<PathBuf>,
+    pub bell: Option<PathBuf>,
+    pub macros: Option<PathBuf>,
+    pub variant: Vec<String>,
+}
+
+/// The model `named` names, if it names one.
+pub fn from_named(named: &Named) -> Option<Result<CModel, String>> {
+    if let Some(cfg) = &named.conf {
+        return Some(from_cfg(cfg, &named.variant));
+    }
+    let cat = named.cat.as_ref()?;
+    Some(load(
+        cat,
+        named.bell.as_deref(),
+        named.macros.as_deref(),
+        named.variant.iter().cloned().collect(),
+        cat.display().to_string(),
+    ))
+}
+
+/// A model, or why there is none (its message says where model files come from).
+pub type Found = Arc<Result<CModel, String>>;
+
+/// The models of a run or a session: the one the options name, else per test the one found
+/// above it, each `.cfg` read once.
+pub struct Models {
+    named: Option<Found>,
+    variant: Vec<String>,
+    found: Mutex<HashMap<PathBuf, Found>>,
+}
+
+impl Models {
+    pub fn new(named: &Named) -> Models {
+        Models {
+            named: from_named(named).map(Arc::new),
+            variant: named.variant.clone(),
+            found: Mutex::default(),
+        }
+    }
+
+    /// The model the options name, if they name one.
+    pub fn named(&self) -> Option<&Found> {
+        self.named.as_ref()
+    }
+
+    /// The model of the C test at `test`.
+    pub fn for_test(&self, test: &Path) -> Found {
+        if let Some(m) = &self.named {
+            return m.clone();
+        }
+        match find_cfg(test) {
+            Some(cfg) => self.for_cfg(&cfg),
+            None => Arc::new(Err(missing(test))),
+        }
+    }
+
+    /// The model of herd's `-conf` file `cfg`.
+    pub fn for_cfg(&self, cfg: &Path) -> Found {
+        let mut found = self.found.lock().unwrap_or_else(|e| e.into_inner());
+        found
+            .entry(cfg.to_path_buf())
+            .or_insert_with(|| Arc::new(from_cfg(cfg, &self.variant)))
+            .clone()
+    }
+
+    /// Forgets the models read (the server, when a model file changes).
+    pub fn forget(&self) {
+        self.found.lock().unwrap_or_else(|e| e.into_inner()).clear();
+    }
+}
+
+/// herd's observation from the counts.
+pub fn observation(r: &CReport) -> &'static str {
+    match (r.positive, r.negative) {
+        (0, _) => "Never",
+        (_, 0) => "Always",
+        _ => "Sometimes",
+    }
+}
+
+/// The answer against the `Result:` header, as `judgelitmus.sh` judges it: `Ok(line)` when
+/// they agree, `Err(line)` when not.
+pub fn judge(expected: &Expected, r: &CReport) -> Result<String, String> {
+    let obs = observation(r);
+    let race = r.flags.iter().any(|f| f == "data-race");
+    // Only the relevant executions examined (`CReport::partial`): what they tell is whether
+    // some execution satisfies the condition (`exists`) or violates it (`forall`).
+    let some = |never: bool| match r.quantifier {
+        Quantifier::Forall => !never || r.negative > 0,
+        _ => (r.positive > 0) != never,
+    };
+    let (want, outcome_ok) = match &expected.outcome {
+        Outcome::Never if r.partial => ("Never".to_string(), some(true)),
+        Outcome::Sometimes if r.partial => ("Sometimes".to_string(), some(false)),
+        Outcome::Always if r.partial => ("Always".to_string(), {
+            match r.quantifier {
+                Quantifier::Forall => r.negative == 0,
+                _ => r.positive > 0,
+            }
+        }),
+        Outcome::Never => ("Never".to_string(), obs == "Never"),
+        Outcome::Sometimes => ("Sometimes".to_string(), obs == "Sometimes"),
+        Outcome::Always => ("Always".to_string(), obs == "Always"),
+        Outcome::Maybe => ("Maybe".to_string(), true),
+        // herd writes a test no execution of which completes as `Never 0 0`
+        Outcome::Deadlock => ("DEADLOCK".to_string(), r.positive == 0 && r.negative == 0),
+        Outcome::Other(s) => (s.clone(), false),
+    };
+    let header = format!(
+        "Result: {want}{}",
+        if expected.datarace { " DATARACE" } else { "" }
+    );
+    let got = format!(
+        "{obs} {} {}{}",
+        r.positive,
+        r.negative,
+        if race { " with Flag data-race" } else { "" }
+    );
+    // a partial run sees the flags of the relevant executions alone
+    let race_ok = expected.datarace == race
+        || expected.outcome == Outcome::Maybe
+        || (r.partial && expected.datarace);
+    let got = if r.partial {
+        format!("{got} (relevant executions only)")
+    } else {
+        got
+    };
+    if outcome_ok && race_ok {
+        Ok(format!("agrees with its header `{header}`: {got}"))
+    } else {
+        Err(format!("DISAGREES with its header `{header}`: {got}"))
+    }
+}
+
+/// herd's block for a C test.
+pub fn block(test: &Test, text: &str, r: &CReport) -> String {
+    let mut s = String::new();
+    let name = &test.name.text;
+    let kind = match r.quantifier {
+        Quantifier::Exists => "Allowed",
+        Quantifier::NotExists => "Forbidden",
+        Quantifier::Forall => "Required",
+    };
+    let _ = writeln!(s, "Test {name} {kind}");
+    let _ = writeln!(s, "States {}", r.states.len());
+    for line in &r.states {
+        let _ = writeln!(s, "{line}");
+    }
+    let _ = writeln!(s, "{}", if r.ok { "Ok" } else { "No" });
+    let _ = writeln!(s, "Witnesses");
+    let _ = writeln!(s, "Positive: {} Negative: {}", r.positive, r.negative);
+    for f in &r.flags {
+        let _ = writeln!(s, "Flag {f}");
+    }
+    let cond = test.condition.as_ref().map_or("", |c| {
+        text.get(c.span.start as usize..c.span.end as usize)
+            .unwrap_or("")
+    });
+    let cond = cond.split_whitespace().collect::<Vec<_>>().join(" ");
+    let _ = writeln!(s, "Condition {cond}");
+    let _ = writeln!(
+        s,
+        "Observation {name} {} {} {}",
+        observation(r),
+        r.positive,
+        r.negative
+    );
+    if r.partial {
+        let _ = writeln!(
+            s,
+            "Speedcheck: only the executions relevant to the condition were examined, as \
+             herd7 -speedcheck true does (by default when a test has more than {} \
+             combinations of thread paths); the verdict is exact, the counts, states and \
+             flags are theirs alone; `--speedcheck false` examines every execution",
+            litmus_engine::axiomatic::FULL_COMBOS
+        );
+    }
+    s
+}
+
+/// What a C test's answer adds to the axiomatic dialects' (`crate::dialect::Answer`): herd's
+/// final states as herd writes them, herd's observation, and the
+/// judgement against the `Result:` header.
+#[derive(Clone, Debug)]
+pub struct CAnswer {
+    /// herd's final states (`0:r0=1; [x]=y;`).
+    pub states: Vec<String>,
+    /// `Never`, `Sometimes` or `Always`.
+    pub observation: &'static str,
+    /// The `Result:` header, if the test has one, and the answer judged against it.
+    pub judged: Option<Judged>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Judged {
+    pub expected: Expected,
+    /// `agrees with its header ...` or `DISAGREES with its header ...`.
+    pub line: String,
+    pub agrees: bool,
+}
+
+impl CAnswer {
+    pub fn new(expected: Option<&Expected>, r: &CReport) -> CAnswer {
+        CAnswer {
+            states: r.states.clone(),
+            observation: observation(r),
+            judged: expected.map(|e| {
+                let j = judge(e, r);
+                Judged {
+                    expected: e.clone(),
+                    agrees: j.is_ok(),
+                    line: j.unwrap_or_else(|l| l),
+                }
+            }),
+        }
+    }
+
+    /// Whether the answer disagrees with the test's `Result:` header.
+    pub fn disagrees(&self) -> bool {
+        self.judged.as_ref().is_some_and(|j| !j.agrees)
+    }
+
+    /// The judgement's line for `path`, as `litmus check` prints it after herd's block.
+    pub fn judgement_line(&self, path: &str) -> String {
+        match &self.judged {
+            None => format!("{path}: no `Result:` header to compare with\n"),
+            Some(j) => format!("{path}: {}\n", j.line),
+        }
+    }
+}
