@@ -1,13 +1,16 @@
 //! The interpreter's own functions: `domain`, `range`, `fencerel`, `classes-loc`, `classes`,
-//! `linearisations`, `different-values`, `tag2events`/`tag2set`, and `fold` (iterated).
+//! `linearisations`, `different-values`, `tag2events`/`tag2set`, `fold` (iterated) and
+//! `cross-unions` (the project's `cross.cat` defines `cross` with it: a set built one `++`
+//! at a time costs a sort per member).
 
 use super::eval::*;
 use super::rel::{members, Rel, Set};
 use super::CatError;
 
 /// The interpreter's own functions, found when no `let` defines the name.
-pub(super) const BUILTINS: [&str; 11] = [
+pub(super) const BUILTINS: [&str; 12] = [
     "fold",
+    "cross-unions",
     "domain",
     "range",
     "fencerel",
@@ -72,6 +75,26 @@ impl Env {
                     )?;
                 }
                 Ok(acc)
+            }
+            "cross-unions" => {
+                // cross(S): every union that takes one member from each set of S; {0} when S
+                // is empty
+                let mut acc = vec![Value::Empty];
+                for choices in self.elements(arg, at)? {
+                    let cs = self.elements(choices, at)?;
+                    let mut next = Vec::with_capacity(acc.len() * cs.len());
+                    for p in &acc {
+                        for c in &cs {
+                            let u = self.setop(super::BinOp::Union, c.clone(), p.clone(), at)?;
+                            next.push(canon(u));
+                        }
+                    }
+                    acc = match values(next) {
+                        Value::Values(vs) => vs.to_vec(),
+                        _ => Vec::new(),
+                    };
+                }
+                Ok(values(acc))
             }
             "linearisations" => {
                 let a = self.args(arg, 2, b, at)?;
