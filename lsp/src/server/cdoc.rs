@@ -51,8 +51,8 @@ pub fn check(
     let top = Some(test.name.span);
     let found = match (setting_cfg(setting.as_deref()), &path) {
         (Some(cfg), _) => models.for_cfg(&cfg),
-        (None, Some(path)) => models.for_test(path),
-        (None, None) => Arc::new(Err(crate::ctest::missing(Path::new(uri)))),
+        (None, Some(path)) => models.for_test(path, src.uses_c11()),
+        (None, None) => models.fallback(Path::new(uri), src.uses_c11()),
     };
     let m = match &*found {
         Ok(m) => m,
@@ -80,7 +80,8 @@ pub fn check(
         message: "no judgement".into(),
         span: None,
     })?;
+    let threads = src.threads.iter().map(|t| t.name.text.clone()).collect();
     Ok(Arc::new(AxView::c(
-        uri, &m.name, &test, text, &a.report, &a.block, c,
+        uri, &m.name, &test, text, &a.report, threads, &a.locs, &a.block, c,
     )))
 }
