@@ -388,6 +388,21 @@ fn graph(
     }
 }
 
+/// A C test's answer, for [`AxView::c`].
+pub struct CParts<'a> {
+    /// The summary report with its witness or forbidden candidate
+    /// (`crate::ctest::execution`).
+    pub report: &'a Report,
+    /// The threads' names.
+    pub threads: Vec<String>,
+    /// The locations' names by address.
+    pub locs: &'a std::collections::BTreeMap<i64, String>,
+    /// herd's block.
+    pub block: &'a str,
+    /// The observation and judgement.
+    pub c: &'a CAnswer,
+}
+
 /// The execution a view shows: the witness, else the forbidden candidate.
 fn shown(r: &Report, threads: Vec<String>, loc: &dyn Fn(i64) -> String) -> Option<AxExecution> {
     match (&r.witness, &r.forbidden) {
@@ -431,21 +446,15 @@ impl AxView {
         view
     }
 
-    /// The view of a C test's answer: `r` the summary report with its witness or forbidden
-    /// candidate (`crate::ctest::execution`), `threads` the threads' names, `locs` the
-    /// locations' names, `block` herd's block, `c` the observation and judgement.
-    #[allow(clippy::too_many_arguments)]
-    pub fn c(
-        uri: &str,
-        model: &str,
-        test: &Test,
-        text: &str,
-        r: &Report,
-        threads: Vec<String>,
-        locs: &std::collections::BTreeMap<i64, String>,
-        block: &str,
-        c: &CAnswer,
-    ) -> AxView {
+    /// The view of a C test's answer ([`CParts`]).
+    pub fn c(uri: &str, model: &str, test: &Test, text: &str, parts: CParts) -> AxView {
+        let CParts {
+            report: r,
+            threads,
+            locs,
+            block,
+            c,
+        } = parts;
         let loc = |a: i64| locs.get(&a).cloned().unwrap_or_else(|| format!("{a:#x}"));
         let mut view = AxView {
             uri: uri.into(),

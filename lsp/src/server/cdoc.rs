@@ -14,7 +14,7 @@ use std::sync::Arc;
 use super::engine::AxFail;
 use crate::ctest::Models;
 use crate::dialect::{self, Loaded};
-use crate::json::axview::AxView;
+use crate::json::axview::{AxView, CParts};
 
 /// The `.cfg` file the setting names, if it names one (a `.cat` file is the cat editor's model,
 /// not a C test's).
@@ -81,7 +81,12 @@ pub fn check(
         span: None,
     })?;
     let threads = src.threads.iter().map(|t| t.name.text.clone()).collect();
-    Ok(Arc::new(AxView::c(
-        uri, &m.name, &test, text, &a.report, threads, &a.locs, &a.block, c,
-    )))
+    let parts = CParts {
+        report: &a.report,
+        threads,
+        locs: &a.locs,
+        block: &a.block,
+        c,
+    };
+    Ok(Arc::new(AxView::c(uri, &m.name, &test, text, parts)))
 }
