@@ -473,12 +473,26 @@ pub fn execution(
             co.push(std::iter::once(i).chain(others).collect());
         }
     }
+    let n = events.len();
+    // the views index the events by the cycle's and rf's ids: keep only those in range
+    let mut failure = x.failure.clone();
+    if let Some(f) = failure
+        .as_mut()
+        .filter(|f| f.events.iter().any(|&e| e >= n))
+    {
+        f.events.clear();
+    }
     axiomatic::Execution {
         events,
-        rf: x.rf.clone(),
+        rf: x
+            .rf
+            .iter()
+            .copied()
+            .filter(|&(w, r)| w < n && r < n)
+            .collect(),
         co,
         state: vec![],
-        failure: x.failure.clone(),
+        failure,
         deps: vec![],
     }
 }
@@ -494,4 +508,60 @@ fn intern(tag: &str) -> &'static str {
     let t: &'static str = Box::leak(tag.to_string().into_boxed_str());
     tags.insert(t);
     t
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use litmus_engine::axiomatic::{c_address, CEvent};
+    use litmus_engine::cat::{CheckKind, Failure};
+
+    fn ev(thread: Option<usize>, kind: CKind, loc: usize, read: i64, write: i64) -> CEvent {
+        CEvent {
+            thread,
+            kind,
+            addr: c_address(loc),
+            read,
+            write,
+            po: 0,
+            tags: vec![if thread.is_none() { "IW" } else { "RLX" }.to_string()],
+            atomic: kind == CKind::U,
+        }
+    }
+
+    #[test]
+    fn a_c_execution_becomes_the_views_execution() {
+        let text = "C T\n{}\nP0(int *x, int *y) { *x = 1; }\nexists (x=1)\n";
+        let test = litmus_engine::syntax::parse(text).test.unwrap();
+        let x = CExecution {
+            events: vec![
+                ev(None, CKind::W, 0, 0, 0),
+                ev(None, CKind::W, 1, 0, 0),
+                ev(Some(0), CKind::U, 0, 0, 1),
+                ev(Some(0), CKind::W, 1, 0, 1),
+                ev(Some(1), CKind::W, 1, 0, 2),
+            ],
+            rf: vec![(0, 2), (9, 2)],
+            failure: Some(Failure {
+                kind: CheckKind::Acyclic,
+                name: "hb".into(),
+                negated: false,
+                events: vec![2, 7],
+            }),
+        };
+        let mut locs = std::collections::BTreeMap::new();
+        let e = execution(&test, &x, &mut locs);
+        // the RMW: a write of its written value, tagged
+        assert_eq!(e.events[2].kind, axiomatic::Kind::W);
+        assert_eq!(e.events[2].value, 1);
+        assert_eq!(e.events[2].tags, vec!["RLX", "RMW"]);
+        assert_eq!(e.events[0].tags, vec!["IW"]);
+        // x's order is fixed, y's (two writes besides the initial one) is not
+        assert_eq!(e.co, vec![vec![0, 2]]);
+        assert_eq!(locs.get(&c_address(0)).map(String::as_str), Some("x"));
+        // ids out of range are dropped, the check kept
+        assert_eq!(e.rf, vec![(0, 2)]);
+        let f = e.failure.unwrap();
+        assert_eq!((f.name.as_str(), f.events.len()), ("hb", 0));
+    }
 }
