@@ -3,16 +3,19 @@
 //! kernel's model is GPL-2.0 and never bundled): herd's `-conf` file (`--conf`), `--cat` with
 //! `--bell` and `--macros`, or, with neither, `tools/memory-model/linux-kernel.cfg` or
 //! `linux-kernel.cfg` found in the test's folder or a folder above it (a kernel tree), each
-//! read once per run ([`Models`]); herd's block of an answer; and the answer judged against
-//! the test's `Result:` header as the kernel's `judgelitmus.sh` judges it ([`judge`]).
+//! read once per run ([`Models`]); a C11 test (`memory_order_*`, `atomic_*_explicit`) with
+//! neither is checked under the project's own `rc11.cat` ([`RC11_NAME`]); herd's block of an
+//! answer; the answer judged against the test's `Result:` header as the kernel's
+//! `judgelitmus.sh` judges it ([`judge`]); and a witness or forbidden candidate as the
+//! views and the JSON document draw one ([`execution`]).
 
 use std::collections::{BTreeSet, HashMap};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use litmus_engine::ast::{Quantifier, Test};
-use litmus_engine::axiomatic::CReport;
+use litmus_engine::axiomatic::{self, CExecution, CKind, CReport};
 use litmus_engine::c::source::{Expected, Outcome};
 use litmus_engine::c::Defs;
 use litmus_engine::cat::Model;
@@ -34,7 +37,8 @@ pub fn missing(test: &Path) -> String {
          tree's `tools/memory-model/` (or herdtools7's `herd/libdir/` for the standard \
          library). Pass `--conf PATH/linux-kernel.cfg`, or `--cat FILE` with `--bell` and \
          `--macros`, or put the test in a kernel tree (`tools/memory-model/linux-kernel.cfg` \
-         is looked for in the folders above it)",
+         is looked for in the folders above it). (A C11 test, one using `memory_order_*`, \
+         is checked under the built-in RC11 model when no model is named or found.)",
         test.display()
     )
 }
@@ -168,6 +172,20 @@ pub fn from_named(named: &Named) -> Option<Result<CModel, String>> {
     ))
 }
 
+/// How the built-in RC11 model is named in the output.
+pub const RC11_NAME: &str = "rc11.cat (built in, for C11 tests)";
+
+/// The project's RC11 model (`engine/src/axiomatic/rc11.cat`), for C11 tests: no macros (the
+/// C11 forms are built in), no variants.
+fn rc11() -> Result<CModel, String> {
+    Ok(CModel {
+        model: axiomatic::rc11_model(),
+        defs: Defs::parse("(no macros)", "").map_err(|e| e.to_string())?,
+        variants: BTreeSet::new(),
+        name: RC11_NAME.to_string(),
+    })
+}
+
 /// A model, or why there is none (its message says where model files come from).
 pub type Found = Arc<Result<CModel, String>>;
 
@@ -177,6 +195,7 @@ pub struct Models {
     named: Option<Found>,
     variant: Vec<String>,
     found: Mutex<HashMap<PathBuf, Found>>,
+    rc11: OnceLock<Found>,
 }
 
 impl Models {
@@ -185,6 +204,7 @@ impl Models {
             named: from_named(named).map(Arc::new),
             variant: named.variant.clone(),
             found: Mutex::default(),
+            rc11: OnceLock::new(),
         }
     }
 
@@ -193,14 +213,26 @@ impl Models {
         self.named.as_ref()
     }
 
-    /// The model of the C test at `test`.
-    pub fn for_test(&self, test: &Path) -> Found {
+    /// The model of the C test at `test`; `c11`: the test uses C11's forms
+    /// (`litmus_engine::c::Source::uses_c11`), and is checked under RC11 when no model is
+    /// named or found.
+    pub fn for_test(&self, test: &Path, c11: bool) -> Found {
         if let Some(m) = &self.named {
             return m.clone();
         }
         match find_cfg(test) {
             Some(cfg) => self.for_cfg(&cfg),
-            None => Arc::new(Err(missing(test))),
+            None => self.fallback(test, c11),
+        }
+    }
+
+    /// The model of a C test for which no model is named or found: RC11 for a C11 test, else
+    /// the error saying where the model files come from.
+    pub fn fallback(&self, test: &Path, c11: bool) -> Found {
+        if c11 {
+            self.rc11.get_or_init(|| Arc::new(rc11())).clone()
+        } else {
+            Arc::new(Err(missing(test)))
         }
     }
 
@@ -376,5 +408,160 @@ impl CAnswer {
             None => format!("{path}: no `Result:` header to compare with\n"),
             Some(j) => format!("{path}: {}\n", j.line),
         }
+    }
+}
+
+/// A C test's execution as the asm dialects' views and JSON document draw one
+/// (`axiomatic::Execution`): its events (a C11 read-modify-write, one event in herd, and a
+/// lock event are `W` events with their written value, a `RMW` tag on the former; an SRCU
+/// event an `R`), its `rf`, the check that forbids it and its cycle. Per location its
+/// coherence order where the execution fixes it (the initial write, then at most one other
+/// write); where the model chose among several writes, none (the views name a cycle's step
+/// between such accesses `co` or `fr` by its events' kinds). No final state (`state` empty)
+/// and no dependencies. `locs` gains the names of the locations touched.
+pub fn execution(
+    test: &Test,
+    x: &CExecution,
+    locs: &mut std::collections::BTreeMap<i64, String>,
+) -> axiomatic::Execution {
+    let events: Vec<axiomatic::Event> = x
+        .events
+        .iter()
+        .map(|e| {
+            let (kind, value) = match e.kind {
+                CKind::R | CKind::Srcu => (axiomatic::Kind::R, e.read),
+                CKind::F => (axiomatic::Kind::F, 0),
+                CKind::W | CKind::U | CKind::Lock => (axiomatic::Kind::W, e.write),
+            };
+            let mut tags: Vec<&'static str> = e.tags.iter().map(|t| intern(t)).collect();
+            if e.kind == CKind::U && !tags.contains(&"RMW") {
+                tags.push("RMW");
+            }
+            if e.thread.is_none() && !tags.contains(&"IW") {
+                tags.push("IW");
+            }
+            if e.kind != CKind::F {
+                locs.entry(e.addr).or_insert_with(|| {
+                    (0..test.shared.len())
+                        .find(|&i| axiomatic::c_address(i) == e.addr)
+                        .map_or_else(
+                            || format!("{:#x}", e.addr),
+                            |i| test.shared[i].name.text.clone(),
+                        )
+                });
+            }
+            axiomatic::Event {
+                thread: e.thread,
+                kind,
+                addr: e.addr,
+                value,
+                po: e.po,
+                tags,
+            }
+        })
+        .collect();
+    let mut co = Vec::new();
+    for (i, e) in events.iter().enumerate() {
+        if e.thread.is_some() || e.kind != axiomatic::Kind::W {
+            continue;
+        }
+        let others: Vec<usize> = (0..events.len())
+            .filter(|&j| j != i && events[j].kind == axiomatic::Kind::W)
+            .filter(|&j| events[j].addr == e.addr)
+            .collect();
+        if others.len() <= 1 {
+            co.push(std::iter::once(i).chain(others).collect());
+        }
+    }
+    let n = events.len();
+    // the views index the events by the cycle's and rf's ids: keep only those in range
+    let mut failure = x.failure.clone();
+    if let Some(f) = failure
+        .as_mut()
+        .filter(|f| f.events.iter().any(|&e| e >= n))
+    {
+        f.events.clear();
+    }
+    axiomatic::Execution {
+        events,
+        rf: x
+            .rf
+            .iter()
+            .copied()
+            .filter(|&(w, r)| w < n && r < n)
+            .collect(),
+        co,
+        state: vec![],
+        failure,
+        deps: vec![],
+    }
+}
+
+/// A tag's name for the lifetime of the process (`axiomatic::Event` holds `&'static str`):
+/// each distinct name, from the model's bell file or C11's orders, is kept once.
+fn intern(tag: &str) -> &'static str {
+    static TAGS: Mutex<BTreeSet<&'static str>> = Mutex::new(BTreeSet::new());
+    let mut tags = TAGS.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(t) = tags.get(tag) {
+        return t;
+    }
+    let t: &'static str = Box::leak(tag.to_string().into_boxed_str());
+    tags.insert(t);
+    t
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use litmus_engine::axiomatic::{c_address, CEvent};
+    use litmus_engine::cat::{CheckKind, Failure};
+
+    fn ev(thread: Option<usize>, kind: CKind, loc: usize, read: i64, write: i64) -> CEvent {
+        CEvent {
+            thread,
+            kind,
+            addr: c_address(loc),
+            read,
+            write,
+            po: 0,
+            tags: vec![if thread.is_none() { "IW" } else { "RLX" }.to_string()],
+            atomic: kind == CKind::U,
+        }
+    }
+
+    #[test]
+    fn a_c_execution_becomes_the_views_execution() {
+        let text = "C T\n{}\nP0(int *x, int *y) { *x = 1; }\nexists (x=1)\n";
+        let test = litmus_engine::syntax::parse(text).test.unwrap();
+        let x = CExecution {
+            events: vec![
+                ev(None, CKind::W, 0, 0, 0),
+                ev(None, CKind::W, 1, 0, 0),
+                ev(Some(0), CKind::U, 0, 0, 1),
+                ev(Some(0), CKind::W, 1, 0, 1),
+                ev(Some(1), CKind::W, 1, 0, 2),
+            ],
+            rf: vec![(0, 2), (9, 2)],
+            failure: Some(Failure {
+                kind: CheckKind::Acyclic,
+                name: "hb".into(),
+                negated: false,
+                events: vec![2, 7],
+            }),
+        };
+        let mut locs = std::collections::BTreeMap::new();
+        let e = execution(&test, &x, &mut locs);
+        // the RMW: a write of its written value, tagged
+        assert_eq!(e.events[2].kind, axiomatic::Kind::W);
+        assert_eq!(e.events[2].value, 1);
+        assert_eq!(e.events[2].tags, vec!["RLX", "RMW"]);
+        assert_eq!(e.events[0].tags, vec!["IW"]);
+        // x's order is fixed, y's (two writes besides the initial one) is not
+        assert_eq!(e.co, vec![vec![0, 2]]);
+        assert_eq!(locs.get(&c_address(0)).map(String::as_str), Some("x"));
+        // ids out of range are dropped, the check kept
+        assert_eq!(e.rf, vec![(0, 2)]);
+        let f = e.failure.unwrap();
+        assert_eq!((f.name.as_str(), f.events.len()), ("hb", 0));
     }
 }

@@ -188,6 +188,12 @@ fn check_c(l: &Loaded, _: Option<&Cat>, stop: &dyn Fn() -> bool) -> Result<Answe
     let r = axiomatic::check_c(l.test, src, &prog, &m.model, &m.variants, stop)?;
     let block = crate::ctest::block(l.test, l.text, &r);
     let c = CAnswer::new(src.expected.as_ref(), &r);
+    let mut locs = BTreeMap::new();
+    let mut exe = |x: &Option<_>| {
+        x.as_ref()
+            .map(|x| crate::ctest::execution(l.test, x, &mut locs))
+    };
+    let (witness, forbidden) = (exe(&r.witness), exe(&r.forbidden));
     let report = Report {
         quantifier: r.quantifier,
         ok: r.ok,
@@ -197,14 +203,14 @@ fn check_c(l: &Loaded, _: Option<&Cat>, stop: &dyn Fn() -> bool) -> Result<Answe
         states: vec![],
         observed: vec![],
         candidates: r.candidates,
-        witness: None,
-        forbidden: None,
+        witness,
+        forbidden,
         flags: r.flags,
     };
     Ok(Answer {
         report,
         block,
-        locs: BTreeMap::new(),
+        locs,
         c: Some(c),
     })
 }

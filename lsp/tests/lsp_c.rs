@@ -187,3 +187,137 @@ async fn no_model_found_is_one_warning_at_the_top_and_the_setting_answers() {
     let st = h.status(&ut, "done").await;
     assert_eq!(st["verdicts"]["c"], "holds", "{st}");
 }
+
+/// The view's cycle: every step an edge of the graph marked on the cycle.
+fn cycle_edges(view: &Value) -> Vec<(u64, u64)> {
+    let x = &view["execution"];
+    let cycle: Vec<u64> = x["check"]["cycle"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e.as_u64().unwrap())
+        .collect();
+    let edges = x["edges"].as_array().unwrap();
+    (0..cycle.len())
+        .map(|k| {
+            let (a, b) = (cycle[k], cycle[(k + 1) % cycle.len()]);
+            assert!(
+                edges
+                    .iter()
+                    .any(|e| e["from"] == a && e["to"] == b && e["cycle"] == true),
+                "no cycle edge e{a} -> e{b}: {view}"
+            );
+            (a, b)
+        })
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_axiomatic_view_of_a_kernel_test_draws_its_cycle_or_witness() {
+    let Some(shared) = shared() else { return };
+    let [(a, text), _] = tree(&shared, "lsp_c-view");
+    let allowed =
+        std::fs::read_to_string(shared.join("tests/catalogue/MP+poonceonces.litmus")).unwrap();
+    let b = a.with_file_name("MP+poonceonces.litmus");
+    std::fs::write(&b, &allowed).unwrap();
+    let (ua, ub) = (uri(&a), uri(&b));
+    let mut h = Harness::default_with(hooked(), json!({})).await;
+
+    // release/acquire: the candidate reaching the state, forbidden by `acyclic happens-before`
+    h.open(&ua, 1, &text).await;
+    h.status(&ua, "done").await;
+    let view = h.request("litmus/axiomatic", json!({"uri": ua})).await;
+    let x = &view["execution"];
+    assert_eq!(x["role"], "forbidden", "{view}");
+    assert_eq!(x["check"]["name"], "happens-before", "{view}");
+    assert_eq!(x["check"]["kind"], "acyclic", "{view}");
+    assert!(cycle_edges(&view).len() >= 2, "{view}");
+    assert_eq!(x["threads"], json!(["P0", "P1"]), "{view}");
+    let words = view["text"].as_array().unwrap();
+    assert!(
+        words.iter().any(|w| w
+            .as_str()
+            .unwrap()
+            .starts_with("forbidden by acyclic happens-before: e")),
+        "{view}"
+    );
+    // the acquire orders the second read after it; the model's step back is no base relation
+    assert!(
+        words.iter().any(|w| w.as_str().unwrap()
+            == "forbidden by acyclic happens-before: e5 -other-> e4 -[ACQUIRE];po-> e5"),
+        "{view}"
+    );
+    assert!(
+        words
+            .iter()
+            .any(|w| w.as_str().unwrap().contains("P1: R[ACQUIRE] flag=1")),
+        "{view}"
+    );
+
+    // once accesses: a witness whose reads-from are drawn
+    h.open(&ub, 1, &allowed).await;
+    h.status(&ub, "done").await;
+    let view = h.request("litmus/axiomatic", json!({"uri": ub})).await;
+    let x = &view["execution"];
+    assert_eq!(x["role"], "witness", "{view}");
+    assert!(x["check"].is_null(), "{view}");
+    let rf: Vec<&Value> = x["edges"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["kind"] == "rf")
+        .collect();
+    assert_eq!(rf.len(), 2, "{view}");
+    let nodes = x["nodes"].as_array().unwrap();
+    let label = |id: &Value| nodes[id.as_u64().unwrap() as usize]["label"].clone();
+    let pairs: Vec<(Value, Value)> = rf
+        .iter()
+        .map(|e| (label(&e["from"]), label(&e["to"])))
+        .collect();
+    assert!(
+        pairs.contains(&(json!("W[ONCE] flag=1"), json!("R[ONCE] flag=1"))),
+        "{pairs:?}"
+    );
+    assert!(
+        pairs.contains(&(json!("W buf=0"), json!("R[ONCE] buf=0"))),
+        "{pairs:?}"
+    );
+}
+
+const MP_C11: &str = "C MP+rel+acq\n\n{}\n\n\
+P0(atomic_int *x, atomic_int *y)\n{\n\
+\tatomic_store_explicit(x, 1, memory_order_relaxed);\n\
+\tatomic_store_explicit(y, 1, memory_order_release);\n}\n\n\
+P1(atomic_int *x, atomic_int *y)\n{\n\
+\tint r0 = atomic_load_explicit(y, memory_order_acquire);\n\
+\tint r1 = atomic_load_explicit(x, memory_order_relaxed);\n}\n\n\
+exists (1:r0=1 /\\ 1:r1=0)\n";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_c11_test_with_no_setting_is_checked_under_rc11() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("lsp_c-c11");
+    std::fs::create_dir_all(&dir).unwrap();
+    let t = dir.join("MP+rel+acq.litmus");
+    std::fs::write(&t, MP_C11).unwrap();
+    let ut = uri(&t);
+    let mut h = Harness::default_with(hooked(), json!({})).await;
+    h.open(&ut, 1, MP_C11).await;
+    let st = h.status(&ut, "done").await;
+    assert_eq!(st["verdicts"]["c"], "holds", "{st}");
+    let d = diags(&h, &ut);
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert_eq!(d[0]["severity"], 3, "{d:?}");
+    let msg = d[0]["message"].as_str().unwrap();
+    assert!(
+        msg.starts_with("Never 0 3 under rc11.cat (built in, for C11 tests)"),
+        "{msg}"
+    );
+    let view = h.request("litmus/axiomatic", json!({"uri": ut})).await;
+    assert_eq!(
+        view["model"], "rc11.cat (built in, for C11 tests)",
+        "{view}"
+    );
+    assert_eq!(view["herd"], "No", "{view}");
+    assert_eq!(view["execution"]["role"], "forbidden", "{view}");
+    assert!(view["execution"]["check"]["name"].is_string(), "{view}");
+}

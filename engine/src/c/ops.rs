@@ -246,3 +246,39 @@ impl Lower<'_> {
         }
     }
 }
+
+impl super::Source {
+    /// Whether the test uses C11's forms: an `atomic_*` operation of [`C11`] or a
+    /// `memory_order_*` (the callers check such a test under RC11 when no model is named).
+    pub fn uses_c11(&self) -> bool {
+        fn expr(e: &SExpr) -> bool {
+            match e {
+                SExpr::Ident(n) => n.text.starts_with("memory_order_"),
+                SExpr::Call { name, args, .. } => {
+                    C11.iter().any(|(n, _)| *n == name.text) || args.iter().any(expr)
+                }
+                SExpr::Unary(_, a, _) => expr(a),
+                SExpr::Binary(_, a, b, _) => expr(a) || expr(b),
+                SExpr::Cond(a, b, c, _) => expr(a) || expr(b) || expr(c),
+                SExpr::Assign { left, right, .. } => expr(left) || expr(right),
+                SExpr::Prim { args, .. } => args.iter().any(expr),
+                SExpr::Int(..) | SExpr::Param(..) | SExpr::Op(..) => false,
+            }
+        }
+        fn stmt(s: &super::source::SStmt) -> bool {
+            use super::source::SStmt;
+            match s {
+                SStmt::Decl { value, .. } => value.as_ref().is_some_and(expr),
+                SStmt::Expr(e) => expr(e),
+                SStmt::If {
+                    cond,
+                    then,
+                    otherwise,
+                } => expr(cond) || then.iter().any(stmt) || otherwise.iter().any(stmt),
+                SStmt::While { cond, body } => expr(cond) || body.iter().any(stmt),
+                SStmt::Block(b) => b.iter().any(stmt),
+            }
+        }
+        self.threads.iter().flat_map(|t| &t.body).any(stmt)
+    }
+}

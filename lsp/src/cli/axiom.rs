@@ -113,7 +113,7 @@ pub fn check(run: &Run, f: &FileRun, m: &'static AxModel, first: bool) -> Option
     // a C test's model: the one the options name, or the one found above the test
     let cmodel =
         f.c.as_ref()
-            .map(|_| run.cmodels.for_test(Path::new(&f.path)));
+            .map(|src| run.cmodels.for_test(Path::new(&f.path), src.uses_c11()));
     let name = match (&cmodel, &run.cat) {
         (Some(c), _) => c
             .as_ref()

@@ -60,7 +60,7 @@ pub fn run(args: &CheckArgs) -> Option<i32> {
             status = exit::BAD_INPUT;
             continue;
         };
-        let found = models.for_test(f);
+        let found = models.for_test(f, src.uses_c11());
         let m = match &*found {
             Ok(m) => m,
             Err(e) => {

@@ -173,10 +173,16 @@ fn co_before(x: &Execution, p: usize, q: usize) -> bool {
 pub fn edge(x: &Execution, a: usize, b: usize) -> String {
     let (ea, eb) = (&x.events[a], &x.events[b]);
     let external = ea.thread != eb.thread;
-    let fr = x.rf.iter().any(|&(w, r)| r == a && co_before(x, w, b));
+    // a C test's execution records no coherence order where the model chose it (a
+    // location with several writes besides its initial one): a step between accesses to
+    // such a location is `co` from a write, `fr` from a read ([`co_unknown`]).
+    let guess = co_unknown(x, a, b);
+    let fr = x.rf.iter().any(|&(w, r)| r == a && co_before(x, w, b))
+        || (guess && ea.kind == Kind::R && !x.rf.contains(&(b, a)));
+    let co = co_before(x, a, b) || (guess && ea.kind == Kind::W);
     let name = if x.rf.contains(&(a, b)) && external {
         "rfe"
-    } else if co_before(x, a, b) && external {
+    } else if co && external {
         "coe"
     } else if fr && external {
         "fre"
@@ -184,7 +190,7 @@ pub fn edge(x: &Execution, a: usize, b: usize) -> String {
         return po_name(x, a, b);
     } else if x.rf.contains(&(a, b)) {
         "rfi"
-    } else if co_before(x, a, b) {
+    } else if co {
         "coi"
     } else if fr {
         "fri"
@@ -192,6 +198,16 @@ pub fn edge(x: &Execution, a: usize, b: usize) -> String {
         "?"
     };
     name.to_string()
+}
+
+/// Whether `a` and `b` access one location and `b` is a write of no recorded coherence
+/// order (`x.co` leaves out a C test's locations whose order the model chose).
+fn co_unknown(x: &Execution, a: usize, b: usize) -> bool {
+    let (ea, eb) = (&x.events[a], &x.events[b]);
+    ea.kind != Kind::F
+        && eb.kind == Kind::W
+        && ea.addr == eb.addr
+        && !x.co.iter().any(|o| o.contains(&b))
 }
 
 /// What orders `a` before `b`, two events of one thread in program order, as herd's cat
@@ -213,10 +229,19 @@ pub fn po_name(x: &Execution, a: usize, b: usize) -> String {
     if let Some(tag) = fence.and_then(|f| f.tags.first()) {
         return tag.to_ascii_lowercase();
     }
-    if let Some(t) = ea.tags.iter().find(|t| matches!(**t, "A" | "Q" | "AQ")) {
+    // herd's names in the asm models, C11's (`rc11.cat`) and the kernel's bell file
+    if let Some(t) = ea
+        .tags
+        .iter()
+        .find(|t| matches!(**t, "A" | "Q" | "AQ" | "ACQ" | "ACQUIRE" | "Acquire"))
+    {
         return format!("[{t}];po");
     }
-    if let Some(t) = eb.tags.iter().find(|t| matches!(**t, "L" | "RL")) {
+    if let Some(t) = eb
+        .tags
+        .iter()
+        .find(|t| matches!(**t, "L" | "RL" | "REL" | "RELEASE" | "Release"))
+    {
         return format!("po;[{t}]");
     }
     if ea.kind != Kind::F && eb.kind != Kind::F && ea.addr == eb.addr {
@@ -225,7 +250,7 @@ pub fn po_name(x: &Execution, a: usize, b: usize) -> String {
     "po".to_string()
 }
 
-fn label(test: &Test, code: &Code, e: &axiomatic::Event) -> String {
+fn label(loc: &dyn Fn(i64) -> String, e: &axiomatic::Event) -> String {
     let tags: Vec<&str> = e.tags.iter().copied().filter(|t| *t != "IW").collect();
     let tags = if tags.is_empty() {
         String::new()
@@ -233,8 +258,8 @@ fn label(test: &Test, code: &Code, e: &axiomatic::Event) -> String {
         format!("[{}]", tags.join(","))
     };
     match e.kind {
-        Kind::R => format!("R{tags} {}={}", loc_name(test, code, e.addr), e.value),
-        Kind::W => format!("W{tags} {}={}", loc_name(test, code, e.addr), e.value),
+        Kind::R => format!("R{tags} {}={}", loc(e.addr), e.value),
+        Kind::W => format!("W{tags} {}={}", loc(e.addr), e.value),
         Kind::F => format!("F{tags}"),
     }
 }
@@ -242,7 +267,12 @@ fn label(test: &Test, code: &Code, e: &axiomatic::Event) -> String {
 /// The graph of `x`: immediate po, rf, immediate co, fr to the next write in co, the
 /// dependencies; the cycle of its failed check marked (a step between events no drawn edge
 /// joins gets an edge of its own).
-fn graph(test: &Test, code: &Code, x: &Execution, role: &'static str) -> AxExecution {
+fn graph(
+    threads: Vec<String>,
+    loc: &dyn Fn(i64) -> String,
+    x: &Execution,
+    role: &'static str,
+) -> AxExecution {
     let nodes: Vec<AxNode> = x
         .events
         .iter()
@@ -254,13 +284,13 @@ fn graph(test: &Test, code: &Code, x: &Execution, role: &'static str) -> AxExecu
             loc: if e.kind == Kind::F {
                 String::new()
             } else {
-                loc_name(test, code, e.addr)
+                loc(e.addr)
             },
             value: e.value,
             tags: e.tags.clone(),
             po: e.po,
             name: format!("e{i}"),
-            label: label(test, code, e),
+            label: label(loc, e),
         })
         .collect();
     let mut edges = Vec::new();
@@ -346,7 +376,6 @@ fn graph(test: &Test, code: &Code, x: &Execution, role: &'static str) -> AxExecu
             cycle: f.events.clone(),
         }
     });
-    let threads = test.threads.iter().map(|t| t.name.text.clone()).collect();
     AxExecution {
         role,
         threads,
@@ -359,6 +388,30 @@ fn graph(test: &Test, code: &Code, x: &Execution, role: &'static str) -> AxExecu
     }
 }
 
+/// A C test's answer, for [`AxView::c`].
+pub struct CParts<'a> {
+    /// The summary report with its witness or forbidden candidate
+    /// (`crate::ctest::execution`).
+    pub report: &'a Report,
+    /// The threads' names.
+    pub threads: Vec<String>,
+    /// The locations' names by address.
+    pub locs: &'a std::collections::BTreeMap<i64, String>,
+    /// herd's block.
+    pub block: &'a str,
+    /// The observation and judgement.
+    pub c: &'a CAnswer,
+}
+
+/// The execution a view shows: the witness, else the forbidden candidate.
+fn shown(r: &Report, threads: Vec<String>, loc: &dyn Fn(i64) -> String) -> Option<AxExecution> {
+    match (&r.witness, &r.forbidden) {
+        (Some(w), _) => Some(graph(threads, loc, w, "witness")),
+        (None, Some(f)) => Some(graph(threads, loc, f, "forbidden")),
+        _ => None,
+    }
+}
+
 impl AxView {
     pub fn new(uri: &str, model: &str, test: &Test, code: &Code, text: &str, r: &Report) -> AxView {
         let arch = code.arch;
@@ -368,11 +421,8 @@ impl AxView {
         } else {
             "forbidden"
         };
-        let execution = match (&r.witness, &r.forbidden) {
-            (Some(w), _) => Some(graph(test, code, w, "witness")),
-            (None, Some(f)) => Some(graph(test, code, f, "forbidden")),
-            _ => None,
-        };
+        let threads = test.threads.iter().map(|t| t.name.text.clone()).collect();
+        let execution = shown(r, threads, &|a| loc_name(test, code, a));
         let mut view = AxView {
             uri: uri.into(),
             test: test.name.text.clone(),
@@ -396,17 +446,16 @@ impl AxView {
         view
     }
 
-    /// The view of a C test's answer: `r` the summary report, `block` herd's block, `c` the
-    /// observation and judgement (no execution graph).
-    pub fn c(
-        uri: &str,
-        model: &str,
-        test: &Test,
-        text: &str,
-        r: &Report,
-        block: &str,
-        c: &CAnswer,
-    ) -> AxView {
+    /// The view of a C test's answer ([`CParts`]).
+    pub fn c(uri: &str, model: &str, test: &Test, text: &str, parts: CParts) -> AxView {
+        let CParts {
+            report: r,
+            threads,
+            locs,
+            block,
+            c,
+        } = parts;
+        let loc = |a: i64| locs.get(&a).cloned().unwrap_or_else(|| format!("{a:#x}"));
         let mut view = AxView {
             uri: uri.into(),
             test: test.name.text.clone(),
@@ -423,7 +472,7 @@ impl AxView {
             positive: r.positive,
             negative: r.negative,
             block: block.lines().map(String::from).collect(),
-            execution: None,
+            execution: shown(r, threads, &loc),
             text: vec![],
             judgement: Some(AxJudgement {
                 observation: c.observation,
@@ -499,9 +548,9 @@ impl AxView {
                 _ => out.push("a witness execution:".into()),
             }
             for n in &x.nodes {
-                let who = n
-                    .thread
-                    .map_or("init".to_string(), |t| x.threads[t].clone());
+                let who = n.thread.map_or("init".to_string(), |t| {
+                    x.threads.get(t).cloned().unwrap_or_else(|| format!("P{t}"))
+                });
                 out.push(format!("  {} {who}: {}", n.name, n.label));
             }
         }

@@ -14,7 +14,7 @@ use std::sync::Arc;
 use super::engine::AxFail;
 use crate::ctest::Models;
 use crate::dialect::{self, Loaded};
-use crate::json::axview::AxView;
+use crate::json::axview::{AxView, CParts};
 
 /// The `.cfg` file the setting names, if it names one (a `.cat` file is the cat editor's model,
 /// not a C test's).
@@ -51,8 +51,8 @@ pub fn check(
     let top = Some(test.name.span);
     let found = match (setting_cfg(setting.as_deref()), &path) {
         (Some(cfg), _) => models.for_cfg(&cfg),
-        (None, Some(path)) => models.for_test(path),
-        (None, None) => Arc::new(Err(crate::ctest::missing(Path::new(uri)))),
+        (None, Some(path)) => models.for_test(path, src.uses_c11()),
+        (None, None) => models.fallback(Path::new(uri), src.uses_c11()),
     };
     let m = match &*found {
         Ok(m) => m,
@@ -80,7 +80,13 @@ pub fn check(
         message: "no judgement".into(),
         span: None,
     })?;
-    Ok(Arc::new(AxView::c(
-        uri, &m.name, &test, text, &a.report, &a.block, c,
-    )))
+    let threads = src.threads.iter().map(|t| t.name.text.clone()).collect();
+    let parts = CParts {
+        report: &a.report,
+        threads,
+        locs: &a.locs,
+        block: &a.block,
+        c,
+    };
+    Ok(Arc::new(AxView::c(uri, &m.name, &test, text, parts)))
 }
