@@ -29,7 +29,8 @@ pub use eval::{tag_set_name, Env, Failure, Outcome, Value, UNDEF_FLAG};
 pub use outline::{outline, Def, DefKind, Outline, TokenKind, Use};
 
 /// The functions the interpreter has built in (`docs/cat.md`).
-pub const BUILTIN_FUNCTIONS: [&str; 9] = [
+pub const BUILTIN_FUNCTIONS: [&str; 10] = [
+    "fold",
     "domain",
     "range",
     "fencerel",
