@@ -119,7 +119,8 @@ CODE_SERVER_URL="http://127.0.0.1:$port" WORKSPACE="$work/ws" CHROMIUM="$chromiu
   SCREENSHOT_TESTS="$repo/docs/vscode-test-explorer.png" SCREENSHOT_QUICKFIX="$repo/docs/vscode-fence-quickfix.png" \
   SCREENSHOT_TRACE="$repo/docs/vscode-trace.png" SCREENSHOT_GRAPH="$repo/docs/vscode-trace-graph.png" \
   SCREENSHOT_DARK="$repo/docs/vscode-dark.png" SCREENSHOT_LIGHT="$repo/docs/vscode-light.png" \
-  SCREENSHOT_AXIOMATIC="$repo/docs/vscode-axiomatic.png" \
+  SCREENSHOT_AXIOMATIC="$repo/docs/vscode-axiomatic.png" SCREENSHOT_MODEL="$repo/docs/vscode-model-changes.png" \
+  LITMUS_BIN="$bin" LITMUS_SHARED="$repo/../shared" \
   node "$here/drive.mjs"
 rc=$?
 # Screenshots for docs/: a palette of 256 colours keeps them small (optional: apt-get install pngquant).
