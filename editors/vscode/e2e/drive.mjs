@@ -261,7 +261,7 @@ async function dialectChecks() {
     await setFilter('');
   });
   for (const t of DIALECTS) {
-    await check(`issue 56: ${t.file}: the status bar shows ${t.status} and its tooltip is the model's, not the SC/TSO legend`, async () => {
+    await check(`issue 56: ${t.file}: the status bar shows ${t.status}, its tooltip is the model's, not the SC/TSO legend, a click opens the execution graph`, async () => {
       await quickOpen(t.file, t.first);
       const item = page.locator('.statusbar-item', { hasText: t.status }).first();
       await item.waitFor({ timeout: LONG });
@@ -273,7 +273,11 @@ async function dialectChecks() {
       await tip.waitFor({ timeout: 15_000 });
       const text = await tip.innerText();
       if (/\bTSO\b|\bPSO\b/.test(text) || !text.includes(t.model)) throw new Error(`status tooltip ${JSON.stringify(text)}`);
+      // a click opens the test's execution graph (it has no trace: the trace view said so)
       await page.mouse.move(0, 0);
+      await item.click();
+      await traceFrame().locator('h1', { hasText: t.name }).waitFor({ timeout: 60_000 });
+      await quickOpen(t.file, t.first);
     });
     await check(`issue 56: ${t.file}: the hover on the condition answers under ${t.model} with herd's block`, async () => {
       const text = await conditionHover();
