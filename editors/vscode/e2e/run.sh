@@ -12,7 +12,11 @@
 # docs/vscode-schedule.png, docs/vscode-test-explorer.png, docs/vscode-fence-quickfix.png,
 # docs/vscode-trace.png, docs/vscode-trace-graph.png, and docs/vscode-dark.png and
 # docs/vscode-light.png (the same view in both themes), docs/vscode-axiomatic.png (an AArch64
-# test's forbidding cycle, light theme; LITMUS_E2E_ONLY=axiomatic runs those checks alone); pngquant, when installed, shrinks them.
+# test's forbidding cycle, light theme; LITMUS_E2E_ONLY=axiomatic runs those checks alone) and
+# docs/vscode-model-changes.png (a written-out aarch64.cat edited: the changed tests; it reads
+# ../shared/conformance/aarch64 and runs LITMUS_BIN's `litmus model` and `litmus diff`;
+# LITMUS_E2E_ONLY=power-arm, dialects, model or a comma list of them); pngquant, when
+# installed, shrinks them.
 # Last line: `N passed, N failed`.
 set -euo pipefail
 if [ "${LITMUS_E2E_CODE_SERVER:-}" != 1 ]; then
@@ -119,7 +123,8 @@ CODE_SERVER_URL="http://127.0.0.1:$port" WORKSPACE="$work/ws" CHROMIUM="$chromiu
   SCREENSHOT_TESTS="$repo/docs/vscode-test-explorer.png" SCREENSHOT_QUICKFIX="$repo/docs/vscode-fence-quickfix.png" \
   SCREENSHOT_TRACE="$repo/docs/vscode-trace.png" SCREENSHOT_GRAPH="$repo/docs/vscode-trace-graph.png" \
   SCREENSHOT_DARK="$repo/docs/vscode-dark.png" SCREENSHOT_LIGHT="$repo/docs/vscode-light.png" \
-  SCREENSHOT_AXIOMATIC="$repo/docs/vscode-axiomatic.png" \
+  SCREENSHOT_AXIOMATIC="$repo/docs/vscode-axiomatic.png" SCREENSHOT_MODEL="$repo/docs/vscode-model-changes.png" \
+  LITMUS_BIN="$bin" LITMUS_SHARED="$repo/../shared" \
   node "$here/drive.mjs"
 rc=$?
 # Screenshots for docs/: a palette of 256 colours keeps them small (optional: apt-get install pngquant).

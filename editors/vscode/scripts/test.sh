@@ -61,8 +61,13 @@ if npm run -s package > "$log/package.txt" 2>&1 && [ -f dist/litmus.vsix ]; then
   else
     python3 -c 'import sys, zipfile; print("\n".join(zipfile.ZipFile(sys.argv[1]).namelist()))' dist/litmus.vsix > "$log/vsix.txt"
   fi
-  for f in extension/package.json extension/dist/extension.js extension/syntaxes/litmus.tmLanguage.json \
-           extension/snippets/litmus.json extension/language-configuration.json; do
+  # and every file package.json's contributions name (language configurations, grammars,
+  # snippets): cat-language-configuration.json was once left out by .vscodeignore
+  contributed="$(node -e '
+    const c = require("./package.json").contributes;
+    const files = [...(c.languages ?? []).map((l) => l.configuration), ...(c.grammars ?? []).map((g) => g.path), ...(c.snippets ?? []).map((s) => s.path)];
+    console.log(files.filter(Boolean).map((f) => "extension/" + f.replace(/^\.\//, "")).join(" "))')"
+  for f in extension/package.json extension/dist/extension.js $contributed; do
     if ! grep -qx "$f" "$log/vsix.txt"; then echo "FAIL: $f missing from the .vsix"; missing=1; fi
   done
   if grep -q 'node_modules/\|/src/\|\.map$' "$log/vsix.txt"; then

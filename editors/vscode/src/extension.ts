@@ -373,17 +373,21 @@ function renderStatus(): void {
     view.tooltip +
     (s.state === 'running' || s.state === 'queued' || s.problem !== undefined
       ? ''
-      : view.severity === 'error'
-        ? '\nClick to open the trace view.'
-        : '\nClick to verify again.');
+      : view.opens === 'axiomatic'
+        ? '\nClick to open the execution graph.'
+        : view.severity === 'error'
+          ? '\nClick to open the trace view.'
+          : '\nClick to verify again.');
   statusItem.command =
     s.state === 'running' || s.state === 'queued'
       ? { title: 'Cancel', command: CANCEL, arguments: [s.uri] }
       : s.problem !== undefined
         ? 'workbench.actions.view.problems'
-        : view.severity === 'error'
-          ? SHOW_TRACE
-          : VERIFY;
+        : view.opens === 'axiomatic'
+          ? { title: 'Show the execution graph', command: SHOW_AXIOMATIC, arguments: [s.uri] }
+          : view.severity === 'error'
+            ? SHOW_TRACE
+            : VERIFY;
   statusItem.backgroundColor =
     view.severity === 'error'
       ? new vscode.ThemeColor('statusBarItem.errorBackground')

@@ -29,8 +29,9 @@ pub use eval::{tag_set_name, Env, Failure, Outcome, Value, UNDEF_FLAG};
 pub use outline::{outline, Def, DefKind, Outline, TokenKind, Use};
 
 /// The functions the interpreter has built in (`docs/cat.md`).
-pub const BUILTIN_FUNCTIONS: [&str; 10] = [
+pub const BUILTIN_FUNCTIONS: [&str; 11] = [
     "cross-unions",
+    "fold",
     "domain",
     "range",
     "fencerel",

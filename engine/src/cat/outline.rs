@@ -499,6 +499,10 @@ pub fn outline(src: &str) -> Outline {
         }
     }
 
+    // herd's title (`parse::header`): up to two words or strings first, not uses.
+    let title = |t: &Tok| matches!(t, Tok::Str(_)) || matches!(t, Tok::Id(s) if !is_kw(s));
+    let n = toks.iter().take(2).take_while(|(t, _)| title(t)).count();
+    binder[..n].fill(true);
     // Uses: a name that binds nothing, resolved to the latest local binding in scope.
     for (i, (t, at)) in toks.iter().enumerate() {
         let kind = match t {

@@ -93,6 +93,13 @@ export interface StatusView {
   tooltip: string;
   /** `error` when some model fails, `warning` when one is incomplete, else `none`. */
   severity: 'error' | 'warning' | 'none';
+  /** What a click on a finished check opens: the trace view, or an AArch64, RISC-V, POWER or ARMv7 test's execution graph (it has no trace). */
+  opens: 'trace' | 'axiomatic';
+}
+
+/** Whether the verdicts are an axiomatic model's (a herd AArch64, RISC-V, POWER or ARMv7 test). */
+export function isAxiomatic(verdicts: StatusParams['verdicts']): boolean {
+  return (['aarch64', 'riscv', 'ppc', 'arm'] as const).some((m) => verdicts[m] !== undefined);
 }
 
 /**
@@ -114,6 +121,7 @@ export function formatStatus(s: StatusParams): StatusView {
       text: '$(error) litmus: cannot verify',
       tooltip: `Not verified: ${s.problem}\nFix it (see the Problems panel) and save to verify.`,
       severity: 'error',
+      opens: 'trace',
     };
   }
   const summary = verdictSummary(s.verdicts, s.exists);
@@ -135,7 +143,7 @@ export function formatStatus(s: StatusParams): StatusView {
   if (s.state === 'cancelled') lines.push('Verification was cancelled: what was found is kept, the rest is incomplete.');
   const values = Object.values(s.verdicts);
   const severity = values.includes('fails') ? 'error' : values.includes('incomplete') ? 'warning' : 'none';
-  return { text, tooltip: lines.join('\n') || 'litmus', severity };
+  return { text, tooltip: lines.join('\n') || 'litmus', severity, opens: isAxiomatic(s.verdicts) ? 'axiomatic' : 'trace' };
 }
 
 /**

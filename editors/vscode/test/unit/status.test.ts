@@ -132,3 +132,11 @@ test('an AArch64 or RISC-V test shows its own model: its mark and herd\'s Ok/No,
   assert.equal(f.text, '$(beaker) riscv.cat ✗');
   assert.equal(f.severity, 'error');
 });
+
+test("an AArch64, RISC-V, POWER or ARMv7 test's status opens its execution graph, which it has, not the trace view", () => {
+  for (const m of ['aarch64', 'riscv', 'ppc', 'arm'] as const) {
+    assert.equal(formatStatus(done({ [m]: 'fails' })).opens, 'axiomatic', m);
+    assert.equal(formatStatus(done({ [m]: 'holds' })).opens, 'axiomatic', m);
+  }
+  assert.equal(formatStatus(done({ sc: 'holds', tso: 'fails' })).opens, 'trace');
+});

@@ -70,7 +70,11 @@ pub fn in_library(path: &Path) -> bool {
 }
 
 pub fn engine_supplies(name: &str) -> bool {
-    litmus_engine::axiomatic::SUPPLIED.contains(&name)
+    // (`FW`, the final writes, and C11's order sets are supplied to the C11 models: rc11.cat,
+    // stdlib.cat's `co0`)
+    name == "FW"
+        || litmus_engine::axiomatic::C11_ORDER_SETS.contains(&name)
+        || litmus_engine::axiomatic::SUPPLIED.contains(&name)
         || litmus_engine::axiomatic::KNOWN_TAGS.contains(&name)
         || litmus_engine::cat::BUILTIN_FUNCTIONS.contains(&name)
 }
