@@ -371,6 +371,8 @@ pub struct CAnswer {
     pub observation: &'static str,
     /// The `Result:` header, if the test has one, and the answer judged against it.
     pub judged: Option<Judged>,
+    /// Only the executions relevant to the condition were examined (`CReport::partial`).
+    pub partial: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -394,6 +396,7 @@ impl CAnswer {
                     line: j.unwrap_or_else(|l| l),
                 }
             }),
+            partial: r.partial,
         }
     }
 

@@ -215,3 +215,31 @@ fn speedcheck_examines_the_relevant_executions_and_says_so() {
         r.stdout
     );
 }
+
+/// A load-buffering chain of `n` threads: each reads its location and writes the next.
+fn chain(n: usize) -> String {
+    let mut s = format!("C LB-chain-{n}\n(* Result: Sometimes *)\n{{}}\n");
+    for t in 0..n {
+        let (a, b) = (t, (t + 1) % n);
+        s += &format!(
+            "P{t}(int *x{a}, int *x{b})\n{{\n  int r0;\n  r0 = READ_ONCE(*x{a});\n  \
+             WRITE_ONCE(*x{b}, 1);\n}}\n"
+        );
+    }
+    let cond: Vec<String> = (0..n).map(|t| format!("{t}:r0=1")).collect();
+    s + &format!("exists ({})\n", cond.join(" /\\ "))
+}
+
+#[test]
+fn a_test_too_large_to_count_is_answered_from_its_relevant_executions_in_json_too() {
+    let Some(dir) = model_dir() else { return };
+    let cfg = dir.join("linux-kernel.cfg").display().to_string();
+    let f = scratch("cdialect", "lb-chain-16.litmus", chain(16).as_bytes());
+    let r = run(&["check", "--conf", &cfg, "--json", &f]);
+    assert_eq!(r.status, 0, "{}{}", r.stdout, r.stderr);
+    let doc = r.json();
+    let c = &doc["files"][0]["results"]["c"];
+    assert_eq!(c["judgement"]["speedcheck"], true, "{c}");
+    assert_eq!(c["judgement"]["agrees"], true, "{c}");
+    assert_eq!(c["condition"]["holds"], true, "{c}");
+}

@@ -281,4 +281,6 @@ fn a_mixed_run_finds_the_model_in_a_kernel_tree() {
     );
     assert_eq!(c["judgement"]["agrees"], true, "{c}");
     assert_eq!(c["judgement"]["observation"], "Never");
+    // a small test: every execution examined
+    assert_eq!(c["judgement"]["speedcheck"], false, "{c}");
 }

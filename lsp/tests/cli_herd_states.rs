@@ -8,9 +8,11 @@
 //!   as `herd7 -brackets false` still does); litmus's lines are compared with them in that
 //!   spelling, and the count is printed.
 //! - `x86_64/herd/NAME.{sc,tso}.out`: herd7 7.57's output under `sc.cat` and `x86tso-mixed.cat`.
-//! - `ppc/`, `arm/`, `linux/`, `c11/` (`states.json`: path → herd's lines): compared when litmus
-//!   reads their dialect (POWER and ARMv7 are); until then each is skipped with a message saying
-//!   what was not compared.
+//! - `ppc/`, `arm/`, `linux/`, `c11/` (`states.json`: path → herd's lines). The kernel's tests
+//!   under its model read from the shared data (`--conf linux/model/linux-kernel.cfg`), C11's
+//!   under the project's `rc11.cat` written out by `litmus model rc11 --write` (`--cat`). The
+//!   kernel tests on which the engine is known to differ from herd7 (`KNOWN_C`, the same as
+//!   `engine/tests/c_conformance.rs`'s) must differ, and no other.
 //!
 //! The data live outside the repository, in `../shared/conformance` next to the workspace; when
 //! it is absent the test says so and checks nothing.
@@ -84,6 +86,7 @@ fn without_brackets(line: &str) -> String {
 #[derive(Default)]
 struct Tally {
     compared: usize,
+    /// RISC-V: lines written by an old herd7; C: states with herd's unsolved symbol.
     old_herd: usize,
     differ: Vec<String>,
 }
@@ -202,7 +205,50 @@ fn x86_64_set(dir: &Path, tally: &mut Tally) {
     }
 }
 
-/// A sample of a dialect litmus may not read yet (`states.json`: path → herd's lines).
+/// `0:r1=S8;` → `0:r1=S;`.
+fn unsymbol(line: &str) -> String {
+    line.split(' ')
+        .map(|item| match item.split_once("=S") {
+            Some((k, n)) if n.trim_end_matches(';').chars().all(|c| c.is_ascii_digit()) => {
+                format!("{k}=S;")
+            }
+            _ => item.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Kernel tests whose executions the engine still answers differently from herd7
+/// (`engine/tests/c_conformance.rs` says why): their states must differ.
+const KNOWN_C: [&str; 2] = [
+    "tests/catalogue/C-RomanPenyaev-list-rcu-rr.litmus",
+    "tests/paulmck/manual/kernel/C-RomanPenyaev-list-rcu-rr-WA.litmus",
+];
+
+/// The options naming the model of a set's tests.
+fn model_args(set: &str, dir: &Path) -> Vec<String> {
+    match set {
+        "linux" => vec![
+            "--conf".into(),
+            dir.join("model/linux-kernel.cfg").display().to_string(),
+        ],
+        "c11" => {
+            let out = root().join("target/tmp/cli_herd_states/rc11");
+            let r = run(&[
+                "model",
+                "rc11",
+                "--write",
+                &out.display().to_string(),
+                "--force",
+            ]);
+            assert_eq!(r.status, 0, "litmus model rc11 --write: {}", r.stderr);
+            vec!["--cat".into(), out.join("rc11.cat").display().to_string()]
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// A sample of another dialect (`states.json`: path → herd's lines).
 fn other_set(set: &str, dir: &Path, tally: &mut Tally) -> Result<(), String> {
     let states: BTreeMap<String, Vec<String>> = serde_json::from_str(
         &std::fs::read_to_string(dir.join("states.json")).map_err(|e| e.to_string())?,
@@ -212,12 +258,12 @@ fn other_set(set: &str, dir: &Path, tally: &mut Tally) -> Result<(), String> {
         return Err("no records".into());
     };
     // Does litmus read this dialect? One file tells.
-    let probe = run(&[
-        "check",
-        "--color",
-        "never",
-        &dir.join(first).display().to_string(),
-    ]);
+    let model = model_args(set, dir);
+    let mut argv = vec!["check", "--color", "never"];
+    argv.extend(model.iter().map(String::as_str));
+    let probe_file = dir.join(first).display().to_string();
+    argv.push(&probe_file);
+    let probe = run(&argv);
     if !probe.stdout.contains("States ") {
         let why = probe
             .stderr
@@ -233,9 +279,27 @@ fn other_set(set: &str, dir: &Path, tally: &mut Tally) -> Result<(), String> {
         ));
     }
     let files: Vec<PathBuf> = states.keys().map(|p| dir.join(p)).collect();
-    let printed = check_files(&["check", "--color", "never"], &files);
+    argv.pop();
+    let printed = check_files(&argv, &files);
     for (p, lines) in &states {
         let herd: BTreeSet<String> = lines.iter().cloned().collect();
+        // herd names an unsolved value by its variable (`S8`, `S23`: its solver's numbering);
+        // litmus writes `S` for it (docs/reference.md#c)
+        let unsolved = herd.iter().any(|l| l.contains("=S"));
+        let herd: BTreeSet<String> = herd.iter().map(|l| unsymbol(l)).collect();
+        tally.old_herd += unsolved as usize;
+        if set == "linux" && KNOWN_C.contains(&p.as_str()) {
+            let path = dir.join(p).display().to_string();
+            let litmus = printed
+                .iter()
+                .find(|((f, _), _)| *f == path)
+                .map(|(_, s)| s);
+            assert!(
+                litmus.is_some_and(|l| *l != herd),
+                "{p} is known to differ from herd7 but now agrees: take it off KNOWN_C"
+            );
+            continue;
+        }
         // One model per file for these dialects: the only block printed.
         let path = dir.join(p).display().to_string();
         let litmus = printed
@@ -282,7 +346,12 @@ fn final_states_are_written_as_herd7_writes_them() {
             tally.compared,
             tally.compared - tally.differ.len(),
             tally.differ.len(),
-            if tally.old_herd > 0 {
+            if tally.old_herd > 0 && set == "linux" {
+                format!(
+                    " ({} of them with herd's unsolved symbol, `S8` read as `S`)",
+                    tally.old_herd
+                )
+            } else if tally.old_herd > 0 {
                 format!(
                     " ({} of them written by a herd7 before 7.56.3, without brackets)",
                     tally.old_herd

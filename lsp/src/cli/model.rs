@@ -22,7 +22,7 @@ Exit status: 0, or 2 for an unknown name or a file that cannot be written.";
 
 #[derive(Debug, Args)]
 pub struct ModelArgs {
-    /// A built-in model (aarch64, riscv, sc, x86tso) or library file (stdlib.cat, cross.cat,
+    /// A built-in model (aarch64, riscv, ppc, arm, rc11, sc, x86tso) or library file (stdlib.cat, cross.cat,
     /// cos.cat, cos-opt.cat); without it, the list.
     #[arg(value_name = "NAME")]
     pub name: Option<String>,

@@ -80,6 +80,9 @@ struct Judgement {
     agrees: Option<bool>,
     /// The sentence `litmus check` prints.
     message: Option<String>,
+    /// Only the executions relevant to the condition were examined (herd's `-speedcheck`):
+    /// the verdict is exact, the counts, states and flags are theirs alone.
+    speedcheck: bool,
 }
 
 /// herd's state line `0:r0=1; [x]=y;` as a map, numbers as numbers.
@@ -249,6 +252,7 @@ pub fn result(a: &AxInput, test: &Test, index: &LineIndex) -> AxResult {
         header: c.judged.as_ref().map(|j| header(&j.expected)),
         agrees: c.judged.as_ref().map(|j| j.agrees),
         message: c.judged.as_ref().map(|j| j.line.clone()),
+        speedcheck: c.partial,
     });
     AxResult {
         complete: true,
