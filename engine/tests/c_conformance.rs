@@ -14,20 +14,6 @@ use litmus_engine::c::Defs;
 use litmus_engine::cat::Model;
 use std::collections::BTreeSet;
 
-/// Tests on which the engine still differs from herd7, with what is known of the cause. The
-/// test fails if one of them comes to agree (take it off the list) or any other disagrees.
-const KNOWN: [(&str, &str); 2] = [
-    (
-        "tests/catalogue/C-RomanPenyaev-list-rcu-rr.litmus",
-        "the kernel model's `rcu` check forbids 3 executions herd7 allows (P0 reads the cache \
-         P1's first critical section wrote); the relation that differs is not found yet",
-    ),
-    (
-        "tests/paulmck/manual/kernel/C-RomanPenyaev-list-rcu-rr-WA.litmus",
-        "the same test with a workaround: the same 3 executions",
-    ),
-];
-
 #[test]
 fn linux_kernel_tests_agree_with_herd() {
     let Some(root) = c_support::root("linux") else {
@@ -89,21 +75,13 @@ fn linux_kernel_tests_agree_with_herd() {
     });
     results.sort_by_key(|r| r.0);
     let (mut agree, mut disagree, mut unchecked) = (0, Vec::new(), Vec::new());
-    let mut known_diffs = 0;
     for f in rows.iter().filter(|f| f[8] != "ok") {
         unchecked.push(format!("{}: herd7's status {}", f[0], f[8]));
     }
     for (i, r) in results {
-        let file = rows[i][0];
-        let known = KNOWN.iter().find(|k| k.0 == file);
-        match (r, known) {
-            (Ok(()), None) => agree += 1,
-            (Ok(()), Some(_)) => disagree.push(format!("{file}: agrees now, take it off KNOWN")),
-            (Err(d), Some((_, why))) => {
-                println!("KNOWN {file}: {d}: {why}");
-                known_diffs += 1;
-            }
-            (Err(d), None) => disagree.push(format!("{file}: {d}")),
+        match r {
+            Ok(()) => agree += 1,
+            Err(d) => disagree.push(format!("{}: {d}", rows[i][0])),
         }
     }
     for d in &disagree {
@@ -113,8 +91,7 @@ fn linux_kernel_tests_agree_with_herd() {
         println!("UNCHECKED {u}");
     }
     println!(
-        "linux: {agree} agree, {} disagree (known, listed above: {known_diffs}; other: {}), {} unchecked",
-        disagree.len() + known_diffs,
+        "linux: {agree} agree, {} disagree, {} unchecked",
         disagree.len(),
         unchecked.len()
     );

@@ -295,3 +295,34 @@ fn bad_input_gives_errors_with_positions() {
         assert!(e.message.contains(msg), "{src}: {e}");
     }
 }
+
+/// A `let rec` of sets and relations is evaluated as herd evaluates it (`fix_step`): each
+/// round takes the bindings in order, each seeing the ones before it in the same round. The
+/// kernel's bell file matches RCU critical sections this way (with `\`, so not monotone):
+/// two sections in a row, lock 0, unlock 1, lock 2, unlock 3 in program order, are matched
+/// 0-1 and 2-3. Evaluated all at once from the last round's values, the match picked up
+/// 0-3 too, and the kernel model read the two sections as one (Paul McKenney's
+/// `C-RW-G+RW-R3I` and the kernel catalogue's `C-RomanPenyaev-list-rcu-rr` answered `Never`
+/// where herd7 answers `Sometimes`).
+#[test]
+fn let_rec_rounds_see_the_bindings_before_them() {
+    let evs = [
+        f(0, &["Rcu-lock"]),
+        f(0, &["Rcu-unlock"]),
+        f(0, &["Rcu-lock"]),
+        f(0, &["Rcu-unlock"]),
+    ];
+    let mut env = env_of(&evs, &[], &[], &[]);
+    run(
+        "let matching = let rec
+             unmatched-locks = Rcu-lock \\ domain(matched)
+         and unmatched-unlocks = Rcu-unlock \\ range(matched)
+         and unmatched = unmatched-locks | unmatched-unlocks
+         and unmatched-po = [unmatched] ; po ; [unmatched]
+         and unmatched-locks-to-unlocks = [unmatched-locks] ; po ; [unmatched-unlocks]
+         and matched = matched | (unmatched-locks-to-unlocks \\ (unmatched-po ; unmatched-po))
+         in matched",
+        &mut env,
+    );
+    assert_eq!(pairs_of(&env.vars["matching"]), vec![(0, 1), (2, 3)]);
+}

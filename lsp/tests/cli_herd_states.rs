@@ -10,9 +10,7 @@
 //! - `x86_64/herd/NAME.{sc,tso}.out`: herd7 7.57's output under `sc.cat` and `x86tso-mixed.cat`.
 //! - `ppc/`, `arm/`, `linux/`, `c11/` (`states.json`: path → herd's lines). The kernel's tests
 //!   under its model read from the shared data (`--conf linux/model/linux-kernel.cfg`), C11's
-//!   under the project's `rc11.cat` written out by `litmus model rc11 --write` (`--cat`). The
-//!   kernel tests on which the engine is known to differ from herd7 (`KNOWN_C`, the same as
-//!   `engine/tests/c_conformance.rs`'s) must differ, and no other.
+//!   under the project's `rc11.cat` written out by `litmus model rc11 --write` (`--cat`).
 //!
 //! The data live outside the repository, in `../shared/conformance` next to the workspace; when
 //! it is absent the test says so and checks nothing.
@@ -218,13 +216,6 @@ fn unsymbol(line: &str) -> String {
         .join(" ")
 }
 
-/// Kernel tests whose executions the engine still answers differently from herd7
-/// (`engine/tests/c_conformance.rs` says why): their states must differ.
-const KNOWN_C: [&str; 2] = [
-    "tests/catalogue/C-RomanPenyaev-list-rcu-rr.litmus",
-    "tests/paulmck/manual/kernel/C-RomanPenyaev-list-rcu-rr-WA.litmus",
-];
-
 /// The options naming the model of a set's tests.
 fn model_args(set: &str, dir: &Path) -> Vec<String> {
     match set {
@@ -288,18 +279,6 @@ fn other_set(set: &str, dir: &Path, tally: &mut Tally) -> Result<(), String> {
         let unsolved = herd.iter().any(|l| l.contains("=S"));
         let herd: BTreeSet<String> = herd.iter().map(|l| unsymbol(l)).collect();
         tally.old_herd += unsolved as usize;
-        if set == "linux" && KNOWN_C.contains(&p.as_str()) {
-            let path = dir.join(p).display().to_string();
-            let litmus = printed
-                .iter()
-                .find(|((f, _), _)| *f == path)
-                .map(|(_, s)| s);
-            assert!(
-                litmus.is_some_and(|l| *l != herd),
-                "{p} is known to differ from herd7 but now agrees: take it off KNOWN_C"
-            );
-            continue;
-        }
         // One model per file for these dialects: the only block printed.
         let path = dir.join(p).display().to_string();
         let litmus = printed

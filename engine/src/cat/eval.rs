@@ -467,13 +467,15 @@ impl Env {
         for n in &names {
             self.set_var(n, Value::Empty, saved);
         }
+        // As herd does (`fix_step`): each round evaluates the bindings in order, each seeing
+        // the values of those before it in this round. For the non-monotone definitions of
+        // the kernel's bell file (`rcu-rscs`, matched by `\`) this order decides the
+        // result: evaluated all at once from the last round's values, two critical sections
+        // in a row would match the first lock with the second unlock.
         for _round in 0..=self.n * self.n + 1 {
-            let vals = binds
-                .iter()
-                .map(|(_, e)| self.eval(e))
-                .collect::<Result<Vec<_>, _>>()?;
             let mut changed = false;
-            for (n, v) in names.iter().zip(vals) {
+            for (n, (_, e)) in names.iter().zip(binds) {
+                let v = self.eval(e)?;
                 changed |= !same(&self.vars[n], &v);
                 self.vars.insert(n.clone(), v);
             }
