@@ -304,7 +304,7 @@ else
     vim.cmd('bwipe!')
   end)
 
-  check(':LitmusAxiomatic answers a POWER and an ARMv7 test under their own models', function()
+  check(':LitmusAxiomatic and the hover answer a POWER and an ARMv7 test under their own models', function()
     litmus.setup({ cmd = { real_bin, 'lsp' } })
     local cases = {
       {
@@ -352,6 +352,21 @@ else
         end
         return false
       end)
+      -- the hover on the condition (the last line) answers under the model, with herd's block
+      local res = vim.lsp.buf_request_sync(b, 'textDocument/hover', {
+        textDocument = { uri = vim.uri_from_bufnr(b) },
+        position = { line = #c.lines - 1, character = 2 },
+      }, 15000)
+      local md
+      for _, r in pairs(res or {}) do
+        if r.result and r.result.contents then
+          md = r.result.contents.value
+        end
+      end
+      eq(type(md), 'string', 'a hover on the condition of ' .. c.file)
+      local shown = litmus.hover_text(md, true)
+      eq(shown:find(c.word .. ' under ' .. (c.file:match('lwsync') and 'ppc' or 'arm') .. '.cat', 1, true) ~= nil, true, 'the answer in\n' .. shown)
+      eq(shown:find(c.herd, 1, true) ~= nil, true, "herd's block in\n" .. shown)
       local ax = require('litmus.axiomatic')
       ax.last = nil
       vim.cmd('LitmusAxiomatic')
