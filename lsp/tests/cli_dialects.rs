@@ -286,7 +286,33 @@ fn model_and_cat_are_refused_where_they_do_not_apply() {
             .contains("--model arm names no model of AArch64 tests (aarch64)"),
         "{}",
         r.stderr
+    ); // The operational engines' options: the AArch64 file is still checked, and says they
+       // have no effect on it (a warning, in the text and in its JSON entry); the native file
+       // takes them.
+    let r = run(&["check", "-q", "--robust", "--engine", "dpor", &sb, &arm]);
+    assert_eq!(r.status, 1, "{}{}", r.stdout, r.stderr);
+    let warned = "--robust and --engine dpor have no effect on AArch64 tests: they are checked \
+                  axiomatically under aarch64.cat (litmus)";
+    assert!(r.stderr.contains(warned), "{}", r.stderr);
+    assert!(
+        r.stdout.contains(" SB aarch64: Ok, exists holds"),
+        "{}",
+        r.stdout
     );
+    assert!(r.stdout.contains("robust"), "{}", r.stdout);
+    let r = run(&["check", "--json", "--unbounded", &arm]);
+    let d = &r.json()["files"][0]["diagnostics"][0];
+    assert_eq!(d["severity"], "warning", "{d}");
+    assert!(
+        d["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("--unbounded has no effect on AArch64"),
+        "{d}"
+    );
+    // without them, nothing is said
+    let r = run(&["check", "-q", &arm]);
+    assert!(!r.stderr.contains("no effect"), "{}", r.stderr);
 }
 
 #[test]

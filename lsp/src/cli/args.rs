@@ -205,6 +205,22 @@ pub struct CheckArgs {
 }
 
 impl CheckArgs {
+    /// The options given that only the operational models take (`--robust`, `--unbounded`,
+    /// `--engine`): an axiomatically checked file says they have no effect on it.
+    pub fn operational_only(&self) -> Vec<String> {
+        let mut given = Vec::new();
+        if self.robust {
+            given.push("--robust".to_string());
+        }
+        if self.unbounded {
+            given.push("--unbounded".to_string());
+        }
+        if self.engine.kind() != EngineChoice::Auto {
+            given.push(format!("--engine {}", self.engine.kind().key()));
+        }
+        given
+    }
+
     /// The operational models to check, each once, in the canonical order SC, TSO, PSO:
     /// those `--model` lists, or all three without `--model`.
     pub fn models(&self) -> Vec<Model> {

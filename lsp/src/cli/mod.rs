@@ -460,6 +460,20 @@ impl Run {
             dialect::Models::Axiomatic(m) => {
                 if self.args.wants(m.key) {
                     f.plan = vec![Check::Ax(m)];
+                    let ignored = self.args.operational_only();
+                    if !ignored.is_empty() {
+                        f.diagnostics.push(Diagnostic::warning(
+                            litmus_engine::Span::new(0, 0),
+                            format!(
+                                "{} no effect on {dialect_name} tests: they are checked \
+                                 axiomatically under {} (these options are for the \
+                                 operational models of native and x86 tests)",
+                                ignored.join(" and ")
+                                    + if ignored.len() > 1 { " have" } else { " has" },
+                                m.name
+                            ),
+                        ));
+                    }
                     None
                 } else {
                     Some(format!(
