@@ -10,9 +10,6 @@
 mod c_support;
 
 use c_support::Judge;
-use litmus_engine::c::Defs;
-use litmus_engine::cat::Model;
-use std::collections::BTreeSet;
 
 #[test]
 fn linux_kernel_tests_agree_with_herd() {
@@ -20,27 +17,13 @@ fn linux_kernel_tests_agree_with_herd() {
         println!("SKIPPED: ../shared/conformance/linux not found; no C test was checked");
         return;
     };
-    let dir = root.join("model");
-    let read = |f: &str| std::fs::read_to_string(dir.join(f)).unwrap();
-    let resolve = {
-        let dir = dir.clone();
-        move |f: &str| std::fs::read_to_string(dir.join(f)).ok()
-    };
-    let model = Model::parse_with_bell(
-        "linux-kernel.bell",
-        &read("linux-kernel.bell"),
-        &read("linux-kernel.cat"),
-        &resolve,
-    )
-    .unwrap_or_else(|e| panic!("the kernel model: {e}"));
-    let defs = Defs::parse("linux-kernel.def", &read("linux-kernel.def")).unwrap();
-    let variants: BTreeSet<String> = ["lkmmv2".to_string()].into();
+    let k = c_support::kernel(&root);
     let states = c_support::states(&root);
     let judge = Judge {
         root: &root,
-        model: &model,
-        variants: &variants,
-        defs: &defs,
+        model: &k.model,
+        variants: &k.variants,
+        defs: &k.defs,
         states: &states,
     };
     let only = std::env::var("LITMUS_C_ONLY").ok();

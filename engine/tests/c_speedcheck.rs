@@ -10,40 +10,10 @@ mod c_support;
 
 use litmus_engine::ast::Quantifier;
 use litmus_engine::axiomatic::{check_c_with, Explore, FULL_COMBOS};
-use litmus_engine::c::{lower, Defs};
-use litmus_engine::cat::Model;
+use litmus_engine::c::lower;
 use std::collections::BTreeSet;
 
-struct Kernel {
-    model: Model,
-    defs: Defs,
-    variants: BTreeSet<String>,
-}
-
-fn kernel(root: &std::path::Path) -> Kernel {
-    let dir = root.join("model");
-    let read = |f: &str| std::fs::read_to_string(dir.join(f)).unwrap();
-    let resolve = {
-        let dir = dir.clone();
-        move |f: &str| std::fs::read_to_string(dir.join(f)).ok()
-    };
-    let model = Model::parse_with_bell(
-        "linux-kernel.bell",
-        &read("linux-kernel.bell"),
-        &read("linux-kernel.cat"),
-        &resolve,
-    )
-    .unwrap_or_else(|e| panic!("the kernel model: {e}"));
-    let defs = Defs::parse("linux-kernel.def", &read("linux-kernel.def")).unwrap();
-    let variants = ["lkmmv2".to_string()].into();
-    Kernel {
-        model,
-        defs,
-        variants,
-    }
-}
-
-fn run(k: &Kernel, text: &str, explore: Explore) -> litmus_engine::axiomatic::CReport {
+fn run(k: &c_support::Kernel, text: &str, explore: Explore) -> litmus_engine::axiomatic::CReport {
     let p = litmus_engine::syntax::parse(text);
     let (Some(test), Some(src)) = (&p.test, &p.c) else {
         panic!("does not parse: {:?}", p.diagnostics);
@@ -58,7 +28,7 @@ fn relevant_executions_give_the_full_verdict() {
         println!("SKIPPED: ../shared/conformance/linux not found; no C test was checked");
         return;
     };
-    let k = kernel(&root);
+    let k = c_support::kernel(&root);
     let csv = std::fs::read_to_string(root.join("expected.csv")).unwrap();
     let (mut checked, mut exists, mut forall, mut witnessed) = (0, 0, 0, 0);
     for (i, line) in csv.lines().skip(1).enumerate() {
@@ -118,7 +88,7 @@ fn auto_answers_a_test_too_large_to_count_from_its_relevant_executions() {
         println!("SKIPPED: ../shared/conformance/linux not found; no C test was checked");
         return;
     };
-    let k = kernel(&root);
+    let k = c_support::kernel(&root);
     // 2^16 combinations of paths, more than a full count takes
     const { assert!(1u64 << 16 > FULL_COMBOS) };
     let r = run(&k, &chain(16), Explore::Auto);

@@ -195,7 +195,6 @@ spin_trylock(X) __trylock(X)
 smp_store_mb(X,V) { __store{once}(X,V); __fence{mb}; }
 /* a comment */ READ_ONCE(X) __load{once}(X)
 ";
-
 const SEEDS: [&str; 9] = [NATIVE, X86, X86_64, AARCH64, RISCV, C, C11, PPC, ARM];
 
 /// One of the seed programs.

@@ -105,3 +105,34 @@ impl Judge<'_> {
 pub fn states(root: &Path) -> serde_json::Value {
     serde_json::from_str(&std::fs::read_to_string(root.join("states.json")).unwrap()).unwrap()
 }
+
+/// The kernel's model as the shared data has it (`linux/model/`): the model, its `.def`
+/// file's macros, and the variants herd's `linux-kernel.cfg` sets.
+pub struct Kernel {
+    pub model: Model,
+    pub defs: Defs,
+    pub variants: BTreeSet<String>,
+}
+
+/// [`Kernel`] from `root` (`../shared/conformance/linux`).
+pub fn kernel(root: &Path) -> Kernel {
+    let dir = root.join("model");
+    let read = |f: &str| std::fs::read_to_string(dir.join(f)).unwrap();
+    let resolve = {
+        let dir = dir.clone();
+        move |f: &str| std::fs::read_to_string(dir.join(f)).ok()
+    };
+    let model = Model::parse_with_bell(
+        "linux-kernel.bell",
+        &read("linux-kernel.bell"),
+        &read("linux-kernel.cat"),
+        &resolve,
+    )
+    .unwrap_or_else(|e| panic!("the kernel model: {e}"));
+    let defs = Defs::parse("linux-kernel.def", &read("linux-kernel.def")).unwrap();
+    Kernel {
+        model,
+        defs,
+        variants: ["lkmmv2".to_string()].into(),
+    }
+}
