@@ -39,4 +39,4 @@ trap 'rm -rf "$stage"' EXIT # the universal package must not pick the server up
 cd "$vscode"
 npm run -s build
 mkdir -p dist
-node_modules/.bin/vsce package --no-dependencies --target linux-x64 -o dist/litmus-linux-x64.vsix
+node_modules/.bin/vsce package --no-dependencies --allow-missing-repository --target linux-x64 -o dist/litmus-linux-x64.vsix

@@ -104,9 +104,9 @@ pub struct CheckArgs {
     #[arg(long)]
     pub json: bool,
 
-    /// Exploration engine: a deterministic portfolio of the others (default), maximal
-    /// causality reduction, the reference explorer, or stateless DPOR over chronological
-    /// traces.
+    /// Exploration engine: DPOR and the reference explorer (and MCR where a thread loops
+    /// without awaiting under PSO) as a deterministic portfolio (default), maximal causality
+    /// reduction, the reference explorer, or stateless DPOR over chronological traces.
     #[arg(long, value_enum, value_name = "ENGINE", default_value_t = Engine(EngineChoice::Auto))]
     pub engine: Engine,
 

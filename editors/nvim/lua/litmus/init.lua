@@ -19,8 +19,9 @@
 -- `litmus.verifyUnbounded` command; the lens `check for every iteration` runs it too),
 -- :LitmusShowSchedule [model], :LitmusCopySchedule, :LitmusTrace [model
 -- [n]], :LitmusStatus, and :LitmusVerifyAll [DIR] (every `.litmus` file under DIR checked by one
--- `litmus check --json` run, problems in the quickfix list), and :LitmusAxiomatic (an AArch64 or
--- RISC-V test's verdict, the check and cycle that forbid its state or a witness, as text).
+-- `litmus check --json` run, problems in the quickfix list), and :LitmusAxiomatic (an AArch64,
+-- RISC-V, POWER, ARMv7 or C test's verdict, the check and cycle that forbid its state or a witness,
+-- as text).
 
 local M = {}
 
@@ -235,7 +236,7 @@ local function define_commands()
     LitmusVerifyUnbounded = { M.verify_unbounded, 'Check the current litmus test for every number of loop iterations' },
     LitmusShowSchedule = { M.show_schedule, 'Schedule of the violation/witness nearest the cursor (of MODEL), in the quickfix list', '?' },
     LitmusTrace = { M.trace, 'Trace of the counterexample nearest the cursor (MODEL [N]): buffers and memory after every step', '*' },
-    LitmusAxiomatic = { M.axiomatic, 'The axiomatic verdict of an AArch64 or RISC-V test: the check and cycle that forbid its state, or a witness' },
+    LitmusAxiomatic = { M.axiomatic, 'The axiomatic verdict of an AArch64, RISC-V, POWER, ARMv7 or C test: the check and cycle that forbid its state, or a witness' },
     LitmusCopySchedule = { M.copy_schedule, 'Copy the schedule nearest the cursor to the + register' },
     LitmusStatus = {
       function()
