@@ -7,6 +7,7 @@ import * as crypto from 'crypto';
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import { normUri, toRange } from './editorUtil';
+import { VERIFY } from './logic/schedule';
 import { parseTrace, TRACE_REQUEST, TraceReply, traceHtml, traceView } from './logic/trace';
 
 export interface TraceTarget {
@@ -41,6 +42,8 @@ export class TraceView implements vscode.Disposable {
   private shown: TraceReply | undefined;
   /** The file changed since the shown trace was made (its lines may have moved). */
   private stale = false;
+  /** How many pages were rendered: tells the webview's saved state of one page from the next. */
+  private renders = 0;
   private readonly line: vscode.TextEditorDecorationType;
 
   constructor(private readonly host: TraceHost) {
@@ -65,7 +68,7 @@ export class TraceView implements vscode.Disposable {
     this.clearLine();
     void this.panel?.webview.postMessage({
       type: 'stale',
-      text: 'Out of date: the file changed since this trace was made. It is redone when the file is verified again (save).',
+      text: 'Out of date: the file changed since this trace was made, so its steps and lines may not be the file\'s. It is redone when the file is verified again (save, or Re-run check).',
     });
   }
 
@@ -149,6 +152,7 @@ export class TraceView implements vscode.Disposable {
       });
       panel.webview.onDidReceiveMessage((msg: { type?: string; step?: number; model?: string; index?: number }) => {
         if (msg.type === 'step' && typeof msg.step === 'number') this.highlightStep(msg.step);
+        else if (msg.type === 'rerun' && this.shown) void vscode.commands.executeCommand(VERIFY, this.shown.uri);
         else if (msg.type === 'select' && this.shown) void this.show({ uri: this.shown.uri, model: msg.model, index: msg.index ?? 0 });
       });
       this.panel = panel;
@@ -158,6 +162,7 @@ export class TraceView implements vscode.Disposable {
     this.panel.webview.html = traceHtml(traceView(t), t.graph, {
       cspSource: this.panel.webview.cspSource,
       nonce: crypto.randomBytes(16).toString('base64'),
+      render: String(++this.renders),
     });
     this.panel.reveal(vscode.ViewColumn.Beside, true);
   }

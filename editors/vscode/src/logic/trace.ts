@@ -4,7 +4,8 @@
 // script only moves the highlighted step (it toggles classes the HTML already carries) and
 // posts messages back. Step text is the server's, shown as it arrives.
 
-import type { Graph, GraphEdge, GraphNode, Snapshot, TraceReply } from './traceReply';
+import { layoutGraph as graphLayout, layoutNodes, type Placed } from './graphLayout';
+import type { Graph, GraphEdge, Snapshot, TraceReply } from './traceReply';
 
 export { TRACE_REQUEST, SHOW_TRACE, parseTrace } from './traceReply';
 export type { Choice, Graph, GraphEdge, GraphNode, GraphWait, Pending, Snapshot, TraceEnd, TraceReply, TraceRow } from './traceReply';
@@ -134,7 +135,17 @@ export function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
 
+// The relations' colours are the theme's text colours (the debugger's token colours, git's
+// modified-file colour), not `charts.*`, which the default Light and Dark Modern themes make 33%
+// opaque: each stays at 3:1 or more against the editor background in the default light, dark
+// and high-contrast themes (WCAG's bar for graphics; the browser test measures it).
 export const STYLE = `
+:root {
+  --litmus-rf: var(--vscode-debugTokenExpression-error, var(--vscode-errorForeground));
+  --litmus-co: var(--vscode-debugTokenExpression-boolean, var(--vscode-textLink-foreground));
+  --litmus-fr: var(--vscode-gitDecoration-modifiedResourceForeground, var(--vscode-editorWarning-foreground));
+  --litmus-rmw: var(--vscode-debugTokenExpression-name, var(--vscode-foreground));
+}
 body { font-family: var(--vscode-font-family); font-size: var(--vscode-font-size); color: var(--vscode-foreground); background: var(--vscode-editor-background); padding: 0 12px; }
 h1 { font-size: 1.15em; font-weight: 600; }
 .bar { display: flex; gap: 12px; align-items: center; flex-wrap: wrap; margin-bottom: 8px; }
@@ -150,7 +161,7 @@ td:last-child span { white-space: nowrap; }
 th { background: var(--vscode-editorWidget-background); }
 tr.step { cursor: pointer; }
 tr.step.current { background: var(--vscode-list-activeSelectionBackground); color: var(--vscode-list-activeSelectionForeground); outline: 1px solid var(--vscode-contrastActiveBorder, transparent); }
-.buf { color: var(--vscode-charts-orange); }
+.buf { color: var(--litmus-fr); }
 .changed { font-weight: bold; text-decoration: underline; }
 .muted { color: var(--vscode-descriptionForeground); }
 .final { margin: 8px 0; }
@@ -160,14 +171,19 @@ svg .node.current rect { stroke: var(--vscode-focusBorder); stroke-width: 3; }
 svg .node.pending rect { stroke-dasharray: 4 2; }
 svg .thread { font-weight: bold; }
 svg .e-po { stroke: var(--vscode-foreground); } svg .e-po text { fill: var(--vscode-foreground); }
-svg .e-rf { stroke: var(--vscode-charts-red); } svg .l-rf { fill: var(--vscode-charts-red); }
-svg .e-co { stroke: var(--vscode-charts-blue); } svg .l-co { fill: var(--vscode-charts-blue); }
-svg .e-fr { stroke: var(--vscode-charts-orange); } svg .l-fr { fill: var(--vscode-charts-orange); }
-svg .e-rmw { stroke: var(--vscode-charts-purple); } svg .l-rmw { fill: var(--vscode-charts-purple); }
+svg .e-rf { stroke: var(--litmus-rf); } svg .l-rf { fill: var(--litmus-rf); }
+svg .e-co { stroke: var(--litmus-co); } svg .l-co { fill: var(--litmus-co); }
+svg .e-fr { stroke: var(--litmus-fr); } svg .l-fr { fill: var(--litmus-fr); }
+svg .e-rmw { stroke: var(--litmus-rmw); } svg .l-rmw { fill: var(--litmus-rmw); }
 svg path { fill: none; stroke-width: 1.5; }
 svg .e-wait { stroke: var(--vscode-errorForeground); stroke-dasharray: 6 3; } svg .l-wait { fill: var(--vscode-errorForeground); }
 svg .edge.explains path { stroke-width: 2.5; }
-.stale { padding: 4px 8px; border: 1px solid var(--vscode-inputValidation-warningBorder); background: var(--vscode-inputValidation-warningBackground); }
+.stale { position: sticky; top: 0; z-index: 10; margin: 0 -12px 8px; padding: 6px 12px; display: flex; gap: 12px; align-items: center; flex-wrap: wrap; color: var(--vscode-inputValidation-warningForeground, var(--vscode-foreground)); border: 1px solid var(--vscode-inputValidation-warningBorder, var(--vscode-contrastBorder, transparent));
+  background: linear-gradient(var(--vscode-inputValidation-warningBackground, transparent), var(--vscode-inputValidation-warningBackground, transparent)), var(--vscode-editor-background); }
+.stale[hidden] { display: none; }
+body.stale #content { opacity: 0.45; }
+body.stale tr.step { cursor: default; }
+body.stale svg .node.current rect { stroke: var(--vscode-editorWidget-border, var(--vscode-foreground)); stroke-width: 1; }
 svg .edge:not(.explains) text { display: none; }
 .graph-bar { display: flex; gap: 10px; align-items: center; flex-wrap: wrap; margin: 4px 0; }
 .graph-box { overflow: auto; max-height: 70vh; border: 1px solid var(--vscode-panel-border, transparent); cursor: grab; }
@@ -208,7 +224,23 @@ const vscode = acquireVsCodeApi();
 const rows = [...document.querySelectorAll('tr.step')];
 const status = document.getElementById('status');
 let cur = Number(document.body.dataset.current || 0);
+// Out of date (the file changed since the trace was made): the banner stays in view, the rest
+// is dimmed and stepping stops, so the old counterexample cannot pass for the file's. Kept in
+// the webview's state, so a panel hidden and shown again stays marked.
+let stale = false;
+const render = document.body.dataset.render;
+function markStale(text) {
+  stale = true;
+  document.body.classList.add('stale');
+  document.getElementById('stale-text').textContent = text;
+  document.getElementById('stale').hidden = false;
+  for (const id of ['prev', 'next', 'model', 'violation']) { const b = document.getElementById(id); if (b) b.disabled = true; }
+  document.getElementById('steps').setAttribute('aria-disabled', 'true');
+  status.textContent = '';
+  vscode.setState({ render, cur, stale: text });
+}
 function show(i, focus) {
+  if (stale) return;
   cur = Math.max(0, Math.min(rows.length - 1, i));
   rows.forEach((r, k) => { r.classList.toggle('current', k === cur); r.setAttribute('aria-selected', String(k === cur)); r.tabIndex = k === cur ? 0 : -1; });
   document.querySelectorAll('svg .node').forEach((n) => n.classList.toggle('current', n.dataset.step === String(cur - 1)));
@@ -216,6 +248,7 @@ function show(i, focus) {
   if (focus) rows[cur].focus();
   rows[cur].scrollIntoView({ block: 'nearest' });
   vscode.postMessage({ type: 'step', step: cur });
+  vscode.setState({ render, cur });
 }
 document.getElementById('prev').addEventListener('click', () => show(cur - 1, false));
 document.getElementById('next').addEventListener('click', () => show(cur + 1, false));
@@ -225,7 +258,7 @@ document.getElementById('steps').addEventListener('keydown', (e) => {
   if (to !== undefined) { e.preventDefault(); show(to, true); }
 });
 document.addEventListener('keydown', (e) => {
-  if (e.target instanceof HTMLSelectElement) return;
+  if (stale || e.target instanceof HTMLSelectElement) return;
   if (e.key === 'n') show(cur + 1, true); else if (e.key === 'p') show(cur - 1, true);
 });
 for (const id of ['model', 'violation']) {
@@ -234,9 +267,9 @@ for (const id of ['model', 'violation']) {
 }
 window.addEventListener('message', (e) => {
   const m = e.data || {};
-  const banner = document.getElementById('stale');
-  if (m.type === 'stale') { banner.textContent = m.text; banner.hidden = false; }
+  if (m.type === 'stale') markStale(m.text);
 });
+document.getElementById('rerun').addEventListener('click', () => vscode.postMessage({ type: 'rerun' }));
 ${GRAPH_SCRIPT}if (box) {
   box.addEventListener('wheel', (e) => { if (e.ctrlKey || e.metaKey) { e.preventDefault(); setZoom(zoom * (e.deltaY < 0 ? 1.1 : 1 / 1.1)); } }, { passive: false });
   let drag;
@@ -244,7 +277,11 @@ ${GRAPH_SCRIPT}if (box) {
   window.addEventListener('mousemove', (e) => { if (drag) { box.scrollLeft = drag.l - (e.clientX - drag.x); box.scrollTop = drag.t - (e.clientY - drag.y); } });
   window.addEventListener('mouseup', () => { drag = undefined; box.classList.remove('dragging'); });
 }
-show(cur, false);
+const saved = vscode.getState();
+if (saved && saved.render === render) {
+  show(typeof saved.cur === 'number' ? saved.cur : cur, false);
+  if (saved.stale) markStale(saved.stale);
+} else show(cur, false);
 `;
 
 export interface HtmlOptions {
@@ -254,6 +291,8 @@ export interface HtmlOptions {
   nonce: string;
   /** The step shown first (0 = the initial state). */
   current?: number;
+  /** Tells one rendering from the next (the webview's saved state belongs to one). */
+  render?: string;
 }
 
 /** The whole webview page: selectors, stepping buttons, the table, the final state, the graph. */
@@ -298,11 +337,12 @@ export function traceHtml(v: TraceView, g: Graph, o: HtmlOptions): string {
 <title>${e(v.heading)}</title>
 <style>${STYLE}</style>
 </head>
-<body data-current="${current}">
+<body data-current="${current}" data-render="${e(o.render ?? o.nonce)}">
+<div id="stale" class="stale" role="alert" hidden><span id="stale-text"></span><button id="rerun" title="Check the file again now (Litmus: Verify Now)">Re-run check</button></div>
+<div id="content">
 <h1>${e(v.heading)}</h1>
 <div class="bar">${modelSelect}${violationSelect}
 <button id="prev" title="Previous step (p, ↑)">◀ Previous</button><button id="next" title="Next step (n, ↓)">Next ▶</button></div>
-<p id="stale" class="stale" role="alert" hidden></p>
 <p id="status" role="status" aria-live="polite" class="muted"></p>
 <table id="steps" role="grid" aria-label="Steps, one column per thread, with store buffers and memory after each step">
 <thead><tr>${head}</tr></thead>
@@ -318,6 +358,7 @@ ${graphControls(g)}
 <div id="graph-box" class="graph-box${[...shownByDefault(g)].map((k) => ` show-${k}`).join('')}">
 ${graphSvg(g)}
 </div>
+</div>
 <script nonce="${o.nonce}">${SCRIPT}</script>
 </body>
 </html>`;
@@ -325,17 +366,7 @@ ${graphSvg(g)}
 
 // ---- SVG ------------------------------------------------------------------------------------
 
-export interface Placed {
-  node: GraphNode;
-  x: number;
-  y: number;
-}
-
-const COL = 170;
-const ROW = 56;
-const NODE_W = 110;
-const NODE_H = 26;
-const TOP = 40;
+export type { Placed } from './graphLayout';
 
 const EDGE_WORDS: Record<GraphEdge['kind'], string> = {
   po: 'program order',
@@ -377,113 +408,41 @@ export function graphControls(g: Graph): string {
 
 /**
  * Where each event goes: the initial writes in a row at the top, then one column per thread
- * with its events in program order below, as herd draws executions.
+ * with its events in program order below, as herd draws executions (`graphLayout.ts`).
  */
 export function layoutGraph(g: Graph): Placed[] {
-  const inits = g.nodes.filter((n) => n.thread === null);
-  const placed: Placed[] = inits.map((node, i) => ({ node, x: 20 + i * (NODE_W + 20), y: TOP }));
-  const firstRow = inits.length ? TOP + ROW : TOP;
-  const perThread = new Map<number, number>();
-  const byPo = g.nodes.filter((n) => n.thread !== null).sort((a, b) => (a.thread! - b.thread!) || ((a.step ?? 0) - (b.step ?? 0)) || a.id - b.id);
-  for (const node of byPo) {
-    const k = perThread.get(node.thread!) ?? 0;
-    perThread.set(node.thread!, k + 1);
-    placed.push({ node, x: 20 + node.thread! * COL, y: firstRow + 20 + k * ROW });
-  }
-  return placed.sort((a, b) => a.node.id - b.node.id);
+  return layoutNodes(g).placed;
 }
-
-/** An edge label's line height and the width of one of its characters (12px monospace). */
-const LABEL_H = 14;
-const LABEL_CHAR = 7.5;
-
-/** The height of a row of the deadlock's wait labels under the graph. */
-const WAIT_ROW = 18;
 
 /** The execution graph as an inline SVG (no network, theme colours through CSS classes). */
 export function graphSvg(g: Graph): string {
   const e = escapeHtml;
-  const placed = layoutGraph(g);
-  const at = new Map(placed.map((p) => [p.node.id, p]));
-  const width = Math.max(20 + g.threads.length * COL, ...placed.map((p) => p.x + NODE_W + 40));
-  const bottom = Math.max(...placed.map((p) => p.y + NODE_H), TOP);
-  // a deadlock's waits: one label a row under the graph (side by side they overlapped)
-  const height = bottom + (g.waits?.length ? 44 + WAIT_ROW * g.waits.length : 30);
-  const firstRow = placed.some((p) => p.node.thread === null) ? TOP + ROW : TOP;
-  const headers = g.threads.map((t, i) => `<text class="thread" x="${20 + i * COL}" y="${firstRow}">${e(t)}</text>`).join('');
+  const l = graphLayout(g);
+  const headers = l.headers.map((h) => `<text class="thread" x="${h.x}" y="${h.y}">${e(h.text)}</text>`).join('');
   const markers = ['po', 'rf', 'co', 'fr', 'rmw', 'wait']
     .map((k) => `<marker id="arrow-${k}" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path class="e-${k} l-${k}" d="M0,0 L10,5 L0,10 z"/></marker>`)
     .join('');
-  // Labels of parallel edges between the same columns are staggered along the curve.
-  const seen = new Map<string, number>();
-  const labels: { x: number; y: number; w: number }[] = [];
-  const edges = g.edges
-    .map((ed, i) => {
-      const a = at.get(ed.from);
-      const b = at.get(ed.to);
-      if (!a || !b) return '';
-      const x1 = a.x + NODE_W / 2;
-      const y1 = a.y + NODE_H;
-      const x2 = b.x + NODE_W / 2;
-      const y2 = b.y;
-      let d: string;
-      let lx: number;
-      let ly: number;
-      const lane = `${a.x}:${b.x}`;
-      const nth = seen.get(lane) ?? 0;
-      seen.set(lane, nth + 1);
-      if (ed.kind === 'po' || ed.kind === 'rmw') {
-        d = `M${x1},${y1} L${x2},${y2}`;
-        lx = x1 + 4;
-        ly = (y1 + y2) / 2;
-      } else {
-        // Cross edges bend sideways, each kind by its own amount, so they do not overlap.
-        const bend = 30 + 12 * (['rf', 'co', 'fr'].indexOf(ed.kind) + (i % 2));
-        const same = a.x === b.x;
-        const sx = same ? a.x + NODE_W : a.x < b.x ? a.x + NODE_W : a.x;
-        const tx = same ? b.x + NODE_W : a.x < b.x ? b.x : b.x + NODE_W;
-        const sy = a.y + NODE_H / 2;
-        const ty = b.y + NODE_H / 2;
-        const cx = (sx + tx) / 2 + (same ? bend : 0);
-        const cy = (sy + ty) / 2 - (same ? 0 : bend / 2);
-        d = `M${sx},${sy} Q${cx},${cy} ${tx},${ty}`;
-        const t = 0.3 + 0.4 * ((nth % 5) / 4);
-        lx = (1 - t) * (1 - t) * sx + 2 * (1 - t) * t * cx + t * t * tx + 3;
-        ly = (1 - t) * (1 - t) * sy + 2 * (1 - t) * t * cy + t * t * ty - 2;
-      }
-      // A label that would cover one placed before moves down until it is free (Dekker's rf and
-      // fr labels between the same columns crossed).
-      const w = LABEL_CHAR * ed.kind.length + 2;
-      while (labels.some((l) => lx < l.x + l.w && l.x < lx + w && Math.abs(l.y - ly) < LABEL_H)) ly += LABEL_H;
-      labels.push({ x: lx, y: ly, w });
-      const from = at.get(ed.from)!.node;
-      const to = at.get(ed.to)!.node;
-      const name = (n: GraphNode) => (n.name ? `${n.name}: ${n.label}` : n.label);
-      return `<g class="edge e-${ed.kind}${ed.explains ? ' explains' : ''}" data-kind="${ed.kind}" data-from="${ed.from}" data-to="${ed.to}"><title>${e(`${ed.kind} (${EDGE_WORDS[ed.kind]}): ${name(from)} → ${name(to)}`)}</title><path class="e-${ed.kind}" d="${d}" marker-end="url(#arrow-${ed.kind})"/><text class="l-${ed.kind}" x="${lx.toFixed(1)}" y="${ly.toFixed(1)}">${ed.kind}</text></g>`;
+  const at = new Map(l.nodes.map((p) => [p.node.id, p]));
+  const edges = l.edges
+    .map(({ edge: ed, d, lx, ly }) => {
+      const from = at.get(ed.from)!.text;
+      const to = at.get(ed.to)!.text;
+      return `<g class="edge e-${ed.kind}${ed.explains ? ' explains' : ''}" data-kind="${ed.kind}" data-from="${ed.from}" data-to="${ed.to}"><title>${e(`${ed.kind} (${EDGE_WORDS[ed.kind]}): ${from} → ${to}`)}</title><path class="e-${ed.kind}" d="${d}" marker-end="url(#arrow-${ed.kind})"/><text class="l-${ed.kind}" x="${lx.toFixed(1)}" y="${ly.toFixed(1)}">${ed.kind}</text></g>`;
     })
     .join('\n');
-  // A deadlock: from below each waiting thread's last event to the lock its holder took.
-  const waits = (g.waits ?? [])
-    .map((w, k) => {
-      const mine = placed.filter((p) => p.node.thread === w.thread);
-      const sx = 20 + w.thread * COL + NODE_W / 2;
-      const sy = mine.length ? Math.max(...mine.map((p) => p.y + NODE_H)) : firstRow + 10;
-      const what = w.mutex === null ? 'waits at await' : `waits for ${w.mutex}${w.holder !== null ? ` (held by ${g.threads[w.holder]})` : ''}`;
-      const target = w.lock !== null ? at.get(w.lock) : undefined;
-      const text = `<text class="l-wait" x="${sx - NODE_W / 2}" y="${bottom + 40 + WAIT_ROW * k}">${e(`${g.threads[w.thread]} ${what}`)}</text>`;
-      if (!target) return `<g class="wait">${text}</g>`;
-      const tx = target.x + (target.x > sx ? 0 : NODE_W);
-      const ty = target.y + NODE_H / 2;
-      const cy = bottom + 24;
-      return `<g class="wait" data-thread="${w.thread}"><title>${e(`${g.threads[w.thread]} ${what}`)}</title><path class="e-wait" d="M${sx},${sy} C${sx},${cy} ${tx},${cy} ${tx},${ty}" marker-end="url(#arrow-wait)"/>${text}</g>`;
+  const waits = l.waits
+    .map((w) => {
+      const text = `<text class="l-wait" x="${w.lx}" y="${w.ly}">${e(w.text)}</text>`;
+      if (!w.d) return `<g class="wait">${text}</g>`;
+      return `<g class="wait" data-thread="${w.thread}"><title>${e(w.text)}</title><path class="e-wait" d="${w.d}" marker-end="url(#arrow-wait)"/>${text}</g>`;
     })
     .join('\n');
-  return `<svg xmlns="http://www.w3.org/2000/svg" role="img" aria-label="Execution graph: ${g.nodes.length} events, ${g.edges.length} edges" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">
+  return `<svg xmlns="http://www.w3.org/2000/svg" role="img" aria-label="Execution graph: ${g.nodes.length} events, ${g.edges.length} edges" width="${l.width}" height="${l.height}" viewBox="0 0 ${l.width} ${l.height}">
 <defs>${markers}</defs>
 ${headers}
 ${edges}
 ${waits}
-${nodes(placed)}
+${nodes(l.nodes)}
 </svg>`;
 }
 
@@ -492,10 +451,9 @@ function nodes(placed: Placed[]): string {
   return placed
     .map((p) => {
       const n = p.node;
-      const label = n.name ? `${n.name}: ${n.label}` : n.label;
       const cls = `node${n.pending ? ' pending' : ''}`;
       const step = n.step === null ? '' : ` data-step="${n.step}"`;
-      return `<g class="${cls}" data-id="${n.id}"${step}><title>${e(n.pending ? `${label} (still buffered)` : label)}</title><rect x="${p.x}" y="${p.y}" width="${NODE_W}" height="${NODE_H}" rx="4"/><text x="${p.x + 8}" y="${p.y + 17}">${e(label)}</text></g>`;
+      return `<g class="${cls}" data-id="${n.id}"${step}><title>${e(n.pending ? `${p.text} (still buffered)` : p.text)}</title><rect x="${p.x}" y="${p.y}" width="${p.w}" height="${p.h}" rx="4"/><text x="${p.tx}" y="${p.ty}">${e(p.text)}</text></g>`;
     })
     .join('\n');
 }

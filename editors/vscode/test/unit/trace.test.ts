@@ -224,8 +224,8 @@ test("a deadlock's graph draws each thread's wait for the lock its holder took",
     graph: {
       threads: ['P0', 'P1'],
       nodes: [
-        { id: 0, name: 'a', kind: 'lock', thread: 0, label: 'La', pending: false, step: 0 },
-        { id: 1, name: 'b', kind: 'lock', thread: 1, label: 'Lb', pending: false, step: 1 },
+        { id: 0, name: 'a', kind: 'lock', thread: 0, label: 'lock a', pending: false, step: 0 },
+        { id: 1, name: 'b', kind: 'lock', thread: 1, label: 'lock b', pending: false, step: 1 },
       ],
       edges: [],
       waits: [
@@ -246,4 +246,36 @@ test("a deadlock's graph draws each thread's wait for the lock its holder took",
   assert.equal(ys.length, 2);
   assert.notEqual(ys[0], ys[1], 'the wait labels share a row');
   assert.ok(Math.max(...ys) < Number(/height="([\d.]+)"/.exec(svg)![1]), 'the last label is inside the picture');
+});
+
+test('an out-of-date trace is marked as a whole: a sticky banner with a re-run action, the rest dimmed, stepping stopped', () => {
+  const t = parseTrace(reply)!;
+  const html = traceHtml(traceView(t), t.graph, { cspSource: 'c', nonce: 'n', render: '7' });
+  // the banner comes first, outside the content it dims, and stays at the top when scrolled
+  const banner = html.indexOf('<div id="stale" class="stale" role="alert" hidden>');
+  const content = html.indexOf('<div id="content">');
+  assert.ok(banner > 0 && banner < content, 'the banner precedes the content');
+  assert.match(html, /<button id="rerun"[^>]*>Re-run check<\/button>/);
+  assert.ok(html.indexOf('id="graph-box"') > content && html.indexOf('id="steps"') > content, 'the table and the graph are in the content');
+  assert.match(html, /\.stale \{ position: sticky; top: 0;/);
+  assert.match(html, /body\.stale #content \{ opacity: 0\.45; \}/);
+  assert.match(html, /data-render="7"/);
+  // the page's script: stale stops every way of stepping and disables the buttons and selectors
+  assert.match(html, /function show\(i, focus\) \{\n  if \(stale\) return;/);
+  assert.match(html, /if \(stale \|\| e\.target instanceof HTMLSelectElement\) return;/);
+  assert.match(html, /for \(const id of \['prev', 'next', 'model', 'violation'\]\) \{ const b = document\.getElementById\(id\); if \(b\) b\.disabled = true; \}/);
+  assert.match(html, /vscode\.postMessage\(\{ type: 'rerun' \}\)/);
+  // kept in the webview's state for this rendering only
+  assert.match(html, /if \(saved && saved\.render === render\)/);
+});
+
+test("the relations' colours are the theme's text colours, not the translucent chart colours", () => {
+  const t = parseTrace(reply)!;
+  const html = traceHtml(traceView(t), t.graph, { cspSource: 'c', nonce: 'n' });
+  assert.doesNotMatch(html, /--vscode-charts-/);
+  for (const k of ['rf', 'co', 'fr', 'rmw']) {
+    assert.match(html, new RegExp(`--litmus-${k}: var\\(--vscode-[a-zA-Z-]+, var\\(--vscode-[a-zA-Z-]+\\)\\);`), k);
+    assert.match(html, new RegExp(`svg \\.e-${k} \\{ stroke: var\\(--litmus-${k}\\); \\}`), k);
+  }
+  assert.match(html, /\.buf \{ color: var\(--litmus-fr\); \}/);
 });
