@@ -88,7 +88,7 @@ fn conf_answers_as_herd_and_compares_with_the_header() {
     );
     assert!(
         r.stdout
-            .contains("1 of 1 C tests disagree with their `Result:` header"),
+            .contains("1 of 1 C test disagrees with its `Result:` header"),
         "{}",
         r.stdout
     );

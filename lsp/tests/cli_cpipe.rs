@@ -97,7 +97,7 @@ fn c_tests_in_a_mixed_run_are_answered_as_alone_and_in_json() {
     assert!(judged >= 2, "{}", mixed.stdout);
     assert!(
         mixed.stdout.ends_with(&format!(
-            "litmus: 1 of {judged} C tests disagree with their `Result:` header\n"
+            "litmus: 1 of {judged} C tests disagrees with its `Result:` header\n"
         )),
         "{}",
         mixed.stdout
@@ -110,7 +110,7 @@ fn c_tests_in_a_mixed_run_are_answered_as_alone_and_in_json() {
             timeless(part).trim_end(),
             timeless(&alone.stdout)
                 .trim_end()
-                .trim_end_matches("litmus: 1 of 1 C tests disagree with their `Result:` header")
+                .trim_end_matches("litmus: 1 of 1 C test disagrees with its `Result:` header")
                 .trim_end(),
             "{p}: its text in the mixed run differs from its text alone"
         );

@@ -110,13 +110,13 @@ async fn a_kernel_test_is_judged_against_its_header_with_no_setting() {
         "{msg}"
     );
     assert!(
-        msg.contains("agrees with its header `Result: Never`"),
+        msg.contains("agrees with its header “Result: Never”"),
         "{msg}"
     );
     let (lenses, md) = lens_and_hover(&mut h, &ua, &text).await;
     assert_eq!(lenses.len(), 1, "{lenses:?}");
     assert!(
-        lenses[0].starts_with("C Never 0 3 ✓ agrees with its `Result:` header"),
+        lenses[0].starts_with("C Never 0 3 ✓ agrees with its “Result:” header"),
         "{lenses:?}"
     );
     assert!(
@@ -140,7 +140,7 @@ async fn a_kernel_test_is_judged_against_its_header_with_no_setting() {
         d[0]["message"]
             .as_str()
             .unwrap()
-            .contains("DISAGREES with its header `Result: Sometimes`: Never 0 3"),
+            .contains("DISAGREES with its header “Result: Sometimes”: Never 0 3"),
         "{d:?}"
     );
     let (lenses, _) = lens_and_hover(&mut h, &ub, &edited).await;

@@ -64,7 +64,7 @@ async fn navigation_hover_symbols_tokens_and_rename_across_an_include() {
     assert!(diags[0]["message"]
         .as_str()
         .unwrap()
-        .contains("unknown name `unknownx`"));
+        .contains("unknown name “unknownx”"));
     let (l, c) = find(MODEL, "unknownx");
     assert_eq!(diags[0]["range"]["start"], pos(l, c));
 
@@ -199,10 +199,10 @@ async fn navigation_hover_symbols_tokens_and_rename_across_an_include() {
     assert!(errs.iter().any(|e| e["message"]
         .as_str()
         .unwrap()
-        .contains("cannot include `nowhere.cat`")));
+        .contains("cannot include “nowhere.cat”")));
     let (l, _) = find(&broken, "acyclic");
     assert!(errs.iter().any(
-        |e| e["message"].as_str().unwrap().starts_with("expected `)`")
+        |e| e["message"].as_str().unwrap().starts_with("expected “)”")
             && e["range"]["start"]["line"] == l
     ));
 }

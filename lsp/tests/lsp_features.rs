@@ -332,7 +332,7 @@ async fn exists_condition_witness_lens_and_hover_counts() {
         .unwrap();
     let tip = sc_no["data"]["tooltip"].as_str().unwrap();
     assert!(
-        tip.contains("SC: No: no execution reaches the `exists` state — an answer, not a failure"),
+        tip.contains("SC: No: no execution reaches the “exists” state — an answer, not a failure"),
         "{tip}"
     );
     assert!(tip.contains("? incomplete"), "the legend: {tip}");
@@ -349,7 +349,7 @@ async fn exists_condition_witness_lens_and_hover_counts() {
     assert_eq!(st["exists"], json!({"sc": "no", "tso": "ok", "pso": "ok"}));
     let tip = st["tooltip"].as_str().unwrap();
     assert!(
-        tip.contains("`exists` under SC No · `exists` under TSO Ok"),
+        tip.contains("“exists” under SC No · “exists” under TSO Ok"),
         "{tip}"
     );
     assert!(

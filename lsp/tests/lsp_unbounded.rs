@@ -83,6 +83,32 @@ async fn bounded_then_every_iteration_and_unknown_on_command() {
         .unwrap_or_else(|| panic!("no command lens: {t:?}"));
     assert_eq!(cmd["command"]["command"], "litmus.verifyUnbounded");
     assert_eq!(cmd["command"]["arguments"], json!([u]));
+    // Plain text where the client shows plain text, and no CLI flag in an editor's warning.
+    for l in ls.as_array().unwrap() {
+        let tip = l["data"]["tooltip"].as_str().unwrap_or_default();
+        assert!(
+            !tip.contains('`'),
+            "a raw backtick in a lens tooltip: {tip}"
+        );
+    }
+    let d = h.last_diagnostics(u).unwrap();
+    let cut: Vec<&str> = d["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|d| d["message"].as_str())
+        .filter(|m| m.starts_with("loop bound 8 reached"))
+        .collect();
+    assert!(!cut.is_empty(), "{d}");
+    for m in &cut {
+        assert!(!m.contains("--unbounded") && !m.contains('`'), "{m}");
+        assert!(
+            m.contains("“check for every iteration”")
+                && m.contains("Litmus: Check for Every Iteration")
+                && m.contains("“litmus.loopBound”"),
+            "{m}"
+        );
+    }
     let md = hover_on_name(&mut h, u, SPIN, "Spin").await;
     assert!(md.contains("SC, TSO, PSO: ✓ up to 8 iterations"), "{md}");
     assert!(md.contains("command:litmus.verifyUnbounded?"), "{md}");
@@ -174,4 +200,59 @@ async fn on_save_checks_for_every_iteration_and_a_violation_beyond_the_bound_rep
         .filter(|r| r["action"] == "load" && r["loc"] == "x")
         .count();
     assert_eq!(loads_of_x, 2, "two rounds of P0: {tr}");
+}
+
+/// P0's assertion fails before its loop runs: the violation needs no iteration.
+const ZERO: &str = "litmus ZeroRounds \"the assertion fails before the loop\"
+shared x = 0, y = 0;
+thread P0 {
+  r0 = x;
+  assert(r0 == 0);
+  while (y == 0) {
+    r1 = y;
+  }
+}
+thread P1 {
+  x = 1;
+  y = 1;
+}
+";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_loop_bound_a_violation_needs_is_the_clis() {
+    // The lens says the loop bound the violation's schedule replays with, as `litmus check
+    // --unbounded` prints it: 0 here (it said 1, the CLI 0).
+    let dir = std::env::temp_dir().join(format!("litmus-zero-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("zero.litmus");
+    std::fs::write(&file, ZERO).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_litmus"))
+        .args(["check", "-q", "--unbounded", "--model", "sc"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    std::fs::remove_dir_all(&dir).ok();
+    let cli = String::from_utf8_lossy(&out.stdout).to_string();
+    let n: u32 = cli
+        .split("violation for every iteration from loop bound ")
+        .nth(1)
+        .and_then(|r| r.split(|c: char| !c.is_ascii_digit()).next())
+        .and_then(|d| d.parse().ok())
+        .unwrap_or_else(|| panic!("the CLI's answer: {cli}"));
+    assert_eq!(n, 0, "{cli}");
+
+    let u = "file:///t/zero.litmus";
+    let mut h =
+        Harness::default_with(hooked(), json!({"models": ["sc"], "unbounded": "onSave"})).await;
+    h.open(u, 1, ZERO).await;
+    h.status(u, "done").await;
+    h.save(u).await;
+    h.status(u, "running").await;
+    h.status(u, "done").await;
+    let t = lens_titles(&lenses(&mut h, u).await);
+    assert!(
+        t.iter()
+            .any(|t| t == &format!("✗ from loop bound {n} (SC)")),
+        "{t:?}"
+    );
 }

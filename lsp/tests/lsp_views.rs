@@ -86,7 +86,11 @@ async fn a_time_limit_is_said_once_naming_the_setting_and_a_loop_bound_is_not_co
         .filter(|m| m.contains("stopped") || m.contains("incomplete"))
         .collect();
     assert_eq!(warnings.len(), 1, "{warnings:?}");
-    assert!(warnings[0].contains("`litmus.timeout`"), "{warnings:?}");
+    assert!(warnings[0].contains("“litmus.timeout”"), "{warnings:?}");
+    assert!(
+        !warnings[0].contains('`'),
+        "plain text in the Problems panel: {warnings:?}"
+    );
     assert!(!warnings[0].contains("or cancellation"), "{warnings:?}");
 
     // A small bound: explored completely within it, which the table does not call `yes`.

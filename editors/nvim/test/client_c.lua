@@ -54,7 +54,7 @@ else
     done(buf)
     eq(litmus.statusline(buf), 'C ✓', 'status line')
     wait_for(10000, 'the judgement diagnostic', function()
-      return diagnostic(buf, 'agrees with its header `Result: Never`') ~= nil
+      return diagnostic(buf, 'agrees with its header “Result: Never”') ~= nil
     end)
     local d = diagnostic(buf, 'agrees with its header')
     eq(d.message:find('^Never 0 3 under .*linux/tools/memory%-model/linux%-kernel%.cfg') ~= nil, true, d.message)
@@ -67,7 +67,7 @@ else
     done(buf)
     eq(litmus.statusline(buf), 'C ✗', 'status line')
     wait_for(10000, 'the disagreement diagnostic', function()
-      return diagnostic(buf, 'DISAGREES with its header `Result: Sometimes`') ~= nil
+      return diagnostic(buf, 'DISAGREES with its header “Result: Sometimes”') ~= nil
     end)
     local d = diagnostic(buf, 'DISAGREES')
     eq(d.severity, vim.diagnostic.severity.WARN, 'a warning')

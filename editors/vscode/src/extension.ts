@@ -294,7 +294,7 @@ async function startClient(context: vscode.ExtensionContext): Promise<void> {
     const msg = err instanceof Error ? err.message : String(err);
     reportStartFailure(
       `Litmus: the language server ${resolved.path} failed to start (${msg}). ` +
-        'Check that it is a build of litmus with the `lsp` subcommand (setting litmus.serverPath).',
+        'Check that it is a build of litmus with the “lsp” subcommand (setting litmus.serverPath).',
     );
   }
 }

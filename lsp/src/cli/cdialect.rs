@@ -140,7 +140,13 @@ pub fn run(args: &CheckArgs) -> Option<i32> {
 
 /// The closing line of a run where C tests disagree with their `Result:` header.
 pub fn disagree_note(disagree: usize, judged: usize) -> String {
-    format!("litmus: {disagree} of {judged} C tests disagree with their `Result:` header\n")
+    let tests = if judged == 1 { "test" } else { "tests" };
+    let verb = if disagree == 1 {
+        "disagrees with its"
+    } else {
+        "disagree with their"
+    };
+    format!("litmus: {disagree} of {judged} C {tests} {verb} `Result:` header\n")
 }
 
 /// The texts of `files` when every one is a readable file (not standard input) that `is` says

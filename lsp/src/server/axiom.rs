@@ -310,9 +310,9 @@ pub fn lenses(s: &Snapshot<'_>) -> Option<Vec<CodeLens>> {
 pub fn lens_title(v: &AxView) -> String {
     if let Some(j) = &v.judgement {
         let mark = match j.agrees {
-            Some(true) => "✓ agrees with its `Result:` header",
-            Some(false) => "✗ DISAGREES with its `Result:` header",
-            None => "no `Result:` header",
+            Some(true) => "✓ agrees with its “Result:” header",
+            Some(false) => "✗ DISAGREES with its “Result:” header",
+            None => "no “Result:” header",
         };
         let (p, n) = (v.positive, v.negative);
         return format!("C {} {p} {n} {mark} · {}", j.observation, v.model);

@@ -30,6 +30,7 @@ pub mod fences;
 pub mod highlight;
 pub mod hover;
 pub mod main_loop;
+pub mod plain;
 pub mod position;
 pub mod queue;
 pub mod relaxed;

@@ -8,6 +8,7 @@ use tower_lsp_server::ls_types as lsp;
 
 use litmus_engine::{Diagnostic, Model, Severity, Span};
 
+use super::plain::plain;
 use super::position::{self, Encoding};
 use super::symbols::{Occurrence, Sym};
 use super::view::ScheduleView;
@@ -44,14 +45,14 @@ impl Conv<'_> {
             .iter()
             .map(|r| lsp::DiagnosticRelatedInformation {
                 location: self.location(r.span),
-                message: r.message.clone(),
+                message: plain(&r.message),
             })
             .collect();
         lsp::Diagnostic {
             range: self.range(d.span),
             severity: Some(severity),
             source: Some("litmus".into()),
-            message: d.message.clone(),
+            message: plain(&d.message),
             related_information: (!related.is_empty()).then_some(related),
             ..Default::default()
         }
@@ -122,7 +123,7 @@ impl Conv<'_> {
                         ]
                     }),
                 }),
-                data: Some(json!({ "tooltip": tooltip })),
+                data: Some(json!({ "tooltip": plain(tooltip) })),
             })
             .collect()
     }
@@ -238,13 +239,13 @@ pub fn status(
         .collect();
     let mut v = json!({
         "uri": uri.as_str(), "version": version, "state": state, "verdicts": verdicts,
-        "implied": implied, "tooltip": body.tooltip, "queued": queued,
+        "implied": implied, "tooltip": plain(&body.tooltip), "queued": queued,
     });
     if let Some(e) = &body.exists {
         v["exists"] = json!(e);
     }
     if let Some(p) = &body.problem {
-        v["problem"] = json!(p);
+        v["problem"] = json!(plain(p));
     }
     if let Some(l) = body.limit {
         v["limit"] = json!(l);

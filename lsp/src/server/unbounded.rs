@@ -133,7 +133,9 @@ fn reach(test: &Test, settings: &Settings, d: &Document, m: Model) -> Option<Rea
     match d.unbounded.get(&m) {
         Some(u) => Some(match u.verdict {
             Verdict::EveryIteration => Reach::Every(mark),
-            Verdict::Violation => Reach::Violation(u.loop_bound.max(1)),
+            // The smallest loop bound its schedules replay with, as `litmus check --unbounded`
+            // prints it (0: the violation needs no iteration of any loop).
+            Verdict::Violation => Reach::Violation(u.loop_bound),
             // A search that `Control` stopped (a timeout, the memory budget) gives no reason
             // of its own: its report's warning says why.
             Verdict::Unknown => Reach::Unknown(
@@ -203,7 +205,7 @@ pub fn lenses(s: &Snapshot<'_>) -> Vec<lsp::CodeLens> {
     let mut out: Vec<lsp::CodeLens> = groups
         .iter()
         .map(|(r, ms)| {
-            let tip = format!("{}: {}", labels(ms), r.words());
+            let tip = super::plain::plain(&format!("{}: {}", labels(ms), r.words()));
             lens(
                 format!("{} ({})", r.title(), labels(ms)),
                 "",

@@ -233,6 +233,15 @@ fn server_wording(message: &str) -> String {
         "exploration stopped at the time limit (the `litmus.timeout` setting, in seconds; 0 = \
          none): results are incomplete, violations may have been missed"
             .into()
+    } else if let Some(bounded) =
+        message.strip_suffix(" (`--unbounded` checks every number of iterations)")
+    {
+        // The CLI's flag means nothing in an editor: name the lens, the command and the setting.
+        format!(
+            "{bounded} (the lens `check for every iteration` or Litmus: Check for Every \
+             Iteration checks every number of iterations; the `litmus.loopBound` setting is the \
+             bound)"
+        )
     } else {
         message.to_string()
     }

@@ -97,13 +97,13 @@ test('a C test in a kernel tree agrees with its Result: header, with no setting'
   await conn.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'litmus', version: 1, text } });
   const st = await done(uri, from);
   assert.deepEqual(st.params.verdicts, { c: 'holds' });
-  assert.match(st.params.tooltip, /^Never 0 3 under .*linux\/tools\/memory-model\/linux-kernel\.cfg: agrees with its header `Result: Never`/);
+  assert.match(st.params.tooltip, /^Never 0 3 under .*linux\/tools\/memory-model\/linux-kernel\.cfg: agrees with its header “Result: Never”/);
   const d = lastDiagnostics(uri);
   assert.equal(d.length, 1);
   assert.equal(d[0].severity, 3);
-  assert.match(d[0].message, /agrees with its header `Result: Never`: Never 0 3/);
+  assert.match(d[0].message, /agrees with its header “Result: Never”: Never 0 3/);
   const lenses = await conn.sendRequest('textDocument/codeLens', { textDocument: { uri } });
-  assert.match(lenses[0].command.title, /^C Never 0 3 ✓ agrees with its `Result:` header · /);
+  assert.match(lenses[0].command.title, /^C Never 0 3 ✓ agrees with its “Result:” header · /);
   const line = text.split('\n').findIndex((l) => l.startsWith('exists'));
   const hover = await conn.sendRequest('textDocument/hover', { textDocument: { uri }, position: { line, character: 2 } });
   assert.match(hover.contents.value, /Observation MP\+pooncerelease\+poacquireonce Never 0 3/);
@@ -119,7 +119,7 @@ test('a C test that disagrees: a warning on its Result: line; the fixed header s
   assert.equal(d.length, 1);
   assert.equal(d[0].severity, 2);
   assert.equal(d[0].range.start.line, edited.split('\n').findIndex((l) => l.includes('Result: Sometimes')));
-  assert.match(d[0].message, /DISAGREES with its header `Result: Sometimes`: Never 0 3/);
+  assert.match(d[0].message, /DISAGREES with its header “Result: Sometimes”: Never 0 3/);
   const lenses = await conn.sendRequest('textDocument/codeLens', { textDocument: { uri } });
   assert.match(lenses[0].command.title, /✗ DISAGREES/);
   from = notes.length;

@@ -48,6 +48,6 @@ export function changeSummary(m: ModelChanges, modelName: string): string {
   if (m.error) return `Litmus: ${modelName} cannot be checked: ${m.error}`;
   const n = m.changed.length;
   return n === 0
-    ? `Litmus: ${modelName}: no verdict changed (${m.checked} tests)`
-    : `Litmus: ${modelName}: ${n} of ${m.checked} tests changed verdict (Problems panel)`;
+    ? `Litmus: ${modelName}: no verdict changed (${m.checked} test${m.checked === 1 ? '' : 's'})`
+    : `Litmus: ${modelName}: ${n} of ${m.checked} test${m.checked === 1 ? '' : 's'} changed verdict (Problems panel)`;
 }

@@ -42,9 +42,9 @@ export function resolveServerPath(setting: string | undefined, env: ResolveEnv):
       : [''];
   const hasSep = expanded.includes('/') || (env.platform === 'win32' && expanded.includes('\\'));
   const fix =
-    'Run `scripts/install` in a clone of litmus (it installs this extension with its server), ' +
-    'or build it with `cargo build --release -p litmus` (the binary is target/release/litmus) ' +
-    'and set `litmus.serverPath` to its full path, or put it on PATH.';
+    'Run “scripts/install” in a clone of litmus (it installs this extension with its server), ' +
+    'or build it with “cargo build --release -p litmus” (the binary is target/release/litmus) ' +
+    'and set litmus.serverPath to its full path, or put it on PATH.';
   if (hasSep) {
     const abs = p.isAbsolute(expanded)
       ? expanded
@@ -67,7 +67,7 @@ export function resolveServerPath(setting: string | undefined, env: ResolveEnv):
   }
   return {
     ok: false,
-    message: `Litmus: cannot find the language server binary \`${expanded}\` on PATH (setting litmus.serverPath). ${fix}`,
+    message: `Litmus: cannot find the language server binary “${expanded}” on PATH (setting litmus.serverPath). ${fix}`,
   };
 }
 

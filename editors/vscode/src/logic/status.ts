@@ -80,7 +80,7 @@ const SYMBOL: Record<Verdict, string> = {
 // Used only when the server sends no tooltip (an older server); the server's wording is the
 // same as its lenses' (`verdict.rs`).
 const WORDS: Record<Verdict, string> = {
-  holds: 'nothing fails (no assertion, forall/~exists condition, runtime error or deadlock); an `exists` is a question, answered Ok / No on its lens',
+  holds: 'nothing fails (no assertion, forall/~exists condition, runtime error or deadlock); an “exists” is a question, answered Ok / No on its lens',
   fails: 'fails: an execution violates an assertion or a condition, or ends in an error or deadlock',
   incomplete: 'incomplete: the exploration stopped early (a limit, or cancelled) with nothing found',
   running: 'checking…',

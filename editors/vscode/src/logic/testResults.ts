@@ -124,7 +124,7 @@ const KIND_WORDS: Record<CliViolation['kind'], string> = {
   condition: 'condition violation',
   error: 'runtime error',
   deadlock: 'deadlock',
-  'result-header': 'disagreement with the `Result:` header',
+  'result-header': 'disagreement with the “Result:” header',
 };
 
 /**
@@ -156,7 +156,7 @@ export function conditionAnswer(model: Model, c: NonNullable<CliModelReport['con
       : c.holds
         ? 'holds'
         : 'fails';
-  return `${modelLabel(model)}: ${c.kind} ${verdict} (${c.positive} of ${states} final state${states === 1 ? '' : 's'} satisfy it)`;
+  return `${modelLabel(model)}: ${c.kind} ${verdict} (it holds in ${c.positive} of ${states} final state${states === 1 ? '' : 's'})`;
 }
 
 /**
@@ -284,7 +284,7 @@ function addImplied(file: FileNode, out: ItemResult[]): void {
 
 /** The line a TSO/PSO failure gets when the same check passed under SC in the same run. */
 export function fenceHint(model: Model): string {
-  return `SC passes here: fences can fix this. The quick fix on the assertion inserts the fewest that make ${modelLabel(model)} behave as SC (\`litmus fences --model ${model} FILE\` prints them).`;
+  return `SC passes here: fences can fix this. The quick fix on the assertion inserts the fewest that make ${modelLabel(model)} behave as SC (“litmus fences --model ${model} FILE” prints them).`;
 }
 
 /**

@@ -65,7 +65,7 @@ test("a C test's condition fails when the answer disagrees with its Result: head
   ]));
   const r = bad.find((x) => x.id === cond)!;
   assert.equal(r.outcome, 'failed');
-  assert.match(r.messages[0].text, /^C disagreement with the `Result:` header: the answer DISAGREES/);
+  assert.match(r.messages[0].text, /^C disagreement with the “Result:” header: the answer DISAGREES/);
   assert.ok(!r.messages[0].text.includes('Schedule'), r.messages[0].text);
   const good = fileResults(t, t.models, report([]));
   assert.equal(good.find((x) => x.id === cond)!.outcome, 'passed');

@@ -19,6 +19,11 @@ test('reads the changed tests', () => {
   assert.equal(changeSummary(m, 'aarch64.cat'), 'Litmus: aarch64.cat: 1 of 2 tests changed verdict (Problems panel)');
 });
 
+test('one test is one test: singular and plural', () => {
+  assert.equal(changeSummary({ ...parseModelChanges(raw)!, checked: 1 }, 'a.cat'), 'Litmus: a.cat: 1 of 1 test changed verdict (Problems panel)');
+  assert.equal(changeSummary(parseModelChanges({ ...raw, checked: 1, changed: [] })!, 'a.cat'), 'Litmus: a.cat: no verdict changed (1 test)');
+});
+
 test('an empty list and an error', () => {
   assert.equal(changeSummary(parseModelChanges({ ...raw, changed: [] })!, 'a.cat'), 'Litmus: a.cat: no verdict changed (2 tests)');
   const e = parseModelChanges({ saved: 'file:///a.cat', error: 'a.cat:1:2: expected `)`' });

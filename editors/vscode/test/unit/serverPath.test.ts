@@ -27,7 +27,7 @@ test('a missing binary gives a message naming the setting and the fix', () => {
   const r = resolveServerPath('litmus', env([]));
   assert.equal(r.ok, false);
   if (!r.ok) {
-    assert.match(r.message, /cannot find the language server binary `litmus` on PATH/);
+    assert.match(r.message, /cannot find the language server binary “litmus” on PATH/);
     assert.match(r.message, /litmus\.serverPath/);
     assert.match(r.message, /cargo build --release -p litmus/);
   }

@@ -11,6 +11,7 @@ import {
   checkArgs,
   CliFile,
   CliModelReport,
+  conditionAnswer,
   fenceHint,
   fileResults,
   ItemResult,
@@ -97,7 +98,7 @@ test('a violation fails the model child of its assertion; the others pass', () =
   // (the last line: SC passed, so the failure under TSO is a missing fence, and the message
   // points to the quick fix)
   // the condition's answer goes to the output, an exists is a question, not a test that fails
-  assert.equal(rs.find((r) => r.id === 'u#condition/sc')!.detail, 'SC: exists Ok: some execution reaches the state (2 of 2 final states satisfy it)');
+  assert.equal(rs.find((r) => r.id === 'u#condition/sc')!.detail, 'SC: exists Ok: some execution reaches the state (it holds in 2 of 2 final states)');
 });
 
 test('an incomplete model is failed when a stronger model fails the check, passed when a weaker one passes it', () => {
@@ -269,4 +270,12 @@ test('an AArch64 result (JSON version 2) answers its condition item: Ok/No passe
   assert.equal(cond.outcome, 'failed');
   assert.ok(cond.messages[0].text.startsWith('aarch64.cat condition violation: ~exists'), cond.messages[0].text);
   assert.ok(!cond.messages[0].text.includes('Schedule'), cond.messages[0].text);
+});
+
+test("the condition's answer counts final states in the singular and the plural", () => {
+  const c = (positive: number, negative: number) => ({ kind: 'exists', holds: positive > 0, positive, negative });
+  assert.equal(conditionAnswer('sc', c(1, 0)), 'SC: exists Ok: some execution reaches the state (it holds in 1 of 1 final state)');
+  assert.equal(conditionAnswer('sc', c(0, 1)), 'SC: exists No: no execution reaches the state (an answer, not a failure) (it holds in 0 of 1 final state)');
+  assert.equal(conditionAnswer('tso', c(1, 2)), 'TSO: exists Ok: some execution reaches the state (it holds in 1 of 3 final states)');
+  assert.doesNotMatch(conditionAnswer('sc', c(1, 0)), /satisfy it|`/);
 });

@@ -29,7 +29,7 @@ fn diag(f: &File, enc: Encoding, s: Span, sev: DiagnosticSeverity, msg: String) 
         range: range(f, enc, s),
         severity: Some(sev),
         source: Some("litmus".into()),
-        message: msg,
+        message: crate::server::plain::plain(&msg),
         ..Default::default()
     }
 }
