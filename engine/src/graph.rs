@@ -59,7 +59,8 @@ pub struct Node {
     pub step: Option<usize>,
     /// A write still buffered when the schedule ends (not in coherence yet).
     pub pending: bool,
-    /// herd's label: `Wx=1`, `Ry=0`, `F`, `Lm`, `Um`.
+    /// herd's label: `Wx=1`, `Ry=0`, `F`; a mutex's `lock m`, `unlock m` (as the trace's table
+    /// words them).
     pub label: String,
 }
 
@@ -187,8 +188,8 @@ pub fn build(p: &Program, events: &[Event]) -> Graph {
                 (NodeKind::Read, Some(v)) => format!("R{l}={v}"),
                 (NodeKind::Write, Some(v)) => format!("W{l}={v}"),
                 (NodeKind::Fence, _) => "F".into(),
-                (NodeKind::Lock, _) => format!("L{l}"),
-                (NodeKind::Unlock, _) => format!("U{l}"),
+                (NodeKind::Lock, _) => format!("lock {l}"),
+                (NodeKind::Unlock, _) => format!("unlock {l}"),
                 _ => l.clone(),
             };
             g.nodes.push(Node {
