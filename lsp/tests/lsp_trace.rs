@@ -271,6 +271,15 @@ async fn the_server_writes_every_steps_text_for_locks_rmws_flushes_and_awaits() 
         said(row("unlock")),
         (json!("unlock m"), json!("P0 unlocks m"))
     );
+    // The graph names those events as the table does (it said `Lm`, `Um`).
+    let graph_label = |kind: &str| {
+        arr(&t["graph"]["nodes"])
+            .iter()
+            .find(|n| n["kind"] == kind)
+            .map(|n| n["label"].clone())
+    };
+    assert_eq!(graph_label("lock"), Some(json!("lock m")), "{t}");
+    assert_eq!(graph_label("unlock"), Some(json!("unlock m")), "{t}");
     let flush_x = rows
         .iter()
         .find(|r| r["action"] == "flush" && r["loc"] == "x")

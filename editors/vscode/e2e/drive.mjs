@@ -6,6 +6,7 @@
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import { chromium } from 'playwright-core';
+import { polishChecks } from './scenarios/polish.mjs';
 
 const url = process.env.CODE_SERVER_URL;
 const workspace = process.env.WORKSPACE;
@@ -891,6 +892,7 @@ try {
     if (only.includes('power-arm')) await powerArmChecks();
     if (only.includes('dialects')) await dialectChecks();
     if (only.includes('model')) await modelChecks();
+    if (only.includes('polish')) await polishChecks({ page, check, quickOpen, runCommand, setTheme, traceFrame, workspace, LONG, FILE });
     await browser.close();
     console.log(`${passed} passed, ${failed} failed`);
     process.exit(failed === 0 ? 0 : 1);
@@ -1086,6 +1088,7 @@ try {
   });
 
   await themeScreenshots();
+  await polishChecks({ page, check, quickOpen, runCommand, setTheme, traceFrame, workspace, LONG, FILE });
   await axiomaticChecks();
   await powerArmChecks();
   await dialectChecks();
