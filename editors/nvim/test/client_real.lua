@@ -38,6 +38,34 @@ else
     eq(litmus.statusline(buf), 'SC ✓ · TSO ✗ · PSO ✗', 'verdicts')
   end)
 
+  check(':LitmusResults shows each model\'s verdict and numbers, then the previous runs', function()
+    local uri = vim.uri_from_bufnr(buf)
+    -- (litmus/results follows the done status)
+    wait_for(15000, 'a run recorded from litmus/results', function()
+      return #(litmus.results_history[uri] or {}) >= 1
+    end)
+    local before = #litmus.results_history[uri]
+    vim.cmd('LitmusVerify')
+    wait_for(60000, 'another finished check', function()
+      return #(litmus.results_history[uri] or {}) > before
+    end)
+    vim.cmd('LitmusResults')
+    local rb = vim.api.nvim_get_current_buf()
+    eq(rb ~= buf, true, 'a scratch buffer')
+    eq(vim.bo[rb].buftype, 'nofile', 'scratch')
+    local lines = vim.api.nvim_buf_get_lines(rb, 0, -1, false)
+    local text = table.concat(lines, '\n')
+    eq(lines[3]:match('^Last run %d%d:%d%d:%d%d · version %d+ · SC ✓ · TSO ✗ · PSO ✗$') ~= nil, true, text)
+    eq(lines[4]:match('^  model +verdict +engine +executions +states +time +completeness$') ~= nil, true, text)
+    -- one row per model: the verdict, the engine that answered, the numbers, complete
+    for i, want in ipairs({ '^  SC +✓ +%a+ +[%d,]+ +%d+ +[%d.]+ m?s +complete$', '^  TSO +✗ +%a+ +[%d,]+ +%d+ +[%d.]+ m?s +complete$', '^  PSO +✗ +%a+ +[%d,]+ +%d+ +[%d.]+ m?s +complete$' }) do
+      eq(lines[4 + i]:match(want) ~= nil, true, lines[4 + i])
+    end
+    eq(text:find('\nPrevious runs\n%- %d%d:%d%d:%d%d · version %d+ · SC ✓ · TSO ✗ · PSO ✗') ~= nil, true, text)
+    vim.cmd('close')
+    vim.api.nvim_set_current_buf(buf)
+  end)
+
   check('the real server returns the TSO schedule as quickfix steps', function()
     vim.fn.setqflist({}, 'r')
     vim.api.nvim_win_set_cursor(0, { 11, 0 })

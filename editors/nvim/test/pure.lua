@@ -189,3 +189,35 @@ check('find_files finds .litmus files recursively, sorted, skipping target/ and 
     return f:sub(#d + 1)
   end, litmus.find_files(d)), { '/b.litmus', '/sub/a.litmus' }, 'files')
 end)
+
+check('results_lines: the last run, then the previous ones newest first, aligned; a late run is dropped', function()
+  litmus.results_history = {}
+  local row = function(model, mark, extra)
+    local r = { model = model, label = model:upper(), verdict = 'holds', mark = mark, engine = 'dpor', executions = 1234, states = 3, time_ms = 2.25, completeness = 'complete' }
+    for k, v in pairs(extra or {}) do r[k] = v end
+    return r
+  end
+  eq(litmus.results_record({ uri = 'u', version = 1, state = 'done', models = { row('sc', '✓'), row('tso', '✗') } }, 0), true)
+  eq(litmus.results_record({ uri = 'u', version = 2, state = 'cancelled', models = { row('sc', '✓'), row('tso', '✗', { completeness = 'stopped', why = 'cancelled before the end', undecided = true }) } }, 60), true)
+  eq(litmus.results_record({ uri = 'u', version = 1, state = 'done', models = {} }, 90), false, 'an older version after a newer one')
+  -- the same answer again (from the server's cache) replaces the newest run
+  eq(litmus.results_record({ uri = 'u', version = 2, state = 'cancelled', models = { row('sc', '✓'), row('tso', '✗', { completeness = 'stopped', why = 'cancelled before the end', undecided = true }) } }, 61), true)
+  eq(#litmus.results_history.u, 2, 'one run for the repeated answer')
+  eq(litmus.results_history.u[1].at, 61, 'its time the latest')
+  local lines = litmus.results_lines(litmus.results_history.u)
+  eq(lines[1]:match('^Last run %d%d:%d%d:%d%d · version 2 · SC ✓ · TSO ✗ %(cancelled%)$') ~= nil, true, lines[1])
+  eq(lines[2], '  model  verdict                    engine  executions  states  time    completeness')
+  eq(lines[3], '  SC     ✓                          dpor    1,234       3       2.3 ms  complete')
+  eq(lines[4], '  TSO    ✗ (condition not decided)  dpor    1,234       3       2.3 ms  stopped: cancelled before the end')
+  eq(lines[5], '')
+  eq(lines[6], 'Previous runs')
+  eq(lines[7]:match('^%- %d%d:%d%d:%d%d · version 1 · SC ✓ · TSO ✗$') ~= nil, true, lines[7])
+  eq(#lines, 10)
+  -- an axiomatic model: herd's answer beside its mark, no time
+  local cells = litmus.results_cells({ model = 'aarch64', label = 'aarch64.cat (litmus)', mark = '✓', exists = 'No', engine = 'axiomatic', executions = 3, completeness = 'complete' })
+  eq(table.concat(cells, '|'), 'aarch64.cat (litmus)|✓ No|axiomatic|3|–|–|complete')
+  for i = 1, 25 do litmus.results_record({ uri = 'v', version = i, state = 'done', models = {} }, i) end
+  eq(#litmus.results_history.v, 20, 'capped')
+  eq(litmus.results_history.v[1].version, 25, 'newest first')
+  litmus.results_history = {}
+end)

@@ -7,6 +7,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import { chromium } from 'playwright-core';
 import { polishChecks } from './scenarios/polish.mjs';
+import { resultsChecks } from './scenarios/results.mjs';
 
 const url = process.env.CODE_SERVER_URL;
 const workspace = process.env.WORKSPACE;
@@ -423,6 +424,8 @@ async function verifyAllChecks() {
       };
       new MutationObserver(read).observe(document.body, { subtree: true, childList: true, characterData: true });
     });
+    // (from here: the language server's own runs of open files came before)
+    await page.evaluate(() => (window.__summaries = []));
     const started = Date.now();
     await runCommand('Litmus: Verify All Files');
     const toast = page.locator('.notifications-toasts .notification-toast', { hasText: /Litmus: verified \d+ files/ }).first();
@@ -893,6 +896,7 @@ try {
     if (only.includes('dialects')) await dialectChecks();
     if (only.includes('model')) await modelChecks();
     if (only.includes('polish')) await polishChecks({ page, check, quickOpen, runCommand, setTheme, traceFrame, workspace, LONG, FILE });
+    if (only.includes('results')) await resultsChecks({ page, check, runCommand, quickOpen, goTo, workspace, LONG });
     await browser.close();
     console.log(`${passed} passed, ${failed} failed`);
     process.exit(failed === 0 ? 0 : 1);
@@ -1093,6 +1097,7 @@ try {
   await powerArmChecks();
   await dialectChecks();
   await modelChecks();
+  await resultsChecks({ page, check, runCommand, quickOpen, goTo, workspace, LONG });
 
   await check('a missing server binary is reported once, naming the setting', async () => {
     await page.keyboard.press('Escape');

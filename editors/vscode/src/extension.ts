@@ -37,7 +37,9 @@ import {
   toServerSettings,
 } from './logic/settings';
 import { formatStatus, parseStatus, STATUS_NOTIFICATION, StatusStore } from './logic/status';
-import { registerTestExplorer } from './testing';
+import { registerTestExplorer, TestExplorer } from './testing';
+import { parseResults, RESULTS_NOTIFICATION } from './logic/results';
+import { ResultsView } from './resultsView';
 import { AxiomaticView } from './axiomaticView';
 import { CAT_LANGUAGE_ID, CatSupport, MODEL_CHANGES_NOTIFICATION, WRITE_BUILTIN_MODEL } from './catSupport';
 import { normUri, toRange } from './editorUtil';
@@ -72,6 +74,9 @@ let serverBinary: string | undefined;
 /** The trace view and the axiomatic view (one panel each, reused). */
 let traces: TraceView;
 let axiomatic: AxiomaticView;
+/** The results view and the Testing items, both fed by `litmus/results`. */
+let results: ResultsView;
+let explorer: TestExplorer;
 
 function settingsFor(scope?: vscode.ConfigurationScope): ServerSettings {
   const cfg = vscode.workspace.getConfiguration('litmus', scope);
@@ -123,7 +128,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   traces = new TraceView({ client: () => client, showStartError, activeTarget });
   axiomatic = new AxiomaticView(() => client);
   cats = new CatSupport();
+  results = new ResultsView();
   context.subscriptions.push(
+    results,
     cats,
     vscode.commands.registerCommand(WRITE_BUILTIN_MODEL, () => cats.writeBuiltinModel()),
     traces,
@@ -173,7 +180,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     }),
     { dispose: () => void stopClient() },
   );
-  registerTestExplorer(context, {
+  explorer = registerTestExplorer(context, {
     binary: () => (serverBinary ? { path: serverBinary } : { error: startError ?? 'the litmus binary was not found' }),
     log: (line) => output.appendLine(line),
   });
@@ -273,6 +280,13 @@ async function startClient(context: vscode.ExtensionContext): Promise<void> {
   const c = new LanguageClient('litmus', 'Litmus', serverOptions, clientOptions);
   context.subscriptions.push(
     c.onNotification(MODEL_CHANGES_NOTIFICATION, (raw: unknown) => cats.modelChanged(raw)),
+    // a finished check: the results view's history and the document's Testing items (gutter)
+    c.onNotification(RESULTS_NOTIFICATION, (raw: unknown) => {
+      const r = parseResults(raw);
+      if (!r) return;
+      results.record(r);
+      explorer.showServerResults(r);
+    }),
     c.onNotification(STATUS_NOTIFICATION, (raw: unknown) => {
       const s = parseStatus(raw);
       if (s && statuses.update(normUri(s.uri), s)) {

@@ -10,6 +10,7 @@ import * as cp from 'child_process';
 import * as vscode from 'vscode';
 import { checkArgs, CliDocument, fileResults, ItemResult, parseCliJson, reportsByPath } from './logic/testResults';
 import { FileNode, fileTree, Model, modelsToRun, normalizeModels, Range } from './logic/testTree';
+import { itemDescription, ResultsParams, serverItemResults } from './logic/results';
 
 export const VERIFY_ALL = 'litmus.verifyAllFiles';
 const GLOB = '**/*.litmus';
@@ -54,7 +55,17 @@ function runCli(bin: string, args: string[], cwd: string | undefined, stdin: str
   });
 }
 
-export function registerTestExplorer(context: vscode.ExtensionContext, deps: TestExplorerDeps): void {
+/** What the extension asks of the test explorer. */
+export interface TestExplorer {
+  /**
+   * Gives a document's Testing items the results of a check the server finished (a test run
+   * of its own, as Dafny's extension does), so the gutter shows the last finished run. Ignored
+   * unless the items were built from the text that was checked (same version).
+   */
+  showServerResults(p: ResultsParams): void;
+}
+
+export function registerTestExplorer(context: vscode.ExtensionContext, deps: TestExplorerDeps): TestExplorer {
   const ctrl = vscode.tests.createTestController('litmus', 'Litmus');
   /** Item tree per file uri, built from the text the file has now (editor or disk). */
   const trees = new Map<string, FileNode>();
@@ -174,6 +185,64 @@ export function registerTestExplorer(context: vscode.ExtensionContext, deps: Tes
     vscode.workspace.onDidChangeWorkspaceFolders(() => void discover()),
   );
 
+  /** Puts `results` of the file `uri` into `run`. */
+  function report(run: vscode.TestRun, uri: string, results: ItemResult[]): void {
+    const fileItem = ctrl.items.get(uri);
+    if (!fileItem) return;
+    const byId = new Map<string, vscode.TestItem>([[fileItem.id, fileItem]]);
+    fileItem.children.forEach((c) => {
+      byId.set(c.id, c);
+      c.children.forEach((m) => byId.set(m.id, m));
+    });
+    for (const r of results) {
+      const item = byId.get(r.id);
+      if (!item) continue;
+      const messages = r.messages.map((m) => {
+        const tm = new vscode.TestMessage(m.text);
+        if (m.range && item.uri) tm.location = new vscode.Location(item.uri, toRange(m.range));
+        return tm;
+      });
+      if (r.outcome === 'passed') run.passed(item, r.durationMs);
+      else if (r.outcome === 'failed') run.failed(item, messages, r.durationMs);
+      else if (r.outcome === 'errored') run.errored(item, messages, r.durationMs);
+      else run.skipped(item);
+      if (r.detail) run.appendOutput(`${item.uri ? vscode.workspace.asRelativePath(item.uri, false) : ''}: ${r.detail}\r\n`, undefined, item);
+    }
+  }
+
+  function showServerResults(p: ResultsParams): void {
+    const uri = vscode.Uri.parse(p.uri).toString();
+    const doc = openDoc(vscode.Uri.parse(uri));
+    // a file opened before discovery reached it (a new file): its items now
+    if (doc && !trees.has(uri) && isLitmus(doc) && inWorkspace(doc.uri)) upsert(doc.uri, doc.getText());
+    const tree = trees.get(uri);
+    const fileItem = ctrl.items.get(uri);
+    // the items must be those of the checked text: a later edit rebuilt them (its own check follows)
+    if (!tree || !fileItem || !doc || doc.version !== p.version || texts.get(uri) !== doc.getText()) return;
+    const results = serverItemResults(tree, p);
+    if (!results) return;
+    // herd's answer (Ok / No) or why a check stopped, beside each model's name
+    fileItem.children.forEach((c) => {
+      const kind = tree.children.find((n) => n.id === c.id)?.kind ?? 'assert';
+      c.children.forEach((m) => {
+        const model = m.id.slice(m.id.lastIndexOf('/') + 1);
+        m.description = itemDescription(
+          p.models.find((r) => r.model === model),
+          kind,
+        );
+      });
+    });
+    // (preserveFocus: a save must not move the focus to the Test Results view)
+    const run = ctrl.createTestRun(new vscode.TestRunRequest([fileItem], undefined, undefined, false, true), `${fileItem.label}: checked by the language server (${p.state})`, true);
+    if (fileItem.children.size === 0) run.started(fileItem);
+    fileItem.children.forEach((c) => {
+      if (c.children.size === 0) run.started(c);
+      c.children.forEach((m) => run.started(m));
+    });
+    report(run, uri, results);
+    run.end();
+  }
+
   /** Runs the requested items (all files when `include` is empty) and reports the results. */
   async function runTests(request: vscode.TestRunRequest, token: vscode.CancellationToken): Promise<{ files: number; failed: number }> {
     const run = ctrl.createTestRun(request);
@@ -233,27 +302,7 @@ export function registerTestExplorer(context: vscode.ExtensionContext, deps: Tes
       const apply = (uri: string, results: ItemResult[]) => {
         summary.files++;
         if (results.some((r) => r.outcome === 'failed')) summary.failed++;
-        const fileItem = ctrl.items.get(uri);
-        if (!fileItem) return;
-        const byId = new Map<string, vscode.TestItem>([[fileItem.id, fileItem]]);
-        fileItem.children.forEach((c) => {
-          byId.set(c.id, c);
-          c.children.forEach((m) => byId.set(m.id, m));
-        });
-        for (const r of results) {
-          const item = byId.get(r.id);
-          if (!item) continue;
-          const messages = r.messages.map((m) => {
-            const tm = new vscode.TestMessage(m.text);
-            if (m.range && item.uri) tm.location = new vscode.Location(item.uri, toRange(m.range));
-            return tm;
-          });
-          if (r.outcome === 'passed') run.passed(item, r.durationMs);
-          else if (r.outcome === 'failed') run.failed(item, messages, r.durationMs);
-          else if (r.outcome === 'errored') run.errored(item, messages, r.durationMs);
-          else run.skipped(item);
-          if (r.detail) run.appendOutput(`${item.uri ? vscode.workspace.asRelativePath(item.uri, false) : ''}: ${r.detail}\r\n`, undefined, item);
-        }
+        report(run, uri, results);
       };
       if (!bin.path) {
         for (const [uri] of perFile) {
@@ -302,4 +351,5 @@ export function registerTestExplorer(context: vscode.ExtensionContext, deps: Tes
   );
 
   void discover();
+  return { showServerResults };
 }

@@ -35,6 +35,7 @@ pub mod position;
 pub mod queue;
 pub mod relaxed;
 pub mod requests;
+pub mod results;
 pub mod symbols;
 pub mod to_proto;
 pub mod tokens;
@@ -299,7 +300,7 @@ impl Ctx {
 
     /// Sends `litmus/status` for a document: `state` and the verdicts shown now.
     pub async fn send_status(&self, uri: &Uri, state: &str) {
-        let v = {
+        let (v, results) = {
             let st = self.state();
             let Some(d) = st.docs.get(uri) else { return };
             // How many checks wait for a place (`queue`), this one included when "queued".
@@ -317,9 +318,19 @@ impl Ctx {
             // herd's AArch64 and RISC-V tests: their own model's verdict (`axiom::status_body`).
             let body = axiom::status_body(d, problem.clone())
                 .unwrap_or_else(|| verdict::status_body(d.test.as_deref(), problem, &d.results));
-            to_proto::status(uri, d.version, state, &body, queued)
+            let results = results::params(uri, d, state);
+            (
+                to_proto::status(uri, d.version, state, &body, queued),
+                results,
+            )
         };
         self.client.send_notification::<StatusNotification>(v).await;
+        if let Some(r) = results {
+            // a finished check, for the client's Testing items and results view
+            self.client
+                .send_notification::<results::ResultsNotification>(r)
+                .await;
+        }
     }
 
     /// Asks the client to re-request lenses and inlay hints, if it can.

@@ -21,7 +21,8 @@
 -- [n]], :LitmusStatus, and :LitmusVerifyAll [DIR] (every `.litmus` file under DIR checked by one
 -- `litmus check --json` run, problems in the quickfix list), and :LitmusAxiomatic (an AArch64,
 -- RISC-V, POWER, ARMv7 or C test's verdict, the check and cycle that forbid its state or a witness,
--- as text).
+-- as text), and :LitmusResults (each model's verdict and numbers of the last finished check, from the
+-- `litmus/results` notification, and the session's previous runs, in a scratch buffer).
 
 local M = {}
 
@@ -56,6 +57,7 @@ local status = require('litmus.status')(M)
 local schedule = require('litmus.schedule')(M)
 require('litmus.trace')(M)
 require('litmus.verify_all')(M)
+require('litmus.results')(M)
 local on_hover, on_status = status.on_hover, status.on_status
 local lens_show_schedule = schedule.lens_show_schedule
 
@@ -171,6 +173,9 @@ local function client_config(bufnr, cmd)
     handlers = {
       ['litmus/status'] = on_status,
       ['textDocument/hover'] = on_hover,
+      ['litmus/results'] = function(err, params)
+        M.on_results(err, params)
+      end,
       ['litmus/modelChanges'] = function(err, params)
         M.on_model_changes(err, params)
       end,
@@ -237,6 +242,7 @@ local function define_commands()
     LitmusShowSchedule = { M.show_schedule, 'Schedule of the violation/witness nearest the cursor (of MODEL), in the quickfix list', '?' },
     LitmusTrace = { M.trace, 'Trace of the counterexample nearest the cursor (MODEL [N]): buffers and memory after every step', '*' },
     LitmusAxiomatic = { M.axiomatic, 'The axiomatic verdict of an AArch64, RISC-V, POWER, ARMv7 or C test: the check and cycle that forbid its state, or a witness' },
+    LitmusResults = { M.results, 'The verdict, engine, executions, states, time and completeness of each model, and the previous runs, in a scratch buffer' },
     LitmusCopySchedule = { M.copy_schedule, 'Copy the schedule nearest the cursor to the + register' },
     LitmusStatus = {
       function()
