@@ -49,6 +49,9 @@ pub struct CReport {
     /// true`): those that satisfy it (`exists`, `~exists`) or violate it (`forall`). The
     /// verdict is exact; the counts, states and flags are those executions' alone.
     pub partial: bool,
+    /// Model runs not made: choices of a `with` that a check forbids as a group
+    /// ([`crate::cat::Model::prune`]). They change nothing else in the report.
+    pub pruned: u64,
 }
 
 /// Which executions [`check_c_with`] examines.
@@ -401,6 +404,7 @@ pub fn check_c_with(
         witness: None,
         forbidden: None,
         partial,
+        pruned: 0,
     };
     let mut states: BTreeSet<Vec<(u8, String, i64)>> = BTreeSet::new();
     let mut flags = BTreeSet::new();
@@ -453,7 +457,8 @@ pub fn check_c_with(
                                 rf: rf.clone(),
                                 failure,
                             };
-                            for (out, _) in runs {
+                            for out in runs {
+                                rep.pruned += out.pruned as u64;
                                 if tally.run(out.failed, sat, cond.quantifier, &exe) {
                                     flags.extend(out.flags);
                                     let st = keys

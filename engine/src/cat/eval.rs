@@ -23,6 +23,12 @@ pub struct Env {
     pub(super) depth: usize,
     /// Where the stack was when the model started (0: not running).
     pub(super) stack_base: usize,
+    /// Whether a group of choices of a `with` that a check forbids as a whole runs as one
+    /// ([`super::prune`]; on by default, off to compare).
+    pub(super) prune: bool,
+    /// Whether each choice's own environment is kept ([`super::Model::run`] returns the
+    /// chosen one; [`super::Model::run_all`] none).
+    pub(super) keep: bool,
 }
 
 /// A check that failed: it forbids the candidate (or, for a `flag`, is reported).
@@ -43,6 +49,9 @@ pub struct Outcome {
     /// The names of the flags that hold, and [`UNDEF_FLAG`] when an `undefined_unless`
     /// check fails.
     pub flags: Vec<String>,
+    /// Not run: a choice of a group of choices that a check forbids as a whole; the failure
+    /// is the group's first ([`super::prune`]).
+    pub pruned: bool,
 }
 
 impl Outcome {
@@ -71,6 +80,8 @@ impl Env {
             values: Vec::new(),
             depth: 0,
             stack_base: 0,
+            prune: true,
+            keep: true,
         }
     }
     pub fn universe(&self) -> Set {

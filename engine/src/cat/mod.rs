@@ -21,6 +21,7 @@ mod names;
 pub mod outline;
 mod parse;
 mod parse_stmt;
+mod prune;
 pub mod rel;
 mod run;
 mod value;
@@ -257,6 +258,9 @@ pub struct Model {
     /// The project's `stdlib.cat`, in scope before every model as herd's is.
     pub prelude: Vec<Stmt>,
     pub stmts: Vec<Stmt>,
+    /// Whether a group of choices of a `with` that a check forbids as a whole is run as
+    /// one ([`prune`]): on by default; off only to compare.
+    pub prune: bool,
 }
 
 /// The project's cat standard library (MIT, written from herd's manual): file name and text.
@@ -333,7 +337,11 @@ impl Model {
             });
             Ok(prune_prelude(lib.as_ref().map_err(Clone::clone)?, &stmts))
         })?;
-        Ok(Model { prelude, stmts })
+        Ok(Model {
+            prelude,
+            stmts,
+            prune: true,
+        })
     }
 
     /// Parses a model made of a bell file (herd's `-bell`: `enum`s, `instructions`, the
@@ -451,6 +459,7 @@ impl Model {
     /// that of the first allowed choice (its flags the union of every allowed choice's), and
     /// `env` is left as that choice's; if none is allowed, the first choice's failure.
     pub fn run(&self, env: &mut Env) -> Result<Outcome, CatError> {
+        (env.prune, env.keep) = (self.prune, true);
         let mut branches = run::run(&self.prelude, &self.stmts, env)?;
         let Some(first_ok) = branches.iter().position(|b| b.0.failed.is_none()) else {
             return Ok(branches.into_iter().next().map(|b| b.0).unwrap_or_default());
@@ -475,18 +484,13 @@ impl Model {
     }
 
     /// Evaluates the model on one candidate, every choice of its `with ... from ...`
-    /// statements apart: one outcome and final environment per choice, in order.
-    pub fn run_all(&self, env: &Env) -> Result<Vec<(Outcome, Env)>, CatError> {
+    /// statements apart: one outcome per choice, in order. A choice of a group that a check
+    /// forbids as a whole ([`prune`]) is not run: its outcome is the group's first failure.
+    pub fn run_all(&self, env: &Env) -> Result<Vec<Outcome>, CatError> {
         let mut start = env.clone();
+        (start.prune, start.keep) = (self.prune, false);
         let branches = run::run(&self.prelude, &self.stmts, &mut start)?;
-        let mut start = Some(start);
-        Ok(branches
-            .into_iter()
-            .map(|(o, e)| {
-                let e = e.or_else(|| start.take()).unwrap_or_else(|| env.clone());
-                (o, e)
-            })
-            .collect())
+        Ok(branches.into_iter().map(|(o, _)| o).collect())
     }
 }
 

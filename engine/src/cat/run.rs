@@ -2,6 +2,7 @@
 //! of each `with x from e`.
 
 use super::eval::*;
+use super::prune;
 use super::{CatError, CheckKind, CheckMode, Expr, Pat, Stmt};
 use std::sync::Arc;
 
@@ -9,7 +10,7 @@ use std::sync::Arc;
 /// environment (`None`: the caller's, as the model left it).
 pub(super) type Branch = (Outcome, Option<Env>);
 
-enum Flow {
+pub(super) enum Flow {
     Go,
     Stop,
 }
@@ -106,23 +107,12 @@ fn exec(
                         return Ok(());
                     }
                     stack.push(&block[i + 1..]);
-                    for c in choices {
-                        let mut e2 = env.clone();
-                        e2.vars.insert(x.clone(), c);
-                        let start = results.len();
-                        let mut o = origin.clone();
-                        exec(stack.clone(), &mut e2, out.clone(), results, &mut o).map_err(
-                            |mut e| {
-                                if e.file.is_none() {
-                                    e.file = o.map(|o| o.to_string());
-                                }
-                                e
-                            },
-                        )?;
-                        if let Some(r) = results[start..].iter_mut().find(|r| r.1.is_none()) {
-                            r.1 = Some(e2);
-                        }
-                    }
+                    let w = With {
+                        x,
+                        stack: &stack,
+                        out: &out,
+                    };
+                    w.run(&choices, env, results, origin)?;
                     return Ok(());
                 }
                 s => {
@@ -136,6 +126,70 @@ fn exec(
     }
     results.push((out, None));
     Ok(())
+}
+
+/// The rest of the model after a `with x from e`, to run once per choice.
+struct With<'s, 'a> {
+    x: &'s str,
+    stack: &'s [&'a [Stmt]],
+    out: &'s Outcome,
+}
+
+impl<'a> With<'_, 'a> {
+    /// Runs the choices in order; a group of them that fails a check that only grows with
+    /// `x` on the pairs they share is forbidden as a whole: only its first member runs
+    /// ([`super::prune`]).
+    fn run(
+        &self,
+        choices: &[Value],
+        env: &Env,
+        results: &mut Vec<Branch>,
+        origin: &mut Option<Arc<str>>,
+    ) -> Result<(), CatError> {
+        if env.prune && choices.len() >= prune::GROUP {
+            if let Some(common) = prune::intersection(choices, env.n) {
+                let mut e2 = env.clone();
+                e2.vars.insert(self.x.to_string(), common);
+                if prune::fails_on_every_member(self.stack, &mut e2, self.x) {
+                    let start = results.len();
+                    self.run(&choices[..1], env, results, origin)?;
+                    // the others fail too: their branches are the first one's failure
+                    let mut first = results[start].0.clone();
+                    first.pruned = true;
+                    results.extend((1..choices.len()).map(|_| (first.clone(), None)));
+                    return Ok(());
+                }
+                let (a, b) = choices.split_at(choices.len() / 2);
+                self.run(a, env, results, origin)?;
+                return self.run(b, env, results, origin);
+            }
+        }
+        for c in choices {
+            let mut e2 = env.clone();
+            e2.vars.insert(self.x.to_string(), c.clone());
+            let start = results.len();
+            let mut o = origin.clone();
+            exec(
+                self.stack.to_vec(),
+                &mut e2,
+                self.out.clone(),
+                results,
+                &mut o,
+            )
+            .map_err(|mut e| {
+                if e.file.is_none() {
+                    e.file = o.map(|o| o.to_string());
+                }
+                e
+            })?;
+            if env.keep {
+                if let Some(r) = results[start..].iter_mut().find(|r| r.1.is_none()) {
+                    r.1 = Some(e2);
+                }
+            }
+        }
+        Ok(())
+    }
 }
 
 fn match_clause<'a>(
@@ -169,7 +223,7 @@ fn exec_flat(stmts: &[Stmt], env: &mut Env, out: &mut Outcome) -> Result<Flow, C
 }
 
 /// One statement; `Stop` when a check forbids the candidate.
-fn step(s: &Stmt, env: &mut Env, out: &mut Outcome) -> Result<Flow, CatError> {
+pub(super) fn step(s: &Stmt, env: &mut Env, out: &mut Outcome) -> Result<Flow, CatError> {
     match s {
         Stmt::Let(binds, at) => {
             let vals = binds
