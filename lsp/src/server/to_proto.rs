@@ -12,27 +12,11 @@ use super::position::{self, Encoding};
 use super::symbols::{Occurrence, Sym};
 use super::view::ScheduleView;
 
-#[derive(Clone, Copy)]
-pub struct Conv<'a> {
-    pub rope: &'a Rope,
-    pub enc: Encoding,
-    pub uri: &'a lsp::Uri,
-}
+pub use super::position::Conv;
 
+/// Protocol values of the views, in the coordinates of one document ([`Conv`] is defined with
+/// the positions, `position.rs`, so that the state's [`super::state::Snapshot`] can hold one).
 impl Conv<'_> {
-    pub fn range(&self, s: Span) -> lsp::Range {
-        position::range(self.rope, self.enc, s)
-    }
-    pub fn pos(&self, off: u32) -> lsp::Position {
-        position::position(self.rope, self.enc, off)
-    }
-    pub fn location(&self, s: Span) -> lsp::Location {
-        lsp::Location {
-            uri: self.uri.clone(),
-            range: self.range(s),
-        }
-    }
-
     pub fn diagnostic(&self, d: &Diagnostic) -> lsp::Diagnostic {
         let severity = match d.severity {
             Severity::Error => lsp::DiagnosticSeverity::ERROR,
@@ -369,7 +353,7 @@ pub fn initialize_result(utf8: bool) -> lsp::InitializeResult {
                     "litmus.verify".into(),
                     "litmus.showSchedule".into(),
                     "litmus.cancel".into(),
-                    super::unbounded::COMMAND.into(),
+                    super::commands::VERIFY_UNBOUNDED.into(),
                 ],
                 ..Default::default()
             }),
