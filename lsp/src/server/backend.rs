@@ -17,7 +17,9 @@ use super::engine::Engine;
 use super::position::Encoding;
 use super::state::{ClientCaps, Snapshot};
 use super::to_proto;
+use super::util::guard;
 use super::{axiom, cat, edit, hover, main_loop, queue, requests, trace, verify};
+use super::{complete, doc_highlight, format, rename, wsymbols};
 
 /// The service, for [`run_stdio`] and for in-process tests (which may wrap the engine).
 ///
@@ -376,11 +378,78 @@ impl LanguageServer for Backend {
         &self,
         p: TextDocumentPositionParams,
     ) -> Result<Option<PrepareRenameResponse>> {
-        cat::prepare_rename(&self.ctx, p)
+        if cat::is_cat(&p.text_document.uri) {
+            return cat::prepare_rename(&self.ctx, p);
+        }
+        let r = self.read(&p.text_document.uri, |s| {
+            Some(rename::prepare(s, p.position))
+        })?;
+        refused(r)
     }
 
     async fn rename(&self, p: RenameParams) -> Result<Option<WorkspaceEdit>> {
-        cat::rename(&self.ctx, p)
+        if cat::is_cat(&p.text_document_position.text_document.uri) {
+            return cat::rename(&self.ctx, p);
+        }
+        let tp = &p.text_document_position;
+        let r = self.read(&tp.text_document.uri, |s| {
+            Some(rename::rename(s, tp.position, &p.new_name))
+        })?;
+        refused(r)
+    }
+
+    async fn completion(&self, p: CompletionParams) -> Result<Option<CompletionResponse>> {
+        let tp = &p.text_document_position;
+        if cat::is_cat(&tp.text_document.uri) {
+            return Ok(None);
+        }
+        self.read(&tp.text_document.uri, |s| {
+            complete::completion(s, tp.position)
+        })
+    }
+
+    async fn document_highlight(
+        &self,
+        p: DocumentHighlightParams,
+    ) -> Result<Option<Vec<DocumentHighlight>>> {
+        let tp = &p.text_document_position_params;
+        if cat::is_cat(&tp.text_document.uri) {
+            return Ok(None);
+        }
+        self.read(&tp.text_document.uri, |s| {
+            doc_highlight::highlights(s, tp.position)
+        })
+    }
+
+    async fn formatting(&self, p: DocumentFormattingParams) -> Result<Option<Vec<TextEdit>>> {
+        if cat::is_cat(&p.text_document.uri) {
+            return Ok(None);
+        }
+        self.read(&p.text_document.uri, format::formatting)
+    }
+
+    async fn symbol(&self, p: WorkspaceSymbolParams) -> Result<Option<WorkspaceSymbolResponse>> {
+        let roots = crate::server::util::lock(&self.ctx.shared.cat.roots).clone();
+        let (mut out, open) = {
+            let st = self.ctx.state();
+            guard(|| wsymbols::open_symbols(&st, &p.query))?
+        };
+        let query = p.query.clone();
+        let files =
+            tokio::task::spawn_blocking(move || wsymbols::file_symbols(&open, &roots, &query))
+                .await
+                .unwrap_or_default();
+        out.extend(files);
+        Ok(Some(WorkspaceSymbolResponse::Flat(out)))
+    }
+}
+
+/// A request's answer, or its refusal as an `invalid params` error with the reason.
+fn refused<T>(r: Option<std::result::Result<Option<T>, String>>) -> Result<Option<T>> {
+    match r {
+        None => Ok(None),
+        Some(Ok(v)) => Ok(v),
+        Some(Err(m)) => Err(Error::invalid_params(m)),
     }
 }
 

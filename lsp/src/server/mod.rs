@@ -26,13 +26,16 @@ pub mod cat;
 pub mod catdoc;
 pub mod cdoc;
 pub mod commands;
+pub mod complete;
 pub mod config;
 pub mod ctx;
 pub mod custom;
+pub mod doc_highlight;
 pub mod document;
 pub mod edit;
 pub mod engine;
 pub mod fences;
+pub mod format;
 pub mod highlight;
 pub mod hover;
 pub mod main_loop;
@@ -40,6 +43,7 @@ pub mod msg;
 pub mod position;
 pub mod queue;
 pub mod relaxed;
+pub mod rename;
 pub mod requests;
 pub mod state;
 pub mod symbols;
@@ -53,6 +57,7 @@ pub mod util;
 pub mod verdict;
 pub mod verify;
 pub mod view;
+pub mod wsymbols;
 
 /// Runs the server on stdin/stdout; returns the process exit code.
 pub fn run_stdio() -> i32 {
