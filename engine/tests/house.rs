@@ -1,6 +1,7 @@
 //! The rules of the house that the compiler does not check (ARCHITECTURE.md): no import cycle
 //! among the modules of `engine/src` (a module being a file or folder directly under it) nor
-//! among those of `engine/src/syntax`, nor among those of `lsp/src`, no
+//! among those of `engine/src/syntax`, nor among those of `lsp/src`, `lsp/src/server` and
+//! `lsp/src/server/cat`, no
 //! Rust file over 600 lines in `engine/src` and `lsp/src`, and no
 //! `clippy::too_many_arguments` allowed there. Reads the sources; takes milliseconds.
 
@@ -200,6 +201,177 @@ fn the_modules_of_the_front_end_import_no_cycle() {
     assert!(
         cycles.is_empty(),
         "import cycles in syntax:\n{}",
+        cycles.join("\n")
+    );
+}
+
+/// The language server's modules go one way (`docs/design/lsp.md#layers`): no import cycle
+/// among the modules directly under `lsp/src/server` (a file, or the `cat` folder), counting
+/// `super::` paths (and `crate::server::`, `super::super::` from `cat`'s files). `mod.rs` is
+/// the root: it declares every module and only re-exports, so a module that names an item of
+/// `mod.rs` (`super::Ctx`) imports the root, and that is a cycle too.
+#[test]
+fn the_modules_of_the_server_import_no_cycle() {
+    let src = root().join("lsp/src/server");
+    let files = rust_files(&src);
+    let module = |p: &Path| top_module(&src, p);
+    let modules: BTreeSet<String> = files.iter().map(|p| module(p)).collect();
+    let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for p in &files {
+        let m = module(p);
+        let text = code(&std::fs::read_to_string(p).expect("a source file"));
+        if m == "mod" {
+            // The root declares every module.
+            let others = modules.iter().filter(|x| *x != "mod").cloned();
+            edges.entry(m).or_default().extend(others);
+            continue;
+        }
+        let nested = p.parent() != Some(src.as_path());
+        let mut deps = paths_after(&text, "crate::server::");
+        if !nested || p.file_name().is_some_and(|n| n == "mod.rs") {
+            deps.extend(paths_after(&text, "super::"));
+        } else {
+            deps.extend(paths_after(&text, "super::super::"));
+        }
+        for dep in deps {
+            let dep = if modules.contains(&dep) {
+                dep
+            } else {
+                "mod".into()
+            };
+            if dep != m && !dep.is_empty() {
+                edges.entry(m.clone()).or_default().insert(dep);
+            }
+        }
+    }
+    layer_report("server", &modules, &edges);
+    // Each module imports only from its own layer or those below.
+    let layer_of = |m: &str| SERVER_LAYERS.iter().position(|(_, ms)| ms.contains(&m));
+    let mut unlisted = vec![];
+    let mut upward = vec![];
+    for m in &modules {
+        let Some(l) = layer_of(m) else {
+            if m != "mod" {
+                unlisted.push(m.clone());
+            }
+            continue;
+        };
+        for dep in edges.get(m).into_iter().flatten() {
+            if let Some(k) = layer_of(dep) {
+                if k > l {
+                    let (from, to) = (SERVER_LAYERS[l].0, SERVER_LAYERS[k].0);
+                    upward.push(format!("{m} ({from}) imports {dep} ({to})"));
+                }
+            }
+        }
+    }
+    assert!(
+        unlisted.is_empty(),
+        "put these modules of lsp/src/server in a layer of SERVER_LAYERS: {unlisted:?}"
+    );
+    assert!(
+        upward.is_empty(),
+        "imports up the layers:\n{}",
+        upward.join("\n")
+    );
+}
+
+/// The server's layers, lowest first (`docs/design/lsp.md#layers`): a module imports from its
+/// own layer and those below, never above. What reads the state (views, protocol values,
+/// requests) knows nothing of the handle, the planner or the loop.
+const SERVER_LAYERS: &[(&str, &[&str])] = &[
+    (
+        "foundations",
+        &[
+            "util",
+            "commands",
+            "engine",
+            "position",
+            "tokens",
+            "config",
+            "symbols",
+            "highlight",
+            "asm",
+            "queue",
+            "cdoc",
+            "catdoc",
+            "plain",
+        ],
+    ),
+    ("state", &["document", "cache", "state"]),
+    (
+        "reading the state",
+        &[
+            "target",
+            "verdict",
+            "view",
+            "relaxed",
+            "unbounded",
+            "axiom",
+            "trace",
+            "to_proto",
+            "hover",
+            "requests",
+            "complete",
+            "rename",
+            "doc_highlight",
+            "format",
+            "wsymbols",
+            "results",
+        ],
+    ),
+    ("the handle", &["msg", "ctx"]),
+    ("planning", &["verify", "edit", "axcheck", "fences", "cat"]),
+    ("the loop", &["main_loop"]),
+    ("handlers", &["backend", "custom", "transport"]),
+];
+
+/// The cat files' server (`lsp/src/server/cat`) likewise: no cycle among its modules.
+#[test]
+fn the_modules_of_the_cat_server_import_no_cycle() {
+    let src = root().join("lsp/src/server/cat");
+    let files = rust_files(&src);
+    let module = |p: &Path| top_module(&src, p);
+    let modules: BTreeSet<String> = files.iter().map(|p| module(p)).collect();
+    let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for p in &files {
+        let m = module(p);
+        let text = code(&std::fs::read_to_string(p).expect("a source file"));
+        if m == "mod" {
+            let others = modules.iter().filter(|x| *x != "mod").cloned();
+            edges.entry(m).or_default().extend(others);
+            continue;
+        }
+        let mut deps = paths_after(&text, "crate::server::cat::");
+        deps.extend(paths_after(&text, "super::"));
+        for dep in deps {
+            let dep = if modules.contains(&dep) {
+                dep
+            } else {
+                "mod".into()
+            };
+            if dep != m && !dep.is_empty() {
+                edges.entry(m.clone()).or_default().insert(dep);
+            }
+        }
+    }
+    layer_report("server/cat", &modules, &edges);
+}
+
+fn layer_report(
+    name: &str,
+    modules: &BTreeSet<String>,
+    edges: &BTreeMap<String, BTreeSet<String>>,
+) {
+    let cycles = cycles(modules, edges);
+    let n_edges: usize = edges.values().map(|s| s.len()).sum();
+    println!(
+        "{name}: {} modules, {n_edges} imports between them",
+        modules.len()
+    );
+    assert!(
+        cycles.is_empty(),
+        "import cycles in {name}:\n{}",
         cycles.join("\n")
     );
 }

@@ -409,5 +409,42 @@ else
     end
   end)
 
+  check("completion and rename through Neovim's client: P0's registers in its body, `P0:r0` in the condition, r0 renamed in P0 and the condition", function()
+    vim.cmd('edit ' .. write_file(tmp .. '/real-edit.litmus', SB))
+    local b = vim.api.nvim_get_current_buf()
+    wait_for(15000, 'the server on the new buffer', function()
+      for _, cl in pairs(buf_clients(b)) do
+        if cl.name == 'litmus' and cl.initialized then return true end
+      end
+      return false
+    end)
+    eq(vim.bo[b].omnifunc, 'v:lua.vim.lsp.omnifunc', 'omnifunc set by the plugin')
+    local function labels(line, character)
+      local res = vim.lsp.buf_request_sync(b, 'textDocument/completion', {
+        textDocument = { uri = vim.uri_from_bufnr(b) },
+        position = { line = line, character = character },
+      }, 15000)
+      local out = {}
+      for _, r in pairs(res or {}) do
+        for _, i in ipairs(r.result or {}) do out[i.label] = true end
+      end
+      return out
+    end
+    local body = labels(4, 2) -- `  r0 = y;` in P0
+    eq(body.r0 and body.x and body.fence and not body.r1, true, 'P0 body: ' .. vim.inspect(vim.tbl_keys(body)))
+    local cond = labels(10, 10) -- inside the condition
+    eq(cond['P0:r0'] and cond['P1:r1'] and cond['&&'], true, 'condition: ' .. vim.inspect(vim.tbl_keys(cond)))
+    vim.api.nvim_win_set_cursor(0, { 5, 2 })
+    vim.lsp.buf.rename('seen')
+    wait_for(15000, 'the rename applied', function()
+      local l = vim.api.nvim_buf_get_lines(b, 0, -1, false)
+      return l[5] == '  seen = y;'
+    end)
+    local l = vim.api.nvim_buf_get_lines(b, 0, -1, false)
+    eq(l[11], '~exists (P0:seen == 0 && P1:r1 == 0)', 'the condition follows')
+    eq(l[9], '  r1 = x;', "P1's register untouched")
+    vim.cmd('bwipe!')
+  end)
+
   stop_all()
 end

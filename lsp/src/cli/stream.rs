@@ -137,7 +137,7 @@ fn load_task(
     let file = match r {
         Ok(f) => f,
         Err(e) => {
-            let msg = crate::server::panic_message(&*e);
+            let msg = crate::server::util::panic_message(&*e);
             let _ = tx.send(Event::new(fi as u64, Kind::Failed(None, msg)));
             return;
         }
@@ -188,7 +188,7 @@ fn check_task(
         }));
         let kind = match r {
             Ok(done) => Kind::Done(model, done),
-            Err(e) => Kind::Failed(Some(model), crate::server::panic_message(&*e)),
+            Err(e) => Kind::Failed(Some(model), crate::server::util::panic_message(&*e)),
         };
         let _ = tx.send(Event::new(fi as u64, kind));
     })

@@ -7,46 +7,22 @@
 //! a lens above it, a hover on it, and the `litmus/axiomatic` reply (the graph of the witness or
 //! of the forbidding cycle, `crate::json::axview`).
 
-use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 use serde::Deserialize;
-use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::*;
 
 use litmus_engine::ast::{Quantifier, Test};
-use litmus_engine::{Control, Diagnostic as EDiag, Severity, Span};
+use litmus_engine::{Diagnostic as EDiag, Severity, Span};
 
+use super::document::AxState;
 use super::document::Document;
 use super::engine::AxFail;
+use super::state::Snapshot;
 use super::verdict::StatusBody;
-use super::{Backend, Ctx, Snapshot};
 use crate::json::axview::AxView;
 
 pub const METHOD: &str = "litmus/axiomatic";
-
-/// The axiomatic check of a document.
-pub enum AxState {
-    /// Waiting for a place in the queue or running; dropping it cancels the job.
-    Running(AxJob),
-    /// Its answer, for the program of `key`.
-    Done {
-        key: String,
-        answer: std::result::Result<Arc<AxView>, AxFail>,
-    },
-}
-
-pub struct AxJob {
-    pub id: u64,
-    pub key: String,
-    pub control: Control,
-}
-
-impl Drop for AxJob {
-    fn drop(&mut self) {
-        self.control.cancel();
-    }
-}
 
 /// Whether `test` is herd's AArch64, RISC-V, POWER, ARMv7 or C (checked here, not by the
 /// operational engines; C tests under the user's model, `super::cdoc`).
@@ -54,12 +30,12 @@ pub fn is_asm(test: &Test) -> bool {
     test.dialect.is_asm() || is_c(test)
 }
 
-fn is_c(test: &Test) -> bool {
+pub(super) fn is_c(test: &Test) -> bool {
     test.dialect == litmus_engine::ast::Dialect::C
 }
 
 /// The key of the program a result belongs to: the program tokens and the condition.
-fn key(d: &Document) -> String {
+pub(super) fn key(d: &Document) -> String {
     format!("{}\n{}", d.tokens.key, d.cond_key)
 }
 
@@ -71,113 +47,8 @@ pub fn current(d: &Document) -> Option<&std::result::Result<Arc<AxView>, AxFail>
     }
 }
 
-fn running(d: &Document) -> bool {
+pub(super) fn running(d: &Document) -> bool {
     matches!(&d.axiom, Some(AxState::Running(j)) if j.key == key(d))
-}
-
-/// Starts the check of an AArch64 or RISC-V document (replacing, so cancelling, a running
-/// one). Returns false, doing nothing, for any other document.
-pub async fn start(ctx: &Ctx, uri: &Uri) -> bool {
-    let (id, control, text, c) = {
-        let mut st = ctx.state();
-        let Some(d) = st.docs.get_mut(uri) else {
-            return false;
-        };
-        if !d.test.as_deref().is_some_and(is_asm) {
-            return false;
-        }
-        let id = ctx.shared.next_job.fetch_add(1, Ordering::Relaxed);
-        let control = Control::new();
-        d.axiom = Some(AxState::Running(AxJob {
-            id,
-            key: key(d),
-            control: control.clone(),
-        }));
-        let c = d.test.as_deref().is_some_and(is_c);
-        (id, control, d.text.clone(), c)
-    };
-    // a C test: the model the setting names, read before the job
-    let setting = match c {
-        true => {
-            let roots = super::lock(&ctx.shared.cat.roots).clone();
-            super::cat::recheck::model_path(ctx, &roots).await
-        }
-        false => None,
-    };
-    let text = (text, c.then_some(setting));
-    ctx.publish(uri).await;
-    ctx.send_status(uri, "running").await;
-    let (ctx, uri) = (ctx.clone(), uri.clone());
-    tokio::spawn(async move {
-        let Some(answer) = run(&ctx, id, &control, text, uri.as_str()).await else {
-            return;
-        };
-        {
-            let mut st = ctx.state();
-            let Some(d) = st.docs.get_mut(&uri) else {
-                return;
-            };
-            let key = match &d.axiom {
-                Some(AxState::Running(j)) if j.id == id => j.key.clone(),
-                _ => return,
-            };
-            d.axiom = Some(AxState::Done { key, answer });
-        }
-        ctx.publish(&uri).await;
-        ctx.refresh_views().await;
-        ctx.send_status(&uri, "done").await;
-    });
-    true
-}
-
-/// The job once it has its place: `None` if it was cancelled.
-async fn run(
-    ctx: &Ctx,
-    id: u64,
-    control: &Control,
-    (text, c): (String, Option<Option<std::path::PathBuf>>),
-    uri: &str,
-) -> Option<std::result::Result<Arc<AxView>, AxFail>> {
-    let limit = ctx
-        .settings()
-        .max_jobs
-        .unwrap_or_else(super::queue::default_limit);
-    ctx.shared.pool.set_limit(limit);
-    let engine = ctx.shared.engine.clone();
-    let ctl = control.clone();
-    let uri = uri.to_string();
-    let shared = ctx.shared.clone();
-    let answer = super::queue::run_one(&ctx.shared.pool, id, control, async {}, move || {
-        let stop = || ctl.is_cancelled();
-        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            if let Some(setting) = c {
-                let path = uri
-                    .parse::<Uri>()
-                    .ok()
-                    .and_then(|u| super::cat::path_of(&u));
-                let models = &shared.cmodels;
-                return super::cdoc::check(models, setting, path, &text, &uri, &stop);
-            }
-            engine.axiomatic(&text, &stop).map(|out| {
-                Arc::new(AxView::new(
-                    &uri,
-                    &out.model,
-                    &out.test,
-                    &out.code,
-                    &text,
-                    &out.report,
-                ))
-            })
-        }))
-        .unwrap_or_else(|e| {
-            Err(AxFail {
-                message: format!("the axiomatic check crashed: {}", super::panic_message(&*e)),
-                span: None,
-            })
-        })
-    })
-    .await?;
-    (!control.is_cancelled()).then_some(answer)
 }
 
 /// Where the verdict is shown: the condition, else the test's name.
@@ -367,15 +238,4 @@ fn urlencode(s: &str) -> String {
 #[derive(Deserialize)]
 pub struct AxParams {
     pub uri: Uri,
-}
-
-impl Backend {
-    /// `litmus/axiomatic {uri}`: the current answer's [`AxView`], or `null` (not an AArch64 or
-    /// RISC-V document, not checked yet, or it could not be checked).
-    pub async fn axiomatic(&self, p: AxParams) -> Result<Option<AxView>> {
-        self.ctx.read(&p.uri, |snap| match current(snap.doc) {
-            Some(Ok(v)) => Some((**v).clone()),
-            _ => None,
-        })
-    }
 }

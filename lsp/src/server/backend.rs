@@ -1,21 +1,48 @@
 //! The `LanguageServer` handlers: thin. A request takes a [`Snapshot`] of its document under
 //! the state lock and calls a pure function of [`requests`] (or [`hover`]); a notification
-//! applies its change to the [`State`](super::State) and starts or cancels checks
+//! applies its change to the [`State`](super::state::State) and starts or cancels checks
 //! ([`verify`]). Nothing here builds protocol values ([`to_proto`] does).
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use serde_json::Value;
 use tower_lsp_server::jsonrpc::{Error, Result};
 use tower_lsp_server::ls_types::*;
-use tower_lsp_server::{Client, LanguageServer};
+use tower_lsp_server::{Client, ClientSocket, LanguageServer, LspService};
 
+use super::ctx::{Ctx, Shared};
 use super::document::{Document, Reparse};
 use super::engine::Engine;
 use super::position::Encoding;
-use super::to_proto::{self, Conv};
-use super::{arg_uri, cat, hover, queue, requests, verify};
-use super::{ClientCaps, Ctx, Shared, Snapshot, SYNTAX_DEBOUNCE, VERIFY_DEBOUNCE};
+use super::state::{ClientCaps, Snapshot};
+use super::to_proto;
+use super::util::guard;
+use super::{axiom, cat, edit, hover, main_loop, queue, requests, trace, verify};
+use super::{complete, doc_highlight, format, rename, wsymbols};
+
+/// The service, for [`run_stdio`] and for in-process tests (which may wrap the engine).
+///
+/// The dispatch: the standard LSP requests and notifications are the methods of
+/// `impl LanguageServer for Backend` (this module); custom requests and notifications are
+/// registered here, one line each: a method name and an `async fn(&Backend, Params) ->
+/// Result<R>` (or `-> ()` for a notification). A new request puts its pure part in a module
+/// of its own (snapshot → value, see `requests.rs`) and its handler next to it.
+pub fn service(engine: Arc<dyn Engine>) -> (LspService<Backend>, ClientSocket) {
+    LspService::build(move |client| Backend::new(client, engine.clone()))
+        .custom_method(
+            "window/workDoneProgress/cancel",
+            Backend::work_done_progress_cancel,
+        )
+        .custom_method(trace::METHOD, Backend::trace)
+        .custom_method(axiom::METHOD, Backend::axiomatic)
+        .finish()
+}
+
+/// Debounce before publishing syntax diagnostics after a change.
+pub const SYNTAX_DEBOUNCE: Duration = Duration::from_millis(15);
+/// Debounce before verifying after a change (`verifyOnChange`).
+pub const VERIFY_DEBOUNCE: Duration = Duration::from_millis(250);
 
 pub struct Backend {
     pub(crate) ctx: Ctx,
@@ -26,7 +53,9 @@ impl Backend {
         Backend {
             ctx: Ctx {
                 client,
-                shared: Arc::new(Shared::new(engine)),
+                shared: Arc::new(Shared::new(engine, |ctx, rx| {
+                    Box::pin(main_loop::run(ctx, rx))
+                })),
             },
         }
     }
@@ -49,15 +78,6 @@ impl Backend {
                 }
             }
         }
-    }
-
-    /// Runs `f` on the document at `uri` (under the lock; `f` must not block).
-    pub(crate) fn with_doc<T>(
-        &self,
-        uri: &Uri,
-        f: impl FnOnce(&Document, Conv<'_>) -> Option<T>,
-    ) -> Result<Option<T>> {
-        self.ctx.read(uri, |s| f(s.doc, s.conv))
     }
 
     /// Runs a pure request function on a snapshot of the document at `uri`.
@@ -144,7 +164,7 @@ impl LanguageServer for Backend {
         };
         if let Some(p) = deferred {
             // A long text: parsed off the loop, then published and checked.
-            verify::spawn_parse(&self.ctx, &uri, p, true);
+            edit::spawn_parse(&self.ctx, &uri, p, true);
             return;
         }
         self.ctx.publish(&uri).await;
@@ -171,16 +191,16 @@ impl LanguageServer for Backend {
                 d.apply(enc, ch);
             }
             d.version = version;
-            verify::after_edit(&*self.ctx.shared.engine, d)
+            edit::after_edit(&*self.ctx.shared.engine, d)
         };
         // The status bar follows the lenses: results dropped (and a check cancelled with
         // them) are said at once, as `cancelled` with the verdicts left (none).
-        if edit != verify::AfterEdit::Kept {
+        if edit != edit::AfterEdit::Kept {
             self.ctx.send_status(&uri, "cancelled").await;
         }
         if let Some(p) = deferred {
             // A long text: parsed off the loop, then published (and checked).
-            verify::spawn_parse(&self.ctx, &uri, p, false);
+            edit::spawn_parse(&self.ctx, &uri, p, false);
             return;
         }
         let ctx = self.ctx.clone();
@@ -205,7 +225,7 @@ impl LanguageServer for Backend {
         }
         let s = self.ctx.settings();
         if s.unbounded_on_save {
-            super::unbounded::start(&self.ctx, &p.text_document.uri).await;
+            verify::start_unbounded(&self.ctx, &p.text_document.uri).await;
         } else if s.verify_on_save {
             verify::start(&self.ctx, &p.text_document.uri).await;
         }
@@ -260,7 +280,7 @@ impl LanguageServer for Backend {
     }
 
     async fn code_action(&self, p: CodeActionParams) -> Result<Option<CodeActionResponse>> {
-        super::fences::code_actions(self, p).await
+        super::fences::code_actions(&self.ctx, p).await
     }
 
     async fn code_lens(&self, p: CodeLensParams) -> Result<Option<Vec<CodeLens>>> {
@@ -277,7 +297,7 @@ impl LanguageServer for Backend {
             }
             super::unbounded::COMMAND => {
                 let uri = arg_uri(&p.arguments)?;
-                super::unbounded::start(&self.ctx, &uri).await;
+                verify::start_unbounded(&self.ctx, &uri).await;
                 Ok(None)
             }
             "litmus.cancel" => {
@@ -358,10 +378,84 @@ impl LanguageServer for Backend {
         &self,
         p: TextDocumentPositionParams,
     ) -> Result<Option<PrepareRenameResponse>> {
-        cat::prepare_rename(&self.ctx, p)
+        if cat::is_cat(&p.text_document.uri) {
+            return cat::prepare_rename(&self.ctx, p);
+        }
+        let r = self.read(&p.text_document.uri, |s| {
+            Some(rename::prepare(s, p.position))
+        })?;
+        refused(r)
     }
 
     async fn rename(&self, p: RenameParams) -> Result<Option<WorkspaceEdit>> {
-        cat::rename(&self.ctx, p)
+        if cat::is_cat(&p.text_document_position.text_document.uri) {
+            return cat::rename(&self.ctx, p);
+        }
+        let tp = &p.text_document_position;
+        let r = self.read(&tp.text_document.uri, |s| {
+            Some(rename::rename(s, tp.position, &p.new_name))
+        })?;
+        refused(r)
     }
+
+    async fn completion(&self, p: CompletionParams) -> Result<Option<CompletionResponse>> {
+        let tp = &p.text_document_position;
+        if cat::is_cat(&tp.text_document.uri) {
+            return Ok(None);
+        }
+        self.read(&tp.text_document.uri, |s| {
+            complete::completion(s, tp.position)
+        })
+    }
+
+    async fn document_highlight(
+        &self,
+        p: DocumentHighlightParams,
+    ) -> Result<Option<Vec<DocumentHighlight>>> {
+        let tp = &p.text_document_position_params;
+        if cat::is_cat(&tp.text_document.uri) {
+            return Ok(None);
+        }
+        self.read(&tp.text_document.uri, |s| {
+            doc_highlight::highlights(s, tp.position)
+        })
+    }
+
+    async fn formatting(&self, p: DocumentFormattingParams) -> Result<Option<Vec<TextEdit>>> {
+        if cat::is_cat(&p.text_document.uri) {
+            return Ok(None);
+        }
+        self.read(&p.text_document.uri, format::formatting)
+    }
+
+    async fn symbol(&self, p: WorkspaceSymbolParams) -> Result<Option<WorkspaceSymbolResponse>> {
+        let roots = crate::server::util::lock(&self.ctx.shared.cat.roots).clone();
+        let (mut out, open) = {
+            let st = self.ctx.state();
+            guard(|| wsymbols::open_symbols(&st, &p.query))?
+        };
+        let query = p.query.clone();
+        let files =
+            tokio::task::spawn_blocking(move || wsymbols::file_symbols(&open, &roots, &query))
+                .await
+                .unwrap_or_default();
+        out.extend(files);
+        Ok(Some(WorkspaceSymbolResponse::Flat(out)))
+    }
+}
+
+/// A request's answer, or its refusal as an `invalid params` error with the reason.
+fn refused<T>(r: Option<std::result::Result<Option<T>, String>>) -> Result<Option<T>> {
+    match r {
+        None => Ok(None),
+        Some(Ok(v)) => Ok(v),
+        Some(Err(m)) => Err(Error::invalid_params(m)),
+    }
+}
+
+fn arg_uri(args: &[Value]) -> Result<Uri> {
+    args.first()
+        .and_then(Value::as_str)
+        .and_then(|s| s.parse::<Uri>().ok())
+        .ok_or_else(|| Error::invalid_params("expected a document URI as the first argument"))
 }

@@ -54,7 +54,18 @@ pub struct Job {
     /// It checks for every iteration (`server::unbounded`).
     pub unbounded: bool,
     /// The main loop, told of a cancel.
-    pub tx: super::main_loop::Sender,
+    pub tx: OnCancel,
+}
+
+/// What tells the main loop that a job was cancelled (so that it takes the job's models out of
+/// the queue): given by the planner (`verify.rs`), so that the state knows no channel.
+#[derive(Clone)]
+pub struct OnCancel(pub Arc<dyn Fn(u64) + Send + Sync>);
+
+impl std::fmt::Debug for OnCancel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("OnCancel")
+    }
 }
 
 impl Job {
@@ -62,9 +73,16 @@ impl Job {
     /// loop) its models not started yet.
     pub fn cancel(&self) {
         self.control.cancel();
-        let _ = self.tx.send(super::main_loop::Msg::Cancel(self.id));
+        (self.tx.0)(self.id);
     }
 }
+
+/// A model's report, with the unbounded answer when the job checked for every iteration.
+/// (Boxed: the answer is large, and rare beside the report in the job's messages.)
+pub type Checked = (
+    ModelReport,
+    Option<Box<litmus_engine::unbounded::Unbounded>>,
+);
 
 impl Outcome {
     /// The violations to show: of the complete report, or found so far by a running check.
@@ -105,10 +123,33 @@ pub struct Document {
     /// change of the text drops them, cancelling a running one.
     pub fences: BTreeMap<Model, FenceFix>,
     /// The axiomatic check of an AArch64 or RISC-V test (`server::axiom`).
-    pub axiom: Option<super::axiom::AxState>,
+    pub axiom: Option<AxState>,
     /// The answers for every iteration of the models whose shown report an unbounded check
     /// made (`server::unbounded`); dropped with the results.
     pub unbounded: BTreeMap<Model, litmus_engine::unbounded::Unbounded>,
+}
+
+/// The axiomatic check of a document.
+pub enum AxState {
+    /// Waiting for a place in the queue or running; dropping it cancels the job.
+    Running(AxJob),
+    /// Its answer, for the program of `key`.
+    Done {
+        key: String,
+        answer: std::result::Result<Arc<crate::json::axview::AxView>, super::engine::AxFail>,
+    },
+}
+
+pub struct AxJob {
+    pub id: u64,
+    pub key: String,
+    pub control: Control,
+}
+
+impl Drop for AxJob {
+    fn drop(&mut self) {
+        self.control.cancel();
+    }
 }
 
 /// The fence quick fix's edits: (byte offset, inserted text), pure insertions.
@@ -226,7 +267,7 @@ impl Document {
         let out = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             engine.parse(&text, old.as_ref())
         }));
-        Reparse::Done(self.install(out.map_err(|e| super::panic_message(&*e))))
+        Reparse::Done(self.install(out.map_err(|e| super::util::panic_message(&*e))))
     }
 
     /// Tells a deferred parse still running for this document to stop.
@@ -302,7 +343,7 @@ impl Deferred {
         match out {
             Ok(Some(p)) => Some(Ok(p)),
             Ok(None) => None,
-            Err(e) => Some(Err(super::panic_message(&*e))),
+            Err(e) => Some(Err(super::util::panic_message(&*e))),
         }
     }
 }

@@ -7,10 +7,10 @@ use std::sync::Arc;
 use tower_lsp_server::ls_types::Uri;
 
 use super::cache::{reevaluate, remap_report, remap_violation};
+use super::ctx::Ctx;
 use super::document::{Deferred, Document, Outcome, Reparse};
 use super::engine::Engine;
 use super::verify::start;
-use super::Ctx;
 
 /// What an edit did to the shown results.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

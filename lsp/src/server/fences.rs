@@ -21,9 +21,9 @@ use tower_lsp_server::ls_types::*;
 use litmus_engine::ast::Test;
 use litmus_engine::{Control, Model};
 
+use super::ctx::Ctx;
 use super::document::{FenceFix, FenceJob, Insertions};
 use super::relaxed::relaxed_only;
-use super::{Backend, Ctx};
 
 /// The longest a quick fix's search may take (the user's `litmus.timeout` when shorter): a
 /// code action is interactive.
@@ -37,9 +37,8 @@ enum Pending {
 
 /// `textDocument/codeAction`: the fence quick fix per relaxed model whose violation touches
 /// the requested range.
-pub async fn code_actions(b: &Backend, p: CodeActionParams) -> Result<Option<CodeActionResponse>> {
+pub async fn code_actions(ctx: &Ctx, p: CodeActionParams) -> Result<Option<CodeActionResponse>> {
     let uri = p.text_document.uri.clone();
-    let ctx = &b.ctx;
     let pending: Option<(i32, Vec<(Model, Pending)>)> = {
         let mut st = ctx.state();
         let enc = st.enc;
@@ -97,7 +96,8 @@ pub async fn code_actions(b: &Backend, p: CodeActionParams) -> Result<Option<Cod
             },
         };
         let Some(ins) = ins else { continue };
-        let action = b.with_doc(&uri, |d, conv| {
+        let action = ctx.read(&uri, |s| {
+            let (d, conv) = (s.doc, s.conv);
             if d.version != version {
                 return None;
             }

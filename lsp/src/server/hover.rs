@@ -10,10 +10,11 @@ use litmus_engine::report::{FinalState, Step};
 use litmus_engine::{Model, ModelReport, Span};
 
 use super::document::Outcome;
+use super::state::Snapshot;
 use super::symbols::{self, Occurrence, Sym};
 use super::verdict;
 use super::view::{self, findings, overlaps, pick, Target};
-use super::{position, relaxed, Snapshot};
+use super::{position, relaxed};
 
 /// What a hover rule looks at: the test, its text, the cursor's offset, the symbols.
 struct Probe<'a> {

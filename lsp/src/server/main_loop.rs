@@ -19,42 +19,16 @@
 
 use std::collections::HashMap;
 
-use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender};
+use tokio::sync::mpsc::UnboundedReceiver;
 use tower_lsp_server::ls_types::notification::Progress as ProgressNotification;
 use tower_lsp_server::ls_types::{NumberOrString, Uri};
 
 use crate::jobs::Kind;
 
-use super::document::Outcome;
-use super::unbounded::Checked;
-use super::verify::{self, Plan};
-use super::{to_proto, Ctx};
-
-/// What a worker sends about a check: `Done` carries `None` for a model skipped because the
-/// job was cancelled before it began.
-pub type Event = crate::jobs::Event<(), Option<Checked>>;
-
-/// Everything the loop consumes.
-pub enum Msg {
-    /// Show a document's results after a new check was planned (under the state lock: the
-    /// cache answered what it could, the older job was cancelled, `cancelled_old`), and run
-    /// the rest, if any (`plan`).
-    Start {
-        uri: Uri,
-        plan: Option<Box<Plan>>,
-        cancelled_old: bool,
-    },
-    /// The `$/progress` token the client created for job `id` (`None`: refused, or the
-    /// client cannot show progress).
-    Token(u64, Option<String>),
-    /// Job `id` was cancelled (its `Control` already says so): take its models out of the
-    /// queue, and end it if none runs.
-    Cancel(u64),
-    /// What a worker says.
-    Event(Event),
-}
-
-pub type Sender = UnboundedSender<Msg>;
+use super::ctx::Ctx;
+use super::document::{Checked, Outcome};
+use super::msg::{Event, Msg, Plan};
+use super::{to_proto, verify};
 
 /// A check the loop owns.
 struct Running {

@@ -82,6 +82,30 @@ pub fn offset(rope: &Rope, enc: Encoding, pos: Position) -> usize {
     line_byte + within
 }
 
+/// A document's coordinates: byte spans to LSP ranges and locations (the protocol values built
+/// from them are in `to_proto.rs`).
+#[derive(Clone, Copy)]
+pub struct Conv<'a> {
+    pub rope: &'a Rope,
+    pub enc: Encoding,
+    pub uri: &'a tower_lsp_server::ls_types::Uri,
+}
+
+impl Conv<'_> {
+    pub fn range(&self, s: Span) -> Range {
+        range(self.rope, self.enc, s)
+    }
+    pub fn pos(&self, off: u32) -> Position {
+        position(self.rope, self.enc, off)
+    }
+    pub fn location(&self, s: Span) -> tower_lsp_server::ls_types::Location {
+        tower_lsp_server::ls_types::Location {
+            uri: self.uri.clone(),
+            range: self.range(s),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

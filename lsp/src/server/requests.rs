@@ -6,8 +6,9 @@
 use serde_json::Value;
 use tower_lsp_server::ls_types::*;
 
+use super::state::Snapshot;
 use super::to_proto::{self, SymbolNode};
-use super::{position, symbols, trace, view, Snapshot};
+use super::{position, symbols, trace, view};
 use litmus_engine::Model;
 
 /// The verdict lenses above the test, each assertion and the final condition: one per model

@@ -24,7 +24,7 @@ use litmus_engine::{LineIndex, Model, ModelReport};
 
 use super::document::{Document, Outcome};
 use super::verdict::{self, Mark};
-use super::view::Target;
+use super::target::Target;
 use crate::json::axview::AxView;
 
 /// `litmus/results` (see the module's comment).

@@ -20,6 +20,9 @@ pub struct Occurrence {
     pub span: Span,
     /// A declaration (`shared x`, `mutex m`, `thread P0`) or, for a register, not.
     pub decl: bool,
+    /// It writes the location or register (a store, an assignment, an RMW, `lock`/`unlock`);
+    /// else it reads it or names it (document highlight's kinds).
+    pub write: bool,
 }
 
 /// The span of `name` within `span`: the span itself if it spells the name, else the first
@@ -59,6 +62,7 @@ pub fn occurrences(test: &Test, text: &str) -> Vec<Occurrence> {
             sym: Sym::Shared(i),
             span,
             decl: true,
+            write: false,
         });
     }
     for (i, m) in test.mutexes.iter().enumerate() {
@@ -67,6 +71,7 @@ pub fn occurrences(test: &Test, text: &str) -> Vec<Occurrence> {
             sym: Sym::Mutex(i),
             span,
             decl: true,
+            write: false,
         });
     }
     for (t, th) in test.threads.iter().enumerate() {
@@ -76,6 +81,7 @@ pub fn occurrences(test: &Test, text: &str) -> Vec<Occurrence> {
             sym: Sym::Thread(t),
             span,
             decl: true,
+            write: false,
         });
         for (r, _) in &th.reg_init {
             c.reg(t, r);
@@ -101,20 +107,28 @@ struct Collector<'a> {
 
 impl Collector<'_> {
     fn reg(&mut self, t: usize, n: &litmus_engine::ast::Name) {
+        self.reg_as(t, n, false);
+    }
+    fn reg_as(&mut self, t: usize, n: &litmus_engine::ast::Name, write: bool) {
         let span = name_span(self.text, n.span, &n.text);
         self.out.push(Occurrence {
             sym: Sym::Reg(t, n.text.clone()),
             span,
             decl: false,
+            write,
         });
     }
     fn loc(&mut self, l: &LocRef) {
+        self.loc_as(l, false);
+    }
+    fn loc_as(&mut self, l: &LocRef, write: bool) {
         if let Some(d) = self.test.shared.get(l.var) {
             let span = name_span(self.text, l.span, &d.name.text);
             self.out.push(Occurrence {
                 sym: Sym::Shared(l.var),
                 span,
                 decl: false,
+                write,
             });
         }
         if let Some(i) = &l.index {
@@ -125,11 +139,11 @@ impl Collector<'_> {
         let t = self.thread;
         match &s.kind {
             StmtKind::Store { loc, value } => {
-                self.loc(loc);
+                self.loc_as(loc, true);
                 self.expr(value);
             }
             StmtKind::Assign { reg, value } => {
-                self.reg(t, reg);
+                self.reg_as(t, reg, true);
                 self.expr(value);
             }
             StmtKind::Fence => {}
@@ -139,15 +153,16 @@ impl Collector<'_> {
                     sym: Sym::Mutex(*mutex),
                     span,
                     decl: false,
+                    write: true,
                 });
             }
             StmtKind::Rmw {
                 dest, loc, args, ..
             } => {
                 if let Some(d) = dest {
-                    self.reg(t, d);
+                    self.reg_as(t, d, true);
                 }
-                self.loc(loc);
+                self.loc_as(loc, true);
                 for a in args {
                     self.expr(a);
                 }
@@ -193,6 +208,7 @@ impl Collector<'_> {
                     sym: Sym::Reg(*thread, reg.text.clone()),
                     span,
                     decl: false,
+                    write: false,
                 });
             }
             ExprKind::Unary(_, a) => self.expr(a),

@@ -13,27 +13,11 @@ use super::position::{self, Encoding};
 use super::symbols::{Occurrence, Sym};
 use super::view::ScheduleView;
 
-#[derive(Clone, Copy)]
-pub struct Conv<'a> {
-    pub rope: &'a Rope,
-    pub enc: Encoding,
-    pub uri: &'a lsp::Uri,
-}
+pub use super::position::Conv;
 
+/// Protocol values of the views, in the coordinates of one document ([`Conv`] is defined with
+/// the positions, `position.rs`, so that the state's [`super::state::Snapshot`] can hold one).
 impl Conv<'_> {
-    pub fn range(&self, s: Span) -> lsp::Range {
-        position::range(self.rope, self.enc, s)
-    }
-    pub fn pos(&self, off: u32) -> lsp::Position {
-        position::position(self.rope, self.enc, off)
-    }
-    pub fn location(&self, s: Span) -> lsp::Location {
-        lsp::Location {
-            uri: self.uri.clone(),
-            range: self.range(s),
-        }
-    }
-
     pub fn diagnostic(&self, d: &Diagnostic) -> lsp::Diagnostic {
         let severity = match d.severity {
             Severity::Error => lsp::DiagnosticSeverity::ERROR,
@@ -370,7 +354,7 @@ pub fn initialize_result(utf8: bool) -> lsp::InitializeResult {
                     "litmus.verify".into(),
                     "litmus.showSchedule".into(),
                     "litmus.cancel".into(),
-                    super::unbounded::COMMAND.into(),
+                    super::commands::VERIFY_UNBOUNDED.into(),
                 ],
                 ..Default::default()
             }),
@@ -378,6 +362,17 @@ pub fn initialize_result(utf8: bool) -> lsp::InitializeResult {
             document_symbol_provider: Some(OneOf::Left(true)),
             definition_provider: Some(OneOf::Left(true)),
             references_provider: Some(OneOf::Left(true)),
+            completion_provider: Some(CompletionOptions {
+                trigger_characters: Some(vec![":".into()]),
+                ..Default::default()
+            }),
+            document_highlight_provider: Some(OneOf::Left(true)),
+            document_formatting_provider: Some(OneOf::Left(true)),
+            workspace_symbol_provider: Some(OneOf::Left(true)),
+            rename_provider: Some(OneOf::Right(RenameOptions {
+                prepare_provider: Some(true),
+                work_done_progress_options: Default::default(),
+            })),
             semantic_tokens_provider: Some(
                 SemanticTokensServerCapabilities::SemanticTokensOptions(SemanticTokensOptions {
                     legend: legend(),

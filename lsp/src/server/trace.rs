@@ -18,7 +18,6 @@
 
 use serde::Deserialize;
 use serde_json::json;
-use tower_lsp_server::jsonrpc::{Error, Result};
 use tower_lsp_server::ls_types::{Position, Uri};
 
 use litmus_engine::ast::Test;
@@ -30,10 +29,9 @@ use litmus_engine::Span;
 use crate::json::trace as out;
 
 use super::document::Outcome;
-use super::to_proto::Conv;
+use super::position::Conv;
 use super::verdict::{self, Mark};
 use super::view::{self, Finding, Target};
-use super::Backend;
 use crate::steps as schedule;
 use std::collections::BTreeMap;
 
@@ -318,48 +316,36 @@ pub fn reply(
     }
 }
 
-impl Backend {
-    /// `litmus/trace` (registered in [`super::service`]).
-    pub async fn trace(&self, p: TraceParams) -> Result<Option<out::Trace>> {
-        let model = match p.model.as_deref() {
-            None => None,
-            Some(s) => Some(
-                Model::parse(s)
-                    .ok_or_else(|| Error::invalid_params(format!("unknown model {s:?}")))?,
-            ),
-        };
-        let r = self.ctx.read(&p.uri, |snap| {
-            let (d, conv) = (snap.doc, &snap.conv);
-            let test = d.test.as_ref()?;
-            let fs = view::findings(test, &d.results);
-            let m = model.or_else(|| fs.first().map(|f| f.model))?;
-            let opts = super::unbounded::replay_options(snap.settings, d, m);
-            let mine = of_model(&fs, m);
-            let index = match (p.violation, p.position) {
-                (Some(i), _) => i,
-                (None, Some(pos)) => {
-                    let off = super::position::offset(&d.rope, conv.enc, pos) as u32;
-                    let owned: Vec<Finding> = mine.iter().map(|f| (*f).clone()).collect();
-                    let picked = view::pick(&owned, Some(off))?;
-                    owned.iter().position(|f| std::ptr::eq(f, picked))?
-                }
-                (None, None) => 0,
-            };
-            let f = mine.get(index)?;
-            Some(
-                snap.engine
-                    .trace(test, m, &opts, f.schedule)
-                    .map(|t| reply(conv, test, &d.text, &fs, f, index, &t)),
-            )
-        })?;
-        match r {
-            None => Ok(None),
-            Some(Ok(v)) => Ok(Some(v)),
-            Some(Err(e)) => Err(Error::invalid_params(format!(
-                "this counterexample no longer replays ({e}); verify again"
-            ))),
+/// `litmus/trace` on a snapshot of the document (the handler, `custom.rs`, parses the model
+/// and turns a schedule that no longer replays into an error): `None` when there is nothing to
+/// show.
+pub fn request(
+    snap: &super::state::Snapshot<'_>,
+    p: &TraceParams,
+    model: Option<Model>,
+) -> Option<std::result::Result<out::Trace, String>> {
+    let (d, conv) = (snap.doc, &snap.conv);
+    let test = d.test.as_ref()?;
+    let fs = view::findings(test, &d.results);
+    let m = model.or_else(|| fs.first().map(|f| f.model))?;
+    let opts = super::unbounded::replay_options(snap.settings, d, m);
+    let mine = of_model(&fs, m);
+    let index = match (p.violation, p.position) {
+        (Some(i), _) => i,
+        (None, Some(pos)) => {
+            let off = super::position::offset(&d.rope, conv.enc, pos) as u32;
+            let owned: Vec<Finding> = mine.iter().map(|f| (*f).clone()).collect();
+            let picked = view::pick(&owned, Some(off))?;
+            owned.iter().position(|f| std::ptr::eq(f, picked))?
         }
-    }
+        (None, None) => 0,
+    };
+    let f = mine.get(index)?;
+    Some(
+        snap.engine
+            .trace(test, m, &opts, f.schedule)
+            .map(|t| reply(conv, test, &d.text, &fs, f, index, &t)),
+    )
 }
 
 fn overlaps(a: Span, b: Span) -> bool {

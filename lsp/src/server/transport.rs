@@ -353,7 +353,7 @@ where
     I: AsyncRead + Unpin + Send + 'static,
     O: AsyncWrite + Unpin + Send + 'static,
 {
-    let (service, socket) = super::service(engine);
+    let (service, socket) = super::backend::service(engine);
     let inner = service.inner().shared();
     let (server_in, filtered) = tokio::io::duplex(1 << 20);
     let (server_out, merged) = tokio::io::duplex(1 << 20);

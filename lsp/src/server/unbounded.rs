@@ -13,27 +13,17 @@ use tower_lsp_server::ls_types::{self as lsp, Uri};
 
 use litmus_engine::ast::Test;
 use litmus_engine::unbounded::{Unbounded, Verdict};
-use litmus_engine::{CheckOptions, Control, Model, ModelReport};
+use litmus_engine::{CheckOptions, Control, Model};
 
 use super::config::Settings;
-use super::document::{Document, Outcome};
+use super::document::{Checked, Document, Outcome};
 use super::engine::Engine;
+use super::state::Snapshot;
+use super::target::Target;
 use super::verdict::{own, Mark};
-use super::view::Target;
-use super::{verify, Ctx, Snapshot};
 
 /// The command that checks a document for every iteration.
-pub const COMMAND: &str = "litmus.verifyUnbounded";
-
-/// A model's report, with the unbounded answer when the job checked for every iteration.
-/// (Boxed: the answer is large, and rare beside the report in the job's messages.)
-pub type Checked = (ModelReport, Option<Box<Unbounded>>);
-
-/// `litmus.verifyUnbounded`, and a save with `litmus.unbounded: "onSave"`: checks the
-/// document for every iteration, as a job like the others (the queue, cancellation, progress).
-pub async fn start(ctx: &Ctx, uri: &Uri) {
-    verify::start_with(ctx, uri, false, true).await
-}
+pub const COMMAND: &str = super::commands::VERIFY_UNBOUNDED;
 
 /// Checks one model on a job's worker thread: bounded, or for every iteration.
 pub fn check(

@@ -19,7 +19,7 @@ use litmus_engine::report::{Violation, ViolationKind};
 use litmus_engine::Model;
 
 use super::document::Outcome;
-use super::view::{overlaps, Target};
+use super::target::{overlaps, Target};
 
 /// What is known of one target under one model.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -20,14 +20,12 @@ use litmus_engine::ast::Test;
 use litmus_engine::report::Violation;
 use litmus_engine::{Control, Model};
 
-use super::cache::{adapt, remap_violation};
-pub use super::cache::{Cache, CacheEntry};
-use super::document::{Job, Outcome};
-pub use super::edit::{after_edit, spawn_parse, AfterEdit};
+use super::cache::{adapt, remap_violation, CacheEntry};
+use super::ctx::Ctx;
+use super::document::{Checked, Job, OnCancel, Outcome};
 use super::engine::Engine;
-use super::main_loop::{Event, Msg};
-use super::tokens::TokenMap;
-use super::{panic_message, Ctx};
+use super::msg::{Event, Msg, Plan};
+use super::util::panic_message;
 use crate::jobs::{Kind, Task};
 
 pub async fn start(ctx: &Ctx, uri: &Uri) {
@@ -39,21 +37,15 @@ pub async fn start_forced(ctx: &Ctx, uri: &Uri) {
     start_with(ctx, uri, false, false).await
 }
 
-/// A check to run: the document's job, what it checks, and the keys its results are cached
-/// and judged stale by.
-pub struct Plan {
-    pub job: Job,
-    pub test: Arc<Test>,
-    pub tokens: TokenMap,
-    pub cond_key: String,
-    pub models: Vec<Model>,
-    pub opts: litmus_engine::CheckOptions,
-    pub opts_key: String,
+/// `litmus.verifyUnbounded`, and a save with `litmus.unbounded: "onSave"`: checks the
+/// document for every iteration, as a job like the others (the queue, cancellation, progress).
+pub async fn start_unbounded(ctx: &Ctx, uri: &Uri) {
+    start_with(ctx, uri, false, true).await
 }
 
 /// `unbounded`: for every iteration (`super::unbounded`, never answered from the cache).
-pub(super) async fn start_with(ctx: &Ctx, uri: &Uri, use_cache: bool, unbounded: bool) {
-    if super::axiom::start(ctx, uri).await {
+async fn start_with(ctx: &Ctx, uri: &Uri, use_cache: bool, unbounded: bool) {
+    if super::axcheck::start(ctx, uri).await {
         return;
     }
     let settings = ctx.settings();
@@ -108,7 +100,7 @@ pub(super) async fn start_with(ctx: &Ctx, uri: &Uri, use_cache: bool, unbounded:
                         control: Control::new(),
                         token: None,
                         unbounded,
-                        tx: ctx.shared.tx.clone(),
+                        tx: on_cancel(ctx),
                     };
                     d.job = Some(job.clone());
                     Some(Plan {
@@ -166,7 +158,7 @@ pub(super) fn tasks(ctx: &Ctx, plan: &Plan) -> Vec<Task> {
 
 /// What a job's tasks share.
 struct Check {
-    tx: super::main_loop::Sender,
+    tx: super::msg::Sender,
     job: u64,
     engine: Arc<dyn Engine>,
     test: Arc<Test>,
@@ -176,7 +168,7 @@ struct Check {
 }
 
 impl Check {
-    fn send(&self, kind: Kind<(), Option<super::unbounded::Checked>>) {
+    fn send(&self, kind: Kind<(), Option<Checked>>) {
         let _ = self.tx.send(Msg::Event(Event::new(self.job, kind)));
     }
 
@@ -277,7 +269,7 @@ pub(super) fn model_done(
     uri: &Uri,
     plan: &Plan,
     m: Model,
-    r: Result<super::unbounded::Checked, String>,
+    r: Result<Checked, String>,
 ) -> bool {
     let (job, tokens) = (&plan.job, &plan.tokens);
     let (cond_key, opts_key) = (plan.cond_key.as_str(), plan.opts_key.as_str());
@@ -345,4 +337,12 @@ fn keep_shown(report: &mut litmus_engine::ModelReport, shown: &[Violation]) {
         }
     }
     report.violations.sort_by_key(|v| (v.span, v.kind));
+}
+
+/// What a job's cancel tells the main loop: [`Msg::Cancel`] with its id.
+fn on_cancel(ctx: &Ctx) -> OnCancel {
+    let tx = ctx.shared.tx.clone();
+    OnCancel(Arc::new(move |id| {
+        let _ = tx.send(Msg::Cancel(id));
+    }))
 }

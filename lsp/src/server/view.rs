@@ -9,6 +9,7 @@ use litmus_engine::report::{Schedule, ViolationKind};
 use litmus_engine::{Diagnostic, Model, Severity, Span};
 
 use super::document::Outcome;
+pub use super::target::{overlaps, target_at, Target};
 use crate::steps as schedule;
 
 /// A violation or witness of one model.
@@ -71,10 +72,6 @@ fn join_models(ms: &[Model]) -> String {
         1 => l[0].to_string(),
         n => format!("{} and {}", l[..n - 1].join(", "), l[n - 1]),
     }
-}
-
-pub fn overlaps(a: Span, b: Span) -> bool {
-    a.start < b.end.max(b.start + 1) && b.start < a.end.max(a.start + 1)
 }
 
 /// Schedules with more steps than this have their related information folded ...
@@ -271,25 +268,6 @@ pub fn assertions(test: &Test) -> Vec<Span> {
         walk(&t.body, &mut out);
     }
     out
-}
-
-/// What a lens, hover or verdict is about.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Target {
-    Test,
-    Assert(Span),
-    Condition,
-}
-
-/// The target of a lens at `span` (the test's name, the condition, else an assertion).
-pub fn target_at(test: &Test, span: Span) -> Target {
-    if span == test.name.span {
-        Target::Test
-    } else if test.condition.as_ref().is_some_and(|c| c.span == span) {
-        Target::Condition
-    } else {
-        Target::Assert(span)
-    }
 }
 
 /// `SC ✓ · TSO ✗ · PSO ✗` (see [`super::verdict`]: implied verdicts say so); with the models

@@ -1,4 +1,4 @@
-//! An in-process LSP client for the server tests: the real server (`litmus::server::service`)
+//! An in-process LSP client for the server tests: the real server (`litmus::server::backend::service`)
 //! served over `tokio::io::duplex`, JSON-RPC framed by hand, server→client requests answered
 //! (configuration, progress creation, refreshes) and every notification logged.
 

@@ -187,6 +187,10 @@ local function client_config(bufnr, cmd)
       end,
     },
     on_attach = function(client, b)
+      -- the server's completion on <C-x><C-o> (Neovim 0.10+ sets this itself)
+      if vim.bo[b].omnifunc == '' then
+        vim.bo[b].omnifunc = 'v:lua.vim.lsp.omnifunc'
+      end
       if M.config.codelens then
         pcall(vim.lsp.codelens.refresh)
         vim.api.nvim_create_autocmd({ 'BufEnter', 'BufWritePost', 'InsertLeave' }, {

@@ -10,9 +10,10 @@ use tower_lsp_server::ls_types::*;
 
 use super::features;
 use super::index::{File, Index};
-use super::{path_of, CatDoc};
+use crate::server::catdoc::{path_of, CatDoc};
+use crate::server::ctx::Ctx;
 use crate::server::position::{self, Encoding};
-use crate::server::{lock, Ctx};
+use crate::server::util::lock;
 
 /// The command that writes out a built-in model: arguments `[name, folder]`; answers the paths
 /// written.
@@ -64,7 +65,11 @@ fn with<T>(
     };
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(&ix, &file, enc))).map_err(|e| {
         let mut err = Error::internal_error();
-        err.message = format!("internal error: {}", crate::server::panic_message(&*e)).into();
+        err.message = format!(
+            "internal error: {}",
+            crate::server::util::panic_message(&*e)
+        )
+        .into();
         err
     })
 }

@@ -14,7 +14,7 @@ use std::sync::{Arc, OnceLock};
 use litmus_engine::cat::{outline, Outline, Use};
 use tower_lsp_server::ls_types::Uri;
 
-use super::{path_of, uri_of, CatDoc};
+use crate::server::catdoc::{path_of, uri_of, CatDoc};
 
 /// One file: open in the editor or read from disk.
 pub struct File {

@@ -4,7 +4,7 @@
 //! its comment, document symbols, semantic tokens, rename, and the recheck of the workspace's
 //! tests when a model is saved.
 //!
-//! Kept apart from the litmus documents: [`Store`] (in [`super::Shared`]) holds the open cat
+//! Kept apart from the litmus documents: [`Store`] (`super::catdoc`, in `super::ctx::Shared`) holds the open cat
 //! files; the handlers of [`super::backend`] hand a request over here when its URI ends in
 //! `.cat` or `.bell` ([`is_cat`]). The engine's `cat::outline` analyses one file; [`index`]
 //! follows includes (open documents first, then disk); [`features`] answers requests;
@@ -15,59 +15,5 @@ pub mod handlers;
 pub mod index;
 pub mod recheck;
 
-use std::collections::HashMap;
-use std::path::PathBuf;
-use std::sync::{Arc, Mutex};
-
-use litmus_engine::cat::Outline;
-use ropey::Rope;
-use tower_lsp_server::ls_types::Uri;
-
+pub use super::catdoc::{is_cat, path_of};
 pub use handlers::*;
-
-/// One open cat or bell file.
-pub struct CatDoc {
-    pub text: Arc<String>,
-    pub rope: Rope,
-    pub version: i32,
-    pub outline: Arc<Outline>,
-}
-
-impl CatDoc {
-    pub fn new(text: String, version: i32) -> CatDoc {
-        let outline = Arc::new(litmus_engine::cat::outline(&text));
-        CatDoc {
-            rope: Rope::from_str(&text),
-            text: Arc::new(text),
-            version,
-            outline,
-        }
-    }
-}
-
-/// The open cat files, the workspace folders, and the last model each saved file gave.
-#[derive(Default)]
-pub struct Store {
-    pub docs: Mutex<HashMap<Uri, CatDoc>>,
-    pub roots: Mutex<Vec<PathBuf>>,
-    /// What the recheck compares a saved model with: its text when last saved or opened.
-    pub saved: Mutex<HashMap<Uri, String>>,
-    /// The running recheck's generation: a newer save stops an older one.
-    pub generation: std::sync::atomic::AtomicU64,
-}
-
-/// Whether `uri` names a cat or bell file.
-pub fn is_cat(uri: &Uri) -> bool {
-    let s = uri.as_str();
-    s.ends_with(".cat") || s.ends_with(".bell")
-}
-
-/// The file path of a `file:` URI.
-pub fn path_of(uri: &Uri) -> Option<PathBuf> {
-    uri.to_file_path().map(|p| p.into_owned())
-}
-
-/// The `file:` URI of a path.
-pub fn uri_of(p: &std::path::Path) -> Option<Uri> {
-    Uri::from_file_path(p)
-}

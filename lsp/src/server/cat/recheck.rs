@@ -15,9 +15,10 @@ use serde_json::{json, Value};
 use tower_lsp_server::ls_types::*;
 
 use super::index::Index;
-use super::{path_of, uri_of};
 use crate::catmodel::{diff, load};
-use crate::server::{lock, Ctx};
+use crate::server::catdoc::{path_of, uri_of};
+use crate::server::ctx::Ctx;
+use crate::server::util::lock;
 
 pub const METHOD: &str = "litmus/modelChanges";
 
