@@ -52,6 +52,11 @@ pub(super) struct Peek {
     /// With `spins`, the loads of the spin iteration the thread would run next (not run:
     /// `Dpor::spin_ahead`); empty when it already ran one (`Dpor::spinning`).
     pub(super) cycle: Vec<Footprint>,
+    /// With `spins`: the thread waits at a spin iteration (it did at the parent node), and
+    /// the steps that would let it out now are those its last pure steps would take had they
+    /// run now (`Dpor::rotated`): it is not run here. Decided again at each node, on the
+    /// memory of the node: a later write may give it a way out that reading later does not.
+    pub(super) stuck: bool,
 }
 
 pub(super) struct Node {
@@ -162,12 +167,21 @@ impl Dpor<'_, '_, '_> {
             }
             let parks = !self.every_step && !fault && failed_round(&state, &after, choice, &fp);
             let mut cycle = Vec::new();
-            let mut spins = false;
+            let (mut spins, mut stuck) = (false, false);
             if !self.every_step && !fault && !parks {
                 if let Choice::Exec(t) = choice {
                     cycle = self.spin_ahead(t, &state, &fp, &after).unwrap_or_default();
+                    let was = self
+                        .nodes
+                        .last()
+                        .and_then(|n| n.peeks.iter().find(|k| k.proc == proc));
+                    let (ahead, was_stuck) =
+                        was.map_or((false, false), |k| (!k.cycle.is_empty(), k.stuck));
+                    if cycle.is_empty() {
+                        stuck = (ahead || was_stuck) && self.rotated(t, &state);
+                    }
                 }
-                spins = !cycle.is_empty() || self.spinning(choice, &state);
+                spins = !cycle.is_empty() || stuck || self.spinning(choice, &state);
             }
             peeks.push(Peek {
                 proc,
@@ -177,6 +191,7 @@ impl Dpor<'_, '_, '_> {
                 parks,
                 spins,
                 cycle,
+                stuck,
             });
         }
         let waits = (0..state.threads.len())

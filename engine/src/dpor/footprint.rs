@@ -148,6 +148,16 @@ pub struct Snap {
 }
 
 impl Snap {
+    /// Puts thread `t` of `s` back in this state (pc, registers, `await` state).
+    pub(super) fn restore(&self, s: &mut State, t: usize) {
+        let ts = &mut s.threads[t];
+        ts.pc = self.pc;
+        ts.regs.clear();
+        ts.regs.extend_from_slice(&self.regs);
+        ts.awaiting = self.awaiting;
+        ts.await_dirty = self.await_dirty;
+    }
+
     pub(super) fn of(s: &State, t: usize) -> Snap {
         let ts = &s.threads[t];
         Snap {

@@ -93,6 +93,74 @@ impl Dpor<'_, '_, '_> {
         None
     }
 
+    /// Where thread `t`'s pure steps from `state` lead with memory as it is: its state
+    /// before the first step that is not a pure one (a store, RMW, fence, lock or unlock, a
+    /// fault, an `await`, or none: the thread is done or waits). `None` when it goes round
+    /// longer than the look-ahead, or passes through `avoid`.
+    fn pure_run(&mut self, t: usize, mut s: State, avoid: Option<&Snap>) -> Option<Snap> {
+        s.threads[t].clear_loop_counts();
+        let choice = Choice::Exec(t);
+        for _ in 0..2 * AHEAD {
+            let here = Snap::of(&s, t);
+            if avoid == Some(&here) {
+                return None;
+            }
+            let th = &s.threads[t];
+            if th.await_dirty.is_some() || th.awaiting.is_some() {
+                return Some(here);
+            }
+            if !s.is_enabled(self.program, choice) {
+                return Some(here);
+            }
+            let before = s.clone();
+            let ev = s.step(self.program, choice);
+            self.stats.steps += 1;
+            let f = footprint(t, choice, &before, &ev, &s);
+            if faulted(&s) || !f.pure() || f.parks {
+                return Some(here);
+            }
+        }
+        None
+    }
+
+    /// Thread `t` waited at a spin iteration and memory has changed so that it would now get
+    /// out (in `state`). Whether this execution is redundant: had the thread's last pure
+    /// steps (`σ`, since its last store, RMW, fence, lock or unlock) run now instead, they
+    /// would read what it reads now and lead where its way out leads (the same pc and
+    /// registers before its next impure step), without going round the iteration. That
+    /// execution (σ's loads moved after the writes that let the thread out) is one of the
+    /// program, with the same memory and thread states from here on, and DPOR explores it:
+    /// σ's loads race with those writes. This is Nidhugg's spin-assume for a loop whose load
+    /// comes before it and again at the end of its body (`f = x; while (f) { f = x; }`, the
+    /// same loop as `do f = x; while (f);` once LLVM rotates it): an iteration that fails
+    /// blocks the execution, and only a first read of the value that gets out goes on.
+    pub(super) fn rotated(&mut self, t: usize, state: &State) -> bool {
+        let mine = &self.by_proc[t];
+        let pure = mine
+            .iter()
+            .rev()
+            .take_while(|&&i| self.trace[i].fp.pure())
+            .count();
+        let sigma = &mine[mine.len() - pure..];
+        if !sigma.iter().any(|&i| !self.trace[i].fp.quiet()) {
+            return false;
+        }
+        let start = match mine.len().checked_sub(pure + 1) {
+            Some(k) => self.trace[mine[k]].after.clone(),
+            None => Some(Snap::of(&State::initial(self.program, state.model), t)),
+        };
+        let Some(start) = start else {
+            return false;
+        };
+        let now = Snap::of(state, t);
+        let Some(out) = self.pure_run(t, state.clone(), None) else {
+            return false;
+        };
+        let mut again = state.clone();
+        start.restore(&mut again, t);
+        self.pure_run(t, again, Some(&now)) == Some(out)
+    }
+
     /// Whether thread `choice` is in a state (`Snap`) it was in after an earlier step of this
     /// execution, with only pure steps since (no store, RMW, fence, lock or unlock): the
     /// steps since went round a cycle that changed nothing but the loop counters (a spin
