@@ -71,7 +71,11 @@ impl Dpor<'_, '_, '_> {
                 return None;
             }
             if Snap::of(&s, t) == now {
-                return Some(cycle);
+                // One load only: with two, another thread's write between them can meet the
+                // iteration half way (`assume(x == 1); assert(x != 2);` against `x = 2`, or
+                // message passing between two flags), an order neither running the whole
+                // iteration before the write nor after it gives.
+                return (cycle.len() == 1).then_some(cycle);
             }
             if !s.is_enabled(self.program, choice) {
                 return None;
