@@ -141,7 +141,7 @@ pub struct TEvent {
 /// included) and `await` state; not its loop counters (a spin cycle is found in spite of them).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Snap {
-    pc: u32,
+    pub(super) pc: u32,
     regs: smallvec::SmallVec<[i64; 4]>,
     awaiting: Option<u32>,
     await_dirty: Option<bool>,

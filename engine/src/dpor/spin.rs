@@ -70,7 +70,16 @@ impl Dpor<'_, '_, '_> {
             if th.await_dirty.is_some() || th.awaiting.is_some() {
                 return None;
             }
-            if Snap::of(&s, t) == now {
+            let here = Snap::of(&s, t);
+            let pc = s.threads[t].pc as usize;
+            if here != now
+                && (pc == now.pc as usize || !self.loops[t].get(pc).copied().unwrap_or(false))
+            {
+                // Back at its pc in another state (one way round that changed a register, a
+                // loop over a counter), or out of every loop: it does not come back.
+                return None;
+            }
+            if here == now {
                 // One load only: with two, another thread's write between them can meet the
                 // iteration half way (`assume(x == 1); assert(x != 2);` against `x = 2`, or
                 // message passing between two flags), an order neither running the whole
