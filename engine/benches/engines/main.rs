@@ -60,6 +60,9 @@ fn main() {
     if want("bounds") {
         nidhugg::nidhugg_bounds(timeout);
     }
+    if want("registers") {
+        nidhugg::nidhugg_registers(timeout);
+    }
 
     if want("counter") {
         let sizes: Vec<(String, String, u32, usize)> = (2..=4)

@@ -1,34 +1,9 @@
 //! The translations of Nidhugg's TACAS'15 mutual exclusion benchmarks beside Nidhugg's counts.
 
-use crate::programs::nidhugg;
+use crate::programs::{nidhugg, NIDHUGG};
 use crate::run::{measure, Run, ENGINES};
 use litmus_engine::report::Model;
 use litmus_engine::{EngineChoice, EngineKind};
-
-/// Benchmark, unroll bound, fences, and per model ("all", "first").
-type NidhuggRow = (&'static str, u32, &'static str, [(u64, u64); 3]);
-
-/// Nidhugg 0.4's executions (traces plus assume-blocked traces) on its TACAS'15 benchmarks,
-/// "all" (`--keep-going`) and "first" (to the first error), per benchmark, unroll bound (0:
-/// none), fences and model (SC, TSO, PSO): `../shared/notes/peers.md`, measured on this machine
-/// on 2026-11-26.
-const NIDHUGG: [NidhuggRow; 15] = [
-    ("dekker", 4, "none", [(21, 21), (27, 24), (55, 9)]),
-    ("dekker", 4, "TSO", [(21, 21), (21, 21), (49, 9)]),
-    ("dekker", 4, "PSO", [(21, 21), (21, 21), (24, 24)]),
-    ("dekker", 10, "none", [(21, 21), (27, 24), (55, 9)]),
-    ("dekker", 10, "TSO", [(21, 21), (21, 21), (49, 9)]),
-    ("dekker", 10, "PSO", [(21, 21), (21, 21), (24, 24)]),
-    ("peterson", 0, "none", [(10, 10), (30, 11), (42, 3)]),
-    ("peterson", 0, "TSO", [(10, 10), (10, 10), (32, 3)]),
-    ("peterson", 0, "PSO", [(10, 10), (10, 10), (10, 10)]),
-    ("szymanski", 0, "none", [(103, 103), (1018, 518), (1256, 5)]),
-    ("szymanski", 0, "TSO", [(103, 103), (103, 103), (115, 5)]),
-    ("szymanski", 0, "PSO", [(103, 103), (103, 103), (103, 103)]),
-    ("lamport", 8, "none", [(32, 32), (60, 10), (230, 4)]),
-    ("lamport", 8, "TSO", [(32, 32), (32, 32), (96, 4)]),
-    ("lamport", 8, "PSO", [(32, 32), (32, 32), (46, 46)]),
-];
 
 /// DPOR's executions (blocked included) on the translations of Nidhugg's benchmarks at loop
 /// bounds 4, 10 and 32, with and without `--first`, beside Nidhugg's "all" and "first".
@@ -124,4 +99,55 @@ pub fn table(timeout: f64) {
             }
         }
     }
+}
+
+/// DPOR on the translations written with register-carried loop conditions
+/// (`*-registers.litmus.tpl`, issue 58) at loop bounds 2 to 10, with and without `--first`,
+/// beside the plain translations' counts and Nidhugg's.
+pub fn nidhugg_registers(timeout: f64) {
+    println!("\n### DPOR against Nidhugg, loops with register-carried conditions\n");
+    println!("Executions, blocked ones included, at loop bounds 2 to 10 (one number when the same at every bound), and the verdict; the plain translation's at bound 4 beside them. A mark `>` where DPOR runs more executions than Nidhugg.\n");
+    println!("| benchmark | fences | model | registers: all | plain: all | Nidhugg all | registers: first | plain: first | Nidhugg first |");
+    println!("|---|---|---|---|---:|---:|---|---:|---:|");
+    let (mut over, mut cells, mut flat) = (0, 0, 0);
+    for name in ["dekker", "peterson", "szymanski", "lamport"] {
+        for f in ["none", "TSO", "PSO"] {
+            let src = nidhugg(&format!("{name}-registers"), f);
+            let plain = nidhugg(name, f);
+            for model in Model::ALL {
+                let (nall, nfirst) = crate::programs::nidhugg_counts(name, f, model as usize);
+                let eng = EngineChoice::Fixed(EngineKind::Dpor);
+                let mut row = Vec::new();
+                for (first, n) in [(false, nall), (true, nfirst)] {
+                    let runs: Vec<Run> = (2..=10)
+                        .map(|b| measure(&src, eng, model, b, timeout, first))
+                        .collect();
+                    let counts: Vec<u64> = runs.iter().map(|r| r.executions).collect();
+                    let same = counts.iter().all(|&c| c == counts[0]);
+                    flat += same as u32;
+                    cells += 1;
+                    let worst = counts.iter().copied().max().unwrap_or(0);
+                    over += (worst > n) as u32;
+                    let r = &runs[0];
+                    let verdict = if r.violations > 0 {
+                        "bug"
+                    } else if r.complete {
+                        "ok"
+                    } else {
+                        "timeout"
+                    };
+                    let shown = if same {
+                        counts[0].to_string()
+                    } else {
+                        format!("{counts:?}")
+                    };
+                    let mark = if worst > n { " >" } else { "" };
+                    let p = measure(&plain, eng, model, 4, timeout, first);
+                    row.push(format!("{verdict} {shown}{mark} | {} | {n}", p.executions));
+                }
+                println!("| {name} | {f} | {} | {} |", model.label(), row.join(" | "));
+            }
+        }
+    }
+    println!("\nThe same count at every loop bound in {flat} of {cells} cells; DPOR runs more executions than Nidhugg in {over} of {cells}.");
 }

@@ -49,6 +49,14 @@ pub(super) struct Peek {
     /// nothing meanwhile (`Dpor::spinning`): the iterations since are a no-op, so the thread
     /// goes no further in this execution, as after a false `assume`.
     pub(super) spins: bool,
+    /// With `spins`, the loads of the spin iteration the thread would run next (not run:
+    /// `Dpor::spin_ahead`); empty when it already ran one (`Dpor::spinning`).
+    pub(super) cycle: Vec<Footprint>,
+    /// With `spins`: the thread waits at a spin iteration (it did at the parent node), and
+    /// the steps that would let it out now are those its last pure steps would take had they
+    /// run now (`Dpor::rotated`): it is not run here. Decided again at each node, on the
+    /// memory of the node: a later write may give it a way out that reading later does not.
+    pub(super) stuck: bool,
 }
 
 pub(super) struct Node {
@@ -72,6 +80,12 @@ impl Node {
     /// Whether process `p`'s next step is a failing `await` round (not run).
     pub(super) fn parks(&self, p: usize) -> bool {
         self.peeks.iter().any(|k| k.proc == p && k.parks)
+    }
+    /// Whether process `p`'s next steps are a spin iteration that is not run.
+    pub(super) fn spins_ahead(&self, p: usize) -> bool {
+        self.peeks
+            .iter()
+            .any(|k| k.proc == p && !k.cycle.is_empty())
     }
 }
 
@@ -125,6 +139,8 @@ pub(super) struct Dpor<'a, 'c, 'p> {
     /// Every step runs: failing `await` rounds and spin iterations too. Robustness needs every
     /// trace's loads (a failing round's read can close a non-SC cycle), not only its outcomes.
     pub(super) every_step: bool,
+    /// Per thread, whether each pc lies inside a loop (`spin::loop_pcs`, made on first use).
+    pub(super) loops: Vec<Vec<bool>>,
 }
 
 impl Dpor<'_, '_, '_> {
@@ -150,7 +166,23 @@ impl Dpor<'_, '_, '_> {
                     .is_some_and(|&i| self.trace[i].fp.parks);
             }
             let parks = !self.every_step && !fault && failed_round(&state, &after, choice, &fp);
-            let spins = !self.every_step && !fault && !parks && self.spinning(choice, &state);
+            let mut cycle = Vec::new();
+            let (mut spins, mut stuck) = (false, false);
+            if !self.every_step && !fault && !parks {
+                if let Choice::Exec(t) = choice {
+                    cycle = self.spin_ahead(t, &state, &fp, &after).unwrap_or_default();
+                    let was = self
+                        .nodes
+                        .last()
+                        .and_then(|n| n.peeks.iter().find(|k| k.proc == proc));
+                    let (ahead, was_stuck) =
+                        was.map_or((false, false), |k| (!k.cycle.is_empty(), k.stuck));
+                    if cycle.is_empty() {
+                        stuck = (ahead || was_stuck) && self.rotated(t, &state);
+                    }
+                }
+                spins = !cycle.is_empty() || stuck || self.spinning(choice, &state);
+            }
             peeks.push(Peek {
                 proc,
                 choice,
@@ -158,6 +190,8 @@ impl Dpor<'_, '_, '_> {
                 fault,
                 parks,
                 spins,
+                cycle,
+                stuck,
             });
         }
         let waits = (0..state.threads.len())
@@ -171,43 +205,6 @@ impl Dpor<'_, '_, '_> {
             done: Vec::new(),
             waits,
         }
-    }
-
-    /// Whether thread `choice` is in a state (`Snap`) it was in after an earlier step of this
-    /// execution, with only pure steps since (no store, RMW, fence, lock or unlock): the
-    /// steps since went round a cycle that changed nothing but the loop counters (a spin
-    /// iteration, whether its loads are in the loop's condition or its body). Deleting them
-    /// leaves an execution of the program with fewer iterations, so executions that go on
-    /// from here add nothing (`docs/design/dpor.md#spin-loops`).
-    fn spinning(&self, choice: Choice, state: &State) -> bool {
-        let Choice::Exec(t) = choice else {
-            return false;
-        };
-        let mine = &self.by_proc[t];
-        let Some((&last, older)) = mine.split_last() else {
-            return false;
-        };
-        if !self.trace[last].fp.pure() {
-            return false;
-        }
-        // Inside an `await` round the state is not the thread's alone: another thread's write
-        // marks the round as stale (`await_dirty`) and makes it retry. Failing rounds are not
-        // run anyway (`Peek::parks`); a cycle through whole rounds is found outside them.
-        let ts = &state.threads[t];
-        if ts.await_dirty.is_some() || ts.awaiting.is_some() {
-            return false;
-        }
-        let now = Snap::of(state, t);
-        for &i in older.iter().rev() {
-            let e = &self.trace[i];
-            if e.after.as_ref() == Some(&now) {
-                return true;
-            }
-            if !e.fp.pure() {
-                return false;
-            }
-        }
-        false
     }
 
     /// Decides what the new top node is: a leaf (recorded, returns false) or a node with a
@@ -334,12 +331,20 @@ impl Dpor<'_, '_, '_> {
             .filter(|k| k.parks && !parent.parks(k.proc))
             .map(|k| k.fp)
             .collect();
+        // And a thread whose next steps are now a spin iteration (not run) and were not:
+        // its loads race with the writes they read, as if it ran.
+        let spins: Vec<Footprint> = node
+            .peeks
+            .iter()
+            .filter(|k| !k.cycle.is_empty() && !parent.spins_ahead(k.proc))
+            .flat_map(|k| k.cycle.iter().copied())
+            .collect();
         self.nodes.push(node);
         for (t, m) in attempts {
             self.lock_attempt(t, m);
         }
-        for f in rounds {
-            self.races(&f);
+        for f in rounds.iter().chain(&spins) {
+            self.races(f);
         }
     }
 }
@@ -412,6 +417,7 @@ fn run(
         leaf,
         halted: false,
         every_step,
+        loops: Vec::new(),
     };
     let init = State::initial(program, model);
     let root = d.node(init, Vec::new(), &[]);

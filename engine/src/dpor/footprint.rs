@@ -141,13 +141,23 @@ pub struct TEvent {
 /// included) and `await` state; not its loop counters (a spin cycle is found in spite of them).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Snap {
-    pc: u32,
+    pub(super) pc: u32,
     regs: smallvec::SmallVec<[i64; 4]>,
     awaiting: Option<u32>,
     await_dirty: Option<bool>,
 }
 
 impl Snap {
+    /// Puts thread `t` of `s` back in this state (pc, registers, `await` state).
+    pub(super) fn restore(&self, s: &mut State, t: usize) {
+        let ts = &mut s.threads[t];
+        ts.pc = self.pc;
+        ts.regs.clear();
+        ts.regs.extend_from_slice(&self.regs);
+        ts.awaiting = self.awaiting;
+        ts.await_dirty = self.await_dirty;
+    }
+
     pub(super) fn of(s: &State, t: usize) -> Snap {
         let ts = &s.threads[t];
         Snap {

@@ -55,6 +55,7 @@
 mod explore;
 mod footprint;
 mod race;
+mod spin;
 #[cfg(test)]
 mod tests;
 

@@ -52,6 +52,12 @@ impl ThreadState {
     pub fn loop_counts(&self) -> &[u32] {
         &self.loops
     }
+
+    /// Forgets the iteration counts (DPOR's look-ahead for a spin iteration: a cycle that
+    /// changes nothing is not run, so it needs no room under the loop bound).
+    pub fn clear_loop_counts(&mut self) {
+        self.loops.iter_mut().for_each(|n| *n = 0);
+    }
 }
 
 /// A state of the machine. Equality and hashing ignore write identities and program-order

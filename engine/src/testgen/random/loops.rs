@@ -49,12 +49,20 @@ impl Gen {
     /// the last like Dekker's wait (`while (flag == 1) { if (turn != 0) { ... } }`). Half of
     /// them read the flag into a register (`f = x; while (f == v) { ...; f = x; }`, the spin
     /// DPOR finds at run time, `docs/design/dpor.md#spin-loops`), some with a register
-    /// reloaded from memory in the body or an inner spin loop.
+    /// reloaded from memory in the body or an inner spin loop, the flag's reload first in the
+    /// body or under an `if`, or the first read copied to another register.
     pub(super) fn while_spin(&mut self, depth: u32) -> Vec<Stmt> {
         if self.rng.chance(50) {
             let load = self.load_expr(15);
             let f = self.new_reg();
-            let first = self.b.assign(&f, load.clone());
+            let mut pre = vec![self.b.assign(&f, load.clone())];
+            if self.rng.chance(25) {
+                // The first read kept in another register: the loop is not the rotated one
+                // (`do f = x; while (...)`), so waiting and reading later differ.
+                let g = self.dest();
+                let fe = self.b.reg(&f);
+                pre.push(self.b.assign(&g, fe));
+            }
             let (fe, v) = (self.b.reg(&f), self.small());
             let op = self.pick(&[BinOp::Eq, BinOp::Eq, BinOp::Ge, BinOp::Ne]);
             let cond = self.b.bin(op, fe, v);
@@ -67,8 +75,22 @@ impl Gen {
             if depth > 1 && self.rng.chance(20) {
                 body.extend(self.while_spin(depth - 1));
             }
-            body.push(self.b.assign(&f, load));
-            return vec![first, self.b.stmt(StmtKind::While { cond, body })];
+            let reload = self.b.assign(&f, load);
+            match self.rng.below(4) {
+                // The load first in the body, or only on one branch of an `if`.
+                0 => body.insert(0, reload),
+                1 => {
+                    let c = self.memory_cond(true);
+                    body.push(self.b.stmt(StmtKind::If {
+                        cond: c,
+                        then_body: vec![reload],
+                        else_body: vec![],
+                    }));
+                }
+                _ => body.push(reload),
+            }
+            pre.push(self.b.stmt(StmtKind::While { cond, body }));
+            return pre;
         }
         let cond = self.memory_cond(true);
         let body = self.spin_body(depth);
