@@ -42,7 +42,7 @@ fn compare(title: &str, rows: &[Row], models: &[Model], timeout: f64, repeat: us
                 model,
                 runs,
             };
-            print_row(&m, timeout);
+            print_row(&m);
             if std::env::var("ENGINES_HELDOUT_FIT").is_ok() {
                 fit_line(row, &m);
             }
@@ -71,7 +71,7 @@ fn best(m: &Measured) -> Option<(f64, f64)> {
     Some((cpu, free))
 }
 
-fn print_row(m: &Measured, _timeout: f64) {
+fn print_row(m: &Measured) {
     let auto = &m.runs[3];
     let first = auto.plan.split(['@', ',']).next().unwrap_or("?");
     let tail = match best(m) {
@@ -240,7 +240,8 @@ pub fn issue_table(timeout: f64, repeat: usize) {
     );
 }
 
-/// Measured CPU per unit over `auto::weight`, per engine that finished with at least 5 ms.
+/// `ENGINES_HELDOUT_FIT=1`: per program, each member's measured CPU per unit of work over
+/// `auto::weight` (1.00: the weight is exact), for members that finished with at least 5 ms.
 fn fit_line(row: &Row, m: &Measured) {
     use litmus_engine::{ir::Program, syntax};
     let Some(p) = syntax::parse(&row.src)

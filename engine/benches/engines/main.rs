@@ -14,7 +14,8 @@
 //! `ENGINES_ONLY=auto,x86` for some sections, `ENGINES_FAMILY=counter,SB ring` for some rows
 //! of the `auto` table, `ENGINES_REPEAT=N` for each of its cells' fastest of N runs;
 //! `ENGINES_ONLY=heldout,issue58` for `auto` on the held-out family and issue 58's programs,
-//! `ENGINES_HELDOUT=N`, `ENGINES_HELDOUT_SEED=S`, `ENGINES_HELDOUT_MODELS=sc,tso,pso`).
+//! `ENGINES_HELDOUT=N`, `ENGINES_HELDOUT_SEED=S`, `ENGINES_HELDOUT_MODELS=sc,tso,pso`,
+//! `ENGINES_HELDOUT_PRINT=1` to print the programs, `ENGINES_HELDOUT_FIT=1` for measured / weight).
 
 #[path = "../../tests/programs/mod.rs"]
 mod programs;

@@ -131,7 +131,7 @@ impl Draw {
 /// statement: stores, loads, `if`s on memory, locked sections, RMWs, awaits, assertions,
 /// fences). The same seed gives the same program.
 pub fn heldout(seed: u64) -> String {
-    let mut rng = Rng::new(seed ^ 0x5eed_58);
+    let mut rng = Rng::new(seed ^ 0x005e_ed58);
     let nvars = 2 + rng.below(2) as usize;
     let mutex = rng.chance(60);
     let mut d = Draw {
