@@ -2,6 +2,8 @@
 //! run alone), the same from run to run, and agrees with the reference explorer; it can be
 //! cancelled like any engine.
 
+#[path = "programs/heldout.rs"]
+mod heldout;
 mod programs;
 mod tier;
 
@@ -54,6 +56,63 @@ fn auto_reports_its_engines_own_report_on_random_programs() {
             agrees(&t, m, &format!("seed {seed} {m:?}"));
         }
     }
+}
+
+/// Whether the reference explorer closes `t` under `m` within `steps` steps (one unit of its
+/// work each), cancelled past them.
+fn closes_within(t: &litmus_engine::ast::Test, m: Model, steps: u64) -> bool {
+    use litmus_engine::{engine, ir::Program};
+    use std::sync::atomic::{AtomicU64, Ordering};
+    use std::sync::Arc;
+    let Ok(p) = Program::lower(t, 8) else {
+        return false;
+    };
+    let o = opts(EngineKind::Exhaustive.into());
+    let ctl = Control::new();
+    let (count, stop) = (Arc::new(AtomicU64::new(0)), ctl.clone());
+    let task = engine::Task {
+        work: Some(Arc::new(move |n| {
+            if count.fetch_add(n, Ordering::Relaxed) + n > steps {
+                stop.cancel();
+            }
+        })),
+        ..engine::Task::new(t, &p, m, &o)
+    };
+    engine::engine(EngineKind::Exhaustive)
+        .check(&task, &ctl)
+        .complete
+}
+
+/// Issue 58: on the held-out family of the engine benchmark (`programs/heldout.rs`, from the
+/// benchmark's first seed on: programs neither the weights nor the plan were chosen on), the
+/// programs small enough for a debug build (the reference explorer closes them under PSO
+/// within 50,000 steps), at least ten and until both the plan's guess (DPOR) and the runner-up
+/// it starts early (the reference explorer) have answered: under TSO and PSO `auto`'s report
+/// is its engine's own, the same from run to run, and has the reference explorer's states,
+/// condition and violations.
+#[test]
+fn auto_agrees_with_the_reference_on_the_held_out_family() {
+    let want = tier::sweep(10, 40);
+    let (mut checked, mut engines) = (0, std::collections::BTreeSet::new());
+    for seed in 5_800_000u64..5_800_400 {
+        if checked >= want && engines.len() >= 2 {
+            break;
+        }
+        let t = syntax::parse(&heldout::heldout(seed))
+            .test
+            .expect("held-out programs parse");
+        if !closes_within(&t, Model::Pso, 50_000) {
+            continue;
+        }
+        for m in [Model::Tso, Model::Pso] {
+            engines.insert(agrees(&t, m, &format!("held-out seed {seed} {m:?}")));
+        }
+        checked += 1;
+    }
+    assert!(
+        engines.len() >= 2,
+        "one engine answered every program: {engines:?}"
+    );
 }
 
 /// After the MCR paper's Example: a writer and a reader loop `n` times.
@@ -245,6 +304,17 @@ fn an_unsure_guess_has_its_runner_up_start_early() {
     let pso = plan(&mcr_example(3), Model::Pso);
     assert_eq!(start(&pso, EngineKind::Mcr), Some(auto::EARLY));
     assert_eq!(start(&pso, EngineKind::Exhaustive), Some(auto::UNSURE));
+    // A loop that takes a mutex under PSO (JMCR's RVExample, issue 58): the reference
+    // explorer early, MCR at the head start.
+    let rv = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/benches/engines/issue58/rvexample.litmus"
+    ))
+    .unwrap();
+    let rv = plan(&rv, Model::Pso);
+    assert_eq!(rv[0].0, EngineKind::Dpor);
+    assert_eq!(start(&rv, EngineKind::Exhaustive), Some(auto::EARLY));
+    assert_eq!(start(&rv, EngineKind::Mcr), Some(auto::UNSURE));
     let sc = plan(&mcr_example(3), Model::Sc);
     assert_eq!(start(&sc, EngineKind::Dpor), Some(auto::UNSURE));
     // A loop-free program that assumes (`lean` does not model it, and overestimates DPOR):

@@ -81,7 +81,7 @@ fn weight_fit(runs: &[(bool, EngineKind, f64, f64, Model)]) {
 /// Runs each of `kinds` on `row` under `model`, `repeat` rounds of one run each (so that the
 /// engines compared are measured under the same load), and keeps each one's run with the
 /// least CPU (a finished one over an unfinished one). A run that timed out is not repeated.
-fn best_of(
+pub fn best_of(
     row: &Row,
     kinds: &[EngineChoice],
     model: Model,

@@ -12,13 +12,19 @@
 //!
 //! Run: `cargo bench -p litmus-engine --bench engines` (10 s per run; `ENGINES_TIMEOUT=SECS`;
 //! `ENGINES_ONLY=auto,x86` for some sections, `ENGINES_FAMILY=counter,SB ring` for some rows
-//! of the `auto` table, `ENGINES_REPEAT=N` for each of its cells' fastest of N runs).
+//! of the `auto` table, `ENGINES_REPEAT=N` for each of its cells' fastest of N runs;
+//! `ENGINES_ONLY=heldout,issue58` for `auto` on the held-out family and issue 58's programs,
+//! `ENGINES_HELDOUT=N`, `ENGINES_HELDOUT_SEED=S`, `ENGINES_HELDOUT_MODELS=sc,tso,pso`,
+//! `ENGINES_HELDOUT_PRINT=1` to print the programs, `ENGINES_HELDOUT_FIT=1` for measured / weight).
 
 #[path = "../../tests/programs/mod.rs"]
 mod programs;
 
 mod auto;
 mod family;
+mod heldout;
+#[path = "../../tests/programs/heldout.rs"]
+mod heldout_programs;
 mod nidhugg;
 mod rows;
 mod run;
@@ -43,6 +49,16 @@ fn main() {
 
     if want("auto") {
         auto::table(timeout);
+    }
+    let repeat: usize = std::env::var("ENGINES_REPEAT")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1);
+    if want("issue58") {
+        heldout::issue_table(timeout, repeat);
+    }
+    if want("heldout") {
+        heldout::table(timeout, repeat);
     }
     if want("x86") {
         auto::x86_table(timeout);
