@@ -1,6 +1,6 @@
 //! Checking a C test under a cat model (the Linux kernel's, read from the user's files, or
 //! any other): the value domain, every candidate ([`super::cexec`]), every choice the model
-//! makes (`Model::run_all`), and herd's summary: final states as herd writes them, positive
+//! makes (`Model::outcomes`), and herd's summary: final states as herd writes them, positive
 //! and negative counts, flags, a witness or the check that forbids.
 
 use super::ccombos::for_each_combo;
@@ -451,7 +451,7 @@ pub fn check_c_with(
                         if keep && (!partial || sat == relevant) {
                             rep.candidates += 1;
                             let env = c_candidate_env(&sk, &rf, &fw);
-                            let runs = model.run_all(&env)?;
+                            let runs = model.outcomes(&env)?;
                             let exe = |failure| CExecution {
                                 events: sk.events.clone(),
                                 rf: rf.clone(),

@@ -486,11 +486,27 @@ impl Model {
     /// Evaluates the model on one candidate, every choice of its `with ... from ...`
     /// statements apart: one outcome per choice, in order. A choice of a group that a check
     /// forbids as a whole ([`prune`]) is not run: its outcome is the group's first failure.
-    pub fn run_all(&self, env: &Env) -> Result<Vec<Outcome>, CatError> {
+    pub fn outcomes(&self, env: &Env) -> Result<Vec<Outcome>, CatError> {
         let mut start = env.clone();
         (start.prune, start.keep) = (self.prune, false);
         let branches = run::run(&self.prelude, &self.stmts, &mut start)?;
         Ok(branches.into_iter().map(|(o, _)| o).collect())
+    }
+
+    /// [`Model::outcomes`] with each choice's final environment (the caller's where the
+    /// choice was not run).
+    pub fn run_all(&self, env: &Env) -> Result<Vec<(Outcome, Env)>, CatError> {
+        let mut start = env.clone();
+        (start.prune, start.keep) = (self.prune, true);
+        let branches = run::run(&self.prelude, &self.stmts, &mut start)?;
+        let mut start = Some(start);
+        Ok(branches
+            .into_iter()
+            .map(|(o, e)| {
+                let e = e.or_else(|| start.take()).unwrap_or_else(|| env.clone());
+                (o, e)
+            })
+            .collect())
     }
 }
 

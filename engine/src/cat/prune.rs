@@ -380,7 +380,7 @@ impl Cx<'_> {
             _ => return Any,
         }
         let was = std::mem::replace(&mut self.top, false);
-        let outer = std::mem::replace(&mut self.scope, Some(scope));
+        let outer = self.scope.replace(scope);
         self.depth += 1;
         let m = self.mono(&def.body, &inner);
         self.depth -= 1;

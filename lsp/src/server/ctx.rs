@@ -18,7 +18,7 @@ use super::msg::Msg;
 use super::position::{Conv, Encoding};
 use super::state::{ClientCaps, Snapshot, State};
 use super::util::{guard, lock};
-use super::{axiom, cache, catdoc, msg, queue, to_proto, verdict, view};
+use super::{axiom, cache, catdoc, msg, queue, results, to_proto, verdict, view};
 
 /// The main loop, as the layer above gives it (`main_loop::run`): started with the first
 /// message.

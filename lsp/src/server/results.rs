@@ -23,8 +23,8 @@ use litmus_engine::report::{Stats, Warning};
 use litmus_engine::{LineIndex, Model, ModelReport};
 
 use super::document::{Document, Outcome};
-use super::verdict::{self, Mark};
 use super::target::Target;
+use super::verdict::{self, Mark};
 use crate::json::axview::AxView;
 
 /// `litmus/results` (see the module's comment).
