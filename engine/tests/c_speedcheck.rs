@@ -4,12 +4,13 @@
 //! is the same, the relevant count is the full run's (the positive executions for `exists`
 //! and `~exists`, the negative ones for `forall`), the other count is 0, and every state is
 //! one of the full run's. And a chain of 16 threads, too many combinations of paths for a
-//! full count, which [`Explore::Auto`] answers from the relevant executions alone.
+//! full count, which [`Explore::Auto`] answers from the relevant executions alone, and a
+//! spin-lock emulation whose coherence orders need more model runs than a full count may make.
 
 mod c_support;
 
 use litmus_engine::ast::Quantifier;
-use litmus_engine::axiomatic::{check_c_with, Explore, FULL_COMBOS};
+use litmus_engine::axiomatic::{check_c_with, Explore, FULL_COMBOS, FULL_RUNS};
 use litmus_engine::c::lower;
 use std::collections::BTreeSet;
 
@@ -106,4 +107,31 @@ fn auto_answers_a_test_too_large_to_count_from_its_relevant_executions() {
     );
     let rel = run(&k, &chain(4), Explore::Relevant);
     assert_eq!((rel.ok, rel.positive), (small.ok, small.positive));
+}
+
+#[test]
+fn auto_answers_a_spin_lock_emulation_from_its_relevant_executions() {
+    let Some(root) = c_support::root("linux") else {
+        println!("SKIPPED: ../shared/conformance/linux not found; no C test was checked");
+        return;
+    };
+    let k = c_support::kernel(&root);
+    // 4 threads: 256 combinations of paths, far below FULL_COMBOS, but each candidate has
+    // hundreds of coherence orders of the lock's 8 writes: more model runs than FULL_RUNS
+    let text = c_support::sb_xchg_lock(4);
+    let r = run(&k, &text, Explore::Auto);
+    assert!(
+        r.partial,
+        "over {FULL_RUNS} model runs: the relevant executions only"
+    );
+    assert!(
+        !r.ok && r.positive == 0,
+        "the lock forbids the state: {r:?}"
+    );
+    assert_eq!(r, run(&k, &text, Explore::Relevant));
+    // 2 threads: counted in full
+    let text = c_support::sb_xchg_lock(2);
+    let small = run(&k, &text, Explore::Auto);
+    assert!(!small.partial);
+    assert_eq!(small, run(&k, &text, Explore::Full));
 }

@@ -33,23 +33,6 @@ fn same(k: &c_support::Kernel, plain: &Model, name: &str, text: &str) -> u64 {
     saved
 }
 
-/// `n` threads taking a lock emulated with `xchg_acquire` and releasing it with
-/// `smp_store_release`, each writing its own location and reading the next one's (Paul
-/// McKenney's `C-SB+l-o-o-u+...-XE` shape).
-fn sb_xchg_lock(n: usize) -> String {
-    let mut s = format!("C SB-xchg-lock-{n}\n{{\n}}\n");
-    for t in 0..n {
-        let (a, b) = (t, (t + 1) % n);
-        s += &format!(
-            "P{t}(int *sl, int *x{a}, int *x{b})\n{{\n  int r1;\n  int r2;\n\n  \
-             r2 = xchg_acquire(sl, 1);\n  WRITE_ONCE(*x{a}, 1);\n  r1 = READ_ONCE(*x{b});\n  \
-             smp_store_release(sl, 0);\n}}\n"
-        );
-    }
-    let cond: Vec<String> = (0..n).map(|t| format!("{t}:r1=0 /\\ {t}:r2=0")).collect();
-    s + &format!("exists ({})\n", cond.join(" /\\ "))
-}
-
 #[test]
 fn pruning_changes_no_report_of_the_shared_kernel_tests() {
     let Some(root) = c_support::root("linux") else {
@@ -90,7 +73,7 @@ fn pruning_skips_most_coherence_orders_of_a_spin_lock_emulation() {
     let mut plain = k.model.clone();
     plain.prune = false;
     for n in [2, 3] {
-        let text = sb_xchg_lock(n);
+        let text = c_support::sb_xchg_lock(n);
         let r = run(&k, &k.model, &text);
         // two threads each taking the lock and seeing the other's write not yet: forbidden
         assert!(!r.ok && r.positive == 0, "{n} threads: {r:?}");

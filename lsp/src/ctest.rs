@@ -352,9 +352,11 @@ pub fn block(test: &Test, text: &str, r: &CReport) -> String {
             s,
             "Speedcheck: only the executions relevant to the condition were examined, as \
              herd7 -speedcheck true does (by default when a test has more than {} \
-             combinations of thread paths); the verdict is exact, the counts, states and \
-             flags are theirs alone; `--speedcheck false` examines every execution",
-            litmus_engine::axiomatic::FULL_COMBOS
+             combinations of thread paths or a full count more than {} model runs); the \
+             verdict is exact, the counts, states and flags are theirs alone; \
+             `--speedcheck false` examines every execution",
+            litmus_engine::axiomatic::FULL_COMBOS,
+            litmus_engine::axiomatic::FULL_RUNS
         );
     }
     s

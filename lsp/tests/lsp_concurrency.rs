@@ -90,7 +90,7 @@ async fn condition_only_edit_is_re_evaluated_from_cached_states_at_once() {
     let msg = e[0]["message"].as_str().unwrap();
     assert!(
         msg.starts_with(
-            "final condition `~exists` does not hold under TSO and PSO; holds under SC"
+            "final condition “~exists” does not hold under TSO and PSO; holds under SC"
         ),
         "{msg}"
     );

@@ -71,6 +71,15 @@ pub enum Explore {
 /// for a kernel test of 8 threads, so a full count would take more than half a minute.
 pub const FULL_COMBOS: u64 = 32_768;
 
+/// Above this many model runs (a run of the model on one candidate and one choice of its
+/// `with`s; those pruned as a group not counted), [`Explore::Auto`] starts again examining
+/// only the relevant executions: a spin-lock emulation's candidates have thousands of
+/// coherence orders each, and past this number a full count takes more than a few seconds.
+pub const FULL_RUNS: u64 = 50_000;
+
+/// The error that stops a full count past [`FULL_RUNS`].
+const OVER: &str = "over the full count's budget of model runs";
+
 /// A value no write is known to write: a read's value that herd leaves symbolic (herd
 /// writes it `S8`, `S23`, ...). Not an address (see [`c_address`]).
 pub const SYMBOLIC: i64 = 0x5e5e_0000_5e5e;
@@ -414,7 +423,8 @@ pub fn check_c_with(
         rep.ok = cond.quantifier != Quantifier::Exists;
         return Ok(rep);
     }
-    for_each_combo(&init, &all, &mut |choice: &[usize]| {
+    let mut made = 0u64;
+    let r = for_each_combo(&init, &all, &mut |choice: &[usize]| {
         let chosen: Vec<&CPath> = all.iter().zip(choice).map(|(p, c)| &p[*c]).collect();
         if let Some(sk) = c_skeleton(&init, &chosen, variants) {
             let tregs: Vec<&BTreeMap<String, i64>> = chosen.iter().map(|p| &p.vars).collect();
@@ -452,6 +462,10 @@ pub fn check_c_with(
                             rep.candidates += 1;
                             let env = c_candidate_env(&sk, &rf, &fw);
                             let runs = model.outcomes(&env)?;
+                            made += runs.iter().filter(|o| !o.pruned).count() as u64;
+                            if explore == Explore::Auto && !partial && made > FULL_RUNS {
+                                return Err(AxError::new(OVER));
+                            }
                             let exe = |failure| CExecution {
                                 events: sk.events.clone(),
                                 rf: rf.clone(),
@@ -483,7 +497,14 @@ pub fn check_c_with(
             }
         }
         Ok(())
-    })?;
+    });
+    match r {
+        Err(e) if e.to_string() == OVER => {
+            // too many model runs for a full count: the relevant executions only
+            return check_c_with(test, src, prog, model, variants, Explore::Relevant, stop);
+        }
+        r => r?,
+    }
     rep.states = states
         .into_iter()
         .map(|st| {

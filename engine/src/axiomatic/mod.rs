@@ -21,7 +21,9 @@ mod taint;
 mod tally;
 pub mod thread;
 
-pub use ccheck::{c_address, check_c, check_c_with, CExecution, CReport, Explore, FULL_COMBOS};
+pub use ccheck::{
+    c_address, check_c, check_c_with, CExecution, CReport, Explore, FULL_COMBOS, FULL_RUNS,
+};
 pub use cthread::{CEvent, CKind};
 pub use outcome::{address, check, location_name, Execution, Observed, Report};
 pub use program::{check_program, ProgramReport};

@@ -136,3 +136,20 @@ pub fn kernel(root: &Path) -> Kernel {
         variants: ["lkmmv2".to_string()].into(),
     }
 }
+
+/// `n` threads taking a lock emulated with `xchg_acquire` and releasing it with
+/// `smp_store_release`, each writing its own location and reading the next one's (Paul
+/// McKenney's `C-SB+l-o-o-u+...-XE` shape).
+pub fn sb_xchg_lock(n: usize) -> String {
+    let mut s = format!("C SB-xchg-lock-{n}\n{{\n}}\n");
+    for t in 0..n {
+        let (a, b) = (t, (t + 1) % n);
+        s += &format!(
+            "P{t}(int *sl, int *x{a}, int *x{b})\n{{\n  int r1;\n  int r2;\n\n  \
+             r2 = xchg_acquire(sl, 1);\n  WRITE_ONCE(*x{a}, 1);\n  r1 = READ_ONCE(*x{b});\n  \
+             smp_store_release(sl, 0);\n}}\n"
+        );
+    }
+    let cond: Vec<String> = (0..n).map(|t| format!("{t}:r1=0 /\\ {t}:r2=0")).collect();
+    s + &format!("exists ({})\n", cond.join(" /\\ "))
+}

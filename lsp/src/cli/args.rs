@@ -158,7 +158,7 @@ pub struct CheckArgs {
     /// herd's C tests: which executions to examine. `true`: only those relevant to the
     /// condition (herd7's `-speedcheck true`: exact verdict, the counts theirs alone);
     /// `false`: every one; `auto`: every one unless there are more than 32,768
-    /// combinations of thread paths.
+    /// combinations of thread paths or a full count needs more than 50,000 model runs.
     #[arg(long, value_enum, value_name = "WHEN", default_value = "auto")]
     pub speedcheck: Speedcheck,
 
