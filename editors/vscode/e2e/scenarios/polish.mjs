@@ -83,7 +83,10 @@ function contrasts() {
  */
 async function themeBySettings(page, workspace, theme, cls) {
   fs.mkdirSync(`${workspace}/.vscode`, { recursive: true });
-  fs.writeFileSync(`${workspace}/.vscode/settings.json`, JSON.stringify(theme ? { 'workbench.colorTheme': theme } : {}));
+  // the setting takes a theme's id, which for the two high-contrast themes is not its label
+  const ids = { 'Dark High Contrast': 'Default High Contrast', 'Light High Contrast': 'Default High Contrast Light' };
+  const id = ids[theme] ?? theme;
+  fs.writeFileSync(`${workspace}/.vscode/settings.json`, JSON.stringify(theme ? { 'workbench.colorTheme': id } : {}));
   await page.locator(cls ? `.monaco-workbench.${cls}` : '.monaco-workbench:not(.hc-black):not(.hc-light)').first().waitFor({ timeout: 30_000 });
 }
 
