@@ -124,6 +124,18 @@ async fn completion_knows_where_it_is_in_the_native_dialect() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn completion_works_while_a_statement_is_half_typed() {
+    // `r2 = ` with no `;` yet: the text does not parse, and completion must still know P1's
+    // registers and the locations (as a user types, this is when it is asked)
+    let typing = SB.replace("  r1 = x;\n}", "  r1 = x;\n  r2 = \n}");
+    let mut h = opened(&[(U, &typing)]).await;
+    let items = complete(&mut h, U, at(&typing, "r2 = ", 5)).await;
+    for w in ["x", "y", "r0", "r1", "fence"] {
+        assert!(items.contains(&w.to_string()), "{w} not in {items:?}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn completion_offers_herds_instructions_registers_and_condition_syntax() {
     let mut h = opened(&[(X, SB_X86)]).await;
     let code = complete(&mut h, X, at(SB_X86, "MOV EAX,[y]", 4)).await;

@@ -33,7 +33,13 @@ pub fn completion(s: &Snapshot<'_>, pos: Position) -> Option<CompletionResponse>
     let d = s.doc;
     let off = position::offset(&d.rope, s.conv.enc, pos).min(d.text.len());
     let text = &d.text;
-    let test = d.test.as_deref();
+    // While a statement is being typed the text does not parse: the test is then read with the
+    // cursor's line blanked (same length, so every other span stays where it is).
+    let typed = match d.test {
+        Some(_) => None,
+        None => litmus_engine::syntax::parse(&blank_line(text, off)).test,
+    };
+    let test = d.test.as_deref().or(typed.as_ref());
     let dialect = test.map(|t| t.dialect).unwrap_or_else(|| dialect_of(text));
     let place = place(text, test, dialect, off);
     let mut out = Items::default();
@@ -118,6 +124,20 @@ impl Items {
     fn keyword(&mut self, w: &str) {
         self.add(w, CompletionItemKind::KEYWORD, "keyword");
     }
+}
+
+/// `text` with the line of `off` replaced by spaces.
+fn blank_line(text: &str, off: usize) -> String {
+    let start = text[..off].rfind('\n').map_or(0, |i| i + 1);
+    let end = text[off..].find('\n').map_or(text.len(), |i| off + i);
+    let mut s = String::with_capacity(text.len());
+    s.push_str(&text[..start]);
+    for c in text[start..end].chars() {
+        // as many bytes as the character had
+        s.extend(std::iter::repeat_n(' ', c.len_utf8()));
+    }
+    s.push_str(&text[end..]);
+    s
 }
 
 /// The dialect the first word names, for a text that does not parse.

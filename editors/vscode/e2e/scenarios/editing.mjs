@@ -44,14 +44,17 @@ export async function editingChecks({ page, check, quickOpen, goTo, workspace, L
       null,
       { timeout: 10_000 },
     );
+    // the statement finished, so the test parses again for the rename below
+    await page.keyboard.press('End');
+    await page.keyboard.type(';');
   });
   await check('issue 57: rename (F2) of a register renames its uses and the condition\'s P1:r0', async () => {
     await goTo('11:3');
     await page.keyboard.press('F2');
     const box = page.locator('.rename-box input, .rename-box textarea').first();
     await box.waitFor({ timeout: 20_000 });
-    await page.keyboard.press('Control+A');
-    await page.keyboard.type('seen');
+    // the box opens with the old name selected: typing replaces it
+    await box.fill('seen');
     await page.keyboard.press('Enter');
     await page.waitForFunction(
       () => {
