@@ -225,7 +225,9 @@ export async function polishChecks({ page, check, quickOpen, runCommand, traceFr
     if (!seen.stale || !(seen.opacity < 1) || !seen.next || !seen.prev) throw new Error(`not marked as a whole: ${JSON.stringify(seen)}`);
     if (!/Out of date/.test(seen.text) || !/Re-run check/.test(seen.text)) throw new Error(`banner says ${JSON.stringify(seen.text)}`);
     // neither keys nor clicks step through the old counterexample
-    await frame.locator('body').press('n');
+    // (dispatched in the view: a key pressed while the editor has the focus would type into
+    // the file, which then no longer parses and has no counterexample to redo)
+    await frame.locator('body').evaluate(() => document.dispatchEvent(new KeyboardEvent('keydown', { key: 'n', bubbles: true })));
     await frame.locator('tr.step').nth(1).click({ force: true });
     const after = await frame.locator('tr.step.current th').innerText();
     if (after !== step) throw new Error(`stepped from ${step} to ${after} on an out-of-date trace`);
