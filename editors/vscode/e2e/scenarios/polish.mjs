@@ -241,6 +241,8 @@ export async function polishChecks({ page, check, quickOpen, runCommand, traceFr
     if (await frame.locator('#next').isDisabled()) throw new Error('stepping still disabled after the re-run');
     // the edit undone (the file as on disk), for the checks that follow
     await page.locator('.tabs-container .tab', { hasText: FILE }).first().click();
+    // (the focus into the editor's text: from the webview the command palette may not open)
+    await page.locator('.editor-group-container.active .view-line').first().click();
     await runCommand('File: Revert File');
   });
 
