@@ -33,15 +33,23 @@ fn same(k: &c_support::Kernel, plain: &Model, name: &str, text: &str) -> u64 {
     saved
 }
 
-#[test]
-fn pruning_changes_no_report_of_the_shared_kernel_tests() {
+/// The shared kernel data, its model, and the same model with pruning off.
+fn setup() -> Option<(std::path::PathBuf, c_support::Kernel, Model)> {
     let Some(root) = c_support::root("linux") else {
         println!("SKIPPED: ../shared/conformance/linux not found; no C test was checked");
-        return;
+        return None;
     };
     let k = c_support::kernel(&root);
     let mut plain = k.model.clone();
     plain.prune = false;
+    Some((root, k, plain))
+}
+
+#[test]
+fn pruning_changes_no_report_of_the_shared_kernel_tests() {
+    let Some((root, k, plain)) = setup() else {
+        return;
+    };
     let csv = std::fs::read_to_string(root.join("expected.csv")).unwrap();
     let (mut checked, mut pruned_tests, mut saved) = (0, 0, 0);
     for (i, line) in csv.lines().skip(1).enumerate() {
@@ -65,13 +73,9 @@ fn pruning_changes_no_report_of_the_shared_kernel_tests() {
 
 #[test]
 fn pruning_skips_most_coherence_orders_of_a_spin_lock_emulation() {
-    let Some(root) = c_support::root("linux") else {
-        println!("SKIPPED: ../shared/conformance/linux not found; no C test was checked");
+    let Some((_, k, plain)) = setup() else {
         return;
     };
-    let k = c_support::kernel(&root);
-    let mut plain = k.model.clone();
-    plain.prune = false;
     for n in [2, 3] {
         let text = c_support::sb_xchg_lock(n);
         let r = run(&k, &k.model, &text);

@@ -213,37 +213,16 @@ fn the_modules_of_the_front_end_import_no_cycle() {
 #[test]
 fn the_modules_of_the_server_import_no_cycle() {
     let src = root().join("lsp/src/server");
-    let files = rust_files(&src);
-    let module = |p: &Path| top_module(&src, p);
-    let modules: BTreeSet<String> = files.iter().map(|p| module(p)).collect();
-    let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-    for p in &files {
-        let m = module(p);
-        let text = code(&std::fs::read_to_string(p).expect("a source file"));
-        if m == "mod" {
-            // The root declares every module.
-            let others = modules.iter().filter(|x| *x != "mod").cloned();
-            edges.entry(m).or_default().extend(others);
-            continue;
-        }
+    let (modules, edges) = folder_imports(&src, |p, text| {
         let nested = p.parent() != Some(src.as_path());
-        let mut deps = paths_after(&text, "crate::server::");
+        let mut deps = paths_after(text, "crate::server::");
         if !nested || p.file_name().is_some_and(|n| n == "mod.rs") {
-            deps.extend(paths_after(&text, "super::"));
+            deps.extend(paths_after(text, "super::"));
         } else {
-            deps.extend(paths_after(&text, "super::super::"));
+            deps.extend(paths_after(text, "super::super::"));
         }
-        for dep in deps {
-            let dep = if modules.contains(&dep) {
-                dep
-            } else {
-                "mod".into()
-            };
-            if dep != m && !dep.is_empty() {
-                edges.entry(m.clone()).or_default().insert(dep);
-            }
-        }
-    }
+        deps
+    });
     layer_report("server", &modules, &edges);
     // Each module imports only from its own layer or those below.
     let layer_of = |m: &str| SERVER_LAYERS.iter().position(|(_, ms)| ms.contains(&m));
@@ -330,21 +309,34 @@ const SERVER_LAYERS: &[(&str, &[&str])] = &[
 #[test]
 fn the_modules_of_the_cat_server_import_no_cycle() {
     let src = root().join("lsp/src/server/cat");
-    let files = rust_files(&src);
-    let module = |p: &Path| top_module(&src, p);
+    let (modules, edges) = folder_imports(&src, |_, text| {
+        let mut deps = paths_after(text, "crate::server::cat::");
+        deps.extend(paths_after(text, "super::"));
+        deps
+    });
+    layer_report("server/cat", &modules, &edges);
+}
+
+/// The modules directly under `src` (a file, or a folder) and who imports whom, the paths
+/// each file names given by `deps`. `mod.rs` is the root: it declares every module, and a
+/// path to an item of the root (not a module) is an import of `mod`.
+fn folder_imports(
+    src: &Path,
+    deps: impl Fn(&Path, &str) -> BTreeSet<String>,
+) -> (BTreeSet<String>, BTreeMap<String, BTreeSet<String>>) {
+    let files = rust_files(src);
+    let module = |p: &Path| top_module(src, p);
     let modules: BTreeSet<String> = files.iter().map(|p| module(p)).collect();
     let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     for p in &files {
         let m = module(p);
-        let text = code(&std::fs::read_to_string(p).expect("a source file"));
         if m == "mod" {
             let others = modules.iter().filter(|x| *x != "mod").cloned();
             edges.entry(m).or_default().extend(others);
             continue;
         }
-        let mut deps = paths_after(&text, "crate::server::cat::");
-        deps.extend(paths_after(&text, "super::"));
-        for dep in deps {
+        let text = code(&std::fs::read_to_string(p).expect("a source file"));
+        for dep in deps(p, &text) {
             let dep = if modules.contains(&dep) {
                 dep
             } else {
@@ -355,7 +347,7 @@ fn the_modules_of_the_cat_server_import_no_cycle() {
             }
         }
     }
-    layer_report("server/cat", &modules, &edges);
+    (modules, edges)
 }
 
 fn layer_report(

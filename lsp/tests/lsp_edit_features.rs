@@ -282,35 +282,30 @@ async fn rename_refuses_keywords_and_clashes_with_a_reason() {
     );
 }
 
+/// `textDocument/documentHighlight` at `p` in `U`: the reply and its kinds in order.
+async fn highlight_kinds(h: &mut Harness, p: Value) -> (Value, Vec<u64>) {
+    let r = h
+        .request(
+            "textDocument/documentHighlight",
+            json!({"textDocument": {"uri": U}, "position": p}),
+        )
+        .await;
+    let kinds = r
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x["kind"].as_u64().unwrap())
+        .collect();
+    (r, kinds)
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn document_highlight_tells_writes_from_reads() {
     let mut h = opened(&[(U, SB)]).await;
-    let r = h
-        .request(
-            "textDocument/documentHighlight",
-            json!({"textDocument": {"uri": U}, "position": at(SB, "x = 1;", 0)}),
-        )
-        .await;
-    let kinds: Vec<u64> = r
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|x| x["kind"].as_u64().unwrap())
-        .collect();
+    let (r, kinds) = highlight_kinds(&mut h, at(SB, "x = 1;", 0)).await;
     // The declaration (text), `x = 1` (write), the two reads in P1.
     assert_eq!(kinds, vec![1, 3, 2, 2], "{r}");
-    let r = h
-        .request(
-            "textDocument/documentHighlight",
-            json!({"textDocument": {"uri": U}, "position": at(SB, "r0 = y;", 0)}),
-        )
-        .await;
-    let kinds: Vec<u64> = r
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|x| x["kind"].as_u64().unwrap())
-        .collect();
+    let (r, kinds) = highlight_kinds(&mut h, at(SB, "r0 = y;", 0)).await;
     assert_eq!(
         kinds,
         vec![3, 2],

@@ -423,7 +423,7 @@ pub fn check_c_with(
         rep.ok = cond.quantifier != Quantifier::Exists;
         return Ok(rep);
     }
-    let mut made = 0u64;
+    let (mut made, mut over) = (0u64, false);
     let r = for_each_combo(&init, &all, &mut |choice: &[usize]| {
         let chosen: Vec<&CPath> = all.iter().zip(choice).map(|(p, c)| &p[*c]).collect();
         if let Some(sk) = c_skeleton(&init, &chosen, variants) {
@@ -464,6 +464,7 @@ pub fn check_c_with(
                             let runs = model.outcomes(&env)?;
                             made += runs.iter().filter(|o| !o.pruned).count() as u64;
                             if explore == Explore::Auto && !partial && made > FULL_RUNS {
+                                over = true;
                                 return Err(AxError::new(OVER));
                             }
                             let exe = |failure| CExecution {
@@ -498,13 +499,11 @@ pub fn check_c_with(
         }
         Ok(())
     });
-    match r {
-        Err(e) if e.to_string() == OVER => {
-            // too many model runs for a full count: the relevant executions only
-            return check_c_with(test, src, prog, model, variants, Explore::Relevant, stop);
-        }
-        r => r?,
+    if over {
+        // too many model runs for a full count: the relevant executions only
+        return check_c_with(test, src, prog, model, variants, Explore::Relevant, stop);
     }
+    r?;
     rep.states = states
         .into_iter()
         .map(|st| {

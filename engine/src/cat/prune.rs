@@ -128,13 +128,7 @@ pub(super) fn fails_on_every_member(stack: &[&[Stmt]], env: &mut Env, x: &str) -
                     if !matches!(mode, CheckMode::Check | CheckMode::Assert) {
                         continue;
                     }
-                    let m = Cx {
-                        env,
-                        depth: 0,
-                        scope: None,
-                        top: true,
-                    }
-                    .mono(expr, &names);
+                    let m = Cx::top(env).mono(expr, &names);
                     let grows = m == Const || m == if *negated { Down } else { Up };
                     let mut o = Outcome::default();
                     match step(s, env, &mut o) {
@@ -184,15 +178,7 @@ fn bind(names: &mut Names, p: &Pat, e: Entry) {
 fn entry(e: &Expr, names: &Names, env: &mut Env) -> Entry {
     match e {
         Expr::Fun(def) => Entry::Fun(def.clone(), Arc::new(names.clone())),
-        e => Entry::M(
-            Cx {
-                env,
-                depth: 0,
-                scope: None,
-                top: true,
-            }
-            .mono(e, names),
-        ),
+        e => Entry::M(Cx::top(env).mono(e, names)),
     }
 }
 
@@ -238,7 +224,17 @@ struct Cx<'a> {
     top: bool,
 }
 
-impl Cx<'_> {
+impl<'a> Cx<'a> {
+    /// At the model's top level.
+    fn top(env: &'a mut Env) -> Self {
+        Cx {
+            env,
+            depth: 0,
+            scope: None,
+            top: true,
+        }
+    }
+
     fn mono(&mut self, e: &Expr, names: &Names) -> Mono {
         match e {
             Expr::Var(n, _) => match names.get(n) {
