@@ -176,3 +176,44 @@ fn every_engine_ends_incomplete_when_cancelled_or_past_its_deadline() {
         t.threads.len()
     );
 }
+
+/// A model choosing among thousands of coherence orders of one candidate (`with co from
+/// generate_cos(...)`) is asked to stop between them, and stops at the first yes: a kernel
+/// test's single candidate can take minutes, and a deadline must not wait for its end.
+#[test]
+fn a_model_choosing_among_coherence_orders_stops_between_them() {
+    use litmus_engine::cat::{rel::Rel, Env, Model, Value};
+    let text = "\"orders\"\ninclude \"cross.cat\"\nwith co from generate_cos(0)\n\
+                flag ~empty co as ordered\n";
+    let model = Model::parse(text, &|_| None).expect("parses");
+    // seven writes to one location, unordered: 7! = 5040 coherence orders
+    let n = 7;
+    let mut env = Env::new(n);
+    let mut loc = Rel::empty(n);
+    for a in 0..n {
+        for b in 0..n {
+            loc.add(a, b);
+        }
+    }
+    env.vars.insert("W".into(), Value::Set((1 << n) - 1));
+    env.vars.insert("loc".into(), Value::Rel(loc));
+    let polls = Cell::new(0u64);
+    let all = model
+        .outcomes(&env, &|| {
+            polls.set(polls.get() + 1);
+            false
+        })
+        .expect("runs");
+    assert_eq!(all.len(), 5040, "one outcome per order");
+    assert!(all.iter().all(|o| o.flags == ["ordered"]));
+    assert!(polls.get() >= 5040, "asked {} times", polls.get());
+    for k in [1, 100, 5000] {
+        let asked = Cell::new(0u64);
+        let r = model.outcomes(&env, &|| {
+            asked.set(asked.get() + 1);
+            asked.get() >= k
+        });
+        assert!(r.is_err(), "stop at poll {k}: ran to the end");
+        assert_eq!(asked.get(), k, "asked again after saying stop");
+    }
+}

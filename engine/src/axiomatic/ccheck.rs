@@ -461,8 +461,11 @@ pub fn check_c_with(
                         if keep && (!partial || sat == relevant) {
                             rep.candidates += 1;
                             let env = c_candidate_env(&sk, &rf, &fw);
-                            let runs = model.outcomes(&env)?;
-                            made += runs.iter().filter(|o| !o.pruned).count() as u64;
+                            let runs = match model.outcomes(&env, stop) {
+                                Err(_) if stop() => return Err(AxError::new("stopped")),
+                                r => r?,
+                            };
+                            made += runs.len() as u64;
                             if explore == Explore::Auto && !partial && made > FULL_RUNS {
                                 over = true;
                                 return Err(AxError::new(OVER));
@@ -473,7 +476,7 @@ pub fn check_c_with(
                                 failure,
                             };
                             for out in runs {
-                                rep.pruned += out.pruned as u64;
+                                rep.pruned += out.pruned;
                                 if tally.run(out.failed, sat, cond.quantifier, &exe) {
                                     flags.extend(out.flags);
                                     let st = keys

@@ -79,8 +79,18 @@ impl Env {
             "cross-unions" => {
                 // cross(S): every union that takes one member from each set of S; {0} when S
                 // is empty
+                let parts = self.elements(arg, at)?;
+                if self.lazy_cross {
+                    let parts: Vec<Vec<Value>> = parts
+                        .iter()
+                        .map(|p| self.elements(p.clone(), at))
+                        .collect::<Result<_, _>>()?;
+                    if let Some(c) = super::cross::Cross::of(&parts, self.n) {
+                        return Ok(Value::Cross(std::sync::Arc::new(c)));
+                    }
+                }
                 let mut acc = vec![Value::Empty];
-                for choices in self.elements(arg, at)? {
+                for choices in parts {
                     let cs = self.elements(choices, at)?;
                     let mut next = Vec::with_capacity(acc.len() * cs.len());
                     for p in &acc {

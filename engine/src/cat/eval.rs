@@ -1,6 +1,7 @@
 //! The interpreter: values are sets and relations over one candidate's events, and also
 //! events, pairs, tags, tuples, sets of those, functions (closures) and procedures.
 
+use super::cross::forced;
 use super::rel::{members, Rel, Set};
 use super::{BinOp, Binding, CatError, CheckKind, Cond, Expr, FunDef, Pat, UnOp, Variant};
 use std::collections::{BTreeSet, HashMap};
@@ -29,6 +30,9 @@ pub struct Env {
     /// Whether each choice's own environment is kept ([`super::Model::run`] returns the
     /// chosen one; [`super::Model::run_all`] none).
     pub(super) keep: bool,
+    /// Up while a `with`'s expression is evaluated: `cross-unions` then keeps its product
+    /// unbuilt ([`super::cross`]).
+    pub(super) lazy_cross: bool,
 }
 
 /// A check that failed: it forbids the candidate (or, for a `flag`, is reported).
@@ -49,9 +53,9 @@ pub struct Outcome {
     /// The names of the flags that hold, and [`UNDEF_FLAG`] when an `undefined_unless`
     /// check fails.
     pub flags: Vec<String>,
-    /// Not run: a choice of a group of choices that a check forbids as a whole; the failure
-    /// is the group's first ([`super::prune`]).
-    pub pruned: bool,
+    /// How many further choices this (forbidden) outcome stands for: the other members of a
+    /// group of choices that a check forbids as a whole, not run ([`super::prune`]).
+    pub pruned: u64,
 }
 
 impl Outcome {
@@ -82,6 +86,7 @@ impl Env {
             stack_base: 0,
             prune: true,
             keep: true,
+            lazy_cross: false,
         }
     }
     pub fn universe(&self) -> Set {
@@ -128,7 +133,7 @@ impl Env {
 
     /// The members of a set of any kind, in order.
     pub(super) fn elements(&self, v: Value, at: usize) -> Result<Vec<Value>, CatError> {
-        Ok(match v {
+        Ok(match forced(v) {
             Value::Empty => Vec::new(),
             Value::Set(s) => members(s).map(Value::Event).collect(),
             Value::Rel(r) => r
@@ -159,6 +164,7 @@ impl Env {
             BinOp::Inter => a & b,
             _ => a & !b,
         };
+        let (x, y) = (forced(x), forced(y));
         if matches!(x, Value::Values(_)) || matches!(y, Value::Values(_)) {
             let (l, r) = (self.elements(x, at)?, self.elements(y, at)?);
             let inr = |v: &Value| r.iter().any(|w| same(v, w));
@@ -181,7 +187,7 @@ impl Env {
 
     /// `e ++ s`: `s` with the member `e` added.
     pub(super) fn add(&self, e: Value, s: Value, at: usize) -> Result<Value, CatError> {
-        Ok(match (e, s) {
+        Ok(match (forced(e), forced(s)) {
             (Value::Event(x), Value::Empty) => Value::Set(1 << x),
             (Value::Event(x), Value::Set(s)) => Value::Set(s | 1 << x),
             (Value::Pair(a, b), s @ (Value::Empty | Value::Rel(_))) => {
@@ -324,7 +330,7 @@ impl Env {
             }
             Expr::MatchSet(e, empty, elt, at) => {
                 let v = self.eval(e)?;
-                let (first, rest) = match canon(v) {
+                let (first, rest) = match canon(forced(v)) {
                     Value::Empty => return self.eval(empty),
                     Value::Set(s) => {
                         let i = s.trailing_zeros() as usize;

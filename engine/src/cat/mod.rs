@@ -15,6 +15,7 @@
 //!   `cos-opt.cat` and `cos.cat` (MIT), found by `include` before the caller's files.
 
 mod builtin;
+mod cross;
 mod eval;
 mod lex;
 mod names;
@@ -460,7 +461,7 @@ impl Model {
     /// `env` is left as that choice's; if none is allowed, the first choice's failure.
     pub fn run(&self, env: &mut Env) -> Result<Outcome, CatError> {
         (env.prune, env.keep) = (self.prune, true);
-        let mut branches = run::run(&self.prelude, &self.stmts, env)?;
+        let mut branches = run::run(&self.prelude, &self.stmts, env, &|| false)?;
         let Some(first_ok) = branches.iter().position(|b| b.0.failed.is_none()) else {
             return Ok(branches.into_iter().next().map(|b| b.0).unwrap_or_default());
         };
@@ -486,10 +487,11 @@ impl Model {
     /// Evaluates the model on one candidate, every choice of its `with ... from ...`
     /// statements apart: one outcome per choice, in order. A choice of a group that a check
     /// forbids as a whole ([`prune`]) is not run: its outcome is the group's first failure.
-    pub fn outcomes(&self, env: &Env) -> Result<Vec<Outcome>, CatError> {
+    /// `stop` is asked before each choice; a stopped run ends with an error.
+    pub fn outcomes(&self, env: &Env, stop: &dyn Fn() -> bool) -> Result<Vec<Outcome>, CatError> {
         let mut start = env.clone();
         (start.prune, start.keep) = (self.prune, false);
-        let branches = run::run(&self.prelude, &self.stmts, &mut start)?;
+        let branches = run::run(&self.prelude, &self.stmts, &mut start, stop)?;
         Ok(branches.into_iter().map(|(o, _)| o).collect())
     }
 
@@ -498,7 +500,7 @@ impl Model {
     pub fn run_all(&self, env: &Env) -> Result<Vec<(Outcome, Env)>, CatError> {
         let mut start = env.clone();
         (start.prune, start.keep) = (self.prune, true);
-        let branches = run::run(&self.prelude, &self.stmts, &mut start)?;
+        let branches = run::run(&self.prelude, &self.stmts, &mut start, &|| false)?;
         let mut start = Some(start);
         Ok(branches
             .into_iter()

@@ -1,6 +1,7 @@
 //! Running a model's statements: checks, flags, procedures, `forall`, and one run per choice
 //! of each `with x from e`.
 
+use super::cross::{self, Rest};
 use super::eval::*;
 use super::prune;
 use super::{CatError, CheckKind, CheckMode, Expr, Pat, Stmt};
@@ -15,16 +16,20 @@ pub(super) enum Flow {
     Stop,
 }
 
+/// Runs the model; `stop` is asked before each choice of a `with` (a model choosing among
+/// thousands of coherence orders takes long on one candidate), and a stopped run ends with
+/// the error [`cross::STOPPED`].
 pub(super) fn run(
     prelude: &[Stmt],
     stmts: &[Stmt],
     env: &mut Env,
+    stop: &dyn Fn() -> bool,
 ) -> Result<Vec<Branch>, CatError> {
     let base = env.stack_base;
     if base == 0 {
         env.stack_base = stack_address();
     }
-    let r = run_model(prelude, stmts, env);
+    let r = run_model(prelude, stmts, env, stop);
     env.stack_base = base;
     let mut r = r?;
     for (_, e) in r.iter_mut() {
@@ -35,7 +40,12 @@ pub(super) fn run(
     Ok(r)
 }
 
-fn run_model(prelude: &[Stmt], stmts: &[Stmt], env: &mut Env) -> Result<Vec<Branch>, CatError> {
+fn run_model(
+    prelude: &[Stmt],
+    stmts: &[Stmt],
+    env: &mut Env,
+    stop: &dyn Fn() -> bool,
+) -> Result<Vec<Branch>, CatError> {
     let mut out = Outcome::default();
     for s in prelude {
         match s {
@@ -60,7 +70,7 @@ fn run_model(prelude: &[Stmt], stmts: &[Stmt], env: &mut Env) -> Result<Vec<Bran
     }
     let mut results = Vec::new();
     let mut origin = None;
-    exec(vec![stmts], env, out, &mut results, &mut origin).map_err(|mut e| {
+    exec(vec![stmts], env, out, &mut results, &mut origin, stop).map_err(|mut e| {
         if e.file.is_none() {
             e.file = origin.map(|o| o.to_string());
         }
@@ -77,6 +87,7 @@ fn exec(
     mut out: Outcome,
     results: &mut Vec<Branch>,
     origin: &mut Option<Arc<str>>,
+    stop: &dyn Fn() -> bool,
 ) -> Result<(), CatError> {
     'blocks: while let Some(block) = stack.pop() {
         for (i, s) in block.iter().enumerate() {
@@ -94,7 +105,27 @@ fn exec(
                     continue 'blocks;
                 }
                 Stmt::WithFrom(x, e, at) => {
-                    let v = env.eval(e)?;
+                    env.lazy_cross = true;
+                    let v = env.eval(e);
+                    env.lazy_cross = false;
+                    let v = v?;
+                    if let Value::Cross(c) = &v {
+                        if c.size(0) > 0 {
+                            stack.push(&block[i + 1..]);
+                            let w = With {
+                                x,
+                                stack: &stack,
+                                out: &out,
+                                stop,
+                            };
+                            let mut rest = Leaves {
+                                w: &w,
+                                env: &*env,
+                                origin: &*origin,
+                            };
+                            return cross::run(c, &mut rest, results);
+                        }
+                    }
                     let choices = env.elements(v, *at)?;
                     if choices.is_empty() {
                         out.failed = Some(Failure {
@@ -111,6 +142,7 @@ fn exec(
                         x,
                         stack: &stack,
                         out: &out,
+                        stop,
                     };
                     w.run(&choices, env, results, origin)?;
                     return Ok(());
@@ -133,6 +165,7 @@ struct With<'s, 'a> {
     x: &'s str,
     stack: &'s [&'a [Stmt]],
     out: &'s Outcome,
+    stop: &'s dyn Fn() -> bool,
 }
 
 impl<'a> With<'_, 'a> {
@@ -144,7 +177,7 @@ impl<'a> With<'_, 'a> {
         choices: &[Value],
         env: &Env,
         results: &mut Vec<Branch>,
-        origin: &mut Option<Arc<str>>,
+        origin: &Option<Arc<str>>,
     ) -> Result<(), CatError> {
         if env.prune && choices.len() >= prune::GROUP {
             if let Some(common) = prune::intersection(choices, env.n) {
@@ -153,10 +186,10 @@ impl<'a> With<'_, 'a> {
                 if prune::fails_on_every_member(self.stack, &mut e2, self.x) {
                     let start = results.len();
                     self.run(&choices[..1], env, results, origin)?;
-                    // the others fail too: their branches are the first one's failure
-                    let mut first = results[start].0.clone();
-                    first.pruned = true;
-                    results.extend((1..choices.len()).map(|_| (first.clone(), None)));
+                    // the others fail too: the first one's failure stands for them
+                    if let Some(b) = results.get_mut(start) {
+                        b.0.pruned += (choices.len() - 1) as u64;
+                    }
                     return Ok(());
                 }
                 let (a, b) = choices.split_at(choices.len() / 2);
@@ -165,30 +198,70 @@ impl<'a> With<'_, 'a> {
             }
         }
         for c in choices {
-            let mut e2 = env.clone();
-            e2.vars.insert(self.x.to_string(), c.clone());
-            let start = results.len();
-            let mut o = origin.clone();
-            exec(
-                self.stack.to_vec(),
-                &mut e2,
-                self.out.clone(),
-                results,
-                &mut o,
-            )
-            .map_err(|mut e| {
-                if e.file.is_none() {
-                    e.file = o.map(|o| o.to_string());
-                }
-                e
-            })?;
-            if env.keep {
-                if let Some(r) = results[start..].iter_mut().find(|r| r.1.is_none()) {
-                    r.1 = Some(e2);
-                }
+            self.leaf(c.clone(), env, results, origin)?;
+        }
+        Ok(())
+    }
+
+    /// The rest of the model with `x` bound to `c`.
+    fn leaf(
+        &self,
+        c: Value,
+        env: &Env,
+        results: &mut Vec<Branch>,
+        origin: &Option<Arc<str>>,
+    ) -> Result<(), CatError> {
+        if (self.stop)() {
+            return Err(CatError::at(0, cross::STOPPED));
+        }
+        let mut e2 = env.clone();
+        e2.vars.insert(self.x.to_string(), c);
+        let start = results.len();
+        let mut o = origin.clone();
+        exec(
+            self.stack.to_vec(),
+            &mut e2,
+            self.out.clone(),
+            results,
+            &mut o,
+            self.stop,
+        )
+        .map_err(|mut e| {
+            if e.file.is_none() {
+                e.file = o.map(|o| o.to_string());
+            }
+            e
+        })?;
+        if env.keep {
+            if let Some(r) = results[start..].iter_mut().find(|r| r.1.is_none()) {
+                r.1 = Some(e2);
             }
         }
         Ok(())
+    }
+}
+
+/// A `with` over a product ([`cross`]): its leaves and groups.
+struct Leaves<'w, 's, 'a, 'e> {
+    w: &'w With<'s, 'a>,
+    env: &'e Env,
+    origin: &'e Option<Arc<str>>,
+}
+
+impl Rest for Leaves<'_, '_, '_, '_> {
+    fn leaf(&mut self, choice: Value, results: &mut Vec<Branch>) -> Result<(), CatError> {
+        self.w.leaf(choice, self.env, results, self.origin)
+    }
+    fn fails_on_all(&mut self, common: Value) -> bool {
+        let mut e2 = self.env.clone();
+        e2.vars.insert(self.w.x.to_string(), common);
+        prune::fails_on_every_member(self.w.stack, &mut e2, self.w.x)
+    }
+    fn env(&self) -> &Env {
+        self.env
+    }
+    fn stopped(&self) -> bool {
+        (self.w.stop)()
     }
 }
 

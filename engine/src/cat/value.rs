@@ -24,6 +24,9 @@ pub enum Value {
     /// A set of values other than events and pairs (tags, sets, relations, tuples), sorted,
     /// without repeats.
     Values(Arc<Vec<Value>>),
+    /// A set of values not built yet: every union of one member of each part, which a `with`
+    /// chooses from as a tree ([`super::cross`]); anything else builds it first.
+    Cross(Arc<super::cross::Cross>),
     Fun(Arc<Closure>),
     Proc(Arc<Procedure>),
     /// One of the interpreter's own functions (`domain`, `range`, `linearisations`, ...).
@@ -61,7 +64,7 @@ pub(super) fn kind_name(v: &Value) -> &'static str {
         Value::Pair(..) => "a pair of events",
         Value::Tag(_) => "a tag",
         Value::Tuple(_) => "a tuple",
-        Value::Values(_) => "a set of values",
+        Value::Values(_) | Value::Cross(_) => "a set of values",
         Value::Fun(_) | Value::Builtin(_) => "a function",
         Value::Proc(_) => "a procedure",
     }
@@ -76,7 +79,7 @@ pub(super) fn rank(v: &Value) -> u8 {
         Value::Set(_) => 4,
         Value::Rel(_) => 5,
         Value::Tuple(_) => 6,
-        Value::Values(_) => 7,
+        Value::Values(_) | Value::Cross(_) => 7,
         Value::Fun(_) => 8,
         Value::Proc(_) => 9,
         Value::Builtin(_) => 10,
@@ -95,6 +98,10 @@ pub(super) fn canon(v: Value) -> Value {
 
 /// A total order on values (functions by identity), for sets of values.
 pub(super) fn compare(a: &Value, b: &Value) -> Ordering {
+    if let (Value::Cross(_), _) | (_, Value::Cross(_)) = (a, b) {
+        let f = |v: &Value| super::cross::forced(v.clone());
+        return compare(&f(a), &f(b));
+    }
     match (a, b) {
         (Value::Event(x), Value::Event(y)) => x.cmp(y),
         (Value::Pair(a1, b1), Value::Pair(a2, b2)) => (a1, b1).cmp(&(a2, b2)),
