@@ -36,8 +36,8 @@
 //! the brute force's cap still runs DPOR, printing how many distinct classes its executions
 //! are in, for programs whose classes are too many to enumerate; `CLASSES_COUNT=FILE`: only
 //! count that file's classes under each model (`CLASSES_MODELS=sc,tso,pso`) without
-//! enumerating traces, `classes/count.rs`, with failing `await` rounds as steps, without, and
-//! value-aware).
+//! enumerating traces, `classes/count.rs`, with failing `await` rounds as steps, without,
+//! without and with stores of one value commuting, and value-aware).
 //!
 //! Every program the brute force enumerates is also counted by `classes/count.rs` under SC,
 //! and a program whose count differs from its reduced classes is printed. They must agree on
@@ -556,6 +556,13 @@ fn main() {
                     start.elapsed().as_secs_f64()
                 );
             }
+            let start = std::time::Instant::now();
+            let (n, nodes, steps) = count::same_value_write_classes(&p, model);
+            println!(
+                "| {} | not run, stores of one value commute | {n} | {nodes} | {steps} | {:.1} s |",
+                model.label(),
+                start.elapsed().as_secs_f64()
+            );
             let start = std::time::Instant::now();
             let (n, nodes, steps) = count::value_classes(&p, model);
             println!(

@@ -24,6 +24,7 @@ mod programs;
 mod auto;
 mod await_blowup;
 #[path = "../classes/count.rs"]
+#[allow(dead_code)]
 mod count;
 mod family;
 mod heldout;
