@@ -13,7 +13,9 @@
 //! disagreements per engine: `LITMUS_SEED_OFFSET=5000000 LITMUS_SEEDS=1000 cargo test -p
 //! litmus-engine --release --test sweep lock_order` checks 1,000 seeds CI never runs.
 //! Every engine is compared on every program, MCR included on those that lock or await (its
-//! last known gap there, issue 39, is fixed).
+//! last known gap there, issue 39, is fixed). `await_seeds_agree_with_the_reference` does the
+//! same for DPOR and `auto` on issue 58's shape (`GenConfig::awaits`: three threads, one
+//! mutex, awaits, RMWs and register loops; fast tier 100 programs, about 2 s, full tier 1,000).
 //! `the_portfolio_with_every_member_agrees_with_the_reference` runs `auto`'s portfolio with
 //! MCR, DPOR and the reference explorer all members (`auto::run_plan`), so that each answers
 //! on some programs (full tier, 600 programs x 3 models: DPOR 1,177, the reference explorer
@@ -201,6 +203,34 @@ fn the_portfolio_with_every_member_agrees_with_the_reference() {
     }
     eprintln!("every member, {count} programs x 3 models: answered {answered:?}");
     found.assert_none("auto with every member");
+}
+
+/// Issue 58's shape (`GenConfig::awaits`: three threads, one mutex, `await`s, RMWs, stores and
+/// loads in register loops and locked sections): DPOR, whose `await` rule skips failing rounds
+/// and reverses their races when they start failing, and `auto`, against the reference
+/// explorer. `LITMUS_SEED_OFFSET` (default 2,000,000) and `LITMUS_SEEDS` as for the lock-order
+/// sweep.
+#[test]
+fn await_seeds_agree_with_the_reference() {
+    let first = env("LITMUS_SEED_OFFSET").unwrap_or(2_000_000);
+    let count = env("LITMUS_SEEDS").unwrap_or(tier::sweep(100, 1000));
+    let gen = |seed| ("awaits", random_test_with(seed, GenConfig::awaits()));
+    let mut failed = Vec::new();
+    for engine in [EngineChoice::Fixed(EngineKind::Dpor), EngineChoice::Auto] {
+        let (t, found) = sweep(engine, first..first + count, &gen);
+        print_tally(
+            &format!("awaits {first}..{} {}", first + count, engine.key()),
+            &t,
+        );
+        if !found.list.is_empty() {
+            found.print(engine.key());
+            failed.push(format!("{}: {}", engine.key(), found.list.len()));
+        }
+    }
+    assert!(
+        failed.is_empty(),
+        "disagreements with the reference explorer: {failed:?}"
+    );
 }
 
 /// The lock-order setting on seeds no other sweep uses, every engine, a table of

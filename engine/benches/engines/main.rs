@@ -15,12 +15,17 @@
 //! of the `auto` table, `ENGINES_REPEAT=N` for each of its cells' fastest of N runs;
 //! `ENGINES_ONLY=heldout,issue58` for `auto` on the held-out family and issue 58's programs,
 //! `ENGINES_HELDOUT=N`, `ENGINES_HELDOUT_SEED=S`, `ENGINES_HELDOUT_MODELS=sc,tso,pso`,
-//! `ENGINES_HELDOUT_PRINT=1` to print the programs, `ENGINES_HELDOUT_FIT=1` for measured / weight).
+//! `ENGINES_HELDOUT_PRINT=1` to print the programs, `ENGINES_HELDOUT_FIT=1` for measured / weight;
+//! `ENGINES_ONLY=await` for DPOR on issue 58's AwaitBlowup beside its class counts).
 
 #[path = "../../tests/programs/mod.rs"]
 mod programs;
 
 mod auto;
+mod await_blowup;
+#[path = "../classes/count.rs"]
+#[allow(dead_code)]
+mod count;
 mod family;
 mod heldout;
 #[path = "../../tests/programs/heldout.rs"]
@@ -59,6 +64,9 @@ fn main() {
     }
     if want("heldout") {
         heldout::table(timeout, repeat);
+    }
+    if want("await") {
+        await_blowup::table(timeout.max(120.0));
     }
     if want("x86") {
         auto::x86_table(timeout);

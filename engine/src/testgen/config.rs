@@ -149,4 +149,34 @@ impl GenConfig {
         c.weights.while_spin = 6;
         c
     }
+
+    /// The shape of issue 58's AwaitBlowup: three threads around one mutex, `await`s, RMWs
+    /// (`cas`, `fetch_add`, `xchg`), stores and loads in short register loops and locked
+    /// sections, over two or three cells: where DPOR's `await` rule (failing rounds not run,
+    /// `docs/design/dpor.md#await`) and its lock races meet.
+    pub fn awaits() -> GenConfig {
+        GenConfig {
+            threads: (3, 3),
+            stmts: 3,
+            mutex_chance: 100,
+            mutexes: 1,
+            arrays: false,
+            errors: false,
+            condition_chance: 50,
+            weights: Weights {
+                store: 14,
+                load: 10,
+                fence: 2,
+                rmw: 12,
+                lock: 14,
+                await_: 12,
+                assume: 2,
+                assert: 8,
+                branch: 3,
+                while_reg: 10,
+                while_mem: 0,
+                while_spin: 0,
+            },
+        }
+    }
 }
