@@ -8,7 +8,7 @@
 
 mod c_support;
 
-use litmus_engine::axiomatic::{check_c_jobs, CReport, Explore};
+use litmus_engine::axiomatic::{check_c_jobs, CReport, CRun, Explore};
 use litmus_engine::c::lower;
 use litmus_engine::cat::Model;
 
@@ -24,8 +24,8 @@ fn run(
         panic!("does not parse: {:?}", p.diagnostics);
     };
     let prog = lower(src, &k.defs).expect("lowers");
-    check_c_jobs(test, src, &prog, &k.model, &k.variants, explore, jobs, stop)
-        .map_err(|e| e.message)
+    let run = CRun { explore, jobs };
+    check_c_jobs(test, src, &prog, &k.model, &k.variants, run, stop).map_err(|e| e.message)
 }
 
 /// The reports of `text` with 2, 3 and 4 workers equal the one-worker report.

@@ -199,8 +199,11 @@ fn check_c(l: &Loaded, _: Option<&Cat>, stop: &dyn Fn() -> bool) -> Result<Answe
         Some(d) => AxError::at(d.span, &d.message),
         None => AxError::new("the macros cannot be expanded"),
     })?;
-    let (model, variants, auto) = (&m.model, &m.variants, axiomatic::Explore::Auto);
-    let r = axiomatic::check_c_jobs(l.test, src, &prog, model, variants, auto, l.jobs, stop)?;
+    let run = axiomatic::CRun {
+        explore: axiomatic::Explore::Auto,
+        jobs: l.jobs,
+    };
+    let r = axiomatic::check_c_jobs(l.test, src, &prog, &m.model, &m.variants, run, stop)?;
     let block = crate::ctest::block(l.test, l.text, &r);
     let c = CAnswer::new(src.expected.as_ref(), &r);
     let mut locs = BTreeMap::new();

@@ -252,23 +252,31 @@ pub fn check_c_with(
     explore: Explore,
     stop: &dyn Fn() -> bool,
 ) -> Result<CReport, AxError> {
-    check_c_jobs(test, src, prog, model, variants, explore, 1, stop)
+    let run = CRun { explore, jobs: 1 };
+    check_c_jobs(test, src, prog, model, variants, run, stop)
 }
 
-/// [`check_c_with`] on `jobs` worker threads (1: the caller's thread alone): the candidates
-/// are shared out among them ([`super::cenum`]) and the report is the one-thread report,
-/// field for field, whatever `jobs`. `stop` is polled on the caller's thread.
-#[allow(clippy::too_many_arguments)]
+/// How [`check_c_jobs`] runs: which executions it examines, on how many threads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CRun {
+    pub explore: Explore,
+    /// Worker threads (1: the caller's thread alone).
+    pub jobs: usize,
+}
+
+/// [`check_c_with`] on `run.jobs` worker threads: the candidates are shared out among them
+/// ([`super::cenum`]) and the report is the one-thread report, field for field, whatever
+/// their number. `stop` is polled on the caller's thread.
 pub fn check_c_jobs(
     test: &Test,
     src: &Source,
     prog: &Program,
     model: &Model,
     variants: &BTreeSet<String>,
-    explore: Explore,
-    jobs: usize,
+    run: CRun,
     stop: &dyn Fn() -> bool,
 ) -> Result<CReport, AxError> {
+    let CRun { explore, jobs } = run;
     // no condition: herd asks whether any execution completes (`exists (true)`)
     let always = crate::ast::Condition {
         quantifier: Quantifier::Exists,
@@ -455,8 +463,11 @@ pub fn check_c_jobs(
         End::Done => {}
         // too many model runs for a full count: the relevant executions only
         End::Over => {
-            let relevant = Explore::Relevant;
-            return check_c_jobs(test, src, prog, model, variants, relevant, jobs, stop);
+            let relevant = CRun {
+                explore: Explore::Relevant,
+                jobs,
+            };
+            return check_c_jobs(test, src, prog, model, variants, relevant, stop);
         }
         End::Failed(e) => return Err(e),
     }

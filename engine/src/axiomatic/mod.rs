@@ -23,8 +23,8 @@ mod tally;
 pub mod thread;
 
 pub use ccheck::{
-    c_address, check_c, check_c_jobs, check_c_with, CExecution, CReport, Explore, FULL_COMBOS,
-    FULL_RUNS,
+    c_address, check_c, check_c_jobs, check_c_with, CExecution, CReport, CRun, Explore,
+    FULL_COMBOS, FULL_RUNS,
 };
 pub use cthread::{CEvent, CKind};
 pub use outcome::{address, check, location_name, Execution, Observed, Report};

@@ -9,7 +9,7 @@
 
 use std::fmt::Write as _;
 
-use litmus_engine::axiomatic::check_c_jobs;
+use litmus_engine::axiomatic::{check_c_jobs, CRun};
 
 use super::args::CheckArgs;
 use super::{err, exit, out};
@@ -94,8 +94,10 @@ pub fn run(args: &CheckArgs) -> Option<i32> {
             &prog,
             &m.model,
             &m.variants,
-            args.speedcheck.explore(),
-            jobs,
+            CRun {
+                explore: args.speedcheck.explore(),
+                jobs,
+            },
             &|| false,
         ) {
             Ok(r) => r,
