@@ -312,7 +312,9 @@ fn parallel(sh: &Shared, jobs: usize, stop: &dyn Fn() -> bool, merged: &mut Part
     let abort = AtomicBool::new(false);
     // the runs made by the parts merged so far
     let made = AtomicU64::new(0);
-    let (item_tx, item_rx) = mpsc::sync_channel::<(u64, Item)>(2 * jobs);
+    // room for the whole window: a producer that the system leaves waiting for a core still
+    // has items made ahead for the workers
+    let (item_tx, item_rx) = mpsc::sync_channel::<(u64, Item)>(WINDOW as usize * jobs);
     // taken (and so closed) on abort, which frees a producer waiting to send
     let items = Mutex::new(Some(item_rx));
     let (part_tx, part_rx) = mpsc::channel::<(u64, Part)>();
