@@ -18,6 +18,7 @@ use litmus_engine::asm::Code;
 use litmus_engine::ast::{Dialect, Test};
 use litmus_engine::axiomatic::{self, AxError, Report};
 use litmus_engine::cat::Model as Cat;
+use litmus_engine::{WorkerSlot, Workers};
 
 use crate::ctest::{CAnswer, CModel};
 
@@ -30,6 +31,19 @@ pub struct Loaded<'a> {
     /// The source of a C test, and the model it is checked under (or why there is none).
     pub c: Option<&'a litmus_engine::c::Source>,
     pub cmodel: Option<&'a Result<CModel, String>>,
+    /// How many threads a C test's check may use ([`borrow_free`]; 1: the caller's alone).
+    pub jobs: usize,
+}
+
+/// The slots of the process's worker budget that no worker holds now, borrowed for one C
+/// check's extra threads (given back when dropped). Every running worker of the CLI's run or
+/// the server's pool holds a slot of its own, so a check gets the cores the others leave:
+/// one big file checked alone gets them all, many files checked at once share them, and the
+/// threads never outnumber the budget (`-j`, `litmus.maxJobs`).
+pub fn borrow_free(workers: Option<&Workers>) -> Vec<WorkerSlot> {
+    workers.map_or_else(Vec::new, |w| {
+        std::iter::from_fn(|| w.try_acquire()).collect()
+    })
 }
 
 /// An axiomatic check's answer: the report, herd's block as herd7 prints it, and the names
@@ -185,7 +199,11 @@ fn check_c(l: &Loaded, _: Option<&Cat>, stop: &dyn Fn() -> bool) -> Result<Answe
         Some(d) => AxError::at(d.span, &d.message),
         None => AxError::new("the macros cannot be expanded"),
     })?;
-    let r = axiomatic::check_c(l.test, src, &prog, &m.model, &m.variants, stop)?;
+    let run = axiomatic::CRun {
+        explore: axiomatic::Explore::Auto,
+        jobs: l.jobs,
+    };
+    let r = axiomatic::check_c_jobs(l.test, src, &prog, &m.model, &m.variants, run, stop)?;
     let block = crate::ctest::block(l.test, l.text, &r);
     let c = CAnswer::new(src.expected.as_ref(), &r);
     let mut locs = BTreeMap::new();

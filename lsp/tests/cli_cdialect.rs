@@ -243,3 +243,53 @@ fn a_test_too_large_to_count_is_answered_from_its_relevant_executions_in_json_to
     assert_eq!(c["judgement"]["agrees"], true, "{c}");
     assert_eq!(c["condition"]["holds"], true, "{c}");
 }
+
+/// `n` threads taking a lock emulated with `xchg_acquire` (Paul McKenney's
+/// `C-SB+l-o-o-u+...-XE` shape): few combinations of paths, many reads-from choices each.
+fn sb_xchg_lock(n: usize) -> String {
+    let mut s = format!("C SB-xchg-lock-{n}\n(* Result: Never *)\n{{}}\n");
+    for t in 0..n {
+        let (a, b) = (t, (t + 1) % n);
+        s += &format!(
+            "P{t}(int *sl, int *x{a}, int *x{b})\n{{\n  int r1;\n  int r2;\n\n  \
+             r2 = xchg_acquire(sl, 1);\n  WRITE_ONCE(*x{a}, 1);\n  r1 = READ_ONCE(*x{b});\n  \
+             smp_store_release(sl, 0);\n}}\n"
+        );
+    }
+    let cond: Vec<String> = (0..n).map(|t| format!("{t}:r1=0 /\\ {t}:r2=0")).collect();
+    s + &format!("exists ({})\n", cond.join(" /\\ "))
+}
+
+#[test]
+fn a_test_checked_on_several_threads_prints_what_one_thread_prints() {
+    let Some(dir) = model_dir() else { return };
+    let cfg = dir.join("linux-kernel.cfg").display().to_string();
+    let f = scratch(
+        "cdialect",
+        "sb-xchg-lock-3.litmus",
+        sb_xchg_lock(3).as_bytes(),
+    );
+    // every file a C test: checked one after another, each on `-j` threads
+    let one = run(&["check", "--conf", &cfg, "-j", "1", &f]);
+    assert_eq!(one.status, 0, "{}{}", one.stdout, one.stderr);
+    assert!(one.stdout.contains("Observation SB-xchg-lock-3 Never 0 "));
+    for j in ["2", "3"] {
+        let many = run(&["check", "--conf", &cfg, "-j", j, &f]);
+        assert_eq!(
+            (one.status, &one.stdout),
+            (many.status, &many.stdout),
+            "-j {j}"
+        );
+    }
+    // `--json`: one task of the run, which borrows the worker slots the run leaves free
+    let json = |j: &str| {
+        let r = run(&["check", "--conf", &cfg, "--json", "-j", j, &f]);
+        assert_eq!(r.status, 0, "{}{}", r.stdout, r.stderr);
+        let mut c = r.json()["files"][0]["results"]["c"].take();
+        c["stats"].as_object_mut().map(|o| o.remove("time_ms"));
+        c
+    };
+    let one = json("1");
+    assert_eq!(one["condition"]["holds"], false, "{one}");
+    assert_eq!(one, json("3"));
+}

@@ -4,29 +4,20 @@
 //! and negative counts, flags, a witness or the check that forbids.
 
 use super::ccombos::for_each_combo;
-use super::cexec::{c_candidate_env, c_skeleton, finals_coherent, values_grounded};
-use super::cthread::{c_paths, CCtx, CEvent, CPath};
-use super::exec::odometer;
-use super::tally::Tally;
+use super::cenum::{enumerate, End, Finals, Shared};
+use super::cthread::{c_paths, CCtx, CPath};
 use super::AxError;
 use crate::ast::{BinOp, Expr, ExprKind, Quantifier, Test, UnOp};
 use crate::c::source::SExpr;
 use crate::c::{Program, Source};
-use crate::cat::{Failure, Model};
+use crate::cat::Model;
 use std::collections::{BTreeMap, BTreeSet};
+
+pub use super::cenum::CExecution;
 
 /// The address of location `i` (index into `Test::shared`).
 pub fn c_address(i: usize) -> i64 {
     (i as i64 + 1) << 32
-}
-
-/// A candidate with what the model said of it.
-#[derive(Clone, Debug, PartialEq)]
-pub struct CExecution {
-    pub events: Vec<CEvent>,
-    pub rf: Vec<(usize, usize)>,
-    /// The check that forbids it (`None`: allowed).
-    pub failure: Option<Failure>,
 }
 
 /// herd's answer for a C test.
@@ -76,9 +67,6 @@ pub const FULL_COMBOS: u64 = 32_768;
 /// only the relevant executions: a spin-lock emulation's candidates have thousands of
 /// coherence orders each, and past this number a full count takes more than a few seconds.
 pub const FULL_RUNS: u64 = 50_000;
-
-/// The error that stops a full count past [`FULL_RUNS`].
-const OVER: &str = "over the full count's budget of model runs";
 
 /// A value no write is known to write: a read's value that herd leaves symbolic (herd
 /// writes it `S8`, `S23`, ...). Not an address (see [`c_address`]).
@@ -264,6 +252,31 @@ pub fn check_c_with(
     explore: Explore,
     stop: &dyn Fn() -> bool,
 ) -> Result<CReport, AxError> {
+    let run = CRun { explore, jobs: 1 };
+    check_c_jobs(test, src, prog, model, variants, run, stop)
+}
+
+/// How [`check_c_jobs`] runs: which executions it examines, on how many threads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CRun {
+    pub explore: Explore,
+    /// Worker threads (1: the caller's thread alone).
+    pub jobs: usize,
+}
+
+/// [`check_c_with`] on `run.jobs` worker threads: the candidates are shared out among them
+/// ([`super::cenum`]) and the report is the one-thread report, field for field, whatever
+/// their number. `stop` is polled on the caller's thread.
+pub fn check_c_jobs(
+    test: &Test,
+    src: &Source,
+    prog: &Program,
+    model: &Model,
+    variants: &BTreeSet<String>,
+    run: CRun,
+    stop: &dyn Fn() -> bool,
+) -> Result<CReport, AxError> {
+    let CRun { explore, jobs } = run;
     // no condition: herd asks whether any execution completes (`exists (true)`)
     let always = crate::ast::Condition {
         quantifier: Quantifier::Exists,
@@ -415,98 +428,51 @@ pub fn check_c_with(
         partial,
         pruned: 0,
     };
-    let mut states: BTreeSet<Vec<(u8, String, i64)>> = BTreeSet::new();
-    let mut flags = BTreeSet::new();
-    let mut tally = Tally::new();
     if all.iter().any(|p| p.is_empty()) {
         // a thread with no complete path (every path cut by the loop bound): no execution
         rep.ok = cond.quantifier != Quantifier::Exists;
         return Ok(rep);
     }
-    let (mut made, mut over) = (0u64, false);
-    let r = for_each_combo(&init, &all, &mut |choice: &[usize]| {
-        let chosen: Vec<&CPath> = all.iter().zip(choice).map(|(p, c)| &p[*c]).collect();
-        if let Some(sk) = c_skeleton(&init, &chosen, variants) {
-            let tregs: Vec<&BTreeMap<String, i64>> = chosen.iter().map(|p| &p.vars).collect();
-            let mut rc = vec![0usize; sk.sources.len()];
-            loop {
-                let rf: Vec<(usize, usize)> = sk
-                    .sources
-                    .iter()
-                    .zip(&rc)
-                    .map(|((r, ws), c)| (ws[*c], *r))
-                    .collect();
-                let mut fc = vec![0usize; sk.finals.len()];
-                let grounded = values_grounded(&sk, &rf, SYMBOLIC);
-                loop {
-                    if stop() {
-                        return Err(AxError::new("stopped"));
-                    }
-                    let fw: Vec<usize> = sk
-                        .finals
-                        .iter()
-                        .zip(&fc)
-                        .map(|((_, ws), c)| ws[*c])
-                        .collect();
-                    if grounded && finals_coherent(&sk, &rf, &fw) {
-                        let mem: BTreeMap<i64, i64> = fw
-                            .iter()
-                            .map(|&f| (sk.events[f].addr, sk.events[f].write))
-                            .collect();
-                        let keep = src
-                            .filter
-                            .as_ref()
-                            .is_none_or(|f| cx.eval(f, &tregs, &mem, false) != 0);
-                        let sat = cx.eval(&cond.expr, &tregs, &mem, false) != 0;
-                        if keep && (!partial || sat == relevant) {
-                            rep.candidates += 1;
-                            let env = c_candidate_env(&sk, &rf, &fw);
-                            let runs = match model.outcomes(&env, stop) {
-                                Err(_) if stop() => return Err(AxError::new("stopped")),
-                                r => r?,
-                            };
-                            made += runs.len() as u64;
-                            if explore == Explore::Auto && !partial && made > FULL_RUNS {
-                                over = true;
-                                return Err(AxError::new(OVER));
-                            }
-                            let exe = |failure| CExecution {
-                                events: sk.events.clone(),
-                                rf: rf.clone(),
-                                failure,
-                            };
-                            for out in runs {
-                                rep.pruned += out.pruned;
-                                if tally.run(out.failed, sat, cond.quantifier, &exe) {
-                                    flags.extend(out.flags);
-                                    let st = keys
-                                        .iter()
-                                        .map(|k| {
-                                            let v = cx.eval(&atoms[k], &tregs, &mem, false);
-                                            cx.state_value(v)
-                                        })
-                                        .collect();
-                                    states.insert(st);
-                                }
-                            }
-                        }
-                    }
-                    if !odometer(&mut fc, |i| sk.finals[i].1.len()) {
-                        break;
-                    }
-                }
-                if !odometer(&mut rc, |i| sk.sources[i].1.len()) {
-                    break;
-                }
-            }
-        }
-        Ok(())
-    });
-    if over {
+    let keep = |(tregs, mem): Finals| {
+        src.filter
+            .as_ref()
+            .is_none_or(|f| cx.eval(f, tregs, mem, false) != 0)
+    };
+    let sat = |(tregs, mem): Finals| cx.eval(&cond.expr, tregs, mem, false) != 0;
+    let state = |(tregs, mem): Finals| {
+        keys.iter()
+            .map(|k| cx.state_value(cx.eval(&atoms[k], tregs, mem, false)))
+            .collect()
+    };
+    let shared = Shared {
+        init: &init,
+        all: &all,
+        variants,
+        model,
+        quantifier: cond.quantifier,
+        partial,
+        relevant,
+        budget: (explore == Explore::Auto && !partial).then_some(FULL_RUNS),
+        keep: &keep,
+        sat: &sat,
+        state: &state,
+        symbolic: SYMBOLIC,
+    };
+    let runs = enumerate(&shared, jobs, stop);
+    match runs.end {
+        End::Done => {}
         // too many model runs for a full count: the relevant executions only
-        return check_c_with(test, src, prog, model, variants, Explore::Relevant, stop);
+        End::Over => {
+            let relevant = CRun {
+                explore: Explore::Relevant,
+                jobs,
+            };
+            return check_c_jobs(test, src, prog, model, variants, relevant, stop);
+        }
+        End::Failed(e) => return Err(e),
     }
-    r?;
+    let (states, flags, mut tally) = (runs.states, runs.flags, runs.tally);
+    (rep.candidates, rep.pruned) = (runs.candidates, runs.pruned);
     rep.states = states
         .into_iter()
         .map(|st| {

@@ -10,6 +10,7 @@ mod access;
 mod alu;
 pub mod ccheck;
 pub mod ccombos;
+mod cenum;
 pub mod cexec;
 mod crmw;
 pub mod cthread;
@@ -22,7 +23,8 @@ mod tally;
 pub mod thread;
 
 pub use ccheck::{
-    c_address, check_c, check_c_with, CExecution, CReport, Explore, FULL_COMBOS, FULL_RUNS,
+    c_address, check_c, check_c_jobs, check_c_with, CExecution, CReport, CRun, Explore,
+    FULL_COMBOS, FULL_RUNS,
 };
 pub use cthread::{CEvent, CKind};
 pub use outcome::{address, check, location_name, Execution, Observed, Report};

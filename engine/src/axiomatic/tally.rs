@@ -54,6 +54,18 @@ impl<E> Tally<E> {
         }
     }
 
+    /// Adds the tally of the runs that follow this one's in the sequential order.
+    pub fn merge(&mut self, next: Tally<E>) {
+        self.positive += next.positive;
+        self.negative += next.negative;
+        if self.witness.is_none() {
+            self.witness = next.witness;
+        }
+        if self.forbidden.is_none() {
+            self.forbidden = next.forbidden;
+        }
+    }
+
     /// herd's verdict on the condition; the forbidden execution is kept only when no allowed
     /// state satisfies it (it is then what forbids the condition's state).
     pub fn verdict(&mut self, quantifier: Quantifier) -> bool {

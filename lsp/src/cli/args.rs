@@ -111,7 +111,8 @@ pub struct CheckArgs {
     pub engine: Engine,
 
     /// How many checks to run at once, one check being one model of one file (default: one
-    /// per core). Output stays in argument order, identical to `-j 1`.
+    /// per core). Output stays in argument order, identical to `-j 1`. A run of C tests alone
+    /// checks them one after another, each on N threads.
     #[arg(short = 'j', long = "jobs", value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub jobs: Option<u32>,
 

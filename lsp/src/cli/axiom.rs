@@ -133,12 +133,19 @@ pub fn check(run: &Run, f: &FileRun, m: &'static AxModel, first: bool) -> Option
     });
     let ctl = c.child().with_timeout(timeout);
     let start = Instant::now();
+    // a C test's check also takes the worker slots the run leaves free (its tail, or `-j`
+    // above the number of files)
+    let extra = match f.c {
+        Some(_) => dialect::borrow_free(run.ctl.workers().as_ref()),
+        None => Vec::new(),
+    };
     let loaded = dialect::Loaded {
         test,
         text,
         asm: f.asm.as_ref(),
         c: f.c.as_ref(),
         cmodel: cmodel.as_deref(),
+        jobs: 1 + extra.len(),
     };
     let answer = (m.check)(&loaded, run.cat.as_ref().map(|c| &c.0), &|| {
         ctl.should_stop()

@@ -9,7 +9,7 @@
 
 use std::fmt::Write as _;
 
-use litmus_engine::axiomatic::check_c_with;
+use litmus_engine::axiomatic::{check_c_jobs, CRun};
 
 use super::args::CheckArgs;
 use super::{err, exit, out};
@@ -43,6 +43,11 @@ pub fn run(args: &CheckArgs) -> Option<i32> {
         err(&format!("litmus: {e}"));
         return Some(exit::BAD_INPUT);
     }
+    // the files are checked one after another, each on every core (or `-j N` threads)
+    let jobs = args.jobs.map_or_else(
+        || std::thread::available_parallelism().map_or(1, |n| n.get()),
+        |j| j as usize,
+    );
     let mut status = exit::OK;
     let (mut disagree, mut judged) = (0, 0);
     for (f, text) in args.files.iter().zip(&texts) {
@@ -83,13 +88,16 @@ pub fn run(args: &CheckArgs) -> Option<i32> {
                 continue;
             }
         };
-        let r = match check_c_with(
+        let r = match check_c_jobs(
             test,
             src,
             &prog,
             &m.model,
             &m.variants,
-            args.speedcheck.explore(),
+            CRun {
+                explore: args.speedcheck.explore(),
+                jobs,
+            },
             &|| false,
         ) {
             Ok(r) => r,

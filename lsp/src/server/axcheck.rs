@@ -98,7 +98,9 @@ async fn run(
                     .ok()
                     .and_then(|u| super::cat::path_of(&u));
                 let models = &shared.cmodels;
-                return super::cdoc::check(models, setting, path, &text, &uri, &stop);
+                let workers = shared.pool.workers();
+                let (text, uri) = (&text, &uri);
+                return super::cdoc::check(Some(&workers), models, setting, path, text, uri, &stop);
             }
             engine.axiomatic(&text, &stop).map(|out| {
                 Arc::new(AxView::new(

@@ -12,6 +12,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use super::engine::AxFail;
+use litmus_engine::Workers;
+
 use crate::ctest::Models;
 use crate::dialect::{self, Loaded};
 use crate::json::axview::{AxView, CParts};
@@ -32,8 +34,9 @@ pub fn setting_cfg(setting: Option<&Path>) -> Option<PathBuf> {
 }
 
 /// Checks the C test `text` (the document at `path`, `None` when it is not a file) under its
-/// model; `stop` cancels it.
+/// model, on this thread and the `workers` slots no job holds; `stop` cancels it.
 pub fn check(
+    workers: Option<&Workers>,
     models: &Models,
     setting: Option<PathBuf>,
     path: Option<PathBuf>,
@@ -65,12 +68,14 @@ pub fn check(
             return Err(AxFail { message, span: top });
         }
     };
+    let extra = dialect::borrow_free(workers);
     let loaded = Loaded {
         test: &test,
         text,
         asm: None,
         c: Some(&src),
         cmodel: Some(&*found),
+        jobs: 1 + extra.len(),
     };
     let a = (dialect::C.check)(&loaded, None, stop).map_err(|e| AxFail {
         message: e.message,
