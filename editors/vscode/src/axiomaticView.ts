@@ -8,7 +8,7 @@ import * as crypto from 'crypto';
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import { normUri } from './editorUtil';
-import { AXIOMATIC_REQUEST, AxView, axiomaticHtml, parseAxView } from './logic/axgraph';
+import { AXIOMATIC_REQUEST, AxView, axiomaticHtml, OPEN_LOCATION, parseAxView } from './logic/axgraph';
 
 export class AxiomaticView implements vscode.Disposable {
   private panel: vscode.WebviewPanel | undefined;
@@ -58,9 +58,18 @@ export class AxiomaticView implements vscode.Disposable {
     }
   }
 
+  /** `litmus.openLocation [uri, range]`: the view's link to the check that forbids the state. */
+  static async openLocation(uri: unknown, range: unknown): Promise<void> {
+    if (typeof uri !== 'string') return;
+    const r = range as { start?: { line?: number; character?: number }; end?: { line?: number; character?: number } } | undefined;
+    const pos = (p?: { line?: number; character?: number }) => new vscode.Position(p?.line ?? 0, p?.character ?? 0);
+    const doc = await vscode.workspace.openTextDocument(vscode.Uri.parse(uri));
+    await vscode.window.showTextDocument(doc, { selection: new vscode.Range(pos(r?.start), pos(r?.end ?? r?.start)), viewColumn: vscode.ViewColumn.One });
+  }
+
   private render(uri: string, v: AxView): void {
     if (!this.panel) {
-      this.panel = vscode.window.createWebviewPanel('litmus.axiomatic', 'Litmus execution', { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, { enableScripts: true, localResourceRoots: [] });
+      this.panel = vscode.window.createWebviewPanel('litmus.axiomatic', 'Litmus execution', { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, { enableScripts: true, localResourceRoots: [], enableCommandUris: [OPEN_LOCATION] });
       this.panel.onDidDispose(() => {
         this.panel = undefined;
         this.uri = undefined;

@@ -43,7 +43,7 @@ import { ResultsView } from './resultsView';
 import { AxiomaticView } from './axiomaticView';
 import { CAT_LANGUAGE_ID, CatSupport, MODEL_CHANGES_NOTIFICATION, WRITE_BUILTIN_MODEL } from './catSupport';
 import { normUri, toRange } from './editorUtil';
-import { SHOW_AXIOMATIC } from './logic/axgraph';
+import { OPEN_LOCATION, SHOW_AXIOMATIC } from './logic/axgraph';
 import { SHOW_TRACE } from './logic/trace';
 import { traceArgs, TraceView } from './traceView';
 
@@ -137,6 +137,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     axiomatic,
     vscode.commands.registerCommand(SHOW_TRACE, (...args: unknown[]) => traces.show(traceArgs(args))),
     vscode.commands.registerCommand(SHOW_AXIOMATIC, (arg?: unknown) => axiomatic.show(arg)),
+    vscode.commands.registerCommand(OPEN_LOCATION, (uri?: unknown, range?: unknown) => AxiomaticView.openLocation(uri, range)),
     output,
     statusItem,
     stepDecoration,

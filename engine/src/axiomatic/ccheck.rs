@@ -27,6 +27,8 @@ pub struct CExecution {
     pub rf: Vec<(usize, usize)>,
     /// The check that forbids it (`None`: allowed).
     pub failure: Option<Failure>,
+    /// Its named sets and relations (`crate::cat::named_values`) from the model run again.
+    pub values: Vec<(String, crate::cat::Named)>,
 }
 
 /// herd's answer for a C test.
@@ -471,6 +473,12 @@ pub fn check_c_with(
                                 events: sk.events.clone(),
                                 rf: rf.clone(),
                                 failure,
+                                values: crate::cat::named_values(&{
+                                    let mut e = env.clone();
+                                    model
+                                        .run(&mut e)
+                                        .map_or_else(|_| crate::cat::Env::new(0), |_| e)
+                                }),
                             };
                             for out in runs {
                                 rep.pruned += out.pruned as u64;

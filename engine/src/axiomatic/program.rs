@@ -321,6 +321,7 @@ pub fn check_program(
                     state: fs.0.clone(),
                     failure,
                     deps: super::outcome::deps(&sk),
+                    values: crate::cat::named_values(&env),
                 };
                 match (out.failed, quantifier) {
                     (None, q) => {

@@ -40,6 +40,12 @@ pub struct Failure {
     pub negated: bool,
     /// For `acyclic`: a cycle; `irreflexive`: the event related to itself; `empty`: one pair.
     pub events: Vec<usize>,
+    /// Where the check is: the byte offset of its statement (`acyclic ...`, `flag ...`; for a
+    /// failure inside a procedure, the `call`; for a `with` with no choice, the `with`) ...
+    pub at: usize,
+    /// ... in this file: `None` for the model's own text, else the included file (or bell
+    /// file) as the model names it (`Stmt::Origin`).
+    pub file: Option<Arc<str>>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq)]

@@ -55,6 +55,9 @@ fn run_model(prelude: &[Stmt], stmts: &[Stmt], env: &mut Env) -> Result<Vec<Bran
             }
             s => {
                 step(s, env, &mut out)?;
+                if let Some(f) = &mut out.failed {
+                    f.file.get_or_insert_with(|| "stdlib.cat".into());
+                }
             }
         }
     }
@@ -102,6 +105,8 @@ fn exec(
                             name: format!("no choice for `{x}`"),
                             negated: true,
                             events: Vec::new(),
+                            at: *at,
+                            file: origin.clone(),
                         });
                         results.push((out, None));
                         return Ok(());
@@ -117,6 +122,9 @@ fn exec(
                 }
                 s => {
                     if let Flow::Stop = step(s, env, &mut out)? {
+                        if let Some(f) = &mut out.failed {
+                            f.file = origin.clone();
+                        }
                         results.push((out, None));
                         return Ok(());
                     }
@@ -282,6 +290,8 @@ pub(super) fn step(s: &Stmt, env: &mut Env, out: &mut Outcome) -> Result<Flow, C
                         name: label,
                         negated: *negated,
                         events: witness.unwrap_or_default(),
+                        at: *at,
+                        file: None,
                     });
                     return Ok(Flow::Stop);
                 }
@@ -332,7 +342,12 @@ pub(super) fn step(s: &Stmt, env: &mut Env, out: &mut Outcome) -> Result<Flow, C
                     name: name.clone(),
                     negated: false,
                     events: Vec::new(),
+                    at: *at,
+                    file: None,
                 });
+                // located at the call (in the file being run; the procedure's body may come
+                // from another)
+                f.at = *at;
                 if let Some(n) = as_name {
                     f.name = n.clone();
                 }

@@ -151,3 +151,34 @@ pub(super) fn group_fun(g: &Arc<RecGroup>, i: usize) -> Value {
         group: Some(g.clone()),
     }))
 }
+
+/// A named set or relation's value on one candidate, as a reader sees it (the editor's hover
+/// on a relation name shows the pairs of the execution on view).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Named {
+    /// The events of a set, in order.
+    Set(Vec<usize>),
+    /// The pairs of a relation, in order (`0`, `{}`: no pair).
+    Rel(Vec<(usize, usize)>),
+}
+
+/// Every name in `env` bound to a set of events or a relation (the candidate's base sets and
+/// relations and the model's `let`s as the run left them), sorted by name; functions, tags
+/// and other values are left out.
+pub fn named_values(env: &super::Env) -> Vec<(String, Named)> {
+    let mut out: Vec<(String, Named)> = env
+        .vars
+        .iter()
+        .filter_map(|(k, v)| {
+            let named = match v {
+                Value::Set(s) => Named::Set(super::rel::members(*s).collect()),
+                Value::Rel(r) => Named::Rel(r.pairs()),
+                Value::Empty => Named::Rel(Vec::new()),
+                _ => return None,
+            };
+            Some((k.clone(), named))
+        })
+        .collect();
+    out.sort_by(|a, b| a.0.cmp(&b.0));
+    out
+}

@@ -15,6 +15,7 @@ use super::axiom::{is_asm, is_c, key};
 use super::ctx::Ctx;
 use super::document::{AxJob, AxState};
 use super::engine::AxFail;
+use crate::json::axsite::ModelFiles;
 use crate::json::axview::AxView;
 
 /// Starts the check of an AArch64 or RISC-V document (replacing, so cancelling, a running
@@ -89,6 +90,7 @@ async fn run(
     let ctl = control.clone();
     let uri = uri.to_string();
     let shared = ctx.shared.clone();
+    let enc = ctx.state().enc;
     let answer = super::queue::run_one(&ctx.shared.pool, id, control, async {}, move || {
         let stop = || ctl.is_cancelled();
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
@@ -98,17 +100,19 @@ async fn run(
                     .ok()
                     .and_then(|u| super::cat::path_of(&u));
                 let models = &shared.cmodels;
-                return super::cdoc::check(models, setting, path, &text, &uri, &stop);
+                return super::cdoc::check(models, setting, path, &text, &uri, &stop).map(|v| {
+                    let mut v = Arc::unwrap_or_clone(v);
+                    super::cat::site::fill(&mut v, enc);
+                    Arc::new(v)
+                });
             }
             engine.axiomatic(&text, &stop).map(|out| {
-                Arc::new(AxView::new(
-                    &uri,
-                    &out.model,
-                    &out.test,
-                    &out.code,
-                    &text,
-                    &out.report,
-                ))
+                let mut view =
+                    AxView::new(&uri, &out.model, &out.test, &out.code, &text, &out.report);
+                view.files =
+                    crate::catmodel::builtin::file_of(out.code.arch).map(ModelFiles::Builtin);
+                super::cat::site::fill(&mut view, enc);
+                Arc::new(view)
             })
         }))
         .unwrap_or_else(|e| {

@@ -46,14 +46,17 @@ impl Target {
     }
 }
 
-/// The project's library written out, for navigation: its folder (None if it cannot be written).
+/// The project's library and built-in models written out, for navigation (a library
+/// definition, the check behind a built-in model's answer): its folder (None if it cannot be
+/// written).
 pub fn library_dir() -> Option<&'static Path> {
     static DIR: OnceLock<Option<PathBuf>> = OnceLock::new();
     DIR.get_or_init(|| {
         let dir =
             std::env::temp_dir().join(format!("litmus-cat-library-{}", env!("CARGO_PKG_VERSION")));
         std::fs::create_dir_all(&dir).ok()?;
-        for (name, text) in litmus_engine::cat::LIBRARY {
+        let models = crate::catmodel::builtin::MODELS.map(|m| (m.1, m.3));
+        for (name, text) in litmus_engine::cat::LIBRARY.into_iter().chain(models) {
             let p = dir.join(name);
             if std::fs::read_to_string(&p).ok().as_deref() != Some(text) {
                 std::fs::write(&p, text).ok()?;
