@@ -101,3 +101,107 @@ async fn the_check_that_forbids_a_state_is_located_in_the_models_file() {
         "{md}"
     );
 }
+
+const MINE: &str = "\"mine\"
+let obs = rfe | coe | fre
+let mine = po-loc ; [W]
+acyclic po | rf | obs | mine as sc
+";
+
+/// The pairs a hover lists after `` `name`: ``, parsed back: `(e1, e2), (e3, e4)`.
+fn listed(md: &str, name: &str) -> Vec<(u64, u64)> {
+    let tail = md
+        .split(&format!("`{name}`: "))
+        .nth(1)
+        .unwrap_or_else(|| panic!("no value of {name} in {md}"));
+    let line = tail.lines().next().unwrap();
+    if line == "empty" {
+        return vec![];
+    }
+    line.split("), (")
+        .map(|p| {
+            let p = p.trim_matches(|c| c == '(' || c == ')');
+            let (a, b) = p.split_once(", ").unwrap();
+            let n = |s: &str| s.trim_start_matches('e').parse::<u64>().unwrap();
+            (n(a), n(b))
+        })
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hovering_a_relation_shows_its_pairs_in_the_execution_on_view() {
+    let d = dir("lsp_catview_values");
+    let test = d.join("MP+dmb.sy+ldar.litmus");
+    std::fs::write(&test, MP_ARM_DMB).unwrap();
+    let model = d.join("mine.cat");
+    std::fs::write(&model, MINE).unwrap();
+    let (u, m) = (uri(&test), uri(&model));
+    let caps = json!({"workspace": {"configuration": true}});
+    let mut h = Harness::start_in(hooked(), caps, json!({}), json!(uri(&d))).await;
+    h.open(&m, 1, MINE).await;
+    h.diagnostics(&m, 1).await;
+    let hover_at = |needle: &str, nth: usize| {
+        let at = MINE.match_indices(needle).nth(nth).unwrap().0;
+        let before = &MINE[..at];
+        let line = before.matches('\n').count() as u32;
+        let col = (at - before.rfind('\n').map_or(0, |i| i + 1)) as u32;
+        json!({"textDocument": {"uri": m}, "position": pos(line, col + 1)})
+    };
+    // no test open yet: the definition's hover alone
+    let md = h.request("textDocument/hover", hover_at("po-loc", 0)).await;
+    let md = md["contents"]["value"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{md}"));
+    assert!(md.starts_with("```cat\nlet po-loc"), "{md}");
+
+    h.open(&u, 1, MP_ARM_DMB).await;
+    h.status(&u, "done").await;
+    let view = h.request("litmus/axiomatic", json!({"uri": u})).await;
+    let x = &view["execution"];
+    assert_eq!(x["role"], "forbidden");
+    let text = |v: Value| {
+        v["contents"]["value"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{v}"))
+            .to_string()
+    };
+
+    // rf: the view's own pairs
+    let md = text(h.request("textDocument/hover", hover_at("rf", 1)).await);
+    assert!(
+        md.starts_with("**In MP+dmb.sy+ldar's forbidden execution** (under aarch64.cat (litmus)):"),
+        "{md}"
+    );
+    let mut rf: Vec<(u64, u64)> = serde_json::from_value(x["rf"].clone()).unwrap();
+    rf.sort();
+    assert_eq!(listed(&md, "rf"), rf);
+    // po: every pair of one thread's events in program order, from the view's nodes
+    let md = text(h.request("textDocument/hover", hover_at("po", 1)).await);
+    let nodes = x["nodes"].as_array().unwrap();
+    let mut po = vec![];
+    for a in nodes {
+        for b in nodes {
+            if !a["thread"].is_null()
+                && a["thread"] == b["thread"]
+                && a["po"].as_u64() < b["po"].as_u64()
+            {
+                po.push((a["id"].as_u64().unwrap(), b["id"].as_u64().unwrap()));
+            }
+        }
+    }
+    po.sort();
+    assert!(!po.is_empty());
+    assert_eq!(listed(&md, "po"), po);
+    // obs, defined by the model the test was checked under: holds its rfe pairs
+    let md = text(h.request("textDocument/hover", hover_at("obs", 0)).await);
+    let obs = listed(&md, "obs");
+    let thread = |e: u64| nodes.iter().find(|n| n["id"] == e).unwrap()["thread"].clone();
+    for &(w, r) in &rf {
+        assert_eq!(obs.contains(&(w, r)), thread(w) != thread(r), "{md}");
+    }
+    // mine: not a name of aarch64.cat
+    let md = text(h.request("textDocument/hover", hover_at("mine", 1)).await);
+    assert!(md.contains("`mine` has no value"), "{md}");
+    // the definition's hover is still there
+    assert!(md.contains("let mine = po-loc"), "{md}");
+}

@@ -147,6 +147,7 @@ impl LanguageServer for Backend {
             return cat::did_open(&self.ctx, p).await;
         }
         let uri = p.text_document.uri;
+        cat::values::touch(&self.ctx, &uri);
         let deferred = {
             let mut st = self.ctx.state();
             let doc = Document::new(p.text_document.text, p.text_document.version);
@@ -176,6 +177,7 @@ impl LanguageServer for Backend {
             return cat::did_change(&self.ctx, p).await;
         }
         let uri = p.text_document.uri;
+        cat::values::touch(&self.ctx, &uri);
         let version = p.text_document.version;
         let (edit, deferred) = {
             let mut st = self.ctx.state();
@@ -223,6 +225,7 @@ impl LanguageServer for Backend {
         if cat::is_cat(&p.text_document.uri) {
             return cat::did_save(&self.ctx, p).await;
         }
+        cat::values::touch(&self.ctx, &p.text_document.uri);
         let s = self.ctx.settings();
         if s.unbounded_on_save {
             verify::start_unbounded(&self.ctx, &p.text_document.uri).await;
@@ -273,6 +276,10 @@ impl LanguageServer for Backend {
         if cat::is_cat(&p.text_document_position_params.text_document.uri) {
             return cat::hover(&self.ctx, p);
         }
+        cat::values::touch(
+            &self.ctx,
+            &p.text_document_position_params.text_document.uri,
+        );
         let pos = p.text_document_position_params.position;
         self.read(&p.text_document_position_params.text_document.uri, |s| {
             hover::hover(s, pos)

@@ -38,6 +38,8 @@ pub struct Store {
     pub saved: Mutex<HashMap<Uri, String>>,
     /// The running recheck's generation: a newer save stops an older one.
     pub generation: std::sync::atomic::AtomicU64,
+    /// The most recently active litmus test: whose execution a hover in a cat file shows.
+    pub active: Mutex<Option<Uri>>,
 }
 
 /// Whether `uri` names a cat or bell file.

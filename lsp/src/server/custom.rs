@@ -37,6 +37,7 @@ impl Backend {
     /// `litmus/axiomatic {uri}`: the current answer's [`AxView`], or `null` (not an AArch64 or
     /// RISC-V document, not checked yet, or it could not be checked).
     pub async fn axiomatic(&self, p: AxParams) -> Result<Option<AxView>> {
+        super::cat::values::touch(&self.ctx, &p.uri);
         self.ctx
             .read(&p.uri, |snap| match axiom::current(snap.doc) {
                 Some(Ok(v)) => Some((**v).clone()),
