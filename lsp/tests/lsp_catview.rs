@@ -205,3 +205,97 @@ async fn hovering_a_relation_shows_its_pairs_in_the_execution_on_view() {
     // the definition's hover is still there
     assert!(md.contains("let mine = po-loc"), "{md}");
 }
+
+const MP: &str = "AArch64 MP+dmb.sy+addr
+{
+0:X1=x; 0:X3=y;
+1:X1=y; 1:X3=x;
+}
+ P0          | P1                  ;
+ MOV W0,#1   | LDR W0,[X1]         ;
+ STR W0,[X1] | EOR W2,W0,W0        ;
+ DMB SY      | LDR W4,[X3,W2,SXTW] ;
+ MOV W2,#1   |                     ;
+ STR W2,[X3] |                     ;
+exists (1:X0=1 /\\ 1:X4=0)
+";
+
+/// The changed tests of a `litmus/modelChanges`: (file, before, after, model).
+fn changes(n: &Value) -> Vec<(String, String, String, String)> {
+    let s = |v: &Value| v.as_str().unwrap_or("").to_string();
+    n["params"]["changed"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{n}"))
+        .iter()
+        .map(|c| {
+            (
+                s(&c["file"]),
+                s(&c["before"]),
+                s(&c["after"]),
+                s(&c["model"]),
+            )
+        })
+        .collect()
+}
+
+/// Two workspace folders, each with its own `litmus.modelPath` (asked with the folder's
+/// `scopeUri`): saving a model rechecks the tests of the folders whose model uses it, each
+/// under its folder's model.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn each_workspace_folder_has_its_own_model() {
+    let d = dir("lsp_catview_folders");
+    let (a, b) = (d.join("a"), d.join("b"));
+    for f in [&a, &b] {
+        litmus::catmodel::builtin::write("aarch64", &f.join("models"), false).unwrap();
+        std::fs::create_dir_all(f.join("tests")).unwrap();
+        std::fs::write(f.join("tests/MP+dmb.sy+addr.litmus"), MP).unwrap();
+    }
+    let model = a.join("models/aarch64.cat");
+    let orig = std::fs::read_to_string(&model).unwrap();
+    let weak = orig.replace(
+        "acyclic obs | hob | lob | plob | dsbob as external",
+        "acyclic obs | hob | plob | dsbob as external",
+    );
+    assert_ne!(orig, weak);
+    let caps = json!({"workspace": {"configuration": true, "workspaceFolders": true}});
+    let mut h = Harness::start_folders(hooked(), caps, &[uri(&a), uri(&b)]).await;
+    // a: its own model; b: its own copy, which does not use a's file
+    h.set_config_for(&uri(&a), json!({"modelPath": "models/aarch64.cat"}));
+    h.set_config_for(&uri(&b), json!({"modelPath": "models/aarch64.cat"}));
+    let u = uri(&model);
+    h.open(&u, 1, &orig).await;
+    h.diagnostics(&u, 1).await;
+    h.change_full(&u, 2, &weak).await;
+    std::fs::write(&model, &weak).unwrap();
+    h.save(&u).await;
+    let n = h
+        .wait_for("modelChanges", |m| m["method"] == "litmus/modelChanges")
+        .await;
+    let mp_a = a.join("tests/MP+dmb.sy+addr.litmus").display().to_string();
+    let mp_b = b.join("tests/MP+dmb.sy+addr.litmus").display().to_string();
+    let asked: Vec<Value> = h
+        .log()
+        .into_iter()
+        .filter(|m| m["method"] == "workspace/configuration")
+        .collect();
+    assert_eq!(n["params"]["checked"], 1, "only a's tests: {n:#} {asked:?}");
+    let (no, ok) = ("No".to_string(), "Ok".to_string());
+    assert_eq!(
+        changes(&n),
+        [(mp_a.clone(), no.clone(), ok.clone(), u.clone())]
+    );
+
+    // b's setting now names a's model (absolute): b's tests are rechecked under it too
+    h.set_config_for(&uri(&b), json!({"modelPath": model.display().to_string()}));
+    h.change_full(&u, 3, &weak.replace("as external", "as external2"))
+        .await;
+    h.save(&u).await;
+    let n = h
+        .wait_for("modelChanges", |m| m["method"] == "litmus/modelChanges")
+        .await;
+    assert_eq!(n["params"]["checked"], 2, "{n:#}");
+    assert_eq!(
+        changes(&n),
+        [(mp_a, no.clone(), ok.clone(), u.clone()), (mp_b, no, ok, u)]
+    );
+}

@@ -43,7 +43,8 @@ pub async fn start(ctx: &Ctx, uri: &Uri) -> bool {
     let setting = match c {
         true => {
             let roots = super::util::lock(&ctx.shared.cat.roots).clone();
-            super::cat::recheck::model_path(ctx, &roots).await
+            let path = super::cat::path_of(uri);
+            super::cat::recheck::model_path(ctx, &roots, path.as_deref()).await
         }
         false => None,
     };

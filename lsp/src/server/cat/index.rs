@@ -227,6 +227,15 @@ impl<'a> Index<'a> {
     pub fn related(&self, extra: &[Arc<File>]) -> Vec<Arc<File>> {
         let mut todo: Vec<Arc<File>> = extra.to_vec();
         todo.extend(self.open.keys().filter_map(|u| self.doc(u)));
+        self.closure(todo)
+    }
+
+    /// `f` and every file it includes (transitively): what a model is made of.
+    pub fn included(&self, f: &Arc<File>) -> Vec<Arc<File>> {
+        self.closure(vec![f.clone()])
+    }
+
+    fn closure(&self, mut todo: Vec<Arc<File>>) -> Vec<Arc<File>> {
         let mut seen = std::collections::HashSet::new();
         let mut out = Vec::new();
         while let Some(f) = todo.pop() {
