@@ -299,3 +299,69 @@ async fn each_workspace_folder_has_its_own_model() {
         [(mp_a, no.clone(), ok.clone(), u.clone()), (mp_b, no, ok, u)]
     );
 }
+
+/// Each changed test of `litmus/modelChanges` opens under the model as it was and as saved:
+/// the entry's `views` are `litmus/axiomaticUnder` requests answering the test's axiomatic view
+/// (its forbidding execution before, its witness after a check is weakened).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_changed_test_opens_under_both_models() {
+    let d = dir("lsp_catview_under");
+    litmus::catmodel::builtin::write("aarch64", &d.join("models"), false).unwrap();
+    std::fs::create_dir_all(d.join("tests")).unwrap();
+    let test = d.join("tests/MP+dmb.sy+addr.litmus");
+    std::fs::write(&test, MP).unwrap();
+    let model = d.join("models/aarch64.cat");
+    let orig = std::fs::read_to_string(&model).unwrap();
+    let weak = orig.replace(
+        "acyclic obs | hob | lob | plob | dsbob as external",
+        "acyclic obs | hob | plob | dsbob as external",
+    );
+    let caps = json!({"workspace": {"configuration": true}});
+    let mut h = Harness::start_in(hooked(), caps, json!({}), json!(uri(&d))).await;
+    let u = uri(&model);
+    h.open(&u, 1, &orig).await;
+    h.diagnostics(&u, 1).await;
+    h.change_full(&u, 2, &weak).await;
+    std::fs::write(&model, &weak).unwrap();
+    h.save(&u).await;
+    let n = h
+        .wait_for("modelChanges", |m| m["method"] == "litmus/modelChanges")
+        .await;
+    let entry = &n["params"]["changed"][0];
+    assert_eq!(
+        (&entry["before"], &entry["after"]),
+        (&json!("No"), &json!("Ok"))
+    );
+    let ask = |which: &str| {
+        let v = &entry["views"][which];
+        assert_eq!(v["method"], "litmus/axiomaticUnder");
+        assert_eq!(v["params"]["uri"], entry["uri"]);
+        assert_eq!(v["params"]["model"], json!(u));
+        v["params"].clone()
+    };
+    let before = h.request("litmus/axiomaticUnder", ask("before")).await;
+    assert_eq!(before["herd"], "No", "{before}");
+    assert_eq!(before["model"], "aarch64.cat (as it was)");
+    let x = &before["execution"];
+    assert_eq!(x["role"], "forbidden", "{before}");
+    assert_eq!(x["check"]["name"], "external", "{x}");
+    let after = h.request("litmus/axiomaticUnder", ask("after")).await;
+    assert_eq!(after["herd"], "Ok", "{after}");
+    assert_eq!(after["model"], "aarch64.cat (as saved)");
+    assert_eq!(after["execution"]["role"], "witness", "{after}");
+    // one test, two models
+    assert_eq!(after["test"], before["test"]);
+    let bad = h
+        .request_raw(
+            "litmus/axiomaticUnder",
+            json!({"uri": entry["uri"], "model": "file:///nowhere.cat", "which": "after"}),
+        )
+        .await;
+    assert!(
+        bad["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("no recheck compared"),
+        "{bad}"
+    );
+}

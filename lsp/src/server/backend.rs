@@ -36,6 +36,7 @@ pub fn service(engine: Arc<dyn Engine>) -> (LspService<Backend>, ClientSocket) {
         )
         .custom_method(trace::METHOD, Backend::trace)
         .custom_method(axiom::METHOD, Backend::axiomatic)
+        .custom_method(cat::under::METHOD, Backend::axiomatic_under)
         .finish()
 }
 

@@ -15,6 +15,7 @@ pub mod handlers;
 pub mod index;
 pub mod recheck;
 pub mod site;
+pub mod under;
 pub mod values;
 
 pub use super::catdoc::{is_cat, path_of};

@@ -11,6 +11,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
+use std::sync::Arc;
 
 use serde_json::{json, Value};
 use tower_lsp_server::ls_types::*;
@@ -175,6 +176,14 @@ pub async fn start(ctx: &Ctx, uri: &Uri) {
             };
             let before = text_of(&baseline).map_err(|e| format!("the model as opened: {e}"))?;
             let after = text_of(&now).map_err(|e| e.to_string())?;
+            if let Some(u) = uri_of(&model) {
+                let both = (
+                    model.clone(),
+                    Arc::new(before.clone()),
+                    Arc::new(after.clone()),
+                );
+                lock(&ctx2.shared.cat.compared).insert(u.as_str().to_string(), both);
+            }
             let files: Vec<(String, Result<String, String>)> = tests_under(&search)
                 .into_iter()
                 .filter_map(|p| {
@@ -221,6 +230,10 @@ fn notification(saved: &Uri, all: &[(PathBuf, Vec<diff::Row>)]) -> Value {
                 "before": before.word(),
                 "after": after.word(),
                 "model": model_uri(model),
+                "views": super::under::views(
+                    uri_of(Path::new(path)).as_ref().map(|u| u.as_str()),
+                    model_uri(model).as_deref(),
+                ),
             })),
             _ => None,
         }));
