@@ -8,6 +8,7 @@ import * as crypto from 'crypto';
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import { normUri } from './editorUtil';
+import { AXIOMATIC_UNDER_REQUEST } from './logic/modelChanges';
 import { AXIOMATIC_REQUEST, AxView, axiomaticHtml, OPEN_LOCATION, parseAxView } from './logic/axgraph';
 
 export class AxiomaticView implements vscode.Disposable {
@@ -34,6 +35,22 @@ export class AxiomaticView implements vscode.Disposable {
       return;
     }
     this.render(normUri(uri), v);
+  }
+
+  /** `litmus.showAxiomaticUnder [params]`: a changed test's view under the model as it was
+   * or as saved (`litmus/axiomaticUnder`, from an entry of `litmus/modelChanges`). Not redrawn
+   * when the test is verified again (it is not the test's own verdict). */
+  async showUnder(params: unknown): Promise<void> {
+    const client = this.client();
+    if (!client || typeof params !== 'object' || params === null) return;
+    try {
+      const v = parseAxView(await client.sendRequest(AXIOMATIC_UNDER_REQUEST, params));
+      if (!v) return;
+      this.render(normUri(v.uri), v);
+      this.uri = undefined;
+    } catch (err) {
+      void vscode.window.showWarningMessage(`Litmus: ${err instanceof Error ? err.message : String(err)}`);
+    }
   }
 
   /** The document `uri` was verified: the panel showing it is redrawn from the new verdict. */
