@@ -20,7 +20,7 @@ use litmus_engine::c::source::{Expected, Outcome};
 use litmus_engine::c::Defs;
 use litmus_engine::cat::Model;
 
-use crate::json::axsite::ModelFiles;
+use crate::catmodel::ModelFiles;
 
 /// A model ready to check C tests: the cat model (bell first), the `.def` macros, the
 /// variants, and how to name it.
@@ -29,7 +29,7 @@ pub struct CModel {
     pub defs: Defs,
     pub variants: BTreeSet<String>,
     pub name: String,
-    /// Its files, for the location of a check (`crate::json::axsite`).
+    /// Its files, for the location of a check (`crate::json::axsite`, the server's `cat::site`).
     pub files: ModelFiles,
 }
 

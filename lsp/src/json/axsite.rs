@@ -3,19 +3,10 @@
 //! sends with the view (`AxCheck::location`), so that an editor opens the `acyclic`,
 //! `irreflexive` or `empty` statement that forbids the state.
 
-use std::path::PathBuf;
-
 use serde::Serialize;
 use tower_lsp_server::ls_types::Range;
 
-/// The files of the model a view's test was checked under.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum ModelFiles {
-    /// A built-in model, by its file name (`aarch64.cat`, `rc11.cat`): no file on disk.
-    Builtin(&'static str),
-    /// A model read from files: its cat file and bell file (a C test's `.cfg`).
-    Files { cat: PathBuf, bell: Option<PathBuf> },
-}
+pub use crate::catmodel::ModelFiles;
 
 /// A check's place in a file: what a client opens.
 #[derive(Serialize, Clone, Debug, PartialEq)]
