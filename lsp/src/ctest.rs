@@ -513,6 +513,7 @@ pub fn execution(
             .iter()
             .map(|(k, v)| (k.clone(), in_range(v, n)))
             .collect(),
+        base: vec![],
     }
 }
 

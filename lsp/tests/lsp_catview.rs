@@ -169,7 +169,7 @@ async fn hovering_a_relation_shows_its_pairs_in_the_execution_on_view() {
     // rf: the view's own pairs
     let md = text(h.request("textDocument/hover", hover_at("rf", 1)).await);
     assert!(
-        md.starts_with("**In MP+dmb.sy+ldar's forbidden execution** (under aarch64.cat (litmus)):"),
+        md.starts_with("**In MP+dmb.sy+ldar's forbidden execution** (under mine.cat):"),
         "{md}"
     );
     let mut rf: Vec<(u64, u64)> = serde_json::from_value(x["rf"].clone()).unwrap();
@@ -192,18 +192,56 @@ async fn hovering_a_relation_shows_its_pairs_in_the_execution_on_view() {
     po.sort();
     assert!(!po.is_empty());
     assert_eq!(listed(&md, "po"), po);
-    // obs, defined by the model the test was checked under: holds its rfe pairs
+    // obs, as mine.cat defines it: holds the rfe pairs
     let md = text(h.request("textDocument/hover", hover_at("obs", 0)).await);
     let obs = listed(&md, "obs");
     let thread = |e: u64| nodes.iter().find(|n| n["id"] == e).unwrap()["thread"].clone();
     for &(w, r) in &rf {
         assert_eq!(obs.contains(&(w, r)), thread(w) != thread(r), "{md}");
     }
-    // mine: not a name of aarch64.cat
+    // mine, mine.cat's own: po-loc ; [W], from the view's nodes
     let md = text(h.request("textDocument/hover", hover_at("mine", 1)).await);
-    assert!(md.contains("`mine` has no value"), "{md}");
+    let node = |e: u64| nodes.iter().find(|n| n["id"] == e).unwrap();
+    let mut want: Vec<(u64, u64)> = po
+        .iter()
+        .copied()
+        .filter(|&(a, b)| node(a)["kind"] != "F" && node(a)["loc"] == node(b)["loc"])
+        .filter(|&(_, b)| node(b)["kind"] == "W")
+        .collect();
+    want.sort();
+    assert_eq!(listed(&md, "mine"), want, "{md}");
     // the definition's hover is still there
     assert!(md.contains("let mine = po-loc"), "{md}");
+
+    // a file that is no model that loads (its include is nowhere): the values of the model
+    // the test was checked under, which does not define `mine2`
+    let other = d.join("other.cat");
+    let text2 = "include \"nowhere.cat\"\nlet mine2 = po\n";
+    std::fs::write(&other, text2).unwrap();
+    let o = uri(&other);
+    h.open(&o, 1, text2).await;
+    h.diagnostics(&o, 1).await;
+    let (l, c) = find(text2, "mine2");
+    let md = text(
+        h.request(
+            "textDocument/hover",
+            json!({"textDocument": {"uri": o}, "position": pos(l, c + 1)}),
+        )
+        .await,
+    );
+    assert!(
+        md.starts_with("**In MP+dmb.sy+ldar's forbidden execution** (under aarch64.cat (litmus)): `mine2` has no value"),
+        "{md}"
+    );
+    let (l, c) = find(text2, "po");
+    let md = text(
+        h.request(
+            "textDocument/hover",
+            json!({"textDocument": {"uri": o}, "position": pos(l, c + 1)}),
+        )
+        .await,
+    );
+    assert_eq!(listed(&md, "po"), po);
 }
 
 const MP: &str = "AArch64 MP+dmb.sy+addr

@@ -52,6 +52,9 @@ pub struct Execution {
     /// model's `let`s; for a forbidden one, those defined before the failing check):
     /// [`crate::cat::named_values`].
     pub values: Vec<(String, crate::cat::Named)>,
+    /// Its base sets and relations, before any model ran (for [`crate::cat::evaluate`] under
+    /// another model; empty for a C test's).
+    pub base: Vec<(String, crate::cat::Named)>,
 }
 
 /// An observed register or location as herd7 writes it in a final state
@@ -430,6 +433,7 @@ pub fn check(
                     failure,
                     deps: deps(&sk),
                     values: crate::cat::named_values(&env),
+                    base: crate::cat::named_values(&candidate_env(&sk, rf, co)),
                 };
                 if tally.run(out.failed, sat, cond.quantifier, exe) {
                     flags.extend(out.flags);

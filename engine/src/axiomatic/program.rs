@@ -322,6 +322,7 @@ pub fn check_program(
                     failure,
                     deps: super::outcome::deps(&sk),
                     values: crate::cat::named_values(&env),
+                    base: crate::cat::named_values(&candidate_env(&sk, rf, co)),
                 };
                 match (out.failed, quantifier) {
                     (None, q) => {

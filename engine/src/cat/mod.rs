@@ -28,7 +28,7 @@ mod value;
 
 pub use eval::{tag_set_name, Env, Failure, Outcome, Value, UNDEF_FLAG};
 pub use outline::{outline, Def, DefKind, Outline, TokenKind, Use};
-pub use value::{named_values, Named};
+pub use value::{evaluate, named_values, Named};
 
 /// The functions the interpreter has built in (`docs/cat.md`).
 pub const BUILTIN_FUNCTIONS: [&str; 11] = [

@@ -182,3 +182,29 @@ pub fn named_values(env: &super::Env) -> Vec<(String, Named)> {
     out.sort_by(|a, b| a.0.cmp(&b.0));
     out
 }
+
+/// Runs `model` on the candidate of `n` events whose base sets and relations are `base` (as
+/// [`named_values`] gave them before a run): every named value the run leaves, or the model's
+/// error. For an editor evaluating the model being edited on the execution on view.
+pub fn evaluate(
+    model: &super::Model,
+    n: usize,
+    base: &[(String, Named)],
+) -> Result<Vec<(String, Named)>, super::CatError> {
+    let mut env = super::Env::new(n);
+    for (k, v) in base {
+        let v = match v {
+            Named::Set(es) => Value::Set(es.iter().filter(|&&e| e < n).fold(0, |s, e| s | 1 << e)),
+            Named::Rel(ps) => {
+                let mut r = Rel::empty(n);
+                for &(a, b) in ps.iter().filter(|(a, b)| *a < n && *b < n) {
+                    r.add(a, b);
+                }
+                Value::Rel(r)
+            }
+        };
+        env.vars.insert(k.clone(), v);
+    }
+    model.run(&mut env)?;
+    Ok(named_values(&env))
+}

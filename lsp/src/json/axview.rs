@@ -79,6 +79,9 @@ pub struct AxExecution {
     /// The model's named sets and relations on it (the hover on a name in a cat file).
     #[serde(skip)]
     pub values: Vec<(String, litmus_engine::cat::Named)>,
+    /// Its base sets and relations, to run another model on it (`cat::evaluate`).
+    #[serde(skip)]
+    pub base: Vec<(String, litmus_engine::cat::Named)>,
 }
 
 #[derive(Serialize, Clone, Debug)]
@@ -401,6 +404,7 @@ fn graph(
         check,
         state: x.state.clone(),
         values: x.values.clone(),
+        base: x.base.clone(),
     }
 }
 

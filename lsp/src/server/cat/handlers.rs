@@ -158,12 +158,21 @@ pub fn hover(ctx: &Ctx, p: HoverParams) -> Result<Option<Hover>> {
             Target::Unknown => None,
             _ => Some(f.text[span.range()].to_string()),
         });
-        Some((features::hover(ix, f, enc, at), name))
+        let file = (f.path.clone(), f.text.to_string());
+        Some((features::hover(ix, f, enc, at), name, file))
     })?;
-    let Some((hover, name)) = found else {
+    let Some((hover, name, (path, text))) = found else {
         return Ok(None);
     };
-    let extra = name.and_then(|n| super::values::paragraph(&*super::values::active_view(ctx)?, &n));
+    let extra = name.and_then(|n| {
+        let view = super::values::active_view(ctx)?;
+        let roots = lock(&ctx.shared.cat.roots).clone();
+        let own = super::values::evaluated(&view, &path, &text, &roots);
+        let file = path
+            .file_name()
+            .map_or(String::new(), |f| f.to_string_lossy().into_owned());
+        super::values::paragraph(&view, &n, own.as_deref().map(|v| (file.as_str(), v)))
+    });
     Ok(match (hover, extra) {
         (Some(mut h), Some(x)) => {
             if let HoverContents::Markup(m) = &mut h.contents {

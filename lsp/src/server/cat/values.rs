@@ -1,11 +1,14 @@
 //! Hovering a relation's name in a cat file while a test is open
 //! (`docs/models.md#a-relations-pairs-in-the-execution-on-view`): the pairs the name holds in
 //! the execution the axiomatic view of the most recently active test shows (its witness or its
-//! forbidding execution), as the model it was checked under left them
+//! forbidding execution): the hovered file's model run on that execution's base relations
+//! (`litmus_engine::cat::evaluate`), or when that file does not load or run (or the execution
+//! has no base: a C test's) the values the model it was checked under left
 //! (`litmus_engine::cat::named_values`, kept in the view). Events are named as the view names
 //! them (`e3`).
 
 use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
 
 use litmus_engine::cat::Named;
 use tower_lsp_server::ls_types::Uri;
@@ -57,23 +60,47 @@ pub fn pairs_text(v: &Named) -> String {
     s
 }
 
-/// The hover's paragraph for `name` in the view's execution.
-pub fn paragraph(view: &AxView, name: &str) -> Option<String> {
+/// The values of the hovered file's model run on the view's execution (its base relations):
+/// `None` when the execution has none (a C test's) or the file is no model that loads and runs
+/// (then the checked model's values are shown).
+pub fn evaluated(
+    view: &AxView,
+    path: &Path,
+    text: &str,
+    roots: &[PathBuf],
+) -> Option<Vec<(String, Named)>> {
+    let x = view.execution.as_ref()?;
+    if x.base.is_empty() {
+        return None;
+    }
+    let model = crate::catmodel::load::load_text(path, text, roots).ok()?;
+    litmus_engine::cat::evaluate(&model, x.nodes.len(), &x.base).ok()
+}
+
+/// The hover's paragraph for `name` in the view's execution: its value under the hovered file
+/// (`own`: the file's name and values) when that file runs on it, else under the model the
+/// test was checked under.
+pub fn paragraph(
+    view: &AxView,
+    name: &str,
+    own: Option<(&str, &[(String, Named)])>,
+) -> Option<String> {
     let x = view.execution.as_ref()?;
     let role = if x.role == "forbidden" {
         "forbidden execution"
     } else {
         "witness"
     };
-    let head = format!("**In {}'s {role}** (under {}):", view.test, view.model);
-    match x.values.iter().find(|(k, _)| k == name) {
+    let (model, values) = match own {
+        Some((file, v)) => (file.to_string(), v),
+        None => (view.model.clone(), &x.values[..]),
+    };
+    let head = format!("**In {}'s {role}** (under {model}):", view.test);
+    match values.iter().find(|(k, _)| k == name) {
         Some((_, v)) => Some(format!("{head} `{name}`: {}", pairs_text(v))),
-        None if x.role == "forbidden" => Some(format!(
-            "{head} `{name}` has no value (not defined by that model before the check that \
-             forbids the execution)"
-        )),
         None => Some(format!(
-            "{head} `{name}` has no value (not defined by that model)"
+            "{head} `{name}` has no value (not defined by that model, or only after a check \
+             that fails on this execution)"
         )),
     }
 }
