@@ -349,6 +349,16 @@ fn a_failed_check_says_where_it_is_and_the_run_names_its_values() {
         .find(|(k, _)| k == "r")
         .map(|(_, v)| v.clone());
     assert_eq!(r, Some(Named::Rel(vec![(0, 0), (0, 1), (1, 0), (1, 1)])));
+    // the same model run again on base values (an editor's other model on the same candidate):
+    // a relation given in the base is the caller's, `r` what the model makes of `_`
+    let base = vec![("po".to_string(), Named::Rel(vec![(0, 1)]))];
+    let again = litmus_engine::cat::evaluate(&m, 2, &base).unwrap();
+    let get = |k: &str| again.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone());
+    assert_eq!(get("po"), Some(Named::Rel(vec![(0, 1)])));
+    assert_eq!(
+        get("r"),
+        Some(Named::Rel(vec![(0, 0), (0, 1), (1, 0), (1, 1)]))
+    );
     // a check of the model's own text: no file
     let own = "\"t\"\ninclude \"defs.cat\"\nempty r as some\n";
     let defs = |f: &str| (f == "defs.cat").then(|| "let r = _ * _\n".to_string());
