@@ -326,3 +326,45 @@ fn let_rec_rounds_see_the_bindings_before_them() {
     );
     assert_eq!(pairs_of(&env.vars["matching"]), vec![(0, 1), (2, 3)]);
 }
+
+/// A failed check says where it is (the editor's link from a test's verdict to its check): the
+/// statement's offset in its own file, the included file named; and every named set and
+/// relation of the run is there to read (the editor's hover on a name).
+#[test]
+fn a_failed_check_says_where_it_is_and_the_run_names_its_values() {
+    use litmus_engine::cat::{named_values, Env, Named};
+    let inc = "let r = _ * _\nirreflexive r as refl\n";
+    let resolve = |f: &str| (f == "inc.cat").then(|| inc.to_string());
+    let own = "\"t\"\nacyclic 0 as fine\ninclude \"inc.cat\"\n";
+    let m = Model::parse(own, &resolve).unwrap();
+    let mut env = Env::new(2);
+    let out = m.run(&mut env).unwrap();
+    let f = out.failed.expect("r is reflexive");
+    assert_eq!(f.name, "refl");
+    assert_eq!(f.file.as_deref(), Some("inc.cat"));
+    assert_eq!(f.at, inc.find("irreflexive").unwrap());
+    let values = named_values(&env);
+    let r = values
+        .iter()
+        .find(|(k, _)| k == "r")
+        .map(|(_, v)| v.clone());
+    assert_eq!(r, Some(Named::Rel(vec![(0, 0), (0, 1), (1, 0), (1, 1)])));
+    // the same model run again on base values (an editor's other model on the same candidate):
+    // a relation given in the base is the caller's, `r` what the model makes of `_`
+    let base = vec![("po".to_string(), Named::Rel(vec![(0, 1)]))];
+    let again = litmus_engine::cat::evaluate(&m, 2, &base).unwrap();
+    let get = |k: &str| again.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone());
+    assert_eq!(get("po"), Some(Named::Rel(vec![(0, 1)])));
+    assert_eq!(
+        get("r"),
+        Some(Named::Rel(vec![(0, 0), (0, 1), (1, 0), (1, 1)]))
+    );
+    // a check of the model's own text: no file
+    let own = "\"t\"\ninclude \"defs.cat\"\nempty r as some\n";
+    let defs = |f: &str| (f == "defs.cat").then(|| "let r = _ * _\n".to_string());
+    let m = Model::parse(own, &defs).unwrap();
+    let mut env = Env::new(2);
+    let f = m.run(&mut env).unwrap().failed.expect("r is not empty");
+    assert_eq!((f.name.as_str(), f.file.as_deref()), ("some", None));
+    assert_eq!(f.at, own.find("empty").unwrap());
+}

@@ -20,6 +20,8 @@ use litmus_engine::c::source::{Expected, Outcome};
 use litmus_engine::c::Defs;
 use litmus_engine::cat::Model;
 
+use crate::catmodel::ModelFiles;
+
 /// A model ready to check C tests: the cat model (bell first), the `.def` macros, the
 /// variants, and how to name it.
 pub struct CModel {
@@ -27,6 +29,8 @@ pub struct CModel {
     pub defs: Defs,
     pub variants: BTreeSet<String>,
     pub name: String,
+    /// Its files, for the location of a check (`crate::json::axsite`, the server's `cat::site`).
+    pub files: ModelFiles,
 }
 
 /// What a missing model error says.
@@ -107,6 +111,10 @@ fn load(
         defs,
         variants,
         name,
+        files: ModelFiles::Files {
+            cat: cat.to_path_buf(),
+            bell: bell.map(Path::to_path_buf),
+        },
     })
 }
 
@@ -183,6 +191,7 @@ fn rc11() -> Result<CModel, String> {
         defs: Defs::parse("(no macros)", "").map_err(|e| e.to_string())?,
         variants: BTreeSet::new(),
         name: RC11_NAME.to_string(),
+        files: ModelFiles::Builtin("rc11.cat"),
     })
 }
 
@@ -499,6 +508,21 @@ pub fn execution(
         state: vec![],
         failure,
         deps: vec![],
+        values: x
+            .values
+            .iter()
+            .map(|(k, v)| (k.clone(), in_range(v, n)))
+            .collect(),
+        base: vec![],
+    }
+}
+
+/// A value with the events past the view's `n` left out.
+fn in_range(v: &litmus_engine::cat::Named, n: usize) -> litmus_engine::cat::Named {
+    use litmus_engine::cat::Named;
+    match v {
+        Named::Set(s) => Named::Set(s.iter().copied().filter(|&e| e < n).collect()),
+        Named::Rel(r) => Named::Rel(r.iter().copied().filter(|&(a, b)| a < n && b < n).collect()),
     }
 }
 
@@ -552,7 +576,10 @@ mod tests {
                 name: "hb".into(),
                 negated: false,
                 events: vec![2, 7],
+                at: 0,
+                file: None,
             }),
+            values: vec![],
         };
         let mut locs = std::collections::BTreeMap::new();
         let e = execution(&test, &x, &mut locs);

@@ -320,4 +320,24 @@ async fn a_c11_test_with_no_setting_is_checked_under_rc11() {
     assert_eq!(view["herd"], "No", "{view}");
     assert_eq!(view["execution"]["role"], "forbidden", "{view}");
     assert!(view["execution"]["check"]["name"].is_string(), "{view}");
+    // the check is located in the server's written-out copy of the built-in rc11.cat
+    let check = &view["execution"]["check"];
+    let loc = &check["location"];
+    let path = loc["uri"]
+        .as_str()
+        .unwrap()
+        .strip_prefix("file://")
+        .unwrap();
+    assert!(path.ends_with("/rc11.cat"), "{check}");
+    let text = std::fs::read_to_string(path).unwrap();
+    assert_eq!(text, litmus_engine::axiomatic::RC11_CAT);
+    let line = text
+        .lines()
+        .nth(loc["range"]["start"]["line"].as_u64().unwrap() as usize)
+        .unwrap();
+    let kind = check["kind"].as_str().unwrap();
+    assert!(
+        line.trim_start().starts_with(kind),
+        "{line:?} is not a check {kind}"
+    );
 }

@@ -61,6 +61,51 @@ check('axiomatic lines: the verdict, the check and cycle, the edges with the cyc
   eq(lines[#lines], 'No')
 end)
 
+check('axiomatic lines name the check that forbids the state, which :LitmusGotoCheck opens', function()
+  local ax = require('litmus.axiomatic')
+  local model = tmp .. '/aarch64.cat'
+  write_file(model, { '"AArch64"', 'let obs = rfe', 'acyclic obs | po as external' })
+  local v = {
+    test = 'MP', arch = 'AArch64', text = { 'No' },
+    execution = { role = 'forbidden', nodes = {}, edges = {}, check = { kind = 'acyclic', name = 'external', cycle = {},
+      location = { uri = vim.uri_from_fname(model), range = { start = { line = 2, character = 0 }, ['end'] = { line = 2, character = 28 } } } } },
+  }
+  local text = table.concat(ax.lines(v), '\n')
+  eq(text:find('the check acyclic external: aarch64.cat:3 (:LitmusGotoCheck)', 1, true) ~= nil, true, text)
+  eq(ax.goto_check(v), true)
+  eq(vim.api.nvim_buf_get_name(0), model)
+  eq(vim.api.nvim_win_get_cursor(0), { 3, 0 })
+  eq(vim.api.nvim_get_current_line(), 'acyclic obs | po as external')
+  vim.cmd('bwipeout!')
+  -- no location (a witness, an older server): no line, nothing to open
+  v.execution.check.location = nil
+  eq(table.concat(ax.lines(v), '\n'):find('LitmusGotoCheck', 1, true), nil)
+  eq(ax.goto_check(v), false)
+end)
+
+check('a changed test of the model changes list is found from its buffer or the quickfix entry', function()
+  local test = tmp .. '/MP.litmus'
+  write_file(test, { 'AArch64 MP' })
+  local under = function(which)
+    return { method = 'litmus/axiomaticUnder', params = { uri = vim.uri_from_fname(test), model = 'file:///m.cat', which = which } }
+  end
+  litmus.on_model_changes(nil, { model = 'file:///m.cat', checked = 2, changed = {
+    { uri = vim.uri_from_fname(test), file = test, test = 'MP', before = 'No', after = 'Ok', views = { before = under('before'), after = under('after') } },
+  } })
+  local qf = vim.fn.getqflist()
+  eq(#qf, 1)
+  eq(qf[1].text, 'MP: No -> Ok')
+  -- from the quickfix list's current entry (another buffer is current)
+  local c = litmus.model_change_entry(vim.api.nvim_get_current_buf())
+  eq(c and c.views.after.params.which, 'after')
+  -- from the test's own buffer
+  vim.cmd('edit ' .. vim.fn.fnameescape(test))
+  eq(litmus.model_change_entry(0).test, 'MP')
+  vim.cmd('bwipeout!')
+  litmus.on_model_changes(nil, { model = 'file:///m.cat', checked = 2, changed = {} })
+  eq(litmus.model_change_entry(vim.api.nvim_get_current_buf()), nil)
+end)
+
 check('schedule_to_qf makes one numbered item per usable step, 1-based', function()
   local uri = vim.uri_from_fname(tmp .. '/sb.litmus')
   local items = litmus.schedule_to_qf({

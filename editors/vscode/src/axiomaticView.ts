@@ -8,7 +8,8 @@ import * as crypto from 'crypto';
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import { normUri } from './editorUtil';
-import { AXIOMATIC_REQUEST, AxView, axiomaticHtml, parseAxView } from './logic/axgraph';
+import { AXIOMATIC_UNDER_REQUEST } from './logic/modelChanges';
+import { AXIOMATIC_REQUEST, AxView, axiomaticHtml, OPEN_LOCATION, parseAxView } from './logic/axgraph';
 
 export class AxiomaticView implements vscode.Disposable {
   private panel: vscode.WebviewPanel | undefined;
@@ -36,6 +37,22 @@ export class AxiomaticView implements vscode.Disposable {
     this.render(normUri(uri), v);
   }
 
+  /** `litmus.showAxiomaticUnder [params]`: a changed test's view under the model as it was
+   * or as saved (`litmus/axiomaticUnder`, from an entry of `litmus/modelChanges`). Not redrawn
+   * when the test is verified again (it is not the test's own verdict). */
+  async showUnder(params: unknown): Promise<void> {
+    const client = this.client();
+    if (!client || typeof params !== 'object' || params === null) return;
+    try {
+      const v = parseAxView(await client.sendRequest(AXIOMATIC_UNDER_REQUEST, params));
+      if (!v) return;
+      this.render(normUri(v.uri), v);
+      this.uri = undefined;
+    } catch (err) {
+      void vscode.window.showWarningMessage(`Litmus: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+
   /** The document `uri` was verified: the panel showing it is redrawn from the new verdict. */
   verified(uri: string): void {
     const shown = this.uri;
@@ -58,9 +75,18 @@ export class AxiomaticView implements vscode.Disposable {
     }
   }
 
+  /** `litmus.openLocation [uri, range]`: the view's link to the check that forbids the state. */
+  static async openLocation(uri: unknown, range: unknown): Promise<void> {
+    if (typeof uri !== 'string') return;
+    const r = range as { start?: { line?: number; character?: number }; end?: { line?: number; character?: number } } | undefined;
+    const pos = (p?: { line?: number; character?: number }) => new vscode.Position(p?.line ?? 0, p?.character ?? 0);
+    const doc = await vscode.workspace.openTextDocument(vscode.Uri.parse(uri));
+    await vscode.window.showTextDocument(doc, { selection: new vscode.Range(pos(r?.start), pos(r?.end ?? r?.start)), viewColumn: vscode.ViewColumn.One });
+  }
+
   private render(uri: string, v: AxView): void {
     if (!this.panel) {
-      this.panel = vscode.window.createWebviewPanel('litmus.axiomatic', 'Litmus execution', { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, { enableScripts: true, localResourceRoots: [] });
+      this.panel = vscode.window.createWebviewPanel('litmus.axiomatic', 'Litmus execution', { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, { enableScripts: true, localResourceRoots: [], enableCommandUris: [OPEN_LOCATION] });
       this.panel.onDidDispose(() => {
         this.panel = undefined;
         this.uri = undefined;

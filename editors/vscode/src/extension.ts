@@ -42,8 +42,9 @@ import { parseResults, RESULTS_NOTIFICATION } from './logic/results';
 import { ResultsView } from './resultsView';
 import { AxiomaticView } from './axiomaticView';
 import { CAT_LANGUAGE_ID, CatSupport, MODEL_CHANGES_NOTIFICATION, WRITE_BUILTIN_MODEL } from './catSupport';
+import { SHOW_UNDER } from './logic/modelChanges';
 import { normUri, toRange } from './editorUtil';
-import { SHOW_AXIOMATIC } from './logic/axgraph';
+import { OPEN_LOCATION, SHOW_AXIOMATIC } from './logic/axgraph';
 import { SHOW_TRACE } from './logic/trace';
 import { traceArgs, TraceView } from './traceView';
 
@@ -133,10 +134,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     results,
     cats,
     vscode.commands.registerCommand(WRITE_BUILTIN_MODEL, () => cats.writeBuiltinModel()),
+    vscode.languages.registerCodeActionsProvider({ language: LANGUAGE_ID }, cats, { providedCodeActionKinds: [vscode.CodeActionKind.QuickFix] }),
+    vscode.commands.registerCommand(SHOW_UNDER, (params?: unknown) => axiomatic.showUnder(params)),
     traces,
     axiomatic,
     vscode.commands.registerCommand(SHOW_TRACE, (...args: unknown[]) => traces.show(traceArgs(args))),
     vscode.commands.registerCommand(SHOW_AXIOMATIC, (arg?: unknown) => axiomatic.show(arg)),
+    vscode.commands.registerCommand(OPEN_LOCATION, (uri?: unknown, range?: unknown) => AxiomaticView.openLocation(uri, range)),
     output,
     statusItem,
     stepDecoration,

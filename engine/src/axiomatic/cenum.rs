@@ -37,6 +37,8 @@ pub struct CExecution {
     pub rf: Vec<(usize, usize)>,
     /// The check that forbids it (`None`: allowed).
     pub failure: Option<Failure>,
+    /// Its named sets and relations (`crate::cat::named_values`) from the model run again.
+    pub values: Vec<(String, crate::cat::Named)>,
 }
 
 /// A final state's values as herd sorts them.
@@ -281,6 +283,12 @@ fn candidate(
         events: sk.events.clone(),
         rf: rf.to_vec(),
         failure,
+        values: crate::cat::named_values(&{
+            let mut e = env.clone();
+            sh.model
+                .run(&mut e)
+                .map_or_else(|_| crate::cat::Env::new(0), |_| e)
+        }),
     };
     for out in runs {
         part.pruned += out.pruned;

@@ -48,6 +48,13 @@ pub struct Execution {
     /// Its dependencies and exclusive pairs, `(relation, from, to)` with relation `addr`,
     /// `data`, `ctrl` or `rmw` (for the editor's graph; the model reads them from its env).
     pub deps: Vec<(&'static str, usize, usize)>,
+    /// Every named set and relation as the model's run on it left them (its base ones and the
+    /// model's `let`s; for a forbidden one, those defined before the failing check):
+    /// [`crate::cat::named_values`].
+    pub values: Vec<(String, crate::cat::Named)>,
+    /// Its base sets and relations, before any model ran (for [`crate::cat::evaluate`] under
+    /// another model; empty for a C test's).
+    pub base: Vec<(String, crate::cat::Named)>,
 }
 
 /// An observed register or location as herd7 writes it in a final state
@@ -425,6 +432,8 @@ pub fn check(
                     state: state(),
                     failure,
                     deps: deps(&sk),
+                    values: crate::cat::named_values(&env),
+                    base: crate::cat::named_values(&candidate_env(&sk, rf, co)),
                 };
                 if tally.run(out.failed, sat, cond.quantifier, exe) {
                     flags.extend(out.flags);

@@ -321,6 +321,8 @@ pub fn check_program(
                     state: fs.0.clone(),
                     failure,
                     deps: super::outcome::deps(&sk),
+                    values: crate::cat::named_values(&env),
+                    base: crate::cat::named_values(&candidate_env(&sk, rf, co)),
                 };
                 match (out.failed, quantifier) {
                     (None, q) => {

@@ -3,11 +3,12 @@
 
 use super::cross::forced;
 use super::rel::{members, Rel, Set};
-use super::{BinOp, Binding, CatError, CheckKind, Cond, Expr, FunDef, Pat, UnOp, Variant};
+use super::{BinOp, Binding, CatError, Cond, Expr, FunDef, Pat, UnOp, Variant};
 use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 
 use super::builtin::BUILTINS;
+pub use super::outcome::{Failure, Outcome};
 pub use super::value::*;
 
 /// The names in scope: the candidate's base sets and relations, then the model's `let`s.
@@ -33,36 +34,6 @@ pub struct Env {
     /// Up while a `with`'s expression is evaluated: `cross-unions` then keeps its product
     /// unbuilt ([`super::cross`]).
     pub(super) lazy_cross: bool,
-}
-
-/// A check that failed: it forbids the candidate (or, for a `flag`, is reported).
-#[derive(Clone, Debug, PartialEq)]
-pub struct Failure {
-    pub kind: CheckKind,
-    /// The check's name (`as name`), or its kind when it has none.
-    pub name: String,
-    pub negated: bool,
-    /// For `acyclic`: a cycle; `irreflexive`: the event related to itself; `empty`: one pair.
-    pub events: Vec<usize>,
-}
-
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Outcome {
-    /// The first failed check, if any (the candidate is forbidden).
-    pub failed: Option<Failure>,
-    /// The names of the flags that hold, and [`UNDEF_FLAG`] when an `undefined_unless`
-    /// check fails.
-    pub flags: Vec<String>,
-    /// How many further choices this (forbidden) outcome stands for: the other members of a
-    /// group of choices that a check forbids as a whole, not run ([`super::prune`]).
-    pub pruned: u64,
-}
-
-impl Outcome {
-    /// The flags as herd prints them: `Flag data-race`.
-    pub fn flag_lines(&self) -> Vec<String> {
-        self.flags.iter().map(|f| format!("Flag {f}")).collect()
-    }
 }
 
 /// How deep function calls may nest before the interpreter gives up with an error.

@@ -19,6 +19,7 @@ mod cross;
 mod eval;
 mod lex;
 mod names;
+mod outcome;
 pub mod outline;
 mod parse;
 mod parse_stmt;
@@ -29,6 +30,7 @@ mod value;
 
 pub use eval::{tag_set_name, Env, Failure, Outcome, Value, UNDEF_FLAG};
 pub use outline::{outline, Def, DefKind, Outline, TokenKind, Use};
+pub use value::{evaluate, named_values, Named};
 
 /// The functions the interpreter has built in (`docs/cat.md`).
 pub const BUILTIN_FUNCTIONS: [&str; 11] = [

@@ -65,6 +65,9 @@ fn run_model(
             }
             s => {
                 step(s, env, &mut out)?;
+                if let Some(f) = &mut out.failed {
+                    f.file.get_or_insert_with(|| "stdlib.cat".into());
+                }
             }
         }
     }
@@ -133,6 +136,8 @@ fn exec(
                             name: format!("no choice for `{x}`"),
                             negated: true,
                             events: Vec::new(),
+                            at: *at,
+                            file: origin.clone(),
                         });
                         results.push((out, None));
                         return Ok(());
@@ -149,6 +154,9 @@ fn exec(
                 }
                 s => {
                     if let Flow::Stop = step(s, env, &mut out)? {
+                        if let Some(f) = &mut out.failed {
+                            f.file = origin.clone();
+                        }
                         results.push((out, None));
                         return Ok(());
                     }
@@ -355,6 +363,8 @@ pub(super) fn step(s: &Stmt, env: &mut Env, out: &mut Outcome) -> Result<Flow, C
                         name: label,
                         negated: *negated,
                         events: witness.unwrap_or_default(),
+                        at: *at,
+                        file: None,
                     });
                     return Ok(Flow::Stop);
                 }
@@ -405,7 +415,12 @@ pub(super) fn step(s: &Stmt, env: &mut Env, out: &mut Outcome) -> Result<Flow, C
                     name: name.clone(),
                     negated: false,
                     events: Vec::new(),
+                    at: *at,
+                    file: None,
                 });
+                // located at the call (in the file being run; the procedure's body may come
+                // from another)
+                f.at = *at;
                 if let Some(n) = as_name {
                     f.name = n.clone();
                 }

@@ -158,3 +158,60 @@ pub(super) fn group_fun(g: &Arc<RecGroup>, i: usize) -> Value {
         group: Some(g.clone()),
     }))
 }
+
+/// A named set or relation's value on one candidate, as a reader sees it (the editor's hover
+/// on a relation name shows the pairs of the execution on view).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Named {
+    /// The events of a set, in order.
+    Set(Vec<usize>),
+    /// The pairs of a relation, in order (`0`, `{}`: no pair).
+    Rel(Vec<(usize, usize)>),
+}
+
+/// Every name in `env` bound to a set of events or a relation (the candidate's base sets and
+/// relations and the model's `let`s as the run left them), sorted by name; functions, tags
+/// and other values are left out.
+pub fn named_values(env: &super::Env) -> Vec<(String, Named)> {
+    let mut out: Vec<(String, Named)> = env
+        .vars
+        .iter()
+        .filter_map(|(k, v)| {
+            let named = match v {
+                Value::Set(s) => Named::Set(super::rel::members(*s).collect()),
+                Value::Rel(r) => Named::Rel(r.pairs()),
+                Value::Empty => Named::Rel(Vec::new()),
+                _ => return None,
+            };
+            Some((k.clone(), named))
+        })
+        .collect();
+    out.sort_by(|a, b| a.0.cmp(&b.0));
+    out
+}
+
+/// Runs `model` on the candidate of `n` events whose base sets and relations are `base` (as
+/// [`named_values`] gave them before a run): every named value the run leaves, or the model's
+/// error. For an editor evaluating the model being edited on the execution on view.
+pub fn evaluate(
+    model: &super::Model,
+    n: usize,
+    base: &[(String, Named)],
+) -> Result<Vec<(String, Named)>, super::CatError> {
+    let mut env = super::Env::new(n);
+    for (k, v) in base {
+        let v = match v {
+            Named::Set(es) => Value::Set(es.iter().filter(|&&e| e < n).fold(0, |s, e| s | 1 << e)),
+            Named::Rel(ps) => {
+                let mut r = Rel::empty(n);
+                for &(a, b) in ps.iter().filter(|(a, b)| *a < n && *b < n) {
+                    r.add(a, b);
+                }
+                Value::Rel(r)
+            }
+        };
+        env.vars.insert(k.clone(), v);
+    }
+    model.run(&mut env)?;
+    Ok(named_values(&env))
+}

@@ -56,6 +56,19 @@ pub fn find(name: &str) -> Option<(&'static str, &'static str)> {
         })
 }
 
+/// The file name of the project's model for `arch` (`aarch64.cat`), which the axiomatic
+/// check of its tests runs.
+pub fn file_of(arch: litmus_engine::asm::Arch) -> Option<&'static str> {
+    use litmus_engine::asm::Arch;
+    let key = match arch {
+        Arch::AArch64 => "aarch64",
+        Arch::RiscV => "riscv",
+        Arch::Ppc => "ppc",
+        Arch::Arm => "arm",
+    };
+    MODELS.iter().find(|m| m.0 == key).map(|m| m.1)
+}
+
 /// The file names of the library files `text` needs: `stdlib.cat` first, then what it
 /// includes (and they include), each once.
 pub fn needs(text: &str) -> Vec<&'static str> {

@@ -3,6 +3,17 @@
 //! `litmus diff` and the language server's recheck on save), and the built-in models and
 //! library files written out ([`builtin`]).
 
+use std::path::PathBuf;
+
 pub mod builtin;
 pub mod diff;
 pub mod load;
+
+/// The files of the model a view's test was checked under.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ModelFiles {
+    /// A built-in model, by its file name (`aarch64.cat`, `rc11.cat`): no file on disk.
+    Builtin(&'static str),
+    /// A model read from files: its cat file and bell file (a C test's `.cfg`).
+    Files { cat: PathBuf, bell: Option<PathBuf> },
+}

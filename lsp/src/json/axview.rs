@@ -13,6 +13,7 @@ use litmus_engine::axiomatic::{self, Execution, Kind, Report};
 use litmus_engine::cat::CheckKind;
 use serde::Serialize;
 
+use super::axsite::{AxLocation, ModelFiles};
 use crate::ctest::CAnswer;
 
 /// The whole reply.
@@ -40,6 +41,9 @@ pub struct AxView {
     /// herd's C tests: the observation and the answer against the `Result:` header.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub judgement: Option<AxJudgement>,
+    /// The model's files, for the check's location.
+    #[serde(skip)]
+    pub files: Option<ModelFiles>,
 }
 
 /// A C test's answer against its `Result:` header (`crate::ctest::judge`).
@@ -72,6 +76,12 @@ pub struct AxExecution {
     pub check: Option<AxCheck>,
     /// The final values of the condition's names.
     pub state: Vec<(String, i64)>,
+    /// The model's named sets and relations on it (the hover on a name in a cat file).
+    #[serde(skip)]
+    pub values: Vec<(String, litmus_engine::cat::Named)>,
+    /// Its base sets and relations, to run another model on it (`cat::evaluate`).
+    #[serde(skip)]
+    pub base: Vec<(String, litmus_engine::cat::Named)>,
 }
 
 #[derive(Serialize, Clone, Debug)]
@@ -115,6 +125,12 @@ pub struct AxCheck {
     pub kind: &'static str,
     /// The events of the cycle, in order (`irreflexive`: the one event; `empty`: a pair).
     pub cycle: Vec<usize>,
+    /// Where the check is (the server fills it in from [`AxCheck::site`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub location: Option<AxLocation>,
+    /// The check's byte offset and file as the engine gives them (`cat::Failure`).
+    #[serde(skip)]
+    pub site: (usize, Option<std::sync::Arc<str>>),
 }
 
 /// Names an address as the test does (`x`, `a[1]`).
@@ -374,6 +390,8 @@ fn graph(
             name: f.name.clone(),
             kind: f.kind.as_str(),
             cycle: f.events.clone(),
+            location: None,
+            site: (f.at, f.file.clone()),
         }
     });
     AxExecution {
@@ -385,6 +403,8 @@ fn graph(
         co: x.co.clone(),
         check,
         state: x.state.clone(),
+        values: x.values.clone(),
+        base: x.base.clone(),
     }
 }
 
@@ -441,6 +461,7 @@ impl AxView {
             execution,
             text: vec![],
             judgement: None,
+            files: None,
         };
         view.text = view.words();
         view
@@ -483,6 +504,7 @@ impl AxView {
                 ),
                 header: c.judged.as_ref().map(|j| j.expected.span),
             }),
+            files: None,
         };
         view.text = view.words();
         view

@@ -16,6 +16,7 @@
 //! LSP ranges, converted by the server before they get here.
 
 pub mod axiom;
+pub mod axsite;
 pub mod axview;
 pub mod fences;
 pub mod report;

@@ -15,6 +15,7 @@ use super::axiom::{is_asm, is_c, key};
 use super::ctx::Ctx;
 use super::document::{AxJob, AxState};
 use super::engine::AxFail;
+use crate::json::axsite::ModelFiles;
 use crate::json::axview::AxView;
 
 /// Starts the check of an AArch64 or RISC-V document (replacing, so cancelling, a running
@@ -42,7 +43,8 @@ pub async fn start(ctx: &Ctx, uri: &Uri) -> bool {
     let setting = match c {
         true => {
             let roots = super::util::lock(&ctx.shared.cat.roots).clone();
-            super::cat::recheck::model_path(ctx, &roots).await
+            let path = super::cat::path_of(uri);
+            super::cat::recheck::model_path(ctx, &roots, path.as_deref()).await
         }
         false => None,
     };
@@ -89,6 +91,7 @@ async fn run(
     let ctl = control.clone();
     let uri = uri.to_string();
     let shared = ctx.shared.clone();
+    let enc = ctx.state().enc;
     let answer = super::queue::run_one(&ctx.shared.pool, id, control, async {}, move || {
         let stop = || ctl.is_cancelled();
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
@@ -100,17 +103,20 @@ async fn run(
                 let models = &shared.cmodels;
                 let workers = shared.pool.workers();
                 let (text, uri) = (&text, &uri);
-                return super::cdoc::check(Some(&workers), models, setting, path, text, uri, &stop);
+                return super::cdoc::check(Some(&workers), models, setting, path, text, uri, &stop)
+                    .map(|v| {
+                        let mut v = Arc::unwrap_or_clone(v);
+                        super::cat::site::fill(&mut v, enc);
+                        Arc::new(v)
+                    });
             }
             engine.axiomatic(&text, &stop).map(|out| {
-                Arc::new(AxView::new(
-                    &uri,
-                    &out.model,
-                    &out.test,
-                    &out.code,
-                    &text,
-                    &out.report,
-                ))
+                let mut view =
+                    AxView::new(&uri, &out.model, &out.test, &out.code, &text, &out.report);
+                view.files =
+                    crate::catmodel::builtin::file_of(out.code.arch).map(ModelFiles::Builtin);
+                super::cat::site::fill(&mut view, enc);
+                Arc::new(view)
             })
         }))
         .unwrap_or_else(|e| {

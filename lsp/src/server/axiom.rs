@@ -20,6 +20,7 @@ use super::document::Document;
 use super::engine::AxFail;
 use super::state::Snapshot;
 use super::verdict::StatusBody;
+use crate::json::axsite::AxLocation;
 use crate::json::axview::AxView;
 
 pub const METHOD: &str = "litmus/axiomatic";
@@ -45,6 +46,26 @@ pub fn current(d: &Document) -> Option<&std::result::Result<Arc<AxView>, AxFail>
         Some(AxState::Done { key: k, answer }) if *k == key(d) => Some(answer),
         _ => None,
     }
+}
+
+/// Where the check that forbids the shown execution is, and its words (`acyclic ob`), for the
+/// diagnostic's related information.
+pub fn check_location(d: &Document) -> Option<(&AxLocation, String)> {
+    let c = current(d)?
+        .as_ref()
+        .ok()?
+        .execution
+        .as_ref()?
+        .check
+        .as_ref()?;
+    Some((c.location.as_ref()?, format!("{} {}", c.kind, c.name)))
+}
+
+/// The hover's link to a check: `[aarch64.cat:45](file:///…#L45)`.
+fn check_link(l: &AxLocation) -> String {
+    let file = l.uri.rsplit('/').next().unwrap_or("model");
+    let line = l.range.start.line + 1;
+    format!("[{file}:{line}]({}#L{line})", l.uri)
 }
 
 pub(super) fn running(d: &Document) -> bool {
@@ -209,7 +230,12 @@ pub fn hover(s: &Snapshot<'_>, off: u32) -> Option<Hover> {
         Ok(v) => {
             let mut md = format!("**{}**\n\n", v.headline());
             if let Some(c) = v.cycle_line() {
-                md += &format!("Forbidden by `{c}`\n\n");
+                md += &format!("Forbidden by `{c}`");
+                let at = v.execution.as_ref().and_then(|x| x.check.as_ref());
+                if let Some(l) = at.and_then(|c| c.location.as_ref()) {
+                    md += &format!(" (the check: {})", check_link(l));
+                }
+                md += "\n\n";
             }
             md += &format!("```\n{}\n```\n", v.block.join("\n"));
             if v.execution.is_some() {

@@ -36,6 +36,7 @@ pub fn service(engine: Arc<dyn Engine>) -> (LspService<Backend>, ClientSocket) {
         )
         .custom_method(trace::METHOD, Backend::trace)
         .custom_method(axiom::METHOD, Backend::axiomatic)
+        .custom_method(cat::under::METHOD, Backend::axiomatic_under)
         .finish()
 }
 
@@ -147,6 +148,7 @@ impl LanguageServer for Backend {
             return cat::did_open(&self.ctx, p).await;
         }
         let uri = p.text_document.uri;
+        cat::values::touch(&self.ctx, &uri);
         let deferred = {
             let mut st = self.ctx.state();
             let doc = Document::new(p.text_document.text, p.text_document.version);
@@ -176,6 +178,7 @@ impl LanguageServer for Backend {
             return cat::did_change(&self.ctx, p).await;
         }
         let uri = p.text_document.uri;
+        cat::values::touch(&self.ctx, &uri);
         let version = p.text_document.version;
         let (edit, deferred) = {
             let mut st = self.ctx.state();
@@ -223,6 +226,7 @@ impl LanguageServer for Backend {
         if cat::is_cat(&p.text_document.uri) {
             return cat::did_save(&self.ctx, p).await;
         }
+        cat::values::touch(&self.ctx, &p.text_document.uri);
         let s = self.ctx.settings();
         if s.unbounded_on_save {
             verify::start_unbounded(&self.ctx, &p.text_document.uri).await;
@@ -273,6 +277,10 @@ impl LanguageServer for Backend {
         if cat::is_cat(&p.text_document_position_params.text_document.uri) {
             return cat::hover(&self.ctx, p);
         }
+        cat::values::touch(
+            &self.ctx,
+            &p.text_document_position_params.text_document.uri,
+        );
         let pos = p.text_document_position_params.position;
         self.read(&p.text_document_position_params.text_document.uri, |s| {
             hover::hover(s, pos)

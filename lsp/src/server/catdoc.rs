@@ -38,6 +38,21 @@ pub struct Store {
     pub saved: Mutex<HashMap<Uri, String>>,
     /// The running recheck's generation: a newer save stops an older one.
     pub generation: std::sync::atomic::AtomicU64,
+    /// The most recently active litmus test: whose execution a hover in a cat file shows.
+    pub active: Mutex<Option<Uri>>,
+    /// The models the last recheck compared, by the model's URI: its path, as it was and as
+    /// saved (`cat::under`, a changed test's view under either).
+    #[allow(clippy::type_complexity)]
+    pub compared: Mutex<
+        HashMap<
+            String,
+            (
+                PathBuf,
+                Arc<litmus_engine::cat::Model>,
+                Arc<litmus_engine::cat::Model>,
+            ),
+        >,
+    >,
 }
 
 /// Whether `uri` names a cat or bell file.

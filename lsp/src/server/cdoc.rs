@@ -93,5 +93,7 @@ pub fn check(
         block: &a.block,
         c,
     };
-    Ok(Arc::new(AxView::c(uri, &m.name, &test, text, parts)))
+    let mut view = AxView::c(uri, &m.name, &test, text, parts);
+    view.files = Some(m.files.clone());
+    Ok(Arc::new(view))
 }

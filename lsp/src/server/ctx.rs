@@ -152,7 +152,23 @@ impl Ctx {
                 Err(e) => out.push(to_proto::internal_error(e.message.to_string())),
             }
         }
-        out.extend(axiom::diagnostics(d).iter().map(|x| conv.diagnostic(x)));
+        let mut ax: Vec<Diagnostic> = axiom::diagnostics(d)
+            .iter()
+            .map(|x| conv.diagnostic(x))
+            .collect();
+        // the check that forbids the state: where it is in the model's file
+        if let (Some((l, what)), Some(x)) = (axiom::check_location(d), ax.first_mut()) {
+            if let Ok(uri) = l.uri.parse::<Uri>() {
+                let info = DiagnosticRelatedInformation {
+                    location: Location::new(uri, l.range),
+                    message: format!("the check `{what}`"),
+                };
+                x.related_information
+                    .get_or_insert_with(Vec::new)
+                    .push(info);
+            }
+        }
+        out.extend(ax);
         Some((out, d.version))
     }
 

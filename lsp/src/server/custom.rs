@@ -34,9 +34,19 @@ impl Backend {
         }
     }
 
+    /// `litmus/axiomaticUnder {uri, model, which}`: a changed test's view under the model as
+    /// it was or as saved (`super::cat::under`).
+    pub async fn axiomatic_under(
+        &self,
+        p: super::cat::under::UnderParams,
+    ) -> Result<Option<AxView>> {
+        super::cat::under::request(&self.ctx, p).await
+    }
+
     /// `litmus/axiomatic {uri}`: the current answer's [`AxView`], or `null` (not an AArch64 or
     /// RISC-V document, not checked yet, or it could not be checked).
     pub async fn axiomatic(&self, p: AxParams) -> Result<Option<AxView>> {
+        super::cat::values::touch(&self.ctx, &p.uri);
         self.ctx
             .read(&p.uri, |snap| match axiom::current(snap.doc) {
                 Some(Ok(v)) => Some((**v).clone()),

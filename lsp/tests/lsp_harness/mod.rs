@@ -25,6 +25,8 @@ struct Shared {
     log: Vec<Value>,
     /// What to answer to `workspace/configuration`.
     config: Value,
+    /// ... for an item with this `scopeUri` (a workspace folder's own settings).
+    scoped: HashMap<String, Value>,
     /// Whether to answer `window/workDoneProgress/create` with an error.
     refuse_progress: bool,
 }
@@ -64,6 +66,31 @@ impl Harness {
         capabilities: Value,
         init_options: Value,
         root_uri: Value,
+    ) -> Harness {
+        let params = json!({"rootUri": root_uri});
+        Harness::start_with(engine, capabilities, init_options, params).await
+    }
+
+    /// [`Harness::start`] with several workspace folders (`workspaceFolders`, by URI).
+    pub async fn start_folders(
+        engine: Arc<dyn Engine>,
+        capabilities: Value,
+        folders: &[String],
+    ) -> Harness {
+        let folders: Vec<Value> = folders
+            .iter()
+            .map(|u| json!({"uri": u, "name": u.rsplit('/').next().unwrap_or(u)}))
+            .collect();
+        let params = json!({"rootUri": folders[0]["uri"], "workspaceFolders": folders});
+        Harness::start_with(engine, capabilities, json!({}), params).await
+    }
+
+    /// [`Harness::start`] with more `initialize` params (`rootUri`, `workspaceFolders`).
+    async fn start_with(
+        engine: Arc<dyn Engine>,
+        capabilities: Value,
+        init_options: Value,
+        more: Value,
     ) -> Harness {
         let (client_io, server_io) = tokio::io::duplex(1 << 20);
         let (server_read, server_write) = tokio::io::split(server_io);
@@ -113,7 +140,18 @@ impl Harness {
                                 s.log.push(msg.clone());
                                 match method.as_str() {
                                     "workspace/configuration" => {
-                                        json!({"jsonrpc": "2.0", "id": id, "result": [s.config.clone()]})
+                                        let items = msg["params"]["items"]
+                                            .as_array()
+                                            .cloned()
+                                            .unwrap_or_default();
+                                        let answer: Vec<Value> = items
+                                            .iter()
+                                            .map(|i| {
+                                                let scope = i["scopeUri"].as_str().unwrap_or("");
+                                                s.scoped.get(scope).unwrap_or(&s.config).clone()
+                                            })
+                                            .collect();
+                                        json!({"jsonrpc": "2.0", "id": id, "result": answer})
                                     }
                                     "window/workDoneProgress/create" if s.refuse_progress => {
                                         json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32603, "message": "no"}})
@@ -151,7 +189,13 @@ impl Harness {
         let init = h
             .request_raw(
                 "initialize",
-                json!({"processId": null, "rootUri": root_uri, "capabilities": capabilities, "initializationOptions": init_options}),
+                {
+                    let mut p = json!({"processId": null, "capabilities": capabilities, "initializationOptions": init_options});
+                    for (k, v) in more.as_object().into_iter().flatten() {
+                        p[k] = v.clone();
+                    }
+                    p
+                },
             )
             .await;
         assert!(init.get("result").is_some(), "initialize failed: {init}");
@@ -166,6 +210,15 @@ impl Harness {
             "workspace": {"configuration": true, "codeLens": {"refreshSupport": true}, "inlayHint": {"refreshSupport": true}},
         });
         Harness::start(engine, caps, init_options).await
+    }
+
+    /// What `workspace/configuration` answers for the folder `scope_uri`.
+    pub fn set_config_for(&self, scope_uri: &str, v: Value) {
+        self.shared
+            .lock()
+            .unwrap()
+            .scoped
+            .insert(scope_uri.to_string(), v);
     }
 
     pub fn set_config(&self, v: Value) {

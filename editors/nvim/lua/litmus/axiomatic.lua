@@ -6,6 +6,33 @@
 
 local A = {}
 
+--- The place of the check that forbids the state (`execution.check.location`): file name
+--- and 1-based line and column, or nil.
+function A.check_place(v)
+  local x = type(v) == 'table' and type(v.execution) == 'table' and v.execution or nil
+  local c = x and type(x.check) == 'table' and x.check or nil
+  local l = c and type(c.location) == 'table' and c.location or nil
+  if not l or type(l.uri) ~= 'string' or type(l.range) ~= 'table' or type(l.range.start) ~= 'table' then
+    return nil
+  end
+  local ok, fname = pcall(vim.uri_to_fname, l.uri)
+  if not ok then
+    return nil
+  end
+  return { filename = fname, lnum = (l.range.start.line or 0) + 1, col = (l.range.start.character or 0) + 1, check = tostring(c.kind) .. ' ' .. tostring(c.name) }
+end
+
+--- Opens the check of the last shown reply (`:LitmusGotoCheck`); false when there is none.
+function A.goto_check(v)
+  local p = A.check_place(v or (A.last and A.last.view))
+  if not p then
+    return false
+  end
+  vim.cmd('edit ' .. vim.fn.fnameescape(p.filename))
+  pcall(vim.api.nvim_win_set_cursor, 0, { p.lnum, p.col - 1 })
+  return true
+end
+
 --- The reply as lines.
 function A.lines(v)
   local lines = {}
@@ -15,6 +42,10 @@ function A.lines(v)
   add(string.format('%s (%s): %s', tostring(v.test or '?'), tostring(v.arch or '?'), tostring(v.condition or '')))
   for _, l in ipairs(type(v.text) == 'table' and v.text or {}) do
     add(l)
+  end
+  local p = A.check_place(v)
+  if p then
+    add(string.format('the check %s: %s:%d (:LitmusGotoCheck)', p.check, vim.fn.fnamemodify(p.filename, ':t'), p.lnum))
   end
   local x = type(v.execution) == 'table' and v.execution or nil
   if x and type(x.edges) == 'table' and #x.edges > 0 then

@@ -107,11 +107,54 @@ function M.on_model_changes(_, params)
     return
   end
   local items = {}
+  M.model_changes = {}
   for _, c in ipairs(params.changed or {}) do
     table.insert(items, { filename = c.file, lnum = 1, col = 1, text = string.format('%s: %s -> %s', c.test, c.before, c.after) })
+    M.model_changes[c.file] = c
   end
   vim.fn.setqflist({}, 'r', { title = 'litmus: verdicts the model changed', items = items })
   notify(string.format('%d of %d tests changed verdict (quickfix list)', #items, params.checked or 0))
+end
+
+--- The changed test a `:LitmusModelChange` opens: the current buffer's, else the quickfix
+--- list's current entry's.
+function M.model_change_entry(bufnr)
+  local changes = M.model_changes or {}
+  local name = vim.api.nvim_buf_get_name(bufnr)
+  if changes[name] then
+    return changes[name]
+  end
+  local qf = vim.fn.getqflist({ idx = 0, items = 1 })
+  local it = qf.items and qf.items[qf.idx or 0]
+  if it and it.bufnr and it.bufnr > 0 then
+    return changes[vim.api.nvim_buf_get_name(it.bufnr)]
+  end
+  return nil
+end
+
+--- Opens a changed test's axiomatic view under the model as it was (`old`) or as saved (`new`):
+--- the entry's `litmus/axiomaticUnder` request.
+function M.model_change(bufnr, which)
+  bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
+  local key = (which == 'old' or which == 'before') and 'before' or 'after'
+  local c = M.model_change_entry(bufnr)
+  local view = c and type(c.views) == 'table' and c.views[key] or nil
+  if type(view) ~= 'table' or type(view.params) ~= 'table' then
+    notify('no changed test here (save a cat model first, then use this on a test of the list)', vim.log.levels.WARN)
+    return
+  end
+  local client = litmus_client(bufnr) or (vim.lsp.get_clients or vim.lsp.get_active_clients)({ name = 'litmus' })[1]
+  if not client then
+    notify('no litmus language server running', vim.log.levels.WARN)
+    return
+  end
+  request(client, view.method or 'litmus/axiomaticUnder', view.params, function(err, result)
+    if err then
+      notify(err.message or vim.inspect(err), vim.log.levels.ERROR)
+    elseif type(result) == 'table' then
+      require('litmus.axiomatic').show(result)
+    end
+  end, bufnr)
 end
 
 --- Writes a built-in cat model and the library files it needs into DIR (`litmus.writeModel`).
@@ -264,6 +307,16 @@ local function define_commands()
   vim.api.nvim_create_user_command('LitmusWriteModel', function(o)
     M.write_model(0, o.fargs[1], o.fargs[2])
   end, { nargs = '+', complete = 'dir', desc = 'Write a built-in cat model (aarch64, riscv, ppc, arm, rc11, sc, x86tso) and its library files into DIR' })
+  vim.api.nvim_create_user_command('LitmusModelChange', function(o)
+    M.model_change(0, o.fargs[1])
+  end, { nargs = '?', complete = function()
+    return { 'old', 'new' }
+  end, desc = 'Open a test whose verdict the saved cat model changed (this buffer, or the quickfix entry) under the old or the new model' })
+  vim.api.nvim_create_user_command('LitmusGotoCheck', function()
+    if not require('litmus.axiomatic').goto_check() then
+      notify('no check to go to (open an axiomatic verdict of a forbidden state first: :LitmusAxiomatic)', vim.log.levels.WARN)
+    end
+  end, { desc = "Open the cat model's check that forbids the state of the last axiomatic verdict shown" })
   vim.api.nvim_create_user_command('LitmusVerifyAll', function(a)
     M.verify_all(a.args)
   end, { nargs = '?', complete = 'dir', desc = 'Check every .litmus file under DIR (default: the project), problems in the quickfix list' })

@@ -34,10 +34,38 @@ export interface AxEdge {
   name?: string;
 }
 
+/** A place in a file: a `file:` URI and an LSP range. */
+export interface AxLocation {
+  uri: string;
+  range: { start: { line: number; character: number }; end: { line: number; character: number } };
+}
+
 export interface AxCheck {
   name: string;
   kind: string;
   cycle: number[];
+  /** Where the check is in the model's cat file (the server's copy for a built-in model). */
+  location?: AxLocation;
+}
+
+/** The client command the view's link to a check runs: `[uri, range]`. */
+export const OPEN_LOCATION = 'litmus.openLocation';
+
+function parseLocation(v: unknown): AxLocation | undefined {
+  if (!isObj(v) || typeof v.uri !== 'string' || !isObj(v.range)) return undefined;
+  const pos = (p: unknown) => ({ line: num(isObj(p) ? p.line : 0), character: num(isObj(p) ? p.character : 0) });
+  return { uri: v.uri, range: { start: pos(v.range.start), end: pos(v.range.end) } };
+}
+
+/** The command URI that opens a check's location (the webview allows this one command). */
+export function locationHref(l: AxLocation): string {
+  return `command:${OPEN_LOCATION}?${encodeURIComponent(JSON.stringify([l.uri, l.range]))}`;
+}
+
+/** `aarch64.cat:45`: a location's file name and 1-based line. */
+export function locationText(l: AxLocation): string {
+  const file = decodeURIComponent(l.uri.split('/').pop() ?? l.uri);
+  return `${file}:${l.range.start.line + 1}`;
 }
 
 export interface AxExecution {
@@ -100,7 +128,7 @@ function parseExecution(v: unknown): AxExecution | null {
     edges,
     rf: arr(v.rf).map((p) => [num(arr(p)[0]), num(arr(p)[1])] as [number, number]),
     co: arr(v.co).map((o) => arr(o).map((x) => num(x))),
-    check: isObj(c) ? { name: str(c.name), kind: str(c.kind), cycle: arr(c.cycle).map((x) => num(x)) } : null,
+    check: isObj(c) ? { name: str(c.name), kind: str(c.kind), cycle: arr(c.cycle).map((x) => num(x)), ...(parseLocation(c.location) ? { location: parseLocation(c.location) } : {}) } : null,
     state: arr(v.state).map((p) => [str(arr(p)[0]), num(arr(p)[1])] as [string, number]),
   };
 }
@@ -206,7 +234,10 @@ export function axiomaticHtml(v: AxView, o: { cspSource: string; nonce: string }
   const x = v.execution;
   let body = `<h1>${e(axHeading(v))}</h1>\n<p><code>${e(v.condition)}</code></p>\n`;
   if (x?.check) {
-    body += `<p class="check" role="status">Forbidden by <strong>${e(`${x.check.kind} ${x.check.name}`)}</strong>: <code>${e(cycleText(x))}</code></p>\n`;
+    const words = `<strong>${e(`${x.check.kind} ${x.check.name}`)}</strong>`;
+    const loc = x.check.location;
+    const name = loc ? `<a class="check-link" href="${e(locationHref(loc))}" title="Open the check in ${e(locationText(loc))}">${words}</a> (${e(locationText(loc))})` : words;
+    body += `<p class="check" role="status">Forbidden by ${name}: <code>${e(cycleText(x))}</code></p>\n`;
   }
   if (x) {
     const g = axGraph(x);

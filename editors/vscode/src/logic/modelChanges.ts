@@ -2,12 +2,46 @@
 // the workspace's tests whose verdict changed between the model as opened and as saved. This
 // module does not import `vscode`, so it is unit-tested with `node --test`.
 
+/** A request that answers a test's axiomatic view under one of the two models. */
+export interface ViewRequest {
+  method: string;
+  params: { uri: string; model: string; which: 'before' | 'after' };
+}
+
 export interface ModelChange {
   uri: string;
   file: string;
   test: string;
   before: string;
   after: string;
+  /** The model the test was rechecked under (its workspace folder's). */
+  model?: string;
+  /** How to open the test's witness or forbidding execution under each model. */
+  views?: { before: ViewRequest; after: ViewRequest };
+}
+
+/** The server's request for a changed test's view under one model. */
+export const AXIOMATIC_UNDER_REQUEST = 'litmus/axiomaticUnder';
+/** The client command that opens it: `[request params]`. */
+export const SHOW_UNDER = 'litmus.showAxiomaticUnder';
+
+function parseView(v: unknown, which: 'before' | 'after'): ViewRequest | undefined {
+  if (typeof v !== 'object' || v === null) return undefined;
+  const o = v as Record<string, unknown>;
+  const p = o.params as Record<string, unknown> | undefined;
+  if (str(o.method) !== AXIOMATIC_UNDER_REQUEST || typeof p !== 'object' || p === null) return undefined;
+  const [uri, model] = [str(p.uri), str(p.model)];
+  if (!uri || !model || p.which !== which) return undefined;
+  return { method: AXIOMATIC_UNDER_REQUEST, params: { uri, model, which } };
+}
+
+/** The code actions of a changed test: open it under the old model and under the new one. */
+export function changeActions(c: ModelChange): { title: string; params: ViewRequest['params'] }[] {
+  if (!c.views) return [];
+  return [
+    { title: `Open ${c.test} under the old model (${c.before})`, params: c.views.before.params },
+    { title: `Open ${c.test} under the new model (${c.after})`, params: c.views.after.params },
+  ];
 }
 
 export interface ModelChanges {
@@ -33,7 +67,10 @@ export function parseModelChanges(raw: unknown): ModelChanges | undefined {
     const o = c as Record<string, unknown>;
     const [uri, file, test, before, after] = [str(o.uri), str(o.file), str(o.test), str(o.before), str(o.after)];
     if (!uri || !file || !test || !before || !after) return undefined;
-    changed.push({ uri, file, test, before, after });
+    const v = o.views as Record<string, unknown> | undefined;
+    const [vb, va] = [parseView(v?.before, 'before'), parseView(v?.after, 'after')];
+    const model = str(o.model);
+    changed.push({ uri, file, test, before, after, ...(model ? { model } : {}), ...(vb && va ? { views: { before: vb, after: va } } : {}) });
   }
   return { model, checked: r.checked, changed };
 }

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { test } from 'node:test';
-import { axGraph, axHeading, axiomaticHtml, cycleText, dependencyLines, parseAxView } from '../../src/logic/axgraph';
+import { axGraph, axHeading, axiomaticHtml, cycleText, dependencyLines, locationHref, locationText, parseAxView } from '../../src/logic/axgraph';
 import { layoutGraph } from '../../src/logic/trace';
 
 const n = (id: number, thread: number | null, kind: string, loc: string, value: number, po: number, tags: string[] = []) => ({
@@ -120,6 +120,24 @@ test('the page: verdict, the check and cycle, the graph with the cycle drawn bol
   assert.match(html, /Observation MP\+dmb.sy\+ldar Never 0 3/);
   assert.match(html, /<script nonce="N0nce">/);
   assert.doesNotMatch(html, /no SC execution has one/);
+});
+
+test("the check's name links to its place in the model's file", () => {
+  const f = structuredClone(forbidden) as Record<string, any>;
+  const range = { start: { line: 44, character: 0 }, end: { line: 44, character: 40 } };
+  f.execution.check.location = { uri: 'file:///tmp/litmus-cat-library-0.1.0/aarch64.cat', range };
+  const v = parseAxView(f)!;
+  const loc = v.execution!.check!.location!;
+  assert.deepEqual(loc.range, range);
+  assert.equal(locationText(loc), 'aarch64.cat:45');
+  const href = locationHref(loc);
+  assert.ok(href.startsWith('command:litmus.openLocation?'));
+  assert.deepEqual(JSON.parse(decodeURIComponent(href.split('?')[1])), [loc.uri, range]);
+  const html = axiomaticHtml(v, { cspSource: 'c', nonce: 'n' });
+  assert.match(html, /Forbidden by <a class="check-link" href="command:litmus\.openLocation\?[^"]+" title="Open the check in aarch64\.cat:45"><strong>acyclic external<\/strong><\/a> \(aarch64\.cat:45\)/);
+  // a malformed location is dropped, the check kept
+  f.execution.check.location = { uri: 3 };
+  assert.equal(parseAxView(f)!.execution!.check!.location, undefined);
 });
 
 test('a witness: no cycle, reads-from shown, dependencies listed', () => {

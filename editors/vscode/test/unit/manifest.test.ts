@@ -43,6 +43,8 @@ test('declares the cat language (.cat, .bell) with its grammar, comments and the
   assert.equal(JSON.parse(fs.readFileSync(path.join(root, g.path), 'utf8')).scopeName, 'source.cat');
   assert.ok(c.commands.some((x: { command: string }) => x.command === 'litmus.writeBuiltinModel'));
   assert.equal(c.configuration.properties['litmus.modelPath'].type, 'string');
+  // per workspace folder: the server asks for it with each folder's scopeUri (docs/models.md)
+  assert.equal(c.configuration.properties['litmus.modelPath'].scope, 'resource');
 });
 
 test('contributes the contract commands and the client ones, each with a title', () => {

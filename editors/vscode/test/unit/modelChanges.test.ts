@@ -1,7 +1,7 @@
 // The `litmus/modelChanges` notification read and shown (src/logic/modelChanges.ts).
 import { strict as assert } from 'node:assert';
 import { test } from 'node:test';
-import { changeMessage, changeSummary, parseModelChanges } from '../../src/logic/modelChanges';
+import { changeActions, changeMessage, changeSummary, parseModelChanges } from '../../src/logic/modelChanges';
 
 const raw = {
   model: 'file:///w/models/aarch64.cat',
@@ -35,4 +35,26 @@ test('refuses other shapes', () => {
   assert.equal(parseModelChanges(null), undefined);
   assert.equal(parseModelChanges({ model: 'x', checked: 1, changed: [{ test: 'MP' }] }), undefined);
   assert.equal(parseModelChanges({ checked: 1, changed: [] }), undefined);
+});
+
+test('each changed test opens under the old and the new model', () => {
+  const under = (which: string) => ({ method: 'litmus/axiomaticUnder', params: { uri: 'file:///w/t/MP.litmus', model: 'file:///w/models/aarch64.cat', which } });
+  const entry = { ...raw.changed[0], model: 'file:///w/models/aarch64.cat', views: { before: under('before'), after: under('after') } };
+  const m = parseModelChanges({ ...raw, changed: [entry] })!;
+  const c = m.changed[0];
+  assert.equal(c.model, 'file:///w/models/aarch64.cat');
+  const acts = changeActions(c);
+  assert.deepEqual(
+    acts.map((a) => [a.title, a.params.which]),
+    [
+      ['Open MP under the old model (No)', 'before'],
+      ['Open MP under the new model (Ok)', 'after'],
+    ],
+  );
+  assert.deepEqual(acts[1].params, under('after').params);
+  // without views (an older server), or with views of another shape: no actions, the entry kept
+  assert.deepEqual(changeActions(parseModelChanges(raw)!.changed[0]), []);
+  const odd = parseModelChanges({ ...raw, changed: [{ ...entry, views: { before: under('after'), after: under('after') } }] })!;
+  assert.equal(odd.changed[0].views, undefined);
+  assert.deepEqual(changeActions(odd.changed[0]), []);
 });

@@ -9,7 +9,7 @@ use tower_lsp_server::jsonrpc::{Error, Result};
 use tower_lsp_server::ls_types::*;
 
 use super::features;
-use super::index::{File, Index};
+use super::index::{File, Index, Target};
 use crate::server::catdoc::{path_of, CatDoc};
 use crate::server::ctx::Ctx;
 use crate::server::position::{self, Encoding};
@@ -150,8 +150,37 @@ fn at(f: &File, enc: Encoding, pos: Position) -> usize {
 
 pub fn hover(ctx: &Ctx, p: HoverParams) -> Result<Option<Hover>> {
     let tp = p.text_document_position_params;
-    with(ctx, &tp.text_document.uri, |ix, f, enc| {
-        features::hover(ix, f, enc, at(f, enc, tp.position))
+    let found = with(ctx, &tp.text_document.uri, |ix, f, enc| {
+        let at = at(f, enc, tp.position);
+        // a name of the model (not a local binding): its value in the execution on view
+        let name = ix.at(f, at).and_then(|(span, t)| match t {
+            Target::Def(g, k) if g.outline.defs[k].is_local() => None,
+            Target::Unknown => None,
+            _ => Some(f.text[span.range()].to_string()),
+        });
+        let file = (f.path.clone(), f.text.to_string());
+        Some((features::hover(ix, f, enc, at), name, file))
+    })?;
+    let Some((hover, name, (path, text))) = found else {
+        return Ok(None);
+    };
+    let extra = name.and_then(|n| {
+        let view = super::values::active_view(ctx)?;
+        let roots = lock(&ctx.shared.cat.roots).clone();
+        let own = super::values::evaluated(&view, &path, &text, &roots);
+        let file = path
+            .file_name()
+            .map_or(String::new(), |f| f.to_string_lossy().into_owned());
+        super::values::paragraph(&view, &n, own.as_deref().map(|v| (file.as_str(), v)))
+    });
+    Ok(match (hover, extra) {
+        (Some(mut h), Some(x)) => {
+            if let HoverContents::Markup(m) = &mut h.contents {
+                m.value = format!("{x}\n\n---\n\n{}", m.value);
+            }
+            Some(h)
+        }
+        (h, _) => h,
     })
 }
 

@@ -46,14 +46,17 @@ impl Target {
     }
 }
 
-/// The project's library written out, for navigation: its folder (None if it cannot be written).
+/// The project's library and built-in models written out, for navigation (a library
+/// definition, the check behind a built-in model's answer): its folder (None if it cannot be
+/// written).
 pub fn library_dir() -> Option<&'static Path> {
     static DIR: OnceLock<Option<PathBuf>> = OnceLock::new();
     DIR.get_or_init(|| {
         let dir =
             std::env::temp_dir().join(format!("litmus-cat-library-{}", env!("CARGO_PKG_VERSION")));
         std::fs::create_dir_all(&dir).ok()?;
-        for (name, text) in litmus_engine::cat::LIBRARY {
+        let models = crate::catmodel::builtin::MODELS.map(|m| (m.1, m.3));
+        for (name, text) in litmus_engine::cat::LIBRARY.into_iter().chain(models) {
             let p = dir.join(name);
             if std::fs::read_to_string(&p).ok().as_deref() != Some(text) {
                 std::fs::write(&p, text).ok()?;
@@ -224,6 +227,15 @@ impl<'a> Index<'a> {
     pub fn related(&self, extra: &[Arc<File>]) -> Vec<Arc<File>> {
         let mut todo: Vec<Arc<File>> = extra.to_vec();
         todo.extend(self.open.keys().filter_map(|u| self.doc(u)));
+        self.closure(todo)
+    }
+
+    /// `f` and every file it includes (transitively): what a model is made of.
+    pub fn included(&self, f: &Arc<File>) -> Vec<Arc<File>> {
+        self.closure(vec![f.clone()])
+    }
+
+    fn closure(&self, mut todo: Vec<Arc<File>>) -> Vec<Arc<File>> {
         let mut seen = std::collections::HashSet::new();
         let mut out = Vec::new();
         while let Some(f) = todo.pop() {

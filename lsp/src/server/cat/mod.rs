@@ -14,6 +14,9 @@ pub mod features;
 pub mod handlers;
 pub mod index;
 pub mod recheck;
+pub mod site;
+pub mod under;
+pub mod values;
 
 pub use super::catdoc::{is_cat, path_of};
 pub use handlers::*;

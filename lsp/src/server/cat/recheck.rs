@@ -1,15 +1,17 @@
 //! What a model change changes (`docs/models.md#what-a-change-changes`): when a cat file is
 //! saved, the workspace's AArch64, RISC-V and x86 tests are checked in the background, on every
 //! core, under the model as it was when the editor opened the file and as it is now, and the
-//! tests whose verdict differs are sent in a `litmus/modelChanges` notification. The model is
-//! the setting `litmus.modelPath` (relative to the first workspace folder) when it names the
-//! saved file or a model that includes it, else the saved file itself. The comparison is
+//! tests whose verdict differs are sent in a `litmus/modelChanges` notification. Per workspace
+//! folder, the model is the folder's setting `litmus.modelPath` (asked with the folder's
+//! `scopeUri`, relative to it) when it names the saved file or a model that includes it, else
+//! the saved file itself; each folder's tests are checked under its own model. The comparison is
 //! `catmodel::diff::compare`, the function behind `litmus diff`, so the two lists agree. A
 //! newer save stops an older recheck.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
+use std::sync::Arc;
 
 use serde_json::{json, Value};
 use tower_lsp_server::ls_types::*;
@@ -54,12 +56,26 @@ fn tests_under(roots: &[PathBuf]) -> Vec<PathBuf> {
     out
 }
 
-pub async fn model_path(ctx: &Ctx, roots: &[PathBuf]) -> Option<PathBuf> {
+/// The workspace folder `path` is in (the deepest that holds it), else the first.
+pub fn folder_of<'a>(roots: &'a [PathBuf], path: Option<&Path>) -> Option<&'a PathBuf> {
+    path.and_then(|p| {
+        roots
+            .iter()
+            .filter(|r| p.starts_with(r))
+            .max_by_key(|r| r.components().count())
+    })
+    .or(roots.first())
+}
+
+/// The setting `litmus.modelPath` of the workspace folder `folder` (asked with its
+/// `scopeUri`, so that each folder of a multi-root workspace has its own), relative to that
+/// folder; `None` when unset or the client has no configuration.
+pub async fn model_path_in(ctx: &Ctx, folder: Option<&Path>) -> Option<PathBuf> {
     if !ctx.caps().configuration {
         return None;
     }
     let item = ConfigurationItem {
-        scope_uri: None,
+        scope_uri: folder.and_then(uri_of),
         section: Some("litmus".into()),
     };
     let v = ctx.client.configuration(vec![item]).await.ok()?;
@@ -68,19 +84,63 @@ pub async fn model_path(ctx: &Ctx, roots: &[PathBuf]) -> Option<PathBuf> {
         return None;
     }
     let p = Path::new(p);
-    Some(match roots.first() {
+    Some(match folder {
         Some(r) if p.is_relative() => r.join(p),
         _ => p.to_path_buf(),
     })
+}
+
+/// The setting for the file at `path`: its workspace folder's ([`folder_of`]).
+pub async fn model_path(ctx: &Ctx, roots: &[PathBuf], path: Option<&Path>) -> Option<PathBuf> {
+    model_path_in(ctx, folder_of(roots, path).map(PathBuf::as_path)).await
+}
+
+/// The models to recheck when `saved` is saved, each with the folders whose tests it checks:
+/// per workspace folder its setting, else the saved file; only the models that are the saved
+/// file or include it. Without folders, the saved file's folder.
+async fn groups(ctx: &Ctx, roots: &[PathBuf], saved: &Path) -> Vec<(PathBuf, Vec<PathBuf>)> {
+    let mut out: Vec<(PathBuf, Vec<PathBuf>)> = Vec::new();
+    let folders: Vec<Option<&PathBuf>> = if roots.is_empty() {
+        vec![None]
+    } else {
+        roots.iter().map(Some).collect()
+    };
+    for f in folders {
+        let model = model_path_in(ctx, f.map(PathBuf::as_path))
+            .await
+            .unwrap_or_else(|| saved.to_path_buf());
+        let search = match f {
+            Some(r) => r.clone(),
+            None => match saved.parent() {
+                Some(p) => p.to_path_buf(),
+                None => continue,
+            },
+        };
+        match out.iter_mut().find(|g| g.0 == model) {
+            Some(g) => g.1.push(search),
+            None => out.push((model, vec![search])),
+        }
+    }
+    let store = &ctx.shared.cat;
+    let docs = lock(&store.docs);
+    let ix = Index::new(&docs, roots);
+    out.retain(|(model, _)| {
+        model == saved
+            || ix
+                .file(model)
+                .is_some_and(|m| ix.included(&m).iter().any(|f| f.path == saved))
+    });
+    out
 }
 
 pub async fn start(ctx: &Ctx, uri: &Uri) {
     let store = &ctx.shared.cat;
     let generation = store.generation.fetch_add(1, Ordering::SeqCst) + 1;
     let Some(saved) = path_of(uri) else { return };
+    if !saved.extension().is_some_and(|e| e == "cat" || e == "bell") {
+        return;
+    }
     let roots = lock(&store.roots).clone();
-    let setting = model_path(ctx, &roots).await;
-    let model = setting.clone().unwrap_or_else(|| saved.clone());
     let (now, baseline) = {
         let docs = lock(&store.docs);
         let now = docs.get(uri).map(|d| d.text.as_str().to_string());
@@ -89,88 +149,99 @@ pub async fn start(ctx: &Ctx, uri: &Uri) {
     let (Some(now), Some(baseline)) = (now, baseline) else {
         return;
     };
-    // Does the model use the saved file?
-    let uses = model == saved || {
-        let docs = lock(&store.docs);
-        let ix = Index::new(&docs, &roots);
-        ix.file(&model)
-            .is_some_and(|m| ix.related(&[m]).iter().any(|f| f.path == saved))
-    };
-    if !uses || !saved.extension().is_some_and(|e| e == "cat" || e == "bell") {
+    let groups = groups(ctx, &roots, &saved).await;
+    if groups.is_empty() {
         return;
     }
     let ctx2 = ctx.clone();
-    let search = if roots.is_empty() {
-        saved.parent().map(Path::to_path_buf).into_iter().collect()
-    } else {
-        roots.clone()
-    };
     let include_path = roots.clone();
     let result = tokio::task::spawn_blocking(move || {
         let stop = || ctx2.shared.cat.generation.load(Ordering::SeqCst) != generation;
-        let text_of = |over: &str| -> Result<litmus_engine::cat::Model, load::LoadError> {
-            let mut o = HashMap::new();
-            o.insert(saved.clone(), over.to_string());
-            let text = if model == saved {
-                over.to_string()
-            } else {
-                std::fs::read_to_string(&model).map_err(|e| load::LoadError {
-                    path: model.display().to_string(),
-                    line: 0,
-                    col: 0,
-                    message: e.to_string(),
-                })?
+        let mut all = Vec::new();
+        for (model, search) in groups {
+            let text_of = |over: &str| -> Result<litmus_engine::cat::Model, load::LoadError> {
+                let mut o = HashMap::new();
+                o.insert(saved.clone(), over.to_string());
+                let text = if model == saved {
+                    over.to_string()
+                } else {
+                    std::fs::read_to_string(&model).map_err(|e| load::LoadError {
+                        path: model.display().to_string(),
+                        line: 0,
+                        col: 0,
+                        message: e.to_string(),
+                    })?
+                };
+                load::load_with(&model, &text, &include_path, &o)
             };
-            load::load_with(&model, &text, &include_path, &o)
-        };
-        let before = text_of(&baseline).map_err(|e| format!("the model as opened: {e}"))?;
-        let after = text_of(&now).map_err(|e| e.to_string())?;
-        let files: Vec<(String, Result<String, String>)> = tests_under(&search)
-            .into_iter()
-            .filter_map(|p| {
-                let t = std::fs::read_to_string(&p).ok()?;
-                Some((p.display().to_string(), Ok(t)))
-            })
-            .collect();
-        let rows = diff::compare(&files, &before, &after, diff::cores(), &stop);
-        Ok::<_, String>((model, rows, stop()))
+            let before = text_of(&baseline).map_err(|e| format!("the model as opened: {e}"))?;
+            let after = text_of(&now).map_err(|e| e.to_string())?;
+            if let Some(u) = uri_of(&model) {
+                let both = (
+                    model.clone(),
+                    Arc::new(before.clone()),
+                    Arc::new(after.clone()),
+                );
+                lock(&ctx2.shared.cat.compared).insert(u.as_str().to_string(), both);
+            }
+            let files: Vec<(String, Result<String, String>)> = tests_under(&search)
+                .into_iter()
+                .filter_map(|p| {
+                    let t = std::fs::read_to_string(&p).ok()?;
+                    Some((p.display().to_string(), Ok(t)))
+                })
+                .collect();
+            let rows = diff::compare(&files, &before, &after, diff::cores(), &stop);
+            all.push((model, rows));
+        }
+        Ok::<_, String>((all, stop()))
     })
     .await;
     let params = match result {
         Err(_) => return,
         Ok(Err(e)) => json!({"model": uri.as_str(), "saved": uri.as_str(), "error": e}),
-        Ok(Ok((_, _, true))) => return,
-        Ok(Ok((model, rows, false))) => {
-            let checked = rows
-                .iter()
-                .filter(|r| matches!(r, diff::Row::Checked { .. }))
-                .count();
-            let changed: Vec<Value> = rows
-                .iter()
-                .filter(|r| r.changed())
-                .filter_map(|r| match r {
-                    diff::Row::Checked {
-                        path,
-                        name,
-                        before,
-                        after,
-                    } => Some(json!({
-                        "uri": uri_of(Path::new(path)).map(|u| u.as_str().to_string()),
-                        "file": path,
-                        "test": name,
-                        "before": before.word(),
-                        "after": after.word(),
-                    })),
-                    _ => None,
-                })
-                .collect();
-            json!({
-                "model": uri_of(&model).map(|u| u.as_str().to_string()),
-                "saved": uri.as_str(),
-                "checked": checked,
-                "changed": changed,
-            })
-        }
+        Ok(Ok((_, true))) => return,
+        Ok(Ok((all, false))) => notification(uri, &all),
     };
     ctx.client.send_notification::<ModelChanges>(params).await;
+}
+
+/// The `litmus/modelChanges` params: every model's changed tests, each entry with its model
+/// (`model`: the first model, for a client that reads one).
+fn notification(saved: &Uri, all: &[(PathBuf, Vec<diff::Row>)]) -> Value {
+    let model_uri = |m: &Path| uri_of(m).map(|u| u.as_str().to_string());
+    let mut checked = 0;
+    let mut changed: Vec<Value> = Vec::new();
+    for (model, rows) in all {
+        checked += rows
+            .iter()
+            .filter(|r| matches!(r, diff::Row::Checked { .. }))
+            .count();
+        changed.extend(rows.iter().filter(|r| r.changed()).filter_map(|r| match r {
+            diff::Row::Checked {
+                path,
+                name,
+                before,
+                after,
+            } => Some(json!({
+                "uri": uri_of(Path::new(path)).map(|u| u.as_str().to_string()),
+                "file": path,
+                "test": name,
+                "before": before.word(),
+                "after": after.word(),
+                "model": model_uri(model),
+                "views": super::under::views(
+                    uri_of(Path::new(path)).as_ref().map(|u| u.as_str()),
+                    model_uri(model).as_deref(),
+                ),
+            })),
+            _ => None,
+        }));
+    }
+    json!({
+        "model": all.first().and_then(|(m, _)| model_uri(m)),
+        "saved": saved.as_str(),
+        "checked": checked,
+        "changed": changed,
+    })
 }
