@@ -130,7 +130,8 @@ async function axiomaticChecks() {
     await frame.locator('h1', { hasText: 'MP+dmb.sy+ldar' }).waitFor({ timeout: 60_000 });
     const why = await frame.locator('p.check').innerText();
     // the steps are named as herd names the relation that orders them (issue 56): `-dmb.sy->`
-    if (!/^Forbidden by acyclic \S+: e\d+ -\S+-> /.test(why) || why.includes('-po->')) throw new Error(`check line ${JSON.stringify(why)}`);
+    // the check names where it is in the model (issue 55): `acyclic external (aarch64.cat:72)`
+    if (!/^Forbidden by acyclic \S+ \(aarch64\.cat:\d+\): e\d+ -\S+-> /.test(why) || why.includes('-po->')) throw new Error(`check line ${JSON.stringify(why)}`);
     const cycle = await frame.locator('svg g.edge.explains').count();
     const steps = why.split('->').length - 1;
     // at least one bold edge per step (a po step past the barrier is drawn as its immediate po edges)
@@ -140,6 +141,23 @@ async function axiomaticChecks() {
     await frame.locator('svg').first().scrollIntoViewIfNeeded();
     await page.mouse.move(0, 0);
     if (process.env.SCREENSHOT_AXIOMATIC) await page.screenshot({ path: process.env.SCREENSHOT_AXIOMATIC });
+  });
+  await check('issue 55: the check\'s name in the view opens the check in aarch64.cat, at its line', async () => {
+    const frame = traceFrame();
+    const why = await frame.locator('p.check').innerText();
+    const line = /\(aarch64\.cat:(\d+)\)/.exec(why)?.[1];
+    if (!line) throw new Error(`no location in ${JSON.stringify(why)}`);
+    await frame.locator('a.check-link').first().click();
+    await page.locator('.tabs-container .tab', { hasText: 'aarch64.cat' }).first().waitFor({ timeout: LONG });
+    await page.locator('.statusbar-item', { hasText: new RegExp(`Ln ${line},`) }).first().waitFor({ timeout: LONG });
+    const text = await page.locator('.editor-group-container.active .view-lines').innerText();
+    if (!/acyclic/.test(text)) throw new Error('the opened file shows no acyclic check');
+    // closed again: later checks open a written-out aarch64.cat of the same name
+    const tab = page.locator('.tabs-container .tab', { hasText: 'aarch64.cat' }).first();
+    await tab.hover();
+    await tab.locator('.tab-actions .action-label').first().click();
+    await tab.waitFor({ state: 'detached', timeout: LONG });
+    if ((await traceFrame().locator('p.check').count()) !== 1) throw new Error('the execution panel closed too');
   });
   await check('saving the test again redraws the open execution panel from the new verdict', async () => {
     await quickOpen(AX_FILE, 'AArch64 MP+dmb.sy+ldar');
@@ -197,7 +215,7 @@ async function powerArmChecks() {
       const why = await frame.locator('p.check').innerText();
       // (the check's relation is a composition, `fre;prop;hb*`: the engine names its event, or
       // one step from it to itself, not the base edges that make it up)
-      if (!new RegExp(`^Forbidden by (acyclic|irreflexive) ${t.check}: e\\d+`).test(why)) throw new Error(`check line ${JSON.stringify(why)}`);
+      if (!new RegExp(`^Forbidden by (acyclic|irreflexive) ${t.check} \\(${t.model.replace('.', '\\.')}:\\d+\\): e\\d+`).test(why)) throw new Error(`check line ${JSON.stringify(why)}`);
       const fence = await frame.locator('svg g.node', { hasText: new RegExp(t.barrier, 'i') }).count();
       if (fence !== 1) throw new Error(`${fence} ${t.barrier} nodes`);
       await page.keyboard.press('Escape');
