@@ -57,7 +57,9 @@ async function quickOpen(name, firstLine, fullPath = undefined) {
     // Enter once the focused row is the file; a file new on disk may not be in quick open's
     // index yet, but its absolute path finds it
     const focused = page.locator('.quick-input-widget .monaco-list-row.focused', { hasText: name }).first();
-    await input.fill(name);
+    // a full path, when given, first: another file of the same name may have been opened
+    // (the view's link to the built-in aarch64.cat) and quick open ranks it first
+    await input.fill(fullPath ?? name);
     try {
       await focused.waitFor({ timeout: 10_000 });
     } catch {
