@@ -301,14 +301,7 @@ async fn each_workspace_folder_has_its_own_model() {
     h.set_config_for(&uri(&a), json!({"modelPath": "models/aarch64.cat"}));
     h.set_config_for(&uri(&b), json!({"modelPath": "models/aarch64.cat"}));
     let u = uri(&model);
-    h.open(&u, 1, &orig).await;
-    h.diagnostics(&u, 1).await;
-    h.change_full(&u, 2, &weak).await;
-    std::fs::write(&model, &weak).unwrap();
-    h.save(&u).await;
-    let n = h
-        .wait_for("modelChanges", |m| m["method"] == "litmus/modelChanges")
-        .await;
+    let n = save_weakened(&mut h, &u, &model, &orig, &weak).await;
     let mp_a = a.join("tests/MP+dmb.sy+addr.litmus").display().to_string();
     let mp_b = b.join("tests/MP+dmb.sy+addr.litmus").display().to_string();
     let asked: Vec<Value> = h
@@ -357,14 +350,7 @@ async fn a_changed_test_opens_under_both_models() {
     let caps = json!({"workspace": {"configuration": true}});
     let mut h = Harness::start_in(hooked(), caps, json!({}), json!(uri(&d))).await;
     let u = uri(&model);
-    h.open(&u, 1, &orig).await;
-    h.diagnostics(&u, 1).await;
-    h.change_full(&u, 2, &weak).await;
-    std::fs::write(&model, &weak).unwrap();
-    h.save(&u).await;
-    let n = h
-        .wait_for("modelChanges", |m| m["method"] == "litmus/modelChanges")
-        .await;
+    let n = save_weakened(&mut h, &u, &model, &orig, &weak).await;
     let entry = &n["params"]["changed"][0];
     assert_eq!(
         (&entry["before"], &entry["after"]),
@@ -402,4 +388,16 @@ async fn a_changed_test_opens_under_both_models() {
             .contains("no recheck compared"),
         "{bad}"
     );
+}
+
+/// Opens the model, replaces its text with `weak`, saves it and waits for the list of
+/// changed tests.
+async fn save_weakened(h: &mut Harness, u: &str, model: &Path, orig: &str, weak: &str) -> Value {
+    h.open(u, 1, orig).await;
+    h.diagnostics(u, 1).await;
+    h.change_full(u, 2, weak).await;
+    std::fs::write(model, weak).unwrap();
+    h.save(u).await;
+    h.wait_for("modelChanges", |m| m["method"] == "litmus/modelChanges")
+        .await
 }
