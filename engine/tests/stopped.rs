@@ -341,3 +341,34 @@ fn the_portfolio_stopped_keeps_the_lost_update_a_member_found() {
     assert!(r.stats.members.contains(&EngineKind::Dpor), "{:?}", r.stats);
     schedules_replay(&test, Model::Sc, &r).unwrap();
 }
+
+/// With a deadline, a member whose planned start the guess's work never reaches starts anyway
+/// once a quarter of the time has passed (the timer's thread starts once the guess's work
+/// passes `auto::EARLY`): the guess, the reference explorer breadth first on the slow
+/// counter, finds nothing within the time, DPOR (planned far beyond it) finds the lost update
+/// and the stopped report keeps it.
+#[test]
+fn the_portfolio_with_a_deadline_starts_every_member_after_a_quarter_of_it() {
+    use litmus_engine::engine::Task;
+    let test = counter(6, 2);
+    let opts = options(EngineChoice::Auto);
+    let program = litmus_engine::ir::Program::lower(&test, opts.loop_bound).unwrap();
+    let task = Task::new(&test, &program, Model::Sc, &opts);
+    let ctl = Control::new().with_timeout(Some(Duration::from_millis(1500)));
+    let plan = vec![
+        (EngineKind::Exhaustive, 0),
+        (EngineKind::Dpor, litmus_engine::auto::CONFIDENT * 1000),
+    ];
+    let r = litmus_engine::auto::run_plan(&task, &ctl, plan);
+    assert!(!r.complete, "the counter is not explored in 1.5 s");
+    assert_eq!(r.stats.engine, Some(EngineKind::Exhaustive));
+    assert!(r.stats.members.contains(&EngineKind::Dpor), "{:?}", r.stats);
+    let c = r.condition.as_ref().expect("a condition");
+    assert_eq!(
+        c.verdict(),
+        Some(false),
+        "DPOR's lost update is kept: {c:?}"
+    );
+    assert!(c.negative > 0, "the falsifying state is listed: {c:?}");
+    schedules_replay(&test, Model::Sc, &r).unwrap();
+}

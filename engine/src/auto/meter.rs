@@ -37,6 +37,12 @@ pub struct WorkMeter {
     wake: Option<(u64, WakeFn)>,
     /// Whether `wake` was called (or claimed by [`WorkMeter::claim_wake`]).
     woken: AtomicBool,
+    /// Called once, from the count at which the weighted work first passes its threshold, and
+    /// independent of `wake` (the portfolio starts its deadline's timer there, so that a check
+    /// finished sooner starts no thread).
+    timer: Option<(u64, WakeFn)>,
+    /// Whether `timer` was called (or claimed by [`WorkMeter::claim_wake`]).
+    timer_woken: AtomicBool,
     /// Work charged before the first unit (an engine that joins the portfolio late starts
     /// from the work at which it joined).
     offset: u64,
@@ -60,6 +66,8 @@ impl WorkMeter {
             bound,
             wake: None,
             woken: AtomicBool::new(false),
+            timer: None,
+            timer_woken: AtomicBool::new(false),
             offset,
             member,
             timing: std::sync::OnceLock::new(),
@@ -102,6 +110,11 @@ impl WorkMeter {
         self.wake = Some((at, wake));
         self
     }
+    /// This meter, calling `timer` once its work first passes `at`.
+    pub fn with_timer(mut self, at: u64, timer: WakeFn) -> WorkMeter {
+        self.timer = Some((at, timer));
+        self
+    }
     /// Counts `n` units; wakes the portfolio at the threshold, and stops the engine once its
     /// work passes the bound (outrun by another engine: its report is discarded, never shown).
     /// A member taking turns hands the baton over here once its work passes another's by the
@@ -111,6 +124,11 @@ impl WorkMeter {
         if let Some((at, wake)) = &self.wake {
             if work > *at && self.claim_wake() {
                 wake();
+            }
+        }
+        if let Some((at, timer)) = &self.timer {
+            if work > *at && !self.timer_woken.swap(true, Ordering::Relaxed) {
+                timer();
             }
         }
         if work > self.bound.load(Ordering::Relaxed) {
@@ -124,6 +142,7 @@ impl WorkMeter {
     /// True for the one caller that gets to run the wake-up (the count past the threshold, or
     /// whoever claims it first).
     pub fn claim_wake(&self) -> bool {
+        self.timer_woken.store(true, Ordering::Relaxed);
         !self.woken.swap(true, Ordering::Relaxed)
     }
     fn weighted(&self, units: u64) -> u64 {

@@ -241,21 +241,28 @@ pub fn run_plan(task: &Task<'_>, ctl: &Control, plan: Vec<(EngineKind, u64)>) ->
     // once a quarter of the time has passed (charged, as always, from its planned start, so no
     // answer changes): a check stopped by its time limit then has every member's findings,
     // not the guess's alone (the slow counter under SC: the reference explorer, breadth
-    // first, reaches no final state in seconds; DPOR finds a lost update at once). The sender
-    // is dropped when the portfolio returns, which ends the timer.
-    let _early = ctl.deadline().map(|d| {
-        let now = Instant::now();
-        let wait = d.saturating_duration_since(now) / 4;
-        let (tx, rx) = std::sync::mpsc::channel::<()>();
-        let launch = launch.clone();
-        std::thread::spawn(move || {
-            if let Err(std::sync::mpsc::RecvTimeoutError::Timeout) = rx.recv_timeout(wait) {
-                for i in 1..n {
-                    launch(i);
+    // first, reaches no final state in seconds; DPOR finds a lost update at once). The timer's
+    // thread starts once the first's work passes [`EARLY`] (a check finished sooner, most
+    // tests, starts no thread: spawning one cost more than the check on the small programs of
+    // the engine benchmark's held-out family); its sender is dropped when the portfolio
+    // returns, which ends it.
+    let timer: Arc<Mutex<Option<std::sync::mpsc::Sender<()>>>> = Arc::default();
+    let timer_wake: Option<WakeFn> = ctl.deadline().filter(|_| n > 1).map(|d| {
+        let until = start + d.saturating_duration_since(start) / 4;
+        let (timer, launch) = (timer.clone(), launch.clone());
+        Box::new(move || {
+            let (tx, rx) = std::sync::mpsc::channel::<()>();
+            *timer.lock().unwrap_or_else(|e| e.into_inner()) = Some(tx);
+            let launch = launch.clone();
+            std::thread::spawn(move || {
+                let wait = until.saturating_duration_since(Instant::now());
+                if let Err(std::sync::mpsc::RecvTimeoutError::Timeout) = rx.recv_timeout(wait) {
+                    for i in 1..n {
+                        launch(i);
+                    }
                 }
-            }
-        });
-        tx
+            });
+        }) as WakeFn
     });
     let wake_at = plan[1..]
         .iter()
@@ -265,7 +272,10 @@ pub fn run_plan(task: &Task<'_>, ctl: &Control, plan: Vec<(EngineKind, u64)>) ->
     let first = Arc::new_cyclic(|me: &std::sync::Weak<WorkMeter>| {
         // The first candidate keeps the check's progress callback.
         let w = weight(plan[0].0, task.program, task.model);
-        let meter = WorkMeter::new(w, bound.clone(), 0, publish(0, ctl.child()));
+        let mut meter = WorkMeter::new(w, bound.clone(), 0, publish(0, ctl.child()));
+        if let Some(t) = timer_wake {
+            meter = meter.with_timer(EARLY, t);
+        }
         let (me, launch, plan, first_done) =
             (me.clone(), launch.clone(), plan.clone(), first_done.clone());
         meter.with_wake(
