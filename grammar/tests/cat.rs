@@ -422,3 +422,31 @@ fn cat_generated_parser_is_fresh() {
     }
     let _ = std::fs::remove_dir_all(&tmp);
 }
+
+/// The grammar's reserved words and the scanner's keywords (after a `*`, a keyword other than
+/// `begin` starts no operand) are the engine's (`engine/src/cat/lex.rs`, `KEYWORDS`).
+#[test]
+fn keywords_are_the_engines() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let lex = std::fs::read_to_string(root.join("../engine/src/cat/lex.rs")).unwrap();
+    let start = lex.find("KEYWORDS: [&str;").expect("KEYWORDS in lex.rs");
+    let list = &lex[start..];
+    let list = &list[list.find("= [").unwrap() + 3..list.find("];").unwrap()];
+    let keywords: Vec<&str> = list
+        .split(',')
+        .map(|k| k.trim().trim_matches('"'))
+        .filter(|k| !k.is_empty())
+        .collect();
+    assert!(keywords.len() >= 30, "{keywords:?}");
+    let scanner = std::fs::read_to_string(root.join("cat/src/scanner.c")).unwrap();
+    for kw in keywords {
+        let tree = parse(&format!("let {kw} = po\n"));
+        assert!(tree.root_node().has_error(), "`{kw}` is not reserved");
+        if kw != "begin" {
+            assert!(
+                scanner.contains(&format!("\"{kw}\"")),
+                "`{kw}` missing from the scanner's keywords"
+            );
+        }
+    }
+}
