@@ -91,6 +91,23 @@ fn herd_library_and_kernel_model_parse_without_errors() {
     );
 }
 
+/// The project's own models (`engine/src/axiomatic/*.cat`) and cat library
+/// (`engine/src/cat/lib/*.cat`) parse too: these are in the repository, so this runs everywhere.
+#[test]
+fn project_models_parse_without_errors() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../engine/src");
+    let mut files = Vec::new();
+    models_under(&root.join("axiomatic"), &mut files);
+    models_under(&root.join("cat/lib"), &mut files);
+    assert!(files.len() >= 10, "{files:?}");
+    for file in &files {
+        let src = std::fs::read_to_string(file).unwrap();
+        let tree = parse(&src);
+        assert_eq!(first_error(tree.root_node()), None, "{}", file.display());
+    }
+    println!("cat grammar: {} project models parsed", files.len());
+}
+
 /// The tree of an expression with its operators: `(| a (; b c))`, `(~ (* r))`, `(app f x)`.
 fn shape(node: Node, src: &str) -> String {
     let text = |n: Node| src[n.byte_range()].to_string();
