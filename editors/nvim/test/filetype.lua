@@ -98,6 +98,7 @@ check('*.cat and *.bell files get filetype cat, (* *) comments and the regex syn
   eq(vim.bo.filetype, 'cat', 'filetype')
   eq(vim.bo.commentstring, '(* %s *)', 'commentstring')
   eq(vim.b.current_syntax, 'cat', 'b:current_syntax')
+  eq(vim.wo.foldmethod, 'syntax', 'folds by the syntax file without the cat parser')
   local function group(l, c)
     return vim.fn.synIDattr(vim.fn.synID(l, c, 1), 'name')
   end
