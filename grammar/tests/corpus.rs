@@ -1,4 +1,5 @@
-//! Runs the corpus in `test/corpus/*.txt` without the tree-sitter CLI.
+//! Runs the corpora in `test/corpus/*.txt` (litmus) and `cat/test/corpus/*.txt` (cat) without
+//! the tree-sitter CLI.
 //!
 //! The format is tree-sitter's: a `===` line, the title, a `===` line, the input, a `---` line,
 //! the expected S-expression. Expected trees without field names are compared against the
@@ -104,8 +105,8 @@ fn pretty(sexp: &str) -> String {
     out
 }
 
-fn corpus_files() -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("test/corpus");
+fn corpus_files(dir: &str) -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .expect("test/corpus exists")
         .map(|e| e.unwrap().path())
@@ -117,14 +118,25 @@ fn corpus_files() -> Vec<PathBuf> {
 
 #[test]
 fn corpus() {
+    run_corpus(tree_sitter_litmus::LANGUAGE.into(), "test/corpus", 30);
+}
+
+#[test]
+fn cat_corpus() {
+    run_corpus(
+        tree_sitter_litmus::LANGUAGE_CAT.into(),
+        "cat/test/corpus",
+        20,
+    );
+}
+
+fn run_corpus(language: tree_sitter::Language, dir: &str, min_cases: usize) {
     let update = std::env::var_os("UPDATE_CORPUS").is_some();
     let mut parser = tree_sitter::Parser::new();
-    parser
-        .set_language(&tree_sitter_litmus::LANGUAGE.into())
-        .unwrap();
+    parser.set_language(&language).unwrap();
     let mut failures = String::new();
     let mut count = 0;
-    for file in corpus_files() {
+    for file in corpus_files(dir) {
         let text = std::fs::read_to_string(&file).unwrap();
         let mut rewritten = String::new();
         for case in parse_corpus(&text) {
@@ -157,7 +169,7 @@ fn corpus() {
             std::fs::write(&file, rewritten.trim_end().to_string() + "\n").unwrap();
         }
     }
-    assert!(count >= 30, "corpus has only {count} cases");
+    assert!(count >= min_cases, "{dir} has only {count} cases");
     assert!(failures.is_empty(), "corpus mismatches:\n{failures}");
 }
 

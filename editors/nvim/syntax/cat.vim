@@ -1,5 +1,5 @@
-" Regex highlighting for herd's cat language (.cat, .bell): a Vim syntax file rather than a
-" tree-sitter grammar (the project's tree-sitter grammar is for litmus tests; docs/models.md).
+" Regex highlighting for herd's cat language (.cat, .bell), for Vim and for a Neovim without the
+" tree-sitter parser of grammar/cat (ftplugin/cat.lua starts tree-sitter when there is one).
 if exists('b:current_syntax')
   finish
 endif

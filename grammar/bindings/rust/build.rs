@@ -27,6 +27,25 @@ fn main() {
 
     c_config.compile("tree-sitter-litmus");
 
+    // The second language, herd's cat (grammar `cat/`), with its external scanner (nested
+    // comments, the two meanings of `*`).
+    let cat_dir = std::path::Path::new("cat/src");
+    let mut cat_config = cc::Build::new();
+    cat_config.std("c11").include(cat_dir);
+    #[cfg(target_env = "msvc")]
+    cat_config.flag("-utf-8");
+    if std::env::var("TARGET").unwrap() == "wasm32-unknown-unknown" {
+        if let Ok(wasm_headers) = std::env::var("DEP_TREE_SITTER_LANGUAGE_WASM_HEADERS") {
+            cat_config.include(&wasm_headers);
+        }
+    }
+    for file in ["parser.c", "scanner.c"] {
+        let path = cat_dir.join(file);
+        cat_config.file(&path);
+        println!("cargo:rerun-if-changed={}", path.to_str().unwrap());
+    }
+    cat_config.compile("tree-sitter-cat");
+
     // Optional queries: a `cfg` for each one present (highlights and locals always are). The
     // directory is watched, not each file: a `rerun-if-changed` naming a file that does not
     // exist (injections.scm, tags.scm) makes cargo rerun this script, and so rebuild this crate,
