@@ -182,6 +182,20 @@ async fn the_include_path_finds_a_library_outside_the_workspace() {
         .to_string();
     let beside = Path::new(&snap).with_file_name("mylib.cat");
     assert_eq!(std::fs::read_to_string(beside).unwrap(), LIB);
+    // opened, the snapshot resolves its include beside it, and nothing in it can be renamed
+    let s = uri(Path::new(&snap));
+    h.open(&s, 1, MODEL).await;
+    assert_eq!(h.diagnostics(&s, 1).await, Vec::<Value>::new());
+    let at = json!({"textDocument": {"uri": s}, "position": pos(l, c + 1)});
+    let def = h.request("textDocument/definition", at.clone()).await;
+    assert_eq!(
+        def["uri"],
+        json!(uri(&Path::new(&snap).with_file_name("mylib.cat")))
+    );
+    assert_eq!(
+        h.request("textDocument/prepareRename", at).await,
+        Value::Null
+    );
     let after = under(&mut h, entry, "after").await;
     assert_eq!(after["herd"], "Ok", "{after}");
     assert_eq!(after["execution"]["role"], "witness", "{after}");

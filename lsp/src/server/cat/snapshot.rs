@@ -42,20 +42,17 @@ pub fn write(model: &Path, text: &str, read: &[Read]) -> Option<PathBuf> {
         if std::fs::read_to_string(p).ok().as_deref() == Some(*t) {
             continue;
         }
+        // written whole, then renamed: a reader (another server writing the same snapshot)
+        // never sees half a file
         std::fs::create_dir_all(p.parent()?).ok()?;
-        // an earlier, interrupted write: make it writable again
-        if let Ok(m) = std::fs::metadata(p) {
-            let mut perm = m.permissions();
-            #[allow(clippy::permissions_set_readonly_false)]
-            perm.set_readonly(false);
-            let _ = std::fs::set_permissions(p, perm);
-        }
-        std::fs::write(p, t).ok()?;
-        if let Ok(m) = std::fs::metadata(p) {
+        let tmp = p.with_extension(format!("tmp-{}", std::process::id()));
+        std::fs::write(&tmp, t).ok()?;
+        if let Ok(m) = std::fs::metadata(&tmp) {
             let mut perm = m.permissions();
             perm.set_readonly(true);
-            let _ = std::fs::set_permissions(p, perm);
+            let _ = std::fs::set_permissions(&tmp, perm);
         }
+        std::fs::rename(&tmp, p).ok()?;
     }
     Some(files.swap_remove(0).0)
 }
