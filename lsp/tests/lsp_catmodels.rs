@@ -280,3 +280,46 @@ async fn a_changed_x86_test_opens_under_both_models() {
     assert_eq!(eax, [0, 0], "{state:?}");
     assert!(after["positive"].as_u64().unwrap() > 0, "{after}");
 }
+
+/// A client that cannot be asked for settings (no `workspace/configuration`, as Neovim 0.7)
+/// gives the include path in `initializationOptions`, and a later one in
+/// `workspace/didChangeConfiguration`: every folder uses it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_without_configuration_sends_the_include_path() {
+    let d = dir("lsp_catmodels_pushed");
+    let (a, b, c) = (d.join("a"), d.join("b"), d.join("c"));
+    for f in [&a, &b, &c] {
+        std::fs::create_dir_all(f).unwrap();
+    }
+    let model = a.join("m.cat");
+    std::fs::write(&model, MODEL).unwrap();
+    std::fs::write(b.join("mylib.cat"), LIB).unwrap();
+    std::fs::write(c.join("mylib.cat"), "let other = po\n").unwrap();
+    let init = json!({"includePath": [b.display().to_string()]});
+    let mut h = Harness::start_in(hooked(), json!({}), init, json!(uri(&a))).await;
+    let m = uri(&model);
+    h.open(&m, 1, MODEL).await;
+    assert_eq!(h.diagnostics(&m, 1).await, Vec::<Value>::new());
+    let (l, col) = find(MODEL, "kept");
+    let at = json!({"textDocument": {"uri": m}, "position": pos(l, col + 1)});
+    let def = h.request("textDocument/definition", at.clone()).await;
+    assert_eq!(def["uri"], json!(uri(&b.join("mylib.cat"))), "{def}");
+    // the setting changed: c's file now, which does not define `kept`
+    let settings = json!({"litmus": {"includePath": [c.display().to_string()]}});
+    h.notify(
+        "workspace/didChangeConfiguration",
+        json!({ "settings": settings }),
+    )
+    .await;
+    let n = h
+        .wait_for("the diagnostics published again, with c's file", |n| {
+            n["method"] == "textDocument/publishDiagnostics"
+                && n["params"]["uri"] == m
+                && n["params"]["diagnostics"] != json!([])
+        })
+        .await;
+    let msg = n["params"]["diagnostics"][0]["message"].as_str().unwrap();
+    assert!(msg.starts_with("unknown name") && msg.contains("kept"), "{n}");
+    let def = h.request("textDocument/definition", at).await;
+    assert!(def.is_null(), "{def}");
+}

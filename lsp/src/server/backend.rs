@@ -252,6 +252,7 @@ impl LanguageServer for Backend {
     }
 
     async fn did_change_configuration(&self, p: DidChangeConfigurationParams) {
+        cat::settings::pushed(&self.ctx, &p.settings);
         let has_section = p.settings.get("litmus").is_some()
             || p.settings
                 .as_object()

@@ -53,6 +53,10 @@ pub struct Store {
     /// Each workspace folder's setting `litmus.includePath`, resolved (relative to the folder),
     /// by the folder (the empty path: no folder); asked again when the configuration changes.
     pub include: Mutex<HashMap<PathBuf, Vec<PathBuf>>>,
+    /// The `litmus` section as the client sent it (`initializationOptions`, then each
+    /// `workspace/didChangeConfiguration` that carries it, merged): the settings of every
+    /// folder when the client cannot be asked (no `workspace/configuration`, Neovim 0.7).
+    pub pushed: Mutex<serde_json::Map<String, serde_json::Value>>,
     /// What the recheck compares a saved model with: its text when last saved or opened.
     pub saved: Mutex<HashMap<Uri, String>>,
     /// The running recheck's generation: a newer save stops an older one.

@@ -43,6 +43,10 @@ pub fn initialize(ctx: &Ctx, p: &InitializeParams) {
         roots.extend(p.root_uri.as_ref().and_then(path_of));
     }
     *lock(&ctx.shared.cat.roots) = roots;
+    if let Some(v) = &p.initialization_options {
+        super::settings::pushed(ctx, v);
+    }
+    super::settings::keep_pushed_include_paths(ctx);
 }
 
 fn enc(ctx: &Ctx) -> Encoding {

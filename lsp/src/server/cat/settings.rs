@@ -4,7 +4,9 @@
 //! needed: a save, a C test's check); `litmus.includePath`, the folders an `include` is looked
 //! for in after the including file's own (as `litmus diff -I`), kept in the store
 //! (`catdoc::Store::include`) since the cat requests that resolve includes answer at once, and
-//! asked again when the configuration changes. A relative path is relative to its folder.
+//! asked again when the configuration changes. A relative path is relative to its folder. A
+//! client that cannot be asked (no `workspace/configuration`: Neovim 0.7) gives every folder
+//! the settings it sent (`initializationOptions`, `workspace/didChangeConfiguration`).
 
 use std::path::{Component, Path, PathBuf};
 
@@ -69,11 +71,30 @@ pub fn read(v: &Value, folder: Option<&Path>) -> Folder {
     Folder { model, include }
 }
 
-/// The settings of the workspace folder `folder` (default when the client has no
-/// configuration).
+/// Keeps the `litmus` settings in `v` (`initializationOptions`: the section itself; a
+/// `workspace/didChangeConfiguration`'s `settings`: `{"litmus": {...}}` or dotted keys), for a
+/// client that cannot be asked.
+pub fn pushed(ctx: &Ctx, v: &Value) {
+    let Some(obj) = v.as_object() else { return };
+    let mut kept = lock(&ctx.shared.cat.pushed);
+    if let Some(Value::Object(inner)) = obj.get("litmus") {
+        kept.extend(inner.iter().map(|(k, v)| (k.clone(), v.clone())));
+    }
+    for (k, v) in obj {
+        match k.strip_prefix("litmus.") {
+            Some(short) => kept.insert(short.to_string(), v.clone()),
+            None if k != "litmus" => kept.insert(k.clone(), v.clone()),
+            None => None,
+        };
+    }
+}
+
+/// The settings of the workspace folder `folder`: asked, or when the client has no
+/// configuration those it sent ([`pushed`]).
 pub async fn of_folder(ctx: &Ctx, folder: Option<&Path>) -> Folder {
     if !ctx.caps().configuration {
-        return Folder::default();
+        let v = Value::Object(lock(&ctx.shared.cat.pushed).clone());
+        return read(&v, folder);
     }
     let item = ConfigurationItem {
         scope_uri: folder.and_then(uri_of),
@@ -91,16 +112,38 @@ pub async fn of_file(ctx: &Ctx, path: Option<&Path>) -> Folder {
     of_folder(ctx, folder_of(&roots, path).map(PathBuf::as_path)).await
 }
 
-/// Asks every workspace folder's `litmus.includePath` again and keeps it in the store.
-pub async fn fetch_include_paths(ctx: &Ctx) {
-    let roots = lock(&ctx.shared.cat.roots).clone();
-    let folders: Vec<Option<&Path>> = if roots.is_empty() {
+/// The workspace folders, or one `None` without any.
+fn folders(roots: &[PathBuf]) -> Vec<Option<&Path>> {
+    if roots.is_empty() {
         vec![None]
     } else {
         roots.iter().map(|r| Some(r.as_path())).collect()
-    };
+    }
+}
+
+/// Keeps every workspace folder's `includePath` from the settings the client sent: at
+/// `initialize`, before any request, so that a client that cannot be asked has it at once
+/// (one that can is asked when initialized, [`fetch_include_paths`]).
+pub fn keep_pushed_include_paths(ctx: &Ctx) {
+    let roots = lock(&ctx.shared.cat.roots).clone();
+    let v = Value::Object(lock(&ctx.shared.cat.pushed).clone());
+    let all = folders(&roots)
+        .into_iter()
+        .map(|f| {
+            (
+                f.map(Path::to_path_buf).unwrap_or_default(),
+                read(&v, f).include,
+            )
+        })
+        .collect();
+    *lock(&ctx.shared.cat.include) = all;
+}
+
+/// Asks every workspace folder's `litmus.includePath` again and keeps it in the store.
+pub async fn fetch_include_paths(ctx: &Ctx) {
+    let roots = lock(&ctx.shared.cat.roots).clone();
     let mut all = std::collections::HashMap::new();
-    for f in folders {
+    for f in folders(&roots) {
         let s = of_folder(ctx, f).await;
         all.insert(f.map(Path::to_path_buf).unwrap_or_default(), s.include);
     }
