@@ -112,3 +112,22 @@ fn axiomatic_sc_and_tso_equal_operational_on_x86() {
 fn axiomatic_sc_and_tso_equal_operational_on_x86_64() {
     compare("x86_64", 300);
 }
+
+/// herd's `Positive` and `Negative`: the allowed executions whose final state satisfies the
+/// condition's expression and those whose state does not. The store buffer test has four
+/// executions (each read takes the initial value or the other thread's write); SC allows the
+/// three where a read sees a write, TSO all four.
+#[test]
+fn the_program_check_counts_positive_and_negative_executions() {
+    let src = "X86 SB\n{ x=0; y=0; }\n P0          | P1          ;\n MOV [x],$1  | MOV [y],$1  ;\n MOV EAX,[y] | MOV EAX,[x] ;\nexists (0:EAX=0 /\\ 1:EAX=0)\n";
+    let test = syntax::parse(src).test.expect("parses");
+    let program = Program::lower(&test, 8).expect("lowers");
+    let count = |m: Model| {
+        let cat = operational_model(m).expect("a cat model");
+        let r = check_program(&test, &program, &cat, &|| false).expect("checked");
+        assert_eq!(r.witness.is_some(), r.positive > 0);
+        (r.positive, r.negative)
+    };
+    assert_eq!(count(Model::Sc), (0, 3));
+    assert_eq!(count(Model::Tso), (1, 3));
+}

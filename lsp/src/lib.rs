@@ -4,6 +4,7 @@
 //! CLI and the server.
 
 pub mod catmodel;
+pub mod cmodel;
 pub mod ctest;
 pub mod dialect;
 pub mod jobs;

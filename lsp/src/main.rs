@@ -3,6 +3,7 @@
 
 mod catmodel;
 mod cli;
+mod cmodel;
 mod ctest;
 mod dialect;
 mod jobs;

@@ -123,3 +123,36 @@ check(':LitmusVerifyAll counts the AArch64 and RISC-V files and reports the fail
 end)
 
 stop_all()
+
+-- The `settings` table gives the server `includePath` (docs/models.md#the-include-path): a cat
+-- model including a file found only in a folder outside the workspace goes to its definition
+-- there (Neovim 0.7 cannot be asked for settings: the server takes them from the
+-- initialization options; a later Neovim answers `workspace/configuration` from the table,
+-- after initialize: the request is retried until the answer lands).
+check('settings.includePath: a model\'s include is found in a folder of the include path', function()
+  local lib, models = tmp .. '/cat-lib', tmp .. '/cat-models'
+  vim.fn.mkdir(lib, 'p')
+  vim.fn.mkdir(models, 'p')
+  local libfile = write_file(lib .. '/mylib.cat', { '(* what program order keeps *)', 'let kept = po' })
+  litmus.setup({ cmd = { real_bin, 'lsp' }, settings = { includePath = { lib } } })
+  vim.cmd('edit ' .. write_file(models .. '/m.cat', { '"mine"', 'include "mylib.cat"', 'acyclic kept | rf as sc' }))
+  local b = vim.api.nvim_get_current_buf()
+  local where, want = nil, vim.fn.fnamemodify(libfile, ':p') .. ':1'
+  pcall(wait_for, 30000, 'the definition of kept in ' .. libfile, function()
+    local res = vim.lsp.buf_request_sync(b, 'textDocument/definition', {
+      textDocument = { uri = vim.uri_from_bufnr(b) },
+      position = { line = 2, character = 9 },
+    }, 5000)
+    for _, r in pairs(res or {}) do
+      local loc = r.result and (r.result.uri and r.result or r.result[1])
+      if loc and loc.uri then
+        where = vim.uri_to_fname(loc.uri) .. ':' .. loc.range.start.line
+      end
+    end
+    return where == want
+  end)
+  eq(where, want, 'where the definition of kept is')
+  vim.cmd('bwipe!')
+end)
+
+stop_all()

@@ -32,6 +32,9 @@ import {
   needsRestart,
   OPEN_SERVER_PATH_SETTING,
   SERVER_KEYS,
+  CAT_KEYS,
+  CatSettings,
+  toCatSettings,
   serverPathIsExplicit,
   ServerSettings,
   toServerSettings,
@@ -84,10 +87,13 @@ function settingsFor(scope?: vscode.ConfigurationScope): ServerSettings {
   return toServerSettings((key) => cfg.get(key));
 }
 
-/** The server's settings and `litmus.modelPath`, which only the cat side reads (docs/models.md). */
-function withModelPath(scope?: vscode.Uri): ServerSettings & { modelPath: string } {
-  const modelPath = vscode.workspace.getConfiguration('litmus', scope).get<string>('modelPath', '');
-  return { ...settingsFor(scope), modelPath: typeof modelPath === 'string' ? modelPath : '' };
+/**
+ * The server's settings and `litmus.modelPath` and `litmus.includePath`, which only the cat
+ * side reads (docs/models.md), for the workspace folder `scope`.
+ */
+function withCatSettings(scope?: vscode.Uri): ServerSettings & CatSettings {
+  const cfg = vscode.workspace.getConfiguration('litmus', scope);
+  return { ...settingsFor(scope), ...toCatSettings((key) => cfg.get(key)) };
 }
 
 function activeLitmusEditor(): vscode.TextEditor | undefined {
@@ -176,7 +182,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
         // Ask again for the hints of the visible documents (shown or hidden by the middleware).
         const f = client.getFeature(InlayHintRequest.method);
         for (const ed of vscode.window.visibleTextEditors) f.getProvider(ed.document)?.onDidChangeInlayHints.fire();
-      } else if (client && SERVER_KEYS.some((k) => e.affectsConfiguration(k))) {
+      } else if (client && [...SERVER_KEYS, ...CAT_KEYS].some((k) => e.affectsConfiguration(k))) {
         await client.sendNotification(DidChangeConfigurationNotification.type, {
           settings: { litmus: settingsFor() },
         });
@@ -242,7 +248,7 @@ async function startClient(context: vscode.ExtensionContext): Promise<void> {
           if (!Array.isArray(raw)) return raw;
           return params.items.map((item, i) =>
             item.section === 'litmus'
-              ? withModelPath(item.scopeUri ? vscode.Uri.parse(item.scopeUri) : undefined)
+              ? withCatSettings(item.scopeUri ? vscode.Uri.parse(item.scopeUri) : undefined)
               : raw[i],
           );
         },

@@ -28,6 +28,10 @@ pub struct ProgramReport {
     pub condition: Option<ConditionResult>,
     /// Candidates examined.
     pub candidates: u64,
+    /// Allowed executions whose final state satisfies / does not satisfy the condition's
+    /// expression (herd's `Positive` and `Negative`; both 0 without a condition).
+    pub positive: u64,
+    pub negative: u64,
     /// An allowed execution whose final state satisfies the condition (falsifies it, for
     /// `forall`).
     pub witness: Option<Execution>,
@@ -284,6 +288,8 @@ pub fn check_program(
         states: Vec::new(),
         condition: None,
         candidates: 0,
+        positive: 0,
+        negative: 0,
         witness: None,
         forbidden: None,
     };
@@ -326,6 +332,12 @@ pub fn check_program(
                 };
                 match (out.failed, quantifier) {
                     (None, q) => {
+                        if q.is_some() {
+                            match sat {
+                                true => rep.positive += 1,
+                                false => rep.negative += 1,
+                            }
+                        }
                         let wanted = q.is_some() && sat != (q == Some(Quantifier::Forall));
                         if wanted && rep.witness.is_none() {
                             rep.witness = Some(exe(None));

@@ -66,6 +66,25 @@ pub fn load_with(
     include_path: &[PathBuf],
     overrides: &HashMap<PathBuf, String>,
 ) -> Result<Model, LoadError> {
+    load_read(path, text, include_path, overrides).map(|(m, _)| m)
+}
+
+/// An included file as [`load_read`] read it: the name the `include` gives, where it was
+/// found, its text (the library's files are not read: the engine has them).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Read {
+    pub name: String,
+    pub path: PathBuf,
+    pub text: String,
+}
+
+/// [`load_with`], and the files its includes read, sorted by name.
+pub fn load_read(
+    path: &Path,
+    text: &str,
+    include_path: &[PathBuf],
+    overrides: &HashMap<PathBuf, String>,
+) -> Result<(Model, Vec<Read>), LoadError> {
     let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
     let seen: RefCell<HashMap<String, (PathBuf, String)>> = RefCell::default();
     let resolve = |f: &str| {
@@ -77,7 +96,7 @@ pub fn load_with(
         seen.borrow_mut().insert(f.to_string(), (p, t.clone()));
         Some(t)
     };
-    Model::parse(text, &resolve).map_err(|e| {
+    let model = Model::parse(text, &resolve).map_err(|e| {
         let seen = seen.borrow();
         let (p, t) = match e.file.as_deref().and_then(|f| {
             seen.get(f)
@@ -97,5 +116,12 @@ pub fn load_with(
             col: pos.col as usize,
             message: e.message,
         }
-    })
+    })?;
+    let mut read: Vec<Read> = seen
+        .into_inner()
+        .into_iter()
+        .map(|(name, (path, text))| Read { name, path, text })
+        .collect();
+    read.sort_by(|a, b| a.name.cmp(&b.name));
+    Ok((model, read))
 }

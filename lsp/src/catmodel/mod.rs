@@ -14,6 +14,12 @@ pub mod load;
 pub enum ModelFiles {
     /// A built-in model, by its file name (`aarch64.cat`, `rc11.cat`): no file on disk.
     Builtin(&'static str),
-    /// A model read from files: its cat file and bell file (a C test's `.cfg`).
-    Files { cat: PathBuf, bell: Option<PathBuf> },
+    /// A model read from files: its cat file and bell file (a C test's `.cfg`), and the
+    /// folders its includes were looked for in after the cat and bell files' own (the include
+    /// path).
+    Files {
+        cat: PathBuf,
+        bell: Option<PathBuf>,
+        include: Vec<PathBuf>,
+    },
 }

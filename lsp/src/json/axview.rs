@@ -166,7 +166,7 @@ pub fn block(test: &Test, code: &Code, text: &str, r: &Report) -> String {
     s
 }
 
-fn condition_text(test: &Test, text: &str) -> String {
+pub(crate) fn condition_text(test: &Test, text: &str) -> String {
     let cond = test.condition.as_ref().map_or("", |c| {
         text.get(c.span.start as usize..c.span.end as usize)
             .unwrap_or("")
@@ -283,7 +283,7 @@ fn label(loc: &dyn Fn(i64) -> String, e: &axiomatic::Event) -> String {
 /// The graph of `x`: immediate po, rf, immediate co, fr to the next write in co, the
 /// dependencies; the cycle of its failed check marked (a step between events no drawn edge
 /// joins gets an edge of its own).
-fn graph(
+pub(crate) fn graph(
     threads: Vec<String>,
     loc: &dyn Fn(i64) -> String,
     x: &Execution,
@@ -559,7 +559,7 @@ impl AxView {
         Some(s)
     }
 
-    fn words(&self) -> Vec<String> {
+    pub(crate) fn words(&self) -> Vec<String> {
         let mut out = vec![self.headline()];
         if let Some(x) = &self.execution {
             match (x.role, self.cycle_line()) {

@@ -7,6 +7,8 @@
 //!   (reports, schedules and their steps, robustness, `--unbounded`), written one file at a time;
 //! - [`axiom`]: an axiomatic model's result in that document (AArch64 and RISC-V tests, the axiomatic engine's
 //!   report, `docs/arm-riscv.md`);
+//! - [`axview`]: the language server's `litmus/axiomatic` reply (the execution behind an
+//!   axiomatic answer), and [`axprogram`] the same for an x86 test's program check;
 //! - [`fences`]: `litmus fences --json` (the fences found per file);
 //! - [`trace`]: the language server's `litmus/trace` reply and `litmus.showSchedule` schedule
 //!   (`docs/design/lsp.md#protocol-contract-from-the-integrator`), with every step's text
@@ -16,6 +18,7 @@
 //! LSP ranges, converted by the server before they get here.
 
 pub mod axiom;
+pub mod axprogram;
 pub mod axsite;
 pub mod axview;
 pub mod fences;

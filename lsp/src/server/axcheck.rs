@@ -39,14 +39,13 @@ pub async fn start(ctx: &Ctx, uri: &Uri) -> bool {
         let c = d.test.as_deref().is_some_and(is_c);
         (id, control, d.text.clone(), c)
     };
-    // a C test: the model the setting names, read before the job
+    // a C test: the model and include path the settings name, read before the job
     let setting = match c {
         true => {
-            let roots = super::util::lock(&ctx.shared.cat.roots).clone();
             let path = super::cat::path_of(uri);
-            super::cat::recheck::model_path(ctx, &roots, path.as_deref()).await
+            super::cat::settings::of_file(ctx, path.as_deref()).await
         }
-        false => None,
+        false => Default::default(),
     };
     let text = (text, c.then_some(setting));
     ctx.publish(uri).await;
@@ -79,7 +78,7 @@ async fn run(
     ctx: &Ctx,
     id: u64,
     control: &Control,
-    (text, c): (String, Option<Option<std::path::PathBuf>>),
+    (text, c): (String, Option<super::cat::settings::Folder>),
     uri: &str,
 ) -> Option<std::result::Result<Arc<AxView>, AxFail>> {
     let limit = ctx
@@ -103,6 +102,7 @@ async fn run(
                 let models = &shared.cmodels;
                 let workers = shared.pool.workers();
                 let (text, uri) = (&text, &uri);
+                let setting = (setting.model, &setting.include[..]);
                 return super::cdoc::check(Some(&workers), models, setting, path, text, uri, &stop)
                     .map(|v| {
                         let mut v = Arc::unwrap_or_clone(v);

@@ -136,6 +136,7 @@ impl LanguageServer for Backend {
         let warnings = std::mem::take(&mut self.ctx.state().init_warnings);
         self.ctx.warn_settings(warnings).await;
         self.ctx.fetch_configuration().await;
+        cat::settings_changed(&self.ctx).await;
     }
 
     async fn shutdown(&self) -> Result<()> {
@@ -251,6 +252,7 @@ impl LanguageServer for Backend {
     }
 
     async fn did_change_configuration(&self, p: DidChangeConfigurationParams) {
+        cat::settings::pushed(&self.ctx, &p.settings);
         let has_section = p.settings.get("litmus").is_some()
             || p.settings
                 .as_object()
@@ -267,6 +269,7 @@ impl LanguageServer for Backend {
             .max_jobs
             .unwrap_or_else(queue::default_limit);
         self.ctx.shared.pool.set_limit(limit);
+        cat::settings_changed(&self.ctx).await;
         let uris: Vec<Uri> = self.ctx.state().docs.keys().cloned().collect();
         for u in uris {
             verify::start(&self.ctx, &u).await;

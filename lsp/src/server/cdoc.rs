@@ -34,11 +34,13 @@ pub fn setting_cfg(setting: Option<&Path>) -> Option<PathBuf> {
 }
 
 /// Checks the C test `text` (the document at `path`, `None` when it is not a file) under its
-/// model, on this thread and the `workers` slots no job holds; `stop` cancels it.
+/// model (`setting`: the `.cfg` or folder `litmus.modelPath` names, and the folders of
+/// `litmus.includePath` for the model's includes), on this thread and the `workers` slots no
+/// job holds; `stop` cancels it.
 pub fn check(
     workers: Option<&Workers>,
     models: &Models,
-    setting: Option<PathBuf>,
+    (setting, include): (Option<PathBuf>, &[PathBuf]),
     path: Option<PathBuf>,
     text: &str,
     uri: &str,
@@ -53,8 +55,8 @@ pub fn check(
     };
     let top = Some(test.name.span);
     let found = match (setting_cfg(setting.as_deref()), &path) {
-        (Some(cfg), _) => models.for_cfg(&cfg),
-        (None, Some(path)) => models.for_test(path, src.uses_c11()),
+        (Some(cfg), _) => models.for_cfg_in(&cfg, include),
+        (None, Some(path)) => models.for_test_in(path, src.uses_c11(), include),
         (None, None) => models.fallback(Path::new(uri), src.uses_c11()),
     };
     let m = match &*found {

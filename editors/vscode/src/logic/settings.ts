@@ -94,6 +94,33 @@ function bool(raw: unknown, fallback: boolean): boolean {
   return typeof raw === 'boolean' ? raw : fallback;
 }
 
+/**
+ * The cat side's settings (docs/models.md), which the server asks per workspace folder (a
+ * `resource` scope): the model of the recheck on save or of C tests, and the folders an
+ * `include` is looked for in. Only strings are kept; a relative path stays relative (the
+ * server resolves it against the folder).
+ */
+export interface CatSettings {
+  modelPath: string;
+  includePath: string[];
+}
+
+export function toCatSettings(get: ConfigGetter): CatSettings {
+  const model = get('modelPath');
+  const include = get('includePath');
+  const list = Array.isArray(include) ? include : typeof include === 'string' ? [include] : [];
+  return {
+    modelPath: typeof model === 'string' ? model : '',
+    includePath: list.filter((p): p is string => typeof p === 'string' && p !== ''),
+  };
+}
+
+/**
+ * Cat settings the server keeps between requests (the include path): a change to one is told
+ * with `workspace/didChangeConfiguration`, after which the server asks every folder again.
+ */
+export const CAT_KEYS: readonly string[] = ['litmus.includePath'];
+
 /** Settings whose change needs the server process restarted rather than told. */
 export const RESTART_KEYS: readonly string[] = ['litmus.serverPath'];
 

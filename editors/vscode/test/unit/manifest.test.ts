@@ -45,6 +45,12 @@ test('declares the cat language (.cat, .bell) with its grammar, comments and the
   assert.equal(c.configuration.properties['litmus.modelPath'].type, 'string');
   // per workspace folder: the server asks for it with each folder's scopeUri (docs/models.md)
   assert.equal(c.configuration.properties['litmus.modelPath'].scope, 'resource');
+  // the include path likewise, a list of folders
+  const inc = c.configuration.properties['litmus.includePath'];
+  assert.equal(inc.type, 'array');
+  assert.equal(inc.items.type, 'string');
+  assert.deepEqual(inc.default, []);
+  assert.equal(inc.scope, 'resource');
 });
 
 test('contributes the contract commands and the client ones, each with a title', () => {

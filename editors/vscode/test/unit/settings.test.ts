@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { test } from 'node:test';
 import {
+  CAT_KEYS,
   DEFAULT_SETTINGS,
   fromObject,
   needsRestart,
@@ -8,6 +9,7 @@ import {
   OPEN_SERVER_PATH_SETTING,
   SERVER_KEYS,
   serverPathIsExplicit,
+  toCatSettings,
   toServerSettings,
 } from '../../src/logic/settings';
 
@@ -137,4 +139,21 @@ test('serverPath counts as set in user (local or remote) settings, and in a trus
 
 test('"Open Settings" searches for the setting itself', () => {
   assert.deepEqual([...OPEN_SERVER_PATH_SETTING], ['workbench.action.openSettings', 'litmus.serverPath']);
+});
+
+test('the cat settings: the model path and the include path as lists of strings, per folder', () => {
+  const of = (o: Record<string, unknown>) => toCatSettings((k) => o[k]);
+  assert.deepEqual(of({}), { modelPath: '', includePath: [] });
+  assert.deepEqual(of({ modelPath: 'models/a.cat', includePath: ['lib', '/abs/lib'] }), {
+    modelPath: 'models/a.cat',
+    includePath: ['lib', '/abs/lib'],
+  });
+  // one folder as a string is a list of one; what is not a path is left out
+  assert.deepEqual(of({ includePath: 'lib' }).includePath, ['lib']);
+  assert.deepEqual(of({ modelPath: 3, includePath: ['a', 4, '', null, 'b'] }), { modelPath: '', includePath: ['a', 'b'] });
+  // a change of the include path is told to the server, which keeps it between requests
+  assert.deepEqual([...CAT_KEYS], ['litmus.includePath']);
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const manifest = require('../../../package.json');
+  for (const key of CAT_KEYS) assert.ok(manifest.contributes.configuration.properties[key], `package.json declares ${key}`);
 });

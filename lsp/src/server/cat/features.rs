@@ -8,7 +8,7 @@ use litmus_engine::cat::{DefKind, TokenKind};
 use litmus_engine::Span;
 use tower_lsp_server::ls_types::*;
 
-use super::index::{engine_supplies, in_library, File, Index, Target};
+use super::index::{engine_supplies, in_library, read_only, File, Index, Target};
 use crate::server::position::{self, Encoding};
 
 fn range(f: &File, enc: Encoding, s: Span) -> Range {
@@ -60,7 +60,7 @@ pub fn diagnostics(ix: &Index, f: &Arc<File>, enc: Encoding) -> Vec<Diagnostic> 
         }
         let Some(g) = ix.include(f, name) else {
             let msg = format!(
-                "cannot include `{name}`: not in this file's folder, the workspace folders or litmus's library"
+                "cannot include `{name}`: not in this file's folder, the include path (`litmus.includePath`), the workspace folders or litmus's library"
             );
             out.push(diag(f, enc, *s, DiagnosticSeverity::ERROR, msg));
             continue;
@@ -179,7 +179,7 @@ fn valid_name(n: &str) -> bool {
 pub fn prepare_rename(ix: &Index, f: &Arc<File>, enc: Encoding, at: usize) -> Option<Range> {
     let (span, target) = ix.at(f, at)?;
     match target {
-        Target::Def(g, _) if !in_library(&g.path) => Some(range(f, enc, span)),
+        Target::Def(g, _) if !read_only(&g.path) => Some(range(f, enc, span)),
         _ => None,
     }
 }
@@ -198,8 +198,11 @@ pub fn rename(
         return Ok(None);
     };
     if let Target::Def(g, _) = &target {
-        if in_library(&g.path) {
-            return Err("a definition of litmus's library cannot be renamed".into());
+        if read_only(&g.path) {
+            return Err(
+                "a definition of litmus's library (or of a model as it was) cannot be renamed"
+                    .into(),
+            );
         }
     }
     let mut changes: HashMap<Uri, Vec<TextEdit>> = HashMap::new();

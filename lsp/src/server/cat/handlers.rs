@@ -43,6 +43,10 @@ pub fn initialize(ctx: &Ctx, p: &InitializeParams) {
         roots.extend(p.root_uri.as_ref().and_then(path_of));
     }
     *lock(&ctx.shared.cat.roots) = roots;
+    if let Some(v) = &p.initialization_options {
+        super::settings::pushed(ctx, v);
+    }
+    super::settings::keep_pushed_include_paths(ctx);
 }
 
 fn enc(ctx: &Ctx) -> Encoding {
@@ -57,9 +61,9 @@ fn with<T>(
 ) -> Result<Option<T>> {
     let enc = enc(ctx);
     let store = &ctx.shared.cat;
+    let search = store.search(path_of(uri).as_deref());
     let docs = lock(&store.docs);
-    let roots = lock(&store.roots).clone();
-    let ix = Index::new(&docs, &roots);
+    let ix = Index::new(&docs, &search);
     let Some(file) = ix.doc(uri) else {
         return Ok(None);
     };
@@ -92,6 +96,13 @@ async fn publish_all(ctx: &Ctx) {
     for u in uris {
         publish(ctx, &u).await;
     }
+}
+
+/// Asks every workspace folder's `litmus.includePath` again (the client is initialized, or its
+/// configuration changed) and publishes the open cat files' diagnostics with it.
+pub async fn settings_changed(ctx: &Ctx) {
+    super::settings::fetch_include_paths(ctx).await;
+    publish_all(ctx).await;
 }
 
 pub async fn did_open(ctx: &Ctx, p: DidOpenTextDocumentParams) {
@@ -166,8 +177,8 @@ pub fn hover(ctx: &Ctx, p: HoverParams) -> Result<Option<Hover>> {
     };
     let extra = name.and_then(|n| {
         let view = super::values::active_view(ctx)?;
-        let roots = lock(&ctx.shared.cat.roots).clone();
-        let own = super::values::evaluated(&view, &path, &text, &roots);
+        let search = ctx.shared.cat.search(Some(&path));
+        let own = super::values::evaluated(&view, &path, &text, &search);
         let file = path
             .file_name()
             .map_or(String::new(), |f| f.to_string_lossy().into_owned());

@@ -2,9 +2,10 @@
 //! before it, else to the last definition in the files included before it (nearest include
 //! first, and what they include), else to the project's `stdlib.cat`, else to a definition
 //! further down the file, else to what the engine supplies. An `include "f"` is looked for in
-//! the including file's folder, then the workspace folders, then the project's library
-//! (written once per version to a folder under the temporary directory, so that an editor can
-//! open it). Open documents are read from the editor, other files from disk.
+//! the including file's folder, then the folders of the setting `litmus.includePath`, then the
+//! workspace folders (the index's `search`, `catdoc::Store::search`), then the project's
+//! library (written once per version to a folder under the temporary directory, so that an
+//! editor can open it). Open documents are read from the editor, other files from disk.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -67,9 +68,15 @@ pub fn library_dir() -> Option<&'static Path> {
     .as_deref()
 }
 
-/// Whether `path` is one of the written-out library files (read-only for rename).
+/// Whether `path` is one of the written-out library files.
 pub fn in_library(path: &Path) -> bool {
     library_dir().is_some_and(|d| path.parent() == Some(d))
+}
+
+/// Whether `path` is a file the server wrote (the library, the built-in models, a model as it
+/// was: `super::snapshot`), which it never renames in.
+pub fn read_only(path: &Path) -> bool {
+    library_dir().is_some_and(|d| path.starts_with(d))
 }
 
 pub fn engine_supplies(name: &str) -> bool {
@@ -85,15 +92,16 @@ pub fn engine_supplies(name: &str) -> bool {
 /// The files of one request, read once each.
 pub struct Index<'a> {
     open: &'a HashMap<Uri, CatDoc>,
-    roots: &'a [PathBuf],
+    /// Where an include is looked for after the including file's folder.
+    search: &'a [PathBuf],
     cache: RefCell<HashMap<PathBuf, Option<Arc<File>>>>,
 }
 
 impl<'a> Index<'a> {
-    pub fn new(open: &'a HashMap<Uri, CatDoc>, roots: &'a [PathBuf]) -> Index<'a> {
+    pub fn new(open: &'a HashMap<Uri, CatDoc>, search: &'a [PathBuf]) -> Index<'a> {
         Index {
             open,
-            roots,
+            search,
             cache: RefCell::default(),
         }
     }
@@ -137,14 +145,14 @@ impl<'a> Index<'a> {
         f
     }
 
-    /// Where `include "name"` of `from` is: its folder, the workspace folders, the library.
+    /// Where `include "name"` of `from` is: its folder, the search folders, the library.
     pub fn include_path(&self, from: &File, name: &str) -> Option<PathBuf> {
         let dir = from
             .path
             .parent()
             .map(Path::to_path_buf)
             .unwrap_or_default();
-        crate::catmodel::load::find_include(name, &dir, self.roots).or_else(|| {
+        crate::catmodel::load::find_include(name, &dir, self.search).or_else(|| {
             litmus_engine::cat::library_file(name)?;
             Some(library_dir()?.join(name))
         })

@@ -14,7 +14,9 @@ pub mod features;
 pub mod handlers;
 pub mod index;
 pub mod recheck;
+pub mod settings;
 pub mod site;
+pub mod snapshot;
 pub mod under;
 pub mod values;
 

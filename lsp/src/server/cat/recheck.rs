@@ -4,9 +4,11 @@
 //! tests whose verdict differs are sent in a `litmus/modelChanges` notification. Per workspace
 //! folder, the model is the folder's setting `litmus.modelPath` (asked with the folder's
 //! `scopeUri`, relative to it) when it names the saved file or a model that includes it, else
-//! the saved file itself; each folder's tests are checked under its own model. The comparison is
+//! the saved file itself; each folder's tests are checked under its own model, its includes
+//! looked for through the folder's `litmus.includePath` (`super::settings`). The comparison is
 //! `catmodel::diff::compare`, the function behind `litmus diff`, so the two lists agree. A
-//! newer save stops an older recheck.
+//! newer save stops an older recheck. The model as it was is written out as read-only files
+//! (`super::snapshot`) so that its checks have a place to link to.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -17,8 +19,9 @@ use serde_json::{json, Value};
 use tower_lsp_server::ls_types::*;
 
 use super::index::Index;
+use super::settings;
 use crate::catmodel::{diff, load};
-use crate::server::catdoc::{path_of, uri_of};
+use crate::server::catdoc::{path_of, uri_of, Compared};
 use crate::server::ctx::Ctx;
 use crate::server::util::lock;
 
@@ -56,78 +59,56 @@ fn tests_under(roots: &[PathBuf]) -> Vec<PathBuf> {
     out
 }
 
-/// The workspace folder `path` is in (the deepest that holds it), else the first.
-pub fn folder_of<'a>(roots: &'a [PathBuf], path: Option<&Path>) -> Option<&'a PathBuf> {
-    path.and_then(|p| {
-        roots
-            .iter()
-            .filter(|r| p.starts_with(r))
-            .max_by_key(|r| r.components().count())
-    })
-    .or(roots.first())
+/// One model to recheck: its file, the folders whose tests it checks, and the folders its
+/// includes are looked for in after its own (the include path of the first of those workspace
+/// folders, then the workspace folders).
+struct Group {
+    model: PathBuf,
+    tests: Vec<PathBuf>,
+    search: Vec<PathBuf>,
 }
 
-/// The setting `litmus.modelPath` of the workspace folder `folder` (asked with its
-/// `scopeUri`, so that each folder of a multi-root workspace has its own), relative to that
-/// folder; `None` when unset or the client has no configuration.
-pub async fn model_path_in(ctx: &Ctx, folder: Option<&Path>) -> Option<PathBuf> {
-    if !ctx.caps().configuration {
-        return None;
-    }
-    let item = ConfigurationItem {
-        scope_uri: folder.and_then(uri_of),
-        section: Some("litmus".into()),
-    };
-    let v = ctx.client.configuration(vec![item]).await.ok()?;
-    let p = v.first()?.get("modelPath")?.as_str()?;
-    if p.is_empty() {
-        return None;
-    }
-    let p = Path::new(p);
-    Some(match folder {
-        Some(r) if p.is_relative() => r.join(p),
-        _ => p.to_path_buf(),
-    })
-}
-
-/// The setting for the file at `path`: its workspace folder's ([`folder_of`]).
-pub async fn model_path(ctx: &Ctx, roots: &[PathBuf], path: Option<&Path>) -> Option<PathBuf> {
-    model_path_in(ctx, folder_of(roots, path).map(PathBuf::as_path)).await
-}
-
-/// The models to recheck when `saved` is saved, each with the folders whose tests it checks:
-/// per workspace folder its setting, else the saved file; only the models that are the saved
-/// file or include it. Without folders, the saved file's folder.
-async fn groups(ctx: &Ctx, roots: &[PathBuf], saved: &Path) -> Vec<(PathBuf, Vec<PathBuf>)> {
-    let mut out: Vec<(PathBuf, Vec<PathBuf>)> = Vec::new();
+/// The models to recheck when `saved` is saved: per workspace folder its setting, else the
+/// saved file; only the models that are the saved file or include it (through the folder's
+/// include path too). Without folders, the saved file's folder.
+async fn groups(ctx: &Ctx, roots: &[PathBuf], saved: &Path) -> Vec<Group> {
+    let mut out: Vec<Group> = Vec::new();
     let folders: Vec<Option<&PathBuf>> = if roots.is_empty() {
         vec![None]
     } else {
         roots.iter().map(Some).collect()
     };
     for f in folders {
-        let model = model_path_in(ctx, f.map(PathBuf::as_path))
-            .await
-            .unwrap_or_else(|| saved.to_path_buf());
-        let search = match f {
+        let set = settings::of_folder(ctx, f.map(PathBuf::as_path)).await;
+        let model = set.model.unwrap_or_else(|| saved.to_path_buf());
+        let tests = match f {
             Some(r) => r.clone(),
             None => match saved.parent() {
                 Some(p) => p.to_path_buf(),
                 None => continue,
             },
         };
-        match out.iter_mut().find(|g| g.0 == model) {
-            Some(g) => g.1.push(search),
-            None => out.push((model, vec![search])),
+        let mut search = set.include;
+        search.extend(roots.iter().cloned());
+        match out
+            .iter_mut()
+            .find(|g| g.model == model && g.search == search)
+        {
+            Some(g) => g.tests.push(tests),
+            None => out.push(Group {
+                model,
+                tests: vec![tests],
+                search,
+            }),
         }
     }
     let store = &ctx.shared.cat;
     let docs = lock(&store.docs);
-    let ix = Index::new(&docs, roots);
-    out.retain(|(model, _)| {
-        model == saved
+    out.retain(|g| {
+        let ix = Index::new(&docs, &g.search);
+        g.model == saved
             || ix
-                .file(model)
+                .file(&g.model)
                 .is_some_and(|m| ix.included(&m).iter().any(|f| f.path == saved))
     });
     out
@@ -154,12 +135,16 @@ pub async fn start(ctx: &Ctx, uri: &Uri) {
         return;
     }
     let ctx2 = ctx.clone();
-    let include_path = roots.clone();
     let result = tokio::task::spawn_blocking(move || {
         let stop = || ctx2.shared.cat.generation.load(Ordering::SeqCst) != generation;
         let mut all = Vec::new();
-        for (model, search) in groups {
-            let text_of = |over: &str| -> Result<litmus_engine::cat::Model, load::LoadError> {
+        for Group {
+            model,
+            tests,
+            search,
+        } in groups
+        {
+            let text_of = |over: &str| -> Result<Loaded, load::LoadError> {
                 let mut o = HashMap::new();
                 o.insert(saved.clone(), over.to_string());
                 let text = if model == saved {
@@ -172,19 +157,23 @@ pub async fn start(ctx: &Ctx, uri: &Uri) {
                         message: e.to_string(),
                     })?
                 };
-                load::load_with(&model, &text, &include_path, &o)
+                let (m, read) = load::load_read(&model, &text, &search, &o)?;
+                Ok((m, text, read))
             };
-            let before = text_of(&baseline).map_err(|e| format!("the model as opened: {e}"))?;
-            let after = text_of(&now).map_err(|e| e.to_string())?;
+            let (before, old_text, old_files) =
+                text_of(&baseline).map_err(|e| format!("the model as opened: {e}"))?;
+            let (after, _, _) = text_of(&now).map_err(|e| e.to_string())?;
             if let Some(u) = uri_of(&model) {
-                let both = (
-                    model.clone(),
-                    Arc::new(before.clone()),
-                    Arc::new(after.clone()),
-                );
+                let both = Compared {
+                    before_file: super::snapshot::write(&model, &old_text, &old_files),
+                    path: model.clone(),
+                    search: search.clone(),
+                    before: Arc::new(before.clone()),
+                    after: Arc::new(after.clone()),
+                };
                 lock(&ctx2.shared.cat.compared).insert(u.as_str().to_string(), both);
             }
-            let files: Vec<(String, Result<String, String>)> = tests_under(&search)
+            let files: Vec<(String, Result<String, String>)> = tests_under(&tests)
                 .into_iter()
                 .filter_map(|p| {
                     let t = std::fs::read_to_string(&p).ok()?;
@@ -205,6 +194,9 @@ pub async fn start(ctx: &Ctx, uri: &Uri) {
     };
     ctx.client.send_notification::<ModelChanges>(params).await;
 }
+
+/// A model loaded: it, its text, and the files its includes read (`load::load_read`).
+type Loaded = (litmus_engine::cat::Model, String, Vec<load::Read>);
 
 /// The `litmus/modelChanges` params: every model's changed tests, each entry with its model
 /// (`model`: the first model, for a client that reads one).

@@ -26,7 +26,7 @@ pub fn file_of(files: &ModelFiles, file: Option<&str>) -> Option<PathBuf> {
         (ModelFiles::Builtin(name), None) => Some(library_dir()?.join(name)),
         (ModelFiles::Builtin(_), Some(_)) => None,
         (ModelFiles::Files { cat, .. }, None) => Some(cat.clone()),
-        (ModelFiles::Files { cat, bell }, Some(f)) => {
+        (ModelFiles::Files { cat, bell, include }, Some(f)) => {
             if let Some(b) = bell
                 .as_ref()
                 .filter(|b| b.file_name().is_some_and(|n| n == f))
@@ -38,6 +38,7 @@ pub fn file_of(files: &ModelFiles, file: Option<&str>) -> Option<PathBuf> {
                 .iter()
                 .filter_map(|b| b.parent())
                 .map(PathBuf::from)
+                .chain(include.iter().cloned())
                 .collect();
             find_include(f, &dir, &more)
         }

@@ -3,13 +3,16 @@
 //! was (`before`) and as saved (`after`): `litmus/axiomaticUnder {uri, model, which}`. The
 //! recheck keeps the two models it compared (`catdoc::Store::compared`); the request checks the test under
 //! the one asked for and answers the view `litmus/axiomatic` answers (the witness or the
-//! forbidding execution), the check located in the saved model's file for `after` (the model as
-//! it was has no file: no location).
+//! forbidding execution), for an x86 test that of its lowered program's check (as `litmus diff`
+//! checks it), the check located in the saved model's file for `after` and in the snapshot of
+//! the model as it was for `before` (`super::snapshot`).
 
 use serde::Deserialize;
 use serde_json::{json, Value};
 use tower_lsp_server::jsonrpc::{Error, Result};
 use tower_lsp_server::ls_types::Uri;
+
+use litmus_engine::cat::Model;
 
 use crate::json::axsite::ModelFiles;
 use crate::json::axview::AxView;
@@ -45,18 +48,30 @@ pub async fn request(ctx: &Ctx, p: UnderParams) -> Result<Option<AxView>> {
             )))
         }
     };
-    let (path, model) = {
+    let (path, model, files) = {
         let compared = lock(&ctx.shared.cat.compared);
-        let Some((path, before, now)) = compared.get(&p.model) else {
+        let Some(c) = compared.get(&p.model) else {
             return Err(Error::invalid_params(format!(
                 "no recheck compared the model {} (save it first)",
                 p.model
             )));
         };
-        (
-            path.clone(),
-            if after { now.clone() } else { before.clone() },
-        )
+        // the check's file: the saved model (its includes as the recheck found them), or the
+        // snapshot of the model as it was (its includes beside it)
+        let files = match after {
+            true => Some(ModelFiles::Files {
+                cat: c.path.clone(),
+                bell: None,
+                include: c.search.clone(),
+            }),
+            false => c.before_file.clone().map(|cat| ModelFiles::Files {
+                cat,
+                bell: None,
+                include: vec![],
+            }),
+        };
+        let model = if after { &c.after } else { &c.before };
+        (c.path.clone(), model.clone(), files)
     };
     let open = ctx.state().docs.get(&p.uri).map(|d| d.text.clone());
     let text = match open {
@@ -70,22 +85,42 @@ pub async fn request(ctx: &Ctx, p: UnderParams) -> Result<Option<AxView>> {
     let enc = ctx.state().enc;
     let uri = p.uri.as_str().to_string();
     let view = tokio::task::spawn_blocking(move || {
-        let parsed = litmus_engine::syntax::parse(&text);
-        let (Some(test), Some(code)) = (parsed.test, parsed.asm) else {
-            return Err("not an AArch64, RISC-V, POWER or ARMv7 test that parses (an x86 test's verdict has no execution graph)".to_string());
-        };
-        let r = litmus_engine::axiomatic::check(&test, &code, &model, &|| false)
-            .map_err(|e| e.to_string())?;
-        let file = path.file_name().map_or(String::new(), |n| n.to_string_lossy().into_owned());
+        let file = path
+            .file_name()
+            .map_or(String::new(), |n| n.to_string_lossy().into_owned());
         let name = format!("{file} ({})", if after { "as saved" } else { "as it was" });
-        let mut v = AxView::new(&uri, &name, &test, &code, &text, &r);
-        if after {
-            v.files = Some(ModelFiles::Files { cat: path, bell: None });
-            super::site::fill(&mut v, enc);
-        }
-        Ok(v)
+        let mut v = view(&uri, &name, &text, &model)?;
+        v.files = files;
+        super::site::fill(&mut v, enc);
+        Ok::<_, String>(v)
     })
     .await
     .map_err(|_| Error::internal_error())?;
     view.map(Some).map_err(Error::invalid_params)
+}
+
+/// The view of the test `text` under `model` (named `name`): an AArch64, RISC-V, POWER or
+/// ARMv7 test by the axiomatic engine, an x86 test by the program check (its lowered program,
+/// as `litmus diff` checks it).
+fn view(uri: &str, name: &str, text: &str, model: &Model) -> std::result::Result<AxView, String> {
+    use litmus_engine::ast::Dialect;
+    let parsed = litmus_engine::syntax::parse(text);
+    let Some(test) = parsed.test else {
+        return Err("the test does not parse".into());
+    };
+    if let Some(code) = parsed.asm {
+        let r = litmus_engine::axiomatic::check(&test, &code, model, &|| false)
+            .map_err(|e| e.to_string())?;
+        return Ok(AxView::new(uri, name, &test, &code, text, &r));
+    }
+    if !matches!(test.dialect, Dialect::X86 | Dialect::X86_64) {
+        return Err("not an AArch64, RISC-V, POWER, ARMv7 or x86 test".into());
+    }
+    let bound = litmus_engine::CheckOptions::default().loop_bound;
+    let program = litmus_engine::ir::Program::lower(&test, bound)
+        .map_err(|e| format!("cannot lower the test: {e}"))?;
+    let r = litmus_engine::axiomatic::check_program(&test, &program, model, &|| false)
+        .map_err(|e| e.to_string())?;
+    AxView::program(uri, name, &test, &program, text, &r)
+        .ok_or_else(|| "the test has no final condition".to_string())
 }

@@ -67,13 +67,13 @@ pub fn evaluated(
     view: &AxView,
     path: &Path,
     text: &str,
-    roots: &[PathBuf],
+    search: &[PathBuf],
 ) -> Option<Vec<(String, Named)>> {
     let x = view.execution.as_ref()?;
     if x.base.is_empty() {
         return None;
     }
-    let model = crate::catmodel::load::load_text(path, text, roots).ok()?;
+    let model = crate::catmodel::load::load_text(path, text, search).ok()?;
     litmus_engine::cat::evaluate(&model, x.nodes.len(), &x.base).ok()
 }
 
