@@ -30,8 +30,8 @@ fn ratio(auto: f64, best: f64) -> f64 {
 fn compare(title: &str, rows: &[Row], models: &[Model], timeout: f64, repeat: usize) {
     println!("\n### {title}\n");
     println!("Each cell: executions / CPU ms (`-`: not finished within {timeout} s; least of {repeat} runs, the four runs of a row interleaved in each round). free: time on free cores (CPU ms on the critical path). Ratio: (auto + 1 ms) / (fastest member + 1 ms).\n");
-    println!("| program | model | MCR | exhaustive | DPOR | auto | engine (first) | ratio CPU | auto free | best free | ratio free cores |");
-    println!("|---|---|---|---|---|---|---|---:|---:|---:|---:|");
+    println!("| program | model | lean | MCR | exhaustive | DPOR | auto | engine (first) | ratio CPU | auto free | best free | ratio free cores |");
+    println!("|---|---|---:|---|---|---|---|---|---:|---:|---:|---:|");
     let kinds = [ENGINES[0].1, ENGINES[1].1, ENGINES[2].1, EngineChoice::Auto];
     let mut all = vec![];
     for row in rows {
@@ -86,9 +86,10 @@ fn print_row(m: &Measured) {
         None => "n/a | - | - | n/a".into(),
     };
     println!(
-        "| {} | {} | {} | {} | {} | {} | {} ({first}) | {tail} |",
+        "| {} | {} | {:.2} | {} | {} | {} | {} | {} ({first}) | {tail} |",
         m.name,
         m.model.label(),
+        auto.lean,
         cell(&m.runs[0]),
         cell(&m.runs[1]),
         cell(&m.runs[2]),

@@ -38,7 +38,7 @@ pub struct Run {
     pub cpu_ms: f64,
     /// The portfolio's plan for the program (`engine@start` per candidate).
     pub plan: String,
-    /// [`auto::lean`] of the program (loop-free programs; else NaN).
+    /// [`auto::lean`] of the program ([`auto::lean_unrolled`] where a thread loops).
     pub lean: f64,
     /// The check's time on free cores, in CPU ms: a single engine's is the CPU time of the
     /// thread that runs it (the check's); `auto`'s is its critical path ([`auto::CpuPath`]:
@@ -104,7 +104,7 @@ pub fn child(args: &[String]) {
                 .map(|(e, at)| format!("{}@{at}", e.key()))
                 .collect();
             let lean = if auto::has_loop(&p) {
-                f64::NAN
+                auto::lean_unrolled(&p, model, opts.loop_bound)
             } else {
                 auto::lean(&p, model)
             };

@@ -45,10 +45,13 @@
 mod meter;
 pub mod plan;
 pub mod turns;
+mod unroll;
 
 pub use meter::{thread_cpu_ns, CpuPath, WakeFn, WorkMeter};
 
-pub use plan::{candidates, has_loop, lean, single, weight, ALONE, CONFIDENT, EARLY, UNSURE};
+pub use plan::{
+    candidates, has_loop, lean, lean_unrolled, single, weight, ALONE, CONFIDENT, EARLY, UNSURE,
+};
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};

@@ -67,6 +67,27 @@ fn ln_factorial(n: u64) -> f64 {
 /// location (the counter: millions of classes, a few hundred states) against many locations
 /// with few accesses each (the SB ring: 2^n classes, 3^n states).
 pub fn lean(program: &Program, model: Model) -> f64 {
+    let code: Vec<Vec<&InstrKind>> = program
+        .threads
+        .iter()
+        .map(|t| t.code.iter().map(|i| &i.kind).collect())
+        .collect();
+    lean_of(program, model, &code)
+}
+
+/// [`lean`] of a looping `program`, from the instructions each thread runs alone with its
+/// loops unrolled ([`super::unroll`]: counted loops their trip counts, loops on memory two
+/// rounds, every loop at most `loop_bound`), instead of its code.
+pub fn lean_unrolled(program: &Program, model: Model, loop_bound: u32) -> f64 {
+    lean_of(
+        program,
+        model,
+        &super::unroll::unrolled(program, loop_bound),
+    )
+}
+
+/// [`lean`] over `code`, per thread the instructions it runs, in order.
+fn lean_of(program: &Program, model: Model, code: &[Vec<&InstrKind>]) -> f64 {
     let n_vars = program.vars.len();
     let n_locs = n_vars + program.mutexes.len();
     let n_threads = program.threads.len();
@@ -75,10 +96,10 @@ pub fn lean(program: &Program, model: Model) -> f64 {
     let mut runs: Vec<Vec<Vec<u64>>> = vec![vec![vec![]; n_threads]; n_locs];
     let mut last_read = vec![vec![false; n_threads]; n_locs];
     let (mut ln_exh, mut steps) = (0.0, 0u64);
-    for (t, th) in program.threads.iter().enumerate() {
+    for (t, th) in code.iter().enumerate() {
         let (mut vis, mut stores) = (0u64, 0u64);
-        for ins in &th.code {
-            let (loc, write) = match &ins.kind {
+        for &kind in th {
+            let (loc, write) = match kind {
                 InstrKind::Load { loc, .. } => (Some(loc.var as usize), false),
                 InstrKind::Store { loc, .. } => {
                     stores += 1;
@@ -88,7 +109,7 @@ pub fn lean(program: &Program, model: Model) -> f64 {
                 InstrKind::Lock(m) | InstrKind::Unlock(m) => (Some(n_vars + *m as usize), true),
                 _ => (None, false),
             };
-            if ins.kind.is_visible() {
+            if kind.is_visible() {
                 vis += 1;
             }
             if let Some(l) = loc.filter(|&l| l < n_locs) {
@@ -141,6 +162,25 @@ pub fn lean(program: &Program, model: Model) -> f64 {
 const LEAN_SC: f64 = 3.7;
 const LEAN_WEAK: f64 = 2.2;
 const LEAN_AWAIT_WEAK: f64 = 4.0;
+
+/// Where [`lean_unrolled`] says the reference explorer first for a looping program under PSO
+/// (issue 58). Chosen on seeds 0-199 of the held-out family's generator (the benchmark's
+/// `ENGINES_HELDOUT_SEED=0`), which the benchmark's own seeds (from 5,800,000) never use:
+/// at 3.5, 11 of 200 programs go first to the slower of DPOR and the reference explorer by more
+/// than 1.2x (12 at 3 and 10 at 4), against 24 with DPOR always first.
+const LEAN_LOOP_PSO: f64 = 3.5;
+
+/// The head start of a guess [`lean_unrolled`] made: `e^d` times [`ALONE`] where it is DPOR,
+/// [`UNSURE`] where it is the reference explorer, at most [`CONFIDENT`]. On the dev seeds
+/// (simulated from each member's measured CPU time, the starts from 5 to 80 ms and the
+/// threshold from 2 to 5) these were among the best within 1%: DPOR first is
+/// wrong mostly by a little (the reference explorer joins sooner), the reference explorer first
+/// is right by a lot or wrong by a lot.
+fn loop_head_start(lean: f64, at: f64) -> u64 {
+    let base = if lean > at { UNSURE } else { ALONE };
+    let x = (lean - at).abs().exp() * base as f64;
+    x.clamp(base as f64, CONFIDENT as f64) as u64
+}
 
 /// The head start of a guess [`lean`] made, by how far it was from the threshold `at`:
 /// [`UNSURE`] times `e^d`, at most [`CONFIDENT`]. Near the threshold the engines cost about
@@ -219,11 +259,20 @@ fn guess_plan(program: &Program, model: Model, opts: &CheckOptions) -> Vec<(Engi
     if sc {
         return vec![(Exhaustive, 0), (Dpor, UNSURE)];
     }
-    let mut v = vec![(Dpor, 0), (Exhaustive, UNSURE)];
-    if mcr {
-        v.push((Mcr, ALONE));
+    if model == Model::Pso {
+        let l = lean_unrolled(program, model, opts.loop_bound);
+        let start = loop_head_start(l, LEAN_LOOP_PSO);
+        let mut v = if l > LEAN_LOOP_PSO {
+            vec![(Exhaustive, 0), (Dpor, start)]
+        } else {
+            vec![(Dpor, 0), (Exhaustive, start)]
+        };
+        if mcr {
+            v.push((Mcr, start));
+        }
+        return v;
     }
-    v
+    vec![(Dpor, 0), (Exhaustive, UNSURE)]
 }
 
 /// The engines the portfolio runs on `program` under `model`, in the order that breaks ties,
@@ -267,14 +316,15 @@ pub fn candidates(program: &Program, model: Model, opts: &CheckOptions) -> Vec<(
     }
     let looping = has_loop(program);
     let locks = locks(program);
-    let mcr = plan.iter().any(|&(e, _)| e == Mcr);
     let dpor_early = plan[0].0 == Exhaustive && assumes(program);
     for p in plan.iter_mut().skip(1) {
         let early = match (p.0, model) {
             _ if !looping => p.0 == EngineKind::Dpor && dpor_early,
             (_, Model::Sc) => false,
             (Exhaustive, Model::Tso) => true,
-            (Exhaustive, _) => locks || !mcr,
+            // Lock-free loops under PSO: MCR early, whichever engine [`lean_unrolled`] put
+            // first (the MCR paper's Example from N = 3, where it is 4-70x faster than both);
+            // the others where [`lean_unrolled`] placed them.
             (Mcr, _) => !locks,
             _ => false,
         };
