@@ -141,6 +141,8 @@ pub(super) struct Dpor<'a, 'c, 'p> {
     pub(super) every_step: bool,
     /// Per thread, whether each pc lies inside a loop (`spin::loop_pcs`, made on first use).
     pub(super) loops: Vec<Vec<bool>>,
+    /// What each thread can still do from each pc (`chain::Reach`, made on first use).
+    pub(super) reach: Option<super::chain::Reach>,
 }
 
 impl Dpor<'_, '_, '_> {
@@ -418,6 +420,7 @@ fn run(
         halted: false,
         every_step,
         loops: Vec::new(),
+        reach: None,
     };
     let init = State::initial(program, model);
     let root = d.node(init, Vec::new(), &[]);

@@ -80,11 +80,15 @@ impl Dpor<'_, '_, '_> {
                 return None;
             }
             if here == now {
-                // One load only: with two, another thread's write between them can meet the
+                // With several loads, another thread's write between them can meet the
                 // iteration half way (`assume(x == 1); assert(x != 2);` against `x = 2`, or
                 // message passing between two flags), an order neither running the whole
-                // iteration before the write nor after it gives.
-                return (cycle.len() == 1).then_some(cycle);
+                // iteration before the write nor after it gives: only an iteration no
+                // write can still split is looked ahead (`Dpor::splittable`).
+                if cycle.is_empty() || self.split(t, state, &cycle) {
+                    return None;
+                }
+                return Some(cycle);
             }
             if !s.is_enabled(self.program, choice) {
                 return None;
@@ -104,6 +108,19 @@ impl Dpor<'_, '_, '_> {
             }
         }
         None
+    }
+
+    /// Whether the iteration of `cycle`'s loads, run whole by thread `t` from `state`, could
+    /// be split by a write between two of its loads (`Dpor::splittable`, for each load but
+    /// the last and the cells loaded after it).
+    fn split(&mut self, t: usize, state: &State, cycle: &[Footprint]) -> bool {
+        let cell = |f: &Footprint| f.mem_read.or(f.own_cell);
+        let cells: Vec<u32> = cycle.iter().filter_map(cell).collect();
+        (0..cells.len().saturating_sub(1)).any(|i| {
+            let a = cells[i];
+            // A cell loaded earlier in the iteration too was asked about then.
+            !cells[..i].contains(&a) && self.splittable(state, t, a, &cells[i + 1..])
+        })
     }
 
     /// Where thread `t`'s pure steps from `state` lead with memory as it is: its state
