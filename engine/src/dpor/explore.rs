@@ -180,7 +180,8 @@ impl Dpor<'_, '_, '_> {
                     let (ahead, was_stuck) =
                         was.map_or((false, false), |k| (!k.cycle.is_empty(), k.stuck));
                     if cycle.is_empty() {
-                        stuck = (ahead || was_stuck) && self.rotated(t, &state);
+                        stuck = (ahead || was_stuck || self.waited_split(t, &state))
+                            && self.rotated(t, &state);
                     }
                 }
                 spins = !cycle.is_empty() || stuck || self.spinning(choice, &state);

@@ -191,6 +191,80 @@ impl Dpor<'_, '_, '_> {
         self.pure_run(t, again, Some(&now)) == Some(out)
     }
 
+    /// Whether thread `t` would have waited at a spin iteration but for a write that split
+    /// its last pure steps σ (since its last store, RMW, fence, lock or unlock): σ has two
+    /// loads or more, another process wrote a cell σ loads after σ's first load, and had σ
+    /// run whole where its first load ran (on that node's memory) it would have led to the
+    /// state the thread is in now, where it would then have waited (its next iteration
+    /// spins on that memory, `Dpor::spin_ahead`). That execution is one where the thread
+    /// waited and the writes then let it out, which `Dpor::rotated` judges; the writes that
+    /// fell between σ's loads change nothing in that judgment, which reruns σ whole on the
+    /// memory of now (`docs/design/dpor.md#spin-loops`).
+    pub(super) fn waited_split(&mut self, t: usize, state: &State) -> bool {
+        let ts = &state.threads[t];
+        if ts.await_dirty.is_some() || ts.awaiting.is_some() {
+            return false;
+        }
+        let mine = &self.by_proc[t];
+        let pure = mine
+            .iter()
+            .rev()
+            .take_while(|&&i| self.trace[i].fp.pure())
+            .count();
+        let sigma = &mine[mine.len() - pure..];
+        let cell = |f: &Footprint| f.mem_read.or(f.own_cell);
+        let loads: Vec<usize> = sigma
+            .iter()
+            .copied()
+            .filter(|&i| !self.trace[i].fp.quiet())
+            .collect();
+        if loads.len() < 2 {
+            return false;
+        }
+        let cells: Vec<u32> = loads
+            .iter()
+            .filter_map(|&i| cell(&self.trace[i].fp))
+            .collect();
+        let split = self.trace[loads[0] + 1..]
+            .iter()
+            .any(|e| e.fp.thread != t && e.fp.mem_write.is_some_and(|c| cells.contains(&c)));
+        if !split {
+            return false;
+        }
+        let start = match mine.len().checked_sub(pure + 1) {
+            Some(k) => self.trace[mine[k]].after.clone(),
+            None => Some(Snap::of(&State::initial(self.program, state.model), t)),
+        };
+        let Some(start) = start else {
+            return false;
+        };
+        // σ run whole from the node before its first step, on that node's memory.
+        let mut s = self.nodes[sigma[0]].state.clone();
+        start.restore(&mut s, t);
+        let choice = Choice::Exec(t);
+        for _ in 0..sigma.len() {
+            if !s.is_enabled(self.program, choice) {
+                return false;
+            }
+            s.step(self.program, choice);
+            self.stats.steps += 1;
+            if faulted(&s) {
+                return false;
+            }
+        }
+        if Snap::of(&s, t) != Snap::of(state, t) || !s.is_enabled(self.program, choice) {
+            return false;
+        }
+        let mut after = s.clone();
+        let ev = after.step(self.program, choice);
+        self.stats.steps += 1;
+        if faulted(&after) {
+            return false;
+        }
+        let fp = footprint(t, choice, &s, &ev, &after);
+        self.spin_ahead(t, &s, &fp, &after).is_some()
+    }
+
     /// Whether thread `choice` is in a state (`Snap`) it was in after an earlier step of this
     /// execution, with only pure steps since (no store, RMW, fence, lock or unlock): the
     /// steps since went round a cycle that changed nothing but the loop counters (a spin
