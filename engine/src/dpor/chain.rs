@@ -51,6 +51,8 @@ struct Ahead {
     mutexes: Bits,
     /// A fence, RMW, lock or unlock: a step that waits for its buffers (after their flushes).
     barrier: bool,
+    /// An `await`: woken by any change of memory, its next step comes after that change.
+    awaits: bool,
 }
 
 /// Per thread and pc, what the thread can still do ([`Ahead`]), for [`Dpor::chain`].
@@ -68,6 +70,7 @@ impl Ahead {
         self.write.union(&o.write);
         self.mutexes.union(&o.mutexes);
         self.barrier |= o.barrier;
+        self.awaits |= o.awaits;
     }
 }
 
@@ -84,6 +87,7 @@ impl Reach {
             write: Bits::new(nc),
             mutexes: Bits::new(nm),
             barrier: false,
+            awaits: false,
         };
         let mut succs = Vec::new();
         let mut writes = Vec::new();
@@ -115,7 +119,10 @@ impl Reach {
                         }
                         InstrKind::Jump(target) => next = vec![*target as usize],
                         InstrKind::JumpIf { target, .. } => next.push(*target as usize),
-                        InstrKind::AwaitCheck { retry, .. } => next.push(*retry as usize),
+                        InstrKind::AwaitCheck { retry, .. } => {
+                            a.awaits = true;
+                            next.push(*retry as usize);
+                        }
                         _ => {}
                     }
                     succ.push(next);
@@ -139,8 +146,9 @@ impl Reach {
                             grew |= me.access.union(&other.access);
                             grew |= me.write.union(&other.write);
                             grew |= me.mutexes.union(&other.mutexes);
-                            if other.barrier && !me.barrier {
-                                me.barrier = true;
+                            if (other.barrier && !me.barrier) || (other.awaits && !me.awaits) {
+                                me.barrier |= other.barrier;
+                                me.awaits |= other.awaits;
                                 grew = true;
                             }
                         }
@@ -213,7 +221,8 @@ fn ahead<'r>(reach: &'r Reach, state: &State, q: usize) -> &'r Ahead {
 /// can still come after it in happens-before, through any process but thread `t` (which runs
 /// only its spin iteration meanwhile). Over-approximated: a thread is after the write once it
 /// can touch a cell or mutex that something after the write touched (a load or write of a
-/// cell orders it with the writes of that cell), and brings along what it can still do, its
+/// cell orders it with the writes of that cell), or can `await` (a change of any cell may
+/// wake it), and brings along what it can still do, its
 /// later stores included; a buffered store is after the write once its cell is touched after
 /// it (or, under TSO, an older store of its buffer is), and brings along its thread if the
 /// thread can still wait for its buffers (a fence, RMW, lock or unlock).
@@ -249,7 +258,7 @@ fn chain(
         let mut grew = false;
         for q in (0..n).filter(|&q| q != t) {
             let ah = view[q];
-            if !after[q] && (ah.access.meets(&cells) || ah.mutexes.meets(&mutexes)) {
+            if !after[q] && (ah.awaits || ah.access.meets(&cells) || ah.mutexes.meets(&mutexes)) {
                 after[q] = true;
             }
             if after[q] && !done[q] {

@@ -193,7 +193,8 @@ impl Dpor<'_, '_, '_> {
 
     /// Whether thread `t` would have waited at a spin iteration but for a write that split
     /// its last pure steps σ (since its last store, RMW, fence, lock or unlock): σ has two
-    /// loads or more, another process wrote a cell σ loads after σ's first load, and had σ
+    /// loads or more, another thread (or its buffer) wrote a cell σ loads after σ's first
+    /// load, and had σ
     /// run whole where its first load ran (on that node's memory) it would have led to the
     /// state the thread is in now, where it would then have waited (its next iteration
     /// spins on that memory, `Dpor::spin_ahead`). That execution is one where the thread
