@@ -141,6 +141,8 @@ pub(super) struct Dpor<'a, 'c, 'p> {
     pub(super) every_step: bool,
     /// Per thread, whether each pc lies inside a loop (`spin::loop_pcs`, made on first use).
     pub(super) loops: Vec<Vec<bool>>,
+    /// What each thread can still do from each pc (`chain::Reach`, made on first use).
+    pub(super) reach: Option<super::chain::Reach>,
 }
 
 impl Dpor<'_, '_, '_> {
@@ -178,7 +180,8 @@ impl Dpor<'_, '_, '_> {
                     let (ahead, was_stuck) =
                         was.map_or((false, false), |k| (!k.cycle.is_empty(), k.stuck));
                     if cycle.is_empty() {
-                        stuck = (ahead || was_stuck) && self.rotated(t, &state);
+                        stuck = (ahead || was_stuck || self.waited_split(t, &state))
+                            && self.rotated(t, &state);
                     }
                 }
                 spins = !cycle.is_empty() || stuck || self.spinning(choice, &state);
@@ -418,6 +421,7 @@ fn run(
         halted: false,
         every_step,
         loops: Vec::new(),
+        reach: None,
     };
     let init = State::initial(program, model);
     let root = d.node(init, Vec::new(), &[]);

@@ -52,6 +52,7 @@
 //! to happen before it (the candidates of `race.rs`), and a buffered store's issue, which only its
 //! flush depends on, only with that flush.
 
+mod chain;
 mod explore;
 mod footprint;
 mod race;

@@ -80,11 +80,15 @@ impl Dpor<'_, '_, '_> {
                 return None;
             }
             if here == now {
-                // One load only: with two, another thread's write between them can meet the
+                // With several loads, another thread's write between them can meet the
                 // iteration half way (`assume(x == 1); assert(x != 2);` against `x = 2`, or
                 // message passing between two flags), an order neither running the whole
-                // iteration before the write nor after it gives.
-                return (cycle.len() == 1).then_some(cycle);
+                // iteration before the write nor after it gives: only an iteration no
+                // write can still split is looked ahead (`Dpor::splittable`).
+                if cycle.is_empty() || self.split(t, state, &cycle) {
+                    return None;
+                }
+                return Some(cycle);
             }
             if !s.is_enabled(self.program, choice) {
                 return None;
@@ -104,6 +108,19 @@ impl Dpor<'_, '_, '_> {
             }
         }
         None
+    }
+
+    /// Whether the iteration of `cycle`'s loads, run whole by thread `t` from `state`, could
+    /// be split by a write between two of its loads (`Dpor::splittable`, for each load but
+    /// the last and the cells loaded after it).
+    fn split(&mut self, t: usize, state: &State, cycle: &[Footprint]) -> bool {
+        let cell = |f: &Footprint| f.mem_read.or(f.own_cell);
+        let cells: Vec<u32> = cycle.iter().filter_map(cell).collect();
+        (0..cells.len().saturating_sub(1)).any(|i| {
+            let a = cells[i];
+            // A cell loaded earlier in the iteration too was asked about then.
+            !cells[..i].contains(&a) && self.splittable(state, t, a, &cells[i + 1..])
+        })
     }
 
     /// Where thread `t`'s pure steps from `state` lead with memory as it is: its state
@@ -172,6 +189,81 @@ impl Dpor<'_, '_, '_> {
         let mut again = state.clone();
         start.restore(&mut again, t);
         self.pure_run(t, again, Some(&now)) == Some(out)
+    }
+
+    /// Whether thread `t` would have waited at a spin iteration but for a write that split
+    /// its last pure steps σ (since its last store, RMW, fence, lock or unlock): σ has two
+    /// loads or more, another thread (or its buffer) wrote a cell σ loads after σ's first
+    /// load, and had σ
+    /// run whole where its first load ran (on that node's memory) it would have led to the
+    /// state the thread is in now, where it would then have waited (its next iteration
+    /// spins on that memory, `Dpor::spin_ahead`). That execution is one where the thread
+    /// waited and the writes then let it out, which `Dpor::rotated` judges; the writes that
+    /// fell between σ's loads change nothing in that judgment, which reruns σ whole on the
+    /// memory of now (`docs/design/dpor.md#spin-loops`).
+    pub(super) fn waited_split(&mut self, t: usize, state: &State) -> bool {
+        let ts = &state.threads[t];
+        if ts.await_dirty.is_some() || ts.awaiting.is_some() {
+            return false;
+        }
+        let mine = &self.by_proc[t];
+        let pure = mine
+            .iter()
+            .rev()
+            .take_while(|&&i| self.trace[i].fp.pure())
+            .count();
+        let sigma = &mine[mine.len() - pure..];
+        let cell = |f: &Footprint| f.mem_read.or(f.own_cell);
+        let loads: Vec<usize> = sigma
+            .iter()
+            .copied()
+            .filter(|&i| !self.trace[i].fp.quiet())
+            .collect();
+        if loads.len() < 2 {
+            return false;
+        }
+        let cells: Vec<u32> = loads
+            .iter()
+            .filter_map(|&i| cell(&self.trace[i].fp))
+            .collect();
+        let split = self.trace[loads[0] + 1..]
+            .iter()
+            .any(|e| e.fp.thread != t && e.fp.mem_write.is_some_and(|c| cells.contains(&c)));
+        if !split {
+            return false;
+        }
+        let start = match mine.len().checked_sub(pure + 1) {
+            Some(k) => self.trace[mine[k]].after.clone(),
+            None => Some(Snap::of(&State::initial(self.program, state.model), t)),
+        };
+        let Some(start) = start else {
+            return false;
+        };
+        // σ run whole from the node before its first step, on that node's memory.
+        let mut s = self.nodes[sigma[0]].state.clone();
+        start.restore(&mut s, t);
+        let choice = Choice::Exec(t);
+        for _ in 0..sigma.len() {
+            if !s.is_enabled(self.program, choice) {
+                return false;
+            }
+            s.step(self.program, choice);
+            self.stats.steps += 1;
+            if faulted(&s) {
+                return false;
+            }
+        }
+        if Snap::of(&s, t) != Snap::of(state, t) || !s.is_enabled(self.program, choice) {
+            return false;
+        }
+        let mut after = s.clone();
+        let ev = after.step(self.program, choice);
+        self.stats.steps += 1;
+        if faulted(&after) {
+            return false;
+        }
+        let fp = footprint(t, choice, &s, &ev, &after);
+        self.spin_ahead(t, &s, &fp, &after).is_some()
     }
 
     /// Whether thread `choice` is in a state (`Snap`) it was in after an earlier step of this

@@ -50,10 +50,24 @@ impl Gen {
     /// them read the flag into a register (`f = x; while (f == v) { ...; f = x; }`, the spin
     /// DPOR finds at run time, `docs/design/dpor.md#spin-loops`), some with a register
     /// reloaded from memory in the body or an inner spin loop, the flag's reload first in the
-    /// body or under an `if`, or the first read copied to another register.
+    /// body or under an `if`, or the first read copied to another register; a third of those
+    /// wait on two flags at once (`f = x == 1 && y == 2`).
     pub(super) fn while_spin(&mut self, depth: u32) -> Vec<Stmt> {
         if self.rng.chance(50) {
-            let load = self.load_expr(15);
+            // A third of them wait on two flags short-circuited into the register, as
+            // Peterson's (`f = x == 1 && y == 1`): an iteration of two loads, which a write of
+            // the first flag followed by one of the second (message passing between the two
+            // flags) can split (`docs/design/dpor.md#spin-loops`).
+            let two = self.rng.chance(33);
+            let load = if two {
+                let (a, va) = (self.load_expr(0), self.small());
+                let (b, vb) = (self.load_expr(0), self.small());
+                let (a, b) = (self.b.bin(BinOp::Eq, a, va), self.b.bin(BinOp::Eq, b, vb));
+                let op = self.pick(&[BinOp::And, BinOp::And, BinOp::Or]);
+                self.b.bin(op, a, b)
+            } else {
+                self.load_expr(15)
+            };
             let f = self.new_reg();
             let mut pre = vec![self.b.assign(&f, load.clone())];
             if self.rng.chance(25) {
@@ -63,8 +77,14 @@ impl Gen {
                 let fe = self.b.reg(&f);
                 pre.push(self.b.assign(&g, fe));
             }
-            let (fe, v) = (self.b.reg(&f), self.small());
-            let op = self.pick(&[BinOp::Eq, BinOp::Eq, BinOp::Ge, BinOp::Ne]);
+            let (fe, v) = match two {
+                true => (self.b.reg(&f), self.b.int(1)),
+                false => (self.b.reg(&f), self.small()),
+            };
+            let op = match two {
+                true => BinOp::Eq,
+                false => self.pick(&[BinOp::Eq, BinOp::Eq, BinOp::Ge, BinOp::Ne]),
+            };
             let cond = self.b.bin(op, fe, v);
             let mut body = self.spin_body(depth);
             if self.rng.chance(30) {
