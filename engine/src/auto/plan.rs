@@ -166,8 +166,8 @@ const LEAN_AWAIT_WEAK: f64 = 4.0;
 /// Where [`lean_unrolled`] says the reference explorer first for a looping program under PSO
 /// (issue 58). Chosen on seeds 0-199 of the held-out family's generator (the benchmark's
 /// `ENGINES_HELDOUT_SEED=0`), which the benchmark's own seeds (from 5,800,000) never use:
-/// at 3.5, 11 of 200 programs go first to the slower of DPOR and the reference explorer by more
-/// than 1.2x (12 at 3 and 10 at 4), against 24 with DPOR always first.
+/// at 3.5, 11 of 196 programs go first to the slower of DPOR and the reference explorer by more
+/// than 1.2x (12 at 3 and 10 at 4), against 26 with DPOR always first.
 const LEAN_LOOP_PSO: f64 = 3.5;
 
 /// The head start of a guess [`lean_unrolled`] made: `e^d` times [`ALONE`] where it is DPOR,
