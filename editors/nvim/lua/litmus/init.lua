@@ -235,11 +235,11 @@ local function client_config(bufnr, cmd)
         vim.bo[b].omnifunc = 'v:lua.vim.lsp.omnifunc'
       end
       if M.config.codelens then
-        pcall(vim.lsp.codelens.refresh)
+        util.refresh_lenses()
         vim.api.nvim_create_autocmd({ 'BufEnter', 'BufWritePost', 'InsertLeave' }, {
           buffer = b,
           callback = function()
-            pcall(vim.lsp.codelens.refresh)
+            util.refresh_lenses()
           end,
         })
       end

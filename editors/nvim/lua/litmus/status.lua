@@ -128,7 +128,7 @@ local function on_status(err, result, ctx)
   M.status[bufnr] = result
   vim.api.nvim_exec_autocmds('User', { pattern = 'LitmusStatus', modeline = false })
   if result.state == 'done' and M.config.codelens and ctx and ctx.client_id then
-    pcall(vim.lsp.codelens.refresh)
+    util.refresh_lenses()
   end
 end
 

@@ -16,6 +16,21 @@ function U.model_label(m)
 end
 U.SYMBOL = { holds = '✓', fails = '✗', incomplete = '?', running = '…' }
 
+--- Asks the server for the current buffer's code lenses and draws them, unless the buffer was
+--- wiped before the reply (Neovim 0.7's own `vim.lsp.codelens.refresh` raises "Invalid buffer
+--- id" drawing a reply for a wiped buffer).
+function U.refresh_lenses()
+  local b = vim.api.nvim_get_current_buf()
+  local params = { textDocument = vim.lsp.util.make_text_document_params(b) }
+  pcall(vim.lsp.buf_request, b, 'textDocument/codeLens', params, function(err, result, ctx, config)
+    local target = (ctx and ctx.bufnr) or b
+    if not vim.api.nvim_buf_is_valid(target) then
+      return
+    end
+    vim.lsp.codelens.on_codelens(err, result, ctx, config)
+  end)
+end
+
 function U.notify(msg, level)
   vim.notify('litmus: ' .. msg, level or vim.log.levels.INFO)
 end
