@@ -319,7 +319,10 @@ async fn a_client_without_configuration_sends_the_include_path() {
         })
         .await;
     let msg = n["params"]["diagnostics"][0]["message"].as_str().unwrap();
-    assert!(msg.starts_with("unknown name") && msg.contains("kept"), "{n}");
+    assert!(
+        msg.starts_with("unknown name") && msg.contains("kept"),
+        "{n}"
+    );
     let def = h.request("textDocument/definition", at).await;
     assert!(def.is_null(), "{def}");
 }
