@@ -5,21 +5,10 @@
 
 mod lsp_harness;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use lsp_harness::*;
 use serde_json::{json, Value};
-
-fn dir(name: &str) -> PathBuf {
-    let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn uri(p: &Path) -> String {
-    format!("file://{}", p.display())
-}
 
 /// The text of the file at `loc` (a `{uri, range}`) in its range, which is on one line.
 fn text_at(loc: &Value) -> String {

@@ -6,23 +6,12 @@
 
 mod lsp_harness;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use lsp_harness::*;
 use serde_json::{json, Value};
 
 const MP_ARM_DMB: &str = "AArch64 MP+dmb.sy+ldar\n{ 0:X1=x; 0:X3=y; 1:X1=y; 1:X3=x; }\n P0          | P1           ;\n MOV W0,#1   | LDAR W0,[X1] ;\n STR W0,[X1] | LDR W2,[X3]  ;\n DMB SY      |              ;\n STR W0,[X3] |              ;\nexists (1:X0=1 /\\ 1:X2=0)\n";
-
-fn dir(name: &str) -> PathBuf {
-    let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn uri(p: &Path) -> String {
-    format!("file://{}", p.display())
-}
 
 /// The line of the file at `loc` (a `{uri, range}`), from the range's start.
 fn line_at(loc: &Value) -> String {

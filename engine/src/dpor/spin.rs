@@ -37,6 +37,16 @@ fn loop_pcs(p: &Program) -> Vec<Vec<bool>> {
 }
 
 impl Dpor<'_, '_, '_> {
+    /// Thread `t`'s snapshot just before its last `pure` steps (the entries of `mine`, its
+    /// trace indices): the node after its step before them, or its initial state; `None`
+    /// where that node kept none.
+    fn before_pure(&self, mine: &[usize], pure: usize, state: &State, t: usize) -> Option<Snap> {
+        match mine.len().checked_sub(pure + 1) {
+            Some(k) => self.trace[mine[k]].after.clone(),
+            None => Some(Snap::of(&State::initial(self.program, state.model), t)),
+        }
+    }
+
     /// The loads of the spin iteration thread `t` would run from `state` (its next step, `fp`,
     /// leading to `after`), if its steps from here are pure (loads and local steps: no store,
     /// RMW, fence, lock or unlock, no fault, no `await`) and come back to the state (`Snap`)
@@ -175,11 +185,7 @@ impl Dpor<'_, '_, '_> {
         if !sigma.iter().any(|&i| !self.trace[i].fp.quiet()) {
             return false;
         }
-        let start = match mine.len().checked_sub(pure + 1) {
-            Some(k) => self.trace[mine[k]].after.clone(),
-            None => Some(Snap::of(&State::initial(self.program, state.model), t)),
-        };
-        let Some(start) = start else {
+        let Some(start) = self.before_pure(mine, pure, state, t) else {
             return false;
         };
         let now = Snap::of(state, t);
@@ -232,11 +238,7 @@ impl Dpor<'_, '_, '_> {
         if !split {
             return false;
         }
-        let start = match mine.len().checked_sub(pure + 1) {
-            Some(k) => self.trace[mine[k]].after.clone(),
-            None => Some(Snap::of(&State::initial(self.program, state.model), t)),
-        };
-        let Some(start) = start else {
+        let Some(start) = self.before_pure(mine, pure, state, t) else {
             return false;
         };
         // σ run whole from the node before its first step, on that node's memory.

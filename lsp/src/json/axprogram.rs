@@ -9,7 +9,7 @@ use litmus_engine::ast::{Dialect, Quantifier, Test};
 use litmus_engine::axiomatic::ProgramReport;
 use litmus_engine::ir::Program;
 
-use super::axview::{condition_text, graph, AxView};
+use super::axview::{condition_text, graph, verdict_word, AxView};
 
 /// herd's block of a program's answer.
 fn block(test: &Test, text: &str, r: &ProgramReport, ok: bool) -> Vec<String> {
@@ -84,11 +84,7 @@ impl AxView {
             condition: condition_text(test, text),
             quantifier: c.kind.as_str(),
             herd: if c.holds { "Ok" } else { "No" },
-            verdict: if r.positive > 0 {
-                "allowed"
-            } else {
-                "forbidden"
-            },
+            verdict: verdict_word(r.positive),
             positive: r.positive,
             negative: r.negative,
             block: block(test, text, r, c.holds),

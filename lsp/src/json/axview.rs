@@ -432,15 +432,20 @@ fn shown(r: &Report, threads: Vec<String>, loc: &dyn Fn(i64) -> String) -> Optio
     }
 }
 
+/// herd's word for a state some allowed execution reaches (`positive` of them) or none does.
+pub(crate) fn verdict_word(positive: u64) -> &'static str {
+    if positive > 0 {
+        "allowed"
+    } else {
+        "forbidden"
+    }
+}
+
 impl AxView {
     pub fn new(uri: &str, model: &str, test: &Test, code: &Code, text: &str, r: &Report) -> AxView {
         let arch = code.arch;
         let herd = if r.ok { "Ok" } else { "No" };
-        let verdict = if r.positive > 0 {
-            "allowed"
-        } else {
-            "forbidden"
-        };
+        let verdict = verdict_word(r.positive);
         let threads = test.threads.iter().map(|t| t.name.text.clone()).collect();
         let execution = shown(r, threads, &|a| loc_name(test, code, a));
         let mut view = AxView {
@@ -485,11 +490,7 @@ impl AxView {
             condition: condition_text(test, text),
             quantifier: r.quantifier.as_str(),
             herd: if r.ok { "Ok" } else { "No" },
-            verdict: if r.positive > 0 {
-                "allowed"
-            } else {
-                "forbidden"
-            },
+            verdict: verdict_word(r.positive),
             positive: r.positive,
             negative: r.negative,
             block: block.lines().map(String::from).collect(),

@@ -630,3 +630,16 @@ thread P1 {
 
 exists (P0:r0 == 0 && P1:r1 == 0)
 ";
+
+/// A fresh scratch folder `name` under the test target's temporary directory.
+pub fn dir(name: &str) -> std::path::PathBuf {
+    let d = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// The `file://` URI of `p`.
+pub fn uri(p: &std::path::Path) -> String {
+    format!("file://{}", p.display())
+}
