@@ -8,6 +8,7 @@ use crate::heldout_programs::heldout;
 use crate::rows::{geo_mean, Row};
 use crate::run::{Run, ENGINES};
 use litmus_engine::report::Model;
+use litmus_engine::testgen::{print, random_test_with, GenConfig};
 use litmus_engine::EngineChoice;
 use std::collections::BTreeMap;
 
@@ -210,6 +211,70 @@ pub fn table(timeout: f64, repeat: usize) {
     compare(
         &format!(
             "`auto` on the held-out family: {n} programs, seeds {seed}..{}",
+            seed + n
+        ),
+        &rows,
+        &models,
+        timeout,
+        repeat,
+    );
+}
+
+/// The first seed of the sweep generator's family (`ENGINES_SWEEP_SEED` to draw another).
+const SWEEP_SEED: u64 = 5_900_000;
+
+/// The settings of the sweep generator's family, one per seed in turn: every construct
+/// (`GenConfig::all`: arrays, runtime errors, awaits, two mutexes, loops over registers and
+/// over memory), the same with spin loops, issue 39's lock inversions and AwaitBlowup's shape.
+fn sweep_config(seed: u64) -> (&'static str, GenConfig) {
+    match seed % 4 {
+        0 => ("all", GenConfig::all()),
+        1 => ("spins", GenConfig::spins()),
+        2 => ("lock_order", GenConfig::lock_order()),
+        _ => ("awaits", GenConfig::awaits()),
+    }
+}
+
+/// A second held-out family, from a generator the portfolio was never fitted or chosen on:
+/// the project's own random-program generator (`litmus_engine::testgen`, the one the sweeps
+/// against the reference explorer use), `ENGINES_SWEEP=N` programs (200 unless told) from
+/// seed `ENGINES_SWEEP_SEED` on, each under PSO at loop bound 4 (and the models of
+/// `ENGINES_HELDOUT_MODELS`).
+pub fn sweep_table(timeout: f64, repeat: usize) {
+    let n: u64 = std::env::var("ENGINES_SWEEP")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(200);
+    let seed: u64 = std::env::var("ENGINES_SWEEP_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(SWEEP_SEED);
+    let models: Vec<Model> = std::env::var("ENGINES_HELDOUT_MODELS")
+        .ok()
+        .map(|s| s.split(',').filter_map(Model::parse).collect())
+        .unwrap_or(vec![Model::Pso]);
+    let rows: Vec<Row> = (seed..seed + n)
+        .map(|s| {
+            let (name, cfg) = sweep_config(s);
+            let src = print(&random_test_with(s, cfg));
+            if std::env::var("ENGINES_HELDOUT_PRINT").is_ok() {
+                println!("// {name}\n{src}");
+            }
+            Row {
+                family: "sweep generator",
+                label: format!("Sweep{s}"),
+                src,
+                bound: 4,
+                fitted: false,
+            }
+        })
+        .collect();
+    if std::env::var("ENGINES_HELDOUT_PRINT").is_ok() {
+        return;
+    }
+    compare(
+        &format!(
+            "`auto` on the sweep generator's family: {n} programs, seeds {seed}..{}",
             seed + n
         ),
         &rows,

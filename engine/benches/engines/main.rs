@@ -16,6 +16,8 @@
 //! `ENGINES_ONLY=heldout,issue58` for `auto` on the held-out family and issue 58's programs,
 //! `ENGINES_HELDOUT=N`, `ENGINES_HELDOUT_SEED=S`, `ENGINES_HELDOUT_MODELS=sc,tso,pso`,
 //! `ENGINES_HELDOUT_PRINT=1` to print the programs, `ENGINES_HELDOUT_FIT=1` for measured / weight;
+//! `ENGINES_ONLY=sweepgen` for `auto` on a second held-out family, from the sweeps' generator
+//! (`ENGINES_SWEEP=N`, `ENGINES_SWEEP_SEED=S`);
 //! `ENGINES_ONLY=await` for DPOR on issue 58's AwaitBlowup beside its class counts).
 
 #[path = "../../tests/programs/mod.rs"]
@@ -64,6 +66,9 @@ fn main() {
     }
     if want("heldout") {
         heldout::table(timeout, repeat);
+    }
+    if want("sweepgen") {
+        heldout::sweep_table(timeout, repeat);
     }
     if want("await") {
         await_blowup::table(timeout.max(120.0));
