@@ -297,9 +297,9 @@ fn an_unsure_guess_has_its_runner_up_start_early() {
     let start =
         |plan: &[(EngineKind, u64)], e: EngineKind| plan.iter().find(|c| c.0 == e).map(|c| c.1);
     // A loop under SC and TSO: `lean_unrolled` decides, and the runner-up keeps the head
-    // start it gives (the MCR paper's Example, where the reference explorer is 3-16x faster
-    // than DPOR under TSO from N = 3 and 7-350x under SC: the reference explorer first, DPOR
-    // after at least `UNSURE`). Under PSO, lock-free: MCR early, whichever of DPOR and the
+    // start it gives (the MCR paper's Example, where the reference explorer is 7-350x faster
+    // than DPOR under SC from N = 3, and under TSO about as fast at N = 3, 3.7x at N = 4 and
+    // 17x at N = 5: the reference explorer first, DPOR after at least `UNSURE`). Under PSO, lock-free: MCR early, whichever of DPOR and the
     // reference explorer `lean_unrolled` puts first.
     for m in [Model::Sc, Model::Tso] {
         let p = plan(&mcr_example(3), m);

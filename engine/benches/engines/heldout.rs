@@ -1,7 +1,7 @@
 //! `auto` on programs it was not fitted on (issue 58): the held-out family, generated here at
 //! benchmark time from fresh seeds by a generator of its own (`tests/programs/heldout.rs`),
-//! and the issue's three programs, each engine alone and `auto` side by side, in CPU time and
-//! on free cores.
+//! a second family from the sweeps' generator (`litmus_engine::testgen`), and the issue's
+//! three programs, each engine alone and `auto` side by side, in CPU time and on free cores.
 
 use crate::auto::best_of;
 use crate::heldout_programs::heldout;
@@ -177,22 +177,26 @@ fn summary(all: &[Measured]) {
     );
 }
 
+/// A family's size (`PREFIX`, 200 unless told), first seed (`PREFIX_SEED`, `seed` unless
+/// told) and models (`ENGINES_HELDOUT_MODELS`, e.g. `sc,tso,pso`; PSO unless told).
+fn family_env(prefix: &str, seed: u64) -> (u64, u64, Vec<Model>) {
+    let num = |name: &str| std::env::var(name).ok().and_then(|s| s.parse().ok());
+    let models = std::env::var("ENGINES_HELDOUT_MODELS")
+        .ok()
+        .map(|s| s.split(',').filter_map(Model::parse).collect())
+        .unwrap_or(vec![Model::Pso]);
+    (
+        num(prefix).unwrap_or(200),
+        num(&format!("{prefix}_SEED")).unwrap_or(seed),
+        models,
+    )
+}
+
 /// The held-out family: `ENGINES_HELDOUT=N` programs (200 unless told) from seed
 /// `ENGINES_HELDOUT_SEED` on, each under PSO (and the models of `ENGINES_HELDOUT_MODELS`,
 /// e.g. `sc,tso,pso`).
 pub fn table(timeout: f64, repeat: usize) {
-    let n: u64 = std::env::var("ENGINES_HELDOUT")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(200);
-    let seed: u64 = std::env::var("ENGINES_HELDOUT_SEED")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(SEED);
-    let models: Vec<Model> = std::env::var("ENGINES_HELDOUT_MODELS")
-        .ok()
-        .map(|s| s.split(',').filter_map(Model::parse).collect())
-        .unwrap_or(vec![Model::Pso]);
+    let (n, seed, models) = family_env("ENGINES_HELDOUT", SEED);
     if std::env::var("ENGINES_HELDOUT_PRINT").is_ok() {
         for s in seed..seed + n {
             println!("{}", heldout(s));
@@ -241,18 +245,7 @@ fn sweep_config(seed: u64) -> (&'static str, GenConfig) {
 /// seed `ENGINES_SWEEP_SEED` on, each under PSO at loop bound 4 (and the models of
 /// `ENGINES_HELDOUT_MODELS`).
 pub fn sweep_table(timeout: f64, repeat: usize) {
-    let n: u64 = std::env::var("ENGINES_SWEEP")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(200);
-    let seed: u64 = std::env::var("ENGINES_SWEEP_SEED")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(SWEEP_SEED);
-    let models: Vec<Model> = std::env::var("ENGINES_HELDOUT_MODELS")
-        .ok()
-        .map(|s| s.split(',').filter_map(Model::parse).collect())
-        .unwrap_or(vec![Model::Pso]);
+    let (n, seed, models) = family_env("ENGINES_SWEEP", SWEEP_SEED);
     let rows: Vec<Row> = (seed..seed + n)
         .map(|s| {
             let (name, cfg) = sweep_config(s);

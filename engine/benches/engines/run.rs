@@ -65,13 +65,17 @@ impl Run {
     }
 }
 
-fn peak_rss_kb() -> u64 {
+/// A number field of `/proc/self/status` (`VmHWM:`, `Threads:`), if it has one.
+fn status_field(name: &str) -> Option<u64> {
     let s = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
     s.lines()
-        .find(|l| l.starts_with("VmHWM:"))
+        .find(|l| l.starts_with(name))
         .and_then(|l| l.split_whitespace().nth(1))
         .and_then(|n| n.parse().ok())
-        .unwrap_or(0)
+}
+
+fn peak_rss_kb() -> u64 {
+    status_field("VmHWM:").unwrap_or(0)
 }
 
 /// The child: `--child ENGINE MODEL LOOP_BOUND TIMEOUT_S FIRST`, source on stdin.
@@ -213,14 +217,9 @@ pub fn measure(
     }
 }
 
-/// How many threads this process has (`/proc/self/status`), 1 where it cannot tell.
+/// How many threads this process has, 1 where it cannot tell.
 fn own_threads() -> u64 {
-    let s = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    s.lines()
-        .find(|l| l.starts_with("Threads:"))
-        .and_then(|l| l.split_whitespace().nth(1))
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(1)
+    status_field("Threads:").unwrap_or(1)
 }
 
 fn micros(t: libc::timeval) -> u64 {
