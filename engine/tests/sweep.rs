@@ -32,6 +32,7 @@ mod sweep_support;
 mod tier;
 
 use litmus_engine::ast::Test;
+use litmus_engine::report::ModelReport;
 use litmus_engine::testgen::{random_test_with, GenConfig};
 use litmus_engine::{EngineChoice, EngineKind, Model};
 use std::collections::BTreeMap;
@@ -65,6 +66,9 @@ struct Tally {
     states: u64,
     outcomes: BTreeMap<Outcome, u64>,
     first_reported: u64,
+    /// `auto` on a looping program (its static guess is `auto::lean_unrolled`'s under every
+    /// model), per model: the first candidate and the engine that answered.
+    loop_plans: BTreeMap<String, u64>,
 }
 
 /// `engine` with and without `--first` on `seeds`, every model; the findings.
@@ -89,6 +93,11 @@ fn sweep(
                 let got = run(&test, model, engine, first);
                 if !first {
                     t.engine_executions += got.stats.executions;
+                    if engine == EngineChoice::Auto {
+                        if let Some(key) = loop_plan(&test, model, &got) {
+                            *t.loop_plans.entry(key).or_default() += 1;
+                        }
+                    }
                 } else {
                     t.first_reported += got.violations.len() as u64;
                 }
@@ -108,11 +117,31 @@ fn sweep(
     (t, found)
 }
 
+/// For a looping program, `auto`'s first candidate under `model` and the engine that answered
+/// (`got`), as the tally's key.
+fn loop_plan(test: &Test, model: Model, got: &ModelReport) -> Option<String> {
+    use litmus_engine::{auto, ir::Program};
+    let p = Program::lower(test, LOOP_BOUND).ok()?;
+    if !auto::has_loop(&p) {
+        return None;
+    }
+    let first = auto::candidates(&p, model, &options(EngineChoice::Auto, false))[0].0;
+    let answered = got.stats.engine.map_or("none", |e| e.key());
+    Some(format!(
+        "{}: first {}, answered {answered}",
+        model.key(),
+        first.key()
+    ))
+}
+
 fn print_tally(label: &str, t: &Tally) {
     eprintln!(
         "{label}: {} program-models, {} distinct final states; executions: engine {}, reference {}; first violations reported {}; outcomes (program-models) {:?}",
         t.runs, t.states, t.engine_executions, t.reference_executions, t.first_reported, t.outcomes
     );
+    if !t.loop_plans.is_empty() {
+        eprintln!("{label}: auto on looping programs {:?}", t.loop_plans);
+    }
 }
 
 fn engine_agrees(engine: EngineChoice) {

@@ -316,15 +316,14 @@ pub fn candidates(program: &Program, model: Model, opts: &CheckOptions) -> Vec<(
     let dpor_early = plan[0].0 == Exhaustive && assumes(program);
     let first = plan[0].0;
     for p in plan.iter_mut().skip(1) {
-        let early = match (p.0, model) {
+        let early = match p.0 {
             _ if !looping => p.0 == EngineKind::Dpor && dpor_early,
-            (_, Model::Sc) | (_, Model::Tso) => false,
-            // Lock-free loops under PSO where [`lean_unrolled`] put the reference explorer
-            // first: MCR early (the MCR paper's Example from N = 3, where it is 4-70x faster
-            // than both); where DPOR is first it is rarely beaten by much, and MCR beside it
-            // doubled the CPU (Lamport's mutex with JMCR's busy waits: 1.8x). The others
-            // where [`lean_unrolled`] placed them.
-            (Mcr, _) => !locks && first == Exhaustive,
+            // MCR (a member only under PSO, [`guess_plan`]) on lock-free loops where
+            // [`lean_unrolled`] put the reference explorer first: early (the MCR paper's
+            // Example from N = 3, where it is 4-70x faster than both); where DPOR is first it
+            // is rarely beaten by much, and MCR beside it doubled the CPU (Lamport's mutex
+            // with JMCR's busy waits: 1.8x). The others where [`lean_unrolled`] placed them.
+            Mcr => !locks && first == Exhaustive,
             _ => false,
         };
         if early {
