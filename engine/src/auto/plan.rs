@@ -212,7 +212,7 @@ fn head_start(lean: f64, at: f64) -> u64 {
 /// part a loop under SC always went to the reference explorer (the MCR paper's Example at
 /// N = 5: 5 ms against DPOR's 560, which `lean_unrolled` also puts there) and under TSO to
 /// DPOR with the reference explorer at [`EARLY`]; on the held-out family under SC and TSO
-/// that cost 1.160 of the best member in CPU, now 1.098 (`docs/bench-engines.md`).
+/// that cost 1.158 of the best member in CPU, now 1.097 (`docs/bench-engines.md`).
 /// MCR joins them under PSO, with the runner-up, where no thread awaits: what it is good at is loops
 /// that rewrite equal values, and under PSO each rewrite of a location reorders against every
 /// other location's stores, which multiplies DPOR's classes and the reference explorer's
