@@ -108,7 +108,9 @@ impl Engine for Exhaustive {
 }
 
 /// MCR. Work: one unit per poll while building the dependency graph, one more if it was
-/// skipped, and one per seed and replayed step checked for a stop ([`crate::mcr`]).
+/// skipped, one per seed and replayed step checked for a stop, and a decided query's share
+/// (half a unit, and a quarter per state of the causal search and per unit of Z3's resource
+/// count; [`crate::mcr`]).
 struct Mcr;
 
 impl Engine for Mcr {
