@@ -123,8 +123,8 @@ struct Common<'a> {
 /// One exploration, with or without a Z3 context.
 struct Explorer<'a> {
     count: &'a (dyn Fn(u64) + Sync),
-    /// Work of decided queries not yet counted, in eighths of a unit ([`Explorer::count_query`]).
-    query_eighths: u64,
+    /// Work of decided queries not yet counted, in quarters of a unit ([`Explorer::count_query`]).
+    query_quarters: u64,
     p: &'a Program,
     model: Model,
     opts: &'a CheckOptions,
@@ -165,7 +165,7 @@ impl<'a> Explorer<'a> {
     fn new(c: &Common<'a>, z3: bool) -> Explorer<'a> {
         Explorer {
             count: c.count,
-            query_eighths: 0,
+            query_quarters: 0,
             p: c.p,
             model: c.model,
             opts: c.opts,
@@ -204,10 +204,10 @@ impl<'a> Explorer<'a> {
     /// 0.33 µs per search state, 0.5 µs per query), Z3's from its own time per resource unit
     /// (0.22-0.44 µs on the runs that reached Z3). All are deterministic, so the count is.
     fn count_query(&mut self, search_states: u64, z3_work: u64) {
-        self.query_eighths += 4 + 2 * search_states + 2 * z3_work;
-        let units = self.query_eighths / 8;
+        self.query_quarters += 2 + search_states + z3_work;
+        let units = self.query_quarters / 4;
         if units > 0 {
-            self.query_eighths %= 8;
+            self.query_quarters %= 4;
             (self.count)(units);
         }
     }
