@@ -15,7 +15,8 @@
 //! of the `auto` table, `ENGINES_REPEAT=N` for each of its cells' fastest of N runs;
 //! `ENGINES_ONLY=heldout,issue58` for `auto` on the held-out family and issue 58's programs,
 //! `ENGINES_HELDOUT=N`, `ENGINES_HELDOUT_SEED=S`, `ENGINES_HELDOUT_MODELS=sc,tso,pso`,
-//! `ENGINES_HELDOUT_PRINT=1` to print the programs, `ENGINES_HELDOUT_FIT=1` for measured / weight;
+//! `ENGINES_HELDOUT_PRINT=1` to print the programs, `ENGINES_HELDOUT_FIT=1` for measured / weight,
+//! `ENGINES_CONFIRM=N` for the rounds of the rows measured again (3; 0: none);
 //! `ENGINES_ONLY=sweepgen` for `auto` on a second held-out family, from the sweeps' generator
 //! (`ENGINES_SWEEP=N`, `ENGINES_SWEEP_SEED=S`);
 //! `ENGINES_ONLY=await` for DPOR on issue 58's AwaitBlowup beside its class counts).
