@@ -88,20 +88,45 @@ pub fn best_of(
     timeout: f64,
     repeat: usize,
 ) -> Vec<Run> {
-    let run = |e: &EngineChoice| measure(&row.src, *e, model, row.bound, timeout, false);
-    let mut best: Vec<Run> = kinds.iter().map(run).collect();
+    let mut rounds = vec![round(row, kinds, model, timeout, None)];
     for _ in 1..repeat {
-        for (k, e) in kinds.iter().enumerate() {
-            if best[k].complete {
-                let r = run(e);
-                // The two measures' least, each over the rounds.
-                let path = best[k].path_ms.min(r.path_ms);
-                if r.complete {
-                    if r.cpu_ms < best[k].cpu_ms {
-                        best[k] = r;
-                    }
-                    best[k].path_ms = path;
+        let r = round(row, kinds, model, timeout, Some(&rounds[0]));
+        rounds.push(r);
+    }
+    least(&rounds)
+}
+
+/// One round of a row: each of `kinds` once, in order (a kind that did not finish in
+/// `first` is not run again).
+pub fn round(
+    row: &Row,
+    kinds: &[EngineChoice],
+    model: Model,
+    timeout: f64,
+    first: Option<&[Run]>,
+) -> Vec<Run> {
+    kinds
+        .iter()
+        .enumerate()
+        .map(|(k, e)| match first {
+            Some(f) if !f[k].complete => f[k].clone(),
+            _ => measure(&row.src, *e, model, row.bound, timeout, false),
+        })
+        .collect()
+}
+
+/// Each kind's least over `rounds` (a finished run over an unfinished one; the least time
+/// on free cores of its finished runs).
+pub fn least(rounds: &[Vec<Run>]) -> Vec<Run> {
+    let mut best = rounds[0].clone();
+    for r in &rounds[1..] {
+        for (k, run) in r.iter().enumerate() {
+            if run.complete && best[k].complete {
+                let path = best[k].path_ms.min(run.path_ms);
+                if run.cpu_ms < best[k].cpu_ms {
+                    best[k] = run.clone();
                 }
+                best[k].path_ms = path;
             }
         }
     }

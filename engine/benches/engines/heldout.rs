@@ -3,9 +3,10 @@
 //! a second family from the sweeps' generator (`litmus_engine::testgen`), and the issue's
 //! three programs, each engine alone and `auto` side by side, in CPU time and on free cores.
 
+use crate::auto::{least, round};
 use crate::heldout_programs::heldout;
 use crate::rows::{geo_mean, Row};
-use crate::run::{measure, Run, ENGINES};
+use crate::run::{Run, ENGINES};
 use litmus_engine::report::Model;
 use litmus_engine::testgen::{print, random_test_with, GenConfig};
 use litmus_engine::EngineChoice;
@@ -33,43 +34,6 @@ struct Measured {
 /// rows near the line are measured again; the summary says how many were, and how many of
 /// them were over before.
 const CONFIRM_BAND: f64 = 1.1;
-
-/// One round of a row: each of `kinds` once, in order (a kind that did not finish in
-/// `first` is not run again).
-fn round(
-    row: &Row,
-    kinds: &[EngineChoice],
-    model: Model,
-    timeout: f64,
-    first: Option<&[Run]>,
-) -> Vec<Run> {
-    kinds
-        .iter()
-        .enumerate()
-        .map(|(k, e)| match first {
-            Some(f) if !f[k].complete => f[k].clone(),
-            _ => measure(&row.src, *e, model, row.bound, timeout, false),
-        })
-        .collect()
-}
-
-/// Each kind's least over `rounds` (a finished run over an unfinished one; the least time
-/// on free cores of its finished runs).
-fn least(rounds: &[Vec<Run>]) -> Vec<Run> {
-    let mut best = rounds[0].clone();
-    for r in &rounds[1..] {
-        for (k, run) in r.iter().enumerate() {
-            if run.complete && best[k].complete {
-                let path = best[k].path_ms.min(run.path_ms);
-                if run.cpu_ms < best[k].cpu_ms {
-                    best[k] = run.clone();
-                }
-                best[k].path_ms = path;
-            }
-        }
-    }
-    best
-}
 
 /// The median over `rounds` of each round's own ratio, `auto` against that round's fastest
 /// member (in CPU and on free cores), and whether the median round is over 1.2 x + 1 ms:
@@ -111,6 +75,11 @@ fn per_round(rounds: &[Vec<Run>]) -> Option<(f64, f64, bool, bool)> {
     ))
 }
 
+/// Whether `auto` took more than 1.2 x the fastest member + 1 ms.
+fn over_line(auto: f64, best: f64) -> bool {
+    auto > 1.2 * best + 1.0
+}
+
 fn ratio(auto: f64, best: f64) -> f64 {
     (auto + 1.0) / (best + 1.0)
 }
@@ -149,7 +118,7 @@ fn compare(title: &str, rows: &[Row], models: &[Model], timeout: f64, repeat: us
         };
         let (a, aw) = (runs[3].cpu_ms, runs[3].path_ms);
         if outside(ratio(a, b)) || outside(ratio(aw, bw)) {
-            again.push((a > 1.2 * b + 1.0, aw > 1.2 * bw + 1.0));
+            again.push((over_line(a, b), over_line(aw, bw)));
             for _ in 0..confirm {
                 let r = round(row, &kinds, *model, timeout, Some(&rounds[0]));
                 rounds.push(r);
@@ -259,10 +228,10 @@ fn summary(all: &[Measured]) {
         cpu.push(q);
         free.push(qw);
         let name = format!("{} {}", m.name, m.model.label());
-        if auto.cpu_ms > 1.2 * b + 1.0 {
+        if over_line(auto.cpu_ms, b) {
             over.push(format!("{name} ({q:.2})"));
         }
-        if auto.path_ms > 1.2 * bw + 1.0 {
+        if over_line(auto.path_ms, bw) {
             over_w.push(format!("{name} ({qw:.2})"));
         }
     }
