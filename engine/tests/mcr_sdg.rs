@@ -167,7 +167,7 @@ fn the_sdg_changes_no_outcome_on_random_programs() {
             search_budget: 0,
             ..tuning_from_env()
         },
-        tier::sweep(200, 800),
+        tier::sweep(30, 150),
         1,
     );
 }
@@ -188,15 +188,17 @@ fn with_seeds_independent_of_z3s_model_the_sdg_runs_the_same_executions() {
     on_random_programs(
         "random programs (Z3 only, seeds from the search)",
         tuning,
-        tier::sweep(200, 800),
+        tier::sweep(30, 150),
         0,
     );
 }
 
 /// The benchmark's setting, validity per query (the paper's), where the reads the seed's events
 /// need are checked on Z3's model and added in place (`docs/design/sdg.md`). Its bound on the
-/// graph's surplus of executions is 2%: since runs merge only into their ancestors it is 1.1%
-/// here (6,683 against 6,610), and was 0.06-0.14% before (`docs/design/sdg.md`).
+/// graph's surplus of executions is 2%: since runs merge only into their ancestors it was 1.1%
+/// on 200 programs of an earlier generator (6,683 against 6,610), and was 0.06-0.14% before
+/// (`docs/design/sdg.md`). On today's 40 (the full tier) it is 1.8%: 19,068 against 18,726,
+/// most of them from a few large programs among the first seeds.
 #[test]
 fn the_sdg_changes_no_outcome_with_validity_per_query() {
     let tuning = Tuning {
@@ -207,7 +209,7 @@ fn the_sdg_changes_no_outcome_with_validity_per_query() {
     on_random_programs(
         "random programs (Z3 only, validity per query)",
         tuning,
-        tier::sweep(40, 200),
+        tier::sweep(10, 40),
         2,
     );
 }
@@ -222,7 +224,7 @@ fn on_identical_queries_the_graph_changes_no_answer() {
     let count = std::env::var("MCR_PROGRAMS")
         .ok()
         .and_then(|s| s.parse().ok())
-        .unwrap_or(tier::sweep(20, 100));
+        .unwrap_or(tier::sweep(4, 12));
     for per_query in [false, true] {
         let tuning = Tuning {
             search_budget: 0,

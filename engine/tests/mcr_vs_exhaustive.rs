@@ -156,7 +156,7 @@ fn mcr_with_z3_only_agrees_with_exhaustive() {
     agree_with(
         &random_test,
         "random programs 2000.. (Z3 only)",
-        tier::sweep(30, 300),
+        tier::sweep(20, 120),
         2 * PROGRAMS,
         tuning,
     );

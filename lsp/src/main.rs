@@ -1,17 +1,8 @@
 //! The `litmus` command: `litmus check FILE...` checks litmus tests (see `cli`), `litmus lsp`
-//! runs the language server on stdin/stdout (see `server`).
+//! runs the language server on stdin/stdout (see `server`). Both live in the library
+//! (`lib.rs`); this is only the entry point and the counting allocator.
 
-mod catmodel;
-mod cli;
-mod cmodel;
-mod ctest;
-mod dialect;
-mod jobs;
-mod json;
-mod limits;
-mod memory;
-mod server;
-mod steps;
+use litmus::{cli, limits, memory, server};
 
 /// Counts allocations so that every check can stop at the memory budget (`memory`).
 #[global_allocator]
