@@ -60,7 +60,11 @@ pub fn library_dir() -> Option<&'static Path> {
         for (name, text) in litmus_engine::cat::LIBRARY.into_iter().chain(models) {
             let p = dir.join(name);
             if std::fs::read_to_string(&p).ok().as_deref() != Some(text) {
-                std::fs::write(&p, text).ok()?;
+                // Written aside and renamed in: several servers (editor windows, or tests run
+                // one process each) share the folder, and none may read a half-written file.
+                let part = dir.join(format!(".{name}.{}", std::process::id()));
+                std::fs::write(&part, text).ok()?;
+                std::fs::rename(&part, &p).ok()?;
             }
         }
         Some(dir)
