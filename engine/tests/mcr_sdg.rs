@@ -143,8 +143,9 @@ fn report(label: &str, t: &Totals, differ: &[String], surplus: u64) {
 /// average), and with every query sent to Z3, twice, that one cost more than the others
 /// together: the old full tier (800 programs, no bound) took 1,400 CPU-seconds, a quarter of
 /// CI's test time.
-/// `sweep.rs` and `mcr_vs_exhaustive.rs` still check those programs against the reference
-/// explorer; the corpus test below runs larger ones (loop bound 8) with and without the graph.
+/// `mcr_vs_exhaustive.rs` still checks those programs against the reference explorer (its
+/// sweep is seeds 0-999 of the same generator); the corpus test below runs larger ones (loop
+/// bound 8) with and without the graph.
 const MAX_EXECUTIONS: u64 = 1_000;
 
 /// Whether `test` is within [`MAX_EXECUTIONS`] under every model.
