@@ -256,6 +256,7 @@ fn on_identical_queries_the_graph_changes_no_answer() {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(tier::sweep(10, 50));
+    let seeds = small_seeds("identical queries", count);
     for per_query in [false, true] {
         let tuning = Tuning {
             search_budget: 0,
@@ -264,7 +265,6 @@ fn on_identical_queries_the_graph_changes_no_answer() {
             ..tuning_from_env()
         };
         let (mut queries, mut differ, mut sat, mut other_seed) = (0, 0, 0, 0);
-        let seeds = small_seeds(&format!("per query {per_query}"), count);
         for &seed in &seeds {
             let test = random_test(seed);
             for model in Model::ALL {

@@ -60,16 +60,28 @@ pub fn library_dir() -> Option<&'static Path> {
         for (name, text) in litmus_engine::cat::LIBRARY.into_iter().chain(models) {
             let p = dir.join(name);
             if std::fs::read_to_string(&p).ok().as_deref() != Some(text) {
-                // Written aside and renamed in: several servers (editor windows, or tests run
-                // one process each) share the folder, and none may read a half-written file.
-                let part = dir.join(format!(".{name}.{}", std::process::id()));
-                std::fs::write(&part, text).ok()?;
-                std::fs::rename(&part, &p).ok()?;
+                write_whole(&p, text, false)?;
             }
         }
         Some(dir)
     })
     .as_deref()
+}
+
+/// Writes `text` to `p` aside and renames it in (read-only first if asked): several servers
+/// (editor windows, or tests run one process each) share the library folder, and none may read
+/// a half-written file. `None` if it cannot be written.
+pub fn write_whole(p: &Path, text: &str, read_only: bool) -> Option<()> {
+    let tmp = p.with_extension(format!("tmp-{}", std::process::id()));
+    std::fs::write(&tmp, text).ok()?;
+    if read_only {
+        if let Ok(m) = std::fs::metadata(&tmp) {
+            let mut perm = m.permissions();
+            perm.set_readonly(true);
+            let _ = std::fs::set_permissions(&tmp, perm);
+        }
+    }
+    std::fs::rename(&tmp, p).ok()
 }
 
 /// Whether `path` is one of the written-out library files.

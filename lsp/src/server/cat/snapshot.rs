@@ -12,7 +12,7 @@
 use std::hash::{Hash, Hasher};
 use std::path::{Component, Path, PathBuf};
 
-use super::index::library_dir;
+use super::index::{library_dir, write_whole};
 use crate::catmodel::load::Read;
 
 /// Writes the model at `model` as it was (`text`, and the files it read) and returns the
@@ -42,17 +42,9 @@ pub fn write(model: &Path, text: &str, read: &[Read]) -> Option<PathBuf> {
         if std::fs::read_to_string(p).ok().as_deref() == Some(*t) {
             continue;
         }
-        // written whole, then renamed: a reader (another server writing the same snapshot)
-        // never sees half a file
+        // a reader (another server writing the same snapshot) never sees half a file
         std::fs::create_dir_all(p.parent()?).ok()?;
-        let tmp = p.with_extension(format!("tmp-{}", std::process::id()));
-        std::fs::write(&tmp, t).ok()?;
-        if let Ok(m) = std::fs::metadata(&tmp) {
-            let mut perm = m.permissions();
-            perm.set_readonly(true);
-            let _ = std::fs::set_permissions(&tmp, perm);
-        }
-        std::fs::rename(&tmp, p).ok()?;
+        write_whole(p, t, true)?;
     }
     Some(files.swap_remove(0).0)
 }
