@@ -152,6 +152,11 @@ impl<'a> Collector<'a> {
     }
 
     /// Records a violation reached by `events`, keeping the shortest schedule per (kind, span).
+    ///
+    /// With `--first`, only the first violation recorded: an explorer stops at its next look at
+    /// [`Collector::stopped_first`], and DPOR looks at the end of an execution, where a second
+    /// thread's fault in the same execution had been recorded too (two violations reported
+    /// where `--first` promises one: `tests/regressions/dpor-first-two-faults.litmus`).
     pub fn violation(
         &mut self,
         kind: ViolationKind,
@@ -159,6 +164,10 @@ impl<'a> Collector<'a> {
         span: Span,
         events: &[Event],
     ) {
+        if self.first && !self.violations.is_empty() && !self.violations.contains_key(&(kind, span))
+        {
+            return;
+        }
         let better = self
             .violations
             .get(&(kind, span))
