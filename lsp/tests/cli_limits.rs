@@ -8,13 +8,11 @@ use cli_support::*;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-/// Writes `text` to a fresh file in the test's temporary directory.
+/// Writes `text` to `name` in this suite's scratch folder under the target directory (each
+/// test writes names of its own; a folder per process under /tmp was never removed, 3 MB a
+/// run for `huge.litmus`).
 fn file(name: &str, text: &str) -> String {
-    let dir = std::env::temp_dir().join(format!("litmus-limits-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let p = dir.join(name);
-    std::fs::write(&p, text).unwrap();
-    p.display().to_string()
+    scratch("cli_limits", name, text.as_bytes())
 }
 
 /// How long `litmus ARGS` took, and what it did. The bound asserted on it is generous (it
