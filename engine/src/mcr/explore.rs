@@ -535,7 +535,10 @@ impl<'a> Explorer<'a> {
                     .min(u32::MAX as u128) as u32
             });
             let t0 = Instant::now();
-            let keep = if tuning.only_new_targets && after_prefix {
+            let keep = if tuning.only_new_targets
+                && after_prefix
+                && !precedes_prefix_lock(tr, &target, min_event)
+            {
                 min_event
             } else {
                 0
@@ -574,6 +577,29 @@ impl<'a> Explorer<'a> {
         self.stats.prefiltered += enc.skipped;
         Ok(fresh)
     }
+}
+
+/// Whether `target`, a lock after the committed prefix (its first `min_event` events), must
+/// take its mutex before another thread's acquisition inside the prefix: the acquisition right
+/// after `after` (or the first, without one) is in the prefix. With the prefix kept such a
+/// target is unsatisfiable whatever the reads, so it is solved without keeping it (as targets
+/// with a source after the prefix are). The parent trace asked for the same lock order only
+/// with its own values of the reads before the lock: `tests/regressions/mcr-lock-before-a-prefix-lock.litmus`
+/// (P1 reads `y == 0` in the seed's run, P0's lock is in its prefix as the cone of P1's other
+/// read, which reads P0's store of the initial value; the lock order where P1 locks first, and
+/// P0's deadlock, came up in no run).
+fn precedes_prefix_lock(tr: &Trace, target: &Target, min_event: usize) -> bool {
+    let Target::Lock { event, after } = *target else {
+        return false;
+    };
+    let EventKind::Lock { mutex } = tr.events[event.index()].kind else {
+        return false;
+    };
+    let thread = tr.events[event.index()].thread;
+    let from = after.map_or(0, |a| a.index() + 1);
+    tr.events[from.min(min_event)..min_event]
+        .iter()
+        .any(|e| e.kind == EventKind::Lock { mutex } && e.thread != thread && !e.pending)
 }
 
 /// The seed's target in its replayed trace `tr` when it is an RMW: the one write of the
