@@ -91,8 +91,15 @@ pub(super) fn observe(
     if ev.action != Action::Flush {
         if let (Some(b), Some(a)) = (before.threads.get(t), after.threads.get(t)) {
             let begun = at_round_begin(p, after, t);
-            failed_check =
-                b.await_dirty.is_some() && (a.awaiting.is_some() || (begun && a.pc <= b.pc));
+            // Back at a round's beginning, at or before where it was: a failed check that
+            // retried, unless a loop went round (the check passed and a `while` came back to
+            // the same `await`; a retry jumps to the round's beginning without a loop's
+            // iteration). Without the loop counts the first round of
+            // `while (r0 < 2) { await(x == 1); r0 = r0 + 1; }` was taken for a failed one and
+            // dropped: `tests/regressions/mcr-await-in-a-loop.litmus`.
+            let looped = a.loop_counts() != b.loop_counts();
+            failed_check = b.await_dirty.is_some()
+                && (a.awaiting.is_some() || (begun && a.pc <= b.pc && !looped));
             round_start = !failed_check && begun;
         }
     }
