@@ -164,8 +164,7 @@ impl<'a> Collector<'a> {
         span: Span,
         events: &[Event],
     ) {
-        if self.first && !self.violations.is_empty() && !self.violations.contains_key(&(kind, span))
-        {
+        if self.stopped_first() && !self.violations.contains_key(&(kind, span)) {
             return;
         }
         let better = self

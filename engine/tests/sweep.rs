@@ -148,8 +148,7 @@ fn print_tally(label: &str, t: &Tally) {
 }
 
 /// `engine` on programs `LITMUS_ENGINE_SEED_OFFSET` (default 0) onwards, `LITMUS_ENGINE_SEEDS`
-/// of them (default the tier's): a long run on seeds CI never runs found DPOR's `--first`
-/// reporting two violations (`tests/regressions/dpor-first-two-faults.litmus`).
+/// of them (default the tier's), so that `scripts/sweep-more` can run seeds CI never runs.
 fn engine_agrees(engine: EngineChoice) {
     let first = env("LITMUS_ENGINE_SEED_OFFSET").unwrap_or(0);
     let count = env("LITMUS_ENGINE_SEEDS").unwrap_or(tier::sweep(150, 3000));
